@@ -1,0 +1,51 @@
+// Shared helpers for the bench scripts: corpus discovery and a noise-tolerant timer. Benchmarks print
+// ratios against a floor measured in the same run, never absolute thresholds (machines here are noisy).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
+
+export function listFiles(dir, ext) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? listFiles(path, ext) : name.endsWith(ext) ? [path] : [];
+    })
+    .sort();
+}
+
+export function readBytes(path) {
+  const buf = readFileSync(path);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Runs fn `rounds` times after a warm-up and returns the fastest time in ms (the least disturbed run). */
+export function fastest(fn, rounds = 7) {
+  fn();
+  let best = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    const t = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+/** Alternates the measured functions so that drift on a shared machine hits both alike. */
+export function compare(fns, rounds = 7) {
+  const best = Object.fromEntries(Object.keys(fns).map((k) => [k, Infinity]));
+  for (const fn of Object.values(fns)) fn();
+  for (let i = 0; i < rounds; i++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const t = performance.now();
+      fn();
+      best[name] = Math.min(best[name], performance.now() - t);
+    }
+  }
+  return best;
+}
+
+export const mb = (bytes) => (bytes / 1e6).toFixed(1);

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ByteReader, ByteWriter, packVarInt, varIntSize } from './bytes.js';
+import { BinaryError } from './errors.js';
+import { decodeI32String, encodeI32String } from './i32string.js';
+import { md5 } from './md5.js';
+import { uuidFromInts, uuidFromName, uuidToInts } from './uuid.js';
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+describe('variable-width int', () => {
+  const values = [0, 1, -1, 63, 64, -64, -65, 8191, 8192, 1 << 20, -(1 << 20), 0x7fffffff, -0x80000000, 123456789];
+  it.each(values)('round-trips %i', (v) => {
+    const w = new ByteWriter();
+    w.writeVarInt(v);
+    const bytes = w.finish();
+    expect(bytes.length).toBe(varIntSize(v));
+    const r = new ByteReader(bytes);
+    expect(r.readVarInt()).toBe(v);
+    expect(r.remaining).toBe(0);
+  });
+
+  it('matches the documented layout', () => {
+    const out = new Uint8Array(5);
+    expect(hex(out.subarray(0, packVarInt(64, out, 0)))).toBe('8001');
+    expect(hex(out.subarray(0, packVarInt(-1, out, 0)))).toBe('40');
+    expect(hex(out.subarray(0, packVarInt(-65, out, 0)))).toBe('c001');
+  });
+
+  it('rejects truncated and over-long encodings with an offset', () => {
+    expect(() => new ByteReader(Uint8Array.of(0x80)).readVarInt('x')).toThrowError(BinaryError);
+    const overlong = new ByteReader(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x10), 0, 5, 100);
+    try {
+      overlong.readVarInt('field');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(BinaryError);
+      expect((e as BinaryError).code).toBe('VARINT_OVERLONG');
+      expect((e as BinaryError).offset).toBe(104);
+      expect((e as BinaryError).path).toBe('field');
+    }
+  });
+});
+
+describe('ByteReader', () => {
+  it('reads little- and big-endian ints and C strings with bounds checks', () => {
+    const r = new ByteReader(Uint8Array.of(1, 0, 0, 0, 0, 0, 0, 2, 0x68, 0x69, 0, 7));
+    expect(r.readI32LE()).toBe(1);
+    expect(r.readI32BE()).toBe(2);
+    expect(r.readCString()).toBe('hi');
+    expect(() => r.readI32LE('tail')).toThrowError(expect.objectContaining({ code: 'TRUNCATED', offset: 11, path: 'tail' }));
+  });
+});
+
+describe('I32String', () => {
+  it('round-trips and stores bytes +128 big-endian with a NUL last byte', () => {
+    const ints = encodeI32String('Grass', 8);
+    expect(ints.length).toBe(8);
+    expect(ints[0]! >>> 0).toBe(((0x47 + 128) << 24 | (0x72 + 128) << 16 | (0x61 + 128) << 8 | (0x73 + 128)) >>> 0);
+    expect((ints[7]! & 0xff)).toBe(0);
+    expect(decodeI32String(ints)).toBe('Grass');
+  });
+
+  it('cuts text to 4n-1 bytes', () => {
+    expect(decodeI32String(encodeI32String('abcdefgh', 2))).toBe('abcdefg');
+  });
+});
+
+describe('UUIDs', () => {
+  it('computes MD5', () => {
+    expect(hex(md5(new TextEncoder().encode('')))).toBe('d41d8cd98f00b204e9800998ecf8427e');
+    expect(hex(md5(new TextEncoder().encode('The quick brown fox jumps over the lazy dog')))).toBe(
+      '9e107d9d372bb6826bd81d3542a419d6',
+    );
+  });
+
+  it('computes version-3 UUIDs in the Teeworlds namespace', () => {
+    // Values from FORMAT-NOTES.md (checked against DDNet).
+    expect(uuidFromName('mapitemtype-automapper-config@ddnet.tw')).toBe('3e1b2716-178c-3978-9bd9-b11ae0410dd8');
+    expect(uuidFromName('teehistorian@ddnet.tw')).toBe('699db17b-8efb-34ff-b1d8-da6f60c15dd1');
+  });
+
+  it('converts to and from the big-endian int form', () => {
+    const uuid = uuidFromName('mapitemtype-test@ddnet.tw');
+    expect(uuidFromInts(uuidToInts(uuid))).toBe(uuid);
+    expect(uuidToInts('3e1b2716-178c-3978-9bd9-b11ae0410dd8')[0]).toBe(0x3e1b2716);
+  });
+});

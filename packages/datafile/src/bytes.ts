@@ -1,0 +1,254 @@
+import { BinaryError } from './errors.js';
+
+const textDecoder = new TextDecoder('utf-8', { fatal: false });
+const textEncoder = new TextEncoder();
+
+export function decodeUtf8(bytes: Uint8Array): string {
+  return textDecoder.decode(bytes);
+}
+
+export function encodeUtf8(text: string): Uint8Array {
+  return textEncoder.encode(text);
+}
+
+/**
+ * Reads little- and big-endian integers, variable-width ints and strings from a Uint8Array, with a bounds
+ * check on every read. Offsets reported in errors are absolute within `bytes` plus `baseOffset`, so a
+ * reader over a slice can still point into the original file.
+ */
+export class ByteReader {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  pos: number;
+  readonly end: number;
+  readonly baseOffset: number;
+
+  constructor(bytes: Uint8Array, start = 0, end = bytes.length, baseOffset = 0) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = start;
+    this.end = end;
+    this.baseOffset = baseOffset;
+  }
+
+  get remaining(): number {
+    return this.end - this.pos;
+  }
+
+  /** The absolute offset of the next byte, for error messages. */
+  get offset(): number {
+    return this.baseOffset + this.pos;
+  }
+
+  ensure(n: number, path = ''): void {
+    if (n < 0 || this.pos + n > this.end) {
+      throw new BinaryError('TRUNCATED', `needs ${n} bytes, ${this.end - this.pos} left`, this.offset, path);
+    }
+  }
+
+  skip(n: number, path = ''): void {
+    this.ensure(n, path);
+    this.pos += n;
+  }
+
+  readU8(path = ''): number {
+    this.ensure(1, path);
+    return this.bytes[this.pos++]!;
+  }
+
+  readU16LE(path = ''): number {
+    this.ensure(2, path);
+    const v = this.view.getUint16(this.pos, true);
+    this.pos += 2;
+    return v;
+  }
+
+  readI32LE(path = ''): number {
+    this.ensure(4, path);
+    const v = this.view.getInt32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  readU32LE(path = ''): number {
+    this.ensure(4, path);
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  readI32BE(path = ''): number {
+    this.ensure(4, path);
+    const v = this.view.getInt32(this.pos, false);
+    this.pos += 4;
+    return v;
+  }
+
+  /** A view (not a copy) of the next n bytes. */
+  readBytes(n: number, path = ''): Uint8Array {
+    this.ensure(n, path);
+    const out = this.bytes.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  /** A NUL-terminated UTF-8 string; the NUL is consumed. */
+  readCString(path = ''): string {
+    const start = this.pos;
+    const nul = this.bytes.indexOf(0, start);
+    if (nul < 0 || nul >= this.end) {
+      throw new BinaryError('UNTERMINATED_STRING', 'string has no NUL terminator', this.baseOffset + start, path);
+    }
+    this.pos = nul + 1;
+    return decodeUtf8(this.bytes.subarray(start, nul));
+  }
+
+  /** The Teeworlds variable-width int (see varint.ts). */
+  readVarInt(path = ''): number {
+    const bytes = this.bytes;
+    let p = this.pos;
+    if (p >= this.end) throw new BinaryError('TRUNCATED', 'varint needs 1 byte, 0 left', this.offset, path);
+    let b = bytes[p++]!;
+    const sign = (b >> 6) & 1;
+    let value = b & 0x3f;
+    if (b & 0x80) {
+      let shift = 6;
+      for (let i = 0; ; i++) {
+        if (p >= this.end) {
+          throw new BinaryError('TRUNCATED', 'varint ends in the middle', this.baseOffset + p, path);
+        }
+        b = bytes[p++]!;
+        if (i === 3) {
+          // The fifth byte holds the top 4 bits; anything more cannot be written back the same way.
+          if (b & 0xf0) {
+            throw new BinaryError('VARINT_OVERLONG', 'varint longer than 5 bytes or out of range', this.baseOffset + p - 1, path);
+          }
+          value |= b << shift;
+          break;
+        }
+        value |= (b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+      }
+    }
+    this.pos = p;
+    return sign ? ~value : value | 0;
+  }
+}
+
+/**
+ * A growable little-endian byte sink. `finish()` returns a view of exactly the bytes written.
+ */
+export class ByteWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  pos = 0;
+
+  constructor(initialCapacity = 1024) {
+    this.buf = new Uint8Array(Math.max(16, initialCapacity));
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  private reserve(n: number): void {
+    const need = this.pos + n;
+    if (need <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < need) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  writeU8(v: number): void {
+    this.reserve(1);
+    this.buf[this.pos++] = v;
+  }
+
+  writeU16LE(v: number): void {
+    this.reserve(2);
+    this.view.setUint16(this.pos, v, true);
+    this.pos += 2;
+  }
+
+  writeI32LE(v: number): void {
+    this.reserve(4);
+    this.view.setInt32(this.pos, v, true);
+    this.pos += 4;
+  }
+
+  writeU32LE(v: number): void {
+    this.reserve(4);
+    this.view.setUint32(this.pos, v >>> 0, true);
+    this.pos += 4;
+  }
+
+  writeI32BE(v: number): void {
+    this.reserve(4);
+    this.view.setInt32(this.pos, v, false);
+    this.pos += 4;
+  }
+
+  writeBytes(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  writeCString(text: string): void {
+    this.writeBytes(encodeUtf8(text));
+    this.writeU8(0);
+  }
+
+  writeVarInt(value: number): void {
+    this.reserve(5);
+    this.pos = packVarInt(value, this.buf, this.pos);
+  }
+
+  finish(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+}
+
+/**
+ * Packs a Teeworlds variable-width int at `pos` and returns the position after it.
+ * Layout: first byte [extend | sign | 6 bits], then [extend | 7 bits], at most 5 bytes; a negative value v
+ * is stored as the bits of ~v with the sign bit set (checked against DDNet's CVariableInt).
+ */
+export function packVarInt(value: number, out: Uint8Array, pos: number): number {
+  let v = value | 0;
+  let first = 0;
+  if (v < 0) {
+    first = 0x40;
+    v = ~v;
+  }
+  first |= v & 0x3f;
+  v >>>= 6;
+  if (v === 0) {
+    out[pos++] = first;
+    return pos;
+  }
+  out[pos++] = first | 0x80;
+  while (true) {
+    const b = v & 0x7f;
+    v >>>= 7;
+    if (v === 0) {
+      out[pos++] = b;
+      return pos;
+    }
+    out[pos++] = b | 0x80;
+  }
+}
+
+/** The number of bytes `packVarInt` writes for a value. */
+export function varIntSize(value: number): number {
+  let v = value | 0;
+  if (v < 0) v = ~v;
+  v >>>= 6;
+  let n = 1;
+  while (v !== 0) {
+    n++;
+    v >>>= 7;
+  }
+  return n;
+}

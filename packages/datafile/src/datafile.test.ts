@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureMaps, readBytes } from '../../../test/corpus.js';
+import { Datafile, ITEMTYPE_EX } from './datafile.js';
+import { DatafileError } from './errors.js';
+import { uuidFromName } from './uuid.js';
+import { fflateZlib } from './zlib/fflate.js';
+import { nodeZlib } from './zlib/node.js';
+
+const AUTOMAPPER = uuidFromName('mapitemtype-automapper-config@ddnet.tw');
+
+function sample(): Datafile {
+  const df = new Datafile();
+  df.addItem(0, 0, Int32Array.of(1));
+  df.addItem(2, 0, Int32Array.of(1, 64, 64, 0, -1, 0));
+  df.addItem(AUTOMAPPER, 0, Int32Array.of(1, 0, 1, 2, 0, 0));
+  df.addData(new TextEncoder().encode('grass_main\0'));
+  df.addData(new Uint8Array(4096));
+  return df;
+}
+
+function setI32(bytes: Uint8Array, offset: number, value: number): Uint8Array {
+  const copy = bytes.slice();
+  new DataView(copy.buffer).setInt32(offset, value, true);
+  return copy;
+}
+
+function expectCode(bytes: Uint8Array, code: string, options: { inflate?: boolean } = {}): DatafileError {
+  try {
+    const df = Datafile.read(bytes);
+    if (options.inflate) for (const d of df.data) d.bytes();
+  } catch (e) {
+    expect(e).toBeInstanceOf(DatafileError);
+    expect((e as DatafileError).code).toBe(code);
+    return e as DatafileError;
+  }
+  throw new Error(`expected ${code}, read fine`);
+}
+
+describe('Datafile on the fixtures', () => {
+  it.each(fixtureMaps())('$name: lossless resave is byte-identical, ddnet resave matches map_resave', ({ path, resavedPath }) => {
+    const bytes = readBytes(path);
+    const df = Datafile.read(bytes);
+    expect(df.write()).toEqual(bytes);
+    if (resavedPath) expect(df.write({ mode: 'ddnet' })).toEqual(readBytes(resavedPath));
+  });
+
+  it('keeps the legacy v4 size fields in lossless mode and fixes them in ddnet mode', () => {
+    const bytes = readBytes(fixtureMaps().find((m) => m.name.startsWith('dm7'))!.path);
+    const df = Datafile.read(bytes);
+    expect(df.legacySize && df.legacySwaplen).toBe(true);
+    const fixed = Datafile.read(df.write({ mode: 'ddnet' }));
+    expect(fixed.legacySize || fixed.legacySwaplen).toBe(false);
+  });
+
+  it('resolves UUID item types through the index', () => {
+    const df = Datafile.read(readBytes(fixtureMaps().find((m) => m.name === 'coverage.map')!.path));
+    const automappers = df.itemsOfType(AUTOMAPPER);
+    expect(automappers.length).toBeGreaterThan(0);
+    expect(automappers[0]!.type).toBe(0xfffe);
+    expect(df.uuidIndex().get(0xfffe)).toBe(AUTOMAPPER);
+  });
+});
+
+describe('Datafile writing', () => {
+  it('builds a file that reads back, with a UUID index item', () => {
+    const bytes = sample().write();
+    const df = Datafile.read(bytes);
+    expect(df.items.map((i) => i.type)).toEqual([0, 2, 0xfffe, ITEMTYPE_EX]);
+    expect(df.findItem(AUTOMAPPER, 0)?.data).toEqual(Int32Array.of(1, 0, 1, 2, 0, 0));
+    expect(new TextDecoder().decode(df.data[0]!.bytes())).toBe('grass_main\0');
+    expect(df.data[1]!.bytes()).toEqual(new Uint8Array(4096));
+    expect(df.write()).toEqual(bytes);
+  });
+
+  it('recompresses changed data only', () => {
+    const original = sample().write();
+    const df = Datafile.read(original);
+    const untouched = df.data[1]!.stored;
+    df.data[0]!.set(new TextEncoder().encode('desert_main\0'));
+    const again = Datafile.read(df.write());
+    expect(new TextDecoder().decode(again.data[0]!.bytes())).toBe('desert_main\0');
+    expect(again.data[1]!.stored).toEqual(untouched);
+  });
+
+  it('ddnet mode sorts types, drops duplicate index items and renumbers UUID types by first use', () => {
+    const df = new Datafile();
+    const test = uuidFromName('mapitemtype-test@ddnet.tw');
+    df.items.push(
+      { type: ITEMTYPE_EX, id: 0xfffd, data: Int32Array.from([0x3e1b2716, 0x178c3978, -0x6426_4ee6, -0x1fbef228]) },
+      { type: ITEMTYPE_EX, id: 0xfffd, data: Int32Array.of(0, 0, 0, 0) },
+      { type: 5, id: 0, data: Int32Array.of(7) },
+      { type: 0xfffd, id: 0, uuid: AUTOMAPPER, data: Int32Array.of(1) },
+      { type: 0, id: 0, data: Int32Array.of(1) },
+    );
+    df.addItem(test, 0, Int32Array.of(2));
+    const out = Datafile.read(df.write({ mode: 'ddnet' }));
+    expect(out.items.map((i) => [i.type, i.id, i.uuid])).toEqual([
+      [0, 0, undefined],
+      [5, 0, undefined],
+      [0xfffd, 0, test],
+      [0xfffe, 0, AUTOMAPPER],
+      [ITEMTYPE_EX, 0xfffe, undefined],
+      [ITEMTYPE_EX, 0xfffd, undefined],
+    ]);
+  });
+
+  it('reads and writes version 3 (uncompressed data)', () => {
+    const df = sample();
+    df.version = 3;
+    const bytes = df.write();
+    const back = Datafile.read(bytes);
+    expect(back.version).toBe(3);
+    expect(back.data[1]!.bytes()).toEqual(new Uint8Array(4096));
+    expect(back.write()).toEqual(bytes);
+    expect(Datafile.read(back.write({ mode: 'ddnet' })).version).toBe(4);
+  });
+
+  it('refuses items it cannot write', () => {
+    const df = sample();
+    df.items.push({ type: 0x10000, id: 0, data: new Int32Array() });
+    expect(() => df.write()).toThrowError(expect.objectContaining({ code: 'WRITE_BAD_TYPE', path: 'items[4].type' }));
+  });
+});
+
+describe('Datafile load checks', () => {
+  const good = sample().write();
+  // Offsets of the header fields.
+  const NUM_TYPES = 16, NUM_ITEMS = 20, ITEM_SIZE = 28, DATA_SIZE = 32;
+  const typesAt = 36;
+  const itemOffsetsAt = typesAt + 4 * 12;
+  const dataOffsetsAt = itemOffsetsAt + 4 * 4;
+  const dataSizesAt = dataOffsetsAt + 2 * 4;
+
+  it.each([
+    ['short header', good.subarray(0, 20), 'TRUNCATED_HEADER'],
+    ['magic', Uint8Array.from([...new TextEncoder().encode('DATX'), ...good.subarray(4)]), 'BAD_MAGIC'],
+    ['version', setI32(good, 4, 5), 'BAD_VERSION'],
+    ['negative counts', setI32(good, NUM_ITEMS, -1), 'BAD_HEADER'],
+    ['unaligned item size', setI32(good, ITEM_SIZE, 6), 'BAD_HEADER'],
+    ['truncated file', good.subarray(0, good.length - 1), 'FILE_SIZE_MISMATCH'],
+    ['huge count', setI32(good, NUM_TYPES, 0x7fff), 'FILE_SIZE_MISMATCH'],
+    ['data size', setI32(good, DATA_SIZE, 1 << 30), 'FILE_SIZE_MISMATCH'],
+    ['size field', setI32(good, 8, 12345), 'BAD_HEADER_SIZE'],
+    ['swaplen field', setI32(good, 12, 12345), 'BAD_HEADER_SWAPLEN'],
+    ['type out of range', setI32(good, typesAt, 0x10000), 'ITEM_TYPE_INVALID'],
+    ['duplicate type', setI32(good, typesAt + 12, 0), 'ITEM_TYPE_DUPLICATE'],
+    ['empty type', setI32(good, typesAt + 8, 0), 'ITEM_TYPE_EMPTY'],
+    ['type start', setI32(good, typesAt + 12 + 4, 3), 'ITEM_TYPE_START'],
+    ['item offset order', setI32(good, itemOffsetsAt + 8, 4), 'ITEM_OFFSET_ORDER'],
+    ['item offset range', setI32(good, itemOffsetsAt + 12, 100000), 'ITEM_OFFSET_RANGE'],
+    ['data offset order', setI32(good, dataOffsetsAt, 4), 'DATA_OFFSET_ORDER'],
+    ['negative data size', setI32(good, dataSizesAt, -5), 'DATA_SIZE_NEGATIVE'],
+  ])('%s', (_name, bytes, code) => {
+    const err = expectCode(bytes, code);
+    expect(err.offset).toBeGreaterThanOrEqual(0);
+    expect(err.path).not.toBe('');
+  });
+
+  it('checks item headers against the type table', () => {
+    const df = Datafile.read(good);
+    const itemsAt = dataSizesAt + 8;
+    expectCode(setI32(good, itemsAt, (3 << 16) | 0), 'ITEM_TYPE_MISMATCH');
+    expectCode(setI32(good, itemsAt + 4, 8), 'ITEM_SIZE');
+    expect(df.items.length).toBe(4);
+  });
+
+  it('rejects duplicate ids except for UUID index items', () => {
+    const df = sample();
+    df.items.splice(1, 0, { type: 0, id: 0, data: Int32Array.of(1) });
+    expectCode(df.write(), 'ITEM_DUPLICATE_ID');
+    const dupIndex = sample();
+    dupIndex.items.push({ ...dupIndex.items[3]! });
+    expect(Datafile.read(dupIndex.write()).items.length).toBe(5);
+  });
+
+  it('checks data against its declared size: zip bombs, lies and zero sizes', () => {
+    const declared = (size: number) => setI32(good, dataSizesAt + 4, size);
+    const bomb = expectCode(declared(4095), 'DATA_SIZE_MISMATCH', { inflate: true });
+    expect(bomb.path).toBe('data[1]');
+    expectCode(declared(4097), 'DATA_SIZE_MISMATCH', { inflate: true });
+    expectCode(declared(0x7fffffff), 'DATA_SIZE_IMPOSSIBLE', { inflate: true });
+    expectCode(declared(0), 'DATA_SIZE_ZERO', { inflate: true });
+    const corrupt = good.slice();
+    corrupt[corrupt.length - 8]! ^= 0xff;
+    expectCode(corrupt, 'INFLATE_FAILED', { inflate: true });
+  });
+
+  it.each([nodeZlib, fflateZlib])('stops inflating at the declared size with $name', (zlib) => {
+    const zeros = zlib.deflate(new Uint8Array(1 << 24), 6);
+    expect(zeros.length).toBeLessThan(1 << 16);
+    let out: Uint8Array | undefined;
+    try {
+      out = zlib.inflate(zeros, 1000);
+    } catch (e) {
+      expect((e as Error).name).toBe('InflateLimitError');
+    }
+    if (out) expect(out.length).toBe(1001);
+    expect(zlib.inflate(zeros, 1 << 24).length).toBe(1 << 24);
+  });
+});

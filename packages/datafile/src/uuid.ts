@@ -1,0 +1,69 @@
+import { encodeUtf8 } from './bytes.js';
+import { CodecError } from './errors.js';
+import { md5 } from './md5.js';
+
+/** A UUID in its canonical text form: 36 lowercase characters with dashes. */
+export type Uuid = string;
+
+/** The namespace of all Teeworlds/DDNet UUIDs (checked against DDNet's uuid_manager.cpp). */
+export const TEEWORLDS_NAMESPACE: Uuid = 'e05ddaaa-c4e6-4cfb-b642-5d48e80c0029';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isUuid(text: string): text is Uuid {
+  return UUID_PATTERN.test(text);
+}
+
+export function uuidToBytes(uuid: Uuid): Uint8Array {
+  if (!isUuid(uuid)) throw new CodecError('BAD_UUID', `not a UUID: ${JSON.stringify(uuid)}`);
+  const hex = uuid.replace(/-/g, '');
+  const out = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+export function uuidFromBytes(bytes: Uint8Array, offset = 0): Uuid {
+  let hex = '';
+  for (let i = 0; i < 16; i++) {
+    const b = bytes[offset + i];
+    if (b === undefined) throw new CodecError('TRUNCATED', 'UUID needs 16 bytes', offset);
+    hex += (b < 16 ? '0' : '') + b.toString(16);
+    if (i === 3 || i === 5 || i === 7 || i === 9) hex += '-';
+  }
+  return hex;
+}
+
+/**
+ * The version-3 (MD5) UUID of `name` in the Teeworlds namespace, as DDNet's CalculateUuid computes it,
+ * e.g. `uuidFromName('mapitemtype-automapper-config@ddnet.tw')`.
+ */
+export function uuidFromName(name: string, namespace: Uuid = TEEWORLDS_NAMESPACE): Uuid {
+  const ns = uuidToBytes(namespace);
+  const nameBytes = encodeUtf8(name);
+  const input = new Uint8Array(16 + nameBytes.length);
+  input.set(ns);
+  input.set(nameBytes, 16);
+  const hash = md5(input);
+  hash[6] = (hash[6]! & 0x0f) | 0x30;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  return uuidFromBytes(hash);
+}
+
+/**
+ * UUIDs stored as four i32 (map UUID index items, snapshot type declarations): each i32 is the big-endian
+ * reading of four consecutive UUID bytes, so in a little-endian file each 4-byte group appears reversed.
+ */
+export function uuidFromInts(ints: ArrayLike<number>, start = 0): Uuid {
+  const bytes = new Uint8Array(16);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < 4; i++) view.setInt32(i * 4, ints[start + i]! | 0, false);
+  return uuidFromBytes(bytes);
+}
+
+export function uuidToInts(uuid: Uuid): Int32Array {
+  const bytes = uuidToBytes(uuid);
+  const view = new DataView(bytes.buffer);
+  const out = new Int32Array(4);
+  for (let i = 0; i < 4; i++) out[i] = view.getInt32(i * 4, false);
+  return out;
+}

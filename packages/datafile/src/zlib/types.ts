@@ -1,0 +1,40 @@
+/**
+ * The zlib (RFC 1950) codec the datafile reader and writer use. Node's entry point uses node:zlib, the
+ * browser entry point fflate; a caller can pass any other implementation.
+ */
+export interface ZlibCodec {
+  readonly name: string;
+  /**
+   * Inflates one zlib stream. Must never produce (or allocate for) more than `maxSize + 1` bytes: return
+   * what was produced (more than `maxSize` bytes means the stream is longer than declared), throw
+   * InflateLimitError when it stopped at the limit, or any error on a corrupt stream.
+   */
+  inflate(compressed: Uint8Array, maxSize: number): Uint8Array;
+  /** Compresses into one zlib stream at the given level (0-9; DDNet writes level 6). */
+  deflate(data: Uint8Array, level: number): Uint8Array;
+}
+
+/** Deflate cannot expand more than about 1032:1 (RFC 1951 limits); anything declaring more is a lie. */
+export const MAX_DEFLATE_RATIO = 1032;
+
+export function maxInflatedSize(compressedLength: number): number {
+  return compressedLength * MAX_DEFLATE_RATIO + 64;
+}
+
+/** Thrown by a ZlibCodec that stopped inflating at the size limit. */
+export class InflateLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`inflates to more than ${limit} bytes`);
+    this.name = 'InflateLimitError';
+  }
+}
+
+/**
+ * How much output a codec may allocate before any has been produced. Allocating the declared size at once
+ * is about 1.5x faster than growing chunk by chunk (measured with node:zlib on the corpus, whose largest
+ * data item is 8 MiB), but a hostile size field must not buy a large allocation: up to 16 MiB, or 8x the
+ * input, is allocated up front; beyond that, output memory grows only as real output arrives.
+ */
+export function initialOutputSize(compressedLength: number): number {
+  return Math.max(16 * 1024 * 1024, compressedLength * 8 + 65536);
+}

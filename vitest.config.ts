@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run on the TypeScript sources: workspace packages resolve to their src/ entry points, and the
+// datafile runtime's `#zlib` import to the Node implementation (the browser one is tested by name).
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^#zlib$/, replacement: root('./packages/datafile/src/zlib/node.ts') },
+      { find: /^@twcodec\/([a-z-]+)$/, replacement: root('./packages/$1/src/index.ts') },
+      { find: /^@twcodec\/([a-z-]+)\/([a-z-]+)$/, replacement: root('./packages/$1/src/$2.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
