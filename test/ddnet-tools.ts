@@ -1,8 +1,8 @@
 // DDNet's own tools (Debian package ddnet-tools) as the oracle. They read absolute paths but write under
 // DDNet's user directory, ~/.local/share/ddnet/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const TOOL_DIRS = ['/usr/lib/x86_64-linux-gnu/ddnet', '/usr/lib/aarch64-linux-gnu/ddnet', '/usr/lib/ddnet'];
@@ -27,5 +27,24 @@ export function mapResave(inputPath: string, tag: string): Uint8Array {
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   } finally {
     rmSync(outPath, { force: true });
+  }
+}
+
+/** Runs `map_diff A B` and returns the tile differences it reports: layer name, x, y, old and new index. */
+export function mapDiff(a: string, b: string): { layer: string; x: number; y: number; from: number; to: number }[] {
+  const tool = ddnetTool('map_diff');
+  if (!tool) throw new Error('map_diff not installed (apt-get install ddnet-tools)');
+  const cwd = mkdtempSync(join(tmpdir(), 'twcodec-map-diff-'));
+  try {
+    const out = execFileSync(tool, [a, b], { cwd, stdio: 'pipe', timeout: 60_000, encoding: 'utf8' });
+    return [...out.matchAll(/map_compare: \[\d+:([^\]]*)\] (\d+)x(\d+): \(index: (\d+), flags: \d+\) != \(index: (\d+)/g)].map((m) => ({
+      layer: m[1]!,
+      x: Number(m[2]),
+      y: Number(m[3]),
+      from: Number(m[4]),
+      to: Number(m[5]),
+    }));
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/datafile';
 import { datafileInfo, resaveDatafile } from './datafile.js';
+import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
 import type { CliIo } from './io.js';
 
 export { type CliIo, nodeIo } from './io.js';
@@ -12,6 +13,13 @@ Commands:
   datafile resave IN OUT [--ddnet] Read and write back; lossless by default, --ddnet lays the file out
                                    as DDNet's map_resave does
 
+  map info FILE                    JSON summary: counts of images, envelopes, groups, layers by kind,
+                                   sounds, the game layer's size
+  map validate FILE                What DDNet's loader would refuse (errors, exit 1) or silently fix
+  map resave IN OUT [--ddnet]      Read into the map model and write back
+  map json FILE [--data-dir DIR]   The whole model as JSON; pixel, tile and sound data summarised, or
+                                   written to DIR as files named by their path
+
 Options:
   -h, --help                       Show this help
 `;
@@ -20,8 +28,8 @@ class UsageError extends Error {}
 
 interface Command {
   args: string[];
-  flags?: Record<string, { type: 'boolean' }>;
-  run(io: CliIo, positionals: string[], flags: Record<string, boolean | undefined>): Promise<void>;
+  flags?: Record<string, { type: 'boolean' | 'string' }>;
+  run(io: CliIo, positionals: string[], flags: Record<string, boolean | string | undefined>): Promise<void>;
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -41,7 +49,46 @@ const COMMANDS: Record<string, Command> = {
       await io.writeFile(output!, out);
     },
   },
+  'map info': {
+    args: ['FILE'],
+    async run(io, [file]) {
+      io.stdout(json({ file, ...mapInfo(await io.readFile(file!)) }));
+    },
+  },
+  'map validate': {
+    args: ['FILE'],
+    async run(io, [file]) {
+      const result = mapValidate(await io.readFile(file!));
+      io.stdout(json({ file, ...result }));
+      if (!result.ok) throw new ReportedFailure(`${result.errors} errors`);
+    },
+  },
+  'map resave': {
+    args: ['IN', 'OUT'],
+    flags: { ddnet: { type: 'boolean' } },
+    async run(io, [input, output], flags) {
+      await io.writeFile(output!, mapResave(await io.readFile(input!), flags.ddnet === true));
+    },
+  },
+  'map json': {
+    args: ['FILE'],
+    flags: { 'data-dir': { type: 'string' } },
+    async run(io, [file], flags) {
+      const dir = flags['data-dir'] as string | undefined;
+      const pending: [string, Uint8Array][] = [];
+      const text = mapJson(await io.readFile(file!), dir === undefined ? undefined : (name, data) => {
+        const fileName = `${name.replace(/[^A-Za-z0-9_.[\]-]/g, '_')}.bin`;
+        pending.push([`${dir}/${fileName}`, data]);
+        return fileName;
+      });
+      for (const [path, data] of pending) await io.writeFile(path, data, { mkdir: true });
+      io.stdout(text);
+    },
+  },
 };
+
+/** A failure whose report was already printed (e.g. validation errors): exit 1 with a one-line summary. */
+class ReportedFailure extends Error {}
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 bad input or I/O error, 2 usage error. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -67,7 +114,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (positionals.length !== command.args.length) {
       throw new UsageError(`${name} takes ${command.args.join(' ')}`);
     }
-    await command.run(io, positionals, values as Record<string, boolean | undefined>);
+    await command.run(io, positionals, values as Record<string, boolean | string | undefined>);
     return 0;
   } catch (e) {
     io.stderr(`twcodec: ${describeError(e)}\n`);
@@ -76,7 +123,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 function describeError(e: unknown): string {
-  if (e instanceof CodecError) return e.message;
+  if (e instanceof CodecError || e instanceof ReportedFailure) return e.message;
   if (e instanceof UsageError) return `${e.message} (see twcodec --help)`;
   const err = e as { code?: string; message?: string };
   return err.code ? `${err.code}: ${err.message}` : String(err.message ?? e);

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** What the commands may touch; tests pass their own. */
 export interface CliIo {
   readFile(path: string): Promise<Uint8Array>;
   /** Writes atomically: to a temporary file beside the target, then renamed over it. */
-  writeFile(path: string, bytes: Uint8Array): Promise<void>;
+  writeFile(path: string, bytes: Uint8Array, options?: { mkdir?: boolean }): Promise<void>;
   stdout(text: string): void;
   stderr(text: string): void;
 }
@@ -17,7 +17,8 @@ export function nodeIo(): CliIo {
       const buf = await readFile(path);
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     },
-    async writeFile(path, bytes) {
+    async writeFile(path, bytes, options) {
+      if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
       const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
       try {
         await writeFile(tmp, bytes);

@@ -22,6 +22,8 @@ export interface DatafileItem {
   /** Set when `type` is declared in the file's UUID index (type 0xFFFF items). */
   uuid?: Uuid | undefined;
   data: Int32Array;
+  /** Byte offset of the item's ints in the file it was read from, for error messages. */
+  offset?: number;
 }
 
 export interface DatafileReadOptions {
@@ -361,7 +363,7 @@ function readDatafile(bytes: Uint8Array, options: DatafileReadOptions): Datafile
     }
     const data = new Int32Array(size / 4);
     for (let k = 0; k < data.length; k++) data[k] = i32(at + 8 + k * 4);
-    df.items.push({ type, id, data });
+    df.items.push({ type, id, data, offset: at + 8 });
   }
 
   // Data offsets and sizes.

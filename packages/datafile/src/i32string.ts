@@ -3,9 +3,13 @@ import { decodeUtf8, encodeUtf8 } from './bytes.js';
 /**
  * I32String: a string packed into `ints.length` i32 values. Each i32 holds four bytes in big-endian order,
  * each byte stored plus 128; the last byte of the last int is always 0 (rule checked against DDNet's
- * StrToInts/IntsToStr). Decoding stops at the first NUL.
+ * StrToInts/IntsToStr). Decoding stops at the first NUL. All-zero ints (old editors left names unset,
+ * e.g. envelopes of Teeworlds' ctf3) read as the empty string rather than as 0x80 bytes.
  */
 export function decodeI32String(ints: ArrayLike<number>, start = 0, count = ints.length - start): string {
+  let allZero = true;
+  for (let i = 0; i < count && allZero; i++) allZero = ints[start + i] === 0;
+  if (allZero) return '';
   const bytes = new Uint8Array(count * 4);
   let len = 0;
   outer: for (let i = 0; i < count; i++) {

@@ -12,6 +12,7 @@ export {
 } from './datafile.js';
 export { BinaryError, CodecError, DatafileError } from './errors.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
+export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
 export { md5 } from './md5.js';
 export {
   isUuid,

@@ -1,0 +1,316 @@
+// Loads the YAML schemas, validates each file with ajv against schemas/schema.json and checks the
+// cross-references, reporting every problem as file:line:col.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Document } from 'yaml';
+import { uuidFromName } from '@twcodec/datafile';
+import {
+  type EnumDef,
+  type FieldDef,
+  type FieldEntry,
+  fieldInts,
+  type ItemDef,
+  type RecordDef,
+  type SchemaSet,
+  type TileDef,
+  tileFieldBytes,
+} from './model.js';
+
+export interface SchemaProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
+
+export class SchemaError extends Error {
+  constructor(readonly problems: SchemaProblem[]) {
+    super(problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`).join('\n'));
+    this.name = 'SchemaError';
+  }
+}
+
+interface ParsedFile {
+  file: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  data: Record<string, unknown>;
+}
+
+const KINDS = ['item', 'record', 'tile', 'enums'] as const;
+const DEFINITION = { item: 'itemFile', record: 'recordFile', tile: 'tileFile', enums: 'enumsFile' } as const;
+
+function listYaml(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return listYaml(path);
+      return /\.ya?ml$/.test(name) ? [path] : [];
+    });
+}
+
+/** Loads every schema under `schemasDir/<family>` (e.g. family `map`). */
+export function loadSchemas(schemasDir: string, family: string, displayRoot = schemasDir): SchemaSet {
+  const problems: SchemaProblem[] = [];
+  const metaSchema = JSON.parse(readFileSync(join(schemasDir, 'schema.json'), 'utf8'));
+  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  ajv.addSchema(metaSchema, 'twcodec');
+  const validators = Object.fromEntries(
+    KINDS.map((kind) => [kind, ajv.getSchema(`twcodec#/definitions/${DEFINITION[kind]}`)!]),
+  ) as Record<(typeof KINDS)[number], ValidateFunction>;
+
+  const parsed: ParsedFile[] = [];
+  for (const path of listYaml(join(schemasDir, family))) {
+    const file = relative(displayRoot, path);
+    const lines = new LineCounter();
+    const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, prettyErrors: false });
+    const at = (offset: number) => lines.linePos(offset);
+    if (doc.errors.length) {
+      for (const e of doc.errors) problems.push({ file, ...at(e.pos[0]), message: e.message.split('\n')[0]! });
+      continue;
+    }
+    const data = doc.toJS() as Record<string, unknown>;
+    const kind = KINDS.find((k) => data && typeof data === 'object' && k in data);
+    if (!kind) {
+      problems.push({ file, line: 1, col: 1, message: `a schema file needs one of the keys ${KINDS.join(', ')}` });
+      continue;
+    }
+    const validate = validators[kind];
+    if (!validate(data)) {
+      for (const e of simplifyErrors(validate.errors ?? [])) problems.push({ file, ...locate(doc, lines, e), message: describe(e) });
+      continue;
+    }
+    parsed.push({ file, doc, lines, data });
+  }
+  if (problems.length) throw new SchemaError(problems);
+  return buildModel(parsed);
+}
+
+/** Drops the noise ajv reports for `if`/`oneOf` wrappers when a more specific error exists. */
+function simplifyErrors(errors: ErrorObject[]): ErrorObject[] {
+  const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'not'].includes(e.keyword));
+  return specific.length ? specific : errors;
+}
+
+function describe(e: ErrorObject): string {
+  const where = e.instancePath ? `${e.instancePath.slice(1)}: ` : '';
+  if (e.keyword === 'additionalProperties') return `${where}unknown key '${e.params.additionalProperty}'`;
+  if (e.keyword === 'enum') return `${where}must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+  if (e.keyword === 'required') return `${where}missing key '${e.params.missingProperty}'`;
+  return `${where}${e.message}`;
+}
+
+function locate(doc: Document.Parsed, lines: LineCounter, e: ErrorObject): { line: number; col: number } {
+  const segments = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+  let node: unknown = doc.contents;
+  for (const seg of segments) {
+    if (isMap(node) || isSeq(node)) node = node.get(seg, true);
+    else break;
+  }
+  // Point at the offending key itself where there is one.
+  const key = e.params.additionalProperty ?? (e.keyword === 'enum' || e.keyword === 'type' ? undefined : undefined);
+  if (key !== undefined && isMap(node)) {
+    const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
+    if (pair && isScalar(pair.key) && pair.key.range) return lines.linePos(pair.key.range[0]);
+  }
+  const range = (node as Node | undefined)?.range;
+  return range ? lines.linePos(range[0]) : { line: 1, col: 1 };
+}
+
+type Raw = Record<string, unknown>;
+
+function buildModel(files: ParsedFile[]): SchemaSet {
+  const problems: SchemaProblem[] = [];
+  const problem = (f: ParsedFile, path: (string | number)[], message: string) => {
+    let node: unknown = f.doc.contents;
+    for (const seg of path) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
+    const range = (node as Node | undefined)?.range;
+    problems.push({ file: f.file, ...(range ? f.lines.linePos(range[0]) : { line: 1, col: 1 }), message });
+  };
+
+  const set: SchemaSet = { items: [], records: [], tiles: [], enums: [] };
+  const owner = new Map<object, ParsedFile>();
+  const rawRecords = new Map<string, { f: ParsedFile; raw: Raw }>();
+  for (const f of files) {
+    const d = f.data;
+    if ('enums' in d) {
+      for (const e of d.enums as EnumDef[]) {
+        set.enums.push(e);
+        owner.set(e, f);
+      }
+    } else if ('item' in d) {
+      const item: ItemDef = {
+        kind: 'item',
+        name: d.item as string,
+        file: f.file,
+        description: d.description as string,
+        notes: (d.notes as string[]) ?? [],
+        ddnetOnly: d.ddnet_only === true,
+        oneItem: d.one_item === true,
+        fields: normalizeFields((d.fields as Raw[]) ?? []),
+      };
+      if (d.type_id !== undefined) item.typeId = d.type_id as number;
+      if (d.uuid_name !== undefined) {
+        item.uuidName = d.uuid_name as string;
+        item.uuid = uuidFromName(item.uuidName);
+      }
+      if (d.variants) {
+        const v = d.variants as { on: string; cases: Raw[] };
+        item.variants = {
+          on: v.on,
+          cases: v.cases.map((c) => ({
+            name: c.name as string,
+            value: c.value as number,
+            description: c.description as string,
+            notes: (c.notes as string[]) ?? [],
+            fields: normalizeFields(c.fields as Raw[]),
+          })),
+        };
+      }
+      if (d.array) item.array = d.array as ItemDef['array'];
+      set.items.push(item);
+      owner.set(item, f);
+    } else if ('record' in d) {
+      rawRecords.set(d.record as string, { f, raw: d });
+    } else if ('tile' in d) {
+      const tile: TileDef = {
+        kind: 'tile',
+        name: d.tile as string,
+        file: f.file,
+        description: d.description as string,
+        notes: (d.notes as string[]) ?? [],
+        bytes: d.bytes as number,
+        fields: d.fields as TileDef['fields'],
+      };
+      const total = tile.fields.reduce((s, field) => s + tileFieldBytes(field), 0);
+      if (total !== tile.bytes) problem(f, ['bytes'], `fields take ${total} bytes, bytes says ${tile.bytes}`);
+      set.tiles.push(tile);
+    }
+  }
+
+  // Records, with `extends` resolved.
+  const resolving = new Set<string>();
+  const resolveRecord = (name: string): RecordDef | undefined => {
+    const done = set.records.find((r) => r.name === name);
+    if (done) return done;
+    const entry = rawRecords.get(name);
+    if (!entry || resolving.has(name)) return undefined;
+    resolving.add(name);
+    const { f, raw } = entry;
+    let fields = raw.fields as FieldDef[];
+    if (raw.extends) {
+      const base = resolveRecord(raw.extends as string);
+      if (!base) problem(f, ['extends'], `unknown or circular record '${raw.extends}'`);
+      else fields = [...base.fields, ...fields];
+    }
+    const record: RecordDef = {
+      kind: 'record',
+      name,
+      file: f.file,
+      description: raw.description as string,
+      notes: (raw.notes as string[]) ?? [],
+      fields,
+      ints: fields.reduce((s, field) => s + fieldInts(field), 0),
+    };
+    if (raw.extends) record.extends = raw.extends as string;
+    set.records.push(record);
+    owner.set(record, f);
+    return record;
+  };
+  for (const name of rawRecords.keys()) resolveRecord(name);
+
+  // Cross-references and uniqueness.
+  const enums = new Map(set.enums.map((e) => [e.name, e]));
+  const unique = (kind: string, list: { name: string }[]) => {
+    const seen = new Set<string>();
+    for (const x of list) {
+      if (seen.has(x.name)) problem(owner.get(x) ?? files[0]!, [], `${kind} '${x.name}' is defined twice`);
+      seen.add(x.name);
+    }
+  };
+  unique('item', set.items);
+  unique('record', set.records);
+  unique('enum', set.enums);
+  const typeIds = new Map<number, string>();
+  for (const item of set.items) {
+    const f = owner.get(item)!;
+    if (item.typeId !== undefined) {
+      const other = typeIds.get(item.typeId);
+      if (other) problem(f, ['type_id'], `type_id ${item.typeId} is already used by '${other}'`);
+      typeIds.set(item.typeId, item.name);
+    }
+    if (!item.array && !item.fields.length) problem(f, [], 'an item needs fields or an array');
+    item.array?.records.forEach((r, i) => {
+      if (!set.records.some((x) => x.name === r)) problem(f, ['array', 'records', i], `unknown record '${r}'`);
+    });
+    checkFields(f, ['fields'], item.fields);
+    if (item.variants) {
+      const on = flatFields(item.fields).find((x) => x.name === item.variants!.on);
+      if (!on) problem(f, ['variants', 'on'], `'${item.variants.on}' is not a field of '${item.name}'`);
+      item.variants.cases.forEach((c, i) => checkFields(f, ['variants', 'cases', i, 'fields'], c.fields));
+    }
+  }
+  for (const record of set.records) {
+    const f = owner.get(record)!;
+    record.fields.forEach((field, i) => checkField(f, ['fields', i], field));
+  }
+  for (const tile of set.tiles) {
+    tile.fields.forEach((field, i) => {
+      if (field.flags && !enums.has(field.flags)) problem(owner.get(tile) ?? files[0]!, ['fields', i, 'flags'], `unknown flag set '${field.flags}'`);
+    });
+  }
+  function checkFields(f: ParsedFile, path: (string | number)[], entries: FieldEntry[]) {
+    let hasVersion = false;
+    const names = new Set<string>();
+    entries.forEach((entry, i) => {
+      const fields = entry.kind === 'field' ? [entry.field] : entry.fields;
+      if (entry.kind === 'since_version' && !hasVersion) {
+        problem(f, [...path, i], 'since_version needs a field of type version before it');
+      }
+      fields.forEach((field, k) => {
+        const fieldPath = entry.kind === 'field' ? [...path, i] : [...path, i, 'fields', k];
+        if (names.has(field.name)) problem(f, [...fieldPath, 'name'], `field '${field.name}' is defined twice`);
+        names.add(field.name);
+        if (field.type === 'version') hasVersion = true;
+        checkField(f, fieldPath, field);
+      });
+    });
+  }
+  function checkField(f: ParsedFile, path: (string | number)[], field: FieldDef) {
+    if (field.enum && enums.get(field.enum)?.kind !== 'enum') problem(f, [...path, 'enum'], `unknown enum '${field.enum}'`);
+    if (field.flags && enums.get(field.flags)?.kind !== 'flags') problem(f, [...path, 'flags'], `unknown flag set '${field.flags}'`);
+    const [kind, target] = (field.data ?? '').split(':');
+    if (kind === 'records' && !set.records.some((r) => r.name === target)) problem(f, [...path, 'data'], `unknown record '${target}'`);
+    if (kind === 'tiles' && !set.tiles.some((t) => t.name === target)) problem(f, [...path, 'data'], `unknown tile type '${target}'`);
+    if (field.ref && !set.items.some((it) => it.name === field.ref)) problem(f, [...path, 'ref'], `unknown item '${field.ref}'`);
+  }
+
+  if (problems.length) throw new SchemaError(problems);
+  // Deterministic order: numbered types first, then UUID types by name.
+  set.items.sort((a, b) => (a.typeId ?? 1e9) - (b.typeId ?? 1e9) || a.name.localeCompare(b.name));
+  set.records.sort((a, b) => a.name.localeCompare(b.name));
+  set.tiles.sort((a, b) => a.name.localeCompare(b.name));
+  set.enums.sort((a, b) => a.name.localeCompare(b.name));
+  return set;
+}
+
+function normalizeFields(raw: Raw[]): FieldEntry[] {
+  return raw.map((entry) => {
+    if (!('fields' in entry)) return { kind: 'field', field: entry as unknown as FieldDef };
+    const fields = entry.fields as FieldDef[];
+    const description = entry.description as string | undefined;
+    if ('since_version' in entry) {
+      return { kind: 'since_version', version: entry.since_version as number, fields, ...(description ? { description } : {}) };
+    }
+    return { kind: 'if_room', fields, ...(description ? { description } : {}) };
+  });
+}
+
+export function flatFields(entries: FieldEntry[]): FieldDef[] {
+  return entries.flatMap((e) => (e.kind === 'field' ? [e.field] : e.fields));
+}

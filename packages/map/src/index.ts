@@ -1,0 +1,25 @@
+export { MapError } from './errors.js';
+export * from './generated/index.gen.js';
+export type {
+  DeprecatedSoundsLayer,
+  MapEnvelope,
+  MapEnvelopePoint,
+  MapGroup,
+  MapImage,
+  MapInfo,
+  MapIssue,
+  MapIssueSeverity,
+  MapLayer,
+  MapSound,
+  QuadsLayer,
+  SoundsLayer,
+  TilemapKind,
+  TilemapLayer,
+  TwMap,
+  UnknownLayer,
+} from './model.js';
+export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
+export { decodeCString, decodeCStringList, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
+export { compressSkippedTiles, expandSkippedTiles, tilemapKind } from './tilemap.js';
+export { validateMap } from './validate.js';
+export { writeMap, type WriteMapOptions } from './write.js';

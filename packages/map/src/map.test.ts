@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { Datafile, encodeI32String, uuidFromName } from '@twcodec/datafile';
+import { fixtureMaps, readBytes } from '../../../test/corpus.js';
+import { MapError } from './errors.js';
+import { LayerType, TeleTiles, TilemapFlags, Tiles, TILE_TILE_BYTES } from './generated/index.gen.js';
+import type { MapLayer, TilemapLayer, TwMap } from './model.js';
+import { readMap } from './read.js';
+import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
+import { validateMap } from './validate.js';
+import { writeMap } from './write.js';
+
+const fixture = (name: string) => readBytes(fixtureMaps().find((m) => m.name === name)!.path);
+
+function gameLayer(map: TwMap): TilemapLayer {
+  for (const g of map.groups) for (const l of g.layers) if (l.kind === 'tilemap' && l.item.tilemapFlags & TilemapFlags.Game) return l;
+  throw new Error('no game layer');
+}
+
+function tilemap(name: string, flags: number, width: number, height: number): TilemapLayer {
+  return {
+    kind: 'tilemap',
+    item: {
+      layerVersion: 0, type: LayerType.Tilemap, flags: 0, kind: 'tilemap', version: 3, width, height, tilemapFlags: flags,
+      color: { r: 255, g: 255, b: 255, a: 255 }, colorEnv: -1, colorEnvOffset: 0, image: -1, data: -1, name,
+      dataTele: -1, dataSpeedup: -1, dataFront: -1, dataSwitch: -1, dataTune: -1,
+    },
+    tiles: Tiles.create(width * height),
+  };
+}
+
+/** A minimal valid map built from nothing. */
+function newMap(layers: MapLayer[] = [tilemap('Game', TilemapFlags.Game, 4, 3)]): TwMap {
+  return {
+    version: { version: 1 },
+    info: undefined,
+    images: [],
+    envelopes: [],
+    groups: [{ item: { version: 3, offsetX: 0, offsetY: 0, parallaxX: 100, parallaxY: 100, startLayer: 0, numLayers: 0, clipping: false, clipX: 0, clipY: 0, clipW: 0, clipH: 0, name: 'Game' }, layers }],
+    sounds: [],
+    automappers: [],
+    testItems: [],
+    unknownItems: [],
+    datafile: undefined,
+    envelopePointLayout: 'ddnet',
+    readIssues: [],
+  };
+}
+
+describe('readMap/writeMap on the fixtures', () => {
+  it.each(fixtureMaps())('$name: reads, validates without errors, writes back identical bytes', ({ path }) => {
+    const bytes = readBytes(path);
+    const map = readMap(bytes);
+    expect(validateMap(map).filter((i) => i.severity === 'error')).toEqual([]);
+    expect(Buffer.from(writeMap(map)).equals(bytes)).toBe(true);
+  });
+
+  it('changes exactly the data item of an edited tile', () => {
+    const bytes = fixture('dm7-legacy-size.map');
+    const map = readMap(bytes);
+    const game = gameLayer(map);
+    const before = Datafile.read(bytes);
+    game.tiles.setId(5, game.tiles.getId(5) === 1 ? 0 : 1);
+    const out = Datafile.read(writeMap(map));
+    const changed = out.data.map((d, i) => (d.stored && before.data[i]!.stored && Buffer.from(d.stored).equals(before.data[i]!.stored!) ? -1 : i)).filter((i) => i >= 0);
+    expect(changed).toEqual([game.item.data]);
+    const again = readMap(out);
+    expect(gameLayer(again).tiles.getId(5)).toBe(game.tiles.getId(5));
+  });
+
+  it('reads 0.7 skip-compressed tiles and writes them compressed again', () => {
+    const map = readMap(fixture('ctf1.map'));
+    const game = gameLayer(map);
+    expect(game.item.version).toBe(4);
+    expect(game.tiles.length).toBe(game.item.width * game.item.height);
+    const stored = compressSkippedTiles(game.tiles.bytes);
+    expect(expandSkippedTiles(stored, game.tiles.length, 'x')).toEqual(game.tiles.bytes);
+  });
+
+  it('keeps items it does not understand', () => {
+    const df = Datafile.read(fixture('ctf1.map'));
+    df.addItem(uuidFromName('mapitemtype-future@example.org'), 0, Int32Array.of(7, 8, 9));
+    df.addItem(1234, 0, Int32Array.of(1));
+    const map = readMap(df.write());
+    expect(map.unknownItems.map((i) => i.type)).toEqual([0xfffe, 1234]);
+    const back = Datafile.read(writeMap(map));
+    expect(back.findItem(uuidFromName('mapitemtype-future@example.org'), 0)?.data).toEqual(Int32Array.of(7, 8, 9));
+  });
+});
+
+describe('maps built from scratch', () => {
+  it('writes a valid map that reads back the same', () => {
+    const map = newMap([tilemap('Game', TilemapFlags.Game, 4, 3), tilemap('Tele', TilemapFlags.Tele, 4, 3)]);
+    const tele = map.groups[0]!.layers[1] as TilemapLayer;
+    tele.tele = TeleTiles.create(12);
+    tele.tele.set(2, { number: 7, id: 26 });
+    gameLayer(map).tiles.set(1, { id: 1, flags: 0, skip: 0, reserved: 0 });
+    const back = readMap(writeMap(map));
+    expect(validateMap(back).filter((i) => i.severity === 'error')).toEqual([]);
+    expect(gameLayer(back).tiles.getId(1)).toBe(1);
+    expect((back.groups[0]!.layers[1] as TilemapLayer).tele!.get(2)).toEqual({ number: 7, id: 26 });
+    expect(back.groups[0]!.item).toMatchObject({ startLayer: 0, numLayers: 2, name: 'Game' });
+  });
+
+  it('keeps deprecated sounds layers, presenting their sources as current ones', () => {
+    const source = { position: { x: 1, y: 2 }, loop: true, pan: true, timeDelay: 3, falloff: 0, posEnv: -1, posEnvOffset: 0, soundEnv: -1, soundEnvOffset: 0, shape: 1, width: 500, height: 0 };
+    const map = newMap();
+    map.sounds.push({ item: { version: 1, external: false, name: 0, data: 0, dataSize: 0 }, name: 'wind', data: Uint8Array.of(1, 2, 3) });
+    map.groups[0]!.layers.push({
+      kind: 'sounds_deprecated',
+      item: { layerVersion: 0, type: LayerType.SoundsDeprecated, flags: 0, kind: 'sounds_deprecated', version: 1, numSources: 0, data: -1, sound: 0, name: 'Old' },
+      sources: [source],
+    });
+    const back = readMap(writeMap(map));
+    const layer = back.groups[0]!.layers[1]!;
+    expect(layer.kind).toBe('sounds_deprecated');
+    expect(layer.kind === 'sounds_deprecated' && layer.sources).toEqual([source]);
+    expect(back.sounds[0]).toMatchObject({ name: 'wind', data: Uint8Array.of(1, 2, 3) });
+  });
+});
+
+describe('validateMap', () => {
+  const codes = (map: TwMap) => validateMap(map).filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.path}`);
+
+  it('reports a missing game layer and version', () => {
+    const map = newMap([tilemap('Tiles', 0, 4, 3)]);
+    map.version = undefined;
+    expect(codes(map)).toEqual(['VERSION_MISSING version', 'GAME_LAYER_MISSING groups']);
+  });
+
+  it('reports physics layers smaller than the game layer, bad sizes and references', () => {
+    const small = tilemap('Front', TilemapFlags.Front, 2, 2);
+    small.front = Tiles.create(4);
+    const tiles = tilemap('Tiles', 0, 4, 3);
+    tiles.item.image = 3;
+    tiles.tiles = new Tiles(new Uint8Array(8 * TILE_TILE_BYTES));
+    expect(codes(newMap([tilemap('Game', TilemapFlags.Game, 4, 3), small, tiles]))).toEqual([
+      'PHYSICS_LAYER_SMALL groups[0].layers[1]',
+      'REFERENCE_RANGE groups[0].layers[2].image',
+      'TILE_DATA_SIZE groups[0].layers[2].data',
+    ]);
+  });
+});
+
+describe('corrupt maps', () => {
+  /** The dm7 fixture with one item's ints changed. */
+  function corrupt(type: number, id: number, change: (d: Int32Array) => Int32Array): Uint8Array {
+    const df = Datafile.read(fixture('dm7-legacy-size.map'));
+    const item = df.findItem(type, id)!;
+    item.data = change(item.data);
+    return df.write();
+  }
+
+  it('gives typed errors with a path', () => {
+    const df = Datafile.read(fixture('dm7-legacy-size.map'));
+    const tilemapId = df.itemsOfType(5).find((i) => i.data[1] === LayerType.Tilemap)!.id;
+    const cases: [Uint8Array, string, RegExp][] = [
+      [corrupt(5, tilemapId, (d) => d.subarray(0, 8)), 'ITEM_TOO_SHORT', new RegExp(`^layers\\[${tilemapId}\\]\\.tilemap\\.`)],
+      [corrupt(5, tilemapId, (d) => d.map((v, i) => (i === 14 ? 999 : v))), 'DATA_INDEX_RANGE', /^groups\[\d+\]\.layers\[\d+\]\.data$/],
+      [corrupt(4, 0, (d) => d.map((v, i) => (i === 6 ? 99 : v))), 'GROUP_LAYERS_RANGE', /^groups\[0\]$/],
+      [corrupt(5, tilemapId, (d) => d.map((v, i) => (i === 4 ? 1000 : v))), 'TILE_DATA_SIZE', /^groups\[\d+\]\.layers\[\d+\]\.data$/],
+      [corrupt(3, 0, (d) => d.map((v, i) => (i === 3 ? 50 : v))), 'ENVELOPE_POINTS_RANGE', /^envelopes\[0\]$/],
+    ];
+    for (const [bytes, code, path] of cases) {
+      try {
+        readMap(bytes);
+        expect.unreachable(code);
+      } catch (e) {
+        expect(e).toBeInstanceOf(MapError);
+        expect((e as MapError).code).toBe(code);
+        expect((e as MapError).path).toMatch(path);
+      }
+      // Lenient reading records the same problem for validateMap instead (an item too short to decode
+      // is an error in both modes).
+      if (code !== 'ITEM_TOO_SHORT') expect(validateMap(readMap(bytes, { strict: false })).map((i) => i.code)).toContain(code);
+    }
+  });
+
+  it('ignores garbage in I32String padding but keeps it when writing back', () => {
+    const bytes = corrupt(4, 0, (d) => Int32Array.of(...d.subarray(0, 12), ...encodeI32String('Game', 3).map((v, i) => (i === 2 ? v | 0x11 : v))));
+    expect(Buffer.from(writeMap(readMap(bytes))).equals(bytes)).toBe(true);
+  });
+});

@@ -1,0 +1,387 @@
+import {
+  CodecError,
+  Datafile,
+  type DatafileItem,
+  type DatafileReadOptions,
+  decodeUtf8,
+  int32sFromBytes,
+  ITEMTYPE_EX,
+} from '@twcodec/datafile';
+import { MapError } from './errors.js';
+import {
+  decodeAutomapperItem,
+  decodeEnvelopeItem,
+  decodeEnvelopePointArray,
+  decodeEnvelopePointBezier07Array,
+  decodeEnvelopePointBezierArray,
+  decodeGroupItem,
+  decodeImageItem,
+  decodeInfoItem,
+  decodeLayerItem,
+  decodeQuadArray,
+  decodeSoundItem,
+  decodeSoundSourceArray,
+  decodeSoundSourceDeprecatedArray,
+  decodeTestItem,
+  decodeVersionItem,
+  ENVELOPE_POINT_BEZIER_07_INTS,
+  ENVELOPE_POINT_INTS,
+  type LayerItem,
+  MAP_ITEM_TYPES,
+  type MapItemTypeInfo,
+  SPEEDUP_TILE_BYTES,
+  SpeedupTiles,
+  SWITCH_TILE_BYTES,
+  SwitchTiles,
+  TELE_TILE_BYTES,
+  TeleTiles,
+  TILE_TILE_BYTES,
+  type TilemapLayerItem,
+  Tiles,
+  TUNE_TILE_BYTES,
+  TuneTiles,
+} from './generated/index.gen.js';
+import {
+  deprecatedToSoundSource,
+  type MapEnvelopePoint,
+  type MapGroup,
+  type MapIssue,
+  type MapLayer,
+  type TilemapLayer,
+  type TwMap,
+} from './model.js';
+import { expandSkippedTiles, tilemapKind } from './tilemap.js';
+
+export interface ReadMapOptions extends DatafileReadOptions {
+  /**
+   * Strict (default): anything DDNet's loader would refuse that the model cannot represent (data indices
+   * past the end, tile data of the wrong size, groups sharing layers) throws a MapError. Lenient: such
+   * problems are recorded in `readIssues`, the element gets empty data, and validateMap reports them.
+   */
+  strict?: boolean;
+}
+
+const BY_TYPE_ID = new Map(MAP_ITEM_TYPES.filter((t) => t.typeId !== undefined).map((t) => [t.typeId!, t]));
+const BY_UUID = new Map(MAP_ITEM_TYPES.filter((t) => t.uuid !== undefined).map((t) => [t.uuid!, t]));
+
+export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
+  if (item.uuid !== undefined) return BY_UUID.get(item.uuid);
+  return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
+}
+
+/** The string of a CString data item: its bytes up to the first NUL. */
+export function decodeCString(bytes: Uint8Array): string {
+  const nul = bytes.indexOf(0);
+  return decodeUtf8(nul < 0 ? bytes : bytes.subarray(0, nul));
+}
+
+/** Consecutive NUL-terminated strings (the settings data item). */
+export function decodeCStringList(bytes: Uint8Array): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0) {
+      out.push(decodeUtf8(bytes.subarray(start, i)));
+      start = i + 1;
+    }
+  }
+  if (start < bytes.length) out.push(decodeUtf8(bytes.subarray(start)));
+  return out;
+}
+
+/** Reads a map: every item decoded, all data inflated, tiles viewed in place. */
+export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
+  const df = input instanceof Datafile ? input : Datafile.read(input, options);
+  return new MapReader(df, options.strict ?? true).read();
+}
+
+class MapReader {
+  private readonly issues: MapIssue[] = [];
+
+  constructor(
+    private readonly df: Datafile,
+    private readonly strict: boolean,
+  ) {}
+
+  private problem(code: string, path: string, message: string, offset = -1): void {
+    if (this.strict) throw new MapError(code, message, offset, path);
+    this.issues.push({ severity: 'error', code, path, message });
+  }
+
+  private warn(code: string, path: string, message: string): void {
+    this.issues.push({ severity: 'warning', code, path, message });
+  }
+
+  /** Runs a generated decoder, giving its errors the element's path. */
+  private decode<T>(decoder: (d: Int32Array, offset: number) => T, item: DatafileItem, path: string): T {
+    try {
+      return decoder(item.data, item.offset ?? -1);
+    } catch (e) {
+      if (e instanceof MapError) throw new MapError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(at .*\)$/, ''), e.offset, path + e.path.replace(/^[a-z_]+/, ''), { cause: e });
+      throw e;
+    }
+  }
+
+  /** The bytes of data item `index`, or undefined (with a problem recorded) when there are none. */
+  private data(index: number, path: string, optional = false): Uint8Array | undefined {
+    if (optional && index === -1) return undefined;
+    if (!Number.isInteger(index) || index < 0 || index >= this.df.data.length) {
+      this.problem('DATA_INDEX_RANGE', path, `data index ${index} is not one of the ${this.df.data.length} data items`);
+      return undefined;
+    }
+    try {
+      return this.df.data[index]!.bytes();
+    } catch (e) {
+      if (!(e instanceof CodecError)) throw e;
+      if (this.strict) throw new MapError(e.code, e.message.replace(/^[A-Z_]+: /, ''), e.offset, path, { cause: e });
+      this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
+      return undefined;
+    }
+  }
+
+  private string(index: number, path: string, optional = false): string | undefined {
+    const bytes = this.data(index, path, optional);
+    return bytes ? decodeCString(bytes) : undefined;
+  }
+
+  read(): TwMap {
+    const df = this.df;
+    const map: TwMap = {
+      version: undefined,
+      info: undefined,
+      images: [],
+      envelopes: [],
+      groups: [],
+      sounds: [],
+      automappers: [],
+      testItems: [],
+      unknownItems: [],
+      datafile: df,
+      envelopePointLayout: 'ddnet',
+      readIssues: this.issues,
+    };
+
+    const byName = new Map<string, DatafileItem[]>();
+    for (const item of df.items) {
+      if (item.type === ITEMTYPE_EX) continue; // the UUID index belongs to the container
+      const info = mapItemTypeOf(item);
+      if (!info) {
+        map.unknownItems.push(item);
+        continue;
+      }
+      let list = byName.get(info.name);
+      if (!list) byName.set(info.name, (list = []));
+      if (info.oneItem && list.length > 0) {
+        this.warn('DUPLICATE_ITEM', info.name, `more than one ${info.name} item; the others are kept as unknown items`);
+        map.unknownItems.push(item);
+        continue;
+      }
+      list.push(item);
+    }
+    const items = (name: string) => {
+      const list = byName.get(name) ?? [];
+      list.forEach((item, i) => {
+        if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap numbers items by position`);
+      });
+      return list;
+    };
+
+    const [versionItem] = items('version');
+    if (versionItem) map.version = this.decode(decodeVersionItem, versionItem, 'version');
+
+    const [infoItem] = items('info');
+    if (infoItem) {
+      const item = this.decode(decodeInfoItem, infoItem, 'info');
+      const settings = item.settings !== undefined ? this.data(item.settings, 'info.settings', true) : undefined;
+      map.info = {
+        item,
+        author: this.string(item.author, 'info.author', true),
+        mapVersion: this.string(item.mapVersion, 'info.map_version', true),
+        credits: this.string(item.credits, 'info.credits', true),
+        license: this.string(item.license, 'info.license', true),
+        settings: settings ? decodeCStringList(settings) : undefined,
+      };
+    }
+
+    map.images = items('image').map((raw, i) => {
+      const path = `images[${i}]`;
+      const item = this.decode(decodeImageItem, raw, path);
+      return {
+        item,
+        name: this.string(item.name, `${path}.name`) ?? '',
+        pixels: item.external ? undefined : this.data(item.data, `${path}.data`, true),
+      };
+    });
+
+    this.readEnvelopes(map, items('envelope'), items('envelope_points'), items('envelope_points_bezier'));
+
+    const layers = items('layer').map((raw, i) => this.decode(decodeLayerItem, raw, `layers[${i}]`));
+    map.groups = this.readGroups(items('group'), layers);
+
+    map.sounds = items('sound').map((raw, i) => {
+      const path = `sounds[${i}]`;
+      const item = this.decode(decodeSoundItem, raw, path);
+      return { item, name: this.string(item.name, `${path}.name`) ?? '', data: this.data(item.data, `${path}.data`) ?? new Uint8Array() };
+    });
+    map.automappers = items('automapper').map((raw, i) => this.decode(decodeAutomapperItem, raw, `automappers[${i}]`));
+    map.testItems = items('test').map((raw, i) => this.decode(decodeTestItem, raw, `testItems[${i}]`));
+
+    // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
+    for (const d of df.data) d.unload();
+    return map;
+  }
+
+  private readEnvelopes(map: TwMap, envelopeItems: DatafileItem[], pointItems: DatafileItem[], bezierItems: DatafileItem[]): void {
+    const envelopes = envelopeItems.map((raw, i) => this.decode(decodeEnvelopeItem, raw, `envelopes[${i}]`));
+    // DDNet reads 22-int points when any envelope has version 3 or more (render_map.cpp).
+    const layout = envelopes.some((e) => e.version >= 3) ? 'teeworlds07' : 'ddnet';
+    map.envelopePointLayout = layout;
+    const ints = pointItems[0]?.data ?? new Int32Array();
+    const size = layout === 'teeworlds07' ? ENVELOPE_POINT_BEZIER_07_INTS : ENVELOPE_POINT_INTS;
+    if (ints.length % size !== 0) {
+      this.warn('ENVELOPE_POINTS_PARTIAL', 'envelope_points', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
+    }
+    let points: MapEnvelopePoint[];
+    if (layout === 'teeworlds07') {
+      points = decodeEnvelopePointBezier07Array(ints).map(({ time, curveType, values, ...bezier }) => ({ time, curveType, values, bezier }));
+    } else {
+      points = decodeEnvelopePointArray(ints);
+      const bezierItem = bezierItems[0];
+      if (bezierItem) {
+        const tangents = decodeEnvelopePointBezierArray(bezierItem.data);
+        // DDNet uses the bezier item only when it has one record per point.
+        if (tangents.length === points.length && bezierItem.data.length % 16 === 0) tangents.forEach((t, i) => (points[i]!.bezier = t));
+        else {
+          this.warn('BEZIER_COUNT', 'envelope_points_bezier', `${tangents.length} bezier records for ${points.length} points; DDNet ignores them, kept as an unknown item`);
+          map.unknownItems.push(bezierItem);
+        }
+      }
+    }
+    let covered = 0;
+    map.envelopes = envelopes.map((item, i) => {
+      const path = `envelopes[${i}]`;
+      if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > points.length) {
+        this.problem('ENVELOPE_POINTS_RANGE', path, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}`);
+        return { item, points: [] };
+      }
+      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', path, 'envelopes do not use the points in order; writeMap stores them in order');
+      covered = item.startPoint + item.numPoints;
+      return { item, points: points.slice(item.startPoint, covered) };
+    });
+    if (covered !== points.length && envelopes.length) {
+      this.warn('ENVELOPE_POINTS_UNUSED', 'envelope_points', `${points.length - covered} points after the last envelope's are not written back`);
+    }
+  }
+
+  private readGroups(groupItems: DatafileItem[], layers: LayerItem[]): MapGroup[] {
+    const owner = new Array<number>(layers.length).fill(-1);
+    const groups = groupItems.map((raw, g) => {
+      const path = `groups[${g}]`;
+      const item = this.decode(decodeGroupItem, raw, path);
+      const { startLayer: start, numLayers: num } = item;
+      if (start < 0 || num < 0 || start + num > layers.length) {
+        this.problem('GROUP_LAYERS_RANGE', path, `uses layers ${start}..${start + num - 1} of ${layers.length}`);
+        return { item, layers: [] as MapLayer[] };
+      }
+      const groupLayers: MapLayer[] = [];
+      for (let l = 0; l < num; l++) {
+        const index = start + l;
+        if (owner[index] !== -1) {
+          this.problem('GROUP_LAYERS_SHARED', `${path}.layers[${l}]`, `layer ${index} also belongs to group ${owner[index]}`);
+          continue;
+        }
+        owner[index] = g;
+        groupLayers.push(this.readLayer(layers[index]!, `${path}.layers[${l}]`));
+      }
+      return { item, layers: groupLayers };
+    });
+    owner.forEach((g, index) => {
+      if (g === -1) this.warn('LAYER_ORPHAN', `layers[${index}]`, 'layer is in no group: DDNet never uses it and writeMap drops it');
+    });
+    return groups;
+  }
+
+  private readLayer(item: LayerItem, path: string): MapLayer {
+    switch (item.kind) {
+      case 'tilemap':
+        return this.readTilemap(item, path);
+      case 'quads': {
+        const bytes = this.data(item.data, `${path}.data`);
+        return { kind: 'quads', item, quads: bytes ? decodeQuadArray(int32sFromBytes(bytes)) : [] };
+      }
+      case 'sounds': {
+        const bytes = this.data(item.data, `${path}.data`);
+        return { kind: 'sounds', item, sources: bytes ? decodeSoundSourceArray(int32sFromBytes(bytes)) : [] };
+      }
+      case 'sounds_deprecated': {
+        const bytes = this.data(item.data, `${path}.data`);
+        const sources = bytes ? decodeSoundSourceDeprecatedArray(int32sFromBytes(bytes)) : [];
+        return { kind: 'sounds_deprecated', item, sources: sources.map(deprecatedToSoundSource) };
+      }
+      default:
+        return { kind: 'unknown', item };
+    }
+  }
+
+  private readTilemap(item: TilemapLayerItem, path: string): TilemapLayer {
+    const kind = tilemapKind(item.tilemapFlags);
+    const count = item.width * item.height;
+    if (!(item.width > 0 && item.height > 0 && Number.isSafeInteger(count) && count <= 0x7fffffff / 6)) {
+      this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
+    }
+    const tileCount = Math.max(0, Number.isSafeInteger(count) ? count : 0);
+    const tiles = (dataIndex: number | undefined, field: string, tileBytes: number, skipCompressed: boolean): Uint8Array => {
+      const dataPath = `${path}.${field}`;
+      if (dataIndex === undefined) {
+        this.problem('TILEMAP_TRUNCATED', dataPath, `a ${kind} layer item needs the ${field} index`);
+        return new Uint8Array(0);
+      }
+      // A DDNet physics layer's `data` only holds zeroed tiles for Teeworlds; DDNet never reads it.
+      const compat = field === 'data' && kind !== 'tiles' && kind !== 'game';
+      if (compat && (dataIndex < 0 || dataIndex >= this.df.data.length)) {
+        this.warn('PHYSICS_COMPAT_DATA', dataPath, `data index ${dataIndex} of a ${kind} layer is not a data item`);
+        return new Uint8Array(0);
+      }
+      const bytes = this.data(dataIndex, dataPath);
+      if (!bytes) return new Uint8Array(0);
+      if (skipCompressed) {
+        try {
+          return expandSkippedTiles(bytes, tileCount, dataPath);
+        } catch (e) {
+          if (this.strict || !(e instanceof MapError)) throw e;
+          this.issues.push({ severity: 'error', code: e.code, path: dataPath, message: e.message });
+          return new Uint8Array(0);
+        }
+      }
+      if (bytes.length < tileCount * tileBytes || bytes.length % tileBytes !== 0) {
+        this.problem('TILE_DATA_SIZE', dataPath, `${bytes.length} bytes for ${tileCount} tiles of ${tileBytes} bytes`);
+        return bytes.subarray(0, bytes.length - (bytes.length % tileBytes));
+      }
+      return bytes;
+    };
+    const skip = item.version >= 4;
+    if (skip && kind !== 'tiles' && kind !== 'game') {
+      this.problem('TILESKIP_PHYSICS', path, `${kind} layers cannot use skip compression (version ${item.version})`);
+    }
+    const layer: TilemapLayer = { kind: 'tilemap', item, tiles: new Tiles(tiles(item.data, 'data', TILE_TILE_BYTES, skip && (kind === 'tiles' || kind === 'game'))) };
+    switch (kind) {
+      case 'tele':
+        layer.tele = new TeleTiles(tiles(item.dataTele, 'data_tele', TELE_TILE_BYTES, false));
+        break;
+      case 'speedup':
+        layer.speedup = new SpeedupTiles(tiles(item.dataSpeedup, 'data_speedup', SPEEDUP_TILE_BYTES, false));
+        break;
+      case 'front':
+        layer.front = new Tiles(tiles(item.dataFront, 'data_front', TILE_TILE_BYTES, false));
+        break;
+      case 'switch':
+        layer.switch = new SwitchTiles(tiles(item.dataSwitch, 'data_switch', SWITCH_TILE_BYTES, false));
+        break;
+      case 'tune':
+        layer.tune = new TuneTiles(tiles(item.dataTune, 'data_tune', TUNE_TILE_BYTES, false));
+        break;
+      default:
+    }
+    return layer;
+  }
+}

@@ -1,0 +1,325 @@
+import {
+  bytesEqual,
+  bytesFromInt32s,
+  Datafile,
+  DatafileData,
+  type DatafileItem,
+  type DatafileWriteOptions,
+  encodeUtf8,
+  ITEMTYPE_EX,
+  type Uuid,
+} from '@twcodec/datafile';
+import { MapError } from './errors.js';
+import {
+  decodeAutomapperItem,
+  decodeEnvelopeItem,
+  decodeGroupItem,
+  decodeImageItem,
+  decodeInfoItem,
+  decodeLayerItem,
+  decodeSoundItem,
+  decodeTestItem,
+  decodeVersionItem,
+  encodeAutomapperItem,
+  encodeEnvelopeItem,
+  encodeEnvelopePointArray,
+  encodeEnvelopePointBezier07Array,
+  encodeEnvelopePointBezierArray,
+  encodeGroupItem,
+  encodeImageItem,
+  encodeInfoItem,
+  encodeLayerItem,
+  encodeQuadArray,
+  encodeSoundItem,
+  encodeSoundSourceArray,
+  encodeSoundSourceDeprecatedArray,
+  encodeTestItem,
+  encodeVersionItem,
+  type EnvelopePointBezier,
+  type LayerItem,
+  MAP_ITEM_TYPES,
+} from './generated/index.gen.js';
+import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
+import { decodeCString, decodeCStringList, mapItemTypeOf } from './read.js';
+import { compressSkippedTiles, tilemapKind } from './tilemap.js';
+
+export type WriteMapOptions = DatafileWriteOptions;
+
+const TYPE = new Map(MAP_ITEM_TYPES.map((t) => [t.name, t]));
+const ZERO_BEZIER: EnvelopePointBezier = { inTangentDx: [0, 0, 0, 0], inTangentDy: [0, 0, 0, 0], outTangentDx: [0, 0, 0, 0], outTangentDy: [0, 0, 0, 0] };
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+const encodeCString = (text: string) => {
+  const bytes = encodeUtf8(text);
+  const out = new Uint8Array(bytes.length + 1);
+  out.set(bytes);
+  return out;
+};
+
+const encodeCStringList = (list: string[]) => {
+  const parts = list.map(encodeCString);
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/**
+ * Writes a map. Items and data that did not change (compared by value with what was read) keep their
+ * original ints and stored bytes, so an unchanged map comes back byte for byte; changed data replaces its
+ * data item in place (compressed as DDNet does), new data is appended. `mode: 'ddnet'` then lays the file
+ * out as DDNet's writer does.
+ */
+export function writeMap(map: TwMap, options: WriteMapOptions = {}): Uint8Array {
+  return new MapWriter(map).build().write(options);
+}
+
+class MapWriter {
+  private readonly src: Datafile | undefined;
+  private readonly out: Datafile;
+  /** Source data items already given to an element; a second user gets a new data item. */
+  private readonly claimed = new Set<number>();
+  /** The regenerated blocks of item ints, by map item type name. */
+  private readonly blocks = new Map<string, Int32Array[]>();
+  private readonly srcItems = new Map<string, DatafileItem[]>();
+
+  constructor(private readonly map: TwMap) {
+    this.src = map.datafile;
+    this.out = new Datafile({ zlib: this.src?.zlib });
+    if (this.src) {
+      this.out.magic = this.src.magic;
+      this.out.version = this.src.version;
+      this.out.legacySize = this.src.legacySize;
+      this.out.legacySwaplen = this.src.legacySwaplen;
+      this.out.data = this.src.data.slice();
+      for (const item of this.src.items) {
+        const info = item.type === ITEMTYPE_EX ? undefined : mapItemTypeOf(item);
+        if (!info) continue;
+        let list = this.srcItems.get(info.name);
+        if (!list) this.srcItems.set(info.name, (list = []));
+        list.push(item);
+      }
+    }
+  }
+
+  /**
+   * The data index for an element whose content is `bytes()`: its original data item when the content did
+   * not change (`same` decides, given the original bytes), else that item replaced, else a new one.
+   */
+  private dataIndex(original: number | undefined, bytes: () => Uint8Array, same: (orig: Uint8Array) => boolean): number {
+    const src = this.src;
+    if (src && original !== undefined && original >= 0 && original < src.data.length && !this.claimed.has(original)) {
+      this.claimed.add(original);
+      const srcData = src.data[original]!;
+      let unchanged = false;
+      try {
+        unchanged = same(srcData.bytes());
+      } catch {
+        unchanged = false; // corrupt original data: write the element's content instead
+      } finally {
+        srcData.unload();
+      }
+      if (!unchanged) this.out.data[original] = new DatafileData({ index: original, size: 0, raw: new Uint8Array(), zlib: this.out.zlib });
+      if (!unchanged) this.out.data[original]!.set(bytes());
+      return original;
+    }
+    return this.out.addData(bytes());
+  }
+
+  private bytesData(original: number | undefined, bytes: Uint8Array): number {
+    return this.dataIndex(original, () => bytes, (orig) => bytesEqual(orig, bytes));
+  }
+
+  private stringData(original: number | undefined, text: string): number {
+    return this.dataIndex(original, () => encodeCString(text), (orig) => decodeCString(orig) === text);
+  }
+
+  private optionalString(original: number, text: string | undefined): number {
+    return text === undefined ? -1 : this.stringData(original, text);
+  }
+
+  /** Adds an item's ints to its block, reusing the original ints when the item decodes to the same value. */
+  private emit<T>(name: string, item: T, encode: (item: T) => Int32Array, decode: (d: Int32Array) => T): void {
+    let block = this.blocks.get(name);
+    if (!block) this.blocks.set(name, (block = []));
+    const original = this.srcItems.get(name)?.[block.length];
+    let ints: Int32Array | undefined;
+    if (original) {
+      try {
+        if (deepEqual(decode(original.data), item)) ints = original.data;
+      } catch {
+        ints = undefined;
+      }
+    }
+    block.push(ints ?? encode(item));
+  }
+
+  build(): Datafile {
+    const map = this.map;
+    if (map.version) this.emit('version', map.version, encodeVersionItem, decodeVersionItem);
+    if (map.info) {
+      const { info } = map;
+      const item = {
+        ...info.item,
+        author: this.optionalString(info.item.author, info.author),
+        mapVersion: this.optionalString(info.item.mapVersion, info.mapVersion),
+        credits: this.optionalString(info.item.credits, info.credits),
+        license: this.optionalString(info.item.license, info.license),
+      };
+      if (info.settings !== undefined) {
+        const settings = info.settings;
+        item.settings = this.dataIndex(info.item.settings, () => encodeCStringList(settings), (orig) => deepEqual(decodeCStringList(orig), settings));
+      } else if (info.item.settings !== undefined) item.settings = -1;
+      this.emit('info', item, encodeInfoItem, decodeInfoItem);
+    }
+    map.images.forEach((image) => {
+      const item = { ...image.item, name: this.stringData(image.item.name, image.name) };
+      item.data = image.pixels ? this.bytesData(image.item.data, image.pixels) : -1;
+      this.emit('image', item, encodeImageItem, decodeImageItem);
+    });
+    this.buildEnvelopes();
+    this.buildGroups();
+    map.sounds.forEach((sound) => {
+      const item = { ...sound.item, name: this.stringData(sound.item.name, sound.name), data: this.bytesData(sound.item.data, sound.data), dataSize: sound.data.length };
+      this.emit('sound', item, encodeSoundItem, decodeSoundItem);
+    });
+    map.automappers.forEach((a) => this.emit('automapper', a, encodeAutomapperItem, decodeAutomapperItem));
+    map.testItems.forEach((t) => this.emit('test', t, encodeTestItem, decodeTestItem));
+    this.assemble();
+    return this.out;
+  }
+
+  private buildEnvelopes(): void {
+    const map = this.map;
+    const points = map.envelopes.flatMap((e) => e.points);
+    let start = 0;
+    map.envelopes.forEach((envelope) => {
+      const item = { ...envelope.item, startPoint: start, numPoints: envelope.points.length };
+      start += envelope.points.length;
+      this.emit('envelope', item, encodeEnvelopeItem, decodeEnvelopeItem);
+    });
+    // The points item exists in every map DDNet writes, even without envelopes.
+    const hadPoints = this.src ? this.srcItems.has('envelope_points') : true;
+    if (!hadPoints && points.length === 0) return;
+    let ints: Int32Array;
+    if (map.envelopePointLayout === 'teeworlds07') {
+      ints = encodeEnvelopePointBezier07Array(points.map(({ bezier, ...p }) => ({ ...p, ...(bezier ?? ZERO_BEZIER) })));
+    } else {
+      ints = encodeEnvelopePointArray(points.map(({ time, curveType, values }) => ({ time, curveType, values })));
+      if (points.some((p) => p.bezier)) {
+        this.emitRaw('envelope_points_bezier', encodeEnvelopePointBezierArray(points.map((p) => p.bezier ?? ZERO_BEZIER)));
+      }
+    }
+    this.emitRaw('envelope_points', ints);
+  }
+
+  /** Array items: their ints are compared directly. */
+  private emitRaw(name: string, ints: Int32Array): void {
+    const original = this.srcItems.get(name)?.[0]?.data;
+    const same = original && original.length === ints.length && original.every((v, i) => v === ints[i]);
+    this.blocks.set(name, [same ? original : ints]);
+  }
+
+  private buildGroups(): void {
+    let layerIndex = 0;
+    this.map.groups.forEach((group) => {
+      const item = { ...group.item, startLayer: layerIndex, numLayers: group.layers.length };
+      layerIndex += group.layers.length;
+      this.emit('group', item, encodeGroupItem, decodeGroupItem);
+      for (const layer of group.layers) this.emit('layer', this.layerItem(layer), encodeLayerItem, decodeLayerItem);
+    });
+  }
+
+  private layerItem(layer: MapLayer): LayerItem {
+    switch (layer.kind) {
+      case 'tilemap': {
+        const item = { ...layer.item };
+        const kind = tilemapKind(item.tilemapFlags);
+        const skip = item.version >= 4 && (kind === 'tiles' || kind === 'game');
+        const tiles = layer.tiles.bytes;
+        item.data = this.dataIndex(
+          item.data,
+          () => (skip ? compressSkippedTiles(tiles) : tiles),
+          (orig) => bytesEqual(orig, skip ? compressSkippedTiles(tiles) : tiles),
+        );
+        const physics: [keyof typeof item, { bytes: Uint8Array } | undefined][] = [
+          ['dataTele', layer.tele],
+          ['dataSpeedup', layer.speedup],
+          ['dataFront', layer.front],
+          ['dataSwitch', layer.switch],
+          ['dataTune', layer.tune],
+        ];
+        for (const [field, data] of physics) {
+          if (data) (item[field] as number) = this.bytesData(item[field] as number | undefined, data.bytes);
+        }
+        return item;
+      }
+      case 'quads':
+        return {
+          ...layer.item,
+          numQuads: layer.quads.length,
+          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeQuadArray(layer.quads))),
+        };
+      case 'sounds':
+        return {
+          ...layer.item,
+          numSources: layer.sources.length,
+          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceArray(layer.sources))),
+        };
+      case 'sounds_deprecated':
+        return {
+          ...layer.item,
+          numSources: layer.sources.length,
+          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceDeprecatedArray(layer.sources.map(soundSourceToDeprecated)))),
+        };
+      default:
+        return layer.item;
+    }
+  }
+
+  /**
+   * Lays the items out in the source file's order: each regenerated block where its type was, unknown items
+   * where they were, the UUID index as it was; blocks of types the source did not have go last.
+   */
+  private assemble(): void {
+    const out = this.out;
+    const unknown = new Set(this.map.unknownItems);
+    const placed = new Set<string>();
+    const blockItems = (name: string, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
+      (this.blocks.get(name) ?? []).map((data, id) => ({ type: internalType, id, uuid, data }));
+    for (const item of this.src?.items ?? []) {
+      const info = item.type === ITEMTYPE_EX ? undefined : mapItemTypeOf(item);
+      if (item.type === ITEMTYPE_EX) out.items.push(item);
+      else if (unknown.has(item)) {
+        out.items.push(item);
+        unknown.delete(item);
+      } else if (info && !placed.has(info.name)) {
+        placed.add(info.name);
+        out.items.push(...blockItems(info.name, item.type, item.uuid));
+      }
+    }
+    // Unknown items the source did not have (added by the caller), then new blocks in type order.
+    for (const item of unknown) out.items.push(item);
+    for (const info of MAP_ITEM_TYPES) {
+      if (placed.has(info.name) || !this.blocks.get(info.name)?.length) continue;
+      const block = this.blocks.get(info.name)!;
+      if (info.typeId !== undefined) block.forEach((data, id) => out.addItem(info.typeId!, id, data));
+      else block.forEach((data, id) => out.addItem(info.uuid!, id, data));
+    }
+    for (const [name, block] of this.blocks) {
+      if (!TYPE.has(name) && block.length) throw new MapError('WRITE_UNKNOWN_BLOCK', `no item type ${name}`, -1, name);
+    }
+  }
+}
