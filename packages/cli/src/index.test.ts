@@ -52,3 +52,48 @@ describe('twcodec datafile', () => {
     expect((await run(['--help'])).stdout).toMatch(/^Usage: twcodec/);
   });
 });
+
+describe('twcodec map', () => {
+  it('info summarises the map', async () => {
+    const { code, stdout } = await run(['map', 'info', ctf1]);
+    expect(code).toBe(0);
+    const info = JSON.parse(stdout);
+    expect(info.layers.byKind.game).toBe(1);
+    expect(info.gameLayer.width).toBeGreaterThan(0);
+    expect(info.envelopes.pointLayout).toBe('teeworlds07');
+  });
+
+  it('validate prints issues and exits 1 only on errors', async () => {
+    const ok = await run(['map', 'validate', ctf1]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, errors: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    const bad = readBytes(dm7).slice();
+    // Break the first group's layer range: DDNet refuses it.
+    const { Datafile } = await import('@twcodec/datafile');
+    const df = Datafile.read(bad);
+    df.findItem(4, 0)!.data[6] = 99;
+    writeFileSync(join(dir, 'bad.map'), df.write());
+    const result = await run(['map', 'validate', join(dir, 'bad.map')]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).issues[0]).toMatchObject({ severity: 'error', code: 'GROUP_LAYERS_RANGE', path: 'groups[0]' });
+    expect(result.stderr).toBe('twcodec: 1 errors\n');
+  });
+
+  it('resave writes identical bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['map', 'resave', dm7, join(dir, 'a.map')])).code).toBe(0);
+    expect(readBytes(join(dir, 'a.map'))).toEqual(readBytes(dm7));
+  });
+
+  it('json prints the model and writes data beside it on request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    const { code, stdout } = await run(['map', 'json', ctf1, '--data-dir', dir]);
+    expect(code).toBe(0);
+    const model = JSON.parse(stdout);
+    const tiles = model.groups.flatMap((g: { layers: { tiles?: { tiles: number; file: string } }[] }) => g.layers).find((l: { tiles?: unknown }) => l.tiles).tiles;
+    expect(tiles.tiles).toBeGreaterThan(0);
+    expect(readdirSync(dir)).toContain(tiles.file);
+    expect(readFileSync(join(dir, tiles.file)).length).toBe(tiles.tiles * 4);
+  });
+});

@@ -326,10 +326,10 @@ class MapReader {
   private readTilemap(item: TilemapLayerItem, path: string): TilemapLayer {
     const kind = tilemapKind(item.tilemapFlags);
     const count = item.width * item.height;
-    if (!(item.width > 0 && item.height > 0 && Number.isSafeInteger(count) && count <= 0x7fffffff / 6)) {
-      this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
-    }
-    const tileCount = Math.max(0, Number.isSafeInteger(count) ? count : 0);
+    // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
+    const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / 6;
+    if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
+    const tileCount = sizeOk ? count : 0;
     const tiles = (dataIndex: number | undefined, field: string, tileBytes: number, skipCompressed: boolean): Uint8Array => {
       const dataPath = `${path}.${field}`;
       if (dataIndex === undefined) {

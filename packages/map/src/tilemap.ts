@@ -18,10 +18,12 @@ export function tilemapKind(flags: number): TilemapKind {
  * `skip` more copies. The rule and its checks follow DDNet's CMap::ExtractTiles.
  */
 export function expandSkippedTiles(stored: Uint8Array, count: number, path: string): Uint8Array {
+  const srcCount = Math.floor(stored.length / TILE_TILE_BYTES);
+  // Each stored tile stands for at most 256: refuse before allocating what the data cannot fill.
+  if (count > srcCount * 256) throw new MapError('TILE_DATA_SHORT', `${srcCount} stored tiles cannot expand to ${count}`, -1, path);
   const out = new Uint8Array(count * TILE_TILE_BYTES);
   let dest = 0;
   let src = 0;
-  const srcCount = Math.floor(stored.length / TILE_TILE_BYTES);
   while (dest < count && src < srcCount) {
     const o = src * TILE_TILE_BYTES;
     const id = stored[o]!;
