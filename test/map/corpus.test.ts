@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import * as M from '@twcodec/map';
 import { hasCorpus, mapCases, readBytes } from '../corpus.js';
-import { ddnetTool, mapDiff } from '../ddnet-tools.js';
+import { ddnetTool, mapDiff, mapResave } from '../ddnet-tools.js';
 
 const cases = mapCases();
 
@@ -75,5 +75,7 @@ describe('an edited map', () => {
     writeFileSync(edited, M.writeMap(map));
     expect(validateErrors(M.readMap(readBytes(edited)))).toEqual([]);
     expect(mapDiff(target.path, edited)).toEqual([{ layer: 'Game', x, y, from, to }]);
+    // DDNet loads and re-saves it, to what our ddnet mode writes.
+    if (ddnetTool('map_resave')) expect(Buffer.from(mapResave(edited, 'edited')).equals(M.writeMap(map, { mode: 'ddnet' }))).toBe(true);
   });
 });
