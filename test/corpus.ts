@@ -70,3 +70,9 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Teehistorian files of the corpus, or the fixtures without it. */
+export function teehistorianFiles(): string[] {
+  const corpus = corpusFiles('teehistorian', '.teehistorian');
+  return corpus.length ? corpus : listFiles(join(fixturesDir, 'teehistorian'), '.teehistorian');
+}

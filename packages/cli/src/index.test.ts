@@ -97,3 +97,33 @@ describe('twcodec map', () => {
     expect(readFileSync(join(dir, tiles.file)).length).toBe(tiles.tiles * 4);
   });
 });
+
+describe('twcodec teehistorian', () => {
+  const th = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+
+  it('stats counts message kinds with EX names, ticks and players', async () => {
+    const { code, stdout } = await run(['teehistorian', 'stats', th]);
+    expect(code).toBe(0);
+    const stats = JSON.parse(stdout);
+    expect(stats.header.map_name).toBe('ctf2');
+    expect(stats.messages['EX:ddnetver']).toBe(4);
+    expect(stats.messages['EX:player-team']).toBeGreaterThan(0);
+    expect(stats.players.map((p: { cid: number }) => p.cid)).toEqual([0, 1, 2, 3]);
+    expect(stats.ticks.count).toBeGreaterThan(1000);
+  });
+
+  it('dump prints NDJSON: the header, then messages with ticks', async () => {
+    const { code, stdout } = await run(['teehistorian', 'dump', th]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0].header.game_uuid).toBe('1eb21562-66cc-4574-ba49-d748a909b594');
+    expect(lines.at(-1)).toMatchObject({ kind: 'FINISH' });
+    expect(lines.find((l) => l.kind === 'MESSAGE').data).toMatch(/^[0-9a-f]+$/);
+  });
+
+  it('resave writes identical bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['teehistorian', 'resave', th, join(dir, 'a.teehistorian')])).code).toBe(0);
+    expect(readBytes(join(dir, 'a.teehistorian'))).toEqual(readBytes(th));
+  });
+});

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/datafile';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
+import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
 import type { CliIo } from './io.js';
 
 export { type CliIo, nodeIo } from './io.js';
@@ -19,6 +20,10 @@ Commands:
   map resave IN OUT [--ddnet]      Read into the map model and write back
   map json FILE [--data-dir DIR]   The whole model as JSON; pixel, tile and sound data summarised, or
                                    written to DIR as files named by their path
+  teehistorian stats FILE          JSON: header, count of each message kind (core names, EX:<name>),
+                                   ticks, players seen
+  teehistorian dump FILE           One JSON object per line: the header, then every message with its tick
+  teehistorian resave IN OUT       Read into messages and write them back
 
 Options:
   -h, --help                       Show this help
@@ -83,6 +88,24 @@ const COMMANDS: Record<string, Command> = {
       });
       for (const [path, data] of pending) await io.writeFile(path, data, { mkdir: true });
       io.stdout(text);
+    },
+  },
+  'teehistorian stats': {
+    args: ['FILE'],
+    async run(io, [file]) {
+      io.stdout(json({ file, ...teehistorianStats(await io.readFile(file!)) }));
+    },
+  },
+  'teehistorian dump': {
+    args: ['FILE'],
+    async run(io, [file]) {
+      for await (const line of teehistorianDump(io.openRead(file!))) io.stdout(line);
+    },
+  },
+  'teehistorian resave': {
+    args: ['IN', 'OUT'],
+    async run(io, [input, output]) {
+      await io.writeFile(output!, teehistorianResave(await io.readFile(input!)));
     },
   },
 };

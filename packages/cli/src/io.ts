@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -7,6 +8,8 @@ export interface CliIo {
   readFile(path: string): Promise<Uint8Array>;
   /** Writes atomically: to a temporary file beside the target, then renamed over it. */
   writeFile(path: string, bytes: Uint8Array, options?: { mkdir?: boolean }): Promise<void>;
+  /** The file as a stream of chunks. */
+  openRead(path: string): AsyncIterable<Uint8Array>;
   stdout(text: string): void;
   stderr(text: string): void;
 }
@@ -28,6 +31,7 @@ export function nodeIo(): CliIo {
         throw e;
       }
     },
+    openRead: (path) => createReadStream(path, { highWaterMark: 1 << 16 }),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
   };

@@ -2,13 +2,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { emitMapDocs } from './emit-docs.js';
 import { emitMapTs } from './emit-ts.js';
-import { loadSchemas } from './load.js';
+import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
+import { loadSchemas, loadTeehistorianSchemas } from './load.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
   root: string;
   /** Where the map codecs go; default packages/map/src/generated under root. */
   mapOut?: string;
+  /** Where the teehistorian codecs go; default packages/teehistorian/src/generated under root. */
+  teehistorianOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -26,11 +29,15 @@ export function generate(options: GenerateOptions): GenerateResult {
   const schemas = join(options.root, 'schemas');
   const mapOut = options.mapOut ?? join(options.root, 'packages', 'map', 'src', 'generated');
   const docsOut = options.docsOut ?? join(options.root, 'docs', 'formats');
+  const teehistorianOut = options.teehistorianOut ?? join(options.root, 'packages', 'teehistorian', 'src', 'generated');
   const map = loadSchemas(schemas, 'map', options.root);
+  const teehistorian = loadTeehistorianSchemas(schemas, options.root);
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
   outputs.set(join(docsOut, 'map.md'), emitMapDocs(map));
+  for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
+  outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -45,9 +52,10 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  if (existsSync(mapOut)) {
-    for (const name of readdirSync(mapOut)) {
-      const path = join(mapOut, name);
+  for (const dir of [mapOut, teehistorianOut]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
       if (name.endsWith('.gen.ts') && !outputs.has(path)) {
         result.removed.push(path);
         if (!options.check) rmSync(path);

@@ -7,6 +7,9 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Doc
 import { uuidFromName } from '@twcodec/datafile';
 import {
   type EnumDef,
+  type TeehistorianSchema,
+  type ThExtensionDef,
+  type ThMessageDef,
   type FieldDef,
   type FieldEntry,
   fieldInts,
@@ -38,8 +41,15 @@ interface ParsedFile {
   data: Record<string, unknown>;
 }
 
-const KINDS = ['item', 'record', 'tile', 'enums'] as const;
-const DEFINITION = { item: 'itemFile', record: 'recordFile', tile: 'tileFile', enums: 'enumsFile' } as const;
+const KINDS = ['item', 'record', 'tile', 'enums', 'messages', 'extensions'] as const;
+const DEFINITION = {
+  item: 'itemFile',
+  record: 'recordFile',
+  tile: 'tileFile',
+  enums: 'enumsFile',
+  messages: 'thMessagesFile',
+  extensions: 'thExtensionsFile',
+} as const;
 
 function listYaml(dir: string): string[] {
   return readdirSync(dir)
@@ -51,8 +61,8 @@ function listYaml(dir: string): string[] {
     });
 }
 
-/** Loads every schema under `schemasDir/<family>` (e.g. family `map`). */
-export function loadSchemas(schemasDir: string, family: string, displayRoot = schemasDir): SchemaSet {
+/** Parses and validates every YAML file under `schemasDir/<family>`. */
+function parseFamily(schemasDir: string, family: string, displayRoot: string): ParsedFile[] {
   const problems: SchemaProblem[] = [];
   const metaSchema = JSON.parse(readFileSync(join(schemasDir, 'schema.json'), 'utf8'));
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -85,7 +95,47 @@ export function loadSchemas(schemasDir: string, family: string, displayRoot = sc
     parsed.push({ file, doc, lines, data });
   }
   if (problems.length) throw new SchemaError(problems);
-  return buildModel(parsed);
+  return parsed;
+}
+
+/** Loads the map schemas (`schemasDir/map`). */
+export function loadSchemas(schemasDir: string, family: string, displayRoot = schemasDir): SchemaSet {
+  return buildModel(parseFamily(schemasDir, family, displayRoot));
+}
+
+/** Loads the teehistorian message schemas (`schemasDir/teehistorian`). */
+export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schemasDir): TeehistorianSchema {
+  const files = parseFamily(schemasDir, 'teehistorian', displayRoot);
+  const problems: SchemaProblem[] = [];
+  const schema: TeehistorianSchema = { messages: [], extensions: [] };
+  for (const f of files) {
+    const at = (path: (string | number)[]) => {
+      let node: unknown = f.doc.contents;
+      for (const seg of path) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
+      const range = (node as Node | undefined)?.range;
+      return range ? f.lines.linePos(range[0]) : { line: 1, col: 1 };
+    };
+    if ('messages' in f.data) {
+      (f.data.messages as ThMessageDef[]).forEach((m, i) => {
+        if (schema.messages.some((x) => x.id === m.id || x.name === m.name)) problems.push({ file: f.file, ...at(['messages', i]), message: `message ${m.name} (${m.id}) is defined twice` });
+        if (m.fields.some((x) => x.type === 'rest')) problems.push({ file: f.file, ...at(['messages', i]), message: 'rest fields are only for extension payloads' });
+        schema.messages.push(m);
+      });
+    } else if ('extensions' in f.data) {
+      (f.data.extensions as Omit<ThExtensionDef, 'uuid'>[]).forEach((e, i) => {
+        if (schema.extensions.some((x) => x.name === e.name || x.uuidName === e.uuid_name)) problems.push({ file: f.file, ...at(['extensions', i]), message: `extension ${e.name} is defined twice` });
+        const rest = e.fields.findIndex((x) => x.type === 'rest');
+        if (rest >= 0 && rest !== e.fields.length - 1) problems.push({ file: f.file, ...at(['extensions', i, 'fields', rest]), message: 'a rest field must be the last one' });
+        schema.extensions.push({ ...e, uuidName: e.uuid_name, uuid: uuidFromName(e.uuid_name) });
+      });
+    } else {
+      problems.push({ file: f.file, line: 1, col: 1, message: 'teehistorian schemas hold messages or extensions' });
+    }
+  }
+  if (problems.length) throw new SchemaError(problems);
+  schema.messages.sort((a, b) => a.id - b.id);
+  schema.extensions.sort((a, b) => a.name.localeCompare(b.name));
+  return schema;
 }
 
 /** Drops the noise ajv reports for `if`/`oneOf` wrappers when a more specific error exists. */

@@ -121,3 +121,36 @@ export function tileFieldBytes(field: TileFieldDef): number {
 
 export const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 export const pascal = (name: string) => camel(name).replace(/^[a-z]/, (c) => c.toUpperCase());
+
+// Teehistorian
+
+export type ThFieldType = 'int' | 'str' | 'raw' | 'rest' | 'uuid' | 'int_array' | 'str_array';
+
+export interface ThFieldDef {
+  name: string;
+  type: ThFieldType;
+  count?: number;
+  description: string;
+}
+
+export interface ThMessageDef {
+  name: string;
+  id: number;
+  description: string;
+  fields: ThFieldDef[];
+}
+
+export interface ThExtensionDef {
+  name: string;
+  uuid_name: string;
+  uuidName: string;
+  uuid: string;
+  since: string;
+  description: string;
+  fields: ThFieldDef[];
+}
+
+export interface TeehistorianSchema {
+  messages: ThMessageDef[];
+  extensions: ThExtensionDef[];
+}

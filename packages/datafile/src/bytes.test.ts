@@ -26,6 +26,10 @@ describe('variable-width int', () => {
     expect(hex(out.subarray(0, packVarInt(-65, out, 0)))).toBe('c001');
   });
 
+  it('rejects non-canonical encodings, which could not be written back the same', () => {
+    expect(() => new ByteReader(Uint8Array.of(0x81, 0x00)).readVarInt()).toThrowError(expect.objectContaining({ code: 'VARINT_NONCANONICAL' }));
+  });
+
   it('rejects truncated and over-long encodings with an offset', () => {
     expect(() => new ByteReader(Uint8Array.of(0x80)).readVarInt('x')).toThrowError(BinaryError);
     const overlong = new ByteReader(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x10), 0, 5, 100);

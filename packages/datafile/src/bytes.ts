@@ -12,6 +12,14 @@ export function encodeUtf8(text: string): Uint8Array {
 }
 
 /**
+ * A plain Uint8Array view of `bytes`. Node's Buffer is a Uint8Array subclass whose slice() is a view and
+ * whose JSON form differs; the runtime works on plain arrays so that copies are copies everywhere.
+ */
+export function asUint8Array(bytes: Uint8Array): Uint8Array {
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
  * Reads little- and big-endian integers, variable-width ints and strings from a Uint8Array, with a bounds
  * check on every read. Offsets reported in errors are absolute within `bytes` plus `baseOffset`, so a
  * reader over a slice can still point into the original file.
@@ -24,7 +32,7 @@ export class ByteReader {
   readonly baseOffset: number;
 
   constructor(bytes: Uint8Array, start = 0, end = bytes.length, baseOffset = 0) {
-    this.bytes = bytes;
+    this.bytes = asUint8Array(bytes);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = start;
     this.end = end;
@@ -97,7 +105,8 @@ export class ByteReader {
     const start = this.pos;
     const nul = this.bytes.indexOf(0, start);
     if (nul < 0 || nul >= this.end) {
-      throw new BinaryError('UNTERMINATED_STRING', 'string has no NUL terminator', this.baseOffset + start, path);
+      // Running out of bytes before the NUL is truncation (a stream reader waits for more).
+      throw new BinaryError('TRUNCATED', 'string has no NUL terminator before the end', this.baseOffset + start, path);
     }
     this.pos = nul + 1;
     return decodeUtf8(this.bytes.subarray(start, nul));
@@ -131,8 +140,13 @@ export class ByteReader {
         if (!(b & 0x80)) break;
       }
     }
+    const result = sign ? ~value : value | 0;
+    // DDNet always writes the shortest form; a longer one could not be written back byte for byte.
+    if (p - this.pos !== varIntSize(result)) {
+      throw new BinaryError('VARINT_NONCANONICAL', `varint of ${result} takes ${p - this.pos} bytes, not ${varIntSize(result)}`, this.offset, path);
+    }
     this.pos = p;
-    return sign ? ~value : value | 0;
+    return result;
   }
 }
 

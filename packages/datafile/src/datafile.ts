@@ -1,5 +1,5 @@
 import { defaultZlib } from '#zlib';
-import { ByteWriter } from './bytes.js';
+import { asUint8Array, ByteWriter } from './bytes.js';
 import { DatafileError } from './errors.js';
 import { type Uuid, uuidFromInts, uuidToInts } from './uuid.js';
 import { InflateLimitError, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
@@ -238,7 +238,8 @@ function fail(code: string, message: string, offset: number, path: string): neve
   throw new DatafileError(code, message, offset, path);
 }
 
-function readDatafile(bytes: Uint8Array, options: DatafileReadOptions): Datafile {
+function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile {
+  const bytes = asUint8Array(input);
   const df = new Datafile(options);
   const fileSize = bytes.length;
   if (fileSize < HEADER_SIZE) fail('TRUNCATED_HEADER', `file has ${fileSize} bytes, the header needs 36`, 0, 'header');

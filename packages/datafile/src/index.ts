@@ -1,4 +1,4 @@
-export { ByteReader, ByteWriter, decodeUtf8, encodeUtf8, packVarInt, varIntSize } from './bytes.js';
+export { asUint8Array, ByteReader, ByteWriter, decodeUtf8, encodeUtf8, packVarInt, varIntSize } from './bytes.js';
 export {
   Datafile,
   DatafileData,

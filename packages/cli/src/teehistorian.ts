@@ -1,0 +1,30 @@
+import { readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** JSON for one message: byte arrays as hex. */
+export function messageJson(m: object): string {
+  return JSON.stringify(m, (_key, value) => (value instanceof Uint8Array ? hex(value) : value));
+}
+
+export { teehistorianStats };
+
+/** One JSON object per line: the header first (`{"header": ...}`), then every message with its tick. */
+export async function* teehistorianDump(source: ByteSource): AsyncGenerator<string> {
+  const reader = readTeehistorianStream(source, { onTruncated: 'stop' });
+  let headerDone = false;
+  for await (const m of reader) {
+    if (!headerDone) {
+      yield `${JSON.stringify({ header: reader.header })}\n`;
+      headerDone = true;
+    }
+    yield `${messageJson(m)}\n`;
+  }
+  if (!headerDone) yield `${JSON.stringify({ header: reader.header })}\n`;
+  if (!reader.end?.finished) yield `${JSON.stringify({ end: reader.end })}\n`;
+}
+
+export function teehistorianResave(bytes: Uint8Array): Uint8Array {
+  const reader = readTeehistorian(bytes);
+  return writeTeehistorian({ header: reader.header, headerText: reader.headerText }, [...reader]);
+}

@@ -1,0 +1,280 @@
+// Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { createProject, GENERATED_HEADER, type GeneratedFile } from './emit-ts.js';
+import { camel, pascal, type TeehistorianSchema, type ThExtensionDef, type ThFieldDef, type ThMessageDef } from './model.js';
+
+const str = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const doc = (text: string) => [{ kind: StructureKind.JSDoc as const, description: text }];
+
+const kindOf = (m: ThMessageDef) => m.name;
+const exKind = (e: ThExtensionDef) => `EX:${e.name}`;
+const messageInterface = (m: ThMessageDef) => `${pascal(m.name.toLowerCase())}Message`;
+const exInterface = (e: ThExtensionDef) => `Ex${pascal(e.name.replace(/-/g, '_'))}Message`;
+
+function tsType(f: ThFieldDef): string {
+  switch (f.type) {
+    case 'int':
+      return 'number';
+    case 'str':
+    case 'uuid':
+      return f.type === 'uuid' ? 'Uuid' : 'string';
+    case 'int_array':
+      return 'number[]';
+    case 'str_array':
+      return 'string[]';
+    default:
+      return 'Uint8Array';
+  }
+}
+
+function readExpr(f: ThFieldDef, path: string): string {
+  const p = str(path);
+  switch (f.type) {
+    case 'int':
+      return `r.readVarInt(${p})`;
+    case 'str':
+      return `r.readCString(${p})`;
+    case 'uuid':
+      return `uuidFromBytes(r.readBytes(16, ${p}))`;
+    case 'raw':
+      return `readRaw(r, ${p})`;
+    case 'rest':
+      return `r.readBytes(r.remaining, ${p}).slice()`;
+    case 'int_array':
+      return `[${Array.from({ length: f.count! }, (_, i) => `r.readVarInt(${str(`${path}[${i}]`)})`).join(', ')}]`;
+    case 'str_array':
+      return `readStringArray(r, ${p})`;
+  }
+}
+
+function writeStmts(f: ThFieldDef, value: string): string[] {
+  switch (f.type) {
+    case 'int':
+      return [`w.writeVarInt(${value});`];
+    case 'str':
+      return [`w.writeCString(${value});`];
+    case 'uuid':
+      return [`w.writeBytes(uuidToBytes(${value}));`];
+    case 'raw':
+      return [`w.writeVarInt(${value}.length);`, `w.writeBytes(${value});`];
+    case 'rest':
+      return [`w.writeBytes(${value});`];
+    case 'int_array':
+      return Array.from({ length: f.count! }, (_, i) => `w.writeVarInt(${value}[${i}] ?? 0);`);
+    case 'str_array':
+      return [`w.writeVarInt(${value}.length);`, `for (const s of ${value}) w.writeCString(s);`];
+  }
+}
+
+function fieldProps(fields: ThFieldDef[]) {
+  return fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), type: tsType(f), docs: doc(f.description) }));
+}
+
+export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas/teehistorian'): GeneratedFile[] {
+  const project = createProject();
+  const statements: (string | StatementStructures)[] = [
+    GENERATED_HEADER(source),
+    "import { BinaryError, type ByteReader, type ByteWriter, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/datafile';",
+  ];
+  for (const m of schema.messages) {
+    statements.push({
+      kind: StructureKind.Interface,
+      name: messageInterface(m),
+      isExported: true,
+      docs: doc(`${m.description} (${m.id === 0 ? 'first int >= 0' : `id ${m.id}, stored as ${-m.id}`})`),
+      properties: [{ kind: StructureKind.PropertySignature, name: 'kind', type: str(kindOf(m)) }, ...fieldProps(m.fields)],
+    });
+  }
+  statements.push({ kind: StructureKind.TypeAlias, name: 'CoreMessage', isExported: true, docs: doc('A core message (an EX message keeps its payload raw here).'), type: schema.messages.map(messageInterface).join(' | ') });
+  for (const e of schema.extensions) {
+    statements.push({
+      kind: StructureKind.Interface,
+      name: exInterface(e),
+      isExported: true,
+      docs: doc(`${e.description} (\`${e.uuidName}\`, ${e.uuid}; DDNet ${e.since} and later)`),
+      properties: [{ kind: StructureKind.PropertySignature, name: 'kind', type: str(exKind(e)) }, ...fieldProps(e.fields)],
+    });
+  }
+  statements.push({ kind: StructureKind.TypeAlias, name: 'KnownExMessage', isExported: true, docs: doc('An extension message the schemas describe.'), type: schema.extensions.map(exInterface).join(' | ') });
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc('Message ids as stored (negated) in the file; PLAYER_DIFF has none (its first int is the client id).'),
+    declarations: [{ name: 'MESSAGE_IDS', initializer: `{ ${schema.messages.map((m) => `${m.name}: ${m.id}`).join(', ')} } as const` }],
+  });
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc('Every extension message the schemas describe.'),
+    declarations: [
+      {
+        name: 'EXTENSIONS',
+        type: 'readonly { readonly name: string; readonly kind: KnownExMessage[\'kind\']; readonly uuid: Uuid; readonly uuidName: string; readonly since: string }[]',
+        initializer: (w) => {
+          w.write('[').newLine();
+          w.indent(() => {
+            for (const e of schema.extensions) w.writeLine(`{ name: ${str(e.name)}, kind: ${str(exKind(e))}, uuid: ${str(e.uuid)}, uuidName: ${str(e.uuidName)}, since: ${str(e.since)} },`);
+          });
+          w.write(']');
+        },
+      },
+    ],
+  });
+  statements.push({
+    kind: StructureKind.Function,
+    name: 'readRaw',
+    parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'path', type: 'string' }],
+    returnType: 'Uint8Array',
+    statements: [
+      'const at = r.offset;',
+      'const n = r.readVarInt(path);',
+      "if (n < 0) throw new BinaryError('BAD_LENGTH', `negative length ${n}`, at, path);",
+      'return r.readBytes(n, path).slice();',
+    ],
+  });
+  statements.push({
+    kind: StructureKind.Function,
+    name: 'readStringArray',
+    parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'path', type: 'string' }],
+    returnType: 'string[]',
+    statements: [
+      'const at = r.offset;',
+      'const n = r.readVarInt(path);',
+      "// Every string takes at least its NUL, so a count beyond the bytes left is a lie, not a reason to wait.",
+      "if (n < 0) throw new BinaryError('BAD_LENGTH', `negative count ${n}`, at, path);",
+      'const out: string[] = [];',
+      'for (let i = 0; i < n; i++) out.push(r.readCString(`${path}[${i}]`));',
+      'return out;',
+    ],
+  });
+  // decodeMessage
+  const decodeCases: string[] = [];
+  for (const m of schema.messages) {
+    if (m.id === 0) continue;
+    decodeCases.push(`case ${m.id}:`);
+    decodeCases.push(`  return { kind: ${str(m.name)}${m.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${m.name}.${f.name}`)}`).join('')} };`);
+  }
+  const diff = schema.messages.find((m) => m.id === 0)!;
+  statements.push({
+    kind: StructureKind.Function,
+    name: 'decodeMessage',
+    isExported: true,
+    docs: doc('Reads one message. Throws BinaryError TRUNCATED when the bytes end inside it, UNKNOWN_MESSAGE for an unknown id.'),
+    parameters: [{ name: 'r', type: 'ByteReader' }],
+    returnType: 'CoreMessage',
+    statements: [
+      'const at = r.offset;',
+      "const first = r.readVarInt('id');",
+      `if (first >= 0) return { kind: ${str(diff.name)}, ${camel(diff.fields[0]!.name)}: first${diff.fields.slice(1).map((f) => `, ${camel(f.name)}: ${readExpr(f, `${diff.name}.${f.name}`)}`).join('')} };`,
+      'switch (-first) {',
+      ...decodeCases.map((l) => `  ${l}`),
+      '  default:',
+      "    throw new BinaryError('UNKNOWN_MESSAGE', `unknown message id ${first}`, at, 'id');",
+      '}',
+    ],
+  });
+  const encodeCases: string[] = [];
+  for (const m of schema.messages) {
+    encodeCases.push(`case ${str(m.name)}:`);
+    if (m.id === 0) encodeCases.push(`  w.writeVarInt(m.${camel(m.fields[0]!.name)});`, ...m.fields.slice(1).flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`));
+    else encodeCases.push(`  w.writeVarInt(${-m.id});`, ...m.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`));
+    encodeCases.push('  break;');
+  }
+  statements.push({
+    kind: StructureKind.Function,
+    name: 'encodeMessage',
+    isExported: true,
+    docs: doc('Writes one message.'),
+    parameters: [{ name: 'm', type: 'CoreMessage' }, { name: 'w', type: 'ByteWriter' }],
+    returnType: 'void',
+    statements: ['switch (m.kind) {', ...encodeCases.map((l) => `  ${l}`), '}'],
+  });
+  const exDecodeCases: string[] = [];
+  const exEncodeCases: string[] = [];
+  for (const e of schema.extensions) {
+    exDecodeCases.push(`case ${str(e.uuid)}:`, `  return { kind: ${str(exKind(e))}${e.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${e.name}.${f.name}`)}`).join('')} };`);
+    exEncodeCases.push(`case ${str(exKind(e))}:`, ...e.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`), `  return ${str(e.uuid)};`);
+  }
+  statements.push({
+    kind: StructureKind.Function,
+    name: 'decodeExtension',
+    isExported: true,
+    docs: doc('Reads the payload of a known extension; undefined for an unknown UUID. The caller checks that the whole payload was used.'),
+    parameters: [{ name: 'uuid', type: 'Uuid' }, { name: 'r', type: 'ByteReader' }],
+    returnType: 'KnownExMessage | undefined',
+    statements: ['switch (uuid) {', ...exDecodeCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
+  });
+  statements.push({
+    kind: StructureKind.Function,
+    name: 'encodeExtension',
+    isExported: true,
+    docs: doc("Writes a known extension's payload and returns its UUID."),
+    parameters: [{ name: 'm', type: 'KnownExMessage' }, { name: 'w', type: 'ByteWriter' }],
+    returnType: 'Uuid',
+    statements: ['switch (m.kind) {', ...exEncodeCases.map((l) => `  ${l}`), '}'],
+  });
+  const file = project.createSourceFile('messages.gen.ts', { statements }, { overwrite: true });
+  return [{ path: 'messages.gen.ts', text: file.getFullText() }];
+}
+
+const FIELD_TEXT: Record<string, string> = {
+  int: 'int',
+  str: 'string (NUL-terminated)',
+  raw: 'int length, then bytes',
+  rest: 'bytes (rest of the payload)',
+  uuid: 'UUID (16 bytes)',
+  str_array: 'int count, then strings',
+};
+
+export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian'): string {
+  const fieldList = (fields: ThFieldDef[]) =>
+    fields.length ? fields.map((f) => `\`${f.name}\`: ${f.type === 'int_array' ? `${f.count} ints` : FIELD_TEXT[f.type]}`).join(', ') : '(none)';
+  return [
+    `<!-- @generated by @twcodec/codegen from ${source}. Do not edit: change the schema and run \`npm run generate\`. -->`,
+    '',
+    '# Teehistorian format reference',
+    '',
+    "DDNet servers record everything that happens in a game — player positions, inputs, network messages,",
+    'console commands — as a teehistorian file, so that the game can be replayed and checked. This reference',
+    'is generated from the YAML schemas that also generate `@twcodec/teehistorian`.',
+    '',
+    '## Layout',
+    '',
+    '1. The UUID of `teehistorian@ddnet.tw`, 16 bytes: `699db17b-8efb-34ff-b1d8-da6f60c15dd1`.',
+    '2. A JSON object, NUL-terminated: the header (`version` "2", `version_minor` "4" in DDNet 16.4 and "22"',
+    '   today, `game_uuid`, `server_version`, `start_time`, `map_name`, `map_sha256`, `map_crc`,',
+    '   `prng_description`, `config` and `tuning` objects, `uuids` array, ...).',
+    '3. Messages until FINISH. Each starts with a variable-width int: >= 0 is a PLAYER_DIFF for that client id,',
+    '   negative is minus a message id.',
+    '',
+    'A variable-width int takes 1 to 5 bytes: the first holds [extend | sign | 6 bits], the next ones',
+    '[extend | 7 bits] (the fifth only 4 bits); a negative value v is stored as the bits of ~v with the sign set.',
+    '',
+    '## Ticks',
+    '',
+    "Messages carry no tick; it is reconstructed. The file starts at tick 0. TICK_SKIP(dt) moves to tick",
+    'last + dt + 1 and starts it, and the next player record (PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD) does not start',
+    "another tick. Otherwise a player record whose client id is not greater than the previous player record's",
+    'starts the next tick (player records come in ascending client id order within a tick). The server writes',
+    "TICK_SKIP instead of an implicit tick when ticks were skipped, when a tick's first record has a higher client",
+    'id than the last record of the tick before, or when a tick has no player record.',
+    '',
+    '## Core messages',
+    '',
+    '| id | message | fields | description |',
+    '| --- | --- | --- | --- |',
+    ...schema.messages.map((m) => `| ${m.id === 0 ? '>= 0' : -m.id} | ${m.name} | ${fieldList(m.fields)} | ${m.description} |`),
+    '',
+    '## Extension messages',
+    '',
+    'EX messages carry a UUID and a payload; the UUID is the version-3 UUID of the name in the Teeworlds',
+    'namespace. Readers keep unknown ones (and known ones whose payload does not parse) as raw bytes.',
+    '',
+    '| name | UUID name | UUID | since DDNet | payload | description |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...schema.extensions.map((e) => `| ${e.name} | \`${e.uuidName}\` | \`${e.uuid}\` | ${e.since} | ${fieldList(e.fields)} | ${e.description} |`),
+    '',
+  ].join('\n');
+}

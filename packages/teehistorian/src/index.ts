@@ -1,0 +1,23 @@
+export * from './generated/messages.gen.js';
+export {
+  type ByteSource,
+  parseHeader,
+  PlayerTracker,
+  type PlayerState,
+  readMessage,
+  type ReaderOptions,
+  readTeehistorian,
+  readTeehistorianStream,
+  TEEHISTORIAN_UUID,
+  type TeehistorianEnd,
+  TeehistorianError,
+  type TeehistorianHeader,
+  type TeehistorianMessage,
+  TeehistorianReader,
+  TeehistorianStreamReader,
+  type TickedMessage,
+  TickTracker,
+  type UnknownExMessage,
+} from './reader.js';
+export { statsKey, type TeehistorianStats, teehistorianStats } from './stats.js';
+export { type HeaderInput, TeehistorianWriter, writeTeehistorian, writeTeehistorianTicked } from './writer.js';

@@ -1,0 +1,364 @@
+import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/datafile';
+import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage } from './generated/messages.gen.js';
+
+/** Errors of teehistorian reading and writing. */
+export class TeehistorianError extends CodecError {}
+
+/** The UUID every teehistorian file starts with. */
+export const TEEHISTORIAN_UUID: Uuid = uuidFromName('teehistorian@ddnet.tw');
+
+/** The JSON header. Values are strings except `config`/`tuning` (objects) and `uuids`; unknown keys are kept. */
+export interface TeehistorianHeader {
+  version?: string;
+  version_minor?: string;
+  game_uuid?: string;
+  server_version?: string;
+  start_time?: string;
+  map_name?: string;
+  map_sha256?: string;
+  map_crc?: string;
+  prng_description?: string;
+  config?: Record<string, string>;
+  tuning?: Record<string, string>;
+  uuids?: string[];
+  [key: string]: unknown;
+}
+
+/** An extension message nobody here knows, or a known one whose payload did not parse: kept as it is. */
+export interface UnknownExMessage {
+  kind: 'EX';
+  uuid: Uuid;
+  data: Uint8Array;
+}
+
+export type TeehistorianMessage = Exclude<CoreMessage, { kind: 'EX' }> | KnownExMessage | UnknownExMessage;
+
+/** A message as read: with the tick it belongs to and its byte offset in the file. */
+export type TickedMessage = TeehistorianMessage & { tick: number; offset: number };
+
+export interface TeehistorianEnd {
+  /** The file ended with FINISH. */
+  finished: boolean;
+  /** The file ended inside a message (a server that crashed while writing); `offset` is where it starts. */
+  truncated: boolean;
+  /** Offset after the last whole message. */
+  offset: number;
+}
+
+export interface ReaderOptions {
+  /** Keep each player's position and input up to date in `players` (costs a little per message). */
+  trackPlayers?: boolean;
+  /** `throw` (default): a file that ends inside a message throws TRUNCATED after its whole messages. `stop`: it just ends. */
+  onTruncated?: 'throw' | 'stop';
+  /** Stream reading: the largest message to wait for before giving up (default 16 MiB). */
+  maxMessageSize?: number;
+}
+
+export interface PlayerState {
+  x: number;
+  y: number;
+}
+
+/** Positions (from PLAYER_NEW/DIFF/OLD) and inputs (from INPUT_NEW/DIFF) of the players, as of the last message read. */
+export class PlayerTracker {
+  readonly positions = new Map<number, PlayerState>();
+  readonly inputs = new Map<number, Int32Array>();
+
+  apply(m: TeehistorianMessage): void {
+    switch (m.kind) {
+      case 'PLAYER_NEW':
+        this.positions.set(m.cid, { x: m.x, y: m.y });
+        break;
+      case 'PLAYER_DIFF': {
+        const p = this.positions.get(m.cid);
+        if (p) {
+          p.x = (p.x + m.dx) | 0;
+          p.y = (p.y + m.dy) | 0;
+        }
+        break;
+      }
+      case 'PLAYER_OLD':
+        this.positions.delete(m.cid);
+        break;
+      case 'INPUT_NEW':
+        this.inputs.set(m.cid, Int32Array.from(m.input));
+        break;
+      case 'INPUT_DIFF': {
+        const input = this.inputs.get(m.cid);
+        if (input) for (let i = 0; i < input.length; i++) input[i] = (input[i]! + (m.input[i] ?? 0)) | 0;
+        break;
+      }
+      default:
+    }
+  }
+}
+
+/**
+ * Reconstructs ticks (DDNet's rules, teehistorian.cpp): the file starts at tick 0; TICK_SKIP(dt) moves to
+ * last + dt + 1 and the next player record does not start another tick; otherwise a player record whose
+ * client id is not greater than the previous player record's starts the next tick.
+ */
+export class TickTracker {
+  tick = 0;
+  private lastCid = Number.POSITIVE_INFINITY;
+
+  apply(m: TeehistorianMessage): number {
+    switch (m.kind) {
+      case 'TICK_SKIP':
+        this.tick += m.dt + 1;
+        this.lastCid = -1;
+        break;
+      case 'PLAYER_DIFF':
+      case 'PLAYER_NEW':
+      case 'PLAYER_OLD':
+        if (m.cid <= this.lastCid) this.tick++;
+        this.lastCid = m.cid;
+        break;
+      default:
+    }
+    return this.tick;
+  }
+}
+
+/** Reads the header: UUID, then NUL-terminated JSON. Returns undefined when `bytes` may not hold it all yet. */
+export function parseHeader(bytes: Uint8Array, complete: boolean): { header: TeehistorianHeader; headerText: string; size: number } | undefined {
+  if (bytes.length < 16) {
+    if (!complete) return undefined;
+    throw new TeehistorianError('TRUNCATED', `file has ${bytes.length} bytes, the UUID needs 16`, bytes.length, 'header.uuid');
+  }
+  const uuid = uuidFromBytes(bytes);
+  if (uuid !== TEEHISTORIAN_UUID) throw new TeehistorianError('BAD_MAGIC', `starts with ${uuid}, not the teehistorian UUID`, 0, 'header.uuid');
+  const nul = bytes.indexOf(0, 16);
+  if (nul < 0) {
+    if (!complete) return undefined;
+    throw new TeehistorianError('TRUNCATED', 'the header JSON has no NUL terminator', bytes.length, 'header.json');
+  }
+  const headerText = decodeUtf8(bytes.subarray(16, nul));
+  let header: unknown;
+  try {
+    header = JSON.parse(headerText);
+  } catch (e) {
+    throw new TeehistorianError('BAD_HEADER', `header is not JSON: ${(e as Error).message}`, 16, 'header.json');
+  }
+  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new TeehistorianError('BAD_HEADER', 'header is not a JSON object', 16, 'header.json');
+  return { header: header as TeehistorianHeader, headerText, size: nul + 1 };
+}
+
+/** Turns an EX message into its known form when its payload parses completely and writes back the same. */
+function resolveExtension(uuid: Uuid, data: Uint8Array, offset: number): TeehistorianMessage {
+  let known: KnownExMessage | undefined;
+  try {
+    const r = new ByteReader(data, 0, data.length, offset);
+    known = decodeExtension(uuid, r);
+    if (known && r.remaining !== 0) known = undefined;
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    known = undefined;
+  }
+  if (known) {
+    const w = new ByteWriter(data.length + 8);
+    encodeExtension(known, w);
+    const again = w.finish();
+    if (again.length === data.length && again.every((b, i) => b === data[i])) return known;
+  }
+  return { kind: 'EX', uuid, data };
+}
+
+/** Decodes one message at `r.pos`; EX payloads are resolved to known extension messages where possible. */
+export function readMessage(r: ByteReader): TeehistorianMessage {
+  const m = decodeMessage(r);
+  if (m.kind !== 'EX') return m;
+  return resolveExtension(m.uuid, m.data, r.offset - m.data.length);
+}
+
+function asTeehistorianError(e: BinaryError, path: string): TeehistorianError {
+  return new TeehistorianError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(at .*\)$/, ''), e.offset, path + (e.path ? `.${e.path}` : ''), { cause: e });
+}
+
+const INCOMPLETE = Symbol('incomplete');
+
+/** Shared state of the sync and async readers: ticks, players, counting, end of file. */
+class MessageStream {
+  readonly ticks = new TickTracker();
+  readonly players: PlayerTracker | undefined;
+  count = 0;
+  finished = false;
+  end: TeehistorianEnd | undefined;
+
+  constructor(readonly options: ReaderOptions) {
+    this.players = options.trackPlayers ? new PlayerTracker() : undefined;
+  }
+
+  /**
+   * Reads the next message of `r`. Returns undefined at the end of `r`'s bytes, or INCOMPLETE (with `r.pos`
+   * left at the message's start) when the bytes end inside a message.
+   */
+  next(r: ByteReader): TickedMessage | typeof INCOMPLETE | undefined {
+    if (r.remaining <= 0) return undefined;
+    const start = r.pos;
+    const offset = r.offset;
+    if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${r.remaining} bytes after FINISH`, offset, `messages[${this.count}]`);
+    let m: TeehistorianMessage;
+    try {
+      m = readMessage(r);
+    } catch (e) {
+      if (e instanceof BinaryError && e.code === 'TRUNCATED') {
+        r.pos = start;
+        return INCOMPLETE;
+      }
+      if (e instanceof BinaryError) throw asTeehistorianError(e, `messages[${this.count}]`);
+      throw e;
+    }
+    const ticked = m as TickedMessage;
+    ticked.tick = this.ticks.apply(m);
+    ticked.offset = offset;
+    this.players?.apply(m);
+    this.count++;
+    if (m.kind === 'FINISH') this.finished = true;
+    return ticked;
+  }
+
+  close(offset: number, incompleteAt: number | undefined): void {
+    this.end = { finished: this.finished, truncated: incompleteAt !== undefined, offset: incompleteAt ?? offset };
+    if (incompleteAt !== undefined && (this.options.onTruncated ?? 'throw') === 'throw') {
+      throw new TeehistorianError('TRUNCATED', 'the file ends inside a message', incompleteAt, `messages[${this.count}]`);
+    }
+  }
+}
+
+/** A teehistorian file in memory: the header, then its messages by iteration. */
+export class TeehistorianReader implements Iterable<TickedMessage> {
+  readonly header: TeehistorianHeader;
+  /** The header JSON exactly as stored. */
+  readonly headerText: string;
+  /** Filled when the messages have been read to the end. */
+  end: TeehistorianEnd | undefined;
+  /** Player positions and inputs, with `trackPlayers`. */
+  readonly players: PlayerTracker | undefined;
+  private readonly stream: MessageStream;
+  private readonly headerSize: number;
+
+  private readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array, options: ReaderOptions = {}) {
+    this.bytes = asUint8Array(bytes);
+    const parsed = parseHeader(this.bytes, true)!;
+    this.header = parsed.header;
+    this.headerText = parsed.headerText;
+    this.headerSize = parsed.size;
+    this.stream = new MessageStream(options);
+    this.players = this.stream.players;
+  }
+
+  /** The messages; a hand-written iterator, as generator machinery costs as much as decoding here. */
+  [Symbol.iterator](): Iterator<TickedMessage> {
+    const r = new ByteReader(this.bytes, this.headerSize);
+    const stream = this.stream;
+    let done = false;
+    return {
+      next: (): IteratorResult<TickedMessage> => {
+        if (done) return { done: true, value: undefined };
+        const m = stream.next(r);
+        if (m !== undefined && m !== INCOMPLETE) return { done: false, value: m };
+        done = true;
+        const incomplete = m === INCOMPLETE ? r.pos : undefined;
+        this.end = { finished: stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? this.bytes.length };
+        stream.close(this.bytes.length, incomplete);
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}
+
+/** Opens a teehistorian file held in memory. */
+export function readTeehistorian(bytes: Uint8Array, options: ReaderOptions = {}): TeehistorianReader {
+  return new TeehistorianReader(bytes, options);
+}
+
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array> {
+  if (typeof (source as ReadableStream<Uint8Array>).getReader === 'function') {
+    const reader = (source as ReadableStream<Uint8Array>).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        if (value?.length) yield asUint8Array(value);
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    for await (const chunk of source as AsyncIterable<Uint8Array>) if (chunk.length) yield asUint8Array(chunk);
+  }
+}
+
+/**
+ * A teehistorian file read from a stream of chunks, split anywhere. Only the bytes of one unfinished message
+ * are kept between chunks, so memory does not grow with the file.
+ */
+export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
+  header: TeehistorianHeader | undefined;
+  headerText: string | undefined;
+  end: TeehistorianEnd | undefined;
+  readonly players: PlayerTracker | undefined;
+  private readonly stream: MessageStream;
+
+  constructor(
+    private readonly source: ByteSource,
+    options: ReaderOptions = {},
+  ) {
+    this.stream = new MessageStream(options);
+    this.players = this.stream.players;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<TickedMessage> {
+    const maxPending = this.stream.options.maxMessageSize ?? 16 * 1024 * 1024;
+    let pending: Uint8Array = new Uint8Array(0);
+    let base = 0; // file offset of pending[0]
+    let inHeader = true;
+    let incomplete: number | undefined;
+    for await (const chunk of chunksOf(this.source)) {
+      let buf: Uint8Array;
+      if (pending.length) {
+        buf = new Uint8Array(pending.length + chunk.length);
+        buf.set(pending);
+        buf.set(chunk, pending.length);
+      } else {
+        buf = chunk;
+      }
+      let start = 0;
+      if (inHeader) {
+        const parsed = parseHeader(buf, false);
+        if (!parsed) {
+          if (buf.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${buf.length} bytes`, base, 'header.json');
+          pending = buf.slice();
+          continue;
+        }
+        this.header = parsed.header;
+        this.headerText = parsed.headerText;
+        inHeader = false;
+        start = parsed.size;
+      }
+      const r = new ByteReader(buf, start, buf.length, base);
+      let m: TickedMessage | typeof INCOMPLETE | undefined;
+      while ((m = this.stream.next(r)) !== undefined && m !== INCOMPLETE) yield m;
+      const keepFrom = m === INCOMPLETE ? r.pos : buf.length;
+      if (buf.length - keepFrom > maxPending) {
+        throw new TeehistorianError('MESSAGE_TOO_LARGE', `a message is longer than ${maxPending} bytes`, base + keepFrom, `messages[${this.stream.count}]`);
+      }
+      pending = buf.slice(keepFrom);
+      base += keepFrom;
+      incomplete = pending.length ? base : undefined;
+    }
+    if (inHeader) parseHeader(pending, true);
+    this.end = { finished: this.stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? base };
+    this.stream.close(base, incomplete);
+  }
+}
+
+/** Opens a teehistorian file read from a ReadableStream or any AsyncIterable of chunks. */
+export function readTeehistorianStream(source: ByteSource, options: ReaderOptions = {}): TeehistorianStreamReader {
+  return new TeehistorianStreamReader(source, options);
+}

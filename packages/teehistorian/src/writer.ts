@@ -1,0 +1,129 @@
+import { ByteWriter, encodeUtf8, uuidToBytes } from '@twcodec/datafile';
+import { encodeExtension, encodeMessage } from './generated/messages.gen.js';
+import { TEEHISTORIAN_UUID, type TeehistorianHeader, TeehistorianError, type TeehistorianMessage } from './reader.js';
+
+/** DDNet's MAX_CLIENTS: the "previous tick's highest client id" before the first tick. */
+const MAX_CLIENTS = 64;
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+export interface HeaderInput {
+  header: TeehistorianHeader;
+  /** The JSON text as read; written as it is when `header` still says the same. */
+  headerText?: string | undefined;
+}
+
+const isPlayerRecord = (m: TeehistorianMessage): m is Extract<TeehistorianMessage, { cid: number; kind: 'PLAYER_DIFF' | 'PLAYER_NEW' | 'PLAYER_OLD' }> =>
+  m.kind === 'PLAYER_DIFF' || m.kind === 'PLAYER_NEW' || m.kind === 'PLAYER_OLD';
+
+/**
+ * Writes teehistorian files. `write` puts messages as they are (a file read and written this way comes
+ * back byte for byte); `writeAt` takes messages with explicit ticks and chooses TICK_SKIP or an implicit
+ * tick exactly as DDNet's server does (CTeeHistorian::EnsureTickWritten / EnsureTickWrittenPlayerData).
+ */
+export class TeehistorianWriter {
+  private readonly w = new ByteWriter(1 << 16);
+  // Tick state for writeAt, as in DDNet's CTeeHistorian.
+  private tick = 0;
+  private lastWrittenTick = 0;
+  private tickWritten = true;
+  private maxCid = MAX_CLIENTS;
+  private prevMaxCid = MAX_CLIENTS;
+
+  constructor(header: HeaderInput) {
+    const text =
+      header.headerText !== undefined && deepEqual(safeParse(header.headerText), header.header) ? header.headerText : JSON.stringify(header.header);
+    this.w.writeBytes(uuidToBytes(TEEHISTORIAN_UUID));
+    this.w.writeBytes(encodeUtf8(text));
+    this.w.writeU8(0);
+  }
+
+  /** Writes a message as it is. */
+  write(m: TeehistorianMessage): void {
+    if (m.kind === 'EX') {
+      this.w.writeVarInt(-11);
+      this.w.writeBytes(uuidToBytes(m.uuid));
+      this.w.writeVarInt(m.data.length);
+      this.w.writeBytes(m.data);
+    } else if (m.kind.startsWith('EX:')) {
+      const payload = new ByteWriter(64);
+      const uuid = encodeExtension(m as Parameters<typeof encodeExtension>[0], payload);
+      const data = payload.finish();
+      this.w.writeVarInt(-11);
+      this.w.writeBytes(uuidToBytes(uuid));
+      this.w.writeVarInt(data.length);
+      this.w.writeBytes(data);
+    } else {
+      encodeMessage(m as Parameters<typeof encodeMessage>[0], this.w);
+    }
+  }
+
+  /**
+   * Writes a message that belongs to `tick`, first writing the tick change DDNet would write. TICK_SKIP
+   * messages given here are ignored: they are derived. Player records must come in ascending client id
+   * order within a tick, as the server records them.
+   */
+  writeAt(tick: number, m: TeehistorianMessage): void {
+    if (m.kind === 'TICK_SKIP') return;
+    // CTeeHistorian::Finish writes FINISH without making sure the current tick was written.
+    if (m.kind === 'FINISH') return this.write(m);
+    if (tick < this.tick) throw new TeehistorianError('TICK_ORDER', `tick ${tick} after tick ${this.tick}`, -1, 'tick');
+    if (tick > this.tick) {
+      // BeginTick/BeginPlayers: the highest client id of the tick before, or -1 if ticks passed without records.
+      this.prevMaxCid = tick === this.tick + 1 ? this.maxCid : -1;
+      this.maxCid = -1;
+      this.tick = tick;
+      this.tickWritten = false;
+    }
+    if (isPlayerRecord(m)) {
+      if (m.cid <= this.maxCid) throw new TeehistorianError('PLAYER_ORDER', `client ${m.cid} after client ${this.maxCid} in tick ${tick}`, -1, 'cid');
+      this.maxCid = m.cid;
+      if (!this.tickWritten && (m.cid > this.prevMaxCid || this.lastWrittenTick + 1 !== this.tick)) this.writeTick();
+      else if (!this.tickWritten) {
+        this.lastWrittenTick = this.tick;
+        this.tickWritten = true;
+      }
+    } else if (!this.tickWritten) {
+      this.writeTick();
+    }
+    this.write(m);
+  }
+
+  private writeTick(): void {
+    encodeMessage({ kind: 'TICK_SKIP', dt: this.tick - this.lastWrittenTick - 1 }, this.w);
+    this.tickWritten = true;
+    this.lastWrittenTick = this.tick;
+  }
+
+  /** The file so far. */
+  finish(): Uint8Array {
+    return this.w.finish();
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a header and messages as they are. */
+export function writeTeehistorian(header: HeaderInput, messages: Iterable<TeehistorianMessage>): Uint8Array {
+  const writer = new TeehistorianWriter(header);
+  for (const m of messages) writer.write(m);
+  return writer.finish();
+}
+
+/** Writes messages with explicit ticks, deriving TICK_SKIP as DDNet's server does. */
+export function writeTeehistorianTicked(header: HeaderInput, messages: Iterable<{ tick: number; message: TeehistorianMessage }>): Uint8Array {
+  const writer = new TeehistorianWriter(header);
+  for (const { tick, message } of messages) writer.writeAt(tick, message);
+  return writer.finish();
+}
