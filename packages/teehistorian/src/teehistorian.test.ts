@@ -18,7 +18,7 @@ async function* chunks(bytes: Uint8Array, sizes: number[]) {
   }
 }
 
-async function readAll(source: AsyncIterable<Uint8Array>) {
+async function readAll(source: ByteSource) {
   const reader = readTeehistorianStream(source, { onTruncated: 'stop' });
   const out = [];
   for await (const m of reader) out.push(m);
