@@ -76,3 +76,9 @@ export function teehistorianFiles(): string[] {
   const corpus = corpusFiles('teehistorian', '.teehistorian');
   return corpus.length ? corpus : listFiles(join(fixturesDir, 'teehistorian'), '.teehistorian');
 }
+
+/** Demo files of the corpus, or the fixtures without it. */
+export function demoFiles(): string[] {
+  const corpus = corpusFiles('demos', '.demo');
+  return corpus.length ? corpus : listFiles(join(fixturesDir, 'demos'), '.demo');
+}

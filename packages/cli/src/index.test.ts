@@ -127,3 +127,27 @@ describe('twcodec teehistorian', () => {
     expect(readBytes(join(dir, 'a.teehistorian'))).toEqual(readBytes(th));
   });
 });
+
+describe('twcodec demo', () => {
+  const demo = join(fixturesDir, 'demos', 'ctf2_server_Alpha_server_manual.demo');
+
+  it('info prints header, tick range and chunk counts', async () => {
+    const { code, stdout } = await run(['demo', 'info', demo]);
+    expect(code).toBe(0);
+    const info = JSON.parse(stdout);
+    expect(info.header).toMatchObject({ version: 6, mapName: 'ctf2', type: 'server' });
+    expect(info.chunks.snapshot).toBe(1);
+    expect(info.chunks.delta).toBeGreaterThan(0);
+    expect(info.ticks.last).toBeGreaterThan(info.ticks.first);
+  });
+
+  it('snapshots prints one line per tick with items by type name', async () => {
+    const { code, stdout } = await run(['demo', 'snapshots', demo]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ source: 'keyframe' });
+    expect(lines[0].byType.character).toBeGreaterThan(0);
+    expect(lines[0].byType.ddnet_character).toBeGreaterThan(0);
+    expect(typeof lines.at(-1).checksum).toBe('number');
+  });
+});

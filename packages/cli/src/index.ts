@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/datafile';
 import { datafileInfo, resaveDatafile } from './datafile.js';
+import { demoInfo, demoSnapshots } from './demo.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
 import type { CliIo } from './io.js';
@@ -24,6 +25,9 @@ Commands:
                                    ticks, players seen
   teehistorian dump FILE           One JSON object per line: the header, then every message with its tick
   teehistorian resave IN OUT       Read into messages and write them back
+  demo info FILE                   JSON: header fields, tick range, chunk counts by kind
+  demo snapshots FILE              One JSON line per recorded tick: tick, checksum, item count, items by
+                                   type name
 
 Options:
   -h, --help                       Show this help
@@ -106,6 +110,18 @@ const COMMANDS: Record<string, Command> = {
     args: ['IN', 'OUT'],
     async run(io, [input, output]) {
       await io.writeFile(output!, teehistorianResave(await io.readFile(input!)));
+    },
+  },
+  'demo info': {
+    args: ['FILE'],
+    async run(io, [file]) {
+      io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
+    },
+  },
+  'demo snapshots': {
+    args: ['FILE'],
+    async run(io, [file]) {
+      for (const line of demoSnapshots(await io.readFile(file!))) io.stdout(line);
     },
   },
 };

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { emitMapDocs } from './emit-docs.js';
 import { emitMapTs } from './emit-ts.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
-import { loadSchemas, loadTeehistorianSchemas } from './load.js';
+import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
+import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
@@ -12,6 +13,8 @@ export interface GenerateOptions {
   mapOut?: string;
   /** Where the teehistorian codecs go; default packages/teehistorian/src/generated under root. */
   teehistorianOut?: string;
+  /** Where the snapshot tables go; default packages/snapshot/src/generated under root. */
+  snapshotOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -32,12 +35,16 @@ export function generate(options: GenerateOptions): GenerateResult {
   const teehistorianOut = options.teehistorianOut ?? join(options.root, 'packages', 'teehistorian', 'src', 'generated');
   const map = loadSchemas(schemas, 'map', options.root);
   const teehistorian = loadTeehistorianSchemas(schemas, options.root);
+  const snapshotOut = options.snapshotOut ?? join(options.root, 'packages', 'snapshot', 'src', 'generated');
+  const snapshot = loadSnapshotSchemas(schemas, options.root);
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
   outputs.set(join(docsOut, 'map.md'), emitMapDocs(map));
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
+  for (const file of emitSnapshotTs(snapshot)) outputs.set(join(snapshotOut, file.path), file.text);
+  outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -52,7 +59,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  for (const dir of [mapOut, teehistorianOut]) {
+  for (const dir of [mapOut, teehistorianOut, snapshotOut]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);

@@ -7,6 +7,8 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Doc
 import { uuidFromName } from '@twcodec/datafile';
 import {
   type EnumDef,
+  type SnapshotProtocolDef,
+  type SnapshotUuidItemDef,
   type TeehistorianSchema,
   type ThExtensionDef,
   type ThMessageDef,
@@ -41,7 +43,7 @@ interface ParsedFile {
   data: Record<string, unknown>;
 }
 
-const KINDS = ['item', 'record', 'tile', 'enums', 'messages', 'extensions'] as const;
+const KINDS = ['item', 'record', 'tile', 'enums', 'messages', 'extensions', 'protocol'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
@@ -49,6 +51,7 @@ const DEFINITION = {
   enums: 'enumsFile',
   messages: 'thMessagesFile',
   extensions: 'thExtensionsFile',
+  protocol: 'snapshotFile',
 } as const;
 
 function listYaml(dir: string): string[] {
@@ -363,4 +366,32 @@ function normalizeFields(raw: Raw[]): FieldEntry[] {
 
 export function flatFields(entries: FieldEntry[]): FieldDef[] {
   return entries.flatMap((e) => (e.kind === 'field' ? [e.field] : e.fields));
+}
+
+/** Loads the snapshot item tables (`schemasDir/snapshot`), one per protocol. */
+export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir): SnapshotProtocolDef[] {
+  const files = parseFamily(schemasDir, 'snapshot', displayRoot);
+  const problems: SchemaProblem[] = [];
+  const out: SnapshotProtocolDef[] = [];
+  for (const f of files) {
+    const d = f.data as { protocol: string; description: string; items: SnapshotProtocolDef['items']; uuid_items?: (Omit<SnapshotUuidItemDef, 'uuid' | 'uuidName' | 'variableSize'> & { uuid_name: string; variable_size?: boolean })[] };
+    const seen = new Set<number>();
+    d.items.forEach((item, i) => {
+      if (seen.has(item.type_id)) {
+        let node: unknown = f.doc.contents;
+        for (const seg of ['items', i]) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
+        const range = (node as Node | undefined)?.range;
+        problems.push({ file: f.file, ...(range ? f.lines.linePos(range[0]) : { line: 1, col: 1 }), message: `type_id ${item.type_id} is listed twice` });
+      }
+      seen.add(item.type_id);
+    });
+    out.push({
+      protocol: d.protocol,
+      description: d.description,
+      items: [...d.items].sort((a, b) => a.type_id - b.type_id),
+      uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description })),
+    });
+  }
+  if (problems.length) throw new SchemaError(problems);
+  return out.sort((a, b) => a.protocol.localeCompare(b.protocol));
 }

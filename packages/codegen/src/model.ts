@@ -154,3 +154,21 @@ export interface TeehistorianSchema {
   messages: ThMessageDef[];
   extensions: ThExtensionDef[];
 }
+
+// Snapshots
+
+export interface SnapshotUuidItemDef {
+  name: string;
+  uuidName: string;
+  uuid: string;
+  size: number;
+  variableSize: boolean;
+  description: string;
+}
+
+export interface SnapshotProtocolDef {
+  protocol: string;
+  description: string;
+  items: { type_id: number; name: string; size?: number; description: string }[];
+  uuidItems: SnapshotUuidItemDef[];
+}

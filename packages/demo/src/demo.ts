@@ -1,0 +1,209 @@
+import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeUtf8, uuidFromBytes } from '@twcodec/datafile';
+import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
+import { teeworldsHuffman } from './huffman.js';
+
+/** Errors of demo reading. */
+export class DemoError extends CodecError {}
+
+// Layout facts checked against DDNet 16.4's src/engine/shared/demo.cpp and src/engine/demo.h.
+const MARKER = 'TWDEMO\0';
+const HEADER_SIZE = 176;
+const TIMELINE_SIZE = 4 + 64 * 4;
+const SHA256_EXTENSION = '6be6da4a-cebd-380c-9b5b-1289c842d780';
+/** Versions from which tick markers can hold a tick delta (CHUNKTICKFLAG_TICK_COMPRESSED). */
+const VERSION_TICK_COMPRESSION = 5;
+/** DDNet refuses chunks over 64 KiB when writing; decompressed data is at most that. */
+const MAX_CHUNK_DATA = 64 * 1024;
+
+const CHUNKTYPEFLAG_TICKMARKER = 0x80;
+const CHUNKTICKFLAG_KEYFRAME = 0x40;
+const CHUNKTICKFLAG_TICK_COMPRESSED = 0x20;
+
+export interface DemoHeader {
+  /** Demo format version (DDNet 16.4 writes 6; 3 to 6 are read). */
+  version: number;
+  netVersion: string;
+  mapName: string;
+  mapSize: number;
+  /** CRC32 of the map, as 8 hex digits. */
+  mapCrc: string;
+  /** `client` or `server`. */
+  type: string;
+  /** Length in seconds (filled in when recording stops). */
+  length: number;
+  timestamp: string;
+  timelineMarkers: number[];
+  /** SHA-256 of the map (version 6 demos written by DDNet). */
+  mapSha256: string | undefined;
+}
+
+export type DemoChunk =
+  | { kind: 'tick'; tick: number; keyframe: boolean; offset: number }
+  | { kind: 'snapshot' | 'delta'; ints: Int32Array; offset: number; storedSize: number }
+  | { kind: 'message'; data: Uint8Array; offset: number; storedSize: number };
+
+/** The full snapshot of one recorded tick. */
+export interface DemoSnapshot {
+  tick: number;
+  snapshot: Snapshot;
+  /** How it was obtained: stored whole at a keyframe, or by applying `delta`. */
+  source: 'keyframe' | 'delta';
+  delta?: Int32Array;
+  offset: number;
+}
+
+const cstr = (bytes: Uint8Array) => {
+  const nul = bytes.indexOf(0);
+  return decodeUtf8(nul < 0 ? bytes : bytes.subarray(0, nul));
+};
+
+/** Turns the Huffman-compressed, varint-packed payload of a chunk into its i32 values. */
+export function unpackChunk(stored: Uint8Array, offset: number): Int32Array {
+  const packed = teeworldsHuffman().decompress(stored, MAX_CHUNK_DATA + 5 * 1024, offset);
+  const out = new Int32Array(packed.length);
+  const r = new ByteReader(packed, 0, packed.length, offset);
+  let n = 0;
+  while (r.remaining > 0) out[n++] = r.readVarInt('chunk');
+  return out.subarray(0, n);
+}
+
+/** A demo file in memory. */
+export class DemoReader {
+  readonly header: DemoHeader;
+  /** The embedded map, when the demo has one (DDNet always embeds it). */
+  readonly map: Uint8Array | undefined;
+  /** Byte offset of the first chunk. */
+  readonly chunksOffset: number;
+  private readonly bytes: Uint8Array;
+
+  constructor(input: Uint8Array) {
+    const bytes = (this.bytes = asUint8Array(input));
+    if (bytes.length < HEADER_SIZE) throw new DemoError('TRUNCATED', `file has ${bytes.length} bytes, the header needs ${HEADER_SIZE}`, bytes.length, 'header');
+    if (decodeUtf8(bytes.subarray(0, 7)) !== MARKER) throw new DemoError('BAD_MAGIC', 'not a demo (no TWDEMO marker)', 0, 'header.marker');
+    const version = bytes[7]!;
+    if (version < 3 || version > 6) throw new DemoError('BAD_VERSION', `demo version ${version} is not 3 to 6`, 7, 'header.version');
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const be = (at: number) => view.getUint32(at, false);
+    let at = HEADER_SIZE;
+    const timelineMarkers: number[] = [];
+    if (version > 3) {
+      if (bytes.length < at + TIMELINE_SIZE) throw new DemoError('TRUNCATED', 'timeline markers cut off', bytes.length, 'header.timeline');
+      const num = Math.max(0, Math.min(64, view.getInt32(at, false)));
+      for (let i = 0; i < num; i++) timelineMarkers.push(view.getInt32(at + 4 + i * 4, false));
+      at += TIMELINE_SIZE;
+    }
+    let mapSha256: string | undefined;
+    if (version >= 6 && bytes.length >= at + 16 && uuidFromBytes(bytes, at) === SHA256_EXTENSION) {
+      if (bytes.length < at + 48) throw new DemoError('TRUNCATED', 'map SHA-256 cut off', bytes.length, 'header.sha256');
+      mapSha256 = Array.from(bytes.subarray(at + 16, at + 48), (b) => b.toString(16).padStart(2, '0')).join('');
+      at += 48;
+    }
+    const mapSize = be(136);
+    if (mapSize > bytes.length - at) throw new DemoError('TRUNCATED', `map of ${mapSize} bytes, ${bytes.length - at} left`, 136, 'header.map_size');
+    this.map = mapSize ? bytes.subarray(at, at + mapSize) : undefined;
+    at += mapSize;
+    this.chunksOffset = at;
+    this.header = {
+      version,
+      netVersion: cstr(bytes.subarray(8, 72)),
+      mapName: cstr(bytes.subarray(72, 136)),
+      mapSize,
+      mapCrc: be(140).toString(16).padStart(8, '0'),
+      type: cstr(bytes.subarray(144, 152)),
+      length: be(152),
+      timestamp: cstr(bytes.subarray(156, 176)),
+      timelineMarkers,
+      mapSha256,
+    };
+  }
+
+  /** Every chunk in order. Chunk payloads are decompressed; a file cut inside a chunk throws TRUNCATED. */
+  *chunks(): Generator<DemoChunk> {
+    const bytes = this.bytes;
+    let at = this.chunksOffset;
+    let tick = 0;
+    while (at < bytes.length) {
+      const offset = at;
+      const c = bytes[at++]!;
+      if (c & CHUNKTYPEFLAG_TICKMARKER) {
+        const keyframe = (c & CHUNKTICKFLAG_KEYFRAME) !== 0;
+        const legacyDelta = c & 0x3f;
+        if (this.header.version < VERSION_TICK_COMPRESSION && legacyDelta !== 0) tick += legacyDelta;
+        else if (c & CHUNKTICKFLAG_TICK_COMPRESSED) tick += c & 0x1f;
+        else {
+          if (at + 4 > bytes.length) throw new DemoError('TRUNCATED', 'tick marker cut off', offset, 'chunk.tick');
+          tick = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+          at += 4;
+        }
+        yield { kind: 'tick', tick, keyframe, offset };
+        continue;
+      }
+      const type = (c & 0x60) >> 5;
+      let size = c & 0x1f;
+      if (size === 30) {
+        if (at + 1 > bytes.length) throw new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size');
+        size = bytes[at++]!;
+      } else if (size === 31) {
+        if (at + 2 > bytes.length) throw new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size');
+        size = bytes[at]! | (bytes[at + 1]! << 8);
+        at += 2;
+      }
+      if (at + size > bytes.length) throw new DemoError('TRUNCATED', `chunk of ${size} bytes, ${bytes.length - at} left`, offset, 'chunk.data');
+      const stored = bytes.subarray(at, at + size);
+      at += size;
+      let ints: Int32Array;
+      try {
+        ints = unpackChunk(stored, offset);
+      } catch (e) {
+        if (e instanceof CodecError) throw new DemoError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(.*\)$/, ''), e.offset, 'chunk.data', { cause: e });
+        throw e;
+      }
+      if (type === 1) yield { kind: 'snapshot', ints, offset, storedSize: size };
+      else if (type === 3) yield { kind: 'delta', ints, offset, storedSize: size };
+      else if (type === 2) yield { kind: 'message', data: bytesFromInt32s(ints).slice(), offset, storedSize: size };
+      else throw new DemoError('BAD_CHUNK', `chunk type ${type}`, offset, 'chunk.type');
+    }
+  }
+
+  /**
+   * The full snapshot of every recorded tick: keyframes as stored, the others by applying each delta to the
+   * snapshot before it. A tick marker without a snapshot chunk (nothing changed) repeats the previous one.
+   */
+  *snapshots(protocol: SnapshotProtocol = DDNET_0_6): Generator<DemoSnapshot> {
+    let current: Snapshot | undefined;
+    let tick = 0;
+    let pendingTick = false;
+    let index = 0;
+    for (const chunk of this.chunks()) {
+      if (chunk.kind === 'tick') {
+        if (pendingTick && current) yield { tick, snapshot: current, source: 'delta', delta: new Int32Array(0), offset: chunk.offset };
+        tick = chunk.tick;
+        pendingTick = true;
+        continue;
+      }
+      if (chunk.kind === 'message') continue;
+      const path = `snapshots[${index++}]`;
+      try {
+        if (chunk.kind === 'snapshot') {
+          current = Snapshot.fromInts(chunk.ints, path);
+          yield { tick, snapshot: current, source: 'keyframe', offset: chunk.offset };
+        } else {
+          if (!current) throw new DemoError('DELTA_WITHOUT_SNAPSHOT', 'a delta before the first snapshot', chunk.offset, path);
+          current = applyDelta(current, chunk.ints, protocol, { path, order: 'hint' });
+          yield { tick, snapshot: current, source: 'delta', delta: chunk.ints, offset: chunk.offset };
+        }
+      } catch (e) {
+        if (e instanceof CodecError && !(e instanceof DemoError)) {
+          throw new DemoError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(.*\)$/, ''), chunk.offset, e.path, { cause: e });
+        }
+        throw e;
+      }
+      pendingTick = false;
+    }
+    if (pendingTick && current) yield { tick, snapshot: current, source: 'delta', delta: new Int32Array(0), offset: this.bytes.length };
+  }
+}
+
+export function readDemo(bytes: Uint8Array): DemoReader {
+  return new DemoReader(bytes);
+}

@@ -1,0 +1,214 @@
+import { type SnapshotProtocol } from './generated/tables.gen.js';
+import { itemKey, Snapshot, SnapshotError, type SnapshotItem, SNAPSHOT_MAX_ID, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, SNAPSHOT_MAX_TYPE } from './snapshot.js';
+
+/** Types below this can have a pre-agreed size (DDNet's MAX_NETOBJSIZES). */
+const MAX_NETOBJSIZES = 64;
+
+/** The pre-agreed sizes of a protocol, by type id (0 = none). */
+export function sizeTable(protocol: SnapshotProtocol): Int16Array {
+  const sizes = new Int16Array(MAX_NETOBJSIZES);
+  for (const item of protocol.items) if (item.size !== undefined && item.typeId < MAX_NETOBJSIZES) sizes[item.typeId] = item.size;
+  return sizes;
+}
+
+const tables = new WeakMap<SnapshotProtocol, Int16Array>();
+function sizesOf(protocol: SnapshotProtocol): Int16Array {
+  let t = tables.get(protocol);
+  if (!t) tables.set(protocol, (t = sizeTable(protocol)));
+  return t;
+}
+
+/** Whether an update of this type carries its size (DDNet: type >= 64, or no pre-agreed size). */
+const carriesSize = (sizes: Int16Array, type: number) => type >= MAX_NETOBJSIZES || !sizes[type];
+
+/**
+ * Applies a delta to `old`, as DDNet's CSnapshotDelta::UnpackDelta does: old items minus the deleted ones
+ * in their order, updates added onto old items (wrapping), new items appended. Unlike DDNet, every doubtful
+ * case is an error (deleting an absent key, an update of another size, trailing ints), and nothing is
+ * changed before the whole delta has been checked: `old` is never modified.
+ */
+export interface ApplyDeltaOptions {
+  /**
+   * Item order of the result. `ddnet` (default): as DDNet's UnpackDelta — old items in their order, new ones
+   * appended. `hint`: the order the sender most likely had: the delta lists changed and new items in the new
+   * snapshot's order, so new items go before the next listed old item (servers build snapshots in entity
+   * order, so new entities often sit before existing ones). Used to follow a recording's own order, which
+   * createDelta needs to reproduce its deltas.
+   */
+  order?: 'ddnet' | 'hint';
+  path?: string;
+}
+
+export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions = {}): Snapshot {
+  const path = options.path ?? 'delta';
+  const sizes = sizesOf(protocol);
+  const fail = (code: string, message: string, at: number): never => {
+    throw new SnapshotError(code, message, at * 4, path);
+  };
+  if (delta.length < 3) fail('TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
+  const numDeleted = delta[0]!;
+  const numUpdates = delta[1]!;
+  if (numDeleted < 0 || numDeleted > delta.length - 3) fail('BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
+  if (numUpdates < 0 || numUpdates > delta.length) fail('BAD_COUNT', `${numUpdates} updated items`, 1);
+  let p = 3;
+  const deleted = new Set<number>();
+  for (let i = 0; i < numDeleted; i++, p++) {
+    const key = delta[p]!;
+    if (old.indexOf(key) < 0) fail('DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
+    deleted.add(key);
+  }
+  const items: SnapshotItem[] = [];
+  const index = new Map<number, number>();
+  for (const item of old.items) {
+    const key = itemKey(item.type, item.id);
+    if (deleted.has(key)) continue;
+    index.set(key, items.length);
+    items.push(item);
+  }
+  const updated = new Set<number>();
+  const listed: number[] = [];
+  let dataSize = items.reduce((s, item) => s + 4 + item.data.length * 4, 0);
+  for (let i = 0; i < numUpdates; i++) {
+    if (p + 2 > delta.length) fail('TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
+    const type = delta[p]!;
+    const id = delta[p + 1]!;
+    if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail('BAD_KEY', `type ${type}, id ${id}`, p);
+    p += 2;
+    let size: number;
+    if (carriesSize(sizes, type)) {
+      if (p + 1 > delta.length) fail('TRUNCATED', `update ${i} has no size`, p);
+      size = delta[p++]!;
+      if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail('BAD_SIZE', `size ${size}`, p - 1);
+    } else {
+      size = sizes[type]!;
+    }
+    if (p + size > delta.length) fail('TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
+    const key = itemKey(type, id);
+    if (updated.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
+    updated.add(key);
+    listed.push(key);
+    const at = index.get(key);
+    if (at !== undefined) {
+      const past = items[at]!.data;
+      if (past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
+      const data = new Int32Array(size);
+      for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
+      items[at] = { type, id, data };
+    } else {
+      index.set(key, items.length);
+      items.push({ type, id, data: delta.slice(p, p + size) });
+      dataSize += 4 + size * 4;
+    }
+    p += size;
+  }
+  if (p !== delta.length) fail('TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
+  if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
+  return new Snapshot(options.order === 'hint' ? hintOrder(items, index, listed, old) : items);
+}
+
+/**
+ * Interleaves the listed items (in delta order) with the unlisted kept ones (in old order): each old item is
+ * placed by its old position, each new one just before the next listed old item (or after the previous one).
+ */
+function hintOrder(items: SnapshotItem[], index: Map<number, number>, listed: number[], old: Snapshot): SnapshotItem[] {
+  if (!listed.length) return items;
+  const pos = listed.map((key) => old.indexOf(key));
+  const want = new Array<number>(listed.length);
+  for (let i = listed.length - 1, next = Infinity; i >= 0; i--) {
+    if (pos[i]! >= 0) next = pos[i]!;
+    want[i] = pos[i]! >= 0 ? pos[i]! : next - 0.5;
+  }
+  for (let i = 0, prev = -1; i < listed.length; i++) {
+    if (pos[i]! >= 0) prev = pos[i]!;
+    else if (want[i] === Infinity) want[i] = prev + 0.5;
+  }
+  const isListed = new Set(listed);
+  const unlisted = items.filter((item) => !isListed.has(itemKey(item.type, item.id)));
+  const out: SnapshotItem[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < listed.length || b < unlisted.length) {
+    const u = unlisted[b];
+    const uPos = u ? old.indexOf(itemKey(u.type, u.id)) : Infinity;
+    if (a < listed.length && want[a]! <= uPos) out.push(items[index.get(listed[a++]!)!]!);
+    else out.push(unlisted[b++]!);
+  }
+  return out;
+}
+
+// DDNet finds items through a hash of 256 buckets of at most 64 keys (snapshot.cpp); keys past a full
+// bucket are not found, which changes what CreateDelta sends.
+const HASHLIST_SIZE = 256;
+const HASHLIST_BUCKET_SIZE = 64;
+
+function hashId(key: number): number {
+  let hash = 5381;
+  for (let shift = 0; shift < 4; shift++) hash = (Math.imul(hash, 33) + ((key >> (shift * 8)) & 0xff)) >>> 0;
+  return hash % HASHLIST_SIZE;
+}
+
+/** DDNet's hashed lookup: a key is found only if it was among the first 64 keys of its bucket. */
+function hashedIndex(snapshot: Snapshot): Map<number, number> {
+  const counts = new Uint8Array(HASHLIST_SIZE);
+  const found = new Map<number, number>();
+  snapshot.items.forEach((item, i) => {
+    const key = itemKey(item.type, item.id);
+    const bucket = hashId(key);
+    if (counts[bucket]! < HASHLIST_BUCKET_SIZE) {
+      counts[bucket]!++;
+      if (!found.has(key)) found.set(key, i);
+    }
+  });
+  return found;
+}
+
+/**
+ * The delta from `old` to `next`, int for int what DDNet's CSnapshotDelta::CreateDelta produces (including
+ * its hashed lookup). An empty array means nothing changed (DDNet then sends no delta).
+ */
+export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotProtocol): Int32Array {
+  const sizes = sizesOf(protocol);
+  let capacity = 3 + old.items.length;
+  for (const item of next.items) capacity += 3 + item.data.length;
+  const out = new Int32Array(capacity);
+  let p = 3;
+  const inNext = hashedIndex(next);
+  let numDeleted = 0;
+  for (const item of old.items) {
+    const key = itemKey(item.type, item.id);
+    if (!inNext.has(key)) {
+      out[p++] = key;
+      numDeleted++;
+    }
+  }
+  const inOld = hashedIndex(old);
+  let numUpdates = 0;
+  for (const item of next.items) {
+    const pastIndex = inOld.get(itemKey(item.type, item.id));
+    const withSize = carriesSize(sizes, item.type);
+    const data = item.data;
+    const size = data.length;
+    const start = p;
+    out[p++] = item.type;
+    out[p++] = item.id;
+    if (withSize) out[p++] = size;
+    if (pastIndex !== undefined) {
+      const past = old.items[pastIndex]!.data;
+      if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
+      let changed = 0;
+      for (let k = 0; k < size; k++) changed |= out[p + k] = (data[k]! - past[k]!) | 0;
+      if (!changed) {
+        p = start;
+        continue;
+      }
+    } else {
+      out.set(data, p);
+    }
+    p += size;
+    numUpdates++;
+  }
+  if (numDeleted === 0 && numUpdates === 0) return new Int32Array(0);
+  out[0] = numDeleted;
+  out[1] = numUpdates;
+  return out.slice(0, p);
+}

@@ -1,0 +1,13 @@
+export { applyDelta, type ApplyDeltaOptions, createDelta, sizeTable } from './delta.js';
+export * from './generated/tables.gen.js';
+export {
+  itemKey,
+  Snapshot,
+  SnapshotError,
+  type SnapshotItem,
+  SNAPSHOT_MAX_ID,
+  SNAPSHOT_MAX_ITEMS,
+  SNAPSHOT_MAX_SIZE,
+  SNAPSHOT_MAX_TYPE,
+  SNAPSHOT_OFFSET_UUID_TYPE,
+} from './snapshot.js';

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { uuidFromName, uuidToInts } from '@twcodec/datafile';
+import { applyDelta, createDelta } from './delta.js';
+import { DDNET_0_6 } from './generated/tables.gen.js';
+import { itemKey, Snapshot, SnapshotError } from './snapshot.js';
+
+const item = (type: number, id: number, ...data: number[]) => ({ type, id, data: Int32Array.from(data) });
+const character = (id: number, x: number) => item(9, id, ...Array.from({ length: 22 }, (_, i) => (i === 1 ? x : i)));
+
+describe('Snapshot', () => {
+  const uuid = uuidFromName('character@netobj.ddnet.tw');
+  const snap = new Snapshot([item(0, 0x7fff, ...uuidToInts(uuid)), character(0, 100), item(0x7fff, 0, 1, 2, 3), item(5, 1, 7, 8, 9)]);
+
+  it('builds and parses the layout, with checksum and UUID types', () => {
+    const ints = snap.toInts();
+    expect(ints[0]).toBe(snap.dataSize);
+    expect(ints[1]).toBe(4);
+    const back = Snapshot.fromInts(ints);
+    expect(back.items).toEqual(snap.items);
+    expect(back.uuidTypes().get(0x7fff)).toBe(uuid);
+    expect(back.get(5, 1)?.data).toEqual(Int32Array.of(7, 8, 9));
+    expect(back.checksum()).toBe(snap.items.reduce((s, i) => s + i.data.reduce((a, b) => a + b, 0), 0) | 0);
+  });
+
+  it.each([
+    ['short', Int32Array.of(4), 'TRUNCATED'],
+    ['negative count', Int32Array.of(0, -1), 'BAD_HEADER'],
+    ['size mismatch', Int32Array.of(8, 1, 0, 0), 'SIZE_MISMATCH'],
+    ['bad offset', Int32Array.of(8, 2, 0, 12, 0, 0), 'BAD_OFFSET'],
+    ['over the limit', Int32Array.of(0, 2000), 'LIMIT'],
+  ])('rejects %s', (_name, ints, code) => {
+    expect(() => Snapshot.fromInts(ints)).toThrowError(expect.objectContaining({ code }));
+  });
+});
+
+describe('deltas', () => {
+  const a = new Snapshot([character(0, 10), item(5, 0, 1, 2, 3), item(4, 7, 1, 1, 1, 1), item(0x7fff, 3, 9)]);
+  const b = new Snapshot([character(0, 15), item(5, 0, 1, 2, 3), item(0x7fff, 3, 9, 9), item(4, 8, 2, 2, 2, 2)].filter((i) => i.type !== 0x7fff || i.data.length === 1));
+
+  it('are created as DDNet does and apply back', () => {
+    const delta = createDelta(a, b, DDNET_0_6);
+    // deleted: 4:7 and 0x7fff:3 (in old order); updates: character diff (no size: pre-agreed), new pickup.
+    expect(Array.from(delta.subarray(0, 5))).toEqual([2, 2, 0, itemKey(4, 7), itemKey(0x7fff, 3)]);
+    expect(Array.from(delta.subarray(5, 7))).toEqual([9, 0]);
+    expect(delta[8]).toBe(5);
+    const applied = applyDelta(a, delta, DDNET_0_6);
+    expect(applied.items.map((i) => itemKey(i.type, i.id))).toEqual(b.items.map((i) => itemKey(i.type, i.id)));
+    expect(applied.items).toEqual(b.items);
+    expect(createDelta(b, b, DDNET_0_6).length).toBe(0);
+  });
+
+  it('send sizes for types without a pre-agreed one, and for UUID types', () => {
+    const c = new Snapshot([item(0x7ffe, 0, 1, 2)]);
+    expect(Array.from(createDelta(new Snapshot([]), c, DDNET_0_6))).toEqual([0, 1, 0, 0x7ffe, 0, 2, 1, 2]);
+  });
+
+  it("treat keys past a full hash bucket as absent, like DDNet's lookup", () => {
+    // Find 65 keys that fall in the same of DDNet's 256 buckets.
+    const hash = (key: number) => {
+      let h = 5381;
+      for (let s = 0; s < 4; s++) h = (Math.imul(h, 33) + ((key >> (s * 8)) & 0xff)) >>> 0;
+      return h % 256;
+    };
+    const keys: number[] = [];
+    for (let id = 0; keys.length < 65; id++) if (hash(itemKey(13, id)) === hash(itemKey(13, 0))) keys.push(id);
+    const old = new Snapshot(keys.map((id) => item(13, id, 1, 1)));
+    const delta = createDelta(old, old, DDNET_0_6);
+    // The 65th key is not found in either snapshot: deleted, then sent whole as new.
+    expect(Array.from(delta.subarray(0, 4))).toEqual([1, 1, 0, itemKey(13, keys[64]!)]);
+    expect(Array.from(delta.subarray(4))).toEqual([13, keys[64]!, 1, 1]);
+    expect(applyDelta(old, delta, DDNET_0_6).items.length).toBe(65);
+  });
+
+  it('refuse bad deltas without touching the old snapshot', () => {
+    const before = JSON.stringify(a.items.map((i) => Array.from(i.data)));
+    const good = createDelta(a, b, DDNET_0_6);
+    const bad: [string, Int32Array][] = [
+      ['TRUNCATED', good.subarray(0, good.length - 1)],
+      ['BAD_COUNT', Int32Array.of(99, 0, 0)],
+      ['DELETE_ABSENT', Int32Array.of(1, 0, 0, itemKey(1, 1))],
+      ['SIZE_MISMATCH', Int32Array.of(0, 1, 0, 0x7fff, 3, 2, 1, 1)],
+      ['BAD_SIZE', Int32Array.of(0, 1, 0, 0x7fff, 9, -4)],
+      ['BAD_KEY', Int32Array.of(0, 1, 0, 0x8000, 0, 0)],
+      ['TRAILING_DATA', Int32Array.of(...good, 0)],
+      ['DUPLICATE_UPDATE', Int32Array.of(0, 2, 0, 5, 9, 1, 1, 1, 5, 9, 1, 1, 1)],
+    ];
+    for (const [code, delta] of bad) {
+      expect(() => applyDelta(a, delta, DDNET_0_6)).toThrowError(SnapshotError);
+      expect(() => applyDelta(a, delta, DDNET_0_6)).toThrowError(expect.objectContaining({ code }));
+    }
+    expect(JSON.stringify(a.items.map((i) => Array.from(i.data)))).toBe(before);
+  });
+
+  it('can follow the sender order: new items before the next listed old item', () => {
+    const old = new Snapshot([item(13, 0, 1, 1), item(9, 0, ...new Array(22).fill(0))]);
+    const delta = Int32Array.of(0, 2, 0, 13, 5, 2, 2, 9, 0, ...new Array(22).fill(1));
+    expect(applyDelta(old, delta, DDNET_0_6).items.map((i) => `${i.type}:${i.id}`)).toEqual(['13:0', '9:0', '13:5']);
+    expect(applyDelta(old, delta, DDNET_0_6, { order: 'hint' }).items.map((i) => `${i.type}:${i.id}`)).toEqual(['13:0', '13:5', '9:0']);
+  });
+});

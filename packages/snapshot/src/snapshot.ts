@@ -1,0 +1,111 @@
+import { CodecError, type Uuid, uuidFromInts } from '@twcodec/datafile';
+
+/** Errors of snapshot and delta parsing, building and applying. */
+export class SnapshotError extends CodecError {}
+
+// DDNet's limits (src/engine/shared/snapshot.h, 16.4).
+export const SNAPSHOT_MAX_ITEMS = 1024;
+export const SNAPSHOT_MAX_SIZE = 64 * 1024;
+export const SNAPSHOT_MAX_TYPE = 0x7fff;
+export const SNAPSHOT_MAX_ID = 0xffff;
+/** Internal type ids from here up may be UUID types declared by type-0 items. */
+export const SNAPSHOT_OFFSET_UUID_TYPE = 0x4000;
+
+export interface SnapshotItem {
+  type: number;
+  id: number;
+  /** The item's ints; shared between snapshots while unchanged, so do not modify them in place. */
+  data: Int32Array;
+}
+
+export const itemKey = (type: number, id: number) => ((type << 16) | id) | 0;
+
+/** A snapshot: items in their order, looked up by key. Immutable once built. */
+export class Snapshot {
+  readonly items: readonly SnapshotItem[];
+  private byKey: Map<number, number> | undefined;
+
+  constructor(items: readonly SnapshotItem[]) {
+    this.items = items;
+  }
+
+  /** Index of the item with `key` (type << 16 | id), or -1. */
+  indexOf(key: number): number {
+    if (!this.byKey) {
+      this.byKey = new Map();
+      this.items.forEach((item, i) => {
+        const k = itemKey(item.type, item.id);
+        if (!this.byKey!.has(k)) this.byKey!.set(k, i);
+      });
+    }
+    return this.byKey.get(key) ?? -1;
+  }
+
+  get(type: number, id: number): SnapshotItem | undefined {
+    return this.items[this.indexOf(itemKey(type, id))];
+  }
+
+  /** The wrapping i32 sum of all item data (keys excluded), as DDNet's CSnapshot::Crc. */
+  checksum(): number {
+    let sum = 0;
+    for (const item of this.items) for (let i = 0; i < item.data.length; i++) sum = (sum + item.data[i]!) | 0;
+    return sum;
+  }
+
+  /** Internal type id -> UUID, from the type-0 declaration items. */
+  uuidTypes(): Map<number, Uuid> {
+    const out = new Map<number, Uuid>();
+    for (const item of this.items) {
+      if (item.type === 0 && item.id >= SNAPSHOT_OFFSET_UUID_TYPE && item.data.length >= 4 && !out.has(item.id)) out.set(item.id, uuidFromInts(item.data));
+    }
+    return out;
+  }
+
+  /** Size in bytes of the serialised snapshot. */
+  get dataSize(): number {
+    return this.items.reduce((s, item) => s + 4 + item.data.length * 4, 0);
+  }
+
+  /** Parses the snapshot layout: data_size, num_items, offsets, items. Checks what DDNet's IsValid checks, and its limits. */
+  static fromInts(ints: Int32Array, path = 'snapshot'): Snapshot {
+    const fail = (code: string, message: string, at: number): never => {
+      throw new SnapshotError(code, message, at * 4, path);
+    };
+    if (ints.length < 2) fail('TRUNCATED', `${ints.length} ints, the header needs 2`, ints.length);
+    const dataSize = ints[0]!;
+    const numItems = ints[1]!;
+    if (numItems < 0 || dataSize < 0 || dataSize % 4 !== 0) fail('BAD_HEADER', `num_items ${numItems}, data_size ${dataSize}`, 0);
+    if (numItems > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${numItems} items, ${dataSize} bytes: over DDNet's limits`, 0);
+    if (ints.length !== 2 + numItems + dataSize / 4) fail('SIZE_MISMATCH', `header describes ${2 + numItems + dataSize / 4} ints, got ${ints.length}`, 0);
+    const dataAt = 2 + numItems;
+    const items: SnapshotItem[] = [];
+    for (let i = 0; i < numItems; i++) {
+      const offset = ints[2 + i]!;
+      const end = i + 1 < numItems ? ints[3 + i]! : dataSize;
+      if (offset < 0 || offset > dataSize || offset % 4 !== 0) fail('BAD_OFFSET', `item ${i} at offset ${offset}`, 2 + i);
+      if (end - offset < 4) fail('BAD_OFFSET', `item ${i} has ${end - offset} bytes, its key needs 4`, 2 + i);
+      const at = dataAt + offset / 4;
+      const key = ints[at]!;
+      items.push({ type: (key >>> 16) & 0xffff, id: key & 0xffff, data: ints.slice(at + 1, dataAt + end / 4) });
+    }
+    return new Snapshot(items);
+  }
+
+  /** Builds the snapshot layout. */
+  toInts(): Int32Array {
+    const dataSize = this.dataSize;
+    const out = new Int32Array(2 + this.items.length + dataSize / 4);
+    out[0] = dataSize;
+    out[1] = this.items.length;
+    let offset = 0;
+    let at = 2 + this.items.length;
+    this.items.forEach((item, i) => {
+      out[2 + i] = offset;
+      out[at++] = itemKey(item.type, item.id);
+      out.set(item.data, at);
+      at += item.data.length;
+      offset += 4 + item.data.length * 4;
+    });
+    return out;
+  }
+}
