@@ -112,12 +112,7 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
   const problems: SchemaProblem[] = [];
   const schema: TeehistorianSchema = { messages: [], extensions: [] };
   for (const f of files) {
-    const at = (path: (string | number)[]) => {
-      let node: unknown = f.doc.contents;
-      for (const seg of path) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
-      const range = (node as Node | undefined)?.range;
-      return range ? f.lines.linePos(range[0]) : { line: 1, col: 1 };
-    };
+    const at = (path: (string | number)[]) => positionOf(f, path);
     if ('messages' in f.data) {
       (f.data.messages as ThMessageDef[]).forEach((m, i) => {
         if (schema.messages.some((x) => x.id === m.id || x.name === m.name)) problems.push({ file: f.file, ...at(['messages', i]), message: `message ${m.name} (${m.id}) is defined twice` });
@@ -177,14 +172,17 @@ function locate(doc: Document.Parsed, lines: LineCounter, e: ErrorObject): { lin
 
 type Raw = Record<string, unknown>;
 
+/** Line and column of the YAML node at `path` (or of the nearest node above it). */
+function positionOf(f: ParsedFile, path: (string | number)[]): { line: number; col: number } {
+  let node: unknown = f.doc.contents;
+  for (const seg of path) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
+  const range = (node as Node | undefined)?.range;
+  return range ? f.lines.linePos(range[0]) : { line: 1, col: 1 };
+}
+
 function buildModel(files: ParsedFile[]): SchemaSet {
   const problems: SchemaProblem[] = [];
-  const problem = (f: ParsedFile, path: (string | number)[], message: string) => {
-    let node: unknown = f.doc.contents;
-    for (const seg of path) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
-    const range = (node as Node | undefined)?.range;
-    problems.push({ file: f.file, ...(range ? f.lines.linePos(range[0]) : { line: 1, col: 1 }), message });
-  };
+  const problem = (f: ParsedFile, path: (string | number)[], message: string) => problems.push({ file: f.file, ...positionOf(f, path), message });
 
   const set: SchemaSet = { items: [], records: [], tiles: [], enums: [] };
   const owner = new Map<object, ParsedFile>();
@@ -377,12 +375,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
     const d = f.data as { protocol: string; description: string; items: SnapshotProtocolDef['items']; uuid_items?: (Omit<SnapshotUuidItemDef, 'uuid' | 'uuidName' | 'variableSize'> & { uuid_name: string; variable_size?: boolean })[] };
     const seen = new Set<number>();
     d.items.forEach((item, i) => {
-      if (seen.has(item.type_id)) {
-        let node: unknown = f.doc.contents;
-        for (const seg of ['items', i]) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
-        const range = (node as Node | undefined)?.range;
-        problems.push({ file: f.file, ...(range ? f.lines.linePos(range[0]) : { line: 1, col: 1 }), message: `type_id ${item.type_id} is listed twice` });
-      }
+      if (seen.has(item.type_id)) problems.push({ file: f.file, ...positionOf(f, ['items', i]), message: `type_id ${item.type_id} is listed twice` });
       seen.add(item.type_id);
     });
     out.push({

@@ -11,6 +11,23 @@ export function encodeUtf8(text: string): Uint8Array {
   return textEncoder.encode(text);
 }
 
+/** The string in a C string buffer: its bytes up to the first NUL (or all of them), as UTF-8. */
+export function decodeCString(bytes: Uint8Array): string {
+  const nul = bytes.indexOf(0);
+  return decodeUtf8(nul < 0 ? bytes : bytes.subarray(0, nul));
+}
+
+/** Structural equality of decoded values (plain objects, arrays, typed arrays); undefined properties count as absent. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
 /**
  * A plain Uint8Array view of `bytes`. Node's Buffer is a Uint8Array subclass whose slice() is a view and
  * whose JSON form differs; the runtime works on plain arrays so that copies are copies everywhere.

@@ -9,6 +9,8 @@ export class CodecError extends Error {
   readonly code: string;
   readonly offset: number;
   readonly path: string;
+  /** The message without code and location, for wrapping the error with a more precise path. */
+  readonly detail: string;
 
   constructor(code: string, message: string, offset = -1, path = '', options?: { cause?: unknown }) {
     const where = [path && `at ${path}`, offset >= 0 && `offset ${offset}`].filter(Boolean).join(', ');
@@ -17,6 +19,7 @@ export class CodecError extends Error {
     this.code = code;
     this.offset = offset;
     this.path = path;
+    this.detail = message;
   }
 }
 

@@ -1,4 +1,4 @@
-import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeUtf8, uuidFromBytes } from '@twcodec/datafile';
+import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, uuidFromBytes } from '@twcodec/datafile';
 import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 
@@ -52,11 +52,6 @@ export interface DemoSnapshot {
   offset: number;
 }
 
-const cstr = (bytes: Uint8Array) => {
-  const nul = bytes.indexOf(0);
-  return decodeUtf8(nul < 0 ? bytes : bytes.subarray(0, nul));
-};
-
 /** Turns the Huffman-compressed, varint-packed payload of a chunk into its i32 values. */
 export function unpackChunk(stored: Uint8Array, offset: number): Int32Array {
   const packed = teeworldsHuffman().decompress(stored, MAX_CHUNK_DATA + 5 * 1024, offset);
@@ -105,13 +100,13 @@ export class DemoReader {
     this.chunksOffset = at;
     this.header = {
       version,
-      netVersion: cstr(bytes.subarray(8, 72)),
-      mapName: cstr(bytes.subarray(72, 136)),
+      netVersion: decodeCString(bytes.subarray(8, 72)),
+      mapName: decodeCString(bytes.subarray(72, 136)),
       mapSize,
       mapCrc: be(140).toString(16).padStart(8, '0'),
-      type: cstr(bytes.subarray(144, 152)),
+      type: decodeCString(bytes.subarray(144, 152)),
       length: be(152),
-      timestamp: cstr(bytes.subarray(156, 176)),
+      timestamp: decodeCString(bytes.subarray(156, 176)),
       timelineMarkers,
       mapSha256,
     };
@@ -155,7 +150,7 @@ export class DemoReader {
       try {
         ints = unpackChunk(stored, offset);
       } catch (e) {
-        if (e instanceof CodecError) throw new DemoError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(.*\)$/, ''), e.offset, 'chunk.data', { cause: e });
+        if (e instanceof CodecError) throw new DemoError(e.code, e.detail, e.offset, 'chunk.data', { cause: e });
         throw e;
       }
       if (type === 1) yield { kind: 'snapshot', ints, offset, storedSize: size };
@@ -194,7 +189,7 @@ export class DemoReader {
         }
       } catch (e) {
         if (e instanceof CodecError && !(e instanceof DemoError)) {
-          throw new DemoError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(.*\)$/, ''), chunk.offset, e.path, { cause: e });
+          throw new DemoError(e.code, e.detail, chunk.offset, e.path, { cause: e });
         }
         throw e;
       }

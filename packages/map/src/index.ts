@@ -19,7 +19,7 @@ export type {
   UnknownLayer,
 } from './model.js';
 export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
-export { decodeCString, decodeCStringList, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
+export { decodeCStringList, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, tilemapKind } from './tilemap.js';
 export { validateMap } from './validate.js';
 export { writeMap, type WriteMapOptions } from './write.js';

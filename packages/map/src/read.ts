@@ -3,6 +3,7 @@ import {
   Datafile,
   type DatafileItem,
   type DatafileReadOptions,
+  decodeCString,
   decodeUtf8,
   int32sFromBytes,
   ITEMTYPE_EX,
@@ -69,12 +70,6 @@ export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
 }
 
-/** The string of a CString data item: its bytes up to the first NUL. */
-export function decodeCString(bytes: Uint8Array): string {
-  const nul = bytes.indexOf(0);
-  return decodeUtf8(nul < 0 ? bytes : bytes.subarray(0, nul));
-}
-
 /** Consecutive NUL-terminated strings (the settings data item). */
 export function decodeCStringList(bytes: Uint8Array): string[] {
   const out: string[] = [];
@@ -117,7 +112,7 @@ class MapReader {
     try {
       return decoder(item.data, item.offset ?? -1);
     } catch (e) {
-      if (e instanceof MapError) throw new MapError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(at .*\)$/, ''), e.offset, path + e.path.replace(/^[a-z_]+/, ''), { cause: e });
+      if (e instanceof MapError) throw new MapError(e.code, e.detail, e.offset, path + e.path.replace(/^[a-z_]+/, ''), { cause: e });
       throw e;
     }
   }
@@ -133,7 +128,7 @@ class MapReader {
       return this.df.data[index]!.bytes();
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
-      if (this.strict) throw new MapError(e.code, e.message.replace(/^[A-Z_]+: /, ''), e.offset, path, { cause: e });
+      if (this.strict) throw new MapError(e.code, e.detail, e.offset, path, { cause: e });
       this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
       return undefined;
     }

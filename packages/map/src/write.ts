@@ -3,6 +3,8 @@ import {
   bytesFromInt32s,
   Datafile,
   DatafileData,
+  decodeCString,
+  deepEqual,
   type DatafileItem,
   type DatafileWriteOptions,
   encodeUtf8,
@@ -40,23 +42,13 @@ import {
   MAP_ITEM_TYPES,
 } from './generated/index.gen.js';
 import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { decodeCString, decodeCStringList, mapItemTypeOf } from './read.js';
+import { decodeCStringList, mapItemTypeOf } from './read.js';
 import { compressSkippedTiles, tilemapKind } from './tilemap.js';
 
 export type WriteMapOptions = DatafileWriteOptions;
 
 const TYPE = new Map(MAP_ITEM_TYPES.map((t) => [t.name, t]));
 const ZERO_BEZIER: EnvelopePointBezier = { inTangentDx: [0, 0, 0, 0], inTangentDy: [0, 0, 0, 0], outTangentDx: [0, 0, 0, 0], outTangentDy: [0, 0, 0, 0] };
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
 
 const encodeCString = (text: string) => {
   const bytes = encodeUtf8(text);

@@ -172,7 +172,7 @@ export function readMessage(r: ByteReader): TeehistorianMessage {
 }
 
 function asTeehistorianError(e: BinaryError, path: string): TeehistorianError {
-  return new TeehistorianError(e.code, e.message.replace(/^[A-Z_]+: /, '').replace(/ \(at .*\)$/, ''), e.offset, path + (e.path ? `.${e.path}` : ''), { cause: e });
+  return new TeehistorianError(e.code, e.detail, e.offset, path + (e.path ? `.${e.path}` : ''), { cause: e });
 }
 
 const INCOMPLETE = Symbol('incomplete');

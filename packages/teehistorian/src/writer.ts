@@ -1,16 +1,9 @@
-import { ByteWriter, encodeUtf8, uuidToBytes } from '@twcodec/datafile';
+import { ByteWriter, deepEqual, encodeUtf8, uuidToBytes } from '@twcodec/datafile';
 import { encodeExtension, encodeMessage } from './generated/messages.gen.js';
 import { TEEHISTORIAN_UUID, type TeehistorianHeader, TeehistorianError, type TeehistorianMessage } from './reader.js';
 
 /** DDNet's MAX_CLIENTS: the "previous tick's highest client id" before the first tick. */
 const MAX_CLIENTS = 64;
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b || Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
 
 export interface HeaderInput {
   header: TeehistorianHeader;
