@@ -1,5 +1,5 @@
 import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, uuidFromBytes } from '@twcodec/datafile';
-import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
+import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 
 /** Errors of demo reading. */
@@ -163,15 +163,26 @@ export class DemoReader {
   /**
    * The full snapshot of every recorded tick: keyframes as stored, the others by applying each delta to the
    * snapshot before it. A tick marker without a snapshot chunk (nothing changed) repeats the previous one.
+   *
+   * Item order: a demo stores the recorder's order only at keyframes. Between them the reader follows it
+   * from what the deltas reveal — the order in which a delta lists changed and new items (see applyDelta's
+   * `hint` order) and, looking one delta ahead, the order in which the next delta lists deleted items — so
+   * that createDelta between consecutive snapshots gives back the demo's own deltas.
    */
   *snapshots(protocol: SnapshotProtocol = DDNET_0_6): Generator<DemoSnapshot> {
     let current: Snapshot | undefined;
     let tick = 0;
     let pendingTick = false;
     let index = 0;
+    // Snapshots not yet handed out, all of `current`: the next delta may still reveal more of its order.
+    let waiting: DemoSnapshot[] = [];
+    const flush = function* (ordered: Snapshot | undefined) {
+      for (const s of waiting) yield ordered ? { ...s, snapshot: ordered } : s;
+      waiting = [];
+    };
     for (const chunk of this.chunks()) {
       if (chunk.kind === 'tick') {
-        if (pendingTick && current) yield { tick, snapshot: current, source: 'delta', delta: new Int32Array(0), offset: chunk.offset };
+        if (pendingTick && current) waiting.push({ tick, snapshot: current, source: 'delta', delta: new Int32Array(0), offset: chunk.offset });
         tick = chunk.tick;
         pendingTick = true;
         continue;
@@ -180,23 +191,52 @@ export class DemoReader {
       const path = `snapshots[${index++}]`;
       try {
         if (chunk.kind === 'snapshot') {
+          yield* flush(undefined);
           current = Snapshot.fromInts(chunk.ints, path);
-          yield { tick, snapshot: current, source: 'keyframe', offset: chunk.offset };
+          waiting.push({ tick, snapshot: current, source: 'keyframe', offset: chunk.offset });
         } else {
           if (!current) throw new DemoError('DELTA_WITHOUT_SNAPSHOT', 'a delta before the first snapshot', chunk.offset, path);
+          if (waiting.some((s) => s.source === 'keyframe')) {
+            yield* flush(undefined); // a keyframe's order is the recorder's own
+          } else {
+            current = orderDeleted(current, chunk.ints);
+            yield* flush(current);
+          }
           current = applyDelta(current, chunk.ints, protocol, { path, order: 'hint' });
-          yield { tick, snapshot: current, source: 'delta', delta: chunk.ints, offset: chunk.offset };
+          waiting.push({ tick, snapshot: current, source: 'delta', delta: chunk.ints, offset: chunk.offset });
         }
       } catch (e) {
-        if (e instanceof CodecError && !(e instanceof DemoError)) {
-          throw new DemoError(e.code, e.detail, chunk.offset, e.path, { cause: e });
-        }
+        if (e instanceof CodecError && !(e instanceof DemoError)) throw new DemoError(e.code, e.detail, chunk.offset, e.path, { cause: e });
         throw e;
       }
       pendingTick = false;
     }
-    if (pendingTick && current) yield { tick, snapshot: current, source: 'delta', delta: new Int32Array(0), offset: this.bytes.length };
+    if (pendingTick && current) waiting.push({ tick, snapshot: current, source: 'delta', delta: new Int32Array(0), offset: this.bytes.length });
+    yield* flush(undefined);
   }
+}
+
+/**
+ * `snapshot` with the items a delta deletes put in the order the delta lists them: an item found before the
+ * one listed ahead of it moves to just after that one, so every other item keeps its place.
+ */
+function orderDeleted(snapshot: Snapshot, delta: Int32Array): Snapshot {
+  const numDeleted = delta[0] ?? 0;
+  if (numDeleted < 2 || numDeleted > delta.length - 3) return snapshot;
+  const keys = Array.from(delta.subarray(3, 3 + numDeleted));
+  if (keys.some((key) => snapshot.indexOf(key) < 0)) return snapshot; // applyDelta reports it
+  let items: SnapshotItem[] | undefined;
+  const keyOf = (item: SnapshotItem) => itemKey(item.type, item.id);
+  for (let i = 1; i < keys.length; i++) {
+    const list = items ?? snapshot.items;
+    const prev = list.findIndex((item) => keyOf(item) === keys[i - 1]);
+    const at = list.findIndex((item) => keyOf(item) === keys[i]);
+    if (at > prev) continue;
+    items ??= snapshot.items.slice();
+    const [moved] = items.splice(at, 1);
+    items.splice(prev, 0, moved!); // prev shifted down by one after the removal: this is just after it
+  }
+  return items ? new Snapshot(items) : snapshot;
 }
 
 export function readDemo(bytes: Uint8Array): DemoReader {
