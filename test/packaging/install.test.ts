@@ -1,0 +1,77 @@
+// Every publishable package, packed with npm pack, installs into an empty project together with only the
+// twcodec tarballs it depends on, and works from plain Node ESM (no TypeScript, no workspace links).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixturesDir, repoRoot } from '../corpus.js';
+
+const PACKAGES = ['datafile', 'map', 'teehistorian', 'snapshot', 'demo', 'cli'];
+const packDir = mkdtempSync(join(tmpdir(), 'twcodec-pack-'));
+const tarballs = new Map<string, string>();
+const internalDeps = new Map<string, string[]>();
+
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+
+function closure(name: string, out = new Set<string>()): Set<string> {
+  out.add(name);
+  for (const dep of internalDeps.get(name) ?? []) if (!out.has(dep)) closure(dep, out);
+  return out;
+}
+
+// What each package is checked with, from plain JavaScript.
+const CHECKS: Record<string, string> = {
+  datafile: `import { Datafile } from '@twcodec/datafile';
+const bytes = new Uint8Array(readFileSync(fixture('maps/ctf1.map')));
+const df = Datafile.read(bytes);
+ok(df.write().every((b, i) => b === bytes[i]) && df.data.every((d) => d.bytes().length === d.size));`,
+  map: `import { readMap, writeMap, validateMap } from '@twcodec/map';
+const bytes = new Uint8Array(readFileSync(fixture('maps/dm7-legacy-size.map')));
+const map = readMap(bytes);
+ok(validateMap(map).every((i) => i.severity !== 'error') && writeMap(map).length === bytes.length);`,
+  teehistorian: `import { readTeehistorian } from '@twcodec/teehistorian';
+const th = readTeehistorian(new Uint8Array(readFileSync(fixture('teehistorian/idle-ctf1.teehistorian'))));
+ok(th.header.map_name === 'ctf1' && [...th].at(-1).kind === 'FINISH');`,
+  snapshot: `import { Snapshot, createDelta, applyDelta, DDNET_0_6 } from '@twcodec/snapshot';
+const a = new Snapshot([{ type: 5, id: 0, data: Int32Array.of(1, 2, 3) }]);
+const b = new Snapshot([{ type: 5, id: 0, data: Int32Array.of(1, 2, 4) }]);
+ok(applyDelta(a, createDelta(a, b, DDNET_0_6), DDNET_0_6).get(5, 0).data[2] === 4);`,
+  demo: `import { readDemo } from '@twcodec/demo';
+const demo = readDemo(new Uint8Array(readFileSync(fixture('demos/ctf2_server_Alpha_server_manual.demo'))));
+ok(demo.header.mapName === 'ctf2' && [...demo.snapshots()].length > 10);`,
+  cli: `import { execFileSync } from 'node:child_process';
+const out = execFileSync(join('node_modules', '.bin', 'twcodec'), ['map', 'info', fixture('maps/ctf1.map')], { encoding: 'utf8' });
+ok(JSON.parse(out).layers.byKind.game === 1);`,
+};
+
+beforeAll(() => {
+  for (const name of PACKAGES) {
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
+    internalDeps.set(name, Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@twcodec/')).map((d) => d.slice(9)));
+    // npm pack runs the package's prepack script, which builds it.
+    const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', packDir], join(repoRoot, 'packages', name)));
+    tarballs.set(name, join(packDir, info.filename));
+  }
+}, 600_000);
+
+describe('packed packages', () => {
+  it.each(PACKAGES)('@twcodec/%s installs on its own and works from plain Node ESM', (name) => {
+    const project = join(packDir, `project-${name}`);
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: `check-${name}`, private: true, type: 'module' }));
+    npm(['install', '--no-audit', '--no-fund', '--no-package-lock', ...[...closure(name)].map((n) => tarballs.get(n)!)], project);
+    writeFileSync(
+      join(project, 'check.mjs'),
+      `import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\n${CHECKS[name]!.split('\n').filter((l) => l.startsWith('import ')).join('\n')}\n` +
+        `const fixture = (p) => join(${JSON.stringify(fixturesDir)}, p);\nconst ok = (c) => { if (!c) throw new Error('check failed'); console.log('ok'); };\n` +
+        CHECKS[name]!.split('\n').filter((l) => !l.startsWith('import ')).join('\n'),
+    );
+    expect(execFileSync('node', ['check.mjs'], { cwd: project, encoding: 'utf8' }).trim()).toBe('ok');
+    // Only the files meant for users are in the tarball.
+    const listing = npm(['pack', '--dry-run', '--json'], join(repoRoot, 'packages', name));
+    const files: string[] = JSON.parse(listing)[0].files.map((f: { path: string }) => f.path);
+    expect(files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f))).toEqual([]);
+    expect(files.some((f) => f.endsWith('.test.js'))).toBe(false);
+  });
+});
