@@ -1,14 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir, readBytes } from '../../../test/corpus.js';
+import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
 import { type CliIo, main, nodeIo } from './index.js';
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) };
+  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: (t) => void (stderr += `[progress] ${t}\n`) };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
@@ -46,10 +47,28 @@ describe('twcodec datafile', () => {
     expect(readdirSync(dir)).toEqual(['bad.map']);
   });
 
-  it('reports usage errors with exit code 2', async () => {
+  it('reports usage errors with exit code 2 and has help for every command', async () => {
     expect((await run(['datafile', 'info'])).code).toBe(2);
     expect((await run(['nope'])).code).toBe(2);
-    expect((await run(['--help'])).stdout).toMatch(/^Usage: twcodec/);
+    const help = await run(['--help']);
+    expect(help.stdout).toMatch(/^Usage: twcodec/);
+    expect(help.stdout).toContain('teehistorian dump FILE');
+    const mapHelp = await run(['map', '--help']);
+    expect(mapHelp.code).toBe(0);
+    expect(mapHelp.stdout).toContain('map validate FILE');
+    expect(mapHelp.stdout).not.toContain('demo info');
+    const one = await run(['map', 'json', '--help']);
+    expect(one.stdout).toMatch(/^Usage: twcodec map json FILE \[--data-dir DIR\]/);
+    expect(one.stdout).toContain('--data-dir DIR');
+  });
+
+  it('reads standard input for FILE -', () => {
+    // The built CLI, as a user runs it: cat ctf1.map | twcodec datafile info -
+    const built = join(repoRoot, 'packages', 'cli', 'dist', 'bin.js');
+    if (!existsSync(built)) return;
+    const result = spawnSync('node', [built, 'datafile', 'info', '-'], { input: readFileSync(ctf1), encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout).version).toBe(4);
   });
 });
 
