@@ -117,6 +117,8 @@ export function emitMapDocs(set: SchemaSet, source = 'schemas/map'): string {
     '',
     '# Map format reference',
     '',
+    `A worked example on a real file: [examples.md](examples.md#map).`,
+    '',
     'Teeworlds and DDNet maps are [datafiles](datafile.md): typed items of i32 plus zlib-compressed data items.',
     'This reference is generated from the YAML schemas, the same source as the `@twcodec/map` codecs.',
     '',

@@ -95,6 +95,8 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
     '',
     '# Snapshot format reference',
     '',
+    `A worked example on a real file: [examples.md](examples.md#snapshot).`,
+    '',
     'A snapshot is the state of the game world the server sends every tick: items of i32 keyed by',
     '`type << 16 | id`. Generated from the schemas that also generate `@twcodec/snapshot`; rules checked against',
     "DDNet 16.4's `src/engine/shared/snapshot.cpp`.",

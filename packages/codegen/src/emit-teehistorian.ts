@@ -234,6 +234,8 @@ export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schem
     '',
     '# Teehistorian format reference',
     '',
+    `A worked example on a real file: [examples.md](examples.md#teehistorian).`,
+    '',
     "DDNet servers record everything that happens in a game — player positions, inputs, network messages,",
     'console commands — as a teehistorian file, so that the game can be replayed and checked. This reference',
     'is generated from the YAML schemas that also generate `@twcodec/teehistorian`.',

@@ -1,0 +1,100 @@
+// Writes docs/formats/examples.md: for each format, a hex excerpt of a real file (the repo's fixtures) with
+// its fields decoded by the packages. Run: npm run docs:examples
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Datafile, ByteReader, decodeI32String } from '@twcodec/datafile';
+import { decodeGroupItem, readMap } from '@twcodec/map';
+import { readTeehistorian } from '@twcodec/teehistorian';
+import { readDemo } from '@twcodec/demo';
+import { DDNET_0_6 } from '@twcodec/snapshot';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const fixture = (p) => new Uint8Array(readFileSync(join(root, 'fixtures', p)));
+const hex = (bytes, start, end) => {
+  const lines = [];
+  for (let at = start; at < end; at += 16) {
+    const row = Array.from(bytes.subarray(at, Math.min(end, at + 16)), (b) => b.toString(16).padStart(2, '0'));
+    lines.push(`${at.toString(16).padStart(8, '0')}  ${row.join(' ')}`);
+  }
+  return ['```', ...lines, '```'].join('\n');
+};
+const table = (rows) => ['| bytes | field | value |', '| --- | --- | --- |', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from the files in fixtures/. -->', '', '# Worked examples', '',
+  'Each format on a real file from `fixtures/`: the bytes, then what they mean.', ''];
+
+// Datafile: the header of Teeworlds' ctf1.map.
+{
+  const bytes = fixture('maps/ctf1.map');
+  const v = new DataView(bytes.buffer);
+  const names = ['version', 'size', 'swaplen', 'num_item_types', 'num_items', 'num_data', 'item_size', 'data_size'];
+  const df = Datafile.read(bytes);
+  out.push('## Datafile', '', '`fixtures/maps/ctf1.map` (Teeworlds 0.7), the 36-byte header and the first item type:', '', hex(bytes, 0, 48), '',
+    table([['0-3', 'magic', '`DATA`'], ...names.map((n, i) => [`${4 + i * 4}-${7 + i * 4}`, n, String(v.getInt32(4 + i * 4, true))]),
+      ['36-47', 'item_types[0]', `type ${v.getInt32(36, true)}, start ${v.getInt32(40, true)}, num ${v.getInt32(44, true)}`]]), '',
+    `size + 16 = ${v.getInt32(8, true) + 16} = the file size ${bytes.length}; the file has ${df.items.length} items and ${df.data.length} data items.`, '');
+}
+
+// Map: a group item of dm7.
+{
+  const bytes = fixture('maps/coverage.map');
+  const df = Datafile.read(bytes);
+  const item = df.items.filter((i) => i.type === 4).at(-1);
+  const group = decodeGroupItem(item.data);
+  const at = item.offset - 8;
+  out.push('## Map', '', `A group item of \`fixtures/maps/coverage.map\` (DDNet) at byte ${at}: the key (type 4 << 16 | id ${item.id}), the size, then ${item.data.length} i32:`, '',
+    hex(bytes, at, at + 8 + item.data.length * 4), '',
+    table([
+      [`${at}-${at + 3}`, 'key', `0x${((item.type << 16) | item.id).toString(16)} (type 4 = group, id ${item.id})`],
+      [`${at + 4}-${at + 7}`, 'size', String(item.data.length * 4)],
+      ...Object.entries(group).map(([k, val]) => ['', k, JSON.stringify(val)]),
+    ]), '', group.name === undefined ? '' : `The name is an I32String: ints ${Array.from(item.data.subarray(item.data.length - 3), (x) => `0x${(x >>> 0).toString(16)}`).join(', ')} read big-endian, minus 128 per byte: "${decodeI32String(item.data, item.data.length - 3, 3)}".`, '');
+  const map = readMap(bytes);
+  out.push(`The map model: ${map.groups.length} groups, ${map.groups.reduce((s, g) => s + g.layers.length, 0)} layers, ${map.images.length} images, ${map.envelopes.length} envelopes.`, '');
+}
+
+// Teehistorian: the UUID, the start of the JSON header, the first messages.
+{
+  const bytes = fixture('teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+  const reader = readTeehistorian(bytes);
+  const messages = [...reader].slice(0, 6);
+  out.push('## Teehistorian', '', '`fixtures/teehistorian/ctf2_….teehistorian`: the UUID of `teehistorian@ddnet.tw` and the start of the JSON header:', '', hex(bytes, 0, 48), '');
+  const first = messages[0].offset;
+  const end = messages[5].offset + 8;
+  out.push(`The first messages, from byte ${first}:`, '', hex(bytes, first, end), '', table(messages.map((m) => {
+    const r = new ByteReader(bytes, m.offset);
+    const { tick, offset, ...fields } = m;
+    return [`${offset}`, `tick ${tick}`, `\`${JSON.stringify(fields, (k, v) => (v instanceof Uint8Array ? `${v.length} bytes` : v))}\` (first int ${r.readVarInt()})`];
+  })), '');
+}
+
+// Demo and snapshot: the header and the first snapshot of a server demo.
+{
+  const bytes = fixture('demos/ctf2_server_Alpha_server_manual.demo');
+  const demo = readDemo(bytes);
+  const h = demo.header;
+  out.push('## Demo', '', '`fixtures/demos/ctf2_server_Alpha_server_manual.demo`, the first 176 bytes (header):', '', hex(bytes, 0, 176), '',
+    table([['0-6', 'marker', '`TWDEMO\\0`'], ['7', 'version', String(h.version)], ['8-71', 'net version', h.netVersion], ['72-135', 'map name', h.mapName],
+      ['136-139', 'map size', String(h.mapSize)], ['140-143', 'map crc', h.mapCrc], ['144-151', 'type', h.type], ['152-155', 'length', `${h.length} s`], ['156-175', 'timestamp', h.timestamp]]), '');
+  const chunks = [...demo.chunks()];
+  const firstChunk = chunks[0];
+  const tick = chunks.find((c) => c.kind === 'tick');
+  const snap = chunks.find((c) => c.kind === 'snapshot');
+  const describe = (c) => c.kind === 'tick'
+    ? `tick marker${c.keyframe ? ', keyframe' : ''}, tick ${c.tick}`
+    : `data chunk type ${(bytes[c.offset] & 0x60) >> 5} (${c.kind}), ${c.storedSize} bytes of Huffman-coded varints`;
+  out.push(`Then timeline markers, the map's SHA-256 and the map; chunks start at byte ${demo.chunksOffset}:`, '', hex(bytes, demo.chunksOffset, demo.chunksOffset + 16), '',
+    ...[firstChunk, tick, snap].map((c) => `- byte ${c.offset}: 0x${bytes[c.offset].toString(16)} = ${describe(c)}`), '');
+  const [first] = demo.snapshots();
+  const ints = first.snapshot.toInts();
+  out.push('## Snapshot', '', `That snapshot decoded: ${ints.length} i32, data_size ${ints[0]}, ${ints[1]} items, checksum ${first.snapshot.checksum()}. The first items:`, '',
+    table(first.snapshot.items.slice(0, 6).map((it, i) => [`item ${i}`, `type ${it.type}, id ${it.id}`, Array.from(it.data).join(', ')])), '',
+    ...(() => {
+      const uuid = first.snapshot.uuidTypes().get(0x7fff);
+      const known = DDNET_0_6.uuidItems.find((u) => u.uuid === uuid);
+      return [`Type 0 items declare UUID types: item 0 says type 0x7fff (32767) stands for the UUID whose bytes are its 4 ints read big-endian, ${uuid}${known ? ` = \`${known.uuidName}\` (${known.name})` : ''}; item 4 is such an item.`, ''];
+    })());
+}
+
+writeFileSync(join(root, 'docs', 'formats', 'examples.md'), out.join('\n'));
+console.log('wrote docs/formats/examples.md');
