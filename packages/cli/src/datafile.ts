@@ -1,11 +1,8 @@
-import { Datafile, type Uuid, uuidFromName } from '@twcodec/datafile';
+import { Datafile, type Uuid } from '@twcodec/datafile';
+import { MAP_ITEM_TYPES } from '@twcodec/map';
 
-// Names of the UUID item types DDNet defines for maps, to label them in `info`.
-const KNOWN_UUID_NAMES = new Map<Uuid, string>(
-  ['mapitemtype-automapper-config@ddnet.tw', 'mapitemtype-envpoints-bezier@ddnet.tw', 'mapitemtype-test@ddnet.tw'].map(
-    (name) => [uuidFromName(name), name],
-  ),
-);
+// Names of the UUID item types the map schemas know, to label them in `info`.
+const KNOWN_UUID_NAMES = new Map<Uuid, string>(MAP_ITEM_TYPES.filter((t) => t.uuid && t.uuidName).map((t) => [t.uuid!, t.uuidName!]));
 
 export interface DatafileInfo {
   fileSize: number;

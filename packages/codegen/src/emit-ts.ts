@@ -281,7 +281,7 @@ function itemWhere(item: ItemDef): string {
   return item.typeId !== undefined ? `type_id ${item.typeId}` : `UUID ${item.uuid} (\`${item.uuidName}\`)`;
 }
 
-function itemStatements(item: ItemDef, set: SchemaSet): StatementStructures[] {
+function itemStatements(item: ItemDef): StatementStructures[] {
   const statements: StatementStructures[] = [];
   const iface = itemInterface(item);
   const extraProp = {
@@ -403,7 +403,6 @@ function itemStatements(item: ItemDef, set: SchemaSet): StatementStructures[] {
       'return out;',
     ]),
   );
-  void set;
   return statements;
 }
 
@@ -752,7 +751,7 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
         "import { need } from '../item-errors.js';",
         "import type { Color, Point } from './types.gen.js';",
       ],
-      [...set.items.flatMap((item) => itemStatements(item, set)), ...registryStatements(set)],
+      [...set.items.flatMap((item) => itemStatements(item)), ...registryStatements(set)],
     ),
   );
   files.push(

@@ -123,8 +123,10 @@ class MapWriter {
       } finally {
         srcData.unload();
       }
-      if (!unchanged) this.out.data[original] = new DatafileData({ index: original, size: 0, raw: new Uint8Array(), zlib: this.out.zlib });
-      if (!unchanged) this.out.data[original]!.set(bytes());
+      if (!unchanged) {
+        const raw = bytes();
+        this.out.data[original] = new DatafileData({ index: original, size: raw.length, raw, zlib: this.out.zlib });
+      }
       return original;
     }
     return this.out.addData(bytes());
