@@ -129,8 +129,21 @@ export class ByteReader {
     return decodeUtf8(this.bytes.subarray(start, nul));
   }
 
-  /** The Teeworlds variable-width int (see varint.ts). */
+  /** The Teeworlds variable-width int (layout: see packVarInt). */
   readVarInt(path = ''): number {
+    // Most ints fit in one byte: [0 | sign | 6 bits], always canonical.
+    const p0 = this.pos;
+    if (p0 < this.end) {
+      const b = this.bytes[p0]!;
+      if (!(b & 0x80)) {
+        this.pos = p0 + 1;
+        return b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+      }
+    }
+    return this.readLongVarInt(path);
+  }
+
+  private readLongVarInt(path: string): number {
     const bytes = this.bytes;
     let p = this.pos;
     if (p >= this.end) throw new BinaryError('TRUNCATED', 'varint needs 1 byte, 0 left', this.offset, path);
