@@ -58,3 +58,43 @@ describe('demo reader', () => {
     expect(errors).toBeGreaterThan(100);
   });
 });
+
+describe('older demo versions', () => {
+  /**
+   * The fixture rewritten as an older version: no SHA-256 extension before 6, no timeline markers in 3, and
+   * before 5 tick markers hold the delta in their low 6 bits (or a 4-byte tick) instead of the 5-bit form.
+   */
+  function rewrite(bytes: Uint8Array, version: number): Uint8Array {
+    const demo = readDemo(bytes);
+    const out: number[] = [...bytes.subarray(0, 176)];
+    out[7] = version;
+    if (version > 3) out.push(...bytes.subarray(176, 176 + 260));
+    out.push(...demo.map!);
+    let last = -1;
+    const chunks = [...demo.chunks()];
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i]!;
+      const end = i + 1 < chunks.length ? chunks[i + 1]!.offset : bytes.length;
+      if (c.kind !== 'tick') {
+        out.push(...bytes.subarray(c.offset, end));
+        continue;
+      }
+      const delta = c.tick - last;
+      if (version >= 5) out.push(...bytes.subarray(c.offset, end)); // same tick markers as version 6
+      else if (!c.keyframe && last >= 0 && delta >= 1 && delta <= 0x3f) out.push(0x80 | delta);
+      else out.push(0x80 | (c.keyframe ? 0x40 : 0), (c.tick >>> 24) & 0xff, (c.tick >>> 16) & 0xff, (c.tick >>> 8) & 0xff, c.tick & 0xff);
+      last = c.tick;
+    }
+    return Uint8Array.from(out);
+  }
+
+  it.each([5, 4, 3])('reads version %i the same as version 6', (version) => {
+    const bytes = readBytes(demoPath);
+    const expected = [...readDemo(bytes).snapshots()].map((s) => [s.tick, s.snapshot.checksum(), s.snapshot.items.length]);
+    const old = readDemo(rewrite(bytes, version));
+    expect(old.header.version).toBe(version);
+    expect(old.header.mapSha256).toBeUndefined();
+    expect(old.map?.length).toBe(25626);
+    expect([...old.snapshots()].map((s) => [s.tick, s.snapshot.checksum(), s.snapshot.items.length])).toEqual(expected);
+  });
+});
