@@ -17,6 +17,7 @@ import {
   type FieldDef,
   type FieldEntry,
   fieldInts,
+  flatFields,
   type ItemDef,
   pascal,
   type RecordDef,
@@ -202,7 +203,7 @@ function runs(entries: FieldEntry[]): ({ kind: 'run'; fields: FieldDef[] } | Exc
 const width = (fields: FieldDef[]) => fields.reduce((s, f) => s + fieldInts(f), 0);
 
 function versionFieldOf(layout: Layout): FieldDef | undefined {
-  return layout.entries.flatMap((e) => (e.kind === 'field' ? [e.field] : e.fields)).find((f) => f.type === 'version');
+  return flatFields(layout.entries).find((f) => f.type === 'version');
 }
 
 /** Decode statements for the entries, reading into `item` with cursor `p`; `name` names errors. */
@@ -725,8 +726,8 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
   );
   const usesI32String = (fields: FieldDef[]) => fields.some((f) => f.type === 'i32string');
   const itemFields = set.items.flatMap((item) => [
-    ...flat(item.fields),
-    ...(item.variants?.cases.flatMap((c) => flat(c.fields)) ?? []),
+    ...flatFields(item.fields),
+    ...(item.variants?.cases.flatMap((c) => flatFields(c.fields)) ?? []),
   ]);
   files.push(
     addFile(
@@ -764,10 +765,6 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
     ]),
   );
   return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: f.getFullText() }));
-}
-
-function flat(entries: FieldEntry[]): FieldDef[] {
-  return entries.flatMap((e) => (e.kind === 'field' ? [e.field] : e.fields));
 }
 
 /** A table of every item type, for readers that dispatch on type ids and UUIDs. */

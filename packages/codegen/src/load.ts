@@ -15,6 +15,7 @@ import {
   type FieldDef,
   type FieldEntry,
   fieldInts,
+  flatFields,
   type ItemDef,
   type RecordDef,
   type SchemaSet,
@@ -360,10 +361,6 @@ function normalizeFields(raw: Raw[]): FieldEntry[] {
     }
     return { kind: 'if_room', fields, ...(description ? { description } : {}) };
   });
-}
-
-export function flatFields(entries: FieldEntry[]): FieldDef[] {
-  return entries.flatMap((e) => (e.kind === 'field' ? [e.field] : e.fields));
 }
 
 /** Loads the snapshot item tables (`schemasDir/snapshot`), one per protocol. */

@@ -99,6 +99,11 @@ export interface SchemaSet {
   enums: EnumDef[];
 }
 
+/** The fields of a layout, groups flattened, in order. */
+export function flatFields(entries: FieldEntry[]): FieldDef[] {
+  return entries.flatMap((e) => (e.kind === 'field' ? [e.field] : e.fields));
+}
+
 /** Width of a field in i32. */
 export function fieldInts(field: FieldDef): number {
   switch (field.type) {

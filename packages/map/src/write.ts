@@ -11,7 +11,6 @@ import {
   ITEMTYPE_EX,
   type Uuid,
 } from '@twcodec/datafile';
-import { MapError } from './errors.js';
 import {
   decodeAutomapperItem,
   decodeEnvelopeItem,
@@ -47,7 +46,6 @@ import { compressSkippedTiles, tilemapKind } from './tilemap.js';
 
 export type WriteMapOptions = DatafileWriteOptions;
 
-const TYPE = new Map(MAP_ITEM_TYPES.map((t) => [t.name, t]));
 const ZERO_BEZIER: EnvelopePointBezier = { inTangentDx: [0, 0, 0, 0], inTangentDy: [0, 0, 0, 0], outTangentDx: [0, 0, 0, 0], outTangentDy: [0, 0, 0, 0] };
 
 const encodeCString = (text: string) => {
@@ -97,7 +95,7 @@ class MapWriter {
       this.out.legacySwaplen = this.src.legacySwaplen;
       this.out.data = this.src.data.slice();
       for (const item of this.src.items) {
-        const info = item.type === ITEMTYPE_EX ? undefined : mapItemTypeOf(item);
+        const info = mapItemTypeOf(item);
         if (!info) continue;
         let list = this.srcItems.get(info.name);
         if (!list) this.srcItems.set(info.name, (list = []));
@@ -294,7 +292,7 @@ class MapWriter {
     const blockItems = (name: string, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
       (this.blocks.get(name) ?? []).map((data, id) => ({ type: internalType, id, uuid, data }));
     for (const item of this.src?.items ?? []) {
-      const info = item.type === ITEMTYPE_EX ? undefined : mapItemTypeOf(item);
+      const info = mapItemTypeOf(item); // undefined for the UUID index, which is kept as it is
       if (item.type === ITEMTYPE_EX) out.items.push(item);
       else if (unknown.has(item)) {
         out.items.push(item);
@@ -311,9 +309,6 @@ class MapWriter {
       const block = this.blocks.get(info.name)!;
       if (info.typeId !== undefined) block.forEach((data, id) => out.addItem(info.typeId!, id, data));
       else block.forEach((data, id) => out.addItem(info.uuid!, id, data));
-    }
-    for (const [name, block] of this.blocks) {
-      if (!TYPE.has(name) && block.length) throw new MapError('WRITE_UNKNOWN_BLOCK', `no item type ${name}`, -1, name);
     }
   }
 }
