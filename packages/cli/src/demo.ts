@@ -6,19 +6,31 @@ export function demoInfo(bytes: Uint8Array) {
   const chunks: Record<string, number> = { tick: 0, keyframe: 0, snapshot: 0, delta: 0, message: 0 };
   let first: number | undefined;
   let last = 0;
+  // The ticks `demo snapshots` prints: as DemoReader.snapshots(), a tick marker gives a snapshot once a first
+  // snapshot chunk exists (a marker without a chunk repeats the one before).
+  let snapshots = 0;
+  let haveSnapshot = false;
+  let pendingTick = false;
   for (const c of demo.chunks()) {
     chunks[c.kind]!++;
     if (c.kind === 'tick') {
       if (c.keyframe) chunks.keyframe!++;
       first ??= c.tick;
       last = c.tick;
+      if (pendingTick && haveSnapshot) snapshots++;
+      pendingTick = true;
+    } else if (c.kind === 'snapshot' || (c.kind === 'delta' && haveSnapshot)) {
+      haveSnapshot = true;
+      snapshots++;
+      pendingTick = false;
     }
   }
+  if (pendingTick && haveSnapshot) snapshots++;
   return {
     fileSize: bytes.length,
     header: demo.header,
     embeddedMap: demo.map ? { bytes: demo.map.length } : undefined,
-    ticks: { first: first ?? 0, last, count: first === undefined ? 0 : last - first + 1 },
+    ticks: { first: first ?? 0, last, span: first === undefined ? 0 : last - first + 1, markers: chunks.tick, snapshots },
     chunks,
   };
 }

@@ -1,12 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/datafile';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoSnapshots } from './demo.js';
-import type { CliIo } from './io.js';
+import { CliError, type CliIo, OutputClosed } from './io.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
+import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
 
-export { type CliIo, nodeIo } from './io.js';
+export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 
 class UsageError extends Error {}
 
@@ -111,11 +113,11 @@ const COMMANDS: Record<string, Command> = {
   'teehistorian dump': {
     args: ['FILE'],
     summary: 'NDJSON: the header, then every message with its tick (streams the file)',
-    details: `Byte fields are hex. A file that ends without FINISH gets a last line {"end": ...}. ${STDIN_NOTE}`,
+    details: `Byte fields are hex. Every line has a kind: header, a message kind (PLAYER_DIFF, ..., EX:<name>), or end: a file that ends without FINISH gets a last line {"kind": "end", "end": ...}. ${STDIN_NOTE}`,
     async run(io, [file]) {
       const progress = counter(io, 'messages', 100_000);
       for await (const line of teehistorianDump(io.openRead(file!))) {
-        io.stdout(line);
+        await io.stdout(line);
         progress.tick();
       }
       progress.done();
@@ -131,7 +133,7 @@ const COMMANDS: Record<string, Command> = {
   'demo info': {
     args: ['FILE'],
     summary: 'JSON: header fields, tick range, chunk counts by kind',
-    details: STDIN_NOTE,
+    details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). ${STDIN_NOTE}`,
     async run(io, [file]) {
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
     },
@@ -143,7 +145,7 @@ const COMMANDS: Record<string, Command> = {
     async run(io, [file]) {
       const progress = counter(io, 'snapshots', 1_000);
       for (const line of demoSnapshots(await io.readFile(file!))) {
-        io.stdout(line);
+        await io.stdout(line);
         progress.tick();
       }
       progress.done();
@@ -160,7 +162,20 @@ function usage(group?: string): string {
   const names = Object.keys(COMMANDS).filter((n) => !group || n.startsWith(`${group} `));
   const width = Math.max(...names.map((n) => synopsis(n, COMMANDS[n]!).length)) + 2;
   const lines = names.map((n) => `  ${synopsis(n, COMMANDS[n]!).padEnd(width)}${COMMANDS[n]!.summary}`);
-  return `Usage: twcodec ${group ?? '<command>'} ... [options]\n\nCommands:\n${lines.join('\n')}\n\nOptions:\n  -h, --help  Show help (also after a command: twcodec map info --help)\n\nErrors print one line (code, message, path, byte offset) and exit 1; usage errors exit 2.\n`;
+  return [
+    `Usage: twcodec ${group ?? '<command>'} ... [options]`,
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  -h, --help  Show help (also after a command: twcodec map info --help; or twcodec help map info)',
+    '  --version   Print the version',
+    '',
+    'FILE and IN may be - for standard input, OUT - for standard output.',
+    'Errors print one line (code, message, path, byte offset) and exit 1; usage errors exit 2.',
+    '',
+  ].join('\n');
 }
 
 function commandHelp(name: string, command: Command): string {
@@ -168,42 +183,129 @@ function commandHelp(name: string, command: Command): string {
   return [`Usage: twcodec ${synopsis(name, command)}`, '', command.summary + '.', ...(command.details ? ['', command.details] : []), ...(flags.length ? ['', 'Options:', ...flags] : []), ''].join('\n');
 }
 
+const groups = () => [...new Set(Object.keys(COMMANDS).map((n) => n.split(' ')[0]!))];
+
+/** The version of this package, for `twcodec --version`. */
+export function cliVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Checks the options of one command against its table. node:util's parseArgs reports unknown options with its
+ * own codes and wording about positionals; this says which command and where to look instead.
+ */
+function parseCommandArgs(name: string, command: Command, args: string[]) {
+  const flags = command.flags ?? {};
+  const options = Object.fromEntries(Object.entries(flags).map(([flag, f]) => [flag, { type: f.type }]));
+  const { values, positionals, tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  const help = `(usage: twcodec ${synopsis(name, command)})`;
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const flag = flags[token.name];
+    if (!flag) {
+      const known = Object.keys(flags).map((f) => `--${f}`).join(', ');
+      throw new UsageError(`unknown option ${token.rawName} for '${name}' (${known ? `its options: ${known}` : 'it takes no options'}; see twcodec ${name} --help)`);
+    }
+    if (flag.type === 'string' && typeof token.value !== 'string') throw new UsageError(`option --${token.name} needs a value ${flag.value ?? ''} ${help}`.replace('  ', ' '));
+    if (flag.type === 'boolean' && token.inlineValue) throw new UsageError(`option --${token.name} takes no value ${help}`);
+  }
+  if (positionals.length > command.args.length) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${help}`);
+  if (positionals.length < command.args.length) throw new UsageError(`missing ${command.args.slice(positionals.length).join(' ')} ${help}`);
+  return { values: values as Record<string, boolean | string | undefined>, positionals };
+}
+
+/** The first bytes of every input a command reads, to say what a file of the wrong kind looks like. */
+function trackInputs(io: CliIo, heads: Map<string, Uint8Array>): CliIo {
+  const keep = (path: string, bytes: Uint8Array) => {
+    if (!heads.has(path)) heads.set(path, bytes.slice(0, 64));
+  };
+  return {
+    ...io,
+    async readFile(path) {
+      const bytes = await io.readFile(path);
+      keep(path, bytes);
+      return bytes;
+    },
+    openRead(path) {
+      const source = io.openRead(path);
+      return (async function* () {
+        let empty = true;
+        for await (const chunk of source) {
+          if (empty) keep(path, chunk);
+          empty = false;
+          yield chunk;
+        }
+        if (empty) keep(path, new Uint8Array(0));
+      })();
+    },
+  };
+}
+
 /** Runs the CLI and returns the exit code: 0 ok, 1 bad input or I/O error, 2 usage error. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  let group = '';
+  const heads = new Map<string, Uint8Array>();
   try {
+    if (argv.length === 0) {
+      io.stderr(usage());
+      return 2;
+    }
+    if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+      await io.stdout(`${cliVersion()}\n`);
+      return 0;
+    }
+    // `twcodec help map json` is `twcodec map json --help`.
+    if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
     const name = argv.slice(0, 2).join(' ');
     const command = COMMANDS[name];
     const help = argv.includes('-h') || argv.includes('--help');
+    group = argv[0]!;
     if (!command) {
-      const group = argv[0];
-      if (argv.length === 0 || (help && argv.length === 1 && argv[0]!.startsWith('-'))) {
-        io.stdout(usage());
+      if (group.startsWith('-') && help) {
+        await io.stdout(usage());
         return 0;
       }
-      if (group && Object.keys(COMMANDS).some((n) => n.startsWith(`${group} `)) && (help || argv.length === 1)) {
-        io.stdout(usage(group));
-        return help ? 0 : 2;
+      if (groups().includes(group)) {
+        if (help && argv.length === 2) {
+          await io.stdout(usage(group));
+          return 0;
+        }
+        if (argv.length === 1) {
+          io.stderr(usage(group));
+          return 2;
+        }
+        throw new UsageError(`unknown command '${name}' (the ${group} commands: ${Object.keys(COMMANDS).filter((n) => n.startsWith(`${group} `)).map((n) => n.slice(group.length + 1)).join(', ')})`);
       }
-      throw new UsageError(`unknown command: ${name || '(none)'}`);
+      if (group.startsWith('-')) throw new UsageError(`unknown option ${group} (twcodec takes --help or --version before a command)`);
+      throw new UsageError(`unknown command '${group}' (the commands: ${groups().join(', ')})`);
     }
     if (help) {
-      io.stdout(commandHelp(name, command));
+      await io.stdout(commandHelp(name, command));
       return 0;
     }
-    const options = Object.fromEntries(Object.entries(command.flags ?? {}).map(([flag, f]) => [flag, { type: f.type }]));
-    const { values, positionals } = parseArgs({ args: argv.slice(2), options, allowPositionals: true });
-    if (positionals.length !== command.args.length) throw new UsageError(`${synopsis(name, command)}: expected ${command.args.join(' ')}`);
-    await command.run(io, positionals, values as Record<string, boolean | string | undefined>);
+    const { values, positionals } = parseCommandArgs(name, command, argv.slice(2));
+    await command.run(trackInputs(io, heads), positionals, values);
     return 0;
   } catch (e) {
-    io.stderr(`twcodec: ${describeError(e)}\n`);
-    return e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    if (e instanceof OutputClosed) return 0;
+    io.stderr(`twcodec: ${describeError(e, group, heads)}\n`);
+    return e instanceof UsageError ? 2 : 1;
   }
 }
 
-function describeError(e: unknown): string {
-  if (e instanceof CodecError || e instanceof ReportedFailure) return e.message;
-  if (e instanceof UsageError) return `${e.message} (see twcodec --help)`;
+function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>): string {
+  if (e instanceof CodecError) {
+    // Say what the file looks like when it is not what the command reads: the usual cause of BAD_MAGIC.
+    const expected = EXPECTED_INPUT[group];
+    for (const [path, head] of expected ? heads : []) {
+      const looks = sniff(head);
+      if (!isExpectedKind(group, looks)) return `${e.message}: expected ${expected}; ${path === '-' ? 'standard input' : path} looks like ${looks}`;
+    }
+    return e.message;
+  }
+  if (e instanceof ReportedFailure || e instanceof CliError) return e.message;
+  if (e instanceof UsageError) return /\((usage|the |.*see twcodec)/.test(e.message) ? e.message : `${e.message} (see twcodec --help)`;
   const err = e as { code?: string; message?: string };
-  return err.code ? `${err.code}: ${err.message}` : String(err.message ?? e);
+  const message = String(err.message ?? e);
+  return err.code && !message.startsWith(err.code) ? `${err.code}: ${message}` : message;
 }

@@ -1,19 +1,69 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** What the commands may touch; tests pass their own. */
 export interface CliIo {
+  /** The whole file (`-`: standard input). */
   readFile(path: string): Promise<Uint8Array>;
-  /** Writes atomically: to a temporary file beside the target, then renamed over it. */
+  /**
+   * Writes atomically: to a temporary file beside the target, then renamed over it. `-` writes to standard
+   * output.
+   */
   writeFile(path: string, bytes: Uint8Array, options?: { mkdir?: boolean }): Promise<void>;
   /** The file as a stream of chunks (`-`: standard input). */
   openRead(path: string): AsyncIterable<Uint8Array>;
-  stdout(text: string): void;
+  /**
+   * Text to standard output. Streaming commands await the result: it resolves when the output can take
+   * more, so a slow or closed reader (`| head -1`) stops the work instead of buffering it all.
+   */
+  stdout(text: string): void | Promise<void>;
   stderr(text: string): void;
   /** A progress line for long work; shown on a terminal only, so pipes and logs stay clean. */
   progress(text: string): void;
+}
+
+/**
+ * An error of the command line itself (a file that cannot be read or written), printed as one line without a
+ * stack: `twcodec: cannot read x.map: no such file or directory`.
+ */
+export class CliError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'CliError';
+    this.code = code;
+  }
+}
+
+/** Standard output was closed by its reader (`| head -1`): the command stops and exits 0, silently. */
+export class OutputClosed extends Error {
+  constructor() {
+    super('standard output closed');
+    this.name = 'OutputClosed';
+  }
+}
+
+/** Plain words for the file system errors a user meets, without Node's "ENOENT: ..., open 'x'" prefix. */
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EEXIST: 'already exists',
+  EMFILE: 'too many open files',
+};
+
+/** Turns a Node file system error into a CliError naming the user's path and what was being done. */
+export function fsError(e: unknown, action: 'read' | 'write', path: string): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return e;
+  const reason = FS_REASONS[code] ?? String((e as Error).message).replace(/^E[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  return new CliError(code, `cannot ${action} ${path}: ${reason}`);
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
@@ -32,27 +82,85 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return out;
 }
 
+async function* readStream(path: string): AsyncGenerator<Uint8Array> {
+  if (path === '-') {
+    yield* process.stdin;
+    return;
+  }
+  try {
+    // Fail early and clearly on a directory (createReadStream would report EISDIR without the path).
+    if ((await stat(path)).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) yield chunk as Uint8Array;
+  } catch (e) {
+    throw fsError(e, 'read', path);
+  }
+}
+
+/**
+ * The real standard output. A reader that goes away (EPIPE) is not an error for a command line tool:
+ * later writes throw OutputClosed, which `main` turns into a quiet exit 0.
+ */
+function stdoutWriter(): (text: string | Uint8Array) => void | Promise<void> {
+  let closed = false;
+  const onError = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') closed = true;
+    else throw e;
+  };
+  if (!process.stdout.listeners('error').some((l) => (l as { twcodec?: boolean }).twcodec)) {
+    process.stdout.on('error', Object.assign((e: NodeJS.ErrnoException) => onError(e), { twcodec: true }));
+  }
+  return (text) => {
+    if (closed || process.stdout.destroyed) throw new OutputClosed();
+    if (process.stdout.write(text)) return;
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        process.stdout.off('drain', done);
+        process.stdout.off('close', done);
+        process.stdout.off('error', done);
+        if (closed || process.stdout.destroyed) reject(new OutputClosed());
+        else resolve();
+      };
+      process.stdout.on('drain', done);
+      process.stdout.on('close', done);
+      process.stdout.on('error', done);
+    });
+  };
+}
+
 export function nodeIo(): CliIo {
+  const out = stdoutWriter();
   return {
     async readFile(path) {
       if (path === '-') return readAll(process.stdin);
-      const buf = await readFile(path);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      try {
+        const buf = await readFile(path);
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      } catch (e) {
+        throw fsError(e, 'read', path);
+      }
     },
     async writeFile(path, bytes, options) {
-      if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
+      if (path === '-') return out(bytes);
+      const existing = await stat(path).catch(() => undefined);
+      if (existing?.isDirectory()) throw new CliError('EISDIR', `cannot write ${path}: is a directory (give a file name, or - for standard output)`);
+      try {
+        if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
+      } catch (e) {
+        throw fsError(e, 'write', dirname(path));
+      }
       const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
       try {
         await writeFile(tmp, bytes);
         await rename(tmp, path);
       } catch (e) {
         await rm(tmp, { force: true });
-        throw e;
+        // Name the user's path, not the temporary file beside it.
+        throw fsError(e, 'write', path);
       }
     },
-    openRead: (path) => (path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 })),
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    openRead: readStream,
+    stdout: (text) => out(text),
+    stderr: (text) => void process.stderr.write(text),
     progress: (text) => {
       if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}${text.endsWith('done') ? '\n' : ''}`);
     },

@@ -50,6 +50,8 @@ export function mapJson(bytes: Uint8Array, blobs?: (name: string, data: Uint8Arr
       const tiles = value as { bytes: Uint8Array; length: number };
       return { tiles: tiles.length, bytes: tiles.bytes.length, ...(blobs ? { file: blobs(path, tiles.bytes) } : {}) };
     }
+    // Other typed arrays (the ints of unknown items, ...) as JSON arrays, not {"0": ..} objects.
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value as unknown as ArrayLike<number>);
     if (Array.isArray(value)) return value.map((v, i) => convert(v, `${path}[${i}]`));
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};

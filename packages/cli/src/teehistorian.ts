@@ -9,19 +9,22 @@ export function messageJson(m: object): string {
 
 export { teehistorianStats };
 
-/** One JSON object per line: the header first (`{"header": ...}`), then every message with its tick. */
+/**
+ * One JSON object per line, each with a `kind`: the header first (`{"kind": "header", "header": ...}`), then every
+ * message with its tick, and for a file that ends without FINISH a last `{"kind": "end", "end": ...}`.
+ */
 export async function* teehistorianDump(source: ByteSource): AsyncGenerator<string> {
   const reader = readTeehistorianStream(source, { onTruncated: 'stop' });
   let headerDone = false;
   for await (const m of reader) {
     if (!headerDone) {
-      yield `${JSON.stringify({ header: reader.header })}\n`;
+      yield `${JSON.stringify({ kind: 'header', header: reader.header })}\n`;
       headerDone = true;
     }
     yield `${messageJson(m)}\n`;
   }
-  if (!headerDone) yield `${JSON.stringify({ header: reader.header })}\n`;
-  if (!reader.end?.finished) yield `${JSON.stringify({ end: reader.end })}\n`;
+  if (!headerDone) yield `${JSON.stringify({ kind: 'header', header: reader.header })}\n`;
+  if (!reader.end?.finished) yield `${JSON.stringify({ kind: 'end', end: reader.end })}\n`;
 }
 
 export function teehistorianResave(bytes: Uint8Array): Uint8Array {

@@ -1,0 +1,57 @@
+/**
+ * What a file looks like from its first bytes, to say more than "bad magic" when a command gets the wrong
+ * kind of file (a PNG given to `map info`, a demo given to `teehistorian dump`).
+ */
+
+// Magic numbers checked against the formats' own definitions: datafile "DATA"/"ATAD" (DDNet
+// src/engine/shared/datafile.cpp), "TWDEMO\0" (src/engine/shared/demo.cpp), the teehistorian header UUID
+// 699db17b-8efb-34ff-b1d8-da6f60c15dd1 (src/engine/shared/teehistorian.cpp); PNG, gzip, zip, ELF, PDF from
+// their specifications.
+const TEEHISTORIAN_UUID = [0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1];
+
+const startsWith = (bytes: Uint8Array, prefix: ArrayLike<number> | string) => {
+  const p = typeof prefix === 'string' ? Array.from(prefix, (c) => c.charCodeAt(0)) : Array.from(prefix);
+  return bytes.length >= p.length && p.every((b, i) => bytes[i] === b);
+};
+
+/** A short description of what `head` (the first bytes of a file) looks like. */
+export function sniff(head: Uint8Array): string {
+  if (head.length === 0) return 'an empty file';
+  if (startsWith(head, 'DATA') || startsWith(head, 'ATAD')) return 'a Teeworlds datafile (map)';
+  if (startsWith(head, 'TWDEMO\0')) return 'a Teeworlds demo';
+  if (startsWith(head, TEEHISTORIAN_UUID)) return 'a DDNet teehistorian file';
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47])) return 'a PNG image';
+  if (startsWith(head, [0x1f, 0x8b])) return 'a gzip archive (decompress it first)';
+  if (startsWith(head, 'PK\x03\x04')) return 'a zip archive (extract it first)';
+  if (startsWith(head, [0x28, 0xb5, 0x2f, 0xfd])) return 'a zstd archive (decompress it first)';
+  if (startsWith(head, 'BZh')) return 'a bzip2 archive (decompress it first)';
+  if (startsWith(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return 'an xz archive (decompress it first)';
+  if (startsWith(head, 'OggS')) return 'an Ogg file (sound)';
+  if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46])) return 'an executable (ELF)';
+  if (startsWith(head, '%PDF')) return 'a PDF document';
+  if (startsWith(head, [0x78, 0x9c]) || startsWith(head, [0x78, 0x01]) || startsWith(head, [0x78, 0xda])) return 'zlib-compressed data';
+  const text = head.every((b) => b === 9 || b === 10 || b === 13 || (b >= 0x20 && b !== 0x7f));
+  if (text) {
+    const start = String.fromCharCode(...head).trimStart();
+    if (start.startsWith('{') || start.startsWith('[')) return 'JSON text';
+    if (start.startsWith('<')) return 'HTML or XML text';
+    return 'text';
+  }
+  return 'binary data of an unknown kind';
+}
+
+/** What each command group reads, for "expected ..." in errors. */
+export const EXPECTED_INPUT: Record<string, string> = {
+  datafile: 'a Teeworlds datafile (starts with DATA or ATAD)',
+  map: 'a Teeworlds map (a datafile: starts with DATA or ATAD)',
+  demo: 'a Teeworlds demo (starts with TWDEMO)',
+  teehistorian: 'a DDNet teehistorian file (starts with its 16-byte UUID 699db17b-...)',
+};
+
+/** Whether `what` (from sniff) is the kind of file a command group reads. */
+export function isExpectedKind(group: string, what: string): boolean {
+  if (group === 'datafile' || group === 'map') return what.startsWith('a Teeworlds datafile');
+  if (group === 'demo') return what === 'a Teeworlds demo';
+  if (group === 'teehistorian') return what === 'a DDNet teehistorian file';
+  return true;
+}
