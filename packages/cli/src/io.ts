@@ -112,13 +112,14 @@ function stdoutWriter(): (text: string | Uint8Array) => void | Promise<void> {
   return (text) => {
     if (closed || process.stdout.destroyed) throw new OutputClosed();
     if (process.stdout.write(text)) return;
-    return new Promise<void>((resolve, reject) => {
+    // Resolves, never rejects, also when the pipe closed: callers that do not await must not get an unhandled
+    // rejection, and the next write throws OutputClosed.
+    return new Promise<void>((resolve) => {
       const done = () => {
         process.stdout.off('drain', done);
         process.stdout.off('close', done);
         process.stdout.off('error', done);
-        if (closed || process.stdout.destroyed) reject(new OutputClosed());
-        else resolve();
+        resolve();
       };
       process.stdout.on('drain', done);
       process.stdout.on('close', done);

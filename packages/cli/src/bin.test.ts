@@ -1,0 +1,188 @@
+// The `twcodec` command as a user runs it: the built binary (bin/twcodec.js -> dist/bin.js) in a child
+// process, its output through real pipes, its errors as printed. The CLI is built (nx, cached) before the
+// suite, so these tests never skip and never run a stale build.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Datafile } from '@twcodec/datafile';
+import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
+
+const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js');
+const ctf1 = join(fixturesDir, 'maps', 'ctf1.map');
+const demo = join(fixturesDir, 'demos', 'ctf2_server_Alpha_server_manual.demo');
+const th = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+
+beforeAll(() => {
+  execFileSync('npx', ['nx', 'run', '@twcodec/cli:build'], {
+    cwd: repoRoot,
+    stdio: 'pipe',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+}, 300_000);
+
+function twcodec(args: string[], input?: Uint8Array) {
+  const r = spawnSync('node', [bin, ...args], { input, cwd: repoRoot });
+  return { code: r.status, stdout: r.stdout.toString('utf8'), stdoutBytes: new Uint8Array(r.stdout), stderr: r.stderr.toString('utf8') };
+}
+
+/**
+ * Runs a command whose reader goes away at once (as `| head -1` does after its line): the read end of
+ * stdout is closed before the child writes anything, so every write meets a closed pipe.
+ */
+function closedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('node', [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'twcodec-bin-'));
+const version = (JSON.parse(readFileSync(join(repoRoot, 'packages', 'cli', 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('twcodec (built binary): help, version, usage errors', () => {
+  it('without arguments prints usage to stderr and exits 2', () => {
+    const r = twcodec([]);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(/^Usage: twcodec <command>/);
+  });
+
+  it('--version prints the package version; help is --help', () => {
+    expect(twcodec(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const help = twcodec(['--help']);
+    expect(help.code).toBe(0);
+    expect(twcodec(['help'])).toMatchObject({ code: 0, stdout: help.stdout });
+    expect(twcodec(['help', 'map', 'json'])).toMatchObject({ code: 0, stdout: twcodec(['map', 'json', '--help']).stdout });
+    expect(twcodec(['help', 'map', 'json']).stdout).toMatch(/^Usage: twcodec map json FILE \[--data-dir DIR\]\n/);
+  });
+
+  it('an unknown option is a usage error naming the option and the command', () => {
+    const r = twcodec(['map', 'info', ctf1, '--frob']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("twcodec: unknown option --frob for 'map info' (it takes no options; see twcodec map info --help)\n");
+    const flag = twcodec(['map', 'resave', ctf1, 'x.map', '--ddnet=yes']);
+    expect(flag).toMatchObject({ code: 2, stderr: 'twcodec: option --ddnet takes no value (usage: twcodec map resave IN OUT [--ddnet])\n' });
+    const missing = twcodec(['map', 'json', ctf1, '--data-dir']);
+    expect(missing).toMatchObject({ code: 2, stderr: 'twcodec: option --data-dir needs a value DIR (usage: twcodec map json FILE [--data-dir DIR])\n' });
+  });
+
+  it('an extra argument is "unexpected", a missing one "missing"', () => {
+    expect(twcodec(['map', 'info', ctf1, 'extra'])).toMatchObject({ code: 2, stderr: "twcodec: unexpected argument 'extra' (usage: twcodec map info FILE)\n" });
+    expect(twcodec(['datafile', 'resave', ctf1])).toMatchObject({ code: 2, stderr: 'twcodec: missing OUT (usage: twcodec datafile resave IN OUT [--ddnet])\n' });
+  });
+
+  it('unknown commands list what exists', () => {
+    expect(twcodec(['map', 'frob'])).toMatchObject({ code: 2, stderr: "twcodec: unknown command 'map frob' (the map commands: info, validate, resave, json)\n" });
+    expect(twcodec(['frob']).stderr).toMatch(/^twcodec: unknown command 'frob' \(the commands: datafile, map, /);
+  });
+});
+
+describe('twcodec (built binary): files', () => {
+  it('a missing file is named once, without Node error codes', () => {
+    const r = twcodec(['map', 'info', 'no-such.map']);
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: 'twcodec: cannot read no-such.map: no such file or directory\n' });
+  });
+
+  it('a directory as input is named', () => {
+    const dir = tmp();
+    expect(twcodec(['map', 'info', dir])).toMatchObject({ code: 1, stderr: `twcodec: cannot read ${dir}: is a directory, not a file\n` });
+    expect(twcodec(['teehistorian', 'dump', dir])).toMatchObject({ code: 1, stderr: `twcodec: cannot read ${dir}: is a directory, not a file\n` });
+  });
+
+  it('a directory as OUT is refused clearly and nothing is written', () => {
+    const dir = tmp();
+    const r = twcodec(['datafile', 'resave', ctf1, dir]);
+    expect(r).toMatchObject({ code: 1, stderr: `twcodec: cannot write ${dir}: is a directory (give a file name, or - for standard output)\n` });
+    expect(readdirSync(dir)).toEqual([]);
+    // A missing parent directory names the user's path, not the temporary file beside it.
+    const out = join(dir, 'missing', 'out.map');
+    expect(twcodec(['datafile', 'resave', ctf1, out])).toMatchObject({ code: 1, stderr: `twcodec: cannot write ${out}: no such file or directory\n` });
+  });
+
+  it('- as OUT writes to standard output, - as FILE reads standard input', () => {
+    const r = twcodec(['datafile', 'resave', ctf1, '-']);
+    expect(r.code).toBe(0);
+    expect(r.stdoutBytes).toEqual(readBytes(ctf1));
+    const info = twcodec(['datafile', 'info', '-'], readBytes(ctf1));
+    expect(info.code).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({ file: '-', version: 4, fileSize: readBytes(ctf1).length });
+  });
+
+  it('a file of the wrong kind says what was expected and what the file looks like', () => {
+    const dir = tmp();
+    const files: Record<string, [Uint8Array, string]> = {
+      'image.png': [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(300)), 'a PNG image'],
+      'map.gz': [Uint8Array.of(0x1f, 0x8b, 0x08, 0, ...new Uint8Array(300)), 'a gzip archive (decompress it first)'],
+      'maps.zip': [Uint8Array.of(0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(300)), 'a zip archive (extract it first)'],
+      'notes.txt': [new TextEncoder().encode('hello, this is a text file and not a map at all\n'.repeat(8)), 'text'],
+    };
+    for (const [name, [bytes]] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+    for (const [name, [, looks]] of Object.entries(files)) {
+      const r = twcodec(['map', 'info', join(dir, name)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`expected a Teeworlds map (a datafile: starts with DATA or ATAD); ${join(dir, name)} looks like ${looks}\n`);
+    }
+    expect(twcodec(['teehistorian', 'stats', ctf1]).stderr).toMatch(/^twcodec: BAD_MAGIC: .*: expected a DDNet teehistorian file .*; .*ctf1\.map looks like a Teeworlds datafile \(map\)\n$/);
+    expect(twcodec(['demo', 'info', th]).stderr).toMatch(/^twcodec: BAD_MAGIC: .*: expected a Teeworlds demo .*looks like a DDNet teehistorian file\n$/);
+    expect(twcodec(['map', 'info', demo]).stderr).toMatch(/expected a Teeworlds map .*looks like a Teeworlds demo\n$/);
+    expect(twcodec(['teehistorian', 'dump', '-'], new Uint8Array(0)).stderr).toMatch(/standard input looks like an empty file\n$/);
+  });
+});
+
+describe('twcodec (built binary): output into a closed pipe', () => {
+  it.each([
+    ['demo snapshots', ['demo', 'snapshots', demo]],
+    ['teehistorian dump', ['teehistorian', 'dump', th]],
+    ['map json', ['map', 'json', ctf1]],
+    ['datafile resave to -', ['datafile', 'resave', ctf1, '-']],
+  ])('%s ends quietly with exit 0', async (_name, args) => {
+    expect(await closedPipe(args)).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('| head -1 gets the first line and the command ends quietly with exit 0', () => {
+    const r = spawnSync('bash', ['-c', `node "$0" teehistorian dump "$1" | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`, bin, th], { encoding: 'utf8' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'header' });
+    expect(r.stderr).toBe('exit=0\n');
+  });
+});
+
+describe('twcodec (built binary): consistent output', () => {
+  it('demo info counts the lines demo snapshots prints, and labels the tick span', () => {
+    for (const file of readdirSync(join(fixturesDir, 'demos')).map((f) => join(fixturesDir, 'demos', f))) {
+      const info = JSON.parse(twcodec(['demo', 'info', file]).stdout);
+      const lines = twcodec(['demo', 'snapshots', file]).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { tick: number });
+      expect(info.ticks.snapshots).toBe(lines.length);
+      expect(info.ticks.first).toBe(lines[0]!.tick);
+      expect(info.ticks.last).toBe(lines.at(-1)!.tick);
+      expect(info.ticks.span).toBe(info.ticks.last - info.ticks.first + 1);
+    }
+  });
+
+  it('every teehistorian dump line has a kind: header first, FINISH last', () => {
+    const lines = twcodec(['teehistorian', 'dump', th]).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { kind?: string });
+    expect(lines[0]).toMatchObject({ kind: 'header', header: { game_uuid: '1eb21562-66cc-4574-ba49-d748a909b594' } });
+    expect(lines.filter((l) => typeof l.kind !== 'string')).toEqual([]);
+    expect(lines.at(-1)!.kind).toBe('FINISH');
+  });
+
+  it('a teehistorian file cut short ends with a kind "end" line', () => {
+    const bytes = readBytes(th);
+    const r = twcodec(['teehistorian', 'dump', '-'], bytes.subarray(0, bytes.length - 50));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ kind: 'end' });
+  });
+
+  it('map json prints the ints of an unknown item as an array', () => {
+    const df = Datafile.read(readBytes(ctf1));
+    df.items.push({ type: 200, id: 0, data: Int32Array.of(1, -2, 0x7fffffff) });
+    const dir = tmp();
+    mkdirSync(join(dir, 'in'));
+    writeFileSync(join(dir, 'in', 'unknown.map'), df.write());
+    const model = JSON.parse(twcodec(['map', 'json', join(dir, 'in', 'unknown.map')]).stdout);
+    expect(model.unknownItems).toEqual([{ type: 200, id: 0, data: [1, -2, 0x7fffffff], offset: expect.any(Number) }]);
+  });
+});
