@@ -55,6 +55,7 @@ describe.skipIf(!CHROMIUM)('in the browser', () => {
       const result = await page.evaluate(() => (window as { __result?: unknown }).__result);
       expect(result).toMatchObject({
         zlib: 'fflate',
+        runtimeUuid: '699db17b-8efb-34ff-b1d8-da6f60c15dd1',
         mapIdentical: true,
         mapErrors: 0,
         teehistorianMap: 'ctf2',

@@ -3,11 +3,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir, repoRoot } from '../corpus.js';
 
-const PACKAGES = ['datafile', 'map', 'teehistorian', 'snapshot', 'demo', 'cli'];
+const PACKAGES = ['runtime', 'datafile', 'map', 'teehistorian', 'snapshot', 'demo', 'cli'];
 const packDir = mkdtempSync(join(tmpdir(), 'twcodec-pack-'));
 const tarballs = new Map<string, string>();
 const internalDeps = new Map<string, string[]>();
@@ -22,6 +22,10 @@ function closure(name: string, out = new Set<string>()): Set<string> {
 
 // What each package is checked with, from plain JavaScript.
 const CHECKS: Record<string, string> = {
+  runtime: `import { ByteReader, CodecError, uuidFromName } from '@twcodec/runtime';
+let code;
+try { new ByteReader(Uint8Array.of(0x80)).readVarInt('x'); } catch (e) { code = e instanceof CodecError && e.code; }
+ok(uuidFromName('teehistorian@ddnet.tw') === '699db17b-8efb-34ff-b1d8-da6f60c15dd1' && typeof code === 'string' && code.length > 0);`,
   datafile: `import { Datafile } from '@twcodec/datafile';
 const bytes = new Uint8Array(readFileSync(fixture('maps/ctf1.map')));
 const df = Datafile.read(bytes);
@@ -63,7 +67,7 @@ describe('packed packages', () => {
     npm(['install', '--no-audit', '--no-fund', '--no-package-lock', ...[...closure(name)].map((n) => tarballs.get(n)!)], project);
     writeFileSync(
       join(project, 'check.mjs'),
-      `import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\n${CHECKS[name]!.split('\n').filter((l) => l.startsWith('import ')).join('\n')}\n` +
+      `import { readFileSync } from 'node:fs';\nimport { join, posix } from 'node:path';\n${CHECKS[name]!.split('\n').filter((l) => l.startsWith('import ')).join('\n')}\n` +
         `const fixture = (p) => join(${JSON.stringify(fixturesDir)}, p);\nconst ok = (c) => { if (!c) throw new Error('check failed'); console.log('ok'); };\n` +
         CHECKS[name]!.split('\n').filter((l) => !l.startsWith('import ')).join('\n'),
     );
@@ -71,7 +75,22 @@ describe('packed packages', () => {
     // Only the files meant for users are in the tarball.
     const listing = npm(['pack', '--dry-run', '--json'], join(repoRoot, 'packages', name));
     const files: string[] = JSON.parse(listing)[0].files.map((f: { path: string }) => f.path);
-    expect(files.filter((f) => !/^(dist\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f))).toEqual([]);
-    expect(files.some((f) => f.endsWith('.test.js'))).toBe(false);
+    expect(files.filter((f) => !/^(dist\/|src\/|bin\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f))).toEqual([]);
+    expect(files.filter((f) => /\.test\.(js|ts)$/.test(f))).toEqual([]);
+    expect(files).toContain('LICENSE');
+    expect(readFileSync(join(repoRoot, 'packages', name, 'LICENSE'), 'utf8')).toBe(readFileSync(join(repoRoot, 'LICENSE'), 'utf8'));
+    // Every source map and declaration map points at sources the tarball holds.
+    for (const map of files.filter((f) => f.endsWith('.map'))) {
+      const { sources } = JSON.parse(readFileSync(join(repoRoot, 'packages', name, map), 'utf8')) as { sources: string[] };
+      for (const source of sources) expect(files, `${map} -> ${source}`).toContain(posix.join(posix.dirname(map), source));
+    }
+    // Where the package comes from, for npm's page and for bug reports.
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      repository: { type: 'git', url: 'git+https://github.com/twcodec/twcodec.git', directory: `packages/${name}` },
+      homepage: expect.stringMatching(/^https:\/\/github\.com\/twcodec\/twcodec/),
+      bugs: { url: 'https://github.com/twcodec/twcodec/issues' },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CodecError } from '@twcodec/datafile';
+import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoSnapshots } from './demo.js';
 import { CliError, type CliIo, OutputClosed } from './io.js';

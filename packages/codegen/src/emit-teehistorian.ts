@@ -72,7 +72,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
-    "import { BinaryError, type ByteReader, type ByteWriter, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/datafile';",
+    "import { BinaryError, type ByteReader, type ByteWriter, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';",
   ];
   for (const m of schema.messages) {
     statements.push({

@@ -735,7 +735,7 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       'records.gen.ts',
       source,
       [
-        ...(usesI32String(set.records.flatMap((r) => r.fields)) ? ["import { decodeI32String, encodeI32String } from '@twcodec/datafile';"] : []),
+        ...(usesI32String(set.records.flatMap((r) => r.fields)) ? ["import { decodeI32String, encodeI32String } from '@twcodec/runtime';"] : []),
         "import type { Color, Point } from './types.gen.js';",
       ],
       set.records.flatMap(recordStatements),
@@ -748,12 +748,30 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       'items.gen.ts',
       source,
       [
-        ...(usesI32String(itemFields) ? ["import { decodeI32String, encodeI32String } from '@twcodec/datafile';"] : []),
-        "import { need } from '../item-errors.js';",
+        ...(usesI32String(itemFields) ? ["import { decodeI32String, encodeI32String } from '@twcodec/runtime';"] : []),
+        "import { need } from './errors.gen.js';",
         "import type { Color, Point } from './types.gen.js';",
       ],
       [...set.items.flatMap((item) => itemStatements(item)), ...registryStatements(set)],
     ),
+  );
+  // The map's error class lives in generated code so that generated code imports only the runtime and
+  // its own files; src/errors.ts re-exports it. `need` is internal (not in index.gen.ts).
+  files.push(
+    addFile(project, 'errors.gen.ts', source, ["import { CodecError } from '@twcodec/runtime';"], [
+      '/** Errors of map decoding and encoding; `path` names the map element, e.g. `groups[2].layers[0].data`. */\nexport class MapError extends CodecError {}',
+      [
+        '/**',
+        ' * Used by the generated item decoders: throws when an item has fewer ints than a field needs.',
+        " * `offset` is the item's byte offset in the file (or -1), `path` the field.",
+        ' */',
+        'export function need(d: Int32Array, ints: number, path: string, offset: number): void {',
+        '  if (d.length < ints) {',
+        "    throw new MapError('ITEM_TOO_SHORT', `item has ${d.length} ints, ${path} needs ${ints}`, offset < 0 ? -1 : offset + d.length * 4, path);",
+        '  }',
+        '}',
+      ].join('\n'),
+    ]),
   );
   files.push(
     addFile(project, 'index.gen.ts', source, [], [

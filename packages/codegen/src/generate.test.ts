@@ -40,7 +40,6 @@ describe('generator', () => {
 
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
-    for (const f of ['errors.ts', 'item-errors.ts']) cpSync(join(repoRoot, 'packages', 'map', 'src', f), join(src, f));
     generate({ root: dir, mapOut: join(src, 'generated'), docsOut: join(dir, 'docs') });
 
     const items = readFileSync(join(src, 'generated', 'items.gen.ts'), 'utf8');
@@ -59,7 +58,7 @@ describe('generator', () => {
       skipLibCheck: true,
       types: [],
       baseUrl: repoRoot,
-      paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'] },
+      paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'], '@twcodec/runtime': ['packages/runtime/src/index.ts'] },
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);

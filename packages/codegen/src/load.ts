@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Document } from 'yaml';
-import { uuidFromName } from '@twcodec/datafile';
+import { uuidFromName } from '@twcodec/runtime';
 import {
   type EnumDef,
   type SnapshotProtocolDef,

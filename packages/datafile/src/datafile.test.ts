@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { Datafile, ITEMTYPE_EX } from './datafile.js';
 import { DatafileError } from './errors.js';
-import { uuidFromName } from './uuid.js';
+import { uuidFromName } from '@twcodec/runtime';
 import { fflateZlib } from './zlib/fflate.js';
 import { nodeZlib } from './zlib/node.js';
 

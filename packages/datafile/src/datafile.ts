@@ -1,7 +1,6 @@
 import { defaultZlib } from '#zlib';
-import { asUint8Array, ByteWriter } from './bytes.js';
+import { asUint8Array, ByteWriter, type Uuid, uuidFromInts, uuidToInts } from '@twcodec/runtime';
 import { DatafileError } from './errors.js';
-import { type Uuid, uuidFromInts, uuidToInts } from './uuid.js';
 import { InflateLimitError, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
 
 /** Type id of the items that map internal type ids to UUIDs. */

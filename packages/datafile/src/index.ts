@@ -1,4 +1,3 @@
-export { asUint8Array, ByteReader, ByteWriter, decodeCString, decodeUtf8, deepEqual, encodeUtf8, packVarInt, varIntSize } from './bytes.js';
 export {
   Datafile,
   DatafileData,
@@ -10,12 +9,26 @@ export {
   type DatafileWriteMode,
   type DatafileWriteOptions,
 } from './datafile.js';
-export { BinaryError, CodecError, DatafileError } from './errors.js';
-export { decodeI32String, encodeI32String } from './i32string.js';
-export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
-export { md5 } from './md5.js';
+export { DatafileError } from './errors.js';
+// The binary runtime, re-exported as before it moved to @twcodec/runtime.
 export {
+  asUint8Array,
+  BinaryError,
+  ByteReader,
+  ByteWriter,
+  bytesEqual,
+  bytesFromInt32s,
+  CodecError,
+  decodeCString,
+  decodeI32String,
+  decodeUtf8,
+  deepEqual,
+  encodeI32String,
+  encodeUtf8,
+  int32sFromBytes,
   isUuid,
+  md5,
+  packVarInt,
   TEEWORLDS_NAMESPACE,
   type Uuid,
   uuidFromBytes,
@@ -23,6 +36,7 @@ export {
   uuidFromName,
   uuidToBytes,
   uuidToInts,
-} from './uuid.js';
+  varIntSize,
+} from '@twcodec/runtime';
 export { defaultZlib } from '#zlib';
 export { InflateLimitError, MAX_DEFLATE_RATIO, maxInflatedSize, type ZlibCodec } from './zlib/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CodecError } from '@twcodec/datafile';
+import { CodecError } from '@twcodec/runtime';
 import { fixturesDir, prng, readBytes } from '../../../test/corpus.js';
 import { readDemo } from './demo.js';
 import { Huffman, teeworldsHuffman } from './huffman.js';

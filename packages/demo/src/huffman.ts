@@ -1,4 +1,4 @@
-import { CodecError } from '@twcodec/datafile';
+import { CodecError } from '@twcodec/runtime';
 
 /**
  * The symbol frequencies Teeworlds' network Huffman code is built from: bytes 0-255, then the EOF symbol

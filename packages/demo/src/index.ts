@@ -1,2 +1,4 @@
 export { DemoError, type DemoChunk, type DemoHeader, DemoReader, type DemoSnapshot, readDemo, unpackChunk } from './demo.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
+// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+export { BinaryError, CodecError } from '@twcodec/runtime';

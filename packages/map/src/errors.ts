@@ -1,4 +1,2 @@
-import { CodecError } from '@twcodec/datafile';
-
-/** Errors of map decoding and encoding; `path` names the map element, e.g. `groups[2].layers[0].data`. */
-export class MapError extends CodecError {}
+// MapError is defined in generated code (the generated decoders throw it); this is its public home.
+export { MapError } from './generated/errors.gen.js';

@@ -23,3 +23,5 @@ export { decodeCStringList, mapItemTypeOf, readMap, type ReadMapOptions } from '
 export { compressSkippedTiles, expandSkippedTiles, tilemapKind } from './tilemap.js';
 export { validateMap } from './validate.js';
 export { writeMap, type WriteMapOptions } from './write.js';
+// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+export { BinaryError, CodecError } from '@twcodec/runtime';

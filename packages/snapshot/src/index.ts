@@ -11,3 +11,5 @@ export {
   SNAPSHOT_MAX_TYPE,
   SNAPSHOT_OFFSET_UUID_TYPE,
 } from './snapshot.js';
+// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+export { BinaryError, CodecError } from '@twcodec/runtime';

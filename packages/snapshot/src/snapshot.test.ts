@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uuidFromName, uuidToInts } from '@twcodec/datafile';
+import { uuidFromName, uuidToInts } from '@twcodec/runtime';
 import { applyDelta, createDelta } from './delta.js';
 import { DDNET_0_6 } from './generated/tables.gen.js';
 import { itemKey, Snapshot, SnapshotError } from './snapshot.js';

@@ -1,4 +1,4 @@
-import { CodecError, type Uuid, uuidFromInts } from '@twcodec/datafile';
+import { CodecError, type Uuid, uuidFromInts } from '@twcodec/runtime';
 
 /** Errors of snapshot and delta parsing, building and applying. */
 export class SnapshotError extends CodecError {}

@@ -21,3 +21,5 @@ export {
 } from './reader.js';
 export { statsKey, type TeehistorianStats, teehistorianStats } from './stats.js';
 export { type HeaderInput, TeehistorianWriter, writeTeehistorian, writeTeehistorianTicked } from './writer.js';
+// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+export { BinaryError, CodecError } from '@twcodec/runtime';

@@ -1,4 +1,4 @@
-import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/datafile';
+import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/runtime';
 import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage } from './generated/messages.gen.js';
 
 /** Errors of teehistorian reading and writing. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteWriter, CodecError, uuidFromName } from '@twcodec/datafile';
+import { ByteWriter, CodecError, uuidFromName } from '@twcodec/runtime';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
 import { type ByteSource, readTeehistorian, readTeehistorianStream, type TeehistorianMessage, TickTracker } from './reader.js';
 import { writeTeehistorian, writeTeehistorianTicked } from './writer.js';

@@ -1,4 +1,4 @@
-import { ByteWriter, deepEqual, encodeUtf8, uuidToBytes } from '@twcodec/datafile';
+import { ByteWriter, deepEqual, encodeUtf8, uuidToBytes } from '@twcodec/runtime';
 import { encodeExtension, encodeMessage } from './generated/messages.gen.js';
 import { TEEHISTORIAN_UUID, type TeehistorianHeader, TeehistorianError, type TeehistorianMessage } from './reader.js';
 

@@ -3,6 +3,7 @@ import { Datafile } from '@twcodec/datafile';
 import { readMap, validateMap, writeMap, TilemapFlags } from '@twcodec/map';
 import { readTeehistorian, readTeehistorianStream, teehistorianStats } from '@twcodec/teehistorian';
 import { readDemo } from '@twcodec/demo';
+import { uuidFromName } from '@twcodec/runtime';
 
 async function bytes(path) {
   return new Uint8Array(await (await fetch(path)).arrayBuffer());
@@ -20,6 +21,7 @@ async function run() {
   const demo = readDemo(await bytes('/fixtures/demo.demo'));
   return {
     zlib: Datafile.read(mapBytes).zlib.name,
+    runtimeUuid: uuidFromName('teehistorian@ddnet.tw'),
     mapIdentical: rewritten.length === mapBytes.length && rewritten.every((b, i) => b === mapBytes[i]),
     mapErrors: validateMap(map).filter((i) => i.severity === 'error').length,
     gameLayer: [game.item.width, game.item.height],
