@@ -150,6 +150,17 @@ describe('twcodec (built binary): output into a closed pipe', () => {
   });
 });
 
+describe('npm scripts', () => {
+  it('npm run -s sample prints the JSON alone', () => {
+    const out = execFileSync('npm', ['run', '-s', 'sample'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' } });
+    expect(JSON.parse(out)).toMatchObject({ file: 'fixtures/maps/ctf1.map', version: 4, fileSize: readBytes(ctf1).length });
+  });
+
+  it('npx twcodec runs the linked binary', () => {
+    expect(execFileSync('npx', ['--no-install', 'twcodec', '--version'], { cwd: repoRoot, encoding: 'utf8' })).toBe(`${version}\n`);
+  });
+});
+
 describe('twcodec (built binary): consistent output', () => {
   it('demo info counts the lines demo snapshots prints, and labels the tick span', () => {
     for (const file of readdirSync(join(fixturesDir, 'demos')).map((f) => join(fixturesDir, 'demos', f))) {
