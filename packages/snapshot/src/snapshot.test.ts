@@ -19,7 +19,12 @@ describe('Snapshot', () => {
     expect(back.items).toEqual(snap.items);
     expect(back.uuidTypes().get(0x7fff)).toBe(uuid);
     expect(back.get(5, 1)?.data).toEqual(Int32Array.of(7, 8, 9));
-    expect(back.checksum()).toBe(snap.items.reduce((s, i) => s + i.data.reduce((a, b) => a + b, 0), 0) | 0);
+  });
+
+  it("checksums as DDNet's CSnapshot::Crc: the wrapping i32 sum of all item data, keys not included", () => {
+    // 0x7fffffff + 1 wraps to -0x80000000; then -3 + 10; the type and id ints (5, 6, 0, 1) do not count.
+    expect(new Snapshot([item(5, 0, 0x7fffffff, 1), item(6, 1, -3, 10)]).checksum()).toBe(-0x80000000 + 7);
+    expect(new Snapshot([]).checksum()).toBe(0);
   });
 
   it.each([
