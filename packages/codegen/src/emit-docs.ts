@@ -141,6 +141,8 @@ export function emitMapDocs(set: SchemaSet, source = 'schemas/map'): string {
     ...set.records.flatMap(recordSection),
     '## Tile types',
     '',
+    'What the tile ids of physics layers mean, and which ids each layer accepts: [map-tiles.md](map-tiles.md).',
+    '',
     ...set.tiles.flatMap(tileSection),
     '## Enums and flags',
     '',

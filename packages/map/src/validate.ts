@@ -3,6 +3,7 @@
 import { LayerFlags, SPEEDUP_TILE_BYTES, TILE_TILE_BYTES } from './generated/index.gen.js';
 import type { MapIssue, TilemapKind, TilemapLayer, TwMap } from './model.js';
 import { tilemapKind } from './tilemap.js';
+import { validateTileIds } from './tile-validity.js';
 
 const PHYSICS_NAMES: Record<Exclude<TilemapKind, 'tiles'>, string> = {
   game: 'Game',
@@ -159,5 +160,6 @@ export function validateMap(map: TwMap): MapIssue[] {
       warning('AUTOMAPPER_TARGET', path, `group ${a.group} layer ${a.layer} does not exist; the editor ignores this config`);
     }
   });
+  issues.push(...validateTileIds(map));
   return issues;
 }

@@ -1,0 +1,160 @@
+// Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
+// the tile meanings of the map schemas.
+import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-ts.js';
+import { inRanges, rangeText, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
+import { pascal } from './model.js';
+
+/** `isValidGameTile` for the game layer, `isValidEntity` for the entity set: DDNet's names, lower camel case. */
+export const layerPredicate = (layer: TileIdRuleDef) => `isValid${pascal(layer.name)}Tile`;
+export const setPredicate = (set: TileIdRuleDef) => `isValid${pascal(set.name)}`;
+
+function constObject(name: string, description: string, members: TileMeaningDef[], offset = 0): StatementStructures[] {
+  return [
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: doc(description),
+      declarations: [
+        {
+          name,
+          initializer: (w) => {
+            w.write('{').newLine();
+            w.indent(() => {
+              for (const m of members) {
+                w.writeLine(`/** ${m.description} (DDNet's ${m.ddnet}) */`);
+                w.writeLine(`${pascal(m.name)}: ${m.id + offset},`);
+              }
+            });
+            w.write('} as const');
+          },
+        },
+      ],
+    },
+    { kind: StructureKind.TypeAlias, isExported: true, name, type: `(typeof ${name})[keyof typeof ${name}]` },
+  ];
+}
+
+function predicate(name: string, rule: TileIdRuleDef, what: string): StatementStructures {
+  const test = rule.ranges.map(([lo, hi]) => (lo === hi ? `id === ${lo}` : `(id >= ${lo} && id <= ${hi})`));
+  return {
+    kind: StructureKind.Function,
+    isExported: true,
+    name,
+    parameters: [{ name: 'id', type: 'number' }],
+    returnType: 'boolean',
+    docs: doc(`Whether ${what} accepts tile id \`id\`: ${rule.ranges.map(rangeText).join(', ')}. ${rule.description}`),
+    statements: [`return ${test.length ? test.join(' || ') : 'false'};`],
+  };
+}
+
+/** The generated tile id file, relative to the map package's src/generated/. */
+export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
+  const project = createProject();
+  const statements: (string | StatementStructures)[] = [
+    GENERATED_HEADER(meanings.file),
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: doc('Entities are stored in game, front and switch layers as tile id `ENTITY_OFFSET + entity`.'),
+      declarations: [{ name: 'ENTITY_OFFSET', initializer: `${meanings.entityOffset}` }],
+    },
+    ...constObject('TileId', 'Every named tile id (DDNet\'s TILE_*); some ids mean different things in different layers.', meanings.tiles),
+    ...constObject('EntityId', 'Entity numbers (DDNet\'s ENTITY_*); the tile id is `ENTITY_OFFSET` more.', meanings.entities),
+    ...constObject('EntityTileId', 'Entities as the tile ids that stand for them in a layer (`ENTITY_OFFSET + entity`).', meanings.entities.filter((e) => e.id > 0), meanings.entityOffset),
+  ];
+  for (const layer of meanings.layers) {
+    const members = meanings.tiles.filter((t) => t.layers.includes(layer.name));
+    statements.push(...constObject(`${pascal(layer.name)}TileId`, `The named tile ids of the ${layer.name} layer. ${layer.description}`, members));
+  }
+  for (const set of meanings.sets) statements.push(predicate(setPredicate(set), set, `the ${set.name} set`));
+  for (const layer of meanings.layers) statements.push(predicate(layerPredicate(layer), layer, `DDNet's ${layer.name} layer`));
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc('The valid-id predicate of each physics layer, by layer name (the names of `TilemapFlags`, in lower case).'),
+    declarations: [
+      {
+        name: 'TILE_ID_VALIDITY',
+        type: 'Readonly<Record<string, (id: number) => boolean>>',
+        initializer: (w) => {
+          w.write('{').newLine();
+          w.indent(() => {
+            for (const layer of meanings.layers) w.writeLine(`${str(layer.name)}: ${layerPredicate(layer)},`);
+          });
+          w.write('}');
+        },
+      },
+    ],
+  });
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc('What DDNet does with a tile id its layer does not accept.'),
+    declarations: [{ name: 'INVALID_TILE_ID_BEHAVIOUR', initializer: str(meanings.whatDdnetDoes) }],
+  });
+  const file = project.createSourceFile('tile-meanings.gen.ts', { statements }, { overwrite: true });
+  return { path: 'tile-meanings.gen.ts', text: file.getFullText() };
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** docs/formats/map-tiles.md: the tile and entity ids and which layers accept them. */
+export function emitTileMeaningsDocs(meanings: TileMeaningsDef): string {
+  const offset = meanings.entityOffset;
+  const accepting = (id: number) => meanings.layers.filter((l) => inRanges(l.ranges, id)).map((l) => l.name);
+  const layerList = (names: string[]) => (names.length ? names.join(', ') : 'none');
+  const tileRows = meanings.tiles.map((t) => {
+    const valid = accepting(t.id);
+    const means = t.layers.length && t.layers.join() !== valid.join() ? ` (this meaning: ${t.layers.join(', ')})` : '';
+    return `| ${t.id} | \`${t.name}\` | ${t.ddnet} | ${cell(t.description)} | ${layerList(valid)}${means} |`;
+  });
+  const entityRows = meanings.entities.map((e) => `| ${e.id} | ${e.id + offset} | \`${e.name}\` | ${e.ddnet} | ${cell(e.description)} | ${layerList(accepting(e.id + offset))} |`);
+  return [
+    GENERATED_DOCS_HEADER(meanings.file),
+    '',
+    '# Map tile ids',
+    '',
+    'What the tile ids of the physics layers (game, front, tele, speedup, switch, tune) mean, and which ids',
+    'each layer accepts. Part of the [map format reference](map.md); the tile layouts are under',
+    '[Tile types](map.md#tile-types). Generated from the same schema as `@twcodec/map`\'s `TileId`, `EntityId`,',
+    '`<Layer>TileId` constants and its `isValid<Layer>Tile` predicates.',
+    '',
+    cell(meanings.description),
+    '',
+    `Entity tile ids are \`${offset} + entity\` (\`ENTITY_OFFSET\`).`,
+    '',
+    '## Ids a layer does not accept',
+    '',
+    cell(meanings.whatDdnetDoes),
+    '',
+    '`validateMap` (and `twcodec map validate`) reports such tiles as warnings (`TILE_ID_INVALID`) with the',
+    'layer and the tile\'s x, y; plain tiles layers are not checked, any id is a tileset index there.',
+    '',
+    '## Accepted ids per layer',
+    '',
+    '| layer | predicate | accepted ids | made of |',
+    '| --- | --- | --- | --- |',
+    ...meanings.layers.map((l) => `| ${l.name} | \`${layerPredicate(l)}\` | ${l.ranges.map(rangeText).join(', ')} | ${cell(l.parts.join('; '))} |`),
+    ...meanings.sets.map((s) => `| (set) ${s.name} | \`${setPredicate(s)}\` | ${s.ranges.map(rangeText).join(', ')} | ${cell(`${s.description} ${s.parts.join('; ')}`)} |`),
+    '',
+    '## Tile ids',
+    '',
+    'Layers: the layers that accept the id; where one id has two names, the layers in which this name applies.',
+    '',
+    '| id | name | DDNet | meaning | layers |',
+    '| --- | --- | --- | --- | --- |',
+    ...tileRows,
+    '',
+    '## Entities',
+    '',
+    '| entity | tile id | name | DDNet | meaning | layers |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...entityRows,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,79 @@
+// Tile ids a physics layer does not accept, by the generated per-layer rules (schemas/map/tile-meanings.yaml,
+// DDNet's IsValid*Tile). DDNet loads such maps unchanged (its editor does not place such ids), so these are
+// warnings; docs/formats/map-tiles.md says what DDNet does with them.
+import { EntityTileId, TILE_ID_VALIDITY, TileId } from './generated/tile-meanings.gen.js';
+import type { MapIssue, TilemapLayer, TwMap } from './model.js';
+import { tilemapKind } from './tilemap.js';
+
+export interface TileIdOptions {
+  /** How many invalid tiles to list per layer; the rest are counted in one more issue. Default 10. */
+  maxListedPerLayer?: number;
+}
+
+interface TileIds {
+  readonly length: number;
+  getId(index: number): number;
+}
+
+let names: Map<number, string> | undefined;
+/** A name for an id, to make a finding readable: the tile names first, then the entities. */
+function nameOf(id: number): string | undefined {
+  if (!names) {
+    names = new Map();
+    for (const [name, value] of [...Object.entries(TileId), ...Object.entries(EntityTileId)]) {
+      names.set(value, names.has(value) ? `${names.get(value)}/${name}` : name);
+    }
+  }
+  return names.get(id);
+}
+
+/** The tiles whose id holds the tile kind, for a physics layer: the layer's own tile data, or `tiles` for the game layer. */
+function physicsTiles(layer: TilemapLayer, kind: string): TileIds | undefined {
+  if (kind === 'game') return layer.tiles;
+  const data = (layer as unknown as Record<string, unknown>)[kind];
+  return data && typeof (data as TileIds).getId === 'function' ? (data as TileIds) : undefined;
+}
+
+/**
+ * Tiles of physics layers whose id the layer does not accept (`TILE_ID_INVALID`, with the tile's x and y), as
+ * warnings: DDNet loads them unchanged. Id 0 is empty in every layer and never reported, although DDNet's
+ * tele, speedup, switch and tune predicates reject it. Plain tiles layers are not checked (any id is a tileset index).
+ */
+export function validateTileIds(map: TwMap, options: TileIdOptions = {}): MapIssue[] {
+  const cap = options.maxListedPerLayer ?? 10;
+  const issues: MapIssue[] = [];
+  map.groups.forEach((group, g) => {
+    group.layers.forEach((layer, l) => {
+      if (layer.kind !== 'tilemap') return;
+      const kind = tilemapKind(layer.item.tilemapFlags);
+      const isValid = TILE_ID_VALIDITY[kind];
+      const tiles = isValid && physicsTiles(layer, kind);
+      if (!isValid || !tiles) return;
+      const path = `groups[${g}].layers[${l}].${kind === 'game' ? 'data' : `data_${kind}`}`;
+      const width = Math.max(1, layer.item.width);
+      const count = Math.min(tiles.length, layer.item.width * layer.item.height);
+      let invalid = 0;
+      for (let i = 0; i < count; i++) {
+        const id = tiles.getId(i);
+        if (id === TileId.Air || isValid(id)) continue;
+        if (++invalid > cap) continue;
+        const name = nameOf(id);
+        issues.push({
+          severity: 'warning',
+          code: 'TILE_ID_INVALID',
+          path: `${path}[${i}]`,
+          message: `tile (${i % width}, ${Math.floor(i / width)}): id ${id}${name ? ` (${name})` : ''} is not one DDNet accepts in a ${kind} layer; DDNet loads it unchanged`,
+        });
+      }
+      if (invalid > cap) {
+        issues.push({
+          severity: 'warning',
+          code: 'TILE_ID_INVALID_MORE',
+          path,
+          message: `${invalid - cap} more tiles with ids the ${kind} layer does not accept (${invalid} in all, the first ${cap} listed)`,
+        });
+      }
+    });
+  });
+  return issues;
+}
