@@ -21,7 +21,7 @@ export function mapInfo(bytes: Uint8Array) {
     layers: { count: map.groups.reduce((s, g) => s + g.layers.length, 0), byKind: sortKeys(layersByKind) },
     gameLayer,
     sounds: map.sounds.length,
-    automappers: map.automappers.length,
+    automappers: map.items.automapper?.length ?? 0,
     unknownItems: map.unknownItems.length,
   };
 }
@@ -33,8 +33,9 @@ export function mapValidate(bytes: Uint8Array) {
   return { ok: count('error') === 0, errors: count('error'), fixed: count('fixed'), warnings: count('warning'), issues };
 }
 
-export function mapResave(bytes: Uint8Array, ddnet: boolean): Uint8Array {
-  return writeMap(readMap(bytes), { mode: ddnet ? 'ddnet' : 'lossless' });
+/** `lenient`: also maps DDNet refuses, as far as the model can hold them (validateMap says what is wrong). */
+export function mapResave(bytes: Uint8Array, ddnet: boolean, lenient = false): Uint8Array {
+  return writeMap(readMap(bytes, { strict: !lenient }), { mode: ddnet ? 'ddnet' : 'lossless' });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   StructureKind,
   VariableDeclarationKind,
 } from 'ts-morph';
+import { registryStatements } from './emit-map-registry.js';
 import {
   camel,
   type EnumDef,
@@ -295,7 +296,36 @@ function itemStatements(item: ItemDef): StatementStructures[] {
   const notes = item.notes.map((n) => `Note: ${n}`);
 
   if (item.array) {
-    return statements; // array items are encoded with their record codecs
+    // Array items with one record layout are their records (plus surplus ints); with several, the map
+    // decides the layout and keeps the ints.
+    if (item.array.records.length > 1) return statements;
+    const record = recordInterface({ name: item.array.records[0]! } as RecordDef);
+    const ints = constName(`${item.array.records[0]}_ints`);
+    statements.push({
+      kind: StructureKind.Interface,
+      name: iface,
+      isExported: true,
+      docs: doc(`${item.description} (${itemWhere(item)})`, ...notes),
+      properties: [{ kind: StructureKind.PropertySignature, name: 'records', type: `${record}[]`, docs: doc(item.array.description) }, { ...extraProp, docs: doc('Ints after the last whole record, kept so that the item is written back unchanged.') }],
+    });
+    statements.push(
+      decodeFunction(item, iface, [
+        `const records = decode${record}Array(d);`,
+        `const used = records.length * ${ints};`,
+        'return used < d.length ? { records, extra: Array.from(d.subarray(used)) } : { records };',
+      ]),
+    );
+    statements.push(
+      encodeFunction(item, iface, [
+        `const ints = encode${record}Array(item.records);`,
+        'if (!item.extra?.length) return ints;',
+        'const out = new Int32Array(ints.length + item.extra.length);',
+        'out.set(ints);',
+        'out.set(item.extra, ints.length);',
+        'return out;',
+      ]),
+    );
+    return statements;
   }
 
   if (!item.variants) {
@@ -725,6 +755,7 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
     ),
   );
   const usesI32String = (fields: FieldDef[]) => fields.some((f) => f.type === 'i32string');
+  const arrayRecords = set.records.filter((r) => set.items.some((i) => i.array?.records.length === 1 && i.array.records[0] === r.name));
   const itemFields = set.items.flatMap((item) => [
     ...flatFields(item.fields),
     ...(item.variants?.cases.flatMap((c) => flatFields(c.fields)) ?? []),
@@ -750,62 +781,23 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       [
         ...(usesI32String(itemFields) ? ["import { decodeI32String, encodeI32String } from '@twcodec/datafile';"] : []),
         "import { need } from '../item-errors.js';",
+        ...(arrayRecords.length ? [`import { ${arrayRecords.flatMap((r) => [`decode${recordInterface(r)}Array`, `encode${recordInterface(r)}Array`, `type ${recordInterface(r)}`, `${constName(`${r.name}_ints`)}`]).sort().join(', ')} } from './records.gen.js';`] : []),
         "import type { Color, Point } from './types.gen.js';",
       ],
-      [...set.items.flatMap((item) => itemStatements(item)), ...registryStatements(set)],
+      set.items.flatMap((item) => itemStatements(item)),
     ),
   );
+  const registry = registryStatements(set);
+  files.push(addFile(project, 'registry.gen.ts', source, registry.imports, registry.statements));
   files.push(
     addFile(project, 'index.gen.ts', source, [], [
       "export * from './enums.gen.js';",
       "export * from './items.gen.js';",
       "export * from './records.gen.js';",
+      "export * from './registry.gen.js';",
       "export * from './tiles.gen.js';",
       "export * from './types.gen.js';",
     ]),
   );
   return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: f.getFullText() }));
-}
-
-/** A table of every item type, for readers that dispatch on type ids and UUIDs. */
-function registryStatements(set: SchemaSet): StatementStructures[] {
-  return [
-    {
-      kind: StructureKind.Interface,
-      name: 'MapItemTypeInfo',
-      isExported: true,
-      docs: doc('What the schemas say about one map item type.'),
-      properties: [
-        { name: 'name', type: 'string', isReadonly: true },
-        { name: 'typeId', type: 'number | undefined', isReadonly: true, docs: doc('Fixed type id, for the original item types.') },
-        { name: 'uuid', type: 'string | undefined', isReadonly: true, docs: doc('UUID, for DDNet extension item types.') },
-        { name: 'uuidName', type: 'string | undefined', isReadonly: true },
-        { name: 'oneItem', type: 'boolean', isReadonly: true },
-        { name: 'ddnetOnly', type: 'boolean', isReadonly: true },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc('Every map item type the schemas describe, numbered types first.'),
-      declarations: [
-        {
-          name: 'MAP_ITEM_TYPES',
-          type: 'readonly MapItemTypeInfo[]',
-          initializer: (w) => {
-            w.write('[').newLine();
-            w.indent(() => {
-              for (const item of set.items) {
-                w.writeLine(
-                  `{ name: ${str(item.name)}, typeId: ${item.typeId ?? 'undefined'}, uuid: ${item.uuid ? str(item.uuid) : 'undefined'}, uuidName: ${item.uuidName ? str(item.uuidName) : 'undefined'}, oneItem: ${item.oneItem}, ddnetOnly: ${item.ddnetOnly} },`,
-                );
-              }
-            });
-            w.write(']');
-          },
-        },
-      ],
-    },
-  ];
 }

@@ -10,7 +10,6 @@ import {
 } from '@twcodec/datafile';
 import { MapError } from './errors.js';
 import {
-  decodeAutomapperItem,
   decodeEnvelopeItem,
   decodeEnvelopePointArray,
   decodeEnvelopePointBezier07Array,
@@ -23,35 +22,50 @@ import {
   decodeSoundItem,
   decodeSoundSourceArray,
   decodeSoundSourceDeprecatedArray,
-  decodeTestItem,
   decodeVersionItem,
   ENVELOPE_POINT_BEZIER_07_INTS,
   ENVELOPE_POINT_INTS,
   type LayerItem,
   MAP_ITEM_TYPES,
+  type MapItemName,
   type MapItemTypeInfo,
-  SPEEDUP_TILE_BYTES,
-  SpeedupTiles,
-  SWITCH_TILE_BYTES,
-  SwitchTiles,
-  TELE_TILE_BYTES,
-  TeleTiles,
   TILE_TILE_BYTES,
+  TILEMAP_KINDS,
   type TilemapLayerItem,
+  tilemapKind,
   Tiles,
-  TUNE_TILE_BYTES,
-  TuneTiles,
 } from './generated/index.gen.js';
 import {
+  type CollectedItemName,
   deprecatedToSoundSource,
   type MapEnvelopePoint,
   type MapGroup,
   type MapIssue,
+  type MapItems,
   type MapLayer,
+  type StructureItemName,
   type TilemapLayer,
   type TwMap,
 } from './model.js';
-import { expandSkippedTiles, tilemapKind } from './tilemap.js';
+import { expandSkippedTiles } from './tilemap.js';
+
+/** The structure item types (see StructureItemName); the compiler checks the names against the schemas. */
+const STRUCTURE: Record<StructureItemName, true> = {
+  version: true,
+  info: true,
+  image: true,
+  envelope: true,
+  envelope_points: true,
+  envelope_points_bezier: true,
+  group: true,
+  layer: true,
+  sound: true,
+};
+
+/** Whether the model keeps items of this type in `TwMap.items`. */
+export function isCollectedItemType(name: MapItemName): name is CollectedItemName {
+  return !(name in STRUCTURE);
+}
 
 export interface ReadMapOptions extends DatafileReadOptions {
   /**
@@ -65,6 +79,7 @@ export interface ReadMapOptions extends DatafileReadOptions {
 const BY_TYPE_ID = new Map(MAP_ITEM_TYPES.filter((t) => t.typeId !== undefined).map((t) => [t.typeId!, t]));
 const BY_UUID = new Map(MAP_ITEM_TYPES.filter((t) => t.uuid !== undefined).map((t) => [t.uuid!, t]));
 
+/** The schema's item type of a datafile item (by type id, or by UUID for DDNet's extension types). */
 export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   if (item.uuid !== undefined) return BY_UUID.get(item.uuid);
   return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
@@ -84,9 +99,21 @@ export function decodeCStringList(bytes: Uint8Array): string[] {
   return out;
 }
 
-/** Reads a map: every item decoded, all data inflated, tiles viewed in place. */
+/**
+ * Reads a map: every item decoded, all data inflated, tiles viewed in place. Throws MapError (also for a
+ * broken container: the DatafileError is its `cause`, with the same code, offset and path).
+ */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  const df = input instanceof Datafile ? input : Datafile.read(input, options);
+  let df: Datafile;
+  if (input instanceof Datafile) df = input;
+  else {
+    try {
+      df = Datafile.read(input, options);
+    } catch (e) {
+      if (e instanceof CodecError && !(e instanceof MapError)) throw new MapError(e.code, e.detail, e.offset, e.path, { cause: e });
+      throw e;
+    }
+  }
   return new MapReader(df, options.strict ?? true).read();
 }
 
@@ -103,6 +130,7 @@ class MapReader {
     this.issues.push({ severity: 'error', code, path, message });
   }
 
+  /** Something DDNet loads anyway (it ignores or skips the element): a warning, in strict reads too. */
   private warn(code: string, path: string, message: string): void {
     this.issues.push({ severity: 'warning', code, path, message });
   }
@@ -117,25 +145,32 @@ class MapReader {
     }
   }
 
-  /** The bytes of data item `index`, or undefined (with a problem recorded) when there are none. */
-  private data(index: number, path: string, optional = false): Uint8Array | undefined {
+  /**
+   * The bytes of data item `index`, or undefined when there are none. `loads`: DDNet loads the map without
+   * this data (it skips the element), so a bad index or corrupt data is a warning, not a problem; writeMap
+   * keeps such references as they are.
+   */
+  private data(index: number, path: string, optional = false, loads = false): Uint8Array | undefined {
     if (optional && index === -1) return undefined;
+    const report = loads ? this.warn.bind(this) : this.problem.bind(this);
     if (!Number.isInteger(index) || index < 0 || index >= this.df.data.length) {
-      this.problem('DATA_INDEX_RANGE', path, `data index ${index} is not one of the ${this.df.data.length} data items`);
+      report('DATA_INDEX_RANGE', path, `data index ${index} is not one of the ${this.df.data.length} data items${loads ? '; DDNet skips it' : ''}`);
       return undefined;
     }
     try {
       return this.df.data[index]!.bytes();
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
-      if (this.strict) throw new MapError(e.code, e.detail, e.offset, path, { cause: e });
-      this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
+      if (loads) this.warn(e.code, path, `${e.message}; DDNet skips it`);
+      else if (this.strict) throw new MapError(e.code, e.detail, e.offset, path, { cause: e });
+      else this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
       return undefined;
     }
   }
 
+  /** A string DDNet reads only for display or settings: a bad reference is a warning. */
   private string(index: number, path: string, optional = false): string | undefined {
-    const bytes = this.data(index, path, optional);
+    const bytes = this.data(index, path, optional, true);
     return bytes ? decodeCString(bytes) : undefined;
   }
 
@@ -148,15 +183,14 @@ class MapReader {
       envelopes: [],
       groups: [],
       sounds: [],
-      automappers: [],
-      testItems: [],
+      items: {},
       unknownItems: [],
       datafile: df,
       envelopePointLayout: 'ddnet',
       readIssues: this.issues,
     };
 
-    const byName = new Map<string, DatafileItem[]>();
+    const byName = new Map<MapItemName, DatafileItem[]>();
     for (const item of df.items) {
       if (item.type === ITEMTYPE_EX) continue; // the UUID index belongs to the container
       const info = mapItemTypeOf(item);
@@ -173,7 +207,7 @@ class MapReader {
       }
       list.push(item);
     }
-    const items = (name: string) => {
+    const items = (name: StructureItemName) => {
       const list = byName.get(name) ?? [];
       list.forEach((item, i) => {
         if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap numbers items by position`);
@@ -191,7 +225,7 @@ class MapReader {
       map.info = {
         item,
         author: this.string(item.author, 'info.author', true),
-        mapVersion: this.string(item.mapVersion, 'info.map_version', true),
+        mapVersion: this.string(item.mapVersion, 'info.mapVersion', true),
         credits: this.string(item.credits, 'info.credits', true),
         license: this.string(item.license, 'info.license', true),
         settings: settings ? decodeCStringList(settings) : undefined,
@@ -201,10 +235,11 @@ class MapReader {
     map.images = items('image').map((raw, i) => {
       const path = `images[${i}]`;
       const item = this.decode(decodeImageItem, raw, path);
+      // DDNet loads maps whose images it cannot load (it warns and renders without them).
       return {
         item,
-        name: this.string(item.name, `${path}.name`) ?? '',
-        pixels: item.external ? undefined : this.data(item.data, `${path}.data`, true),
+        name: this.string(item.name, `${path}.name`),
+        pixels: item.external ? undefined : this.data(item.data, `${path}.data`, true, true),
       };
     });
 
@@ -216,14 +251,25 @@ class MapReader {
     map.sounds = items('sound').map((raw, i) => {
       const path = `sounds[${i}]`;
       const item = this.decode(decodeSoundItem, raw, path);
-      return { item, name: this.string(item.name, `${path}.name`) ?? '', data: this.data(item.data, `${path}.data`) ?? new Uint8Array() };
+      // DDNet skips sounds it cannot load.
+      return { item, name: this.string(item.name, `${path}.name`), data: this.data(item.data, `${path}.data`, false, true) };
     });
-    map.automappers = items('automapper').map((raw, i) => this.decode(decodeAutomapperItem, raw, `automappers[${i}]`));
-    map.testItems = items('test').map((raw, i) => this.decode(decodeTestItem, raw, `testItems[${i}]`));
+    map.items = this.readCollected(byName);
 
     // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
     for (const d of df.data) d.unload();
     return map;
+  }
+
+  /** Every item of a non-structure schema type, decoded by the generated registry into `items.<type>`. */
+  private readCollected(byName: Map<MapItemName, DatafileItem[]>): MapItems {
+    const out: Record<string, unknown[]> = {};
+    for (const info of MAP_ITEM_TYPES) {
+      const list = byName.get(info.name);
+      if (!list || !isCollectedItemType(info.name)) continue;
+      out[info.name] = list.map((raw, i) => this.decode(info.decode, raw, `items.${info.name}[${i}]`));
+    }
+    return out as MapItems;
   }
 
   private readEnvelopes(map: TwMap, envelopeItems: DatafileItem[], pointItems: DatafileItem[], bezierItems: DatafileItem[]): void {
@@ -234,7 +280,7 @@ class MapReader {
     const ints = pointItems[0]?.data ?? new Int32Array();
     const size = layout === 'teeworlds07' ? ENVELOPE_POINT_BEZIER_07_INTS : ENVELOPE_POINT_INTS;
     if (ints.length % size !== 0) {
-      this.warn('ENVELOPE_POINTS_PARTIAL', 'envelope_points', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
+      this.warn('ENVELOPE_POINTS_PARTIAL', 'envelopePoints', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
     }
     let points: MapEnvelopePoint[];
     if (layout === 'teeworlds07') {
@@ -247,7 +293,7 @@ class MapReader {
         // DDNet uses the bezier item only when it has one record per point.
         if (tangents.length === points.length && bezierItem.data.length % 16 === 0) tangents.forEach((t, i) => (points[i]!.bezier = t));
         else {
-          this.warn('BEZIER_COUNT', 'envelope_points_bezier', `${tangents.length} bezier records for ${points.length} points; DDNet ignores them, kept as an unknown item`);
+          this.warn('BEZIER_COUNT', 'envelopePointsBezier', `${tangents.length} bezier records for ${points.length} points; DDNet ignores them, kept as an unknown item`);
           map.unknownItems.push(bezierItem);
         }
       }
@@ -264,7 +310,7 @@ class MapReader {
       return { item, points: points.slice(item.startPoint, covered) };
     });
     if (covered !== points.length && envelopes.length) {
-      this.warn('ENVELOPE_POINTS_UNUSED', 'envelope_points', `${points.length - covered} points after the last envelope's are not written back`);
+      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's are not written back`);
     }
   }
 
@@ -300,16 +346,17 @@ class MapReader {
     switch (item.kind) {
       case 'tilemap':
         return this.readTilemap(item, path);
+      // DDNet's loader does not check quads and sounds data; the client skips layers whose data is bad.
       case 'quads': {
-        const bytes = this.data(item.data, `${path}.data`);
+        const bytes = this.data(item.data, `${path}.data`, false, true);
         return { kind: 'quads', item, quads: bytes ? decodeQuadArray(int32sFromBytes(bytes)) : [] };
       }
       case 'sounds': {
-        const bytes = this.data(item.data, `${path}.data`);
+        const bytes = this.data(item.data, `${path}.data`, false, true);
         return { kind: 'sounds', item, sources: bytes ? decodeSoundSourceArray(int32sFromBytes(bytes)) : [] };
       }
       case 'sounds_deprecated': {
-        const bytes = this.data(item.data, `${path}.data`);
+        const bytes = this.data(item.data, `${path}.data`, false, true);
         const sources = bytes ? decodeSoundSourceDeprecatedArray(int32sFromBytes(bytes)) : [];
         return { kind: 'sounds_deprecated', item, sources: sources.map(deprecatedToSoundSource) };
       }
@@ -320,19 +367,21 @@ class MapReader {
 
   private readTilemap(item: TilemapLayerItem, path: string): TilemapLayer {
     const kind = tilemapKind(item.tilemapFlags);
+    const kindInfo = TILEMAP_KINDS.find((k) => k.kind === kind)!;
     const count = item.width * item.height;
     // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
     const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / 6;
     if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
     const tileCount = sizeOk ? count : 0;
-    const tiles = (dataIndex: number | undefined, field: string, tileBytes: number, skipCompressed: boolean): Uint8Array => {
+    const tiles = (field: keyof TilemapLayerItem, tileBytes: number, skipCompressed: boolean): Uint8Array => {
       const dataPath = `${path}.${field}`;
+      const dataIndex = item[field] as number | undefined;
       if (dataIndex === undefined) {
         this.problem('TILEMAP_TRUNCATED', dataPath, `a ${kind} layer item needs the ${field} index`);
         return new Uint8Array(0);
       }
       // A DDNet physics layer's `data` only holds zeroed tiles for Teeworlds; DDNet never reads it.
-      const compat = field === 'data' && kind !== 'tiles' && kind !== 'game';
+      const compat = field === 'data' && kindInfo.field !== 'data';
       if (compat && (dataIndex < 0 || dataIndex >= this.df.data.length)) {
         this.warn('PHYSICS_COMPAT_DATA', dataPath, `data index ${dataIndex} of a ${kind} layer is not a data item`);
         return new Uint8Array(0);
@@ -354,29 +403,13 @@ class MapReader {
       }
       return bytes;
     };
+    // Skip compression (version 4) is for the tiles behind `data` of tiles and game layers only.
     const skip = item.version >= 4;
-    if (skip && kind !== 'tiles' && kind !== 'game') {
+    if (skip && kindInfo.field !== 'data') {
       this.problem('TILESKIP_PHYSICS', path, `${kind} layers cannot use skip compression (version ${item.version})`);
     }
-    const layer: TilemapLayer = { kind: 'tilemap', item, tiles: new Tiles(tiles(item.data, 'data', TILE_TILE_BYTES, skip && (kind === 'tiles' || kind === 'game'))) };
-    switch (kind) {
-      case 'tele':
-        layer.tele = new TeleTiles(tiles(item.dataTele, 'data_tele', TELE_TILE_BYTES, false));
-        break;
-      case 'speedup':
-        layer.speedup = new SpeedupTiles(tiles(item.dataSpeedup, 'data_speedup', SPEEDUP_TILE_BYTES, false));
-        break;
-      case 'front':
-        layer.front = new Tiles(tiles(item.dataFront, 'data_front', TILE_TILE_BYTES, false));
-        break;
-      case 'switch':
-        layer.switch = new SwitchTiles(tiles(item.dataSwitch, 'data_switch', SWITCH_TILE_BYTES, false));
-        break;
-      case 'tune':
-        layer.tune = new TuneTiles(tiles(item.dataTune, 'data_tune', TUNE_TILE_BYTES, false));
-        break;
-      default:
-    }
+    const layer = { kind: 'tilemap', tilemapKind: kind, item, tiles: new Tiles(tiles('data', TILE_TILE_BYTES, skip && kindInfo.field === 'data')) } as TilemapLayer;
+    if (kindInfo.property) (layer as unknown as Record<string, unknown>)[kindInfo.property] = kindInfo.view(tiles(kindInfo.field, kindInfo.tileBytes, false));
     return layer;
   }
 }

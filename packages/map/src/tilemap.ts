@@ -1,17 +1,5 @@
 import { MapError } from './errors.js';
-import { TILE_TILE_BYTES, TilemapFlags } from './generated/index.gen.js';
-import type { TilemapKind } from './model.js';
-
-/** Which physics layer a tilemap is, from its flags (the first set bit, as DDNet checks them). */
-export function tilemapKind(flags: number): TilemapKind {
-  if (flags & TilemapFlags.Game) return 'game';
-  if (flags & TilemapFlags.Tele) return 'tele';
-  if (flags & TilemapFlags.Speedup) return 'speedup';
-  if (flags & TilemapFlags.Front) return 'front';
-  if (flags & TilemapFlags.Switch) return 'switch';
-  if (flags & TilemapFlags.Tune) return 'tune';
-  return 'tiles';
-}
+import { TILE_TILE_BYTES } from './generated/index.gen.js';
 
 /**
  * Expands Teeworlds 0.7 skip-compressed tiles (tilemap version 4): each stored tile stands for itself and

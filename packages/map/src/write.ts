@@ -12,16 +12,13 @@ import {
   type Uuid,
 } from '@twcodec/datafile';
 import {
-  decodeAutomapperItem,
   decodeEnvelopeItem,
   decodeGroupItem,
   decodeImageItem,
   decodeInfoItem,
   decodeLayerItem,
   decodeSoundItem,
-  decodeTestItem,
   decodeVersionItem,
-  encodeAutomapperItem,
   encodeEnvelopeItem,
   encodeEnvelopePointArray,
   encodeEnvelopePointBezier07Array,
@@ -34,15 +31,18 @@ import {
   encodeSoundItem,
   encodeSoundSourceArray,
   encodeSoundSourceDeprecatedArray,
-  encodeTestItem,
   encodeVersionItem,
   type EnvelopePointBezier,
   type LayerItem,
   MAP_ITEM_TYPES,
+  type MapItemName,
+  type MapItemTypeInfo,
+  TILEMAP_KINDS,
+  tilemapKind,
 } from './generated/index.gen.js';
 import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { decodeCStringList, mapItemTypeOf } from './read.js';
-import { compressSkippedTiles, tilemapKind } from './tilemap.js';
+import { decodeCStringList, isCollectedItemType, mapItemTypeOf } from './read.js';
+import { compressSkippedTiles } from './tilemap.js';
 
 export type WriteMapOptions = DatafileWriteOptions;
 
@@ -82,8 +82,8 @@ class MapWriter {
   /** Source data items already given to an element; a second user gets a new data item. */
   private readonly claimed = new Set<number>();
   /** The regenerated blocks of item ints, by map item type name. */
-  private readonly blocks = new Map<string, Int32Array[]>();
-  private readonly srcItems = new Map<string, DatafileItem[]>();
+  private readonly blocks = new Map<MapItemName, Int32Array[]>();
+  private readonly srcItems = new Map<MapItemName, DatafileItem[]>();
 
   constructor(private readonly map: TwMap) {
     this.src = map.datafile;
@@ -110,6 +110,7 @@ class MapWriter {
    */
   private dataIndex(original: number | undefined, bytes: () => Uint8Array, same: (orig: Uint8Array) => boolean): number {
     const src = this.src;
+    if (original !== undefined && this.unreadable(original) && bytes().length === 0) return original;
     if (src && original !== undefined && original >= 0 && original < src.data.length && !this.claimed.has(original)) {
       this.claimed.add(original);
       const srcData = src.data[original]!;
@@ -130,6 +131,31 @@ class MapWriter {
     return this.out.addData(bytes());
   }
 
+  /**
+   * Whether `index` is a data reference readMap could not follow (out of range, or data that does not
+   * inflate): an element read from it is empty, and while it stays empty the reference is written back as
+   * it was, so that maps DDNet loads despite such references keep their bytes.
+   */
+  private unreadable(index: number): boolean {
+    const src = this.src;
+    if (!src || index === -1) return false;
+    if (!Number.isInteger(index) || index < 0 || index >= src.data.length) return true;
+    try {
+      src.data[index]!.bytes();
+      return false;
+    } catch {
+      return true;
+    } finally {
+      src.data[index]!.unload();
+    }
+  }
+
+  /** Bytes of an element whose data may be missing (undefined): such a reference is kept when it was unreadable. */
+  private optionalBytes(original: number, bytes: Uint8Array | undefined): number {
+    if (bytes === undefined) return this.unreadable(original) ? original : -1;
+    return this.bytesData(original, bytes);
+  }
+
   private bytesData(original: number | undefined, bytes: Uint8Array): number {
     return this.dataIndex(original, () => bytes, (orig) => bytesEqual(orig, bytes));
   }
@@ -139,11 +165,12 @@ class MapWriter {
   }
 
   private optionalString(original: number, text: string | undefined): number {
-    return text === undefined ? -1 : this.stringData(original, text);
+    if (text === undefined) return this.unreadable(original) ? original : -1;
+    return this.stringData(original, text);
   }
 
   /** Adds an item's ints to its block, reusing the original ints when the item decodes to the same value. */
-  private emit<T>(name: string, item: T, encode: (item: T) => Int32Array, decode: (d: Int32Array) => T): void {
+  private emit<T>(name: MapItemName, item: T, encode: (item: T) => Int32Array, decode: (d: Int32Array) => T): void {
     let block = this.blocks.get(name);
     if (!block) this.blocks.set(name, (block = []));
     const original = this.srcItems.get(name)?.[block.length];
@@ -177,20 +204,33 @@ class MapWriter {
       this.emit('info', item, encodeInfoItem, decodeInfoItem);
     }
     map.images.forEach((image) => {
-      const item = { ...image.item, name: this.stringData(image.item.name, image.name) };
-      item.data = image.pixels ? this.bytesData(image.item.data, image.pixels) : -1;
+      const item = { ...image.item, name: this.optionalString(image.item.name, image.name) };
+      item.data = this.optionalBytes(image.item.data, image.pixels);
       this.emit('image', item, encodeImageItem, decodeImageItem);
     });
     this.buildEnvelopes();
     this.buildGroups();
     map.sounds.forEach((sound) => {
-      const item = { ...sound.item, name: this.stringData(sound.item.name, sound.name), data: this.bytesData(sound.item.data, sound.data), dataSize: sound.data.length };
+      const item = { ...sound.item, name: this.optionalString(sound.item.name, sound.name), data: this.optionalBytes(sound.item.data, sound.data) };
+      if (sound.data) item.dataSize = sound.data.length;
       this.emit('sound', item, encodeSoundItem, decodeSoundItem);
     });
-    map.automappers.forEach((a) => this.emit('automapper', a, encodeAutomapperItem, decodeAutomapperItem));
-    map.testItems.forEach((t) => this.emit('test', t, encodeTestItem, decodeTestItem));
+    this.buildCollected();
     this.assemble();
     return this.out;
+  }
+
+  /** Items of the non-structure types, through the generated registry's codecs. */
+  private buildCollected(): void {
+    const items = this.map.items as Record<string, unknown[] | undefined>;
+    for (const info of MAP_ITEM_TYPES) {
+      if (!isCollectedItemType(info.name)) continue;
+      const type = info as MapItemTypeInfo;
+      for (const item of items[info.name] ?? []) this.emit(info.name, item, (v) => type.encode(v as never), (d) => type.decode(d));
+    }
+    for (const name of Object.keys(items)) {
+      if (!MAP_ITEM_TYPES.some((t) => t.name === name)) throw new TypeError(`map.items.${name}: no such map item type in the schemas`);
+    }
   }
 
   private buildEnvelopes(): void {
@@ -218,7 +258,7 @@ class MapWriter {
   }
 
   /** Array items: their ints are compared directly. */
-  private emitRaw(name: string, ints: Int32Array): void {
+  private emitRaw(name: MapItemName, ints: Int32Array): void {
     const original = this.srcItems.get(name)?.[0]?.data;
     const same = original && original.length === ints.length && original.every((v, i) => v === ints[i]);
     this.blocks.set(name, [same ? original : ints]);
@@ -238,39 +278,37 @@ class MapWriter {
     switch (layer.kind) {
       case 'tilemap': {
         const item = { ...layer.item };
-        const kind = tilemapKind(item.tilemapFlags);
-        const skip = item.version >= 4 && (kind === 'tiles' || kind === 'game');
+        const kind = TILEMAP_KINDS.find((k) => k.kind === tilemapKind(item.tilemapFlags))!;
+        const skip = item.version >= 4 && kind.field === 'data';
         const tiles = layer.tiles.bytes;
         item.data = this.dataIndex(
           item.data,
           () => (skip ? compressSkippedTiles(tiles) : tiles),
           (orig) => bytesEqual(orig, skip ? compressSkippedTiles(tiles) : tiles),
         );
-        const physics: [keyof typeof item, { bytes: Uint8Array } | undefined][] = [
-          ['dataTele', layer.tele],
-          ['dataSpeedup', layer.speedup],
-          ['dataFront', layer.front],
-          ['dataSwitch', layer.switch],
-          ['dataTune', layer.tune],
-        ];
-        for (const [field, data] of physics) {
-          if (data) (item[field] as number) = this.bytesData(item[field] as number | undefined, data.bytes);
+        // The tiles of the layer's own kind, when they are not those behind `data`.
+        for (const k of TILEMAP_KINDS) {
+          const view = k.property && (layer as unknown as Record<string, { bytes: Uint8Array } | undefined>)[k.property];
+          if (view) (item[k.field] as number) = this.bytesData(item[k.field] as number | undefined, view.bytes);
         }
         return item;
       }
       case 'quads':
+        if (layer.quads.length === 0 && this.unreadable(layer.item.data)) return layer.item;
         return {
           ...layer.item,
           numQuads: layer.quads.length,
           data: this.bytesData(layer.item.data, bytesFromInt32s(encodeQuadArray(layer.quads))),
         };
       case 'sounds':
+        if (layer.sources.length === 0 && this.unreadable(layer.item.data)) return layer.item;
         return {
           ...layer.item,
           numSources: layer.sources.length,
           data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceArray(layer.sources))),
         };
       case 'sounds_deprecated':
+        if (layer.sources.length === 0 && this.unreadable(layer.item.data)) return layer.item;
         return {
           ...layer.item,
           numSources: layer.sources.length,
@@ -289,8 +327,8 @@ class MapWriter {
     const out = this.out;
     const unknown = new Set(this.map.unknownItems);
     const placed = new Set<string>();
-    const blockItems = (name: string, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
-      (this.blocks.get(name) ?? []).map((data, id) => ({ type: internalType, id, uuid, data }));
+    const blockItems = (name: MapItemName, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
+      (this.blocks.get(name) ?? []).map((data, i) => ({ type: internalType, id: this.itemId(name, i), uuid, data }));
     for (const item of this.src?.items ?? []) {
       const info = mapItemTypeOf(item); // undefined for the UUID index, which is kept as it is
       if (item.type === ITEMTYPE_EX) out.items.push(item);
@@ -307,8 +345,19 @@ class MapWriter {
     for (const info of MAP_ITEM_TYPES) {
       if (placed.has(info.name) || !this.blocks.get(info.name)?.length) continue;
       const block = this.blocks.get(info.name)!;
-      if (info.typeId !== undefined) block.forEach((data, id) => out.addItem(info.typeId!, id, data));
-      else block.forEach((data, id) => out.addItem(info.uuid!, id, data));
+      block.forEach((data, i) => out.addItem(info.typeId ?? info.uuid!, this.itemId(info.name, i), data));
     }
+  }
+
+  /**
+   * The item id of the `i`th item of a type. Structure items are numbered by position (DDNet refers to them
+   * by index); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
+   * the group's index), new ones count on from the largest.
+   */
+  private itemId(name: MapItemName, i: number): number {
+    if (!isCollectedItemType(name)) return i;
+    const src = this.srcItems.get(name) ?? [];
+    if (i < src.length) return src[i]!.id;
+    return Math.max(i, ...src.map((item) => item.id + 1 + (i - src.length)));
   }
 }

@@ -2,5 +2,6 @@
 export * from './enums.gen.js';
 export * from './items.gen.js';
 export * from './records.gen.js';
+export * from './registry.gen.js';
 export * from './tiles.gen.js';
 export * from './types.gen.js';

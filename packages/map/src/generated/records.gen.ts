@@ -328,9 +328,9 @@ export interface SoundSource {
   soundEnvOffset: number;
   /** 0 rectangle, 1 circle. Values: {@link SoundShape}. */
   shape: number;
-  /** Rectangle width, or the circle's radius (22.10 fixed point). */
+  /** Rectangle width (22.10 fixed point), or the circle's radius in plain units (not fixed point; checked against DDNet mapsounds.cpp). */
   width: number;
-  /** Rectangle height; unused for circles. */
+  /** Rectangle height (22.10 fixed point); unused for circles. */
   height: number;
 }
 
