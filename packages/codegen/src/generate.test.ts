@@ -1,27 +1,34 @@
 // A maintainer adds a DDNet extension by editing YAML only: a new UUID item type and a new field on an
 // existing item. The generator runs on the edited schemas; its output compiles and round-trips.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { Datafile, encodeI32String, uuidFromName } from '@twcodec/datafile';
-import { repoRoot } from '../../../test/corpus.js';
+import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
 import { generate } from './generate.js';
 
-const NEW_ITEM = `item: spawn_weights
-uuid_name: mapitemtype-spawn-weights@example.org
-ddnet_only: true
-description: "Spawn weights (an example extension)."
-fields:
-  - { name: version, type: version, description: "1." }
-  - { name: group, type: item_ref, ref: group, description: A group. }
-  - { name: weights, type: i32array, ints: 3, description: Weights. }
-  - since_version: 2
-    fields:
-      - { name: label, type: i32string, ints: 4, description: A label. }
-`;
+const NEW_ITEM = readFileSync(join(fixturesDir, 'schema-extension', 'map', 'items', 'spawn_weights.yaml'), 'utf8');
+
+/** Type-checks `files` against the real runtime; returns the diagnostics. */
+function typeCheck(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    skipLibCheck: true,
+    types: [],
+    baseUrl: repoRoot,
+    paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'] },
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
 
 describe('generator', () => {
   it('is up to date with the committed output and deterministic', () => {
@@ -49,20 +56,7 @@ describe('generator', () => {
     expect(readFileSync(join(dir, 'docs', 'map.md'), 'utf8')).toContain('mapitemtype-spawn-weights@example.org');
 
     // Type-check the generated code against the real runtime.
-    const program = ts.createProgram([join(src, 'generated', 'index.gen.ts')], {
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noEmit: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-      types: [],
-      baseUrl: repoRoot,
-      paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'] },
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
+    expect(typeCheck([join(src, 'generated', 'index.gen.ts')])).toEqual([]);
 
     const gen = await import(pathToFileURL(join(src, 'generated', 'index.gen.ts')).href);
     const uuid = uuidFromName('mapitemtype-spawn-weights@example.org');
@@ -82,5 +76,57 @@ describe('generator', () => {
     const newGroup = Int32Array.of(...oldGroup, 150);
     expect(gen.decodeGroupItem(newGroup).zoom).toBe(150);
     expect(gen.encodeGroupItem(gen.decodeGroupItem(newGroup))).toEqual(newGroup);
+  });
+
+  it('reads and writes a map item added in YAML only, byte for byte, typed in map.items', async () => {
+    // The whole map package, regenerated from the schemas plus the fixture item.
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-gen-map-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    writeFileSync(join(dir, 'schemas', 'map', 'items', 'spawn_weights.yaml'), NEW_ITEM);
+    const src = join(dir, 'src');
+    cpSync(join(repoRoot, 'packages', 'map', 'src'), src, { recursive: true, filter: (p) => !p.endsWith('.test.ts') });
+    generate({ root: dir, mapOut: join(src, 'generated'), docsOut: join(dir, 'docs'), teehistorianOut: join(dir, 'th'), snapshotOut: join(dir, 'snap') });
+    expect(readdirSync(join(src, 'generated'))).toContain('registry.gen.ts');
+
+    // A consumer reading the new collection compiles: `weights` is number[], `label` string | undefined.
+    writeFileSync(
+      join(src, 'consumer.ts'),
+      [
+        "import { readMap } from './index.js';",
+        'export function weights(bytes: Uint8Array): number[] {',
+        '  const item = readMap(bytes).items.spawn_weights?.[0];',
+        "  const label: string | undefined = item?.label;",
+        '  return item ? [...item.weights, label?.length ?? 0] : [];',
+        '}',
+      ].join('\n'),
+    );
+    expect(typeCheck([join(src, 'index.ts'), join(src, 'consumer.ts')])).toEqual([]);
+
+    const M = await import(pathToFileURL(join(src, 'index.ts')).href);
+    const uuid = uuidFromName('mapitemtype-spawn-weights@example.org');
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    df.addItem(uuid, 0, M.encodeSpawnWeightsItem({ version: 2, group: 0, weights: [5, 6, 7], label: 'west' }));
+    df.addItem(uuid, 3, Int32Array.of(1, 0, 1, 2, 3, 99)); // version 1 with a surplus int
+    const bytes = df.write();
+    const map = M.readMap(bytes);
+    expect(map.unknownItems).toEqual([]);
+    expect(map.items.spawn_weights).toEqual([
+      { version: 2, group: 0, weights: [5, 6, 7], label: 'west' },
+      { version: 1, group: 0, weights: [1, 2, 3], extra: [99] },
+    ]);
+    expect(Buffer.from(M.writeMap(map)).equals(Buffer.from(bytes))).toBe(true);
+    // Edited through the model: written from the collection, with the item ids it was read with.
+    map.items.spawn_weights[1].weights[0] = 42;
+    const back = Datafile.read(M.writeMap(map));
+    expect(back.itemsOfType(uuid).map((i) => [i.id, i.data[2]])).toEqual([
+      [0, 5],
+      [3, 42],
+    ]);
+    // The version range and the group reference come from the YAML.
+    map.items.spawn_weights[1].version = 5;
+    map.items.spawn_weights[1].group = 9;
+    expect(M.validateMap(map).map((i: { code: string; path: string; severity: string }) => `${i.severity} ${i.code} ${i.path}`)).toEqual(
+      expect.arrayContaining(['warning VERSION_UNSUPPORTED items.spawn_weights[1].version', 'warning REFERENCE_RANGE items.spawn_weights[1].group']),
+    );
   });
 });

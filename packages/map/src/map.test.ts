@@ -80,9 +80,12 @@ describe('readMap/writeMap on the fixtures', () => {
     const df = Datafile.read(fixture('ctf1.map'));
     df.addItem(uuidFromName('mapitemtype-future@example.org'), 0, Int32Array.of(7, 8, 9));
     df.addItem(1234, 0, Int32Array.of(1));
-    const map = readMap(df.write());
+    const bytes = df.write();
+    const map = readMap(bytes);
     expect(map.unknownItems.map((i) => i.type)).toEqual([0xfffe, 1234]);
-    const back = Datafile.read(writeMap(map));
+    const out = writeMap(map);
+    expect(Buffer.from(out).equals(bytes)).toBe(true);
+    const back = Datafile.read(out);
     expect(back.findItem(uuidFromName('mapitemtype-future@example.org'), 0)?.data).toEqual(Int32Array.of(7, 8, 9));
   });
 });
