@@ -4,7 +4,7 @@
 // hand-written code.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { doc, itemInterface, str, tileClass } from './emit-ts.js';
-import { camel, type FieldDef, flatFields, type ItemDef, type KindsDef, pascal, type SchemaSet, type VariantDef, type VersionRange } from './model.js';
+import { camel, type FieldDef, type FieldEntry, flatFields, type ItemDef, type KindsDef, pascal, type SchemaSet, type VariantDef, type VersionRange } from './model.js';
 
 /** The TypeScript type of an item's decoded value. */
 export function itemValueType(item: ItemDef): string {
@@ -25,9 +25,15 @@ function dataText(fields: FieldDef[]): string {
   return `[${refs.map((f) => `{ field: ${str(camel(f.name))}, data: ${str(f.data!)}, optional: ${f.optional === true} }`).join(', ')}]`;
 }
 
+/** The first field of each `since_version` group: present in every item of at least that version that is long enough. */
+function sinceText(entries: FieldEntry[]): string {
+  const groups = entries.flatMap((e) => (e.kind === 'since_version' ? [e] : []));
+  return `[${groups.map((g) => `{ field: ${str(camel(g.fields[0]!.name))}, version: ${g.version} }`).join(', ')}]`;
+}
+
 function variantText(v: VariantDef): string {
   const fields = flatFields(v.fields);
-  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, refs: ${refsText(fields)}, data: ${dataText(fields)} }`;
+  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)} }`;
 }
 
 /** The variant that has kinds, with its item (the schema allows one such variant per map). */
@@ -192,6 +198,16 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
     },
     {
       kind: StructureKind.Interface,
+      name: 'SinceVersionField',
+      isExported: true,
+      docs: doc('The first field of a `since_version` group: an item of at least `version` without it is too short for its version.'),
+      properties: [
+        { name: 'field', type: 'string', isReadonly: true },
+        { name: 'version', type: 'number', isReadonly: true },
+      ],
+    },
+    {
+      kind: StructureKind.Interface,
       name: 'MapItemVariantInfo',
       isExported: true,
       docs: doc('One variant of an item with variants (a layer type).'),
@@ -199,6 +215,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         { name: 'name', type: 'string', isReadonly: true },
         { name: 'value', type: 'number', isReadonly: true },
         { name: 'versions', type: 'VersionRange | undefined', isReadonly: true },
+        { name: 'since', type: 'readonly SinceVersionField[]', isReadonly: true },
         { name: 'refs', type: 'readonly ItemRefField[]', isReadonly: true },
         { name: 'data', type: 'readonly DataRefField[]', isReadonly: true },
       ],
@@ -217,6 +234,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         { name: 'oneItem', type: 'boolean', isReadonly: true },
         { name: 'ddnetOnly', type: 'boolean', isReadonly: true },
         { name: 'versions', type: 'VersionRange | undefined', isReadonly: true, docs: doc('Versions DDNet reads (items with variants: per variant).') },
+        { name: 'since', type: 'readonly SinceVersionField[]', isReadonly: true, docs: doc('Fields that items of a version are expected to have.') },
         { name: 'refs', type: 'readonly ItemRefField[]', isReadonly: true, docs: doc('Item references of the fields every item of the type has.') },
         { name: 'data', type: 'readonly DataRefField[]', isReadonly: true, docs: doc('Data references of the fields every item of the type has.') },
         { name: 'variants', type: 'readonly MapItemVariantInfo[]', isReadonly: true },
@@ -249,6 +267,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
                   w.writeLine(`oneItem: ${item.oneItem},`);
                   w.writeLine(`ddnetOnly: ${item.ddnetOnly},`);
                   w.writeLine(`versions: ${versionsText(item.versions)},`);
+                  w.writeLine(`since: ${sinceText(item.fields)},`);
                   w.writeLine(`refs: ${refsText(fields)},`);
                   w.writeLine(`data: ${dataText(fields)},`);
                   w.writeLine(`variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`);

@@ -213,18 +213,28 @@ function decodeEntries(layout: Layout, name: string): string[] {
   const versionField = versionFieldOf(layout);
   let roomIndex = 0;
   for (const entry of runs(layout.entries)) {
-    if (entry.kind === 'run' || entry.kind === 'since_version') {
-      const indent = entry.kind === 'run' ? '' : '  ';
+    if (entry.kind === 'run') {
       const w = width(entry.fields);
-      if (entry.kind === 'since_version') lines.push(`if (item.${camel(versionField!.name)} >= ${entry.version}) {`);
-      lines.push(`${indent}need(d, p + ${w}, ${str(`${name}.${entry.fields[0]!.name}`)}, offset);`);
+      lines.push(`need(d, p + ${w}, ${str(`${name}.${entry.fields[0]!.name}`)}, offset);`);
       let k = 0;
       for (const field of entry.fields) {
-        lines.push(`${indent}item.${camel(field.name)} = ${readExpr(field, index('p', k))};`);
+        lines.push(`item.${camel(field.name)} = ${readExpr(field, index('p', k))};`);
         k += fieldInts(field);
       }
-      lines.push(`${indent}p += ${w};`);
-      if (entry.kind === 'since_version') lines.push('}');
+      lines.push(`p += ${w};`);
+    } else if (entry.kind === 'since_version') {
+      // An item too short for its version keeps these fields undefined (validateMap reports it): DDNet
+      // loads some such items (it skips groups of versions it does not know), so they must read and
+      // write back as they are.
+      const w = width(entry.fields);
+      lines.push(`if (item.${camel(versionField!.name)} >= ${entry.version} && p + ${w} <= d.length) {`);
+      let k = 0;
+      for (const field of entry.fields) {
+        lines.push(`  item.${camel(field.name)} = ${readExpr(field, index('p', k))};`);
+        k += fieldInts(field);
+      }
+      lines.push(`  p += ${w};`);
+      lines.push('}');
     } else {
       const label = `room${roomIndex++ || ''}`;
       lines.push(`${label}: {`);
@@ -250,7 +260,7 @@ function encodeEntries(layout: Layout, startLength: string): { size: string[]; w
     if (entry.kind === 'run' || entry.kind === 'since_version') {
       const w = width(entry.fields);
       const indent = entry.kind === 'run' ? '' : '  ';
-      const cond = entry.kind === 'since_version' ? `item.${camel(versionField!.name)} >= ${entry.version}` : '';
+      const cond = entry.kind === 'since_version' ? `item.${camel(versionField!.name)} >= ${entry.version} && item.${camel(entry.fields[0]!.name)} !== undefined` : '';
       size.push(cond ? `if (${cond}) n += ${w};` : `n += ${w};`);
       if (cond) write.push(`if (${cond}) {`);
       let k = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Datafile, encodeI32String, uuidFromName } from '@twcodec/datafile';
+import { type CodecError, Datafile, DatafileError, encodeI32String, uuidFromName } from '@twcodec/datafile';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { MapError } from './errors.js';
 import { LayerType, TeleTiles, TilemapFlags, tilemapKind, Tiles, TILE_TILE_BYTES } from './generated/index.gen.js';
@@ -163,7 +163,6 @@ describe('corrupt maps', () => {
       [corrupt(5, tilemapId, (d) => d.map((v, i) => (i === 14 ? 999 : v))), 'DATA_INDEX_RANGE', /^groups\[\d+\]\.layers\[\d+\]\.data$/],
       [corrupt(4, 0, (d) => d.map((v, i) => (i === 6 ? 99 : v))), 'GROUP_LAYERS_RANGE', /^groups\[0\]$/],
       [corrupt(5, tilemapId, (d) => d.map((v, i) => (i === 4 ? 1000 : v))), 'TILE_DATA_SIZE', /^groups\[\d+\]\.layers\[\d+\]\.data$/],
-      [corrupt(3, 0, (d) => d.map((v, i) => (i === 3 ? 50 : v))), 'ENVELOPE_POINTS_RANGE', /^envelopes\[0\]$/],
     ];
     for (const [bytes, code, path] of cases) {
       try {
@@ -177,6 +176,18 @@ describe('corrupt maps', () => {
       // Lenient reading records the same problem for validateMap instead (an item too short to decode
       // is an error in both modes).
       if (code !== 'ITEM_TOO_SHORT') expect(validateMap(readMap(bytes, { strict: false })).map((i) => i.code)).toContain(code);
+    }
+  });
+
+  it('throws MapError on garbage, with the container error as its cause', () => {
+    const garbage = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 0xff);
+    try {
+      readMap(garbage);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(MapError);
+      expect((e as MapError).code).toBe(((e as MapError).cause as CodecError).code);
+      expect((e as MapError).cause).toBeInstanceOf(DatafileError);
     }
   });
 

@@ -63,6 +63,11 @@ export interface TwMap {
   envelopePointLayout: 'ddnet' | 'teeworlds07';
   /** Problems a lenient read passed over (strict reads throw instead); validateMap reports them. */
   readIssues: MapIssue[];
+  /**
+   * Data items readMap could not interpret (e.g. tiles that do not expand): the elements read from them are
+   * empty, and writeMap keeps their references and stored bytes while they stay empty.
+   */
+  unreadData?: Set<number>;
 }
 
 export interface MapInfo {

@@ -85,6 +85,26 @@ export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
 }
 
+/**
+ * The envelope points of a map from the points item's ints (6-int or 22-int points) and, for 6-int points,
+ * DDNet's bezier item, which applies only when it has one record per point.
+ */
+export function envelopePointsFromInts(
+  layout: TwMap['envelopePointLayout'],
+  ints: Int32Array,
+  bezierInts: Int32Array | undefined,
+): { points: MapEnvelopePoint[]; bezierUsed: boolean } {
+  if (layout === 'teeworlds07') {
+    return { points: decodeEnvelopePointBezier07Array(ints).map(({ time, curveType, values, ...bezier }) => ({ time, curveType, values, bezier })), bezierUsed: false };
+  }
+  const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
+  if (!bezierInts) return { points, bezierUsed: false };
+  const tangents = decodeEnvelopePointBezierArray(bezierInts);
+  if (tangents.length !== points.length || bezierInts.length % 16 !== 0) return { points, bezierUsed: false };
+  tangents.forEach((t, i) => (points[i]!.bezier = t));
+  return { points, bezierUsed: true };
+}
+
 /** Consecutive NUL-terminated strings (the settings data item). */
 export function decodeCStringList(bytes: Uint8Array): string[] {
   const out: string[] = [];
@@ -119,6 +139,9 @@ export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = 
 
 class MapReader {
   private readonly issues: MapIssue[] = [];
+  private readonly unread = new Set<number>();
+  /** Indices of layer items no group uses. */
+  private orphans: number[] = [];
 
   constructor(
     private readonly df: Datafile,
@@ -161,6 +184,7 @@ class MapReader {
       return this.df.data[index]!.bytes();
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
+      this.unread.add(index);
       if (loads) this.warn(e.code, path, `${e.message}; DDNet skips it`);
       else if (this.strict) throw new MapError(e.code, e.detail, e.offset, path, { cause: e });
       else this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
@@ -188,6 +212,7 @@ class MapReader {
       datafile: df,
       envelopePointLayout: 'ddnet',
       readIssues: this.issues,
+      unreadData: this.unread,
     };
 
     const byName = new Map<MapItemName, DatafileItem[]>();
@@ -245,8 +270,11 @@ class MapReader {
 
     this.readEnvelopes(map, items('envelope'), items('envelope_points'), items('envelope_points_bezier'));
 
-    const layers = items('layer').map((raw, i) => this.decode(decodeLayerItem, raw, `layers[${i}]`));
+    const layerItems = items('layer');
+    const layers = layerItems.map((raw, i) => this.decode(decodeLayerItem, raw, `layers[${i}]`));
     map.groups = this.readGroups(items('group'), layers);
+    // Layers no group uses: DDNet never looks at them; they are kept as they are.
+    this.orphans.forEach((index) => map.unknownItems.push(layerItems[index]!));
 
     map.sounds = items('sound').map((raw, i) => {
       const path = `sounds[${i}]`;
@@ -282,35 +310,26 @@ class MapReader {
     if (ints.length % size !== 0) {
       this.warn('ENVELOPE_POINTS_PARTIAL', 'envelopePoints', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
     }
-    let points: MapEnvelopePoint[];
-    if (layout === 'teeworlds07') {
-      points = decodeEnvelopePointBezier07Array(ints).map(({ time, curveType, values, ...bezier }) => ({ time, curveType, values, bezier }));
-    } else {
-      points = decodeEnvelopePointArray(ints);
-      const bezierItem = bezierItems[0];
-      if (bezierItem) {
-        const tangents = decodeEnvelopePointBezierArray(bezierItem.data);
-        // DDNet uses the bezier item only when it has one record per point.
-        if (tangents.length === points.length && bezierItem.data.length % 16 === 0) tangents.forEach((t, i) => (points[i]!.bezier = t));
-        else {
-          this.warn('BEZIER_COUNT', 'envelopePointsBezier', `${tangents.length} bezier records for ${points.length} points; DDNet ignores them, kept as an unknown item`);
-          map.unknownItems.push(bezierItem);
-        }
-      }
+    const bezierItem = bezierItems[0];
+    const { points, bezierUsed } = envelopePointsFromInts(layout, ints, bezierItem?.data);
+    if (bezierItem && !bezierUsed) {
+      this.warn('BEZIER_COUNT', 'envelopePointsBezier', `the bezier item does not have one record per point (${points.length}); DDNet ignores it, kept as an unknown item`);
+      map.unknownItems.push(bezierItem);
     }
     let covered = 0;
     map.envelopes = envelopes.map((item, i) => {
       const path = `envelopes[${i}]`;
       if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > points.length) {
-        this.problem('ENVELOPE_POINTS_RANGE', path, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}`);
+        // DDNet's loader does not check this; its client evaluates such an envelope as having no points.
+        this.warn('ENVELOPE_POINTS_RANGE', path, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}: DDNet treats the envelope as empty`);
         return { item, points: [] };
       }
-      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', path, 'envelopes do not use the points in order; writeMap stores them in order');
+      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', path, 'envelopes do not use the points in order; writeMap keeps the order while the points are unchanged');
       covered = item.startPoint + item.numPoints;
       return { item, points: points.slice(item.startPoint, covered) };
     });
     if (covered !== points.length && envelopes.length) {
-      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's are not written back`);
+      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
     }
   }
 
@@ -337,7 +356,9 @@ class MapReader {
       return { item, layers: groupLayers };
     });
     owner.forEach((g, index) => {
-      if (g === -1) this.warn('LAYER_ORPHAN', `layers[${index}]`, 'layer is in no group: DDNet never uses it and writeMap drops it');
+      if (g !== -1) return;
+      this.warn('LAYER_ORPHAN', `layers[${index}]`, 'layer is in no group: DDNet never uses it; kept as an unknown item');
+      this.orphans.push(index);
     });
     return groups;
   }
@@ -394,6 +415,7 @@ class MapReader {
         } catch (e) {
           if (this.strict || !(e instanceof MapError)) throw e;
           this.issues.push({ severity: 'error', code: e.code, path: dataPath, message: e.message });
+          this.unread.add(dataIndex);
           return new Uint8Array(0);
         }
       }

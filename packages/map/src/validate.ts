@@ -9,6 +9,7 @@ import {
   MAP_RECORD_REFS,
   type MapItemName,
   type MapItemTypeInfo,
+  type SinceVersionField,
   SPEEDUP_TILE_BYTES,
   TILEMAP_KIND_FLAGS,
   TILEMAP_KINDS,
@@ -60,14 +61,26 @@ export function validateMap(map: TwMap): MapIssue[] {
     if (versions.outside === 'refused') error('VERSION_UNSUPPORTED', `${path}.version`, `${message}; DDNet refuses the map`);
     else warning('VERSION_UNSUPPORTED', `${path}.version`, `${message}; DDNet ignores the ${what}`);
   };
-  /** Version range and references of an element's item, from the registry. */
+  /** Fields an item of its version should have but is too short for. */
+  const checkSince = (since: readonly SinceVersionField[], versions: VersionRange | undefined, fields: Record<string, unknown>, what: string, path: string) => {
+    const version = fields.version as number | undefined;
+    for (const s of since) {
+      if (version === undefined || version < s.version || fields[s.field] !== undefined) continue;
+      const message = `a version ${version} ${what} is too short for ${s.field}`;
+      if (versions?.outside === 'refused' && version <= versions.max) error('ITEM_TRUNCATED', `${path}.${s.field}`, `${message}; DDNet refuses the map`);
+      else warning('ITEM_TRUNCATED', `${path}.${s.field}`, message);
+    }
+  };
+  /** Version range, length and references of an element's item, from the registry. */
   const checkItem = (type: MapItemTypeInfo, item: object, path: string) => {
     const fields = item as Record<string, unknown>;
     checkVersion(type.versions, fields.version as number | undefined, type.name, path);
+    checkSince(type.since, type.versions, fields, type.name, path);
     checkRefs(item, type.refs, path);
     const variant = type.variants.find((v) => v.name === fields.kind);
     if (variant) {
       checkVersion(variant.versions, fields.version as number | undefined, `${variant.name} ${type.name}`, path);
+      checkSince(variant.since, variant.versions, fields, `${variant.name} ${type.name}`, path);
       checkRefs(item, variant.refs, path);
     }
   };

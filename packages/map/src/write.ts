@@ -37,12 +37,13 @@ import {
   MAP_ITEM_TYPES,
   type MapItemName,
   type MapItemTypeInfo,
+  TILE_TILE_BYTES,
   TILEMAP_KINDS,
   tilemapKind,
 } from './generated/index.gen.js';
 import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { decodeCStringList, isCollectedItemType, mapItemTypeOf } from './read.js';
-import { compressSkippedTiles } from './tilemap.js';
+import { decodeCStringList, envelopePointsFromInts, isCollectedItemType, mapItemTypeOf } from './read.js';
+import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
 
 export type WriteMapOptions = DatafileWriteOptions;
 
@@ -84,6 +85,8 @@ class MapWriter {
   /** The regenerated blocks of item ints, by map item type name. */
   private readonly blocks = new Map<MapItemName, Int32Array[]>();
   private readonly srcItems = new Map<MapItemName, DatafileItem[]>();
+  /** Unknown items written as part of a block (layers no group uses). */
+  private readonly absorbed = new Set<DatafileItem>();
 
   constructor(private readonly map: TwMap) {
     this.src = map.datafile;
@@ -128,6 +131,18 @@ class MapWriter {
       }
       return original;
     }
+    // A second element read from the same data item (DDNet refuses this for tiles): it shares the item
+    // while both are unchanged, and gets its own data item once it differs.
+    if (src && original !== undefined && this.claimed.has(original) && this.out.data[original] === src.data[original]) {
+      const srcData = src.data[original]!;
+      try {
+        if (same(srcData.bytes())) return original;
+      } catch {
+        // corrupt original data: written as a new data item below
+      } finally {
+        srcData.unload();
+      }
+    }
     return this.out.addData(bytes());
   }
 
@@ -139,7 +154,7 @@ class MapWriter {
   private unreadable(index: number): boolean {
     const src = this.src;
     if (!src || index === -1) return false;
-    if (!Number.isInteger(index) || index < 0 || index >= src.data.length) return true;
+    if (!Number.isInteger(index) || index < 0 || index >= src.data.length || this.map.unreadData?.has(index)) return true;
     try {
       src.data[index]!.bytes();
       return false;
@@ -233,7 +248,33 @@ class MapWriter {
     }
   }
 
+  /**
+   * Keeps the envelope items' point ranges and the points items as they were read when every envelope
+   * still has the points it was read with (also when the ranges overlap, leave points unused, or point
+   * outside the item, which DDNet loads). Returns false when the points must be regenerated.
+   */
+  private keepEnvelopeLayout(): boolean {
+    const src = this.src;
+    const map = this.map;
+    if (!src) return false;
+    const pointsItem = this.srcItems.get('envelope_points')?.[0];
+    const bezierItem = this.srcItems.get('envelope_points_bezier')?.[0];
+    const layout = (this.srcItems.get('envelope') ?? []).some((raw) => raw.data[0]! >= 3) ? 'teeworlds07' : 'ddnet';
+    if (layout !== map.envelopePointLayout) return false;
+    const { points, bezierUsed } = envelopePointsFromInts(layout, pointsItem?.data ?? new Int32Array(), bezierItem?.data);
+    for (const envelope of map.envelopes) {
+      const { startPoint: start, numPoints: num } = envelope.item;
+      const valid = start >= 0 && num >= 0 && start + num <= points.length;
+      if (!valid ? envelope.points.length !== 0 : !deepEqual(points.slice(start, start + num), envelope.points)) return false;
+    }
+    for (const envelope of map.envelopes) this.emit('envelope', envelope.item, encodeEnvelopeItem, decodeEnvelopeItem);
+    if (pointsItem) this.emitRaw('envelope_points', pointsItem.data);
+    if (bezierItem && bezierUsed) this.emitRaw('envelope_points_bezier', bezierItem.data);
+    return true;
+  }
+
   private buildEnvelopes(): void {
+    if (this.keepEnvelopeLayout()) return;
     const map = this.map;
     const points = map.envelopes.flatMap((e) => e.points);
     let start = 0;
@@ -266,12 +307,44 @@ class MapWriter {
 
   private buildGroups(): void {
     let layerIndex = 0;
+    const srcLayerItems = this.srcItems.get('layer') ?? [];
+    const srcLayers = this.src ? srcLayerItems.length : undefined;
+    // Layers no group used (kept in unknownItems) go back to their slots, so that the groups' ranges stay.
+    const orphans = new Map<number, DatafileItem>();
+    for (const item of this.map.unknownItems) {
+      const position = srcLayerItems.indexOf(item);
+      if (position >= 0) orphans.set(position, item);
+    }
+    const layerBlock = () => this.blocks.get('layer') ?? (this.blocks.set('layer', []), this.blocks.get('layer')!);
+    const placeOrphans = (upTo: number) => {
+      while (orphans.has(layerIndex) && layerIndex < upTo) {
+        const item = orphans.get(layerIndex)!;
+        layerBlock().push(item.data);
+        this.absorbed.add(item);
+        orphans.delete(layerIndex++);
+      }
+    };
     this.map.groups.forEach((group) => {
+      const { startLayer: start, numLayers: num } = group.item;
+      if (srcLayers !== undefined && group.layers.length === 0 && (start < 0 || num < 0 || start + num > srcLayers)) {
+        // Read with a layer range past the layers (DDNet refuses the map; a lenient read gives no layers):
+        // written back as it was while it stays empty.
+        this.emit('group', group.item, encodeGroupItem, decodeGroupItem);
+        return;
+      }
+      placeOrphans(Infinity);
       const item = { ...group.item, startLayer: layerIndex, numLayers: group.layers.length };
       layerIndex += group.layers.length;
       this.emit('group', item, encodeGroupItem, decodeGroupItem);
       for (const layer of group.layers) this.emit('layer', this.layerItem(layer), encodeLayerItem, decodeLayerItem);
     });
+    placeOrphans(Infinity);
+    // Orphans past the end stay in their order after the group's layers.
+    for (const position of [...orphans.keys()].sort((a, b) => a - b)) {
+      const item = orphans.get(position)!;
+      layerBlock().push(item.data);
+      this.absorbed.add(item);
+    }
   }
 
   private layerItem(layer: MapLayer): LayerItem {
@@ -284,7 +357,8 @@ class MapWriter {
         item.data = this.dataIndex(
           item.data,
           () => (skip ? compressSkippedTiles(tiles) : tiles),
-          (orig) => bytesEqual(orig, skip ? compressSkippedTiles(tiles) : tiles),
+          // Compared expanded: another editor may have grouped the runs differently.
+          (orig) => bytesEqual(skip ? expandSkippedTiles(orig, tiles.length / TILE_TILE_BYTES, 'data') : orig, tiles),
         );
         // The tiles of the layer's own kind, when they are not those behind `data`.
         for (const k of TILEMAP_KINDS) {
@@ -325,7 +399,7 @@ class MapWriter {
    */
   private assemble(): void {
     const out = this.out;
-    const unknown = new Set(this.map.unknownItems);
+    const unknown = new Set(this.map.unknownItems.filter((item) => !this.absorbed.has(item)));
     const placed = new Set<string>();
     const blockItems = (name: MapItemName, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
       (this.blocks.get(name) ?? []).map((data, i) => ({ type: internalType, id: this.itemId(name, i), uuid, data }));

@@ -135,8 +135,7 @@ export function decodeImageItem(d: Int32Array, offset: number = -1): ImageItem {
   item.name = d[p + 4]!;
   item.data = d[p + 5]!;
   p += 6;
-  if (item.version >= 2) {
-    need(d, p + 1, 'image.format', offset);
+  if (item.version >= 2 && p + 1 <= d.length) {
     item.format = d[p]!;
     p += 1;
   }
@@ -149,7 +148,7 @@ export function decodeImageItem(d: Int32Array, offset: number = -1): ImageItem {
 export function encodeImageItem(item: ImageItem): Int32Array {
   let n = 0;
   n += 6;
-  if (item.version >= 2) n += 1;
+  if (item.version >= 2 && item.format !== undefined) n += 1;
   if (item.extra) n += item.extra.length;
   const out = new Int32Array(n);
   let p = 0;
@@ -160,7 +159,7 @@ export function encodeImageItem(item: ImageItem): Int32Array {
   out[p + 4] = item.name;
   out[p + 5] = item.data;
   p += 6;
-  if (item.version >= 2) {
+  if (item.version >= 2 && item.format !== undefined) {
     out[p] = (item.format ?? 0);
     p += 1;
   }
@@ -209,8 +208,7 @@ export function decodeEnvelopeItem(d: Int32Array, offset: number = -1): Envelope
     p += 8;
   }
 
-  if (item.version >= 2) {
-    need(d, p + 1, 'envelope.synchronized', offset);
+  if (item.version >= 2 && p + 1 <= d.length) {
     item.synchronized = d[p]! !== 0;
     p += 1;
   }
@@ -228,7 +226,7 @@ export function encodeEnvelopeItem(item: EnvelopeItem): Int32Array {
     n += 8;
   }
 
-  if (item.version >= 2) n += 1;
+  if (item.version >= 2 && item.synchronized !== undefined) n += 1;
   if (item.extra) n += item.extra.length;
   const out = new Int32Array(n);
   let p = 0;
@@ -243,7 +241,7 @@ export function encodeEnvelopeItem(item: EnvelopeItem): Int32Array {
     p += 8;
   }
 
-  if (item.version >= 2) {
+  if (item.version >= 2 && item.synchronized !== undefined) {
     out[p] = (item.synchronized ?? false) ? 1 : 0;
     p += 1;
   }
@@ -303,8 +301,7 @@ export function decodeGroupItem(d: Int32Array, offset: number = -1): GroupItem {
   item.startLayer = d[p + 5]!;
   item.numLayers = d[p + 6]!;
   p += 7;
-  if (item.version >= 2) {
-    need(d, p + 5, 'group.clipping', offset);
+  if (item.version >= 2 && p + 5 <= d.length) {
     item.clipping = d[p]! !== 0;
     item.clipX = d[p + 1]!;
     item.clipY = d[p + 2]!;
@@ -313,8 +310,7 @@ export function decodeGroupItem(d: Int32Array, offset: number = -1): GroupItem {
     p += 5;
   }
 
-  if (item.version >= 3) {
-    need(d, p + 3, 'group.name', offset);
+  if (item.version >= 3 && p + 3 <= d.length) {
     item.name = decodeI32String(d, p, 3);
     p += 3;
   }
@@ -327,8 +323,8 @@ export function decodeGroupItem(d: Int32Array, offset: number = -1): GroupItem {
 export function encodeGroupItem(item: GroupItem): Int32Array {
   let n = 0;
   n += 7;
-  if (item.version >= 2) n += 5;
-  if (item.version >= 3) n += 3;
+  if (item.version >= 2 && item.clipping !== undefined) n += 5;
+  if (item.version >= 3 && item.name !== undefined) n += 3;
   if (item.extra) n += item.extra.length;
   const out = new Int32Array(n);
   let p = 0;
@@ -340,7 +336,7 @@ export function encodeGroupItem(item: GroupItem): Int32Array {
   out[p + 5] = item.startLayer;
   out[p + 6] = item.numLayers;
   p += 7;
-  if (item.version >= 2) {
+  if (item.version >= 2 && item.clipping !== undefined) {
     out[p] = (item.clipping ?? false) ? 1 : 0;
     out[p + 1] = (item.clipX ?? 0);
     out[p + 2] = (item.clipY ?? 0);
@@ -349,7 +345,7 @@ export function encodeGroupItem(item: GroupItem): Int32Array {
     p += 5;
   }
 
-  if (item.version >= 3) {
+  if (item.version >= 3 && item.name !== undefined) {
     out.set(encodeI32String((item.name ?? ''), 3), p);
     p += 3;
   }
@@ -490,8 +486,7 @@ export function decodeLayerItem(d: Int32Array, offset: number = -1): LayerItem {
       v.image = d[p + 10]!;
       v.data = d[p + 11]!;
       p += 12;
-      if (v.version >= 3) {
-        need(d, p + 3, 'layer.tilemap.name', offset);
+      if (v.version >= 3 && p + 3 <= d.length) {
         v.name = decodeI32String(d, p, 3);
         p += 3;
       }
@@ -526,8 +521,7 @@ export function decodeLayerItem(d: Int32Array, offset: number = -1): LayerItem {
       v.data = d[p + 2]!;
       v.image = d[p + 3]!;
       p += 4;
-      if (v.version >= 2) {
-        need(d, p + 3, 'layer.quads.name', offset);
+      if (v.version >= 2 && p + 3 <= d.length) {
         v.name = decodeI32String(d, p, 3);
         p += 3;
       }
@@ -586,7 +580,7 @@ export function encodeLayerItem(item: LayerItem): Int32Array {
   switch (item.kind) {
     case 'tilemap': {
       n += 12;
-      if (item.version >= 3) n += 3;
+      if (item.version >= 3 && item.name !== undefined) n += 3;
       room: {
         if (item.dataTele === undefined) break room;
         n += 1;
@@ -605,7 +599,7 @@ export function encodeLayerItem(item: LayerItem): Int32Array {
 
     case 'quads': {
       n += 4;
-      if (item.version >= 2) n += 3;
+      if (item.version >= 2 && item.name !== undefined) n += 3;
       break;
     }
 
@@ -653,7 +647,7 @@ export function encodeLayerItem(item: LayerItem): Int32Array {
       out[p + 10] = item.image;
       out[p + 11] = item.data;
       p += 12;
-      if (item.version >= 3) {
+      if (item.version >= 3 && item.name !== undefined) {
         out.set(encodeI32String((item.name ?? ''), 3), p);
         p += 3;
       }
@@ -685,7 +679,7 @@ export function encodeLayerItem(item: LayerItem): Int32Array {
       out[p + 2] = item.data;
       out[p + 3] = item.image;
       p += 4;
-      if (item.version >= 2) {
+      if (item.version >= 2 && item.name !== undefined) {
         out.set(encodeI32String((item.name ?? ''), 3), p);
         p += 3;
       }

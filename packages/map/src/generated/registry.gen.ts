@@ -49,11 +49,18 @@ export interface DataRefField {
   readonly optional: boolean;
 }
 
+/** The first field of a `since_version` group: an item of at least `version` without it is too short for its version. */
+export interface SinceVersionField {
+  readonly field: string;
+  readonly version: number;
+}
+
 /** One variant of an item with variants (a layer type). */
 export interface MapItemVariantInfo {
   readonly name: string;
   readonly value: number;
   readonly versions: VersionRange | undefined;
+  readonly since: readonly SinceVersionField[];
   readonly refs: readonly ItemRefField[];
   readonly data: readonly DataRefField[];
 }
@@ -70,6 +77,8 @@ export interface MapItemTypeInfo<N extends MapItemName = MapItemName> {
   readonly ddnetOnly: boolean;
   /** Versions DDNet reads (items with variants: per variant). */
   readonly versions: VersionRange | undefined;
+  /** Fields that items of a version are expected to have. */
+  readonly since: readonly SinceVersionField[];
   /** Item references of the fields every item of the type has. */
   readonly refs: readonly ItemRefField[];
   /** Data references of the fields every item of the type has. */
@@ -90,6 +99,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: true,
       ddnetOnly: false,
       versions: { min: 1, max: 1, outside: 'refused', description: 'DDNet\'s map loader refuses other versions (checked against DDNet src/engine/shared/map.cpp).' },
+      since: [],
       refs: [],
       data: [],
       variants: [],
@@ -104,6 +114,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: true,
       ddnetOnly: false,
       versions: undefined,
+      since: [],
       refs: [],
       data: [{ field: 'author', data: 'cstring', optional: true }, { field: 'mapVersion', data: 'cstring', optional: true }, { field: 'credits', data: 'cstring', optional: true }, { field: 'license', data: 'cstring', optional: true }, { field: 'settings', data: 'cstring_list', optional: true }],
       variants: [],
@@ -118,6 +129,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: false,
       versions: undefined,
+      since: [{ field: 'format', version: 2 }],
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'pixels', optional: true }],
       variants: [],
@@ -132,6 +144,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: false,
       versions: undefined,
+      since: [{ field: 'synchronized', version: 2 }],
       refs: [],
       data: [],
       variants: [],
@@ -146,6 +159,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: false,
       versions: { min: 1, max: 3, outside: 'ignored', description: 'DDNet\'s editor skips groups of other versions (checked against DDNet map_io.cpp); the game renders them.' },
+      since: [{ field: 'clipping', version: 2 }, { field: 'name', version: 3 }],
       refs: [],
       data: [],
       variants: [],
@@ -160,9 +174,10 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: false,
       versions: undefined,
+      since: [],
       refs: [],
       data: [],
-      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'DDNet\'s map loader refuses other versions (checked against DDNet src/engine/shared/map.cpp).' }, refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }] }, { name: 'quads', value: 3, versions: undefined, refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }] }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet mapsounds.cpp and map_io.cpp).' }, refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }] }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet mapsounds.cpp and map_io.cpp).' }, refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }] }],
+      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'DDNet\'s map loader refuses other versions (checked against DDNet src/engine/shared/map.cpp).' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }] }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }] }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet mapsounds.cpp and map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }] }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet mapsounds.cpp and map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }] }],
       decode: decodeLayerItem,
       encode: encodeLayerItem,
     },
@@ -174,6 +189,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: true,
       ddnetOnly: false,
       versions: undefined,
+      since: [],
       refs: [],
       data: [],
       variants: [],
@@ -188,6 +204,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: true,
       versions: undefined,
+      since: [],
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'opus', optional: false }],
       variants: [],
@@ -202,6 +219,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: true,
       versions: { min: 1, max: 1, outside: 'ignored', description: 'DDNet\'s editor ignores configs of other versions (checked against DDNet map_io.cpp).' },
+      since: [],
       refs: [{ field: 'group', ref: 'group', optional: false }],
       data: [],
       variants: [],
@@ -216,6 +234,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: true,
       ddnetOnly: true,
       versions: undefined,
+      since: [],
       refs: [],
       data: [],
       variants: [],
@@ -230,6 +249,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: true,
       versions: { min: 1, max: 1, outside: 'ignored', description: 'Those DDNet versions read only version 1.' },
+      since: [],
       refs: [],
       data: [],
       variants: [],
@@ -244,6 +264,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       oneItem: false,
       ddnetOnly: true,
       versions: undefined,
+      since: [],
       refs: [],
       data: [],
       variants: [],
