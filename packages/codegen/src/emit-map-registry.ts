@@ -4,7 +4,7 @@
 // hand-written code.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { doc, itemInterface, str, tileClass } from './emit-ts.js';
-import { camel, type FieldDef, type FieldEntry, flatFields, type ItemDef, type KindsDef, pascal, type SchemaSet, type VariantDef, type VersionRange } from './model.js';
+import { camel, type FieldDef, type FieldEntry, flatFields, type ItemDef, type KindsDef, pascal, type SchemaSet, type TileDef, tileFieldBytes, type VariantDef, type VersionRange } from './model.js';
 
 /** The TypeScript type of an item's decoded value. */
 export function itemValueType(item: ItemDef): string {
@@ -34,6 +34,18 @@ function sinceText(entries: FieldEntry[]): string {
 function variantText(v: VariantDef): string {
   const fields = flatFields(v.fields);
   return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)} }`;
+}
+
+/** Byte offsets of a tile's fields that must be zero. */
+function zeroBytes(tile: TileDef): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const f of tile.fields) {
+    const n = tileFieldBytes(f);
+    if (f.type === 'padding' || f.must_be_zero) for (let k = 0; k < n; k++) out.push(at + k);
+    at += n;
+  }
+  return out;
 }
 
 /** The variant that has kinds, with its item (the schema allows one such variant per map). */
@@ -78,6 +90,7 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
         { name: 'property', type: `${kindType} | undefined`, isReadonly: true, docs: doc(`The layer property holding its tiles when they are not in \`tiles\` (the ${kinds.none.tiles} field).`) },
         { name: 'tile', type: 'string', isReadonly: true, docs: doc('The tile type (schemas/map/tiles).') },
         { name: 'tileBytes', type: 'number', isReadonly: true },
+        { name: 'zeroBytes', type: 'readonly number[]', isReadonly: true, docs: doc('Byte offsets in a tile that DDNet refuses to see non-zero (padding and `must_be_zero` fields).') },
         { name: 'view', type: '(bytes: Uint8Array) => TileView', isReadonly: true, docs: doc('Views tile bytes as this kind\'s tiles.') },
       ],
     },
@@ -97,7 +110,7 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
                 const tile = tileOf(k.tiles);
                 const property = k.tiles === kinds.none.tiles ? 'undefined' : str(k.name);
                 w.writeLine(
-                  `{ kind: ${str(k.name)}, flag: ${k.flag}, field: ${str(camel(k.tiles))}, property: ${property}, tile: ${str(tile.name)}, tileBytes: ${tile.bytes}, view: (bytes) => new ${tileClass(tile)}(bytes) },`,
+                  `{ kind: ${str(k.name)}, flag: ${k.flag}, field: ${str(camel(k.tiles))}, property: ${property}, tile: ${str(tile.name)}, tileBytes: ${tile.bytes}, zeroBytes: [${zeroBytes(tile).join(', ')}], view: (bytes) => new ${tileClass(tile)}(bytes) },`,
                 );
               }
             });

@@ -215,7 +215,7 @@ function decodeEntries(layout: Layout, name: string): string[] {
   for (const entry of runs(layout.entries)) {
     if (entry.kind === 'run') {
       const w = width(entry.fields);
-      lines.push(`need(d, p + ${w}, ${str(`${name}.${entry.fields[0]!.name}`)}, offset);`);
+      lines.push(`need(d, p + ${w}, ${str(`${name}.${camel(entry.fields[0]!.name)}`)}, offset);`);
       let k = 0;
       for (const field of entry.fields) {
         lines.push(`item.${camel(field.name)} = ${readExpr(field, index('p', k))};`);
@@ -411,7 +411,7 @@ function itemStatements(item: ItemDef): StatementStructures[] {
       `  case ${c.value}: {`,
       `    item.kind = ${str(c.name)};`,
       `    const v = item as ${variantInterface(item, c.name)};`,
-      ...decodeEntries({ entries: c.fields }, `${item.name}.${c.name}`).map((l) => `    ${l.replace(/\bitem\./g, 'v.')}`),
+      ...decodeEntries({ entries: c.fields }, `${item.name}.${camel(c.name)}`).map((l) => `    ${l.replace(/\bitem\./g, 'v.')}`),
       '    break;',
       '  }',
     ]),

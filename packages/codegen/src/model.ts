@@ -90,6 +90,7 @@ export interface TileFieldDef {
   name: string;
   type: 'u8' | 'i16' | 'u16' | 'padding';
   flags?: string;
+  must_be_zero?: true;
   description: string;
 }
 

@@ -146,6 +146,36 @@ describe('validateMap', () => {
   });
 });
 
+describe('validateMap rules DDNet master has', () => {
+  it('refuses non-zero reserved bytes in front layer tiles and two layers sharing tile data', () => {
+    const front = tilemap('Front', TilemapFlags.Front, 4, 3) as TilemapLayerOf<'front'>;
+    front.front = Tiles.create(12);
+    front.front.setReserved(5, 1);
+    const map = newMap([tilemap('Game', TilemapFlags.Game, 4, 3), front]);
+    expect(validateMap(map).filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.path}`)).toEqual(['TILE_RESERVED_NONZERO groups[0].layers[1].dataFront']);
+    const shared = readMap(writeMap(map));
+    const [game, second] = shared.groups[0]!.layers as TilemapLayer[];
+    second!.item.dataFront = game!.item.data;
+    expect(validateMap(shared).map((i) => i.code)).toContain('TILE_DATA_SHARED');
+  });
+
+  it('warns about non-RGBA images and out-of-range sounds layer and group versions', () => {
+    const map = newMap();
+    map.images.push({ item: { version: 2, width: 1, height: 1, external: false, name: 0, data: 0, format: 0 }, name: 'rgb', pixels: new Uint8Array(3) });
+    map.groups[0]!.item.version = 4;
+    map.groups[0]!.layers.push({
+      kind: 'sounds',
+      item: { layerVersion: 0, type: LayerType.Sounds, flags: 0, kind: 'sounds', version: 3, numSources: 0, data: -1, sound: -1, name: 'S' },
+      sources: [],
+    });
+    const found = validateMap(map).map((i) => `${i.severity} ${i.code} ${i.path}`);
+    expect(found).toEqual(
+      expect.arrayContaining(['warning IMAGE_FORMAT images[0].format', 'warning VERSION_UNSUPPORTED groups[0].version', 'warning VERSION_UNSUPPORTED groups[0].layers[1].version']),
+    );
+    expect(found.filter((f) => f.startsWith('error'))).toEqual([]);
+  });
+});
+
 describe('corrupt maps', () => {
   /** The dm7 fixture with one item's ints changed. */
   function corrupt(type: number, id: number, change: (d: Int32Array) => Int32Array): Uint8Array {

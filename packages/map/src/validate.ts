@@ -10,7 +10,6 @@ import {
   type MapItemName,
   type MapItemTypeInfo,
   type SinceVersionField,
-  SPEEDUP_TILE_BYTES,
   TILEMAP_KIND_FLAGS,
   TILEMAP_KINDS,
   type TilemapKind,
@@ -158,26 +157,25 @@ export function validateMap(map: TwMap): MapIssue[] {
     const count = item.width * item.height;
     const own = kind.property ? (layer as unknown as Record<string, { bytes: Uint8Array } | undefined>)[kind.property] : layer.tiles;
     if (own && own.bytes.length < count * kind.tileBytes) error('TILE_DATA_SIZE', `${path}.${kind.field}`, `${own.bytes.length / kind.tileBytes} tiles for a ${item.width}x${item.height} layer`);
-    if (kind.tile === 'tile' && own) {
-      // Tiles, game and front layers: DDNet refuses a non-zero skip (without skip compression) or reserved byte.
+    if (own) {
+      // DDNet refuses non-zero padding (map.cpp: tiles, game and front layers; speedup layers).
       const bytes = own.bytes;
-      for (let o = 0; o + 3 < bytes.length; o += 4) {
-        if (bytes[o + 3] !== 0) {
-          error('TILE_RESERVED_NONZERO', `${path}.${kind.field}`, `tile ${o / 4} has reserved byte ${bytes[o + 3]}`);
-          break;
-        }
-        if (bytes[o + 2] !== 0) {
-          error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${o / 4} has skip ${bytes[o + 2]} but the layer does not use skip compression`);
-          break;
+      const zero = kind.zeroBytes;
+      scan: for (let o = 0; o + kind.tileBytes <= bytes.length; o += kind.tileBytes) {
+        for (const z of zero) {
+          if (bytes[o + z] !== 0) {
+            error('TILE_RESERVED_NONZERO', `${path}.${kind.field}`, `tile ${o / kind.tileBytes} has non-zero byte ${bytes[o + z]} at offset ${z}, which must be 0`);
+            break scan;
+          }
         }
       }
-    }
-    if (layer.tilemapKind === 'speedup') {
-      const bytes = layer.speedup.bytes;
-      for (let i = 0; i * SPEEDUP_TILE_BYTES < bytes.length; i++) {
-        if (bytes[i * SPEEDUP_TILE_BYTES + 3] !== 0) {
-          error('SPEEDUP_PADDING_NONZERO', `${path}.${kind.field}`, `tile ${i} has a non-zero padding byte`);
-          break;
+      // Without skip compression (tilemap version 4) the skip byte of tiles must be 0 too.
+      if (kind.tile === 'tile') {
+        for (let o = 0; o + 3 < bytes.length; o += 4) {
+          if (bytes[o + 2] !== 0) {
+            error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${o / 4} has skip ${bytes[o + 2]} but the layer does not use skip compression`);
+            break;
+          }
         }
       }
     }

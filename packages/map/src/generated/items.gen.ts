@@ -466,7 +466,7 @@ export type LayerItem = TilemapLayerItem | QuadsLayerItem | SoundsDeprecatedLaye
 export function decodeLayerItem(d: Int32Array, offset: number = -1): LayerItem {
   const item = {} as LayerItem;
   let p = 0;
-  need(d, p + 3, 'layer.layer_version', offset);
+  need(d, p + 3, 'layer.layerVersion', offset);
   item.layerVersion = d[p]!;
   item.type = d[p + 1]!;
   item.flags = d[p + 2]!;
@@ -532,7 +532,7 @@ export function decodeLayerItem(d: Int32Array, offset: number = -1): LayerItem {
     case 9: {
       item.kind = 'sounds_deprecated';
       const v = item as SoundsDeprecatedLayerItem;
-      need(d, p + 4, 'layer.sounds_deprecated.version', offset);
+      need(d, p + 4, 'layer.soundsDeprecated.version', offset);
       v.version = d[p]!;
       v.numSources = d[p + 1]!;
       v.data = d[p + 2]!;

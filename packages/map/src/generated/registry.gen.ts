@@ -293,19 +293,21 @@ export interface TilemapKindInfo {
   /** The tile type (schemas/map/tiles). */
   readonly tile: string;
   readonly tileBytes: number;
+  /** Byte offsets in a tile that DDNet refuses to see non-zero (padding and `must_be_zero` fields). */
+  readonly zeroBytes: readonly number[];
   /** Views tile bytes as this kind's tiles. */
   readonly view: (bytes: Uint8Array) => TileView;
 }
 
 /** Every tilemap kind, `tiles` first, then in the order DDNet tests the flags. */
 export const TILEMAP_KINDS: readonly TilemapKindInfo[] = [
-    { kind: 'tiles', flag: 0, field: 'data', property: undefined, tile: 'tile', tileBytes: 4, view: (bytes) => new Tiles(bytes) },
-    { kind: 'game', flag: 1, field: 'data', property: undefined, tile: 'tile', tileBytes: 4, view: (bytes) => new Tiles(bytes) },
-    { kind: 'tele', flag: 2, field: 'dataTele', property: 'tele', tile: 'tele', tileBytes: 2, view: (bytes) => new TeleTiles(bytes) },
-    { kind: 'speedup', flag: 4, field: 'dataSpeedup', property: 'speedup', tile: 'speedup', tileBytes: 6, view: (bytes) => new SpeedupTiles(bytes) },
-    { kind: 'front', flag: 8, field: 'dataFront', property: 'front', tile: 'tile', tileBytes: 4, view: (bytes) => new Tiles(bytes) },
-    { kind: 'switch', flag: 16, field: 'dataSwitch', property: 'switch', tile: 'switch', tileBytes: 4, view: (bytes) => new SwitchTiles(bytes) },
-    { kind: 'tune', flag: 32, field: 'dataTune', property: 'tune', tile: 'tune', tileBytes: 2, view: (bytes) => new TuneTiles(bytes) },
+    { kind: 'tiles', flag: 0, field: 'data', property: undefined, tile: 'tile', tileBytes: 4, zeroBytes: [3], view: (bytes) => new Tiles(bytes) },
+    { kind: 'game', flag: 1, field: 'data', property: undefined, tile: 'tile', tileBytes: 4, zeroBytes: [3], view: (bytes) => new Tiles(bytes) },
+    { kind: 'tele', flag: 2, field: 'dataTele', property: 'tele', tile: 'tele', tileBytes: 2, zeroBytes: [], view: (bytes) => new TeleTiles(bytes) },
+    { kind: 'speedup', flag: 4, field: 'dataSpeedup', property: 'speedup', tile: 'speedup', tileBytes: 6, zeroBytes: [3], view: (bytes) => new SpeedupTiles(bytes) },
+    { kind: 'front', flag: 8, field: 'dataFront', property: 'front', tile: 'tile', tileBytes: 4, zeroBytes: [3], view: (bytes) => new Tiles(bytes) },
+    { kind: 'switch', flag: 16, field: 'dataSwitch', property: 'switch', tile: 'switch', tileBytes: 4, zeroBytes: [], view: (bytes) => new SwitchTiles(bytes) },
+    { kind: 'tune', flag: 32, field: 'dataTune', property: 'tune', tile: 'tune', tileBytes: 2, zeroBytes: [], view: (bytes) => new TuneTiles(bytes) },
   ];
 /** The flags of `tilemap_flags` that name a kind; at most one may be set. */
 export const TILEMAP_KIND_FLAGS = 63;

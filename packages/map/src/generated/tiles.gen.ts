@@ -244,7 +244,7 @@ export interface Tile {
   flags: number;
   /** 0.7 skip compression: number of further copies; 0 once expanded. (u8) */
   skip: number;
-  /** Must be 0. (u8) */
+  /** Must be 0 (checked against DDNet src/engine/shared/map.cpp). (u8) */
   reserved: number;
 }
 
@@ -307,7 +307,7 @@ export class Tiles {
     this.bytes[index * TILE_TILE_BYTES + 2] = value;
   }
 
-  /** Must be 0. */
+  /** Must be 0 (checked against DDNet src/engine/shared/map.cpp). */
   getReserved(index: number): number {
     return this.bytes[index * TILE_TILE_BYTES + 3]!;
   }
