@@ -1,4 +1,4 @@
-import { readMap, tilemapKind, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import { readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
 
 export function mapInfo(bytes: Uint8Array) {
   const map = readMap(bytes, { strict: false });
@@ -6,7 +6,7 @@ export function mapInfo(bytes: Uint8Array) {
   let gameLayer: { width: number; height: number } | undefined;
   for (const group of map.groups) {
     for (const layer of group.layers) {
-      const kind = layer.kind === 'tilemap' ? tilemapKind(layer.item.tilemapFlags) : layer.kind;
+      const kind = layer.kind === 'tilemap' ? layer.tilemapKind : layer.kind;
       layersByKind[kind] = (layersByKind[kind] ?? 0) + 1;
       if (kind === 'game' && layer.kind === 'tilemap') gameLayer = { width: layer.item.width, height: layer.item.height };
     }

@@ -93,7 +93,8 @@ export function validateMap(map: TwMap): MapIssue[] {
     if (image.name === undefined) warning('IMAGE_NAME_MISSING', `${path}.name`, 'the image has no readable name; DDNet names it "(error)" and cannot load it if it is external');
     if (image.item.external) return;
     if (image.item.version >= 2 && image.item.format !== 1) {
-      // DDNet 18.3 and later load embedded images as RGBA only (mapimages.cpp: "invalid map image type").
+      // DDNet 18.3 and later load embedded images as RGBA only (src/game/client/components/mapimages.cpp,
+      // "invalid map image type"; DDNet commit 8a64feabc3 removed RGB images from the format).
       warning('IMAGE_FORMAT', `${path}.format`, `pixel format ${image.item.format} is not RGBA; DDNet (since 18.3) does not load the image`);
     }
     if (image.pixels) {
