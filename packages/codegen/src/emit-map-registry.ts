@@ -2,7 +2,8 @@
 // reference fields, and the kinds of layouts that have them (tilemap kind -> data field -> tile type).
 // readMap/writeMap/validateMap work from these tables, so an item type added in YAML needs no
 // hand-written code.
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from 'ts-morph';
+import { exportedConst, listInitializer, readonlyInterface } from './emit-shared.js';
 import { doc, itemInterface, str, tileClass } from './emit-ts.js';
 import { camel, type FieldDef, type FieldEntry, flatFields, type ItemDef, type KindsDef, pascal, type SchemaSet, type TileDef, tileFieldBytes, type VariantDef, type VersionRange } from './model.js';
 
@@ -13,7 +14,7 @@ export function itemValueType(item: ItemDef): string {
 }
 
 const versionsText = (v: VersionRange | undefined) =>
-  v ? `{ min: ${v.min}, max: ${v.max}, outside: ${str(v.outside)}${v.description ? `, description: ${str(v.description)}` : ''} }` : 'undefined';
+  v ? `{ min: ${v.min}, max: ${v.max}, outside: ${str(v.outside)}, description: ${v.description ? str(v.description) : 'undefined'} }` : 'undefined';
 
 function refsText(fields: FieldDef[]): string {
   const refs = fields.filter((f) => f.type === 'item_ref');
@@ -70,6 +71,11 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
   const mask = all.reduce((m, k) => m | k.flag, 0);
   const own = all.filter((k) => k.tiles !== kinds.none.tiles);
   const itemType = `${pascal(variant.name)}${pascal(item.name)}Item`;
+  const kindLine = (k: (typeof all)[number]) => {
+    const tile = tileOf(k.tiles);
+    const property = k.tiles === kinds.none.tiles ? 'undefined' : str(k.name);
+    return `{ kind: ${str(k.name)}, flag: ${k.flag}, field: ${str(camel(k.tiles))}, property: ${property}, tile: ${str(tile.name)}, tileBytes: ${tile.bytes}, zeroBytes: [${zeroBytes(tile).join(', ')}], view: (bytes) => new ${tileClass(tile)}(bytes) },`;
+  };
   return [
     {
       kind: StructureKind.TypeAlias,
@@ -78,54 +84,23 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
       docs: doc(`What a ${variant.name} ${item.name} is, from the one flag set in \`${kinds.on}\` (\`${kinds.none.name}\` when none is).`),
       type: all.map((k) => str(k.name)).join(' | '),
     },
-    {
-      kind: StructureKind.Interface,
-      name: `${kindType}Info`,
-      isExported: true,
-      docs: doc(`One ${variant.name} kind: its flag, the field of its tiles and their tile type.`),
-      properties: [
-        { name: 'kind', type: kindType, isReadonly: true },
-        { name: 'flag', type: 'number', isReadonly: true, docs: doc(`Its flag in \`${kinds.on}\`; 0 for \`${kinds.none.name}\`.`) },
-        { name: 'field', type: `keyof ${itemType}`, isReadonly: true, docs: doc('The data index field of its tiles.') },
-        { name: 'property', type: `${kindType} | undefined`, isReadonly: true, docs: doc(`The layer property holding its tiles when they are not in \`tiles\` (the ${kinds.none.tiles} field).`) },
-        { name: 'tile', type: 'string', isReadonly: true, docs: doc('The tile type (schemas/map/tiles).') },
-        { name: 'tileBytes', type: 'number', isReadonly: true },
-        { name: 'zeroBytes', type: 'readonly number[]', isReadonly: true, docs: doc('Byte offsets in a tile that DDNet refuses to see non-zero (padding and `must_be_zero` fields).') },
-        { name: 'view', type: '(bytes: Uint8Array) => TileView', isReadonly: true, docs: doc('Views tile bytes as this kind\'s tiles.') },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc(`Every ${variant.name} kind, \`${kinds.none.name}\` first, then in the order DDNet tests the flags.`),
-      declarations: [
-        {
-          name: `${variant.name.toUpperCase()}_KINDS`,
-          type: `readonly ${kindType}Info[]`,
-          initializer: (w) => {
-            w.write('[').newLine();
-            w.indent(() => {
-              for (const k of all) {
-                const tile = tileOf(k.tiles);
-                const property = k.tiles === kinds.none.tiles ? 'undefined' : str(k.name);
-                w.writeLine(
-                  `{ kind: ${str(k.name)}, flag: ${k.flag}, field: ${str(camel(k.tiles))}, property: ${property}, tile: ${str(tile.name)}, tileBytes: ${tile.bytes}, zeroBytes: [${zeroBytes(tile).join(', ')}], view: (bytes) => new ${tileClass(tile)}(bytes) },`,
-                );
-              }
-            });
-            w.write(']');
-          },
-        },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc(`The flags of \`${kinds.on}\` that name a kind; at most one may be set.`),
-      declarations: [{ name: `${variant.name.toUpperCase()}_KIND_FLAGS`, initializer: String(mask) }],
-    },
+    readonlyInterface(`${kindType}Info`, `One ${variant.name} kind: its flag, the field of its tiles and their tile type.`, [
+      ['kind', kindType],
+      ['flag', 'number', `Its flag in \`${kinds.on}\`; 0 for \`${kinds.none.name}\`.`],
+      ['field', `keyof ${itemType}`, 'The data index field of its tiles.'],
+      ['property', `${kindType} | undefined`, `The layer property holding its tiles when they are not in \`tiles\` (the ${kinds.none.tiles} field).`],
+      ['tile', 'string', 'The tile type (schemas/map/tiles).'],
+      ['tileBytes', 'number'],
+      ['zeroBytes', 'readonly number[]', 'Byte offsets in a tile that DDNet refuses to see non-zero (padding and `must_be_zero` fields).'],
+      ['view', '(bytes: Uint8Array) => TileView', "Views tile bytes as this kind's tiles."],
+    ]),
+    exportedConst(
+      `${variant.name.toUpperCase()}_KINDS`,
+      `readonly ${kindType}Info[]`,
+      `Every ${variant.name} kind, \`${kinds.none.name}\` first, then in the order DDNet tests the flags.`,
+      listInitializer('[', all.map(kindLine), ']'),
+    ),
+    exportedConst(`${variant.name.toUpperCase()}_KIND_FLAGS`, undefined, `The flags of \`${kinds.on}\` that name a kind; at most one may be set.`, String(mask)),
     {
       kind: StructureKind.Function,
       name: `${camel(variant.name)}Kind`,
@@ -140,10 +115,7 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
       name: `${kindType}Tiles`,
       isExported: true,
       docs: doc(`The tiles a ${variant.name} layer of each kind has beside \`tiles\` (the ${kinds.none.tiles} field).`),
-      properties: all.map((k) => ({
-        name: k.name,
-        type: own.includes(k) ? `{ ${k.name}: ${tileClass(tileOf(k.tiles))} }` : '{}',
-      })),
+      properties: all.map((k) => ({ name: k.name, type: own.includes(k) ? `{ ${k.name}: ${tileClass(tileOf(k.tiles))} }` : '{}' })),
     },
   ];
 }
@@ -160,6 +132,29 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
     ...(kinds.length ? [`import { ${tileClasses.sort().join(', ')} } from './tiles.gen.js';`] : []),
   ];
   const recordRefs = set.records.filter((r) => r.fields.some((f) => f.type === 'item_ref'));
+  const entryLines = (item: ItemDef): string[] => {
+    const raw = itemValueType(item) === 'Int32Array';
+    const fields = flatFields(item.fields);
+    return [
+      `${item.name}: {`,
+      ...[
+        `name: ${str(item.name)},`,
+        `typeId: ${item.typeId ?? 'undefined'},`,
+        `uuid: ${item.uuid ? str(item.uuid) : 'undefined'},`,
+        `uuidName: ${item.uuidName ? str(item.uuidName) : 'undefined'},`,
+        `oneItem: ${item.oneItem},`,
+        `ddnetOnly: ${item.ddnetOnly},`,
+        `versions: ${versionsText(item.versions)},`,
+        `since: ${sinceText(item.fields)},`,
+        `refs: ${refsText(fields)},`,
+        `data: ${dataText(fields)},`,
+        `variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`,
+        raw ? 'decode: (d) => d.slice(),' : `decode: decode${itemInterface(item)},`,
+        raw ? 'encode: (d) => d,' : `encode: encode${itemInterface(item)},`,
+      ].map((l) => `  ${l}`),
+      '},',
+    ];
+  };
   const statements: StatementStructures[] = [
     {
       kind: StructureKind.TypeAlias,
@@ -168,153 +163,75 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
       docs: doc('The name of every map item type the schemas describe.'),
       type: set.items.map((i) => str(i.name)).join(' | '),
     },
-    {
-      kind: StructureKind.Interface,
-      name: 'MapItemValues',
-      isExported: true,
-      docs: doc('The decoded value of each map item type (an array item with several record layouts stays ints: the map decides the layout).'),
-      properties: set.items.map((i) => ({ name: i.name, type: itemValueType(i), isReadonly: true })),
-    },
-    {
-      kind: StructureKind.Interface,
-      name: 'VersionRange',
-      isExported: true,
-      docs: doc("The values of an item's version field DDNet reads, and what it does with an item outside them."),
-      properties: [
-        { name: 'min', type: 'number', isReadonly: true },
-        { name: 'max', type: 'number', isReadonly: true },
-        { name: 'outside', type: "'refused' | 'ignored'", isReadonly: true, docs: doc('`refused`: DDNet does not load the map; `ignored`: DDNet skips the item.') },
-        { name: 'description', type: 'string', hasQuestionToken: true, isReadonly: true },
+    readonlyInterface(
+      'MapItemValues',
+      'The decoded value of each map item type (an array item with several record layouts stays ints: the map decides the layout).',
+      set.items.map((i) => [i.name, itemValueType(i)] as const),
+    ),
+    readonlyInterface('VersionRange', "The values of an item's version field DDNet reads, and what it does with an item outside them.", [
+      ['min', 'number'],
+      ['max', 'number'],
+      ['outside', "'refused' | 'ignored'", '`refused`: DDNet does not load the map; `ignored`: DDNet skips the item.'],
+      ['description', 'string | undefined'],
+    ]),
+    readonlyInterface('ItemRefField', 'A field holding the index of another item (`ref:` in the schema).', [
+      ['field', 'string', 'The property name.'],
+      ['ref', 'MapItemName'],
+      ['optional', 'boolean', '-1 means none.'],
+    ]),
+    readonlyInterface('DataRefField', 'A field holding a data item index (`data:` in the schema).', [
+      ['field', 'string', 'The property name.'],
+      ['data', 'string', 'What the data holds: cstring, pixels, `tiles:<tile>`, `records:<record>`, ...'],
+      ['optional', 'boolean', '-1 means none.'],
+    ]),
+    readonlyInterface('SinceVersionField', 'The first field of a `since_version` group: an item of at least `version` without it is too short for its version.', [
+      ['field', 'string'],
+      ['version', 'number'],
+    ]),
+    readonlyInterface('MapItemVariantInfo', 'One variant of an item with variants (a layer type).', [
+      ['name', 'string'],
+      ['value', 'number'],
+      ['versions', 'VersionRange | undefined'],
+      ['since', 'readonly SinceVersionField[]'],
+      ['refs', 'readonly ItemRefField[]'],
+      ['data', 'readonly DataRefField[]'],
+    ]),
+    readonlyInterface(
+      'MapItemTypeInfo',
+      'What the schemas say about one map item type, with its codec.',
+      [
+        ['name', 'N'],
+        ['typeId', 'number | undefined', 'Fixed type id, for the original item types.'],
+        ['uuid', 'string | undefined', 'UUID, for DDNet extension item types.'],
+        ['uuidName', 'string | undefined'],
+        ['oneItem', 'boolean'],
+        ['ddnetOnly', 'boolean'],
+        ['versions', 'VersionRange | undefined', 'Versions DDNet reads (items with variants: per variant).'],
+        ['since', 'readonly SinceVersionField[]', 'Fields that items of a version are expected to have.'],
+        ['refs', 'readonly ItemRefField[]', 'Item references of the fields every item of the type has.'],
+        ['data', 'readonly DataRefField[]', 'Data references of the fields every item of the type has.'],
+        ['variants', 'readonly MapItemVariantInfo[]'],
+        ['decode', '(d: Int32Array, offset?: number) => MapItemValues[N]', "Decodes an item's ints; `offset` (the item's byte offset) is for errors."],
       ],
-    },
-    {
-      kind: StructureKind.Interface,
-      name: 'ItemRefField',
-      isExported: true,
-      docs: doc('A field holding the index of another item (`ref:` in the schema).'),
-      properties: [
-        { name: 'field', type: 'string', isReadonly: true, docs: doc('The property name.') },
-        { name: 'ref', type: 'MapItemName', isReadonly: true },
-        { name: 'optional', type: 'boolean', isReadonly: true, docs: doc('-1 means none.') },
-      ],
-    },
-    {
-      kind: StructureKind.Interface,
-      name: 'DataRefField',
-      isExported: true,
-      docs: doc('A field holding a data item index (`data:` in the schema).'),
-      properties: [
-        { name: 'field', type: 'string', isReadonly: true, docs: doc('The property name.') },
-        { name: 'data', type: 'string', isReadonly: true, docs: doc('What the data holds: cstring, pixels, `tiles:<tile>`, `records:<record>`, ...') },
-        { name: 'optional', type: 'boolean', isReadonly: true, docs: doc('-1 means none.') },
-      ],
-    },
-    {
-      kind: StructureKind.Interface,
-      name: 'SinceVersionField',
-      isExported: true,
-      docs: doc('The first field of a `since_version` group: an item of at least `version` without it is too short for its version.'),
-      properties: [
-        { name: 'field', type: 'string', isReadonly: true },
-        { name: 'version', type: 'number', isReadonly: true },
-      ],
-    },
-    {
-      kind: StructureKind.Interface,
-      name: 'MapItemVariantInfo',
-      isExported: true,
-      docs: doc('One variant of an item with variants (a layer type).'),
-      properties: [
-        { name: 'name', type: 'string', isReadonly: true },
-        { name: 'value', type: 'number', isReadonly: true },
-        { name: 'versions', type: 'VersionRange | undefined', isReadonly: true },
-        { name: 'since', type: 'readonly SinceVersionField[]', isReadonly: true },
-        { name: 'refs', type: 'readonly ItemRefField[]', isReadonly: true },
-        { name: 'data', type: 'readonly DataRefField[]', isReadonly: true },
-      ],
-    },
-    {
-      kind: StructureKind.Interface,
-      name: 'MapItemTypeInfo',
-      isExported: true,
-      typeParameters: [{ name: 'N', constraint: 'MapItemName', default: 'MapItemName' }],
-      docs: doc('What the schemas say about one map item type, with its codec.'),
-      properties: [
-        { name: 'name', type: 'N', isReadonly: true },
-        { name: 'typeId', type: 'number | undefined', isReadonly: true, docs: doc('Fixed type id, for the original item types.') },
-        { name: 'uuid', type: 'string | undefined', isReadonly: true, docs: doc('UUID, for DDNet extension item types.') },
-        { name: 'uuidName', type: 'string | undefined', isReadonly: true },
-        { name: 'oneItem', type: 'boolean', isReadonly: true },
-        { name: 'ddnetOnly', type: 'boolean', isReadonly: true },
-        { name: 'versions', type: 'VersionRange | undefined', isReadonly: true, docs: doc('Versions DDNet reads (items with variants: per variant).') },
-        { name: 'since', type: 'readonly SinceVersionField[]', isReadonly: true, docs: doc('Fields that items of a version are expected to have.') },
-        { name: 'refs', type: 'readonly ItemRefField[]', isReadonly: true, docs: doc('Item references of the fields every item of the type has.') },
-        { name: 'data', type: 'readonly DataRefField[]', isReadonly: true, docs: doc('Data references of the fields every item of the type has.') },
-        { name: 'variants', type: 'readonly MapItemVariantInfo[]', isReadonly: true },
-        { name: 'decode', type: '(d: Int32Array, offset?: number) => MapItemValues[N]', isReadonly: true, docs: doc("Decodes an item's ints; `offset` (the item's byte offset) is for errors.") },
-      ],
-      // A method, so that the entry of one type is also an entry of the union.
-      methods: [{ name: 'encode', parameters: [{ name: 'item', type: 'MapItemValues[N]' }], returnType: 'Int32Array' }],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc('Every map item type the schemas describe, by name.'),
-      declarations: [
-        {
-          name: 'MAP_ITEM_TYPE',
-          type: '{ readonly [N in MapItemName]: MapItemTypeInfo<N> }',
-          initializer: (w) => {
-            w.write('{').newLine();
-            w.indent(() => {
-              for (const item of set.items) {
-                const raw = itemValueType(item) === 'Int32Array';
-                const fields = flatFields(item.fields);
-                w.writeLine(`${item.name}: {`);
-                w.indent(() => {
-                  w.writeLine(`name: ${str(item.name)},`);
-                  w.writeLine(`typeId: ${item.typeId ?? 'undefined'},`);
-                  w.writeLine(`uuid: ${item.uuid ? str(item.uuid) : 'undefined'},`);
-                  w.writeLine(`uuidName: ${item.uuidName ? str(item.uuidName) : 'undefined'},`);
-                  w.writeLine(`oneItem: ${item.oneItem},`);
-                  w.writeLine(`ddnetOnly: ${item.ddnetOnly},`);
-                  w.writeLine(`versions: ${versionsText(item.versions)},`);
-                  w.writeLine(`since: ${sinceText(item.fields)},`);
-                  w.writeLine(`refs: ${refsText(fields)},`);
-                  w.writeLine(`data: ${dataText(fields)},`);
-                  w.writeLine(`variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`);
-                  w.writeLine(raw ? 'decode: (d) => d.slice(),' : `decode: decode${itemInterface(item)},`);
-                  w.writeLine(raw ? 'encode: (d) => d,' : `encode: encode${itemInterface(item)},`);
-                });
-                w.writeLine('},');
-              }
-            });
-            w.write('}');
-          },
-        },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc('Every map item type the schemas describe, numbered types first.'),
-      declarations: [{ name: 'MAP_ITEM_TYPES', type: 'readonly MapItemTypeInfo[]', initializer: `[${set.items.map((i) => `MAP_ITEM_TYPE.${i.name}`).join(', ')}] as readonly MapItemTypeInfo[]` }],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc('Item references inside records (`ref:` fields of schemas/map/records), by record name.'),
-      declarations: [
-        {
-          name: 'MAP_RECORD_REFS',
-          type: 'Readonly<Record<string, readonly ItemRefField[]>>',
-          initializer: `{ ${recordRefs.map((r) => `${r.name}: ${refsText(r.fields)}`).join(', ')} }`,
-        },
-      ],
-    },
+      {
+        typeParameters: [{ name: 'N', constraint: 'MapItemName', default: 'MapItemName' }],
+        // A method, so that the entry of one type is also an entry of the union.
+        methods: [{ name: 'encode', parameters: [{ name: 'item', type: 'MapItemValues[N]' }], returnType: 'Int32Array' }],
+      },
+    ),
+    exportedConst('MAP_ITEM_TYPE', '{ readonly [N in MapItemName]: MapItemTypeInfo<N> }', 'Every map item type the schemas describe, by name.', listInitializer('{', set.items.flatMap(entryLines), '}')),
+    exportedConst(
+      'MAP_ITEM_TYPES',
+      'readonly MapItemTypeInfo[]',
+      'Every map item type the schemas describe, numbered types first.',
+      `[${set.items.map((i) => `MAP_ITEM_TYPE.${i.name}`).join(', ')}] as readonly MapItemTypeInfo[]`,
+    ),
+    exportedConst(
+      'MAP_RECORD_REFS',
+      'Readonly<Record<string, readonly ItemRefField[]>>',
+      'Item references inside records (`ref:` fields of schemas/map/records), by record name.',
+      listInitializer('{', recordRefs.map((r) => `${r.name}: ${refsText(r.fields)},`), '}'),
+    ),
   ];
   if (kinds.length) {
     statements.push({

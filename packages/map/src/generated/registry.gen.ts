@@ -27,7 +27,7 @@ export interface VersionRange {
   readonly max: number;
   /** `refused`: DDNet does not load the map; `ignored`: DDNet skips the item. */
   readonly outside: 'refused' | 'ignored';
-  readonly description?: string;
+  readonly description: string | undefined;
 }
 
 /** A field holding the index of another item (`ref:` in the schema). */
@@ -275,7 +275,11 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
 /** Every map item type the schemas describe, numbered types first. */
 export const MAP_ITEM_TYPES: readonly MapItemTypeInfo[] = [MAP_ITEM_TYPE.version, MAP_ITEM_TYPE.info, MAP_ITEM_TYPE.image, MAP_ITEM_TYPE.envelope, MAP_ITEM_TYPE.group, MAP_ITEM_TYPE.layer, MAP_ITEM_TYPE.envelope_points, MAP_ITEM_TYPE.sound, MAP_ITEM_TYPE.automapper, MAP_ITEM_TYPE.envelope_points_bezier, MAP_ITEM_TYPE.group_ex, MAP_ITEM_TYPE.test] as readonly MapItemTypeInfo[];
 /** Item references inside records (`ref:` fields of schemas/map/records), by record name. */
-export const MAP_RECORD_REFS: Readonly<Record<string, readonly ItemRefField[]>> = { quad: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'colorEnv', ref: 'envelope', optional: true }], sound_source: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }], sound_source_deprecated: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }] };
+export const MAP_RECORD_REFS: Readonly<Record<string, readonly ItemRefField[]>> = {
+    quad: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'colorEnv', ref: 'envelope', optional: true }],
+    sound_source: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
+    sound_source_deprecated: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
+  };
 /** Any tile view class. */
 export type TileView = SpeedupTiles | SwitchTiles | TeleTiles | Tiles | TuneTiles;
 /** What a tilemap layer is, from the one flag set in `tilemap_flags` (`tiles` when none is). */
