@@ -59,7 +59,7 @@ export function mapJson(bytes: Uint8Array, blobs?: (name: string, data: Uint8Arr
     }
     return value;
   };
-  const { datafile: _datafile, ...model } = map satisfies TwMap;
+  const { datafile: _datafile, unreadData: _unreadData, ...model } = map satisfies TwMap;
   return `${JSON.stringify(convert(model, ''), null, 2)}\n`;
 }
 

@@ -13,6 +13,7 @@ import {
   TILEMAP_KIND_FLAGS,
   TILEMAP_KINDS,
   type TilemapKind,
+  tilemapKind,
   type VersionRange,
 } from './generated/index.gen.js';
 import type { MapIssue, MapLayer, TilemapLayer, TwMap } from './model.js';
@@ -145,6 +146,9 @@ export function validateMap(map: TwMap): MapIssue[] {
   for (const [layer, path] of tilemaps) {
     const item = layer.item;
     const kind = TILEMAP_KINDS.find((k) => k.kind === layer.tilemapKind)!;
+    if (tilemapKind(item.tilemapFlags) !== layer.tilemapKind) {
+      error('TILEMAP_KIND_MISMATCH', `${path}.tilemapFlags`, `flags ${item.tilemapFlags} make a ${tilemapKind(item.tilemapFlags)} layer, the model says ${layer.tilemapKind}; writeMap goes by the flags`);
+    }
     if (((item.tilemapFlags & TILEMAP_KIND_FLAGS) & ((item.tilemapFlags & TILEMAP_KIND_FLAGS) - 1)) !== 0) {
       error('TILEMAP_FLAGS', `${path}.tilemapFlags`, `flags ${item.tilemapFlags} set more than one physics layer kind`);
     }
