@@ -1,5 +1,5 @@
 // Emits the map format reference (Markdown) from the same schema model as the code.
-import { GENERATED_DOCS_HEADER } from './emit-ts.js';
+import { GENERATED_DOCS_HEADER } from './emit-shared.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -136,7 +136,7 @@ function enumSection(e: EnumDef): string[] {
   ];
 }
 
-export function emitMapDocs(set: SchemaSet, source = 'schemas/map'): string {
+export function emitMapDocs(set: SchemaSet, source = 'schemas/map/**/*.yaml'): string {
   return [
     GENERATED_DOCS_HEADER(source),
     '',

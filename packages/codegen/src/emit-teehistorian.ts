@@ -1,6 +1,6 @@
 // Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-ts.js';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
 import { camel, pascal, type TeehistorianSchema, type ThExtensionDef, type ThFieldDef, type ThMessageDef } from './model.js';
 
 
@@ -68,7 +68,7 @@ function fieldProps(fields: ThFieldDef[]) {
   return fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), type: tsType(f), docs: doc(f.description) }));
 }
 
-export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas/teehistorian'): GeneratedFile[] {
+export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): GeneratedFile[] {
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
@@ -226,7 +226,7 @@ const FIELD_TEXT: Record<string, string> = {
   str_array: 'int count, then strings',
 };
 
-export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian'): string {
+export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): string {
   const fieldList = (fields: ThFieldDef[]) =>
     fields.length ? fields.map((f) => `\`${f.name}\`: ${f.type === 'int_array' ? `${f.count} ints` : FIELD_TEXT[f.type]}`).join(', ') : '(none)';
   return [
