@@ -23,6 +23,6 @@ export type {
 } from './model.js';
 export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
 export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
-export { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
+export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { validateMap } from './validate.js';
 export { writeMap, type WriteMapOptions } from './write.js';
