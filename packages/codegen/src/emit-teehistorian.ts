@@ -140,8 +140,10 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     statements: [
       'const at = r.offset;',
       'const n = r.readVarInt(path);',
-      "// Every string takes at least its NUL, so a count beyond the bytes left is a lie, not a reason to wait.",
       "if (n < 0) throw new BinaryError('BAD_LENGTH', `negative count ${n}`, at, path);",
+      "// Every string takes at least its NUL: a count beyond the bytes at hand cannot be met by them, so stop",
+      "// before reading any (a stream reader waits for more bytes, a whole file ends truncated here).",
+      "if (n > r.remaining) throw new BinaryError('TRUNCATED', `${n} strings need at least ${n} bytes, ${r.remaining} left`, at, path);",
       'const out: string[] = [];',
       'for (let i = 0; i < n; i++) out.push(r.readCString(`${path}[${i}]`));',
       'return out;',
