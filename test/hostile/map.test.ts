@@ -1,7 +1,7 @@
 // Regression tests for hostile maps a fuzzing campaign found (issue 17): each input is generated here, small.
 import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
-import { MAX_SKIP_EXPANDED_TILES, MapError, readMap } from '@twcodec/map';
+import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, writeMap } from '@twcodec/map';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
 
@@ -66,5 +66,90 @@ describe('skip-compressed tile bomb', () => {
     const map = readMap(bytes);
     const game = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && (l.item.tilemapFlags & 1) === 1);
     expect(game && game.kind === 'tilemap' ? game.tiles.length : 0).toBe(256 * 256);
+  });
+});
+
+describe('quads and sound sources against their counts', () => {
+  // Quads layer item ints (CMapItemLayerQuads): 1 = layer type (3), 4 = num_quads, 5 = data index.
+  const quadsItem = (df: Datafile) => df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 3 && i.data[4]! > 2)!;
+  const withQuads = (edit: (ints: Int32Array, data: Uint8Array) => Uint8Array | void) => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    const item = quadsItem(df);
+    const ints = item.data.slice();
+    const data = df.data[ints[5]!]!;
+    const replaced = edit(ints, data.bytes());
+    if (replaced) data.set(replaced);
+    item.data = ints;
+    return df.write();
+  };
+
+  it('an empty quads layer is written as DDNet writes it: one zeroed quad, count 0, and reads back', () => {
+    const map = readMap(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.quads.length > 0)!;
+    if (layer.kind !== 'quads') throw new Error('fixture has no quads');
+    layer.quads = [];
+    const bytes = writeMap(map);
+    const df = Datafile.read(bytes);
+    for (const d of df.data) expect(d.bytes().length).toBeGreaterThan(0);
+    const emptyItem = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 3 && i.data[4] === 0)!;
+    expect(emptyItem).toBeDefined();
+    expect(df.data[emptyItem.data[5]!]!.bytes()).toEqual(new Uint8Array(152));
+    const again = readMap(bytes);
+    expect(again.readIssues).toEqual([]);
+    expect(writeMap(again)).toEqual(bytes);
+  });
+
+  it('a count above the quads in the data is a warning, and resaves byte for byte', () => {
+    const bytes = withQuads((ints) => {
+      ints[4] = ints[4]! + 3;
+    });
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => [i.code, i.severity])).toContainEqual(['RECORD_COUNT', 'warning']);
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
+  it('data that is not a whole number of quads is a warning, and resaves byte for byte', () => {
+    const bytes = withQuads((ints, data) => {
+      const longer = new Uint8Array(data.length + 7);
+      longer.set(data);
+      return longer;
+    });
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('RECORD_COUNT');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
+  it('extra quads behind a smaller count are kept while the used ones are unchanged, dropped once they change', () => {
+    let count = 0;
+    const bytes = withQuads((ints) => {
+      count = ints[4]! - 1;
+      ints[4] = count;
+    });
+    const map = readMap(bytes);
+    expect(writeMap(map)).toEqual(bytes);
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.numQuads === count)!;
+    if (layer.kind !== 'quads') throw new Error('no quads layer');
+    expect(layer.quads.length).toBe(count);
+    layer.quads = layer.quads.slice(1);
+    const edited = readMap(writeMap(map));
+    const after = edited.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.numQuads === count - 1);
+    expect(after && after.kind === 'quads' ? after.quads.length : -1).toBe(count - 1);
+    expect(edited.readIssues).toEqual([]);
+  });
+});
+
+describe('datafile writer', () => {
+  it('refuses an empty data item rather than write a file its reader (and DDNet) refuses', () => {
+    for (const version of [3, 4] as const) {
+      const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+      df.version = version;
+      df.data[0]!.set(new Uint8Array(0));
+      try {
+        df.write();
+        throw new Error('expected DATA_EMPTY');
+      } catch (e) {
+        expect((e as { code?: string }).code).toBe('DATA_EMPTY');
+      }
+    }
   });
 });

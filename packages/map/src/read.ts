@@ -29,6 +29,9 @@ import {
   MAP_ITEM_TYPES,
   type MapItemName,
   type MapItemTypeInfo,
+  QUAD_INTS,
+  SOUND_SOURCE_DEPRECATED_INTS,
+  SOUND_SOURCE_INTS,
   TILE_TILE_BYTES,
   TILEMAP_KINDS,
   type TilemapLayerItem,
@@ -47,6 +50,7 @@ import {
   type TilemapLayer,
   type TwMap,
 } from './model.js';
+import { type RecordCountRule, usedRecords } from './records.js';
 import { expandSkippedTiles } from './tilemap.js';
 
 /** The structure item types (see StructureItemName); the compiler checks the names against the schemas. */
@@ -363,23 +367,31 @@ class MapReader {
     return groups;
   }
 
+  /** The records a layer uses (see usedRecords); a count that disagrees with the data is a warning. */
+  private records(index: number, count: number, recordInts: number, rule: RecordCountRule, path: string): Int32Array {
+    const bytes = this.data(index, path, false, true);
+    if (!bytes) return new Int32Array(0);
+    const { ints, mismatch } = usedRecords(bytes, recordInts, count, rule);
+    if (mismatch) this.warn('RECORD_COUNT', path, mismatch);
+    return ints;
+  }
+
   private readLayer(item: LayerItem, path: string): MapLayer {
     switch (item.kind) {
       case 'tilemap':
         return this.readTilemap(item, path);
       // DDNet's loader does not check quads and sounds data; the client skips layers whose data is bad.
       case 'quads': {
-        const bytes = this.data(item.data, `${path}.data`, false, true);
-        return { kind: 'quads', item, quads: bytes ? decodeQuadArray(int32sFromBytes(bytes)) : [] };
+        const ints = this.records(item.data, item.numQuads, QUAD_INTS, 'all', `${path}.data`);
+        return { kind: 'quads', item, quads: decodeQuadArray(ints) };
       }
       case 'sounds': {
-        const bytes = this.data(item.data, `${path}.data`, false, true);
-        return { kind: 'sounds', item, sources: bytes ? decodeSoundSourceArray(int32sFromBytes(bytes)) : [] };
+        const ints = this.records(item.data, item.numSources, SOUND_SOURCE_INTS, 'min', `${path}.data`);
+        return { kind: 'sounds', item, sources: decodeSoundSourceArray(ints) };
       }
       case 'sounds_deprecated': {
-        const bytes = this.data(item.data, `${path}.data`, false, true);
-        const sources = bytes ? decodeSoundSourceDeprecatedArray(int32sFromBytes(bytes)) : [];
-        return { kind: 'sounds_deprecated', item, sources: sources.map(deprecatedToSoundSource) };
+        const ints = this.records(item.data, item.numSources, SOUND_SOURCE_DEPRECATED_INTS, 'min', `${path}.data`);
+        return { kind: 'sounds_deprecated', item, sources: decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource) };
       }
       default:
         return { kind: 'unknown', item };

@@ -17,7 +17,10 @@ import {
   decodeImageItem,
   decodeInfoItem,
   decodeLayerItem,
+  decodeQuadArray,
   decodeSoundItem,
+  decodeSoundSourceArray,
+  decodeSoundSourceDeprecatedArray,
   decodeVersionItem,
   encodeEnvelopeItem,
   encodeEnvelopePointArray,
@@ -37,12 +40,16 @@ import {
   MAP_ITEM_TYPES,
   type MapItemName,
   type MapItemTypeInfo,
+  QUAD_INTS,
+  SOUND_SOURCE_DEPRECATED_INTS,
+  SOUND_SOURCE_INTS,
   TILE_TILE_BYTES,
   TILEMAP_KINDS,
   tilemapKind,
 } from './generated/index.gen.js';
 import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
 import { decodeCStringList, envelopePointsFromInts, isCollectedItemType, mapItemTypeOf } from './read.js';
+import { recordData, type RecordCountRule, usedRecords } from './records.js';
 import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
 
 export type WriteMapOptions = DatafileWriteOptions;
@@ -347,6 +354,31 @@ class MapWriter {
     }
   }
 
+  /**
+   * A quads or sounds layer's item and data. While the records are those readMap took from the original data
+   * (see usedRecords), data and count stay as they were, whatever extra records or count the file had;
+   * otherwise the records are written with their count, and an empty list as DDNet's editor writes it.
+   */
+  private recordLayer<I extends LayerItem & { data: number }, R>(
+    item: I,
+    countField: keyof I & string,
+    records: readonly R[],
+    recordInts: number,
+    rule: RecordCountRule,
+    encode: (records: readonly R[]) => Int32Array,
+    decode: (ints: Int32Array) => R[],
+  ): I {
+    const count = item[countField] as number;
+    if (records.length === 0 && this.unreadable(item.data)) return item;
+    let unchanged = false;
+    const data = this.dataIndex(
+      item.data,
+      () => bytesFromInt32s(recordData(encode(records), recordInts)),
+      (orig) => (unchanged = deepEqual(decode(usedRecords(orig, recordInts, count, rule).ints), records)),
+    );
+    return { ...item, [countField]: unchanged ? count : records.length, data };
+  }
+
   private layerItem(layer: MapLayer): LayerItem {
     switch (layer.kind) {
       case 'tilemap': {
@@ -368,26 +400,19 @@ class MapWriter {
         return item;
       }
       case 'quads':
-        if (layer.quads.length === 0 && this.unreadable(layer.item.data)) return layer.item;
-        return {
-          ...layer.item,
-          numQuads: layer.quads.length,
-          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeQuadArray(layer.quads))),
-        };
+        return this.recordLayer(layer.item, 'numQuads', layer.quads, QUAD_INTS, 'all', encodeQuadArray, decodeQuadArray);
       case 'sounds':
-        if (layer.sources.length === 0 && this.unreadable(layer.item.data)) return layer.item;
-        return {
-          ...layer.item,
-          numSources: layer.sources.length,
-          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceArray(layer.sources))),
-        };
+        return this.recordLayer(layer.item, 'numSources', layer.sources, SOUND_SOURCE_INTS, 'min', encodeSoundSourceArray, decodeSoundSourceArray);
       case 'sounds_deprecated':
-        if (layer.sources.length === 0 && this.unreadable(layer.item.data)) return layer.item;
-        return {
-          ...layer.item,
-          numSources: layer.sources.length,
-          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceDeprecatedArray(layer.sources.map(soundSourceToDeprecated)))),
-        };
+        return this.recordLayer(
+          layer.item,
+          'numSources',
+          layer.sources.map(soundSourceToDeprecated),
+          SOUND_SOURCE_DEPRECATED_INTS,
+          'min',
+          encodeSoundSourceDeprecatedArray,
+          decodeSoundSourceDeprecatedArray,
+        );
       default:
         return layer.item;
     }
