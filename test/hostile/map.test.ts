@@ -153,3 +153,31 @@ describe('datafile writer', () => {
     }
   });
 });
+
+describe('references DDNet ignores', () => {
+  it('an external image keeps a data reference it has', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    const image = df.items.find((i) => i.type === 2)!;
+    const ints = image.data.slice();
+    expect(ints[3]).toBe(1); // CMapItemImage: version, width, height, external, name, data
+    ints[5] = df.addData(new Uint8Array(64).fill(7)); // data DDNet never reads for an external image
+    image.data = ints;
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.images[0]!.pixels).toBeUndefined();
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
+  it('tile data longer than the layer is a warning, and resaves byte for byte', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const layer = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 2 && i.data[3]! < 4)!;
+    const data = df.data[layer.data[DATA]!]!;
+    const longer = new Uint8Array(data.bytes().length + 16);
+    longer.set(data.bytes());
+    data.set(longer);
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => [i.code, i.severity])).toContainEqual(['TILE_DATA_LONG', 'warning']);
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});

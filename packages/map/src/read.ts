@@ -435,6 +435,11 @@ class MapReader {
         this.problem('TILE_DATA_SIZE', dataPath, `${bytes.length} bytes for ${tileCount} tiles of ${tileBytes} bytes`);
         return bytes.subarray(0, bytes.length - (bytes.length % tileBytes));
       }
+      if (bytes.length > tileCount * tileBytes) {
+        // DDNet loads such a layer and uses its first width x height tiles; the model keeps them all, so a
+        // resave keeps the extra tiles too.
+        this.warn('TILE_DATA_LONG', dataPath, `${bytes.length / tileBytes} tiles for a ${item.width}x${item.height} layer: DDNet uses the first ${tileCount}`);
+      }
       return bytes;
     };
     // Skip compression (version 4) is for the tiles behind `data` of tiles and game layers only.

@@ -172,6 +172,18 @@ class MapWriter {
     }
   }
 
+  /** Whether the source's image `i` was external with data reference `data` (so the reference is not a leftover of an edit). */
+  private sourceImageKeeps(i: number, data: number): boolean {
+    const original = this.srcItems.get('image')?.[i];
+    if (!original) return false;
+    try {
+      const item = decodeImageItem(original.data);
+      return item.external && item.data === data;
+    } catch {
+      return false;
+    }
+  }
+
   /** Bytes of an element whose data may be missing (undefined): such a reference is kept when it was unreadable. */
   private optionalBytes(original: number, bytes: Uint8Array | undefined): number {
     if (bytes === undefined) return this.unreadable(original) ? original : -1;
@@ -225,9 +237,11 @@ class MapWriter {
       } else if (info.item.settings !== undefined) item.settings = -1;
       this.emit('info', item, encodeInfoItem, decodeInfoItem);
     }
-    map.images.forEach((image) => {
+    map.images.forEach((image, i) => {
       const item = { ...image.item, name: this.optionalString(image.item.name, image.name) };
-      item.data = this.optionalBytes(image.item.data, image.pixels);
+      // DDNet never reads the data of an external image; a file that has some keeps its reference as it was.
+      const keptExternal = image.pixels === undefined && image.item.external && this.sourceImageKeeps(i, image.item.data);
+      if (!keptExternal) item.data = this.optionalBytes(image.item.data, image.pixels);
       this.emit('image', item, encodeImageItem, decodeImageItem);
     });
     this.buildEnvelopes();
