@@ -1,7 +1,7 @@
 // Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
 // the tile meanings of the map schemas.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-ts.js';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
 import { inRanges, rangeText, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
 import { pascal } from './model.js';
 

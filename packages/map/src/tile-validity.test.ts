@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
-import { TilemapFlags } from './generated/index.gen.js';
+import type { TilemapKind } from './generated/index.gen.js';
 import {
   ENTITY_OFFSET,
   EntityId,
@@ -15,19 +15,19 @@ import {
   SwitchTileId,
   TileId,
 } from './generated/tile-meanings.gen.js';
-import type { TilemapLayer, TwMap } from './model.js';
+import type { TilemapLayer, TilemapLayerOf, TwMap } from './model.js';
 import { readMap } from './read.js';
 import { validateTileIds } from './tile-validity.js';
 import { validateMap } from './validate.js';
 import { writeMap } from './write.js';
 
-function layerWith(map: TwMap, flag: number): { layer: TilemapLayer; path: string } {
+function layerWith<K extends TilemapKind>(map: TwMap, kind: K): { layer: TilemapLayerOf<K>; path: string } {
   for (const [g, group] of map.groups.entries()) {
     for (const [l, layer] of group.layers.entries()) {
-      if (layer.kind === 'tilemap' && layer.item.tilemapFlags & flag) return { layer, path: `groups[${g}].layers[${l}]` };
+      if (layer.kind === 'tilemap' && layer.tilemapKind === kind) return { layer: layer as TilemapLayerOf<K>, path: `groups[${g}].layers[${l}]` };
     }
   }
-  throw new Error(`no layer with flag ${flag}`);
+  throw new Error(`no ${kind} layer`);
 }
 
 describe('tile id predicates', () => {
@@ -66,16 +66,16 @@ describe('validateMap: tile ids', () => {
   it('reports ids a physics layer does not accept, with x and y, after a write and read', () => {
     const map = coverage();
     expect(validateTileIds(map)).toEqual([]);
-    const game = layerWith(map, TilemapFlags.Game);
-    const front = layerWith(map, TilemapFlags.Front);
-    const tele = layerWith(map, TilemapFlags.Tele);
-    const speedup = layerWith(map, TilemapFlags.Speedup);
+    const game = layerWith(map, 'game');
+    const front = layerWith(map, 'front');
+    const tele = layerWith(map, 'tele');
+    const speedup = layerWith(map, 'speedup');
     const w = game.layer.item.width;
     game.layer.tiles.setId(2 * w + 3, 8); // (3, 2): no tile 8
-    front.layer.front!.setId(front.layer.item.width + 1, TileId.Solid); // (1, 1): front has no walls
-    tele.layer.tele!.setId(0, TileId.SpeedBoostOld); // (0, 0)
-    speedup.layer.speedup!.setId(5, TileId.Tune); // (5, 0)
-    tele.layer.tele!.setId(1, TileId.TeleIn); // valid
+    front.layer.front.setId(front.layer.item.width + 1, TileId.Solid); // (1, 1): front has no walls
+    tele.layer.tele.setId(0, TileId.SpeedBoostOld); // (0, 0)
+    speedup.layer.speedup.setId(5, TileId.Tune); // (5, 0)
+    tele.layer.tele.setId(1, TileId.TeleIn); // valid
     game.layer.tiles.setId(0, EntityTileId.Spawn); // valid
 
     const again = readMap(writeMap(map));
@@ -83,15 +83,15 @@ describe('validateMap: tile ids', () => {
     const byPath = (a: string[], b: string[]) => a[1]!.localeCompare(b[1]!, 'en', { numeric: true });
     expect(found.map((i) => [i.severity, i.path, i.message]).sort(byPath)).toEqual([
       ['warning', `${game.path}.data[${2 * w + 3}]`, "tile (3, 2): id 8 is not one DDNet accepts in a game layer; DDNet loads it unchanged"],
-      ['warning', `${front.path}.data_front[${front.layer.item.width + 1}]`, "tile (1, 1): id 1 (Solid) is not one DDNet accepts in a front layer; DDNet loads it unchanged"],
-      ['warning', `${tele.path}.data_tele[0]`, "tile (0, 0): id 28 (SpeedBoostOld) is not one DDNet accepts in a tele layer; DDNet loads it unchanged"],
-      ['warning', `${speedup.path}.data_speedup[5]`, "tile (5, 0): id 68 (Tune) is not one DDNet accepts in a speedup layer; DDNet loads it unchanged"],
+      ['warning', `${front.path}.dataFront[${front.layer.item.width + 1}]`, "tile (1, 1): id 1 (Solid) is not one DDNet accepts in a front layer; DDNet loads it unchanged"],
+      ['warning', `${tele.path}.dataTele[0]`, "tile (0, 0): id 28 (SpeedBoostOld) is not one DDNet accepts in a tele layer; DDNet loads it unchanged"],
+      ['warning', `${speedup.path}.dataSpeedup[5]`, "tile (5, 0): id 68 (Tune) is not one DDNet accepts in a speedup layer; DDNet loads it unchanged"],
     ].sort(byPath));
   });
 
   it('lists a limited number per layer and counts the rest', () => {
     const map = coverage();
-    const game = layerWith(map, TilemapFlags.Game);
+    const game = layerWith(map, 'game');
     for (let i = 0; i < 25; i++) game.layer.tiles.setId(i, 8);
     const issues = validateTileIds(map);
     expect(issues.filter((i) => i.code === 'TILE_ID_INVALID')).toHaveLength(10);
@@ -102,7 +102,7 @@ describe('validateMap: tile ids', () => {
 
   it('leaves plain tiles layers alone: any id is a tileset index there', () => {
     const map = coverage();
-    const tiles = map.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.item.tilemapFlags === 0)!;
+    const tiles = map.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'tiles')!;
     tiles.tiles.setId(0, 8);
     expect(validateTileIds(map)).toEqual([]);
   });

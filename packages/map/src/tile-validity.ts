@@ -1,18 +1,13 @@
 // Tile ids a physics layer does not accept, by the generated per-layer rules (schemas/map/tile-meanings.yaml,
 // DDNet's IsValid*Tile). DDNet loads such maps unchanged (its editor does not place such ids), so these are
 // warnings; docs/formats/map-tiles.md says what DDNet does with them.
+import { TILEMAP_KINDS, type TileView } from './generated/index.gen.js';
 import { EntityTileId, TILE_ID_VALIDITY, TileId } from './generated/tile-meanings.gen.js';
 import type { MapIssue, TilemapLayer, TwMap } from './model.js';
-import { tilemapKind } from './tilemap.js';
 
 export interface TileIdOptions {
   /** How many invalid tiles to list per layer; the rest are counted in one more issue. Default 10. */
   maxListedPerLayer?: number;
-}
-
-interface TileIds {
-  readonly length: number;
-  getId(index: number): number;
 }
 
 let names: Map<number, string> | undefined;
@@ -27,11 +22,11 @@ function nameOf(id: number): string | undefined {
   return names.get(id);
 }
 
-/** The tiles whose id holds the tile kind, for a physics layer: the layer's own tile data, or `tiles` for the game layer. */
-function physicsTiles(layer: TilemapLayer, kind: string): TileIds | undefined {
-  if (kind === 'game') return layer.tiles;
-  const data = (layer as unknown as Record<string, unknown>)[kind];
-  return data && typeof (data as TileIds).getId === 'function' ? (data as TileIds) : undefined;
+/** The tiles holding a physics layer's tile ids (the generated kind table says where) and their model path. */
+function physicsTiles(layer: TilemapLayer): { tiles: TileView | undefined; field: string } {
+  const info = TILEMAP_KINDS.find((k) => k.kind === layer.tilemapKind)!;
+  const tiles = info.property ? (layer as unknown as Record<string, TileView | undefined>)[info.property] : layer.tiles;
+  return { tiles, field: info.field };
 }
 
 /**
@@ -45,11 +40,12 @@ export function validateTileIds(map: TwMap, options: TileIdOptions = {}): MapIss
   map.groups.forEach((group, g) => {
     group.layers.forEach((layer, l) => {
       if (layer.kind !== 'tilemap') return;
-      const kind = tilemapKind(layer.item.tilemapFlags);
+      const kind = layer.tilemapKind;
       const isValid = TILE_ID_VALIDITY[kind];
-      const tiles = isValid && physicsTiles(layer, kind);
-      if (!isValid || !tiles) return;
-      const path = `groups[${g}].layers[${l}].${kind === 'game' ? 'data' : `data_${kind}`}`;
+      if (!isValid) return;
+      const { tiles, field } = physicsTiles(layer);
+      if (!tiles) return;
+      const path = `groups[${g}].layers[${l}].${field}`;
       const width = Math.max(1, layer.item.width);
       const count = Math.min(tiles.length, layer.item.width * layer.item.height);
       let invalid = 0;
