@@ -1,7 +1,7 @@
 // Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
 // the tile meanings of the map schemas.
-import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { StructureKind, type StatementStructures } from 'ts-morph';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str } from './emit-shared.js';
 import { inRanges, rangeText, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
 import { pascal } from './model.js';
 
@@ -9,32 +9,26 @@ import { pascal } from './model.js';
 export const layerPredicate = (layer: TileIdRuleDef) => `isValid${pascal(layer.name)}Tile`;
 export const setPredicate = (set: TileIdRuleDef) => `isValid${pascal(set.name)}`;
 
-function constObject(name: string, description: string, members: TileMeaningDef[], offset = 0): StatementStructures[] {
-  return [
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc(description),
-      declarations: [
-        {
-          name,
-          initializer: (w) => {
-            w.write('{').newLine();
-            w.indent(() => {
-              for (const m of members) {
-                w.writeLine(`/** ${m.description} (DDNet's ${m.ddnet}) */`);
-                w.writeLine(`${pascal(m.name)}: ${m.id + offset},`);
-              }
-            });
-            w.write('} as const');
-          },
-        },
-      ],
-    },
-    { kind: StructureKind.TypeAlias, isExported: true, name, type: `(typeof ${name})[keyof typeof ${name}]` },
-  ];
+function constObject(name: string, description: string, members: TileMeaningDef[]): StatementStructures[] {
+  const lines = members.flatMap((m) => [`/** ${m.description} (DDNet's ${m.ddnet}) */`, `${pascal(m.name)}: ${m.id},`]);
+  return [exportedConst(name, undefined, description, listInitializer('{', lines, '} as const')), typeOfValues(name)];
 }
+
+const typeOfValues = (name: string): StatementStructures => ({ kind: StructureKind.TypeAlias, isExported: true, name, type: `(typeof ${name})[keyof typeof ${name}]` });
+
+/** A layer's tile ids: the `TileId` members it gives a meaning, picked by name (one line, no second copy of the docs). */
+function layerConst(layer: TileIdRuleDef, members: TileMeaningDef[]): StatementStructures[] {
+  const name = `${pascal(layer.name)}TileId`;
+  const picked = members.map((m) => str(pascal(m.name))).join(', ');
+  return [exportedConst(name, undefined, `The named tile ids of the ${layer.name} layer. ${layer.description}`, `pickTileIds(${picked})`), typeOfValues(name)];
+}
+
+const PICK_TILE_IDS = `/** The members of \`TileId\` with these names. */
+function pickTileIds<K extends keyof typeof TileId>(...names: K[]): { readonly [P in K]: (typeof TileId)[P] } {
+  const picked: Partial<Record<K, number>> = {};
+  for (const name of names) picked[name] = TileId[name];
+  return picked as { readonly [P in K]: (typeof TileId)[P] };
+}`;
 
 function predicate(name: string, rule: TileIdRuleDef, what: string): StatementStructures {
   const test = rule.ranges.map(([lo, hi]) => (lo === hi ? `id === ${lo}` : `(id >= ${lo} && id <= ${hi})`));
@@ -54,49 +48,23 @@ export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(meanings.file),
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc('Entities are stored in game, front and switch layers as tile id `ENTITY_OFFSET + entity`.'),
-      declarations: [{ name: 'ENTITY_OFFSET', initializer: `${meanings.entityOffset}` }],
-    },
+    exportedConst('ENTITY_OFFSET', undefined, 'Entities are stored in game, front and switch layers as tile id `ENTITY_OFFSET + entity`.', `${meanings.entityOffset}`),
     ...constObject('TileId', 'Every named tile id (DDNet\'s TILE_*); some ids mean different things in different layers.', meanings.tiles),
     ...constObject('EntityId', 'Entity numbers (DDNet\'s ENTITY_*); the tile id is `ENTITY_OFFSET` more.', meanings.entities),
-    ...constObject('EntityTileId', 'Entities as the tile ids that stand for them in a layer (`ENTITY_OFFSET + entity`).', meanings.entities.filter((e) => e.id > 0), meanings.entityOffset),
+    PICK_TILE_IDS,
   ];
-  for (const layer of meanings.layers) {
-    const members = meanings.tiles.filter((t) => t.layers.includes(layer.name));
-    statements.push(...constObject(`${pascal(layer.name)}TileId`, `The named tile ids of the ${layer.name} layer. ${layer.description}`, members));
-  }
+  for (const layer of meanings.layers) statements.push(...layerConst(layer, meanings.tiles.filter((t) => t.layers.includes(layer.name))));
   for (const set of meanings.sets) statements.push(predicate(setPredicate(set), set, `the ${set.name} set`));
   for (const layer of meanings.layers) statements.push(predicate(layerPredicate(layer), layer, `DDNet's ${layer.name} layer`));
-  statements.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: doc('The valid-id predicate of each physics layer, by layer name (the names of `TilemapFlags`, in lower case).'),
-    declarations: [
-      {
-        name: 'TILE_ID_VALIDITY',
-        type: 'Readonly<Record<string, (id: number) => boolean>>',
-        initializer: (w) => {
-          w.write('{').newLine();
-          w.indent(() => {
-            for (const layer of meanings.layers) w.writeLine(`${str(layer.name)}: ${layerPredicate(layer)},`);
-          });
-          w.write('}');
-        },
-      },
-    ],
-  });
-  statements.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: doc('What DDNet does with a tile id its layer does not accept.'),
-    declarations: [{ name: 'INVALID_TILE_ID_BEHAVIOUR', initializer: str(meanings.whatDdnetDoes) }],
-  });
+  statements.push(
+    exportedConst(
+      'TILE_ID_VALIDITY',
+      'Readonly<Record<string, (id: number) => boolean>>',
+      'The valid-id predicate of each physics layer, by tilemap kind.',
+      listInitializer('{', meanings.layers.map((layer) => `${layer.name}: ${layerPredicate(layer)},`), '}'),
+    ),
+    exportedConst('INVALID_TILE_ID_BEHAVIOUR', undefined, 'What DDNet does with a tile id its layer does not accept.', str(meanings.whatDdnetDoes)),
+  );
   const file = project.createSourceFile('tile-meanings.gen.ts', { statements }, { overwrite: true });
   return { path: 'tile-meanings.gen.ts', text: file.getFullText() };
 }

@@ -4,7 +4,6 @@ import type { TilemapKind } from './generated/index.gen.js';
 import {
   ENTITY_OFFSET,
   EntityId,
-  EntityTileId,
   isValidEntity,
   isValidFrontTile,
   isValidGameTile,
@@ -34,7 +33,7 @@ describe('tile id predicates', () => {
   // Spot checks against DDNet's src/game/mapitems.cpp (IsValid*Tile, IsValidEntity).
   it('accept what DDNet accepts per layer', () => {
     expect(ENTITY_OFFSET).toBe(191);
-    expect(EntityTileId.Spawn).toBe(192);
+    expect(ENTITY_OFFSET + EntityId.Spawn).toBe(192);
     expect(isValidEntity(ENTITY_OFFSET + EntityId.Door)).toBe(true);
     expect(isValidEntity(ENTITY_OFFSET + 28)).toBe(false);
     expect(isValidEntity(EntityId.Spawn)).toBe(false);
@@ -46,8 +45,8 @@ describe('tile id predicates', () => {
     expect([0, 28, 32].some(isValidTeleTile)).toBe(false);
     expect([TileId.SpeedBoostOld, TileId.SpeedBoost].every(isValidSpeedupTile)).toBe(true);
     expect(isValidSpeedupTile(0)).toBe(false);
-    expect([7, 9, 22, 25, 79, 95, 98, 144, EntityTileId.Armor1, EntityTileId.Door].every(isValidSwitchTile)).toBe(true);
-    expect([0, 11, 21, EntityTileId.Spawn, EntityTileId.FlagstandBlue].some(isValidSwitchTile)).toBe(false);
+    expect([7, 9, 22, 25, 79, 95, 98, 144, ENTITY_OFFSET + EntityId.Armor1, ENTITY_OFFSET + EntityId.Door].every(isValidSwitchTile)).toBe(true);
+    expect([0, 11, 21, ENTITY_OFFSET + EntityId.Spawn, ENTITY_OFFSET + EntityId.FlagstandBlue].some(isValidSwitchTile)).toBe(false);
     expect(isValidTuneTile(TileId.Tune)).toBe(true);
     expect(isValidTuneTile(0)).toBe(false);
   });
@@ -76,7 +75,7 @@ describe('validateMap: tile ids', () => {
     tele.layer.tele.setId(0, TileId.SpeedBoostOld); // (0, 0)
     speedup.layer.speedup.setId(5, TileId.Tune); // (5, 0)
     tele.layer.tele.setId(1, TileId.TeleIn); // valid
-    game.layer.tiles.setId(0, EntityTileId.Spawn); // valid
+    game.layer.tiles.setId(0, ENTITY_OFFSET + EntityId.Spawn); // valid
 
     const again = readMap(writeMap(map));
     const found = validateMap(again).filter((i) => i.code.startsWith('TILE_ID'));

@@ -2,7 +2,7 @@
 // DDNet's IsValid*Tile). DDNet loads such maps unchanged (its editor does not place such ids), so these are
 // warnings; docs/formats/map-tiles.md says what DDNet does with them.
 import { TILEMAP_KINDS, type TileView } from './generated/index.gen.js';
-import { EntityTileId, TILE_ID_VALIDITY, TileId } from './generated/tile-meanings.gen.js';
+import { ENTITY_OFFSET, EntityId, TILE_ID_VALIDITY, TileId } from './generated/tile-meanings.gen.js';
 import type { MapIssue, TilemapLayer, TwMap } from './model.js';
 
 export interface TileIdOptions {
@@ -15,7 +15,8 @@ let names: Map<number, string> | undefined;
 function nameOf(id: number): string | undefined {
   if (!names) {
     names = new Map();
-    for (const [name, value] of [...Object.entries(TileId), ...Object.entries(EntityTileId)]) {
+    const entities = Object.entries(EntityId).flatMap(([name, id]): [string, number][] => (id > 0 ? [[`entity ${name}`, ENTITY_OFFSET + id]] : []));
+    for (const [name, value] of [...Object.entries(TileId), ...entities]) {
       names.set(value, names.has(value) ? `${names.get(value)}/${name}` : name);
     }
   }

@@ -265,393 +265,30 @@ export const EntityId = {
     Door: 49,
   } as const;
 export type EntityId = (typeof EntityId)[keyof typeof EntityId];
-/** Entities as the tile ids that stand for them in a layer (`ENTITY_OFFSET + entity`). */
-export const EntityTileId = {
-    /** Spawn point. (DDNet's ENTITY_SPAWN) */
-    Spawn: 192,
-    /** Red team spawn (a plain spawn in DDRace). (DDNet's ENTITY_SPAWN_RED) */
-    SpawnRed: 193,
-    /** Blue team spawn (a plain spawn in DDRace). (DDNet's ENTITY_SPAWN_BLUE) */
-    SpawnBlue: 194,
-    /** Red flag stand (capture the flag; unused in DDRace). (DDNet's ENTITY_FLAGSTAND_RED) */
-    FlagstandRed: 195,
-    /** Blue flag stand (capture the flag; unused in DDRace). (DDNet's ENTITY_FLAGSTAND_BLUE) */
-    FlagstandBlue: 196,
-    /** Armor; in DDRace a shield that takes away all weapons but hammer and pistol. (DDNet's ENTITY_ARMOR_1) */
-    Armor1: 197,
-    /** Health; in DDRace a heart that freezes. (DDNet's ENTITY_HEALTH_1) */
-    Health1: 198,
-    /** Shotgun pickup. (DDNet's ENTITY_WEAPON_SHOTGUN) */
-    WeaponShotgun: 199,
-    /** Grenade launcher pickup. (DDNet's ENTITY_WEAPON_GRENADE) */
-    WeaponGrenade: 200,
-    /** Ninja pickup. (DDNet's ENTITY_POWERUP_NINJA) */
-    PowerupNinja: 201,
-    /** Laser rifle pickup. (DDNet's ENTITY_WEAPON_LASER) */
-    WeaponLaser: 202,
-    /** Spinning freeze laser, counter-clockwise, fast. (DDNet's ENTITY_LASER_FAST_CCW) */
-    LaserFastCcw: 203,
-    /** Spinning freeze laser, counter-clockwise. (DDNet's ENTITY_LASER_NORMAL_CCW) */
-    LaserNormalCcw: 204,
-    /** Spinning freeze laser, counter-clockwise, slow. (DDNet's ENTITY_LASER_SLOW_CCW) */
-    LaserSlowCcw: 205,
-    /** Non-spinning freeze laser. (DDNet's ENTITY_LASER_STOP) */
-    LaserStop: 206,
-    /** Spinning freeze laser, clockwise, slow. (DDNet's ENTITY_LASER_SLOW_CW) */
-    LaserSlowCw: 207,
-    /** Spinning freeze laser, clockwise. (DDNet's ENTITY_LASER_NORMAL_CW) */
-    LaserNormalCw: 208,
-    /** Spinning freeze laser, clockwise, fast. (DDNet's ENTITY_LASER_FAST_CW) */
-    LaserFastCw: 209,
-    /** Laser length 3 for the laser or door beside it. (DDNet's ENTITY_LASER_SHORT) */
-    LaserShort: 210,
-    /** Laser length 6. (DDNet's ENTITY_LASER_MEDIUM) */
-    LaserMedium: 211,
-    /** Laser length 9. (DDNet's ENTITY_LASER_LONG) */
-    LaserLong: 212,
-    /** Laser keeps growing and shrinking, lengthening first, slow. (DDNet's ENTITY_LASER_C_SLOW) */
-    LaserCSlow: 213,
-    /** Laser keeps growing and shrinking, lengthening first. (DDNet's ENTITY_LASER_C_NORMAL) */
-    LaserCNormal: 214,
-    /** Laser keeps growing and shrinking, lengthening first, fast. (DDNet's ENTITY_LASER_C_FAST) */
-    LaserCFast: 215,
-    /** Laser keeps growing and shrinking, shortening first, slow. (DDNet's ENTITY_LASER_O_SLOW) */
-    LaserOSlow: 216,
-    /** Laser keeps growing and shrinking, shortening first. (DDNet's ENTITY_LASER_O_NORMAL) */
-    LaserONormal: 217,
-    /** Laser keeps growing and shrinking, shortening first, fast. (DDNet's ENTITY_LASER_O_FAST) */
-    LaserOFast: 218,
-    /** Plasma turret: exploding shots at the nearest tee. (DDNet's ENTITY_PLASMAE) */
-    Plasmae: 220,
-    /** Plasma turret: freezing shots. (DDNet's ENTITY_PLASMAF) */
-    Plasmaf: 221,
-    /** Plasma turret: freezing, exploding shots. (DDNet's ENTITY_PLASMA) */
-    Plasma: 222,
-    /** Plasma turret: unfreezing shots. (DDNet's ENTITY_PLASMAU) */
-    Plasmau: 223,
-    /** Bouncing, exploding freeze bullet. (DDNet's ENTITY_CRAZY_SHOTGUN_EX) */
-    CrazyShotgunEx: 224,
-    /** Bouncing freeze bullet. (DDNet's ENTITY_CRAZY_SHOTGUN) */
-    CrazyShotgun: 225,
-    /** Shield that takes the shotgun away. (DDNet's ENTITY_ARMOR_SHOTGUN) */
-    ArmorShotgun: 226,
-    /** Shield that takes the grenade launcher away. (DDNet's ENTITY_ARMOR_GRENADE) */
-    ArmorGrenade: 227,
-    /** Shield that takes ninja away. (DDNet's ENTITY_ARMOR_NINJA) */
-    ArmorNinja: 228,
-    /** Shield that takes the laser rifle away. (DDNet's ENTITY_ARMOR_LASER) */
-    ArmorLaser: 229,
-    /** Dragging laser, weak; blocked by walls. (DDNet's ENTITY_DRAGGER_WEAK) */
-    DraggerWeak: 233,
-    /** Dragging laser; blocked by walls. (DDNet's ENTITY_DRAGGER_NORMAL) */
-    DraggerNormal: 234,
-    /** Dragging laser, strong; blocked by walls. (DDNet's ENTITY_DRAGGER_STRONG) */
-    DraggerStrong: 235,
-    /** Dragging laser, weak, through walls. (DDNet's ENTITY_DRAGGER_WEAK_NW) */
-    DraggerWeakNw: 236,
-    /** Dragging laser, through walls. (DDNet's ENTITY_DRAGGER_NORMAL_NW) */
-    DraggerNormalNw: 237,
-    /** Dragging laser, strong, through walls. (DDNet's ENTITY_DRAGGER_STRONG_NW) */
-    DraggerStrongNw: 238,
-    /** Door (with a laser length beside it); only ninja passes. (DDNet's ENTITY_DOOR) */
-    Door: 240,
-  } as const;
-export type EntityTileId = (typeof EntityTileId)[keyof typeof EntityTileId];
+/** The members of `TileId` with these names. */
+function pickTileIds<K extends keyof typeof TileId>(...names: K[]): { readonly [P in K]: (typeof TileId)[P] } {
+  const picked: Partial<Record<K, number>> = {};
+  for (const name of names) picked[name] = TileId[name];
+  return picked as { readonly [P in K]: (typeof TileId)[P] };
+}
+
 /** The named tile ids of the game layer. The game layer: collision, race tiles and entities. */
-export const GameTileId = {
-    /** Empty. (DDNet's TILE_AIR) */
-    Air: 0,
-    /** Hookable wall: tees collide with it and can hook it. (DDNet's TILE_SOLID) */
-    Solid: 1,
-    /** Kills the tee. (DDNet's TILE_DEATH) */
-    Death: 2,
-    /** Unhookable wall: tees collide with it but cannot hook it. (DDNet's TILE_NOHOOK) */
-    Nohook: 3,
-    /** Laser blocker: dragging and spinning lasers and plasma turrets do not reach through it. (DDNet's TILE_NOLASER) */
-    Nolaser: 4,
-    /** Hookthrough shortcut: a wall that hooks pass through. (DDNet's TILE_THROUGH_CUT) */
-    ThroughCut: 5,
-    /** Hookthrough on top of a wall tile: hooks pass through the wall. (DDNet's TILE_THROUGH) */
-    Through: 6,
-    /** Freezes tees (3 seconds; in the switch layer, for the tile's delay). (DDNet's TILE_FREEZE) */
-    Freeze: 9,
-    /** Unfreezes tees. (DDNet's TILE_UNFREEZE) */
-    Unfreeze: 11,
-    /** Deep freeze: frozen until an undeep tile. (DDNet's TILE_DFREEZE) */
-    Dfreeze: 12,
-    /** Undeep: ends deep freeze. (DDNet's TILE_DUNFREEZE) */
-    Dunfreeze: 13,
-    /** Next to a wall: lets tees climb it. (DDNet's TILE_WALLJUMP) */
-    WallJump: 16,
-    /** Endless hook on. (DDNet's TILE_EHOOK_ENABLE) */
-    EhookEnable: 17,
-    /** Endless hook off. (DDNet's TILE_EHOOK_DISABLE) */
-    EhookDisable: 18,
-    /** Hitting others on (in the switch layer: for the weapons the delay selects). (DDNet's TILE_HIT_ENABLE) */
-    HitEnable: 19,
-    /** Hitting others off (in the switch layer: for the weapons the delay selects). (DDNet's TILE_HIT_DISABLE) */
-    HitDisable: 20,
-    /** Start of a solo part. (DDNet's TILE_SOLO_ENABLE) */
-    SoloEnable: 21,
-    /** End of a solo part. (DDNet's TILE_SOLO_DISABLE) */
-    SoloDisable: 22,
-    /** Restores all jumps. (DDNet's TILE_REFILL_JUMPS) */
-    RefillJumps: 32,
-    /** Race start. (DDNet's TILE_START) */
-    Start: 33,
-    /** Race finish. (DDNet's TILE_FINISH) */
-    Finish: 34,
-    /** First of the 25 race time checkpoints (ids 35 to 59). (DDNet's TILE_TIME_CHECKPOINT_FIRST) */
-    TimeCheckpointFirst: 35,
-    /** Last of the race time checkpoints. (DDNet's TILE_TIME_CHECKPOINT_LAST) */
-    TimeCheckpointLast: 59,
-    /** Stopper: tees cannot pass against the arrow; hooks and shots pass. (DDNet's TILE_STOP) */
-    Stop: 60,
-    /** Two-way stopper: tees cannot pass against either arrow. (DDNet's TILE_STOPS) */
-    Stops: 61,
-    /** All-way stopper: tees cannot pass; hooks and shots pass. (DDNet's TILE_STOPA) */
-    Stopa: 62,
-    /** Speeder: weapons, shields, hearts and spinning lasers move slowly (in the tile's direction). (DDNet's TILE_CP) */
-    Cp: 64,
-    /** Speeder: weapons, shields, hearts and spinning lasers move quickly. (DDNet's TILE_CP_F) */
-    CpF: 65,
-    /** Hookthrough from all directions (on a wall), else a hook stopper. (DDNet's TILE_THROUGH_ALL) */
-    ThroughAll: 66,
-    /** Hookthrough from one direction (on a wall), else a hook stopper. (DDNet's TILE_THROUGH_DIR) */
-    ThroughDir: 67,
-    /** Map-wide: shotgun drags towards the shooter, as in old DDRace. One tile per map. (DDNet's TILE_OLDLASER) */
-    OldLaser: 71,
-    /** Map-wide: no collision between tees. One tile per map. (DDNet's TILE_NPC) */
-    Npc: 72,
-    /** Map-wide: endless hook for everyone. One tile per map. (DDNet's TILE_EHOOK) */
-    Ehook: 73,
-    /** Map-wide: nobody can hit others. One tile per map. (DDNet's TILE_NOHIT) */
-    NoHit: 74,
-    /** Map-wide: nobody can hook others. One tile per map. (DDNet's TILE_NPH) */
-    Nph: 75,
-    /** Unlocks the team, so it is not killed when one member dies. (DDNet's TILE_UNLOCK_TEAM) */
-    UnlockTeam: 76,
-    /** Collision with others off. (DDNet's TILE_NPC_DISABLE) */
-    NpcDisable: 88,
-    /** Unlimited air jumps off. (DDNet's TILE_UNLIMITED_JUMPS_DISABLE) */
-    UnlimitedJumpsDisable: 89,
-    /** Takes the jetpack away. (DDNet's TILE_JETPACK_DISABLE) */
-    JetpackDisable: 90,
-    /** Hooking others off. (DDNet's TILE_NPH_DISABLE) */
-    NphDisable: 91,
-    /** Gives the teleport gun. (DDNet's TILE_TELE_GUN_ENABLE) */
-    TeleGunEnable: 96,
-    /** Takes the teleport gun away. (DDNet's TILE_TELE_GUN_DISABLE) */
-    TeleGunDisable: 97,
-    /** Collision with others on. (DDNet's TILE_NPC_ENABLE) */
-    NpcEnable: 104,
-    /** Unlimited air jumps on. (DDNet's TILE_UNLIMITED_JUMPS_ENABLE) */
-    UnlimitedJumpsEnable: 105,
-    /** Gives a jetpack. (DDNet's TILE_JETPACK_ENABLE) */
-    JetpackEnable: 106,
-    /** Hooking others on. (DDNet's TILE_NPH_ENABLE) */
-    NphEnable: 107,
-    /** Grenades teleport tees. (DDNet's TILE_TELE_GRENADE_ENABLE) */
-    TeleGrenadeEnable: 112,
-    /** Grenades no longer teleport tees. (DDNet's TILE_TELE_GRENADE_DISABLE) */
-    TeleGrenadeDisable: 113,
-    /** Lasers teleport tees. (DDNet's TILE_TELE_LASER_ENABLE) */
-    TeleLaserEnable: 128,
-    /** Lasers no longer teleport tees. (DDNet's TILE_TELE_LASER_DISABLE) */
-    TeleLaserDisable: 129,
-    /** Live freeze: tees cannot move or jump, but can hook and shoot. (DDNet's TILE_LFREEZE) */
-    Lfreeze: 144,
-    /** Ends live freeze. (DDNet's TILE_LUNFREEZE) */
-    Lunfreeze: 145,
-    /** Sign for players with entities shown: look at the map here. (DDNet's TILE_ENTITIES_OFF_1) */
-    EntitiesOff1: 190,
-    /** Sign for players with entities shown: look at the map here. (DDNet's TILE_ENTITIES_OFF_2) */
-    EntitiesOff2: 191,
-  } as const;
+export const GameTileId = pickTileIds('Air', 'Solid', 'Death', 'Nohook', 'Nolaser', 'ThroughCut', 'Through', 'Freeze', 'Unfreeze', 'Dfreeze', 'Dunfreeze', 'WallJump', 'EhookEnable', 'EhookDisable', 'HitEnable', 'HitDisable', 'SoloEnable', 'SoloDisable', 'RefillJumps', 'Start', 'Finish', 'TimeCheckpointFirst', 'TimeCheckpointLast', 'Stop', 'Stops', 'Stopa', 'Cp', 'CpF', 'ThroughAll', 'ThroughDir', 'OldLaser', 'Npc', 'Ehook', 'NoHit', 'Nph', 'UnlockTeam', 'NpcDisable', 'UnlimitedJumpsDisable', 'JetpackDisable', 'NphDisable', 'TeleGunEnable', 'TeleGunDisable', 'NpcEnable', 'UnlimitedJumpsEnable', 'JetpackEnable', 'NphEnable', 'TeleGrenadeEnable', 'TeleGrenadeDisable', 'TeleLaserEnable', 'TeleLaserDisable', 'Lfreeze', 'Lunfreeze', 'EntitiesOff1', 'EntitiesOff2');
 export type GameTileId = (typeof GameTileId)[keyof typeof GameTileId];
 /** The named tile ids of the front layer. The front layer: game tiles drawn and applied in front, without hookable and unhookable walls. */
-export const FrontTileId = {
-    /** Empty. (DDNet's TILE_AIR) */
-    Air: 0,
-    /** Kills the tee. (DDNet's TILE_DEATH) */
-    Death: 2,
-    /** Laser blocker: dragging and spinning lasers and plasma turrets do not reach through it. (DDNet's TILE_NOLASER) */
-    Nolaser: 4,
-    /** Hookthrough shortcut: a wall that hooks pass through. (DDNet's TILE_THROUGH_CUT) */
-    ThroughCut: 5,
-    /** Hookthrough on top of a wall tile: hooks pass through the wall. (DDNet's TILE_THROUGH) */
-    Through: 6,
-    /** Freezes tees (3 seconds; in the switch layer, for the tile's delay). (DDNet's TILE_FREEZE) */
-    Freeze: 9,
-    /** Unfreezes tees. (DDNet's TILE_UNFREEZE) */
-    Unfreeze: 11,
-    /** Deep freeze: frozen until an undeep tile. (DDNet's TILE_DFREEZE) */
-    Dfreeze: 12,
-    /** Undeep: ends deep freeze. (DDNet's TILE_DUNFREEZE) */
-    Dunfreeze: 13,
-    /** Next to a wall: lets tees climb it. (DDNet's TILE_WALLJUMP) */
-    WallJump: 16,
-    /** Endless hook on. (DDNet's TILE_EHOOK_ENABLE) */
-    EhookEnable: 17,
-    /** Endless hook off. (DDNet's TILE_EHOOK_DISABLE) */
-    EhookDisable: 18,
-    /** Hitting others on (in the switch layer: for the weapons the delay selects). (DDNet's TILE_HIT_ENABLE) */
-    HitEnable: 19,
-    /** Hitting others off (in the switch layer: for the weapons the delay selects). (DDNet's TILE_HIT_DISABLE) */
-    HitDisable: 20,
-    /** Start of a solo part. (DDNet's TILE_SOLO_ENABLE) */
-    SoloEnable: 21,
-    /** End of a solo part. (DDNet's TILE_SOLO_DISABLE) */
-    SoloDisable: 22,
-    /** Restores all jumps. (DDNet's TILE_REFILL_JUMPS) */
-    RefillJumps: 32,
-    /** Race start. (DDNet's TILE_START) */
-    Start: 33,
-    /** Race finish. (DDNet's TILE_FINISH) */
-    Finish: 34,
-    /** First of the 25 race time checkpoints (ids 35 to 59). (DDNet's TILE_TIME_CHECKPOINT_FIRST) */
-    TimeCheckpointFirst: 35,
-    /** Last of the race time checkpoints. (DDNet's TILE_TIME_CHECKPOINT_LAST) */
-    TimeCheckpointLast: 59,
-    /** Stopper: tees cannot pass against the arrow; hooks and shots pass. (DDNet's TILE_STOP) */
-    Stop: 60,
-    /** Two-way stopper: tees cannot pass against either arrow. (DDNet's TILE_STOPS) */
-    Stops: 61,
-    /** All-way stopper: tees cannot pass; hooks and shots pass. (DDNet's TILE_STOPA) */
-    Stopa: 62,
-    /** Speeder: weapons, shields, hearts and spinning lasers move slowly (in the tile's direction). (DDNet's TILE_CP) */
-    Cp: 64,
-    /** Speeder: weapons, shields, hearts and spinning lasers move quickly. (DDNet's TILE_CP_F) */
-    CpF: 65,
-    /** Hookthrough from all directions (on a wall), else a hook stopper. (DDNet's TILE_THROUGH_ALL) */
-    ThroughAll: 66,
-    /** Hookthrough from one direction (on a wall), else a hook stopper. (DDNet's TILE_THROUGH_DIR) */
-    ThroughDir: 67,
-    /** Map-wide: shotgun drags towards the shooter, as in old DDRace. One tile per map. (DDNet's TILE_OLDLASER) */
-    OldLaser: 71,
-    /** Map-wide: no collision between tees. One tile per map. (DDNet's TILE_NPC) */
-    Npc: 72,
-    /** Map-wide: endless hook for everyone. One tile per map. (DDNet's TILE_EHOOK) */
-    Ehook: 73,
-    /** Map-wide: nobody can hit others. One tile per map. (DDNet's TILE_NOHIT) */
-    NoHit: 74,
-    /** Map-wide: nobody can hook others. One tile per map. (DDNet's TILE_NPH) */
-    Nph: 75,
-    /** Unlocks the team, so it is not killed when one member dies. (DDNet's TILE_UNLOCK_TEAM) */
-    UnlockTeam: 76,
-    /** Collision with others off. (DDNet's TILE_NPC_DISABLE) */
-    NpcDisable: 88,
-    /** Unlimited air jumps off. (DDNet's TILE_UNLIMITED_JUMPS_DISABLE) */
-    UnlimitedJumpsDisable: 89,
-    /** Takes the jetpack away. (DDNet's TILE_JETPACK_DISABLE) */
-    JetpackDisable: 90,
-    /** Hooking others off. (DDNet's TILE_NPH_DISABLE) */
-    NphDisable: 91,
-    /** Gives the teleport gun. (DDNet's TILE_TELE_GUN_ENABLE) */
-    TeleGunEnable: 96,
-    /** Takes the teleport gun away. (DDNet's TILE_TELE_GUN_DISABLE) */
-    TeleGunDisable: 97,
-    /** Lets the teleport gun teleport here. (DDNet's TILE_ALLOW_TELE_GUN) */
-    AllowTeleGun: 98,
-    /** Lets the blue teleport gun teleport here. (DDNet's TILE_ALLOW_BLUE_TELE_GUN) */
-    AllowBlueTeleGun: 99,
-    /** Collision with others on. (DDNet's TILE_NPC_ENABLE) */
-    NpcEnable: 104,
-    /** Unlimited air jumps on. (DDNet's TILE_UNLIMITED_JUMPS_ENABLE) */
-    UnlimitedJumpsEnable: 105,
-    /** Gives a jetpack. (DDNet's TILE_JETPACK_ENABLE) */
-    JetpackEnable: 106,
-    /** Hooking others on. (DDNet's TILE_NPH_ENABLE) */
-    NphEnable: 107,
-    /** Grenades teleport tees. (DDNet's TILE_TELE_GRENADE_ENABLE) */
-    TeleGrenadeEnable: 112,
-    /** Grenades no longer teleport tees. (DDNet's TILE_TELE_GRENADE_DISABLE) */
-    TeleGrenadeDisable: 113,
-    /** Lasers teleport tees. (DDNet's TILE_TELE_LASER_ENABLE) */
-    TeleLaserEnable: 128,
-    /** Lasers no longer teleport tees. (DDNet's TILE_TELE_LASER_DISABLE) */
-    TeleLaserDisable: 129,
-    /** Live freeze: tees cannot move or jump, but can hook and shoot. (DDNet's TILE_LFREEZE) */
-    Lfreeze: 144,
-    /** Ends live freeze. (DDNet's TILE_LUNFREEZE) */
-    Lunfreeze: 145,
-    /** Sign for players with entities shown: look at the map here. (DDNet's TILE_ENTITIES_OFF_1) */
-    EntitiesOff1: 190,
-    /** Sign for players with entities shown: look at the map here. (DDNet's TILE_ENTITIES_OFF_2) */
-    EntitiesOff2: 191,
-  } as const;
+export const FrontTileId = pickTileIds('Air', 'Death', 'Nolaser', 'ThroughCut', 'Through', 'Freeze', 'Unfreeze', 'Dfreeze', 'Dunfreeze', 'WallJump', 'EhookEnable', 'EhookDisable', 'HitEnable', 'HitDisable', 'SoloEnable', 'SoloDisable', 'RefillJumps', 'Start', 'Finish', 'TimeCheckpointFirst', 'TimeCheckpointLast', 'Stop', 'Stops', 'Stopa', 'Cp', 'CpF', 'ThroughAll', 'ThroughDir', 'OldLaser', 'Npc', 'Ehook', 'NoHit', 'Nph', 'UnlockTeam', 'NpcDisable', 'UnlimitedJumpsDisable', 'JetpackDisable', 'NphDisable', 'TeleGunEnable', 'TeleGunDisable', 'AllowTeleGun', 'AllowBlueTeleGun', 'NpcEnable', 'UnlimitedJumpsEnable', 'JetpackEnable', 'NphEnable', 'TeleGrenadeEnable', 'TeleGrenadeDisable', 'TeleLaserEnable', 'TeleLaserDisable', 'Lfreeze', 'Lunfreeze', 'EntitiesOff1', 'EntitiesOff2');
 export type FrontTileId = (typeof FrontTileId)[keyof typeof FrontTileId];
 /** The named tile ids of the tele layer. The tele layer: teleporters and their checkpoints; the tile's `number` pairs entries with exits. */
-export const TeleTileId = {
-    /** Red teleporter: to an exit with the same number; speed and hook are reset. (DDNet's TILE_TELEINEVIL) */
-    TeleInEvil: 10,
-    /** Weapon teleporter: moves shots to an exit with the same number. (DDNet's TILE_TELEINWEAPON) */
-    TeleInWeapon: 14,
-    /** Hook teleporter: moves hooks to an exit with the same number. (DDNet's TILE_TELEINHOOK) */
-    TeleInHook: 15,
-    /** Blue teleporter: to an exit with the same number; speed and hook are kept. (DDNet's TILE_TELEIN) */
-    TeleIn: 26,
-    /** Teleporter exit for entries (tees, weapons, hooks) with the same number. (DDNet's TILE_TELEOUT) */
-    TeleOut: 27,
-    /** Teleport checkpoint: later checkpoint teleporters send the tee to the checkpoint exit with this number. (DDNet's TILE_TELECHECK) */
-    TeleCheck: 29,
-    /** Checkpoint teleporter exit. (DDNet's TILE_TELECHECKOUT) */
-    TeleCheckOut: 30,
-    /** Blue checkpoint teleporter: to the exit of the last checkpoint touched; speed and hook are kept. (DDNet's TILE_TELECHECKIN) */
-    TeleCheckIn: 31,
-    /** Red checkpoint teleporter: to the exit of the last checkpoint touched; speed and hook are reset. (DDNet's TILE_TELECHECKINEVIL) */
-    TeleCheckInEvil: 63,
-  } as const;
+export const TeleTileId = pickTileIds('TeleInEvil', 'TeleInWeapon', 'TeleInHook', 'TeleIn', 'TeleOut', 'TeleCheck', 'TeleCheckOut', 'TeleCheckIn', 'TeleCheckInEvil');
 export type TeleTileId = (typeof TeleTileId)[keyof typeof TeleTileId];
 /** The named tile ids of the speedup layer. The speedup layer: boosts with a force, a maximum speed and an angle. */
-export const SpeedupTileId = {
-    /** Old speedup (deprecated): gives tees the tile's speed in the tile's direction. (DDNet's TILE_SPEED_BOOST_OLD) */
-    SpeedBoostOld: 28,
-    /** Speedup: gives tees the tile's force, up to its maximum speed, in the tile's direction. (DDNet's TILE_SPEED_BOOST) */
-    SpeedBoost: 29,
-  } as const;
+export const SpeedupTileId = pickTileIds('SpeedBoostOld', 'SpeedBoost');
 export type SpeedupTileId = (typeof SpeedupTileId)[keyof typeof SpeedupTileId];
 /** The named tile ids of the switch layer. The switch layer: switches and the tiles and entities they turn on and off, by `number`. */
-export const SwitchTileId = {
-    /** Sets how many jumps a tee has (the tile's number; default 2). (DDNet's TILE_JUMP) */
-    Jump: 7,
-    /** Freezes tees (3 seconds; in the switch layer, for the tile's delay). (DDNet's TILE_FREEZE) */
-    Freeze: 9,
-    /** Deep freeze: frozen until an undeep tile. (DDNet's TILE_DFREEZE) */
-    Dfreeze: 12,
-    /** Undeep: ends deep freeze. (DDNet's TILE_DUNFREEZE) */
-    Dunfreeze: 13,
-    /** Hitting others on (in the switch layer: for the weapons the delay selects). (DDNet's TILE_HIT_ENABLE) */
-    HitEnable: 19,
-    /** Hitting others off (in the switch layer: for the weapons the delay selects). (DDNet's TILE_HIT_DISABLE) */
-    HitDisable: 20,
-    /** Activates the switch with the same number (e.g. closes a door) for the tile's delay in seconds. (DDNet's TILE_SWITCHTIMEDOPEN) */
-    SwitchTimedOpen: 22,
-    /** Deactivates the switch with the same number (e.g. opens a door) for the tile's delay in seconds. (DDNet's TILE_SWITCHTIMEDCLOSE) */
-    SwitchTimedClose: 23,
-    /** Activates the switch with the same number. (DDNet's TILE_SWITCHOPEN) */
-    SwitchOpen: 24,
-    /** Deactivates the switch with the same number. (DDNet's TILE_SWITCHCLOSE) */
-    SwitchClose: 25,
-    /** Penalty: adds time to the race time. (DDNet's TILE_ADD_TIME) */
-    AddTime: 79,
-    /** Bonus: subtracts time from the race time. (DDNet's TILE_SUBTRACT_TIME) */
-    SubtractTime: 95,
-    /** Lets the teleport gun teleport here. (DDNet's TILE_ALLOW_TELE_GUN) */
-    AllowTeleGun: 98,
-    /** Lets the blue teleport gun teleport here. (DDNet's TILE_ALLOW_BLUE_TELE_GUN) */
-    AllowBlueTeleGun: 99,
-    /** Live freeze: tees cannot move or jump, but can hook and shoot. (DDNet's TILE_LFREEZE) */
-    Lfreeze: 144,
-    /** Ends live freeze. (DDNet's TILE_LUNFREEZE) */
-    Lunfreeze: 145,
-  } as const;
+export const SwitchTileId = pickTileIds('Jump', 'Freeze', 'Dfreeze', 'Dunfreeze', 'HitEnable', 'HitDisable', 'SwitchTimedOpen', 'SwitchTimedClose', 'SwitchOpen', 'SwitchClose', 'AddTime', 'SubtractTime', 'AllowTeleGun', 'AllowBlueTeleGun', 'Lfreeze', 'Lunfreeze');
 export type SwitchTileId = (typeof SwitchTileId)[keyof typeof SwitchTileId];
 /** The named tile ids of the tune layer. The tune layer: zones with their own physics tuning, by `number`. */
-export const TuneTileId = {
-    /** Tune zone: the zone with the tile's number applies its tuning. (DDNet's TILE_TUNE) */
-    Tune: 68,
-  } as const;
+export const TuneTileId = pickTileIds('Tune');
 export type TuneTileId = (typeof TuneTileId)[keyof typeof TuneTileId];
 
 /** Whether the entity set accepts tile id `id`: 192-218, 220-229, 233-238, 240. Entity tile ids (`entity_offset + entity`) DDNet knows; 28, 39-41 and 48 are unused. */
@@ -689,14 +326,14 @@ export function isValidTuneTile(id: number): boolean {
   return id === 68;
 }
 
-/** The valid-id predicate of each physics layer, by layer name (the names of `TilemapFlags`, in lower case). */
+/** The valid-id predicate of each physics layer, by tilemap kind. */
 export const TILE_ID_VALIDITY: Readonly<Record<string, (id: number) => boolean>> = {
-    'game': isValidGameTile,
-    'front': isValidFrontTile,
-    'tele': isValidTeleTile,
-    'speedup': isValidSpeedupTile,
-    'switch': isValidSwitchTile,
-    'tune': isValidTuneTile,
+    game: isValidGameTile,
+    front: isValidFrontTile,
+    tele: isValidTeleTile,
+    speedup: isValidSpeedupTile,
+    switch: isValidSwitchTile,
+    tune: isValidTuneTile,
   };
 /** What DDNet does with a tile id its layer does not accept. */
 export const INVALID_TILE_ID_BEHAVIOUR = 'DDNet loads a map with ids a layer does not accept unchanged: neither the loader nor the editor clears or refuses them, and the editor saves them back. Its editor does not place such ids (unless "allow unused tiles" is on) and shows tele, speedup, switch and tune tiles it does not accept as empty. The game server gives them no special meaning; in the switch layer it treats ids up to 107 that are not switch tiles as empty.';
