@@ -81,7 +81,12 @@ export function emitTileMeaningsDocs(meanings: TileMeaningsDef): string {
     const means = t.layers.length && t.layers.join() !== valid.join() ? ` (this meaning: ${t.layers.join(', ')})` : '';
     return `| ${t.id} | \`${t.name}\` | ${t.ddnet} | ${cell(t.description)} | ${layerList(valid)}${means} |`;
   });
-  const entityRows = meanings.entities.map((e) => `| ${e.id} | ${e.id + offset} | \`${e.name}\` | ${e.ddnet} | ${cell(e.description)} | ${layerList(accepting(e.id + offset))} |`);
+  const entityRows = meanings.entities.map((e) => {
+    // An entity whose tile id is a named tile (ENTITY_NULL: 191 is entities_off_2) has no tile of its own.
+    const tile = meanings.tiles.find((t) => t.id === e.id + offset);
+    const [id, layers] = tile ? [`none (${tile.id} is \`${tile.name}\`)`, 'none'] : [`${e.id + offset}`, layerList(accepting(e.id + offset))];
+    return `| ${e.id} | ${id} | \`${e.name}\` | ${e.ddnet} | ${cell(e.description)} | ${layers} |`;
+  });
   return [
     GENERATED_DOCS_HEADER(meanings.file),
     '',
