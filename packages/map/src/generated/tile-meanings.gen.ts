@@ -61,7 +61,7 @@ export const TileId = {
     TeleOut: 27,
     /** Old speedup (deprecated): gives tees the tile's speed in the tile's direction. (DDNet's TILE_SPEED_BOOST_OLD) */
     SpeedBoostOld: 28,
-    /** Speedup: gives tees the tile's force, up to its maximum speed, in the tile's direction. (DDNet's TILE_SPEED_BOOST) */
+    /** Speedup (DDNet 19.1 and later): gives tees the tile's force, up to its maximum speed, in the tile's direction. (DDNet's TILE_SPEED_BOOST) */
     SpeedBoost: 29,
     /** Teleport checkpoint: later checkpoint teleporters send the tee to the checkpoint exit with this number. (DDNet's TILE_TELECHECK) */
     TeleCheck: 29,
