@@ -181,3 +181,16 @@ describe('references DDNet ignores', () => {
     expect(writeMap(map)).toEqual(bytes);
   });
 });
+
+describe('item ids out of order (found by the fuzzer)', () => {
+  it('are kept while the number of items is unchanged, so the map resaves byte for byte', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const images = df.items.filter((i) => i.type === 2);
+    expect(images.length).toBeGreaterThan(1);
+    images[0]!.id = 16;
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('ITEM_ID_ORDER');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});

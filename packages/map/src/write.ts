@@ -464,12 +464,17 @@ class MapWriter {
 
   /**
    * The item id of the `i`th item of a type. Structure items are numbered by position (DDNet refers to them
-   * by index); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
+   * by index) unless the source's ids are kept (see below); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
    * the group's index), new ones count on from the largest.
    */
   private itemId(name: MapItemName, i: number): number {
-    if (!isCollectedItemType(name)) return i;
     const src = this.srcItems.get(name) ?? [];
+    if (!isCollectedItemType(name)) {
+      // Ids out of order are kept while the type has as many items as it was read with: DDNet sees the same file.
+      const count = this.blocks.get(name)?.length ?? 0;
+      if (count !== src.length || new Set(src.map((item) => item.id)).size !== count) return i;
+      return src[i]!.id;
+    }
     if (i < src.length) return src[i]!.id;
     return Math.max(i, ...src.map((item) => item.id + 1 + (i - src.length)));
   }
