@@ -2,7 +2,7 @@
 // a per-input timeout, restarts a child that hangs or crashes (keeping the input that did it), and prints what
 // it ran and found. Exit code 1 when anything was found.
 //
-//   npm run fuzz -- [--minutes N | --seconds N] [--target map,teehistorian] [--seed S] [--max-rss MB] [--timeout MS]
+//   npm run fuzz -- [--minutes N | --seconds N | --runs N] [--target map,teehistorian] [--seed S] [--max-rss MB] [--timeout MS]
 //   npm run fuzz -- --replay fuzz/findings/map/crash-0123abcd.bin --target map
 //
 // Findings go to fuzz/findings/<target>/ (not committed): <kind>-<hash>.bin with a .txt beside it.
@@ -17,6 +17,7 @@ const { values } = parseArgs({
   options: {
     minutes: { type: 'string' },
     seconds: { type: 'string' },
+    runs: { type: 'string' },
     target: { type: 'string', default: 'datafile,map,teehistorian,demo,snapshot' },
     seed: { type: 'string', default: String(Date.now() % 1e9) },
     'max-rss': { type: 'string', default: '400' },
@@ -42,27 +43,33 @@ if (values.replay) {
   process.exit();
 }
 
-const seconds = values.seconds ? Number(values.seconds) : Number(values.minutes ?? 1) * 60;
+// --runs N: exactly N inputs per target (with a fixed --seed, the same inputs every time: what CI runs);
+// otherwise as many as fit in the time.
+const runs = values.runs ? Number(values.runs) : 0;
+const seconds = runs ? 3600 : values.seconds ? Number(values.seconds) : Number(values.minutes ?? 1) * 60;
 const maxRssMb = Number(values['max-rss']);
 const timeoutMs = Number(values.timeout);
 const baseSeed = Number(values.seed);
 
 /** Runs one target for `seconds`, restarting its worker after a hang or crash. */
 async function fuzzTarget(target) {
-  const deadline = Date.now() + seconds * 1000;
+  const started = Date.now();
+  const deadline = started + seconds * 1000;
   const stats = { target, inputs: 0, findings: [], pool: 0, seeds: 0, blocks: 0, peakRssMb: 0, restarts: 0 };
   for (let round = 0; Date.now() < deadline - 500; round++) {
     const result = await new Promise((done) => {
-      // The heap limit is above --max-rss so that the RSS check, not V8, reports big inputs; a crash past it
-      // is still caught below as the worker's exit.
-      const child = fork(join(here, 'worker.mjs'), [target, String(baseSeed + round * 7919), String(deadline), values.findings, String(maxRssMb)], {
-        execArgv: ['--expose-gc', `--max-old-space-size=${maxRssMb + 256}`],
+      // A JS heap well under the RSS limit keeps garbage from piling up between collections; an input that
+      // needs more heap than that crashes the worker, which is caught below as its exit.
+      const child = fork(join(here, 'worker.mjs'), [target, String(baseSeed + round * 7919), String(deadline), values.findings, String(maxRssMb), String(runs ? runs - stats.inputs : 0)], {
+        execArgv: [`--max-old-space-size=${Math.round(maxRssMb * 0.6)}`],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       let last = Date.now();
       let finished;
+      let beaten = 0;
       child.on('message', (m) => {
         last = Date.now();
+        if (m.beat !== undefined) beaten = m.beat;
         if (m.finding) stats.findings.push(m.finding);
         if (m.done) finished = m.done;
       });
@@ -70,16 +77,17 @@ async function fuzzTarget(target) {
         if (Date.now() - last > timeoutMs) {
           clearInterval(watchdog);
           child.kill('SIGKILL');
-          done({ hang: true });
+          done({ hang: true, inputs: beaten });
         }
       }, 250);
       child.on('exit', (code, signal) => {
         clearInterval(watchdog);
-        done({ finished, code, signal });
+        done({ finished, code, signal, inputs: beaten });
       });
     });
     if (result.finished) {
       stats.inputs += result.finished.inputs;
+      if (runs && stats.inputs < runs) continue;
       stats.pool = Math.max(stats.pool, result.finished.pool);
       stats.seeds = result.finished.seeds;
       stats.blocks = Math.max(stats.blocks, result.finished.blocks);
@@ -88,6 +96,7 @@ async function fuzzTarget(target) {
     }
     // A hang or a crash: keep the input the worker was on.
     stats.restarts++;
+    stats.inputs += result.inputs + 1;
     const kind = result.hang ? 'hang' : 'exit';
     const current = join(values.findings, target, '.current');
     if (existsSync(current)) {
@@ -96,16 +105,17 @@ async function fuzzTarget(target) {
       stats.findings.push({ kind, file, message: result.hang ? `no progress for ${timeoutMs} ms` : `worker exited (${result.code ?? result.signal})` });
     }
   }
+  stats.seconds = Math.max(0.001, (Date.now() - started) / 1000);
   return stats;
 }
 
-console.error(`fuzzing ${targets.join(', ')} for ${seconds} s each, seed ${baseSeed}, max RSS ${maxRssMb} MB, timeout ${timeoutMs} ms per input`);
+console.error(`fuzzing ${targets.join(', ')} for ${runs ? `${runs} inputs` : `${seconds} s`} each, seed ${baseSeed}, max RSS ${maxRssMb} MB, timeout ${timeoutMs} ms per input`);
 const all = [];
 for (const target of targets) {
   const stats = await fuzzTarget(target);
   all.push(stats);
   console.error(
-    `${target}: ${stats.inputs} inputs (${Math.round(stats.inputs / seconds)}/s), ${stats.seeds} seeds, pool ${stats.pool}, ` +
+    `${target}: ${stats.inputs} inputs (${Math.round(stats.inputs / stats.seconds)}/s), ${stats.seeds} seeds, pool ${stats.pool}, ` +
       `${stats.blocks} code blocks reached, peak RSS ${stats.peakRssMb} MB, ${stats.findings.length} findings`,
   );
   for (const f of stats.findings) console.error(`  ${f.kind}: ${f.message}\n    ${resolve(f.file)}`);

@@ -9,7 +9,8 @@ import { mutate, prng } from './mutate.mjs';
 import { seedsFor } from './seeds.mjs';
 import { TARGETS } from './targets.mjs';
 
-const [target, seedText, deadlineText, findingsDir, maxRssText] = process.argv.slice(2);
+const [target, seedText, deadlineText, findingsDir, maxRssText, runsText] = process.argv.slice(2);
+const runs = Number(runsText) || Infinity;
 const run = TARGETS[target];
 const rng = prng(Number(seedText));
 const deadline = Number(deadlineText);
@@ -58,11 +59,13 @@ const pool = [...seeds];
 const structured = target === 'datafile' || target === 'map';
 let inputs = 0;
 let findings = 0;
+let poolBytes = 0;
+let peakBefore = process.resourceUsage().maxRSS * 1024;
 const seen = new Set();
 
 function save(kind, input, error) {
   const hash = createHash('sha1').update(input).digest('hex').slice(0, 12);
-  const key = `${kind}:${error?.constructor?.name}:${String(error?.message).slice(0, 80)}`;
+  const key = kind === 'memory' ? kind : `${kind}:${error?.constructor?.name}:${String(error?.message).slice(0, 80)}`;
   if (seen.has(key)) return; // one saved input per distinct finding
   seen.add(key);
   findings++;
@@ -81,7 +84,7 @@ function beat() {
 }
 
 // The seeds run first, as they are, then mutations of the pool.
-for (let i = 0; Date.now() < deadline; i++) {
+for (let i = 0; i < runs && Date.now() < deadline; i++) {
   const input = i < seeds.length ? seeds[i] : mutate(rng, rng.pick(pool), rng.pick(pool), structured);
   writeFileSync(currentPath, input);
   beat();
@@ -92,15 +95,25 @@ for (let i = 0; Date.now() < deadline; i++) {
   }
   inputs++;
   if (newCoverage() > 0 && i >= seeds.length) {
-    if (pool.length < 2000) pool.push(input);
-    else pool[seeds.length + rng.int(pool.length - seeds.length)] = input;
+    // The pool is bounded in bytes too, so that the worker's own memory stays small beside what inputs cost.
+    if (pool.length < 400 && poolBytes + input.length < 48 * 1024 * 1024) {
+      pool.push(input);
+      poolBytes += input.length;
+    } else {
+      const at = seeds.length + rng.int(Math.max(1, pool.length - seeds.length));
+      if (at < pool.length && poolBytes - pool[at].length + input.length < 48 * 1024 * 1024) {
+        poolBytes += input.length - pool[at].length;
+        pool[at] = input;
+      }
+    }
   }
-  const rss = process.memoryUsage().rss;
-  if (rss > maxRss) {
-    globalThis.gc?.();
-    const after = process.memoryUsage().rss;
-    if (after > maxRss) save('memory', input, new Error(`RSS ${Math.round(after / 1048576)} MB after this input`));
+  // The process's peak RSS only grows: an input that raises it by more than a quarter of the limit allocated
+  // far beyond what any input here needs; a peak over the limit is reported once.
+  const peak = process.resourceUsage().maxRSS * 1024;
+  if (peak - peakBefore > maxRss / 4 || (peak > maxRss && peakBefore <= maxRss)) {
+    save('memory', input, new Error(`peak RSS rose from ${Math.round(peakBefore / 1048576)} to ${Math.round(peak / 1048576)} MB on this input`));
   }
+  peakBefore = peak;
 }
 process.send?.({
   done: { inputs, findings, pool: pool.length, seeds: seeds.length, blocks: covered.size, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) },

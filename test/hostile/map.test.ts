@@ -194,3 +194,20 @@ describe('item ids out of order (found by the fuzzer)', () => {
     expect(writeMap(map)).toEqual(bytes);
   });
 });
+
+describe('an empty group among orphan layers (found by the fuzzer)', () => {
+  it('keeps its place before the orphan layer, so the map resaves byte for byte', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const groups = df.items.filter((i) => i.type === 4);
+    const layers = df.items.filter((i) => i.type === 5);
+    const group = groups.at(-1)!.data.slice();
+    group[5] = layers.length; // CMapItemGroup: version, offset x/y, parallax x/y, start_layer, num_layers, ...
+    group[6] = 0;
+    df.addItem(4, groups.length, group);
+    df.addItem(5, layers.length, layers.at(-1)!.data.slice()); // a layer no group uses
+    const bytes = df.write();
+    const map = readMap(bytes, { strict: false });
+    expect(map.readIssues.map((i) => i.code)).toContain('LAYER_ORPHAN');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});

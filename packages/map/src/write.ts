@@ -353,7 +353,8 @@ class MapWriter {
         this.emit('group', group.item, encodeGroupItem, decodeGroupItem);
         return;
       }
-      placeOrphans(Infinity);
+      // An empty group's range says where it stood among orphan layers: those after its start stay after it.
+      placeOrphans(group.layers.length === 0 && num === 0 ? start : Infinity);
       const item = { ...group.item, startLayer: layerIndex, numLayers: group.layers.length };
       layerIndex += group.layers.length;
       this.emit('group', item, encodeGroupItem, decodeGroupItem);
