@@ -115,6 +115,7 @@ for (let i = 0; i < runs && Date.now() < deadline; i++) {
   }
   peakBefore = peak;
 }
+session.disconnect();
 process.send?.({
   done: { inputs, findings, pool: pool.length, seeds: seeds.length, blocks: covered.size, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) },
-});
+}, () => process.exit(0));

@@ -108,6 +108,15 @@ describe('quads and sound sources against their counts', () => {
     expect(writeMap(map)).toEqual(bytes);
   });
 
+  it('a quads layer without data (index -1) stays as it was (fuzzer finding)', () => {
+    const bytes = withQuads((ints) => {
+      ints[5] = -1;
+    });
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('DATA_INDEX_RANGE');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
   it('data that is not a whole number of quads is a warning, and resaves byte for byte', () => {
     const bytes = withQuads((ints, data) => {
       const longer = new Uint8Array(data.length + 7);

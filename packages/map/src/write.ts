@@ -384,7 +384,8 @@ class MapWriter {
     decode: (ints: Int32Array) => R[],
   ): I {
     const count = item[countField] as number;
-    if (records.length === 0 && this.unreadable(item.data)) return item;
+    // No records behind no (or an unreadable) data reference: DDNet skips such a layer; it stays as it was.
+    if (records.length === 0 && (item.data === -1 || this.unreadable(item.data))) return item;
     let unchanged = false;
     const data = this.dataIndex(
       item.data,
