@@ -61,7 +61,7 @@ async function fuzzTarget(target) {
       // A JS heap well under the RSS limit keeps garbage from piling up between collections; an input that
       // needs more heap than that crashes the worker, which is caught below as its exit.
       const child = fork(join(here, 'worker.mjs'), [target, String(baseSeed + round * 7919), String(deadline), values.findings, String(maxRssMb), String(runs ? runs - stats.inputs : 0)], {
-        execArgv: [`--max-old-space-size=${Math.round(maxRssMb * 0.6)}`],
+        execArgv: ['--expose-gc', `--max-old-space-size=${Math.round(maxRssMb * 0.6)}`],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       let last = Date.now();
