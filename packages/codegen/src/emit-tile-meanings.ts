@@ -2,7 +2,7 @@
 // the tile meanings of the map schemas.
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str } from './emit-shared.js';
-import { inRanges, rangeText, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
+import { inRanges, rangeText, TEMPLATE_PLACEHOLDERS, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
 import { pascal } from './model.js';
 
 /** `isValidGameTile` for the game layer, `isValidEntity` for the entity set: DDNet's names, lower camel case. */
@@ -87,50 +87,19 @@ export function emitTileMeaningsDocs(meanings: TileMeaningsDef): string {
     const [id, layers] = tile ? [`none (${tile.id} is \`${tile.name}\`)`, 'none'] : [`${e.id + offset}`, layerList(accepting(e.id + offset))];
     return `| ${e.id} | ${id} | \`${e.name}\` | ${e.ddnet} | ${cell(e.description)} | ${layers} |`;
   });
-  return [
-    GENERATED_DOCS_HEADER(meanings.file),
-    '',
-    '# Map tile ids',
-    '',
-    'What the tile ids of the physics layers (game, front, tele, speedup, switch, tune) mean, and which ids',
-    'each layer accepts. Part of the [map format reference](map.md); the tile layouts are under',
-    '[Tile types](map.md#tile-types). Generated from the same schema as `@twcodec/map`\'s `TileId`, `EntityId`,',
-    '`<Layer>TileId` constants and its `isValid<Layer>Tile` predicates.',
-    '',
-    cell(meanings.description),
-    '',
-    `Entity tile ids are \`${offset} + entity\` (\`ENTITY_OFFSET\`).`,
-    '',
-    '## Ids a layer does not accept',
-    '',
-    cell(meanings.whatDdnetDoes),
-    '',
-    '`validateMap` (and `twcodec map validate`) reports such tiles as warnings (`TILE_ID_INVALID`) with the',
-    'layer and the tile\'s x, y: the first ten per layer, then one `TILE_ID_INVALID_MORE` with the count',
-    '(`validateTileIds` takes another limit). Id 0 (air) is what an empty tile holds in every layer and is never',
-    'reported, although the tele, speedup, switch and tune predicates reject it as DDNet\'s do. Plain tiles',
-    'layers are not checked: any id is a tileset index there.',
-    '',
-    '## Accepted ids per layer',
-    '',
-    '| layer | predicate | accepted ids | made of |',
-    '| --- | --- | --- | --- |',
-    ...meanings.layers.map((l) => `| ${l.name} | \`${layerPredicate(l)}\` | ${l.ranges.map(rangeText).join(', ')} | ${cell(l.parts.join('; '))} |`),
-    ...meanings.sets.map((s) => `| (set) ${s.name} | \`${setPredicate(s)}\` | ${s.ranges.map(rangeText).join(', ')} | ${cell(`${s.description} ${s.parts.join('; ')}`)} |`),
-    '',
-    '## Tile ids',
-    '',
-    'Layers: the layers that accept the id; where one id has two names, the layers in which this name applies.',
-    '',
-    '| id | name | DDNet | meaning | layers |',
-    '| --- | --- | --- | --- | --- |',
-    ...tileRows,
-    '',
-    '## Entities',
-    '',
-    '| entity | tile id | name | DDNet | meaning | layers |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...entityRows,
-    '',
-  ].join('\n');
+  const tables: Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string[]> = {
+    description: [cell(meanings.description)],
+    entity_offset: [`${offset}`],
+    what_ddnet_does: [cell(meanings.whatDdnetDoes)],
+    layers_table: [
+      '| layer | predicate | accepted ids | made of |',
+      '| --- | --- | --- | --- |',
+      ...meanings.layers.map((l) => `| ${l.name} | \`${layerPredicate(l)}\` | ${l.ranges.map(rangeText).join(', ')} | ${cell(l.parts.join('; '))} |`),
+      ...meanings.sets.map((s) => `| (set) ${s.name} | \`${setPredicate(s)}\` | ${s.ranges.map(rangeText).join(', ')} | ${cell(`${s.description} ${s.parts.join('; ')}`)} |`),
+    ],
+    tiles_table: ['| id | name | DDNet | meaning | layers |', '| --- | --- | --- | --- | --- |', ...tileRows],
+    entities_table: ['| entity | tile id | name | DDNet | meaning | layers |', '| --- | --- | --- | --- | --- | --- |', ...entityRows],
+  };
+  const body = meanings.template.replace(/\{\{([a-z_]+)\}\}/g, (_, key: keyof typeof tables) => tables[key].join('\n'));
+  return `${GENERATED_DOCS_HEADER(`${meanings.file} and ${meanings.templateFile}`)}\n\n${body}`;
 }

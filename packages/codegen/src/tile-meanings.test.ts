@@ -68,5 +68,10 @@ describe('tile meanings', () => {
 
     writeFileSync(file, text.replace('  entity_offset: 191\n', '  entity_offset: 191\n  colour: red\n'));
     expect(load).toThrow(/tile-meanings\.yaml:\d+:\d+: tile_meanings: unknown key 'colour'/);
+
+    writeFileSync(file, text);
+    const template = join(dir, 'schemas', 'map', 'tile-meanings.md');
+    writeFileSync(template, `${readFileSync(template, 'utf8')}\nSee {{tile_table}}.\n`);
+    expect(load).toThrow(/schemas\/map\/tile-meanings\.md:\d+:5: unknown placeholder \{\{tile_table\}\}/);
   });
 });
