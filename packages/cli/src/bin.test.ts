@@ -65,7 +65,8 @@ describe('twcodec (built binary): help, version, usage errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("twcodec: unknown option --frob for 'map info' (it takes no options; see twcodec map info --help)\n");
     const flag = twcodec(['map', 'resave', ctf1, 'x.map', '--ddnet=yes']);
-    expect(flag).toMatchObject({ code: 2, stderr: 'twcodec: option --ddnet takes no value (usage: twcodec map resave IN OUT [--ddnet])\n' });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^twcodec: option --ddnet takes no value \(usage: twcodec map resave IN OUT \[--ddnet\].*\)\n$/);
     const missing = twcodec(['map', 'json', ctf1, '--data-dir']);
     expect(missing).toMatchObject({ code: 2, stderr: 'twcodec: option --data-dir needs a value DIR (usage: twcodec map json FILE [--data-dir DIR])\n' });
   });

@@ -91,10 +91,37 @@ describe('twcodec map', () => {
     expect(result.stderr).toBe('twcodec: 1 errors\n');
   });
 
+  it('validate warns about tile ids a physics layer does not accept, with x and y, and exits 0', async () => {
+    const M = await import('@twcodec/map');
+    const map = M.readMap(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const tele = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'tele') as import('@twcodec/map').TilemapLayerOf<'tele'>;
+    tele.tele.setId(tele.item.width + 2, M.TileId.Solid);
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    writeFileSync(join(dir, 'tiles.map'), M.writeMap(map));
+    const result = await run(['map', 'validate', join(dir, 'tiles.map')]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).issues).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'TILE_ID_INVALID', message: expect.stringMatching(/^tile \(2, 1\): id 1 \(Solid\)/) }));
+  });
+
   it('resave writes identical bytes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
     expect((await run(['map', 'resave', dm7, join(dir, 'a.map')])).code).toBe(0);
     expect(readBytes(join(dir, 'a.map'))).toEqual(readBytes(dm7));
+  });
+
+  it('resave --lenient copies a map DDNet refuses, byte for byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    const { Datafile } = await import('@twcodec/datafile');
+    const df = Datafile.read(readBytes(dm7));
+    // The first group reaches past the last layer: DDNet refuses the map, its map_resave copies it.
+    df.findItem(4, 0)!.data[6] = 99;
+    const bad = df.write();
+    writeFileSync(join(dir, 'bad.map'), bad);
+    const strict = await run(['map', 'resave', join(dir, 'bad.map'), join(dir, 'strict.map')]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/GROUP_LAYERS_RANGE/);
+    expect((await run(['map', 'resave', '--lenient', join(dir, 'bad.map'), join(dir, 'lenient.map')])).code).toBe(0);
+    expect(readBytes(join(dir, 'lenient.map'))).toEqual(bad);
   });
 
   it('json prints the model and writes data beside it on request', async () => {

@@ -1,5 +1,6 @@
 export { MapError } from './errors.js';
 export * from './generated/index.gen.js';
+export * from './generated/tile-meanings.gen.js';
 export type {
   DeprecatedSoundsLayer,
   MapEnvelope,
@@ -13,15 +14,19 @@ export type {
   MapSound,
   QuadsLayer,
   SoundsLayer,
-  TilemapKind,
+  CollectedItemName,
+  MapItems,
+  StructureItemName,
   TilemapLayer,
+  TilemapLayerOf,
   TwMap,
   UnknownLayer,
 } from './model.js';
 export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
-export { decodeCStringList, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
-export { compressSkippedTiles, expandSkippedTiles, tilemapKind } from './tilemap.js';
+export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
+export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { validateMap } from './validate.js';
+export { validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/runtime';

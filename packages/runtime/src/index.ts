@@ -1,6 +1,18 @@
 // The binary runtime every twcodec package shares: bounds-checked readers and writers, variable-width ints,
 // I32String, Teeworlds UUIDs (MD5-based), and the error classes. No dependencies, no Node APIs.
-export { asUint8Array, ByteReader, ByteWriter, decodeCString, decodeUtf8, deepEqual, encodeUtf8, packVarInt, varIntSize } from './bytes.js';
+export {
+  asUint8Array,
+  ByteReader,
+  ByteWriter,
+  decodeCString,
+  decodeUtf8,
+  decodeUtf8Escaped,
+  deepEqual,
+  encodeUtf8,
+  encodeUtf8Escaped,
+  packVarInt,
+  varIntSize,
+} from './bytes.js';
 export { BinaryError, CodecError } from './errors.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
 export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
