@@ -1,2 +1,4 @@
 export { DemoError, type DemoChunk, type DemoHeader, DemoReader, type DemoSnapshot, readDemo, unpackChunk } from './demo.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
+export { DEMO_KEYFRAME_INTERVAL, type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
+export { type DemoEvent, demoEvents, resaveDemo, sliceDemo, type SliceOptions, stripDemo, type StripOptions } from './edit.js';
