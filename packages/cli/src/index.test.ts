@@ -196,4 +196,28 @@ describe('twcodec demo', () => {
     expect(lines[0].byType.ddnet_character).toBeGreaterThan(0);
     expect(typeof lines.at(-1).checksum).toBe('number');
   });
+
+  it('resave gives identical bytes; slice keeps the asked ticks; strip drops chat and the map', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['demo', 'resave', demo, join(dir, 'same.demo')])).code).toBe(0);
+    expect(readFileSync(join(dir, 'same.demo'))).toEqual(readFileSync(demo));
+
+    const ticks = JSON.parse((await run(['demo', 'info', demo])).stdout).ticks;
+    const from = ticks.first + 10;
+    const to = ticks.first + 50;
+    expect((await run(['demo', 'slice', demo, join(dir, 'slice.demo'), '--from', String(from), '--to', String(to)])).code).toBe(0);
+    const sliced = JSON.parse((await run(['demo', 'info', join(dir, 'slice.demo')])).stdout);
+    expect(sliced.ticks.first).toBeGreaterThanOrEqual(from);
+    expect(sliced.ticks.last).toBeLessThanOrEqual(to);
+    expect(sliced.chunks.snapshot).toBeGreaterThan(0);
+
+    expect((await run(['demo', 'strip', demo, join(dir, 'strip.demo'), '--map'])).code).toBe(0);
+    const stripped = JSON.parse((await run(['demo', 'info', join(dir, 'strip.demo')])).stdout);
+    expect(stripped.header.mapSize).toBe(0);
+    expect(readFileSync(join(dir, 'strip.demo')).length).toBeLessThan(readFileSync(demo).length);
+
+    const bad = await run(['demo', 'slice', demo, join(dir, 'bad.demo'), '--from', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
+  });
 });

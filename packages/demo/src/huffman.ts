@@ -41,6 +41,7 @@ export class Huffman {
   private readonly lutLength = new Uint8Array(1 << LUT_BITS);
   /** The longest code's length in bits. */
   private readonly longest: number;
+  private scratch = new Uint8Array(0);
 
   constructor(frequencies: readonly number[] = TEEWORLDS_FREQUENCIES) {
     const open = Array.from({ length: SYMBOLS }, (_, i) => ({ id: i, freq: i === EOF_SYMBOL ? 1 : frequencies[i]! }));
@@ -86,7 +87,10 @@ export class Huffman {
 
   /** Decodes up to the EOF symbol; throws when the input ends first or the output would pass `maxSize`. */
   decompress(input: Uint8Array, maxSize: number, offset = 0): Uint8Array {
-    const out = new Uint8Array(maxSize);
+    // A scratch buffer reused across calls: allocating (and zeroing) maxSize bytes for every chunk cost more
+    // than decoding it. The result is a copy of the bytes written.
+    if (this.scratch.length < maxSize) this.scratch = new Uint8Array(maxSize);
+    const out = this.scratch;
     let n = 0;
     let bits = 0;
     let count = 0;
@@ -112,7 +116,7 @@ export class Huffman {
       if (used > count) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends inside a code', offset + pos);
       bits >>>= used;
       count -= used;
-      if (symbol - 1 === EOF_SYMBOL) return out.subarray(0, n);
+      if (symbol - 1 === EOF_SYMBOL) return out.slice(0, n);
       if (n >= maxSize) throw new CodecError('HUFFMAN_OVERFLOW', `decompressed data passes ${maxSize} bytes`, offset + pos);
       out[n++] = symbol - 1;
     }
