@@ -1,5 +1,7 @@
-import { readDemo } from '@twcodec/demo';
+import { ByteReader } from '@twcodec/runtime';
+import { readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
 import { DDNET_0_6, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
+import { UsageError } from './io.js';
 
 export function demoInfo(bytes: Uint8Array) {
   const demo = readDemo(bytes);
@@ -58,4 +60,57 @@ export function* demoSnapshots(bytes: Uint8Array, protocol: SnapshotProtocol = D
     }
     yield `${JSON.stringify({ tick: s.tick, source: s.source, checksum: s.snapshot.checksum(), items: s.snapshot.items.length, byType })}\n`;
   }
+}
+
+export function demoResave(bytes: Uint8Array): Uint8Array {
+  return resaveDemo(bytes);
+}
+
+/** Ticks from --from/--to, --from-time/--to-time (seconds from the first tick) and --marker N. */
+export function demoSlice(bytes: Uint8Array, flags: Record<string, boolean | string | undefined>): Uint8Array {
+  const number = (name: string): number | undefined => {
+    const text = flags[name];
+    if (typeof text !== 'string') return undefined;
+    const v = Number(text);
+    if (!Number.isFinite(v) || v < 0) throw new UsageError(`--${name} needs a number >= 0, got "${text}"`);
+    return v;
+  };
+  const reader = readDemo(bytes);
+  let first: number | undefined;
+  for (const c of reader.chunks()) {
+    if (c.kind === 'tick') {
+      first = c.tick;
+      break;
+    }
+  }
+  const start = first ?? 0;
+  let from = number('from');
+  let to = number('to');
+  const fromTime = number('from-time');
+  const toTime = number('to-time');
+  if (fromTime !== undefined) from = start + Math.round(fromTime * 50);
+  if (toTime !== undefined) to = start + Math.round(toTime * 50);
+  const marker = number('marker');
+  if (marker !== undefined) {
+    const markers = reader.header.timelineMarkers;
+    if (!Number.isInteger(marker) || marker >= markers.length) {
+      throw new UsageError(`--marker ${marker}: the demo has ${markers.length} timeline markers`);
+    }
+    from = markers[marker];
+    to = marker + 1 < markers.length ? markers[marker + 1]! - 1 : undefined;
+  }
+  return sliceDemo(bytes, { from, to });
+}
+
+/** A chat message (NETMSGTYPE_SV_CHAT = 3 of DDNet's 0.6 protocol, datasrc/network.py): its id int is 3 << 1. */
+function isChat(data: Uint8Array): boolean {
+  try {
+    return new ByteReader(data).readVarInt() === 3 << 1;
+  } catch {
+    return false;
+  }
+}
+
+export function demoStrip(bytes: Uint8Array, options: { chat: boolean; map: boolean }): Uint8Array {
+  return stripDemo(bytes, { dropMessage: options.chat ? isChat : undefined, dropMap: options.map });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -193,5 +193,29 @@ describe('twcodec demo', () => {
     let sum = 0;
     for (const item of last.snapshot.items) for (const v of item.data) sum = (sum + v) | 0;
     expect(lines.at(-1)).toMatchObject({ tick: last.tick, checksum: sum, items: last.snapshot.items.length });
+  });
+
+  it('resave gives identical bytes; slice keeps the asked ticks; strip drops chat and the map', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['demo', 'resave', demo, join(dir, 'same.demo')])).code).toBe(0);
+    expect(readFileSync(join(dir, 'same.demo'))).toEqual(readFileSync(demo));
+
+    const ticks = JSON.parse((await run(['demo', 'info', demo])).stdout).ticks;
+    const from = ticks.first + 10;
+    const to = ticks.first + 50;
+    expect((await run(['demo', 'slice', demo, join(dir, 'slice.demo'), '--from', String(from), '--to', String(to)])).code).toBe(0);
+    const sliced = JSON.parse((await run(['demo', 'info', join(dir, 'slice.demo')])).stdout);
+    expect(sliced.ticks.first).toBeGreaterThanOrEqual(from);
+    expect(sliced.ticks.last).toBeLessThanOrEqual(to);
+    expect(sliced.chunks.snapshot).toBeGreaterThan(0);
+
+    expect((await run(['demo', 'strip', demo, join(dir, 'strip.demo'), '--map'])).code).toBe(0);
+    const stripped = JSON.parse((await run(['demo', 'info', join(dir, 'strip.demo')])).stdout);
+    expect(stripped.header.mapSize).toBe(0);
+    expect(readFileSync(join(dir, 'strip.demo')).length).toBeLessThan(readFileSync(demo).length);
+
+    const bad = await run(['demo', 'slice', demo, join(dir, 'bad.demo'), '--from', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
   });
 });

@@ -2,15 +2,14 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
-import { demoInfo, demoSnapshots } from './demo.js';
-import { CliError, type CliIo, OutputClosed } from './io.js';
+import { demoInfo, demoResave, demoSlice, demoSnapshots, demoStrip } from './demo.js';
+import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
 
 export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 
-class UsageError extends Error {}
 
 /** A failure whose report was already printed (e.g. validation errors): exit 1 with a one-line summary. */
 class ReportedFailure extends Error {}
@@ -140,6 +139,39 @@ const COMMANDS: Record<string, Command> = {
     details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). ${STDIN_NOTE}`,
     async run(io, [file]) {
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
+    },
+  },
+  'demo resave': {
+    args: ['IN', 'OUT'],
+    summary: 'Read and write again through the demo writer (identical bytes for demos DDNet recorded)',
+    async run(io, [input, output]) {
+      await io.writeFile(output!, demoResave(await io.readFile(input!)));
+    },
+  },
+  'demo slice': {
+    args: ['IN', 'OUT'],
+    flags: {
+      from: { type: 'string', value: 'TICK', help: 'first tick to keep' },
+      to: { type: 'string', value: 'TICK', help: 'last tick to keep' },
+      'from-time': { type: 'string', value: 'SECONDS', help: 'first second to keep, counted from the demo start' },
+      'to-time': { type: 'string', value: 'SECONDS', help: 'last second to keep, counted from the demo start' },
+      marker: { type: 'string', value: 'N', help: 'keep from timeline marker N (0 = first) to the next marker or the end' },
+    },
+    summary: "Cut out a range of ticks as DDNet's demo slicing does (starts with a keyframe)",
+    details: 'Ticks, times and markers can be mixed: --from-time 10 --to 5000. The source timestamp is kept.',
+    async run(io, [input, output], flags) {
+      await io.writeFile(output!, demoSlice(await io.readFile(input!), flags));
+    },
+  },
+  'demo strip': {
+    args: ['IN', 'OUT'],
+    flags: {
+      chat: { type: 'boolean', help: 'drop chat messages' },
+      map: { type: 'boolean', help: 'drop the embedded map (the demo keeps its name, CRC and SHA-256)' },
+    },
+    summary: 'Write the demo again without chat and/or its embedded map',
+    async run(io, [input, output], flags) {
+      await io.writeFile(output!, demoStrip(await io.readFile(input!), { chat: flags.chat === true, map: flags.map === true }));
     },
   },
   'demo snapshots': {

@@ -167,3 +167,6 @@ export function nodeIo(): CliIo {
     },
   };
 }
+
+/** A wrong command line: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}

@@ -33,6 +33,11 @@ export interface DemoHeader {
   length: number;
   timestamp: string;
   timelineMarkers: number[];
+  /**
+   * The bytes of the unused timeline marker slots, when they are not zero (DDNet 16.4's server recorder
+   * leaves them uninitialised); kept so that a demo is written back byte for byte.
+   */
+  timelinePadding?: Uint8Array | undefined;
   /** SHA-256 of the map (version 6 demos written by DDNet). */
   mapSha256: string | undefined;
 }
@@ -81,10 +86,13 @@ export class DemoReader {
     const be = (at: number) => view.getUint32(at, false);
     let at = HEADER_SIZE;
     const timelineMarkers: number[] = [];
+    let timelinePadding: Uint8Array | undefined;
     if (version > 3) {
       if (bytes.length < at + TIMELINE_SIZE) throw new DemoError('TRUNCATED', 'timeline markers cut off', bytes.length, 'header.timeline');
       const num = Math.max(0, Math.min(64, view.getInt32(at, false)));
       for (let i = 0; i < num; i++) timelineMarkers.push(view.getInt32(at + 4 + i * 4, false));
+      const unused = bytes.subarray(at + 4 + num * 4, at + TIMELINE_SIZE);
+      if (unused.some((b) => b !== 0)) timelinePadding = unused.slice();
       at += TIMELINE_SIZE;
     }
     let mapSha256: string | undefined;
@@ -108,6 +116,7 @@ export class DemoReader {
       length: be(152),
       timestamp: decodeCString(bytes.subarray(156, 176)),
       timelineMarkers,
+      timelinePadding,
       mapSha256,
     };
   }

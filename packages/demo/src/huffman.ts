@@ -39,6 +39,9 @@ export class Huffman {
   /** For each LUT_BITS-bit window: symbol + 1 and its length, or the node reached (negative) after LUT_BITS bits. */
   private readonly lutSymbol = new Int32Array(1 << LUT_BITS);
   private readonly lutLength = new Uint8Array(1 << LUT_BITS);
+  /** The longest code's length in bits. */
+  private readonly longest: number;
+  private scratch = new Uint8Array(0);
 
   constructor(frequencies: readonly number[] = TEEWORLDS_FREQUENCIES) {
     const open = Array.from({ length: SYMBOLS }, (_, i) => ({ id: i, freq: i === EOF_SYMBOL ? 1 : frequencies[i]! }));
@@ -67,6 +70,7 @@ export class Huffman {
       walk(this.left[node]!, code, depth + 1);
     };
     walk(this.root, 0, 0);
+    this.longest = Math.max(...this.lengths);
     for (let bits = 0; bits < 1 << LUT_BITS; bits++) {
       let node = this.root;
       let k = 0;
@@ -83,7 +87,10 @@ export class Huffman {
 
   /** Decodes up to the EOF symbol; throws when the input ends first or the output would pass `maxSize`. */
   decompress(input: Uint8Array, maxSize: number, offset = 0): Uint8Array {
-    const out = new Uint8Array(maxSize);
+    // A scratch buffer reused across calls: allocating (and zeroing) maxSize bytes for every chunk cost more
+    // than decoding it. The result is a copy of the bytes written.
+    if (this.scratch.length < maxSize) this.scratch = new Uint8Array(maxSize);
+    const out = this.scratch;
     let n = 0;
     let bits = 0;
     let count = 0;
@@ -109,7 +116,7 @@ export class Huffman {
       if (used > count) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends inside a code', offset + pos);
       bits >>>= used;
       count -= used;
-      if (symbol - 1 === EOF_SYMBOL) return out.subarray(0, n);
+      if (symbol - 1 === EOF_SYMBOL) return out.slice(0, n);
       if (n >= maxSize) throw new CodecError('HUFFMAN_OVERFLOW', `decompressed data passes ${maxSize} bytes`, offset + pos);
       out[n++] = symbol - 1;
     }
@@ -117,22 +124,25 @@ export class Huffman {
 
   /** Encodes bytes followed by the EOF symbol, padding the last byte with zero bits. */
   compress(input: Uint8Array): Uint8Array {
-    const out: number[] = [];
+    const codes = this.codes;
+    const lengths = this.lengths;
+    const out = new Uint8Array(Math.ceil(((input.length + 1) * this.longest) / 8) + 1);
+    let n = 0;
+    // Codes are at most 32 bits long here, so pending bits fit a float's 53-bit integer range.
     let bits = 0;
     let count = 0;
-    const put = (symbol: number) => {
-      bits |= this.codes[symbol]! << count;
-      count += this.lengths[symbol]!;
+    for (let i = 0; i <= input.length; i++) {
+      const symbol = i < input.length ? input[i]! : EOF_SYMBOL;
+      bits += codes[symbol]! * 2 ** count;
+      count += lengths[symbol]!;
       while (count >= 8) {
-        out.push(bits & 0xff);
-        bits >>>= 8;
+        out[n++] = bits & 0xff;
+        bits = Math.floor(bits / 256);
         count -= 8;
       }
-    };
-    for (const b of input) put(b);
-    put(EOF_SYMBOL);
-    out.push(bits & 0xff);
-    return Uint8Array.from(out);
+    }
+    out[n++] = bits & 0xff;
+    return out.subarray(0, n);
   }
 }
 
