@@ -4,6 +4,7 @@ import { emitMapDocs } from './emit-docs.js';
 import { emitMapTs } from './emit-map.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
 import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
+import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
 
 export interface GenerateOptions {
@@ -43,7 +44,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   outputs.set(join(docsOut, 'map.md'), emitMapDocs(map));
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
-  for (const file of emitSnapshotTs(snapshot)) outputs.set(join(snapshotOut, file.path), file.text);
+  for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
