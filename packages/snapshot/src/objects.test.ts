@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CodecError, encodeI32String, uuidFromName, uuidToInts } from '@twcodec/datafile';
-import { DDNET_0_6, decodeObject, encodeObject, layoutNamed, Snapshot, snapshotObjects, TEEWORLDS_0_7, validateObject } from './index.js';
+import { DDNET_0_6, decodeObject, encodeObject, layoutNamed, Snapshot, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7, validateObject } from './index.js';
 
-const layout = (name: string, protocol = DDNET_0_6) => layoutNamed(protocol, name)!;
+const layout = (name: string, protocol: SnapshotProtocol = DDNET_0_6) => layoutNamed(protocol, name)!;
 const clientInfo = (name: string, clan: string, skin: string) =>
   Int32Array.of(...encodeI32String(name, 4), ...encodeI32String(clan, 3), 276, ...encodeI32String(skin, 6), 1, 0xff00, 0x00ff);
 
