@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/datafile';
 import { datafileInfo, resaveDatafile } from './datafile.js';
-import { demoInfo, demoSnapshots } from './demo.js';
+import { demoInfo, demoSnapshotObjects, demoSnapshots } from './demo.js';
 import type { CliIo } from './io.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
@@ -142,11 +142,13 @@ const COMMANDS: Record<string, Command> = {
   },
   'demo snapshots': {
     args: ['FILE'],
-    summary: 'NDJSON: one line per recorded tick: tick, checksum, item count, items by type name',
-    details: STDIN_NOTE,
-    async run(io, [file]) {
+    summary: 'NDJSON: one line per recorded tick: tick, checksum, every item with its named fields',
+    details: `Items are {object, id, fields}; an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". ${STDIN_NOTE}`,
+    flags: { summary: { type: 'boolean', help: 'only the item count and the items by type name per tick' } },
+    async run(io, [file], flags) {
       const progress = counter(io, 'snapshots', 1_000);
-      for (const line of demoSnapshots(await io.readFile(file!))) {
+      const bytes = await io.readFile(file!);
+      for (const line of flags.summary === true ? demoSnapshots(bytes) : demoSnapshotObjects(bytes)) {
         io.stdout(line);
         progress.tick();
       }
