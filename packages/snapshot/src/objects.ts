@@ -1,9 +1,9 @@
 // Typed views over snapshot items, driven by the field layouts generated from schemas/snapshot: a view reads
 // its item's Int32Array through getters (nothing is copied), decodeObject/encodeObject turn an item into a
 // plain object and back int for int, validateObject reports what DDNet's snapshot validation would.
-import { decodeI32String, encodeI32String } from '@twcodec/datafile';
+import { decodeI32String, encodeI32String, uuidFromInts } from '@twcodec/datafile';
 import type { SnapshotField, SnapshotLayout, SnapshotProtocol } from './generated/tables.gen.js';
-import { type Snapshot, SnapshotError, type SnapshotItem } from './snapshot.js';
+import { type Snapshot, SNAPSHOT_OFFSET_UUID_TYPE, SnapshotError, type SnapshotItem } from './snapshot.js';
 
 /** A typed, read-only view of one item: its named fields plus where it came from. */
 export type ObjectView<Fields> = Fields & {
@@ -53,12 +53,41 @@ function readField(field: SnapshotField, data: Int32Array): number | boolean | s
     case 'fixed':
       return data[at]! / field.scale!;
     case 'string':
-      return decodeI32String(data, at, field.ints);
+      return packedString(data, at, field.ints);
     case 'array':
       return data.subarray(at, at + field.ints);
     default:
       return data[at]!;
   }
+}
+
+// Decoded packed strings by item data: an item's ints are shared between snapshots while it is unchanged (a
+// client info over a whole demo), so each is decoded once.
+const stringCache = new WeakMap<Int32Array, Map<number, string>>();
+
+/** IntsToStr with a fast path for ASCII (names are mostly ASCII) and a cache per item data. */
+function packedString(data: Int32Array, at: number, ints: number): string {
+  let cached = stringCache.get(data);
+  const hit = cached?.get(at);
+  if (hit !== undefined) return hit;
+  let text = '';
+  let ascii = true;
+  scan: for (let i = 0; i < ints; i++) {
+    const v = data[at + i]!;
+    for (let shift = 24; shift >= 0; shift -= 8) {
+      const b = ((v >>> shift) - 128) & 0xff;
+      if (b === 0 || (i === ints - 1 && shift === 0)) break scan;
+      if (b >= 0x80) {
+        ascii = false;
+        break scan;
+      }
+      text += String.fromCharCode(b);
+    }
+  }
+  if (!ascii || (text === '' && data[at] === 0)) text = decodeI32String(data, at, ints);
+  if (!cached) stringCache.set(data, (cached = new Map()));
+  cached.set(at, text);
+  return text;
 }
 
 interface ViewBase {
@@ -250,6 +279,8 @@ export type SnapshotObjectEntry =
   | { known: true; view: ObjectView<Record<string, unknown>> }
   | { known: false; item: SnapshotItem; reason: UnknownItemReason; uuid?: string };
 
+const uuidOfDeclaration = new WeakMap<Int32Array, string>();
+
 /** A snapshot read through a protocol's layouts. */
 export class SnapshotObjects<Objects = unknown> {
   private readonly index: ProtocolIndex;
@@ -263,10 +294,14 @@ export class SnapshotObjects<Objects = unknown> {
     this.index = indexOf(protocol as SnapshotProtocol);
     this.uuids = new Map();
     this.layoutByType = new Map();
-    for (const [type, uuid] of snapshot.uuidTypes()) {
-      this.uuids.set(type, uuid);
+    // As Snapshot.uuidTypes(), with each declaration's UUID text cached by its (shared) ints.
+    for (const item of snapshot.items) {
+      if (item.type !== 0 || item.id < SNAPSHOT_OFFSET_UUID_TYPE || item.data.length < 4 || this.uuids.has(item.id)) continue;
+      let uuid = uuidOfDeclaration.get(item.data);
+      if (uuid === undefined) uuidOfDeclaration.set(item.data, (uuid = uuidFromInts(item.data)));
+      this.uuids.set(item.id, uuid);
       const layout = this.index.byUuid.get(uuid);
-      if (layout) this.layoutByType.set(type, layout);
+      if (layout) this.layoutByType.set(item.id, layout);
     }
   }
 
