@@ -147,7 +147,8 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
       out.push('');
     }
   }
-  out.push('## Objects and events', '', 'The fields of every snapshot object and event, as `snapshotObjects(snapshot, protocol).items(name)` reads them.', 'Ranges are what DDNet\'s snapshot validation checks (`validate()` reports values outside them); a field with a', 'default may be missing from an older server\'s shorter item. Field names here are snake_case; the views use camelCase.', '');
+  out.push('## Objects and events', '', 'The fields of every snapshot object and event, as `snapshotObjects(snapshot, protocol).items(name)` reads them',
+    '(worked example on a real demo: [examples.md](examples.md#snapshot-objects)).', 'Ranges are what DDNet\'s snapshot validation checks (`validate()` reports values outside them); a field with a', 'default may be missing from an older server\'s shorter item. Field names here are snake_case; the views use camelCase.', '');
   for (const p of protocols) out.push(...snapshotFieldTables(p));
   return out.join('\n');
 }
