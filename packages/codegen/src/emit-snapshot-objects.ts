@@ -65,11 +65,15 @@ export function emitSnapshotObjectsTs(protocols: SnapshotProtocolDef[], source =
     const prefix = protocolTypePrefix(p);
     const layouts: SnapshotLayoutDef[] = [...p.items, ...p.uuidItems];
     for (const layout of layouts) {
+      // An item that extends another extends its interface and lists only its own fields.
+      const base = layout.extends !== undefined ? layouts.find((l) => l.name === layout.extends) : undefined;
+      const own = layout.fields.slice(base?.fields.length ?? 0);
       statements.push(
         readonlyInterface(
           `${prefix}${pascal(layout.name)}`,
           `${layout.description}${layout.since ? ` Since DDNet ${layout.since}.` : ''}`,
-          layout.fields.map((f) => [camel(f.name), fieldType(f, f.since !== undefined && f.default === undefined), fieldDoc(f)] as const),
+          own.map((f) => [camel(f.name), fieldType(f, f.since !== undefined && f.default === undefined), fieldDoc(f)] as const),
+          base ? { extends: [`${prefix}${pascal(base.name)}`] } : {},
         ),
       );
     }

@@ -528,6 +528,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
     const layoutOf = (raw: RawSnapshotItem) => ({
       event: raw.event === true,
       ...(raw.since !== undefined ? { since: raw.since } : {}),
+      ...(raw.extends !== undefined ? { extends: raw.extends } : {}),
       fields: layouts.get(raw.name) ?? [],
     });
     out.push({

@@ -222,6 +222,8 @@ export interface SnapshotLayoutDef {
   description: string;
   event: boolean;
   since?: string;
+  /** The item of the same protocol whose fields come first. */
+  extends?: string;
   /** All fields, those of the item it extends first. */
   fields: SnapshotFieldDef[];
 }

@@ -119,32 +119,7 @@ export interface Ddnet06CharacterCore {
 }
 
 /** The character core, then player flags, health, armor, ammo, weapon, emote, attack tick. */
-export interface Ddnet06Character {
-  readonly tick: number;
-  readonly x: number;
-  readonly y: number;
-  /** Read as the int divided by 256. */
-  readonly velX: number;
-  /** Read as the int divided by 256. */
-  readonly velY: number;
-  /** Aim angle in radians times 256. Read as the int divided by 256. */
-  readonly angle: number;
-  /** DDNet checks -1..1. */
-  readonly direction: number;
-  /** DDNet checks 0..3. */
-  readonly jumped: number;
-  /** DDNet checks -1..127. */
-  readonly hookedPlayer: number;
-  /** DDNet checks -1..5. */
-  readonly hookState: number;
-  /** Ticks the hook has been out (checked as a tick in 16.4, as any int since). */
-  readonly hookTick: number;
-  readonly hookX: number;
-  readonly hookY: number;
-  /** Read as the int divided by 256. */
-  readonly hookDx: number;
-  /** Read as the int divided by 256. */
-  readonly hookDy: number;
+export interface Ddnet06Character extends Ddnet06CharacterCore {
   /** DDNet checks 0..256. */
   readonly playerFlags: number;
   /** DDNet checks 0..10. */
@@ -203,51 +178,37 @@ export interface Ddnet06EventCommon {
 }
 
 /** x, y. */
-export interface Ddnet06EventExplosion {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventExplosion extends Ddnet06EventCommon {
 }
 
 /** x, y. */
-export interface Ddnet06EventSpawn {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventSpawn extends Ddnet06EventCommon {
 }
 
 /** x, y. */
-export interface Ddnet06EventHammerHit {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventHammerHit extends Ddnet06EventCommon {
 }
 
 /** x, y, client id. */
-export interface Ddnet06EventDeath {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventDeath extends Ddnet06EventCommon {
   /** DDNet checks 0..127. */
   readonly clientId: number;
 }
 
 /** x, y, sound id. */
-export interface Ddnet06EventSoundGlobal {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventSoundGlobal extends Ddnet06EventCommon {
   /** DDNet checks 0..40. */
   readonly soundId: number;
 }
 
 /** x, y, sound id. */
-export interface Ddnet06EventSoundWorld {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventSoundWorld extends Ddnet06EventCommon {
   /** DDNet checks 0..40. */
   readonly soundId: number;
 }
 
 /** x, y, angle. */
-export interface Ddnet06EventDamageIndicator {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventDamageIndicator extends Ddnet06EventCommon {
   /** Radians times 256. Read as the int divided by 256. */
   readonly angle: number;
 }
@@ -387,15 +348,11 @@ export interface Ddnet06SpectatorCount {
 }
 
 /** x, y: a birthday effect. Since DDNet 18.5. */
-export interface Ddnet06EventBirthday {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventBirthday extends Ddnet06EventCommon {
 }
 
 /** x, y: a player finished. Since DDNet 18.3. */
-export interface Ddnet06EventFinish {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventFinish extends Ddnet06EventCommon {
 }
 
 /** A test event. */
@@ -436,9 +393,7 @@ export interface Ddnet06MapBestTime {
 }
 
 /** x, y, a map sound's index. Since DDNet 18.5. */
-export interface Ddnet06EventMapSoundWorld {
-  readonly x: number;
-  readonly y: number;
+export interface Ddnet06EventMapSoundWorld extends Ddnet06EventCommon {
   readonly soundId: number;
 }
 
@@ -603,33 +558,7 @@ export interface Teeworlds07CharacterCore {
 }
 
 /** The character core, then health, armor, ammo, weapon, emote, attack tick, triggered events. */
-export interface Teeworlds07Character {
-  /** DDNet checks 0..2147483647. */
-  readonly tick: number;
-  readonly x: number;
-  readonly y: number;
-  /** Read as the int divided by 256. */
-  readonly velX: number;
-  /** Read as the int divided by 256. */
-  readonly velY: number;
-  /** Read as the int divided by 256. */
-  readonly angle: number;
-  /** DDNet checks -1..1. */
-  readonly direction: number;
-  /** DDNet checks 0..3. */
-  readonly jumped: number;
-  /** DDNet checks -1..63. */
-  readonly hookedPlayer: number;
-  /** DDNet checks -1..5. */
-  readonly hookState: number;
-  /** DDNet checks 0..2147483647. */
-  readonly hookTick: number;
-  readonly hookX: number;
-  readonly hookY: number;
-  /** Read as the int divided by 256. */
-  readonly hookDx: number;
-  /** Read as the int divided by 256. */
-  readonly hookDy: number;
+export interface Teeworlds07Character extends Teeworlds07CharacterCore {
   /** DDNet checks 0..10. */
   readonly health: number;
   /** DDNet checks 0..10. */
@@ -706,43 +635,31 @@ export interface Teeworlds07EventCommon {
 }
 
 /** x, y. */
-export interface Teeworlds07EventExplosion {
-  readonly x: number;
-  readonly y: number;
+export interface Teeworlds07EventExplosion extends Teeworlds07EventCommon {
 }
 
 /** x, y. */
-export interface Teeworlds07EventSpawn {
-  readonly x: number;
-  readonly y: number;
+export interface Teeworlds07EventSpawn extends Teeworlds07EventCommon {
 }
 
 /** x, y. */
-export interface Teeworlds07EventHammerHit {
-  readonly x: number;
-  readonly y: number;
+export interface Teeworlds07EventHammerHit extends Teeworlds07EventCommon {
 }
 
 /** x, y, client id. */
-export interface Teeworlds07EventDeath {
-  readonly x: number;
-  readonly y: number;
+export interface Teeworlds07EventDeath extends Teeworlds07EventCommon {
   /** DDNet checks 0..63. */
   readonly clientId: number;
 }
 
 /** x, y, sound id. */
-export interface Teeworlds07EventSoundWorld {
-  readonly x: number;
-  readonly y: number;
+export interface Teeworlds07EventSoundWorld extends Teeworlds07EventCommon {
   /** DDNet checks 0..40. */
   readonly soundId: number;
 }
 
 /** x, y, client id, angle, health and armor amount, self. */
-export interface Teeworlds07EventDamage {
-  readonly x: number;
-  readonly y: number;
+export interface Teeworlds07EventDamage extends Teeworlds07EventCommon {
   /** DDNet checks 0..63. */
   readonly clientId: number;
   /** Read as the int divided by 256. */
