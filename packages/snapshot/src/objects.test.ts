@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodecError, encodeI32String, uuidFromName, uuidToInts } from '@twcodec/datafile';
-import { DDNET_0_6, decodeObject, encodeObject, layoutNamed, Snapshot, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7, validateObject } from './index.js';
+import { DDNET_0_6, decodeObject, encodeObject, layoutNamed, Snapshot, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7, validateObject, viewObject } from './index.js';
 
 const layout = (name: string, protocol: SnapshotProtocol = DDNET_0_6) => layoutNamed(protocol, name)!;
 const clientInfo = (name: string, clan: string, skin: string) =>
@@ -88,5 +88,26 @@ describe('snapshot objects', () => {
     ]);
     const reasons = [...snapshotObjects(snap, DDNET_0_6).entries()].map((e) => (e.known ? e.view.layout.name : e.reason));
     expect(reasons).toEqual(['ex', 'unknown_uuid', 'undeclared_uuid_type', 'unknown_type']);
+  });
+
+  it('any ints under any layout: views read, decode/encode give them back, validate reports, nothing throws', () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 8) / 0x800000;
+    for (const protocol of [DDNET_0_6, TEEWORLDS_0_7] as SnapshotProtocol[]) {
+      for (const l of [...protocol.items, ...protocol.uuidItems]) {
+        const width = l.fields.reduce((n, f) => n + f.ints, 0);
+        for (let round = 0; round < 20; round++) {
+          const data = Int32Array.from({ length: Math.floor(random() * (width + 3)) }, () => (random() < 0.5 ? Math.floor(random() * 300) - 100 : (random() * 2 ** 32) | 0));
+          const item = { type: 1, id: 0, data };
+          const view = snapshotObjects(new Snapshot([item]), protocol);
+          expect(() => view.validate()).not.toThrow();
+          const typed = viewObject(l, item) as unknown as Record<string, unknown>;
+          for (const f of l.fields) expect(() => typed[f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())]).not.toThrow();
+          const object = decodeObject(l, data);
+          expect(Array.from(encodeObject(l, object))).toEqual(Array.from(data));
+          expect(() => validateObject(l, item)).not.toThrow();
+        }
+      }
+    }
   });
 });
