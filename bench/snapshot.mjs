@@ -1,8 +1,10 @@
 // Snapshot deltas on the corpus demos: applied per second and created per second, each as a ratio to
-// copying the same snapshots' ints (the floor: touching every int once). Run: npm run bench:snapshot
+// copying the same snapshots' ints (the floor: touching every int once). Then the typed views: decoding every
+// item of every snapshot (a view per item, every field read) as a ratio to parsing the same snapshots
+// (Snapshot.fromInts). Run: npm run bench:snapshot
 import { join } from 'node:path';
 import { readDemo } from '@twcodec/demo';
-import { applyDelta, createDelta, DDNET_0_6 } from '@twcodec/snapshot';
+import { applyDelta, createDelta, DDNET_0_6, Snapshot, snapshotObjects } from '@twcodec/snapshot';
 import { compare, corpusDir, listFiles, readBytes, repoRoot } from './common.mjs';
 
 let files = listFiles(join(corpusDir, 'demos'), '.demo');
@@ -33,3 +35,25 @@ console.log(`snapshot deltas of ${files.length} ${source} demos: ${steps.length}
 console.log(`  copy snapshot ints (floor): ${times.copyInts.toFixed(1)} ms  ${perSecond(times.copyInts)} snapshots/s`);
 console.log(`  applyDelta:                 ${times.apply.toFixed(1)} ms  ${perSecond(times.apply)} deltas/s  ratio ${(times.apply / times.copyInts).toFixed(1)}x floor`);
 console.log(`  createDelta:                ${times.create.toFixed(1)} ms  ${perSecond(times.create)} deltas/s  ratio ${(times.create / times.copyInts).toFixed(1)}x floor`);
+
+// Typed views: every item of every snapshot through snapshotObjects, every field read once.
+const layoutsRead = steps.map((s) => s.ints);
+let sink = 0;
+const readAll = (view) => {
+  for (const field of view.layout.fields) {
+    const v = view[field.camel ?? (field.camel = field.name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()))];
+    if (typeof v === 'number') sink += v;
+  }
+};
+const parsed = steps.map((s) => s.next);
+const viewTimes = compare({
+  parse() {
+    for (const ints of layoutsRead) sink += Snapshot.fromInts(ints).items.length;
+  },
+  views() {
+    for (const snapshot of parsed) for (const entry of snapshotObjects(snapshot, DDNET_0_6).entries()) if (entry.known) readAll(entry.view);
+  },
+});
+console.log(`typed views of ${parsed.length} snapshots (${parsed.reduce((n, s) => n + s.items.length, 0)} items), every field read:`);
+console.log(`  Snapshot.fromInts (floor):  ${viewTimes.parse.toFixed(1)} ms`);
+console.log(`  views, every field:         ${viewTimes.views.toFixed(1)} ms  ratio ${(viewTimes.views / viewTimes.parse).toFixed(2)}x parsing${sink === 0.5 ? '' : ''}`);

@@ -7,7 +7,7 @@ import { Datafile, ByteReader, decodeI32String } from '@twcodec/datafile';
 import { decodeGroupItem, readMap } from '@twcodec/map';
 import { readTeehistorian } from '@twcodec/teehistorian';
 import { readDemo } from '@twcodec/demo';
-import { DDNET_0_6 } from '@twcodec/snapshot';
+import { DDNET_0_6, snapshotObjects } from '@twcodec/snapshot';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixture = (p) => new Uint8Array(readFileSync(join(root, 'fixtures', p)));
@@ -94,6 +94,24 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
       const known = DDNET_0_6.uuidItems.find((u) => u.uuid === uuid);
       return [`Type 0 items declare UUID types: item 0 says type 0x7fff (32767) stands for the UUID whose bytes are its 4 ints read big-endian, ${uuid}${known ? ` = \`${known.uuidName}\` (${known.name})` : ''}; item 4 is such an item.`, ''];
     })());
+  // The same snapshot through the generated layouts (docs/formats/snapshot.md has every table).
+  const objects = snapshotObjects(first.snapshot, DDNET_0_6);
+  const fieldRows = (view) =>
+    view.layout.fields.map((f) => {
+      const key = f.name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+      const ints = Array.from(view.item.data.subarray(f.offset, f.offset + f.ints)).join(', ');
+      const value = view[key];
+      const shown = typeof value === 'string' ? `"${value}"` : ArrayBuffer.isView(value) ? `[${Array.from(value).join(', ')}]` : String(value);
+      return [`${f.offset}${f.ints > 1 ? `-${f.offset + f.ints - 1}` : ''}`, `${f.name} (${f.kind}${f.scale ? ` /${f.scale}` : ''})`, ints, shown];
+    });
+  const fieldTable = (view) => ['| i32 | field (kind) | ints | value |', '| --- | --- | --- | --- |', ...fieldRows(view).map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const [info] = objects.items('client_info');
+  const [character] = objects.items('character');
+  const [ddnetCharacter] = objects.items('ddnet_character');
+  out.push('## Snapshot objects', '', `Items read by name with \`snapshotObjects(snapshot, DDNET_0_6).items('client_info')\`: the client info of client ${info.item.id}, its name, clan and skin packed 4 bytes per int (each byte plus 128):`, '',
+    fieldTable(info), '', `The character of client ${character.item.id} (the character core's 15 ints, then the character's own):`, '', fieldTable(character), '',
+    `Its DDNet character (\`character@netobj.ddnet.tw\`): ${ddnetCharacter.item.data.length} ints, as DDNet 16.4 sends it; \`tuneZoneOverride\` (added in 19.0) is absent and reads DDNet's default, ${ddnetCharacter.tuneZoneOverride}:`, '',
+    fieldTable(ddnetCharacter), '');
 }
 
 writeFileSync(join(root, 'docs', 'formats', 'examples.md'), out.join('\n'));

@@ -1,6 +1,6 @@
-import { ByteReader } from '@twcodec/runtime';
 import { readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
-import { DDNET_0_6, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
+import { ByteReader } from '@twcodec/runtime';
+import { DDNET_0_6, type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { UsageError } from './io.js';
 
 export function demoInfo(bytes: Uint8Array) {
@@ -47,6 +47,23 @@ function typeNames(snapshot: Snapshot, protocol: SnapshotProtocol): (type: numbe
     if (uuid) return byUuid.get(uuid) ?? uuid;
     return numbered.get(type) ?? `type_${type}`;
   };
+}
+
+/**
+ * One JSON line per recorded tick: tick, checksum, and every item with its named fields (`object`, `id`,
+ * `fields`; items of unknown type keep their ints and say why), plus what DDNet's validation would correct.
+ */
+export function* demoSnapshotObjects(bytes: Uint8Array, protocol: SnapshotProtocol = DDNET_0_6): Generator<string> {
+  for (const s of readDemo(bytes).snapshots(protocol)) {
+    const objects = snapshotObjects(s.snapshot, protocol);
+    const items = [];
+    for (const entry of objects.entries()) {
+      if (entry.known) items.push({ object: entry.view.layout.name, id: entry.view.item.id, fields: entry.view.toObject() });
+      else items.push({ object: entry.uuid ?? `type_${entry.item.type}`, id: entry.item.id, unknown: entry.reason, data: Array.from(entry.item.data) });
+    }
+    const problems = objects.validate().map((p) => p.message);
+    yield `${JSON.stringify({ tick: s.tick, source: s.source, checksum: s.snapshot.checksum(), items, ...(problems.length ? { problems } : {}) })}\n`;
+  }
 }
 
 /** One JSON line per recorded tick: tick, checksum, item count, items by type name. */

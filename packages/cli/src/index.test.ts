@@ -180,8 +180,21 @@ describe('twcodec demo', () => {
     expect(info.ticks.last).toBeGreaterThan(info.ticks.first);
   });
 
-  it('snapshots prints one line per tick with items by type name', async () => {
+  it('snapshots prints one line per tick with every item by name and its fields', async () => {
     const { code, stdout } = await run(['demo', 'snapshots', demo]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ source: 'keyframe' });
+    const character = lines[0].items.find((i: { object: string }) => i.object === 'character');
+    expect(typeof character.fields.x).toBe('number');
+    expect(character.fields.health).toBeGreaterThanOrEqual(0);
+    const info = lines[0].items.find((i: { object: string }) => i.object === 'client_info');
+    expect(typeof info.fields.name).toBe('string');
+    expect(lines[0].problems).toBeUndefined();
+  });
+
+  it('snapshots --summary prints one line per tick with items by type name and the checksum', async () => {
+    const { code, stdout } = await run(['demo', 'snapshots', '--summary', demo]);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ source: 'keyframe' });

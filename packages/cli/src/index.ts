@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
-import { demoInfo, demoResave, demoSlice, demoSnapshots, demoStrip } from './demo.js';
+import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
@@ -176,11 +176,13 @@ const COMMANDS: Record<string, Command> = {
   },
   'demo snapshots': {
     args: ['FILE'],
-    summary: 'NDJSON: one line per recorded tick: tick, checksum, item count, items by type name',
-    details: STDIN_NOTE,
-    async run(io, [file]) {
+    summary: 'NDJSON: one line per recorded tick: tick, checksum, every item with its named fields',
+    details: `Items are {object, id, fields}; an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". ${STDIN_NOTE}`,
+    flags: { summary: { type: 'boolean', help: 'only the item count and the items by type name per tick' } },
+    async run(io, [file], flags) {
       const progress = counter(io, 'snapshots', 1_000);
-      for (const line of demoSnapshots(await io.readFile(file!))) {
+      const bytes = await io.readFile(file!);
+      for (const line of flags.summary === true ? demoSnapshots(bytes) : demoSnapshotObjects(bytes)) {
         await io.stdout(line);
         progress.tick();
       }

@@ -1,6 +1,7 @@
 // Emits the snapshot item tables and the snapshot format reference from schemas/snapshot.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { LAYOUT_INTERFACES, layoutLiteral, objectsMapName, snapshotFieldTables } from './emit-snapshot-objects.js';
 import type { SnapshotProtocolDef } from './model.js';
 
 export const protocolConst = (p: SnapshotProtocolDef) => p.protocol.toUpperCase().replace(/[^A-Z0-9]/g, '_');
@@ -9,9 +10,12 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
+    `import type { ${protocols.map(objectsMapName).join(', ')} } from './objects.gen.js';\n`,
+    ...LAYOUT_INTERFACES,
     {
       kind: StructureKind.Interface,
       name: 'SnapshotItemType',
+      extends: ['SnapshotLayout'],
       isExported: true,
       docs: [{ description: 'A numbered item type of a protocol.' }],
       properties: [
@@ -23,6 +27,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
     {
       kind: StructureKind.Interface,
       name: 'SnapshotUuidItemType',
+      extends: ['SnapshotLayout'],
       isExported: true,
       docs: [{ description: 'A UUID-typed item (DDNet extension); its size always travels with it.' }],
       properties: [
@@ -37,8 +42,10 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
       kind: StructureKind.Interface,
       name: 'SnapshotProtocol',
       isExported: true,
-      docs: [{ description: 'The item table of one protocol.' }],
+      typeParameters: [{ name: 'Objects', default: 'unknown' }],
+      docs: [{ description: 'The item table of one protocol; `Objects` maps its layout names to their field types.' }],
       properties: [
+        { name: 'objectTypes', type: 'Objects', hasQuestionToken: true, isReadonly: true, docs: [{ description: 'Never set: carries the type of the layouts for snapshotObjects().items(name).' }] },
         { name: 'name', type: 'string', isReadonly: true },
         { name: 'items', type: 'readonly SnapshotItemType[]', isReadonly: true },
         { name: 'uuidItems', type: 'readonly SnapshotUuidItemType[]', isReadonly: true },
@@ -54,20 +61,20 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
       declarations: [
         {
           name: protocolConst(p),
-          type: 'SnapshotProtocol',
+          type: `SnapshotProtocol<${objectsMapName(p)}>`,
           initializer: (w) => {
             w.write('{').newLine();
             w.indent(() => {
               w.writeLine(`name: ${str(p.protocol)},`);
               w.writeLine('items: [');
               w.indent(() => {
-                for (const item of p.items) w.writeLine(`{ typeId: ${item.type_id}, name: ${str(item.name)}, size: ${item.size ?? 'undefined'} },`);
+                for (const item of p.items) w.writeLine(`{ typeId: ${item.type_id}, name: ${str(item.name)}, size: ${item.size ?? 'undefined'}, ${layoutLiteral(item)} },`);
               });
               w.writeLine('],');
               w.writeLine('uuidItems: [');
               w.indent(() => {
                 for (const u of p.uuidItems) {
-                  w.writeLine(`{ name: ${str(u.name)}, uuid: ${str(u.uuid)}, uuidName: ${str(u.uuidName)}, size: ${u.size}, variableSize: ${u.variableSize} },`);
+                  w.writeLine(`{ name: ${str(u.name)}, uuid: ${str(u.uuid)}, uuidName: ${str(u.uuidName)}, size: ${u.size}, variableSize: ${u.variableSize}, ${layoutLiteral(u)} },`);
                 }
               });
               w.writeLine('],');
@@ -140,5 +147,8 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
       out.push('');
     }
   }
+  out.push('## Objects and events', '', 'The fields of every snapshot object and event, as `snapshotObjects(snapshot, protocol).items(name)` reads them',
+    '(worked example on a real demo: [examples.md](examples.md#snapshot-objects)).', 'Ranges are what DDNet\'s snapshot validation checks (`validate()` reports values outside them); a field with a', 'default may be missing from an older server\'s shorter item. Field names here are snake_case; the views use camelCase.', '');
+  for (const p of protocols) out.push(...snapshotFieldTables(p));
   return out.join('\n');
 }

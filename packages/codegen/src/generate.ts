@@ -6,6 +6,7 @@ import { emitTileMeaningsDocs, emitTileMeaningsTs } from './emit-tile-meanings.j
 import { loadTileMeanings } from './load-tile-meanings.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
 import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
+import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
 
 export interface GenerateOptions {
@@ -52,7 +53,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   }
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
-  for (const file of emitSnapshotTs(snapshot)) outputs.set(join(snapshotOut, file.path), file.text);
+  for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };

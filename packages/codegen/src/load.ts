@@ -8,8 +8,8 @@ import { uuidFromName } from '@twcodec/runtime';
 import {
   camel,
   type EnumDef,
+  type SnapshotFieldDef,
   type SnapshotProtocolDef,
-  type SnapshotUuidItemDef,
   type TeehistorianSchema,
   type ThExtensionDef,
   type ThMessageDef,
@@ -456,23 +456,86 @@ function normalizeFields(raw: Raw[]): FieldEntry[] {
   });
 }
 
+/** Names the snapshot views (item, layout, toObject) and decoded objects (extra, raw) use themselves. */
+export const RESERVED_SNAPSHOT_FIELDS = ['item', 'layout', 'to_object', 'extra', 'raw'];
+
+type RawSnapshotField = Omit<SnapshotFieldDef, 'offset' | 'ints'> & { ints?: number };
+interface RawSnapshotItem {
+  name: string;
+  description: string;
+  size?: number;
+  event?: boolean;
+  since?: string;
+  extends?: string;
+  fields?: RawSnapshotField[];
+}
+
+/**
+ * Resolves the field layouts of one protocol's items (fields of `extends` first, offsets in i32) and checks
+ * them: a known size must equal the fields' width, names are unique within an item.
+ */
+function snapshotLayouts(f: ParsedFile, raws: { raw: RawSnapshotItem; path: (string | number)[] }[], problems: SchemaProblem[]): Map<string, SnapshotFieldDef[]> {
+  const byName = new Map(raws.map((r) => [r.raw.name, r]));
+  const out = new Map<string, SnapshotFieldDef[]>();
+  const report = (path: (string | number)[], message: string) => problems.push({ file: f.file, ...positionOf(f, path), message });
+  const resolve = (name: string, chain: string[]): SnapshotFieldDef[] => {
+    const done = out.get(name);
+    if (done) return done;
+    const { raw, path } = byName.get(name)!;
+    let fields: SnapshotFieldDef[] = [];
+    if (raw.extends !== undefined) {
+      if (!byName.has(raw.extends)) report([...path, 'extends'], `extends ${raw.extends}, which this protocol does not define`);
+      else if (chain.includes(raw.extends)) report([...path, 'extends'], `extends ${raw.extends}, which extends ${name}`);
+      else fields = resolve(raw.extends, [...chain, name]).map((field) => ({ ...field }));
+    }
+    let offset = fields.reduce((n, field) => n + field.ints, 0);
+    (raw.fields ?? []).forEach((field, i) => {
+      const ints = field.kind === 'string' || field.kind === 'array' ? field.ints : 1;
+      if (ints === undefined) report([...path, 'fields', i], `${field.kind} field ${field.name} needs ints`);
+      else if (ints !== 1 && field.kind !== 'string' && field.kind !== 'array') report([...path, 'fields', i], `ints is only for string and array fields`);
+      if (field.kind === 'fixed' && field.scale === undefined) report([...path, 'fields', i], `fixed field ${field.name} needs scale`);
+      if (RESERVED_SNAPSHOT_FIELDS.includes(field.name)) report([...path, 'fields', i], `field name ${field.name} is reserved: the views and decoded objects use it themselves`);
+      if (fields.some((other) => other.name === field.name)) report([...path, 'fields', i], `field name ${field.name} is used twice in ${name}`);
+      if (field.min !== undefined && field.max !== undefined && field.min > field.max) report([...path, 'fields', i], `min ${field.min} is above max ${field.max}`);
+      fields.push({ ...field, offset, ints: ints ?? 1 });
+      offset += ints ?? 1;
+    });
+    if (raw.size !== undefined && raw.fields !== undefined && offset !== raw.size) report([...path, 'size'], `size ${raw.size} differs from the ${offset} ints of its fields`);
+    out.set(name, fields);
+    return fields;
+  };
+  for (const r of raws) resolve(r.raw.name, []);
+  return out;
+}
+
 /** Loads the snapshot item tables (`schemasDir/snapshot`), one per protocol. */
 export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir): SnapshotProtocolDef[] {
   const files = parseFamily(schemasDir, 'snapshot', displayRoot);
   const problems: SchemaProblem[] = [];
   const out: SnapshotProtocolDef[] = [];
   for (const f of files) {
-    const d = f.data as { protocol: string; description: string; items: SnapshotProtocolDef['items']; uuid_items?: (Omit<SnapshotUuidItemDef, 'uuid' | 'uuidName' | 'variableSize'> & { uuid_name: string; variable_size?: boolean })[] };
+    const d = f.data as { protocol: string; description: string; items: (RawSnapshotItem & { type_id: number })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
     const sites = d.items.map((item, i) => ({ f, path: ['items', i], what: item.name, typeId: item.type_id }));
     findDuplicates(problems, sites, (s) => (s as (typeof sites)[number]).typeId, (id, o) => `type_id ${id} is already used by ${o.what}`);
     const uuidSites = (d.uuid_items ?? []).map((u, i) => ({ f, path: ['uuid_items', i], what: u.name, uuid: uuidFromName(u.uuid_name) }));
     findDuplicates(problems, uuidSites, (s) => (s as (typeof uuidSites)[number]).uuid, (uuid, o) => `UUID ${uuid} is already used by ${o.what}`);
     findDuplicates(problems, [...sites, ...uuidSites], (s) => s.what, (name) => `item name ${name} is used twice`);
+    const raws = [
+      ...d.items.map((raw, i) => ({ raw: raw as unknown as RawSnapshotItem, path: ['items', i] })),
+      ...(d.uuid_items ?? []).map((raw, i) => ({ raw: raw as unknown as RawSnapshotItem, path: ['uuid_items', i] })),
+    ];
+    const layouts = snapshotLayouts(f, raws, problems);
+    const layoutOf = (raw: RawSnapshotItem) => ({
+      event: raw.event === true,
+      ...(raw.since !== undefined ? { since: raw.since } : {}),
+      ...(raw.extends !== undefined ? { extends: raw.extends } : {}),
+      fields: layouts.get(raw.name) ?? [],
+    });
     out.push({
       protocol: d.protocol,
       description: d.description,
-      items: [...d.items].sort((a, b) => a.type_id - b.type_id),
-      uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description })),
+      items: [...d.items].sort((a, b) => a.type_id - b.type_id).map((item) => ({ type_id: item.type_id, name: item.name, ...(item.size !== undefined ? { size: item.size } : {}), description: item.description, ...layoutOf(item as unknown as RawSnapshotItem) })),
+      uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description, ...layoutOf(u as unknown as RawSnapshotItem) })),
     });
   }
   if (problems.length) throw new SchemaError(problems);

@@ -181,7 +181,7 @@ export interface TeehistorianSchema {
 
 // Snapshots
 
-export interface SnapshotUuidItemDef {
+export interface SnapshotUuidItemDef extends SnapshotLayoutDef {
   name: string;
   uuidName: string;
   uuid: string;
@@ -193,6 +193,37 @@ export interface SnapshotUuidItemDef {
 export interface SnapshotProtocolDef {
   protocol: string;
   description: string;
-  items: { type_id: number; name: string; size?: number; description: string }[];
+  items: (SnapshotLayoutDef & { type_id: number; size?: number })[];
   uuidItems: SnapshotUuidItemDef[];
+}
+
+export type SnapshotFieldKind = 'int' | 'bool' | 'tick' | 'enum' | 'flags' | 'fixed' | 'string' | 'array';
+
+/** A field of a snapshot object or event, at its offset (in i32) in the item. */
+export interface SnapshotFieldDef {
+  name: string;
+  kind: SnapshotFieldKind;
+  offset: number;
+  ints: number;
+  min?: number;
+  max?: number;
+  mask?: number;
+  default?: number;
+  since?: string;
+  scale?: number;
+  enum?: string;
+  flags?: string;
+  description?: string;
+}
+
+/** What numbered and UUID-typed snapshot items share: their layout. */
+export interface SnapshotLayoutDef {
+  name: string;
+  description: string;
+  event: boolean;
+  since?: string;
+  /** The item of the same protocol whose fields come first. */
+  extends?: string;
+  /** All fields, those of the item it extends first. */
+  fields: SnapshotFieldDef[];
 }

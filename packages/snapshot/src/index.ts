@@ -1,5 +1,21 @@
 export { applyDelta, type ApplyDeltaOptions, createDelta, sizeTable } from './delta.js';
 export * from './generated/tables.gen.js';
+export type * from './generated/objects.gen.js';
+export {
+  decodeObject,
+  type DecodedObject,
+  encodeObject,
+  layoutNamed,
+  type ObjectName,
+  type ObjectProblem,
+  type ObjectView,
+  type SnapshotObjectEntry,
+  SnapshotObjects,
+  snapshotObjects,
+  type UnknownItemReason,
+  validateObject,
+  viewObject,
+} from './objects.js';
 export {
   itemKey,
   Snapshot,

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { CodecError, encodeI32String, uuidFromName, uuidToInts } from '@twcodec/runtime';
+import { DDNET_0_6, decodeObject, encodeObject, layoutNamed, Snapshot, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7, validateObject, viewObject } from './index.js';
+
+const layout = (name: string, protocol: SnapshotProtocol = DDNET_0_6) => layoutNamed(protocol, name)!;
+const clientInfo = (name: string, clan: string, skin: string) =>
+  Int32Array.of(...encodeI32String(name, 4), ...encodeI32String(clan, 3), 276, ...encodeI32String(skin, 6), 1, 0xff00, 0x00ff);
+
+describe('snapshot objects', () => {
+  it('reads named fields through views, packed strings as text (non-ASCII included)', () => {
+    const snap = new Snapshot([
+      { type: 11, id: 0, data: clientInfo('Ünï 日本', 'clan', 'pinky') },
+      { type: 9, id: 0, data: Int32Array.from({ length: 22 }, (_, i) => i) },
+    ]);
+    const objects = snapshotObjects(snap, DDNET_0_6);
+    const [info] = objects.items('client_info');
+    expect([info!.name, info!.clan, info!.skin, info!.country, info!.useCustomColor]).toEqual(['Ünï 日本', 'clan', 'pinky', 276, true]);
+    const [character] = objects.items('character');
+    expect([character!.x, character!.y, character!.velX, character!.health, character!.attackTick]).toEqual([1, 2, 3 / 256, 16, 21]);
+    expect(character!.item.id).toBe(0);
+    expect(character!.layout.name).toBe('character');
+  });
+
+  it('encode(decode(x)) gives back the ints, strings not packed as DDNet packs them included', () => {
+    const odd = clientInfo('abc', '', 'default');
+    odd[1] = 0x41424344; // bytes after the terminator that StrToInts would not write
+    for (const data of [clientInfo('Alpha', 'corpus', 'default'), odd]) {
+      const object = decodeObject(layout('client_info'), data);
+      expect(Array.from(encodeObject(layout('client_info'), object))).toEqual(Array.from(data));
+    }
+    // Ints after the known fields (a newer server) are kept.
+    const longer = Int32Array.of(1, 2, 3, 4);
+    expect(decodeObject(layout('spec_char'), longer)).toEqual({ x: 1, y: 2, extra: [3, 4] });
+    expect(Array.from(encodeObject(layout('spec_char'), decodeObject(layout('spec_char'), longer)))).toEqual([1, 2, 3, 4]);
+  });
+
+  it("reads both sizes of grown objects: 16.4's DDNetCharacter (10 ints) gives the newer field's default", () => {
+    const uuid = uuidFromName('character@netobj.ddnet.tw');
+    const snap = new Snapshot([
+      { type: 0, id: 0x7fff, data: uuidToInts(uuid) },
+      { type: 0x7fff, id: 0, data: Int32Array.of(0, 0, 2, 0, 0, 1, 0, 0, 5, 6) },
+      { type: 0x7fff, id: 1, data: Int32Array.of(0, 0, 2, 0, 0, 1, 0, 0, 5, 6, 3) },
+    ]);
+    const [old, current] = snapshotObjects(snap, DDNET_0_6).items('ddnet_character');
+    expect([old!.targetX, old!.tuneZoneOverride, current!.tuneZoneOverride]).toEqual([5, -1, 3]);
+    expect(old!.toObject()).not.toHaveProperty('tuneZoneOverride');
+  });
+
+  it("validate reports what DDNet's snapshot validation would", () => {
+    const data = Int32Array.from({ length: 22 }, () => 0);
+    data[16] = 11; // health 0..10
+    data[6] = -2; // direction -1..1
+    const problems = validateObject(layout('character'), { type: 9, id: 4, data });
+    expect(problems.map((p) => [p.field, p.code, p.value, p.min, p.max])).toEqual([
+      ['direction', 'range', -2, -1, 1],
+      ['health', 'range', 11, 0, 10],
+    ]);
+    // 0.7 flags outside their mask.
+    const info7 = Int32Array.of(256, 0, 0);
+    expect(validateObject(layout('player_info', TEEWORLDS_0_7), { type: 11, id: 0, data: info7 }).map((p) => p.code)).toEqual(['mask']);
+  });
+
+  it('an item too short for its layout reads what it has and reports the rest, never a TypeError', () => {
+    const short = { type: 11, id: 2, data: Int32Array.of(...encodeI32String('Al', 4), 1) };
+    const [view] = snapshotObjects(new Snapshot([short]), DDNET_0_6).items('client_info');
+    expect(view!.name).toBe('Al');
+    expect(view!.clan).toEqual(Int32Array.of(1)); // cut inside the string: the ints there are
+    expect(view!.country).toBeUndefined();
+    const object = decodeObject(layout('client_info'), short.data);
+    expect(Array.from(encodeObject(layout('client_info'), object))).toEqual(Array.from(short.data));
+    const problems = validateObject(layout('client_info'), short);
+    expect(problems[0]).toMatchObject({ code: 'missing', field: 'clan' });
+    expect(problems.every((p) => p.code === 'missing')).toBe(true);
+  });
+
+  it('bad input to encode and unknown names are CodecErrors', () => {
+    expect(() => encodeObject(layout('spec_char'), { x: 'left' as unknown as number, y: 1 })).toThrow(CodecError);
+    expect(() => encodeObject(layout('client_info'), { name: 5 as unknown as string })).toThrow(CodecError);
+    expect(() => snapshotObjects(new Snapshot([]), DDNET_0_6).items('nope' as 'character')).toThrow(CodecError);
+  });
+
+  it('tells unknown items apart: undeclared UUID type ids, declared unknown UUIDs', () => {
+    const snap = new Snapshot([
+      { type: 0, id: 0x7fff, data: uuidToInts(uuidFromName('nothing@example.org')) },
+      { type: 0x7fff, id: 0, data: Int32Array.of(1) },
+      { type: 0x7ffe, id: 0, data: Int32Array.of(1) },
+      { type: 40, id: 0, data: Int32Array.of(1) },
+    ]);
+    const reasons = [...snapshotObjects(snap, DDNET_0_6).entries()].map((e) => (e.known ? e.view.layout.name : e.reason));
+    expect(reasons).toEqual(['ex', 'unknown_uuid', 'undeclared_uuid_type', 'unknown_type']);
+  });
+
+  it('any ints under any layout: views read, decode/encode give them back, validate reports, nothing throws', () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 8) / 0x800000;
+    for (const protocol of [DDNET_0_6, TEEWORLDS_0_7] as SnapshotProtocol[]) {
+      for (const l of [...protocol.items, ...protocol.uuidItems]) {
+        const width = l.fields.reduce((n, f) => n + f.ints, 0);
+        for (let round = 0; round < 20; round++) {
+          const data = Int32Array.from({ length: Math.floor(random() * (width + 3)) }, () => (random() < 0.5 ? Math.floor(random() * 300) - 100 : (random() * 2 ** 32) | 0));
+          const item = { type: 1, id: 0, data };
+          const view = snapshotObjects(new Snapshot([item]), protocol);
+          expect(() => view.validate()).not.toThrow();
+          const typed = viewObject(l, item) as unknown as Record<string, unknown>;
+          for (const f of l.fields) expect(() => typed[f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())]).not.toThrow();
+          const object = decodeObject(l, data);
+          expect(Array.from(encodeObject(l, object))).toEqual(Array.from(data));
+          expect(() => validateObject(l, item)).not.toThrow();
+        }
+      }
+    }
+  });
+});
