@@ -105,6 +105,21 @@ describe('twcodec map', () => {
     expect(readBytes(join(dir, 'a.map'))).toEqual(readBytes(dm7));
   });
 
+  it('resave --lenient copies a map DDNet refuses, byte for byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    const { Datafile } = await import('@twcodec/datafile');
+    const df = Datafile.read(readBytes(dm7));
+    // The first group reaches past the last layer: DDNet refuses the map, its map_resave copies it.
+    df.findItem(4, 0)!.data[6] = 99;
+    const bad = df.write();
+    writeFileSync(join(dir, 'bad.map'), bad);
+    const strict = await run(['map', 'resave', join(dir, 'bad.map'), join(dir, 'strict.map')]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/GROUP_LAYERS_RANGE/);
+    expect((await run(['map', 'resave', '--lenient', join(dir, 'bad.map'), join(dir, 'lenient.map')])).code).toBe(0);
+    expect(readBytes(join(dir, 'lenient.map'))).toEqual(bad);
+  });
+
   it('json prints the model and writes data beside it on request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
     const { code, stdout } = await run(['map', 'json', ctf1, '--data-dir', dir]);

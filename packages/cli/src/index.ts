@@ -77,10 +77,14 @@ const COMMANDS: Record<string, Command> = {
   },
   'map resave': {
     args: ['IN', 'OUT'],
-    flags: { ddnet: { type: 'boolean', help: "then lay the file out as DDNet's map_resave does" } },
+    flags: {
+      ddnet: { type: 'boolean', help: "then lay the file out as DDNet's map_resave does" },
+      lenient: { type: 'boolean', help: 'also resave maps DDNet refuses, as far as the model holds them (see map validate)' },
+    },
     summary: 'Read into the map model and write it back (identical bytes when nothing changed)',
+    details: 'Maps DDNet loads resave without --lenient, also when validate warns about them.',
     async run(io, [input, output], flags) {
-      await io.writeFile(output!, mapResave(await io.readFile(input!), flags.ddnet === true));
+      await io.writeFile(output!, mapResave(await io.readFile(input!), flags.ddnet === true, flags.lenient === true));
     },
   },
   'map json': {

@@ -1,4 +1,4 @@
-import { readMap, tilemapKind, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import { readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
 
 export function mapInfo(bytes: Uint8Array) {
   const map = readMap(bytes, { strict: false });
@@ -6,7 +6,7 @@ export function mapInfo(bytes: Uint8Array) {
   let gameLayer: { width: number; height: number } | undefined;
   for (const group of map.groups) {
     for (const layer of group.layers) {
-      const kind = layer.kind === 'tilemap' ? tilemapKind(layer.item.tilemapFlags) : layer.kind;
+      const kind = layer.kind === 'tilemap' ? layer.tilemapKind : layer.kind;
       layersByKind[kind] = (layersByKind[kind] ?? 0) + 1;
       if (kind === 'game' && layer.kind === 'tilemap') gameLayer = { width: layer.item.width, height: layer.item.height };
     }
@@ -21,7 +21,7 @@ export function mapInfo(bytes: Uint8Array) {
     layers: { count: map.groups.reduce((s, g) => s + g.layers.length, 0), byKind: sortKeys(layersByKind) },
     gameLayer,
     sounds: map.sounds.length,
-    automappers: map.automappers.length,
+    automappers: map.items.automapper?.length ?? 0,
     unknownItems: map.unknownItems.length,
   };
 }
@@ -33,8 +33,9 @@ export function mapValidate(bytes: Uint8Array) {
   return { ok: count('error') === 0, errors: count('error'), fixed: count('fixed'), warnings: count('warning'), issues };
 }
 
-export function mapResave(bytes: Uint8Array, ddnet: boolean): Uint8Array {
-  return writeMap(readMap(bytes), { mode: ddnet ? 'ddnet' : 'lossless' });
+/** `lenient`: also maps DDNet refuses, as far as the model can hold them (validateMap says what is wrong). */
+export function mapResave(bytes: Uint8Array, ddnet: boolean, lenient = false): Uint8Array {
+  return writeMap(readMap(bytes, { strict: !lenient }), { mode: ddnet ? 'ddnet' : 'lossless' });
 }
 
 /**
@@ -58,7 +59,7 @@ export function mapJson(bytes: Uint8Array, blobs?: (name: string, data: Uint8Arr
     }
     return value;
   };
-  const { datafile: _datafile, ...model } = map satisfies TwMap;
+  const { datafile: _datafile, unreadData: _unreadData, ...model } = map satisfies TwMap;
   return `${JSON.stringify(convert(model, ''), null, 2)}\n`;
 }
 

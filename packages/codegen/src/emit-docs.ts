@@ -1,6 +1,6 @@
 // Emits the map format reference (Markdown) from the same schema model as the code.
-import { GENERATED_DOCS_HEADER } from './emit-ts.js';
-import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, type ItemDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes } from './model.js';
+import { GENERATED_DOCS_HEADER } from './emit-shared.js';
+import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
   i32: 'i32',
@@ -53,6 +53,27 @@ function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end:
 
 const TABLE_HEAD = ['| int | field | type | present | description |', '| --- | --- | --- | --- | --- |'];
 
+function versionsLine(v: VersionRange | undefined): string[] {
+  if (!v) return [];
+  const range = v.min === v.max ? `${v.min}` : `${v.min} to ${v.max}`;
+  return [`Versions DDNet reads: ${range}; outside them DDNet ${v.outside === 'refused' ? 'refuses the map' : 'ignores the item'}.${v.description ? ` ${v.description}` : ''}`, ''];
+}
+
+function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
+  if (!kinds) return [];
+  const tileOf = (name: string) => fields.find((f) => f.name === name)?.data?.split(':')[1] ?? '?';
+  const row = (name: string, flag: string, tiles: string) => `| \`${name}\` | ${flag} | \`${tiles}\` | [${tileOf(tiles)}](#tile-${tileOf(tiles)}) |`;
+  return [
+    `Kinds, by the one flag set in \`${kinds.on}\` (DDNet tests the flags in this order; at most one may be set):`,
+    '',
+    '| kind | flag | tiles in | tile type |',
+    '| --- | --- | --- | --- |',
+    row(kinds.none.name, 'none', kinds.none.tiles),
+    ...kinds.flags.map((k) => row(k.flag, `\`${k.flag}\``, k.tiles)),
+    '',
+  ];
+}
+
 function itemSection(item: ItemDef): string[] {
   const out = [`### ${item.name}`, ''];
   out.push(item.typeId !== undefined ? `type_id **${item.typeId}**` : `UUID type \`${item.uuidName}\` = \`${item.uuid}\``);
@@ -60,6 +81,7 @@ function itemSection(item: ItemDef): string[] {
   if (tags.length) out[out.length - 1] += ` (${tags.join(', ')})`;
   out.push('', item.description, '');
   for (const note of item.notes) out.push(`> ${note}`, '');
+  out.push(...versionsLine(item.versions));
   if (item.array) {
     out.push(`The item's ints are an array of records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
     return out;
@@ -70,7 +92,9 @@ function itemSection(item: ItemDef): string[] {
     for (const c of item.variants.cases) {
       out.push(`#### ${item.name}: ${c.name} (\`${item.variants.on}\` = ${c.value})`, '', c.description, '');
       for (const note of c.notes) out.push(`> ${note}`, '');
+      out.push(...versionsLine(c.versions));
       out.push(...TABLE_HEAD, ...fieldRows(c.fields, base.end).rows, '');
+      out.push(...kindsTable(c.kinds, [...flatFields(item.fields), ...flatFields(c.fields)]));
     }
   }
   out.push('Ints after the known fields are kept as they are (`extra`).', '');
@@ -91,7 +115,8 @@ function tileSection(tile: TileDef): string[] {
   let at = 0;
   for (const f of tile.fields) {
     const n = tileFieldBytes(f);
-    out.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${f.name}\` | ${f.type}${f.flags ? ` ([${f.flags}](#${f.flags}))` : ''} | ${cell(f.description)} |`);
+    const zero = f.must_be_zero ? ' (must be 0)' : '';
+    out.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${f.name}\` | ${f.type}${f.flags ? ` ([${f.flags}](#${f.flags}))` : ''}${zero} | ${cell(f.description)} |`);
     at += n;
   }
   out.push('');
@@ -111,7 +136,7 @@ function enumSection(e: EnumDef): string[] {
   ];
 }
 
-export function emitMapDocs(set: SchemaSet, source = 'schemas/map'): string {
+export function emitMapDocs(set: SchemaSet, source = 'schemas/map/**/*.yaml'): string {
   return [
     GENERATED_DOCS_HEADER(source),
     '',

@@ -1,11 +1,11 @@
 // Emits the snapshot item tables and the snapshot format reference from schemas/snapshot.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-ts.js';
+import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
 import type { SnapshotProtocolDef } from './model.js';
 
 export const protocolConst = (p: SnapshotProtocolDef) => p.protocol.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
-export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot'): GeneratedFile[] {
+export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): GeneratedFile[] {
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
@@ -89,7 +89,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
   return [{ path: 'tables.gen.ts', text: file.getFullText() }];
 }
 
-export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot'): string {
+export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): string {
   const out = [
     GENERATED_DOCS_HEADER(source),
     '',

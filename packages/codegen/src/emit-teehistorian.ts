@@ -1,6 +1,6 @@
 // Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-ts.js';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
 import { camel, pascal, type TeehistorianSchema, type ThExtensionDef, type ThFieldDef, type ThMessageDef } from './model.js';
 
 
@@ -68,7 +68,7 @@ function fieldProps(fields: ThFieldDef[]) {
   return fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), type: tsType(f), docs: doc(f.description) }));
 }
 
-export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas/teehistorian'): GeneratedFile[] {
+export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): GeneratedFile[] {
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
@@ -140,8 +140,10 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     statements: [
       'const at = r.offset;',
       'const n = r.readVarInt(path);',
-      "// Every string takes at least its NUL, so a count beyond the bytes left is a lie, not a reason to wait.",
       "if (n < 0) throw new BinaryError('BAD_LENGTH', `negative count ${n}`, at, path);",
+      "// Every string takes at least its NUL: a count beyond the bytes at hand cannot be met by them, so stop",
+      "// before reading any (a stream reader waits for more bytes, a whole file ends truncated here).",
+      "if (n > r.remaining) throw new BinaryError('TRUNCATED', `${n} strings need at least ${n} bytes, ${r.remaining} left`, at, path);",
       'const out: string[] = [];',
       'for (let i = 0; i < n; i++) out.push(r.readCString(`${path}[${i}]`));',
       'return out;',
@@ -226,7 +228,7 @@ const FIELD_TEXT: Record<string, string> = {
   str_array: 'int count, then strings',
 };
 
-export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian'): string {
+export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): string {
   const fieldList = (fields: ThFieldDef[]) =>
     fields.length ? fields.map((f) => `\`${f.name}\`: ${f.type === 'int_array' ? `${f.count} ints` : FIELD_TEXT[f.type]}`).join(', ') : '(none)';
   return [

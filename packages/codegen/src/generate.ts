@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { emitMapDocs } from './emit-docs.js';
-import { emitMapTs } from './emit-ts.js';
+import { emitMapTs } from './emit-map.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
 import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../test/corpus.js';
-import { loadSchemas, SchemaError } from './load.js';
+import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas, SchemaError } from './load.js';
 
 /** A copy of the repository's schemas with `files` added or replaced. */
 function schemaCopy(files: Record<string, string>): string {
@@ -16,10 +16,12 @@ function schemaCopy(files: Record<string, string>): string {
   return dir;
 }
 
-function problems(files: Record<string, string>): string[] {
+function problems(files: Record<string, string>, family: 'map' | 'teehistorian' | 'snapshot' = 'map'): string[] {
   const dir = schemaCopy(files);
   try {
-    loadSchemas(join(dir, 'schemas'), 'map', dir);
+    if (family === 'map') loadSchemas(join(dir, 'schemas'), 'map', dir);
+    else if (family === 'teehistorian') loadTeehistorianSchemas(join(dir, 'schemas'), dir);
+    else loadSnapshotSchemas(join(dir, 'schemas'), dir);
   } catch (e) {
     expect(e).toBeInstanceOf(SchemaError);
     return (e as SchemaError).message.split('\n');
@@ -54,7 +56,33 @@ describe('schema loading', () => {
     const out = problems({
       'map/items/extra.yaml': 'item: extra\ntype_id: 4\ndescription: An extra item.\nfields:\n  - { name: a, type: enum, enum: nope, description: A. }\n',
     });
-    expect(out).toContain("schemas/map/items/group.yaml:2:10: type_id 4 is already used by 'extra'");
+    // Reported at both files, so that the one being added is always named.
+    expect(out).toContain("schemas/map/items/extra.yaml:2:10: type_id 4 is already used by 'group' (schemas/map/items/group.yaml:2:10)");
+    expect(out).toContain("schemas/map/items/group.yaml:2:10: type_id 4 is already used by 'extra' (schemas/map/items/extra.yaml:2:10)");
     expect(out).toContain("schemas/map/items/extra.yaml:5:34: unknown enum 'nope'");
+  });
+
+  it('refuses a map item that reuses another item\'s UUID', () => {
+    const out = problems({
+      'map/items/zoom.yaml': 'item: zoom\nuuid_name: mapitemtype-automapper-config@ddnet.tw\ndescription: A copy.\nfields:\n  - { name: version, type: version, description: "1." }\n',
+    });
+    expect(out).toContain(
+      "schemas/map/items/zoom.yaml:2:12: UUID 3e1b2716-178c-3978-9bd9-b11ae0410dd8 (mapitemtype-automapper-config@ddnet.tw) is already used by 'automapper' (schemas/map/items/automapper.yaml:2:12)",
+    );
+  });
+
+  it('refuses field names the generated code reserves', () => {
+    const out = problems({ 'map/items/extra.yaml': 'item: extra\ntype_id: 20\ndescription: An extra item.\nfields:\n  - { name: extra, type: i32, description: A. }\n' });
+    expect(out).toEqual([expect.stringMatching(/^schemas\/map\/items\/extra\.yaml:\d+:\d+: field name 'extra' is reserved by the generated code/)]);
+    const th = problems({ 'teehistorian/more.yaml': 'extensions:\n  - name: x\n    uuid_name: teehistorian-x@example.org\n    since: "1.0"\n    description: X.\n    fields:\n      - { name: tick, type: int, description: T. }\n' }, 'teehistorian');
+    expect(th).toEqual([expect.stringMatching(/^schemas\/teehistorian\/more\.yaml:7:17: field name 'tick' is reserved/)]);
+  });
+
+  it('refuses duplicate UUIDs and ids in the teehistorian and snapshot schemas', () => {
+    const th = problems({ 'teehistorian/more.yaml': 'extensions:\n  - name: other-finish\n    uuid_name: teehistorian-player-finish@ddnet.org\n    since: "1.0"\n    description: A copy.\n    fields: []\n' }, 'teehistorian');
+    expect(th.some((l) => /^schemas\/teehistorian\/more\.yaml:2:5: UUID [0-9a-f-]+ \(teehistorian-player-finish@ddnet\.org\) is already used by extension player-finish/.test(l))).toBe(true);
+    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nitems:\n  - { type_id: 1, name: a, description: A. }\n  - { type_id: 1, name: b, description: B. }\nuuid_items:\n  - { name: c, uuid_name: c@example.org, size: 1, description: C. }\n  - { name: d, uuid_name: c@example.org, size: 1, description: D. }\n' }, 'snapshot');
+    expect(snap).toContain('schemas/snapshot/more.yaml:5:5: type_id 1 is already used by a (schemas/snapshot/more.yaml:4:5)');
+    expect(snap.some((l) => l.startsWith('schemas/snapshot/more.yaml:8:5: UUID '))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Document } from 'yaml';
 import { uuidFromName } from '@twcodec/datafile';
 import {
+  camel,
   type EnumDef,
   type SnapshotProtocolDef,
   type SnapshotUuidItemDef,
@@ -17,10 +18,12 @@ import {
   fieldInts,
   flatFields,
   type ItemDef,
+  type KindsDef,
   type RecordDef,
   type SchemaSet,
   type TileDef,
   tileFieldBytes,
+  type VersionRange,
 } from './model.js';
 
 export interface SchemaProblem {
@@ -112,25 +115,40 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
   const files = parseFamily(schemasDir, 'teehistorian', displayRoot);
   const problems: SchemaProblem[] = [];
   const schema: TeehistorianSchema = { messages: [], extensions: [] };
+  const messageSites: (Site & { m: ThMessageDef })[] = [];
+  const extensionSites: (Site & { e: ThExtensionDef })[] = [];
   for (const f of files) {
     const at = (path: (string | number)[]) => positionOf(f, path);
+    const reserved = (fields: { name: string }[], base: (string | number)[]) =>
+      fields.forEach((x, k) => {
+        if (isReserved(RESERVED_TEEHISTORIAN_FIELDS, x.name)) problems.push({ file: f.file, ...at([...base, 'fields', k, 'name']), message: `field name '${x.name}' is reserved by the generated code (${RESERVED_TEEHISTORIAN_FIELDS.join(', ')})` });
+      });
     if ('messages' in f.data) {
       (f.data.messages as ThMessageDef[]).forEach((m, i) => {
-        if (schema.messages.some((x) => x.id === m.id || x.name === m.name)) problems.push({ file: f.file, ...at(['messages', i]), message: `message ${m.name} (${m.id}) is defined twice` });
         if (m.fields.some((x) => x.type === 'rest')) problems.push({ file: f.file, ...at(['messages', i]), message: 'rest fields are only for extension payloads' });
+        reserved(m.fields, ['messages', i]);
+        messageSites.push({ f, path: ['messages', i], what: m.name, m });
         schema.messages.push(m);
       });
     } else if ('extensions' in f.data) {
       (f.data.extensions as Omit<ThExtensionDef, 'uuid'>[]).forEach((e, i) => {
-        if (schema.extensions.some((x) => x.name === e.name || x.uuidName === e.uuid_name)) problems.push({ file: f.file, ...at(['extensions', i]), message: `extension ${e.name} is defined twice` });
         const rest = e.fields.findIndex((x) => x.type === 'rest');
         if (rest >= 0 && rest !== e.fields.length - 1) problems.push({ file: f.file, ...at(['extensions', i, 'fields', rest]), message: 'a rest field must be the last one' });
-        schema.extensions.push({ ...e, uuidName: e.uuid_name, uuid: uuidFromName(e.uuid_name) });
+        reserved(e.fields, ['extensions', i]);
+        const ext = { ...e, uuidName: e.uuid_name, uuid: uuidFromName(e.uuid_name) };
+        extensionSites.push({ f, path: ['extensions', i], what: e.name, e: ext });
+        schema.extensions.push(ext);
       });
     } else {
       problems.push({ file: f.file, line: 1, col: 1, message: 'teehistorian schemas hold messages or extensions' });
     }
   }
+  const msgOf = (s: Site) => (s as Site & { m: ThMessageDef }).m;
+  const extOf = (s: Site) => (s as Site & { e: ThExtensionDef }).e;
+  findDuplicates(problems, messageSites, (s) => msgOf(s).id, (id, o) => `message id ${id} is already used by ${o.what}`);
+  findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name, o) => `message name ${name} is defined twice`);
+  findDuplicates(problems, extensionSites, (s) => extOf(s).name, (name) => `extension ${name} is defined twice`);
+  findDuplicates(problems, extensionSites, (s) => extOf(s).uuid, (uuid, o) => `UUID ${uuid} (${extOf(o).uuidName}) is already used by extension ${o.what}`);
   if (problems.length) throw new SchemaError(problems);
   schema.messages.sort((a, b) => a.id - b.id);
   schema.extensions.sort((a, b) => a.name.localeCompare(b.name));
@@ -172,6 +190,46 @@ function locate(doc: Document.Parsed, lines: LineCounter, e: ErrorObject): { lin
 }
 
 type Raw = Record<string, unknown>;
+
+/**
+ * Property names the generated code adds beside the schema's fields: map items keep surplus ints in
+ * `extra` and variants their `kind`; array items hold `records`; teehistorian messages carry `kind`, and
+ * the reader adds `tick` and `offset`.
+ */
+export const RESERVED_MAP_FIELDS = ['extra', 'kind', 'records'] as const;
+export const RESERVED_TEEHISTORIAN_FIELDS = ['kind', 'tick', 'offset'] as const;
+const isReserved = (list: readonly string[], name: string) => list.includes(camel(name));
+
+/** Where one definition sits, for problems that involve two. */
+interface Site {
+  f: ParsedFile;
+  path: (string | number)[];
+  what: string;
+}
+
+/**
+ * Reports a duplicate at both definitions, each naming the other: whichever file a maintainer is adding,
+ * the problem shows up at it.
+ */
+function duplicate(problems: SchemaProblem[], first: Site, second: Site, message: (other: Site) => string): void {
+  for (const [here, other] of [[second, first], [first, second]] as const) {
+    const pos = positionOf(here.f, here.path);
+    const otherPos = positionOf(other.f, other.path);
+    problems.push({ file: here.f.file, ...pos, message: `${message(other)} (${other.f.file}:${otherPos.line}:${otherPos.col})` });
+  }
+}
+
+/** Finds duplicate keys among sites: `key` gives the key (or undefined to skip). */
+function findDuplicates(problems: SchemaProblem[], sites: Site[], key: (s: Site) => string | number | undefined, message: (k: string | number, other: Site) => string): void {
+  const seen = new Map<string | number, Site>();
+  for (const site of sites) {
+    const k = key(site);
+    if (k === undefined) continue;
+    const first = seen.get(k);
+    if (first) duplicate(problems, first, site, (other) => message(k, other));
+    else seen.set(k, site);
+  }
+}
 
 /** Line and column of the YAML node at `path` (or of the nearest node above it). */
 function positionOf(f: ParsedFile, path: (string | number)[]): { line: number; col: number } {
@@ -221,10 +279,13 @@ function buildModel(files: ParsedFile[]): SchemaSet {
             description: c.description as string,
             notes: (c.notes as string[]) ?? [],
             fields: normalizeFields(c.fields as Raw[]),
+            ...(c.versions ? { versions: c.versions as VersionRange } : {}),
+            ...(c.kinds ? { kinds: c.kinds as KindsDef } : {}),
           })),
         };
       }
       if (d.array) item.array = d.array as ItemDef['array'];
+      if (d.versions) item.versions = d.versions as ItemDef['versions'];
       set.items.push(item);
       owner.set(item, f);
     } else if ('record' in d) {
@@ -288,14 +349,12 @@ function buildModel(files: ParsedFile[]): SchemaSet {
   unique('item', set.items);
   unique('record', set.records);
   unique('enum', set.enums);
-  const typeIds = new Map<number, string>();
+  const itemSites = set.items.map((item) => ({ f: owner.get(item)!, path: [] as (string | number)[], what: item.name, item }));
+  const itemOf = (s: Site) => (s as (typeof itemSites)[number]).item;
+  findDuplicates(problems, itemSites.map((s) => ({ ...s, path: ['type_id'] })), (s) => itemOf(s).typeId, (id, o) => `type_id ${id} is already used by '${o.what}'`);
+  findDuplicates(problems, itemSites.map((s) => ({ ...s, path: ['uuid_name'] })), (s) => itemOf(s).uuid, (uuid, o) => `UUID ${uuid} (${itemOf(o).uuidName}) is already used by '${o.what}'`);
   for (const item of set.items) {
     const f = owner.get(item)!;
-    if (item.typeId !== undefined) {
-      const other = typeIds.get(item.typeId);
-      if (other) problem(f, ['type_id'], `type_id ${item.typeId} is already used by '${other}'`);
-      typeIds.set(item.typeId, item.name);
-    }
     if (!item.array && !item.fields.length) problem(f, [], 'an item needs fields or an array');
     item.array?.records.forEach((r, i) => {
       if (!set.records.some((x) => x.name === r)) problem(f, ['array', 'records', i], `unknown record '${r}'`);
@@ -304,7 +363,20 @@ function buildModel(files: ParsedFile[]): SchemaSet {
     if (item.variants) {
       const on = flatFields(item.fields).find((x) => x.name === item.variants!.on);
       if (!on) problem(f, ['variants', 'on'], `'${item.variants.on}' is not a field of '${item.name}'`);
-      item.variants.cases.forEach((c, i) => checkFields(f, ['variants', 'cases', i, 'fields'], c.fields));
+      item.variants.cases.forEach((c, i) => {
+        checkFields(f, ['variants', 'cases', i, 'fields'], c.fields);
+        const base = flatFields(item.fields);
+        const all = [...base, ...flatFields(c.fields)];
+        for (const field of flatFields(c.fields)) {
+          if (base.some((x) => x.name === field.name)) problem(f, ['variants', 'cases', i, 'fields'], `field '${field.name}' is also a field every ${item.name} starts with`);
+        }
+        if (c.versions && !all.some((x) => x.type === 'version')) problem(f, ['variants', 'cases', i, 'versions'], 'versions needs a field of type version');
+        if (c.kinds) checkKinds(f, ['variants', 'cases', i, 'kinds'], c.kinds, all);
+      });
+    }
+    if (item.versions && !flatFields(item.fields).some((x) => x.type === 'version')) problem(f, ['versions'], 'versions needs a field of type version');
+    for (const field of [...flatFields(item.fields), ...(item.variants?.cases.flatMap((c) => flatFields(c.fields)) ?? [])]) {
+      if (isReserved(RESERVED_MAP_FIELDS, field.name)) problem(f, ['fields'], `field name '${field.name}' is reserved by the generated code (${RESERVED_MAP_FIELDS.join(', ')})`);
     }
   }
   for (const record of set.records) {
@@ -314,6 +386,26 @@ function buildModel(files: ParsedFile[]): SchemaSet {
   for (const tile of set.tiles) {
     tile.fields.forEach((field, i) => {
       if (field.flags && !enums.has(field.flags)) problem(owner.get(tile) ?? files[0]!, ['fields', i, 'flags'], `unknown flag set '${field.flags}'`);
+    });
+  }
+  function checkKinds(f: ParsedFile, path: (string | number)[], kinds: KindsDef, fields: FieldDef[]) {
+    const on = fields.find((x) => x.name === kinds.on);
+    const flagSet = on?.flags ? enums.get(on.flags) : undefined;
+    if (!on || on.type !== 'flags' || !flagSet) {
+      problem(f, [...path, 'on'], `'${kinds.on}' is not a flags field of this layout`);
+      return;
+    }
+    const tilesField = (name: string, at: (string | number)[]) => {
+      const field = fields.find((x) => x.name === name);
+      if (!field || field.type !== 'data_ref' || !field.data?.startsWith('tiles:')) problem(f, at, `'${name}' is not a data_ref field with data: tiles:<tile>`);
+    };
+    tilesField(kinds.none.tiles, [...path, 'none', 'tiles']);
+    const names = new Set([kinds.none.name]);
+    kinds.flags.forEach((k, i) => {
+      if (!flagSet.values.some((v) => v.name === k.flag)) problem(f, [...path, 'flags', i, 'flag'], `'${k.flag}' is not a flag of '${flagSet.name}'`);
+      if (names.has(k.flag)) problem(f, [...path, 'flags', i, 'flag'], `kind '${k.flag}' is listed twice`);
+      names.add(k.flag);
+      tilesField(k.tiles, [...path, 'flags', i, 'tiles']);
     });
   }
   function checkFields(f: ParsedFile, path: (string | number)[], entries: FieldEntry[]) {
@@ -370,11 +462,11 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
   const out: SnapshotProtocolDef[] = [];
   for (const f of files) {
     const d = f.data as { protocol: string; description: string; items: SnapshotProtocolDef['items']; uuid_items?: (Omit<SnapshotUuidItemDef, 'uuid' | 'uuidName' | 'variableSize'> & { uuid_name: string; variable_size?: boolean })[] };
-    const seen = new Set<number>();
-    d.items.forEach((item, i) => {
-      if (seen.has(item.type_id)) problems.push({ file: f.file, ...positionOf(f, ['items', i]), message: `type_id ${item.type_id} is listed twice` });
-      seen.add(item.type_id);
-    });
+    const sites = d.items.map((item, i) => ({ f, path: ['items', i], what: item.name, typeId: item.type_id }));
+    findDuplicates(problems, sites, (s) => (s as (typeof sites)[number]).typeId, (id, o) => `type_id ${id} is already used by ${o.what}`);
+    const uuidSites = (d.uuid_items ?? []).map((u, i) => ({ f, path: ['uuid_items', i], what: u.name, uuid: uuidFromName(u.uuid_name) }));
+    findDuplicates(problems, uuidSites, (s) => (s as (typeof uuidSites)[number]).uuid, (uuid, o) => `UUID ${uuid} is already used by ${o.what}`);
+    findDuplicates(problems, [...sites, ...uuidSites], (s) => s.what, (name) => `item name ${name} is used twice`);
     out.push({
       protocol: d.protocol,
       description: d.description,

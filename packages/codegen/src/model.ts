@@ -32,12 +32,29 @@ export type FieldEntry =
   | { kind: 'since_version'; version: number; description?: string; fields: FieldDef[] }
   | { kind: 'if_room'; description?: string; fields: FieldDef[] };
 
+/** The values of an item's version field DDNet reads, and what it does with an item outside them. */
+export interface VersionRange {
+  min: number;
+  max: number;
+  outside: 'refused' | 'ignored';
+  description?: string;
+}
+
+/** Kinds of a variant told apart by the one flag set in `on`; each kind's tiles are behind its `tiles` field. */
+export interface KindsDef {
+  on: string;
+  none: { name: string; tiles: string };
+  flags: { flag: string; tiles: string }[];
+}
+
 export interface VariantDef {
   name: string;
   value: number;
   description: string;
   notes: string[];
   fields: FieldEntry[];
+  versions?: VersionRange;
+  kinds?: KindsDef;
 }
 
 export interface ItemDef {
@@ -54,6 +71,7 @@ export interface ItemDef {
   fields: FieldEntry[];
   variants?: { on: string; cases: VariantDef[] };
   array?: { records: string[]; description: string };
+  versions?: VersionRange;
 }
 
 export interface RecordDef {
@@ -72,6 +90,7 @@ export interface TileFieldDef {
   name: string;
   type: 'u8' | 'i16' | 'u16' | 'padding';
   flags?: string;
+  must_be_zero?: true;
   description: string;
 }
 

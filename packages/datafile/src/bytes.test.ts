@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, packVarInt, varIntSize } from './bytes.js';
+import { ByteReader, ByteWriter, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, varIntSize } from './bytes.js';
 import { BinaryError } from './errors.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
@@ -87,5 +87,25 @@ describe('UUIDs', () => {
     const uuid = uuidFromName('mapitemtype-test@ddnet.tw');
     expect(uuidFromInts(uuidToInts(uuid))).toBe(uuid);
     expect(uuidToInts('3e1b2716-178c-3978-9bd9-b11ae0410dd8')[0]).toBe(0x3e1b2716);
+  });
+});
+
+describe('UTF-8 with escaped bytes', () => {
+  it('gives back any bytes exactly, and valid UTF-8 as TextDecoder reads it', () => {
+    let seed = 12345;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    for (let n = 0; n < 2000; n++) {
+      const bytes = Uint8Array.from({ length: n % 40 }, next);
+      const text = decodeUtf8Escaped(bytes);
+      expect(encodeUtf8Escaped(text)).toEqual(bytes);
+    }
+    const valid = new TextEncoder().encode('plain, é, 😀, \u{10ffff}');
+    expect(decodeUtf8Escaped(valid)).toBe(new TextDecoder().decode(valid));
+    expect(decodeUtf8Escaped(Uint8Array.of(0x61, 0xff, 0xf0, 0x9f, 0x98))).toBe('a\udcff\udcf0\udc9f\udc98');
+  });
+
+  it('keeps lone surrogates of real text apart from escapes only where UTF-8 cannot hold them', () => {
+    expect(encodeUtf8Escaped('\ud83d\ude00')).toEqual(new TextEncoder().encode('😀'));
+    expect(encodeUtf8Escaped('x\udc80')).toEqual(Uint8Array.of(0x78, 0x80));
   });
 });

@@ -11,21 +11,98 @@ export function encodeUtf8(text: string): Uint8Array {
   return textEncoder.encode(text);
 }
 
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+/** Lone low surrogates U+DC80..U+DCFF: the escapes decodeUtf8Escaped gives bytes that are not UTF-8. */
+const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
+
+/** The length of the valid UTF-8 sequence at `bytes[i]` (WHATWG/RFC 3629 rules), or 0 when there is none. */
+function utf8SequenceLength(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  if (b < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < bytes.length && bytes[i + k]! >= lo && bytes[i + k]! <= hi;
+  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
+  if (b >= 0xe0 && b <= 0xef) {
+    const ok = b === 0xe0 ? cont(1, 0xa0) : b === 0xed ? cont(1, 0x80, 0x9f) : cont(1);
+    return ok && cont(2) ? 3 : 0;
+  }
+  if (b >= 0xf0 && b <= 0xf4) {
+    const ok = b === 0xf0 ? cont(1, 0x90) : b === 0xf4 ? cont(1, 0x80, 0x8f) : cont(1);
+    return ok && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/**
+ * UTF-8 text that keeps bytes which are not UTF-8: each such byte b becomes the lone surrogate U+DC00 + b
+ * (as Python's "surrogateescape" does), which no valid UTF-8 decodes to, and encodeUtf8Escaped turns it back
+ * into the byte. Servers and clients store whatever bytes they got, so this is what makes a resave exact.
+ */
+export function decodeUtf8Escaped(bytes: Uint8Array): string {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    let out = '';
+    let run = 0; // start of the current run of valid sequences
+    for (let i = 0; i < bytes.length; ) {
+      const n = utf8SequenceLength(bytes, i);
+      if (n) {
+        i += n;
+        continue;
+      }
+      out += textDecoder.decode(bytes.subarray(run, i)) + String.fromCharCode(0xdc00 + bytes[i]!);
+      run = ++i;
+    }
+    return out + textDecoder.decode(bytes.subarray(run));
+  }
+}
+
+/** The inverse of decodeUtf8Escaped: UTF-8, with each escaped byte (lone U+DC80..U+DCFF) written as that byte. */
+export function encodeUtf8Escaped(text: string): Uint8Array {
+  if (!ESCAPED_BYTE.test(text)) return textEncoder.encode(text);
+  const parts: Uint8Array[] = [];
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const lone = c >= 0xdc80 && c <= 0xdcff && !(i > 0 && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800);
+    if (!lone) continue;
+    parts.push(textEncoder.encode(text.slice(run, i)), Uint8Array.of(c - 0xdc00));
+    run = i + 1;
+  }
+  parts.push(textEncoder.encode(text.slice(run)));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
 /** The string in a C string buffer: its bytes up to the first NUL (or all of them), as UTF-8. */
 export function decodeCString(bytes: Uint8Array): string {
   const nul = bytes.indexOf(0);
   return decodeUtf8(nul < 0 ? bytes : bytes.subarray(0, nul));
 }
 
-/** Structural equality of decoded values (plain objects, arrays, typed arrays); undefined properties count as absent. */
+/**
+ * Structural equality of decoded values (plain objects, arrays, typed arrays); undefined properties count as
+ * absent. Iterative, so values nested as deep as untrusted input makes them cannot overflow the stack.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const pending: [unknown, unknown][] = [[a, b]];
+  for (let pair = pending.pop(); pair; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    const ox = x as Record<string, unknown>;
+    const oy = y as Record<string, unknown>;
+    const kx = Object.keys(ox).filter((k) => ox[k] !== undefined);
+    const ky = Object.keys(oy).filter((k) => oy[k] !== undefined);
+    if (kx.length !== ky.length) return false;
+    for (const k of kx) pending.push([ox[k], oy[k]]);
+  }
+  return true;
 }
 
 /**
@@ -117,7 +194,7 @@ export class ByteReader {
     return out;
   }
 
-  /** A NUL-terminated UTF-8 string; the NUL is consumed. */
+  /** A NUL-terminated UTF-8 string; the NUL is consumed. Bytes that are not UTF-8 are kept (decodeUtf8Escaped). */
   readCString(path = ''): string {
     const start = this.pos;
     const nul = this.bytes.indexOf(0, start);
@@ -126,7 +203,7 @@ export class ByteReader {
       throw new BinaryError('TRUNCATED', 'string has no NUL terminator before the end', this.baseOffset + start, path);
     }
     this.pos = nul + 1;
-    return decodeUtf8(this.bytes.subarray(start, nul));
+    return decodeUtf8Escaped(this.bytes.subarray(start, nul));
   }
 
   /** The Teeworlds variable-width int (layout: see packVarInt). */
@@ -240,7 +317,7 @@ export class ByteWriter {
   }
 
   writeCString(text: string): void {
-    this.writeBytes(encodeUtf8(text));
+    this.writeBytes(encodeUtf8Escaped(text));
     this.writeU8(0);
   }
 

@@ -474,6 +474,9 @@ function storedBytes(d: DatafileData, version: 3 | 4, zlib: ZlibCodec, recompres
   const compressed = version === 4;
   if (d.stored && d.storedCompressed === compressed && !recompress) return d.stored;
   const raw = d.bytes();
+  // DDNet's writer never stores empty data (CDataFileWriter::AddData asserts a size above 0), and readers
+  // refuse it (v3: two equal offsets; v4: uncompressed size 0), so a file holding it is not written.
+  if (raw.length === 0) throw new DatafileError('DATA_EMPTY', 'data item is empty; use no data item (index -1) instead', -1, `data[${d.index}]`);
   return compressed ? zlib.deflate(raw, DDNET_COMPRESSION_LEVEL) : raw;
 }
 

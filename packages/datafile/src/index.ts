@@ -1,4 +1,4 @@
-export { asUint8Array, ByteReader, ByteWriter, decodeCString, decodeUtf8, deepEqual, encodeUtf8, packVarInt, varIntSize } from './bytes.js';
+export { asUint8Array, ByteReader, ByteWriter, decodeCString, decodeUtf8, decodeUtf8Escaped, deepEqual, encodeUtf8, encodeUtf8Escaped, packVarInt, varIntSize } from './bytes.js';
 export {
   Datafile,
   DatafileData,

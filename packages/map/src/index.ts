@@ -13,13 +13,16 @@ export type {
   MapSound,
   QuadsLayer,
   SoundsLayer,
-  TilemapKind,
+  CollectedItemName,
+  MapItems,
+  StructureItemName,
   TilemapLayer,
+  TilemapLayerOf,
   TwMap,
   UnknownLayer,
 } from './model.js';
 export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
-export { decodeCStringList, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
-export { compressSkippedTiles, expandSkippedTiles, tilemapKind } from './tilemap.js';
+export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
+export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { validateMap } from './validate.js';
 export { writeMap, type WriteMapOptions } from './write.js';

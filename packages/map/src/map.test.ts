@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Datafile, encodeI32String, uuidFromName } from '@twcodec/datafile';
+import { type CodecError, Datafile, DatafileError, encodeI32String, uuidFromName } from '@twcodec/datafile';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { MapError } from './errors.js';
-import { LayerType, TeleTiles, TilemapFlags, Tiles, TILE_TILE_BYTES } from './generated/index.gen.js';
-import type { MapLayer, TilemapLayer, TwMap } from './model.js';
+import { LayerType, TeleTiles, TilemapFlags, tilemapKind, Tiles, TILE_TILE_BYTES } from './generated/index.gen.js';
+import type { MapLayer, TilemapLayer, TilemapLayerOf, TwMap } from './model.js';
 import { readMap } from './read.js';
 import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
 import { validateMap } from './validate.js';
@@ -19,13 +19,14 @@ function gameLayer(map: TwMap): TilemapLayer {
 function tilemap(name: string, flags: number, width: number, height: number): TilemapLayer {
   return {
     kind: 'tilemap',
+    tilemapKind: tilemapKind(flags),
     item: {
       layerVersion: 0, type: LayerType.Tilemap, flags: 0, kind: 'tilemap', version: 3, width, height, tilemapFlags: flags,
       color: { r: 255, g: 255, b: 255, a: 255 }, colorEnv: -1, colorEnvOffset: 0, image: -1, data: -1, name,
       dataTele: -1, dataSpeedup: -1, dataFront: -1, dataSwitch: -1, dataTune: -1,
     },
     tiles: Tiles.create(width * height),
-  };
+  } as TilemapLayer;
 }
 
 /** A minimal valid map built from nothing. */
@@ -37,8 +38,7 @@ function newMap(layers: MapLayer[] = [tilemap('Game', TilemapFlags.Game, 4, 3)])
     envelopes: [],
     groups: [{ item: { version: 3, offsetX: 0, offsetY: 0, parallaxX: 100, parallaxY: 100, startLayer: 0, numLayers: 0, clipping: false, clipX: 0, clipY: 0, clipW: 0, clipH: 0, name: 'Game' }, layers }],
     sounds: [],
-    automappers: [],
-    testItems: [],
+    items: {},
     unknownItems: [],
     datafile: undefined,
     envelopePointLayout: 'ddnet',
@@ -80,9 +80,12 @@ describe('readMap/writeMap on the fixtures', () => {
     const df = Datafile.read(fixture('ctf1.map'));
     df.addItem(uuidFromName('mapitemtype-future@example.org'), 0, Int32Array.of(7, 8, 9));
     df.addItem(1234, 0, Int32Array.of(1));
-    const map = readMap(df.write());
+    const bytes = df.write();
+    const map = readMap(bytes);
     expect(map.unknownItems.map((i) => i.type)).toEqual([0xfffe, 1234]);
-    const back = Datafile.read(writeMap(map));
+    const out = writeMap(map);
+    expect(Buffer.from(out).equals(bytes)).toBe(true);
+    const back = Datafile.read(out);
     expect(back.findItem(uuidFromName('mapitemtype-future@example.org'), 0)?.data).toEqual(Int32Array.of(7, 8, 9));
   });
 });
@@ -90,14 +93,17 @@ describe('readMap/writeMap on the fixtures', () => {
 describe('maps built from scratch', () => {
   it('writes a valid map that reads back the same', () => {
     const map = newMap([tilemap('Game', TilemapFlags.Game, 4, 3), tilemap('Tele', TilemapFlags.Tele, 4, 3)]);
-    const tele = map.groups[0]!.layers[1] as TilemapLayer;
+    const tele = map.groups[0]!.layers[1] as TilemapLayerOf<'tele'>;
     tele.tele = TeleTiles.create(12);
     tele.tele.set(2, { number: 7, id: 26 });
     gameLayer(map).tiles.set(1, { id: 1, flags: 0, skip: 0, reserved: 0 });
     const back = readMap(writeMap(map));
     expect(validateMap(back).filter((i) => i.severity === 'error')).toEqual([]);
     expect(gameLayer(back).tiles.getId(1)).toBe(1);
-    expect((back.groups[0]!.layers[1] as TilemapLayer).tele!.get(2)).toEqual({ number: 7, id: 26 });
+    const backTele = back.groups[0]!.layers[1]!;
+    // Narrowed by kind: a tele layer's tiles are not optional.
+    if (backTele.kind !== 'tilemap' || backTele.tilemapKind !== 'tele') throw new Error('not a tele layer');
+    expect(backTele.tele.get(2)).toEqual({ number: 7, id: 26 });
     expect(back.groups[0]!.item).toMatchObject({ startLayer: 0, numLayers: 2, name: 'Game' });
   });
 
@@ -128,16 +134,45 @@ describe('validateMap', () => {
   });
 
   it('reports physics layers smaller than the game layer, bad sizes and references', () => {
-    const small = tilemap('Front', TilemapFlags.Front, 2, 2);
+    const small = tilemap('Front', TilemapFlags.Front, 2, 2) as TilemapLayerOf<'front'>;
     small.front = Tiles.create(4);
     const tiles = tilemap('Tiles', 0, 4, 3);
     tiles.item.image = 3;
     tiles.tiles = new Tiles(new Uint8Array(8 * TILE_TILE_BYTES));
-    expect(codes(newMap([tilemap('Game', TilemapFlags.Game, 4, 3), small, tiles]))).toEqual([
-      'PHYSICS_LAYER_SMALL groups[0].layers[1]',
-      'REFERENCE_RANGE groups[0].layers[2].image',
-      'TILE_DATA_SIZE groups[0].layers[2].data',
-    ]);
+    const map = newMap([tilemap('Game', TilemapFlags.Game, 4, 3), small, tiles]);
+    expect(codes(map)).toEqual(['PHYSICS_LAYER_SMALL groups[0].layers[1]', 'TILE_DATA_SIZE groups[0].layers[2].data']);
+    // DDNet renders a layer whose image does not exist without a texture: a warning.
+    expect(validateMap(map).filter((i) => i.code === 'REFERENCE_RANGE').map((i) => `${i.severity} ${i.path}`)).toEqual(['warning groups[0].layers[2].image']);
+  });
+});
+
+describe('validateMap rules DDNet master has', () => {
+  it('refuses non-zero reserved bytes in front layer tiles and two layers sharing tile data', () => {
+    const front = tilemap('Front', TilemapFlags.Front, 4, 3) as TilemapLayerOf<'front'>;
+    front.front = Tiles.create(12);
+    front.front.setReserved(5, 1);
+    const map = newMap([tilemap('Game', TilemapFlags.Game, 4, 3), front]);
+    expect(validateMap(map).filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.path}`)).toEqual(['TILE_RESERVED_NONZERO groups[0].layers[1].dataFront']);
+    const shared = readMap(writeMap(map));
+    const [game, second] = shared.groups[0]!.layers as TilemapLayer[];
+    second!.item.dataFront = game!.item.data;
+    expect(validateMap(shared).map((i) => i.code)).toContain('TILE_DATA_SHARED');
+  });
+
+  it('warns about non-RGBA images and out-of-range sounds layer and group versions', () => {
+    const map = newMap();
+    map.images.push({ item: { version: 2, width: 1, height: 1, external: false, name: 0, data: 0, format: 0 }, name: 'rgb', pixels: new Uint8Array(3) });
+    map.groups[0]!.item.version = 4;
+    map.groups[0]!.layers.push({
+      kind: 'sounds',
+      item: { layerVersion: 0, type: LayerType.Sounds, flags: 0, kind: 'sounds', version: 3, numSources: 0, data: -1, sound: -1, name: 'S' },
+      sources: [],
+    });
+    const found = validateMap(map).map((i) => `${i.severity} ${i.code} ${i.path}`);
+    expect(found).toEqual(
+      expect.arrayContaining(['warning IMAGE_FORMAT images[0].format', 'warning VERSION_UNSUPPORTED groups[0].version', 'warning VERSION_UNSUPPORTED groups[0].layers[1].version']),
+    );
+    expect(found.filter((f) => f.startsWith('error'))).toEqual([]);
   });
 });
 
@@ -158,7 +193,6 @@ describe('corrupt maps', () => {
       [corrupt(5, tilemapId, (d) => d.map((v, i) => (i === 14 ? 999 : v))), 'DATA_INDEX_RANGE', /^groups\[\d+\]\.layers\[\d+\]\.data$/],
       [corrupt(4, 0, (d) => d.map((v, i) => (i === 6 ? 99 : v))), 'GROUP_LAYERS_RANGE', /^groups\[0\]$/],
       [corrupt(5, tilemapId, (d) => d.map((v, i) => (i === 4 ? 1000 : v))), 'TILE_DATA_SIZE', /^groups\[\d+\]\.layers\[\d+\]\.data$/],
-      [corrupt(3, 0, (d) => d.map((v, i) => (i === 3 ? 50 : v))), 'ENVELOPE_POINTS_RANGE', /^envelopes\[0\]$/],
     ];
     for (const [bytes, code, path] of cases) {
       try {
@@ -172,6 +206,18 @@ describe('corrupt maps', () => {
       // Lenient reading records the same problem for validateMap instead (an item too short to decode
       // is an error in both modes).
       if (code !== 'ITEM_TOO_SHORT') expect(validateMap(readMap(bytes, { strict: false })).map((i) => i.code)).toContain(code);
+    }
+  });
+
+  it('throws MapError on garbage, with the container error as its cause', () => {
+    const garbage = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 0xff);
+    try {
+      readMap(garbage);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(MapError);
+      expect((e as MapError).code).toBe(((e as MapError).cause as CodecError).code);
+      expect((e as MapError).cause).toBeInstanceOf(DatafileError);
     }
   });
 

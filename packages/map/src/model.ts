@@ -1,12 +1,13 @@
 import type { Datafile, DatafileItem } from '@twcodec/datafile';
 import type {
-  AutomapperItem,
   EnvelopeItem,
   EnvelopePoint,
   EnvelopePointBezier,
   GroupItem,
   ImageItem,
   InfoItem,
+  MapItemName,
+  MapItemValues,
   QuadsLayerItem,
   Quad,
   SoundItem,
@@ -14,16 +15,29 @@ import type {
   SoundSourceDeprecated,
   SoundsDeprecatedLayerItem,
   SoundsLayerItem,
-  SpeedupTiles,
-  SwitchTiles,
-  TeleTiles,
-  TestItem,
+  TilemapKind,
+  TilemapKindTiles,
   TilemapLayerItem,
   Tiles,
-  TuneTiles,
   UnknownLayerItem,
   VersionItem,
 } from './generated/index.gen.js';
+
+/**
+ * The item types the model holds as structure (read and written by hand in read.ts and write.ts: they own
+ * data items or are tied together by index ranges). Every other type the schemas describe is read into
+ * `TwMap.items` by the generated registry, so a type added in YAML needs no code here.
+ */
+export type StructureItemName = 'version' | 'info' | 'image' | 'envelope' | 'envelope_points' | 'envelope_points_bezier' | 'group' | 'layer' | 'sound';
+
+/** The item types kept in `TwMap.items`. */
+export type CollectedItemName = Exclude<MapItemName, StructureItemName>;
+
+/**
+ * Items of the schema types that are not structure, by type name, in file order (e.g. `items.automapper`).
+ * Each list is optional, so a type added to the schemas does not break code that builds maps.
+ */
+export type MapItems = { [N in CollectedItemName]?: MapItemValues[N][] };
 
 /**
  * A map: the decoded items (each keeps its generated item record in `item`) with their data resolved.
@@ -39,8 +53,8 @@ export interface TwMap {
   envelopes: MapEnvelope[];
   groups: MapGroup[];
   sounds: MapSound[];
-  automappers: AutomapperItem[];
-  testItems: TestItem[];
+  /** Items of the other types the schemas describe (automapper configs, DDNet's group extension, ...). */
+  items: MapItems;
   /** Items of types the schemas do not describe (or surplus items of one-per-map types), kept as they are. */
   unknownItems: DatafileItem[];
   /** The container the map was read from; writeMap keeps what did not change byte for byte. */
@@ -49,6 +63,11 @@ export interface TwMap {
   envelopePointLayout: 'ddnet' | 'teeworlds07';
   /** Problems a lenient read passed over (strict reads throw instead); validateMap reports them. */
   readIssues: MapIssue[];
+  /**
+   * Data items readMap could not interpret (e.g. tiles that do not expand): the elements read from them are
+   * empty, and writeMap keeps their references and stored bytes while they stay empty.
+   */
+  unreadData?: Set<number>;
 }
 
 export interface MapInfo {
@@ -63,7 +82,8 @@ export interface MapInfo {
 
 export interface MapImage {
   item: ImageItem;
-  name: string;
+  /** The name; undefined when the name data is missing or unreadable (DDNet shows "(error)"); writeMap then keeps `item.name`. */
+  name: string | undefined;
   /** Pixels of an embedded image: RGBA, or RGB for version-2 images with format 0. */
   pixels: Uint8Array | undefined;
 }
@@ -83,20 +103,21 @@ export interface MapGroup {
   layers: MapLayer[];
 }
 
-/** Physics layer kinds by their tilemap flag; `tiles` is a plain tiles layer. */
-export type TilemapKind = 'tiles' | 'game' | 'tele' | 'speedup' | 'front' | 'switch' | 'tune';
-
-export interface TilemapLayer {
+/**
+ * A tilemap layer of one kind (generated from the schema's tilemap kinds): a tele layer has `tele`, a
+ * speedup layer `speedup`, and so on; tiles and game layers only `tiles`.
+ */
+export type TilemapLayerOf<K extends TilemapKind> = {
   kind: 'tilemap';
+  /** Which physics layer it is; readMap sets it from `item.tilemapFlags`, writeMap writes the tiles of this kind. */
+  tilemapKind: K;
   item: TilemapLayerItem;
   /** The tiles behind `data`: the layer's tiles (tiles, game layers) or zeroed tiles (DDNet physics layers). */
   tiles: Tiles;
-  tele?: TeleTiles;
-  speedup?: SpeedupTiles;
-  front?: Tiles;
-  switch?: SwitchTiles;
-  tune?: TuneTiles;
-}
+} & TilemapKindTiles[K];
+
+/** A tilemap layer; narrow it by `tilemapKind`. */
+export type TilemapLayer = { [K in TilemapKind]: TilemapLayerOf<K> }[TilemapKind];
 
 export interface QuadsLayer {
   kind: 'quads';
@@ -126,16 +147,18 @@ export type MapLayer = TilemapLayer | QuadsLayer | SoundsLayer | DeprecatedSound
 
 export interface MapSound {
   item: SoundItem;
-  name: string;
-  /** The Opus file. */
-  data: Uint8Array;
+  /** The name; undefined when the name data is missing or unreadable; writeMap then keeps `item.name`. */
+  name: string | undefined;
+  /** The Opus file; undefined when the data is missing or unreadable (DDNet skips the sound). */
+  data: Uint8Array | undefined;
 }
 
 export type MapIssueSeverity = 'error' | 'fixed' | 'warning';
 
 /**
  * Something DDNet's loader refuses (`error`), silently changes (`fixed`), or that looks wrong but loads
- * (`warning`). `path` names the element, e.g. `groups[2].layers[0].data`.
+ * (`warning`: DDNet ignores it or the element). `path` names the element with the model's camelCase names,
+ * e.g. `groups[2].layers[0].dataTele`.
  */
 export interface MapIssue {
   severity: MapIssueSeverity;

@@ -10,7 +10,6 @@ import {
 } from '@twcodec/datafile';
 import { MapError } from './errors.js';
 import {
-  decodeAutomapperItem,
   decodeEnvelopeItem,
   decodeEnvelopePointArray,
   decodeEnvelopePointBezier07Array,
@@ -23,35 +22,54 @@ import {
   decodeSoundItem,
   decodeSoundSourceArray,
   decodeSoundSourceDeprecatedArray,
-  decodeTestItem,
   decodeVersionItem,
   ENVELOPE_POINT_BEZIER_07_INTS,
   ENVELOPE_POINT_INTS,
   type LayerItem,
   MAP_ITEM_TYPES,
+  type MapItemName,
   type MapItemTypeInfo,
-  SPEEDUP_TILE_BYTES,
-  SpeedupTiles,
-  SWITCH_TILE_BYTES,
-  SwitchTiles,
-  TELE_TILE_BYTES,
-  TeleTiles,
+  QUAD_INTS,
+  SOUND_SOURCE_DEPRECATED_INTS,
+  SOUND_SOURCE_INTS,
   TILE_TILE_BYTES,
+  TILEMAP_KINDS,
   type TilemapLayerItem,
+  tilemapKind,
   Tiles,
-  TUNE_TILE_BYTES,
-  TuneTiles,
 } from './generated/index.gen.js';
 import {
+  type CollectedItemName,
   deprecatedToSoundSource,
   type MapEnvelopePoint,
   type MapGroup,
   type MapIssue,
+  type MapItems,
   type MapLayer,
+  type StructureItemName,
   type TilemapLayer,
   type TwMap,
 } from './model.js';
-import { expandSkippedTiles, tilemapKind } from './tilemap.js';
+import { type RecordCountRule, usedRecords } from './records.js';
+import { expandSkippedTiles } from './tilemap.js';
+
+/** The structure item types (see StructureItemName); the compiler checks the names against the schemas. */
+const STRUCTURE: Record<StructureItemName, true> = {
+  version: true,
+  info: true,
+  image: true,
+  envelope: true,
+  envelope_points: true,
+  envelope_points_bezier: true,
+  group: true,
+  layer: true,
+  sound: true,
+};
+
+/** Whether the model keeps items of this type in `TwMap.items`. */
+export function isCollectedItemType(name: MapItemName): name is CollectedItemName {
+  return !(name in STRUCTURE);
+}
 
 export interface ReadMapOptions extends DatafileReadOptions {
   /**
@@ -65,9 +83,30 @@ export interface ReadMapOptions extends DatafileReadOptions {
 const BY_TYPE_ID = new Map(MAP_ITEM_TYPES.filter((t) => t.typeId !== undefined).map((t) => [t.typeId!, t]));
 const BY_UUID = new Map(MAP_ITEM_TYPES.filter((t) => t.uuid !== undefined).map((t) => [t.uuid!, t]));
 
+/** The schema's item type of a datafile item (by type id, or by UUID for DDNet's extension types). */
 export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   if (item.uuid !== undefined) return BY_UUID.get(item.uuid);
   return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
+}
+
+/**
+ * The envelope points of a map from the points item's ints (6-int or 22-int points) and, for 6-int points,
+ * DDNet's bezier item, which applies only when it has one record per point.
+ */
+export function envelopePointsFromInts(
+  layout: TwMap['envelopePointLayout'],
+  ints: Int32Array,
+  bezierInts: Int32Array | undefined,
+): { points: MapEnvelopePoint[]; bezierUsed: boolean } {
+  if (layout === 'teeworlds07') {
+    return { points: decodeEnvelopePointBezier07Array(ints).map(({ time, curveType, values, ...bezier }) => ({ time, curveType, values, bezier })), bezierUsed: false };
+  }
+  const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
+  if (!bezierInts) return { points, bezierUsed: false };
+  const tangents = decodeEnvelopePointBezierArray(bezierInts);
+  if (tangents.length !== points.length || bezierInts.length % 16 !== 0) return { points, bezierUsed: false };
+  tangents.forEach((t, i) => (points[i]!.bezier = t));
+  return { points, bezierUsed: true };
 }
 
 /** Consecutive NUL-terminated strings (the settings data item). */
@@ -84,14 +123,29 @@ export function decodeCStringList(bytes: Uint8Array): string[] {
   return out;
 }
 
-/** Reads a map: every item decoded, all data inflated, tiles viewed in place. */
+/**
+ * Reads a map: every item decoded, all data inflated, tiles viewed in place. Throws MapError (also for a
+ * broken container: the DatafileError is its `cause`, with the same code, offset and path).
+ */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  const df = input instanceof Datafile ? input : Datafile.read(input, options);
+  let df: Datafile;
+  if (input instanceof Datafile) df = input;
+  else {
+    try {
+      df = Datafile.read(input, options);
+    } catch (e) {
+      if (e instanceof CodecError && !(e instanceof MapError)) throw new MapError(e.code, e.detail, e.offset, e.path, { cause: e });
+      throw e;
+    }
+  }
   return new MapReader(df, options.strict ?? true).read();
 }
 
 class MapReader {
   private readonly issues: MapIssue[] = [];
+  private readonly unread = new Set<number>();
+  /** Indices of layer items no group uses. */
+  private orphans: number[] = [];
 
   constructor(
     private readonly df: Datafile,
@@ -103,6 +157,7 @@ class MapReader {
     this.issues.push({ severity: 'error', code, path, message });
   }
 
+  /** Something DDNet loads anyway (it ignores or skips the element): a warning, in strict reads too. */
   private warn(code: string, path: string, message: string): void {
     this.issues.push({ severity: 'warning', code, path, message });
   }
@@ -117,25 +172,33 @@ class MapReader {
     }
   }
 
-  /** The bytes of data item `index`, or undefined (with a problem recorded) when there are none. */
-  private data(index: number, path: string, optional = false): Uint8Array | undefined {
+  /**
+   * The bytes of data item `index`, or undefined when there are none. `loads`: DDNet loads the map without
+   * this data (it skips the element), so a bad index or corrupt data is a warning, not a problem; writeMap
+   * keeps such references as they are.
+   */
+  private data(index: number, path: string, optional = false, loads = false): Uint8Array | undefined {
     if (optional && index === -1) return undefined;
+    const report = loads ? this.warn.bind(this) : this.problem.bind(this);
     if (!Number.isInteger(index) || index < 0 || index >= this.df.data.length) {
-      this.problem('DATA_INDEX_RANGE', path, `data index ${index} is not one of the ${this.df.data.length} data items`);
+      report('DATA_INDEX_RANGE', path, `data index ${index} is not one of the ${this.df.data.length} data items${loads ? '; DDNet skips it' : ''}`);
       return undefined;
     }
     try {
       return this.df.data[index]!.bytes();
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
-      if (this.strict) throw new MapError(e.code, e.detail, e.offset, path, { cause: e });
-      this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
+      this.unread.add(index);
+      if (loads) this.warn(e.code, path, `${e.message}; DDNet skips it`);
+      else if (this.strict) throw new MapError(e.code, e.detail, e.offset, path, { cause: e });
+      else this.issues.push({ severity: 'error', code: e.code, path, message: e.message });
       return undefined;
     }
   }
 
+  /** A string DDNet reads only for display or settings: a bad reference is a warning. */
   private string(index: number, path: string, optional = false): string | undefined {
-    const bytes = this.data(index, path, optional);
+    const bytes = this.data(index, path, optional, true);
     return bytes ? decodeCString(bytes) : undefined;
   }
 
@@ -148,15 +211,15 @@ class MapReader {
       envelopes: [],
       groups: [],
       sounds: [],
-      automappers: [],
-      testItems: [],
+      items: {},
       unknownItems: [],
       datafile: df,
       envelopePointLayout: 'ddnet',
       readIssues: this.issues,
+      unreadData: this.unread,
     };
 
-    const byName = new Map<string, DatafileItem[]>();
+    const byName = new Map<MapItemName, DatafileItem[]>();
     for (const item of df.items) {
       if (item.type === ITEMTYPE_EX) continue; // the UUID index belongs to the container
       const info = mapItemTypeOf(item);
@@ -173,7 +236,7 @@ class MapReader {
       }
       list.push(item);
     }
-    const items = (name: string) => {
+    const items = (name: StructureItemName) => {
       const list = byName.get(name) ?? [];
       list.forEach((item, i) => {
         if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap numbers items by position`);
@@ -191,7 +254,7 @@ class MapReader {
       map.info = {
         item,
         author: this.string(item.author, 'info.author', true),
-        mapVersion: this.string(item.mapVersion, 'info.map_version', true),
+        mapVersion: this.string(item.mapVersion, 'info.mapVersion', true),
         credits: this.string(item.credits, 'info.credits', true),
         license: this.string(item.license, 'info.license', true),
         settings: settings ? decodeCStringList(settings) : undefined,
@@ -201,29 +264,44 @@ class MapReader {
     map.images = items('image').map((raw, i) => {
       const path = `images[${i}]`;
       const item = this.decode(decodeImageItem, raw, path);
+      // DDNet loads maps whose images it cannot load (it warns and renders without them).
       return {
         item,
-        name: this.string(item.name, `${path}.name`) ?? '',
-        pixels: item.external ? undefined : this.data(item.data, `${path}.data`, true),
+        name: this.string(item.name, `${path}.name`),
+        pixels: item.external ? undefined : this.data(item.data, `${path}.data`, true, true),
       };
     });
 
     this.readEnvelopes(map, items('envelope'), items('envelope_points'), items('envelope_points_bezier'));
 
-    const layers = items('layer').map((raw, i) => this.decode(decodeLayerItem, raw, `layers[${i}]`));
+    const layerItems = items('layer');
+    const layers = layerItems.map((raw, i) => this.decode(decodeLayerItem, raw, `layers[${i}]`));
     map.groups = this.readGroups(items('group'), layers);
+    // Layers no group uses: DDNet never looks at them; they are kept as they are.
+    this.orphans.forEach((index) => map.unknownItems.push(layerItems[index]!));
 
     map.sounds = items('sound').map((raw, i) => {
       const path = `sounds[${i}]`;
       const item = this.decode(decodeSoundItem, raw, path);
-      return { item, name: this.string(item.name, `${path}.name`) ?? '', data: this.data(item.data, `${path}.data`) ?? new Uint8Array() };
+      // DDNet skips sounds it cannot load.
+      return { item, name: this.string(item.name, `${path}.name`), data: this.data(item.data, `${path}.data`, false, true) };
     });
-    map.automappers = items('automapper').map((raw, i) => this.decode(decodeAutomapperItem, raw, `automappers[${i}]`));
-    map.testItems = items('test').map((raw, i) => this.decode(decodeTestItem, raw, `testItems[${i}]`));
+    map.items = this.readCollected(byName);
 
     // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
     for (const d of df.data) d.unload();
     return map;
+  }
+
+  /** Every item of a non-structure schema type, decoded by the generated registry into `items.<type>`. */
+  private readCollected(byName: Map<MapItemName, DatafileItem[]>): MapItems {
+    const out: Record<string, unknown[]> = {};
+    for (const info of MAP_ITEM_TYPES) {
+      const list = byName.get(info.name);
+      if (!list || !isCollectedItemType(info.name)) continue;
+      out[info.name] = list.map((raw, i) => this.decode(info.decode, raw, `items.${info.name}[${i}]`));
+    }
+    return out as MapItems;
   }
 
   private readEnvelopes(map: TwMap, envelopeItems: DatafileItem[], pointItems: DatafileItem[], bezierItems: DatafileItem[]): void {
@@ -234,37 +312,28 @@ class MapReader {
     const ints = pointItems[0]?.data ?? new Int32Array();
     const size = layout === 'teeworlds07' ? ENVELOPE_POINT_BEZIER_07_INTS : ENVELOPE_POINT_INTS;
     if (ints.length % size !== 0) {
-      this.warn('ENVELOPE_POINTS_PARTIAL', 'envelope_points', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
+      this.warn('ENVELOPE_POINTS_PARTIAL', 'envelopePoints', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
     }
-    let points: MapEnvelopePoint[];
-    if (layout === 'teeworlds07') {
-      points = decodeEnvelopePointBezier07Array(ints).map(({ time, curveType, values, ...bezier }) => ({ time, curveType, values, bezier }));
-    } else {
-      points = decodeEnvelopePointArray(ints);
-      const bezierItem = bezierItems[0];
-      if (bezierItem) {
-        const tangents = decodeEnvelopePointBezierArray(bezierItem.data);
-        // DDNet uses the bezier item only when it has one record per point.
-        if (tangents.length === points.length && bezierItem.data.length % 16 === 0) tangents.forEach((t, i) => (points[i]!.bezier = t));
-        else {
-          this.warn('BEZIER_COUNT', 'envelope_points_bezier', `${tangents.length} bezier records for ${points.length} points; DDNet ignores them, kept as an unknown item`);
-          map.unknownItems.push(bezierItem);
-        }
-      }
+    const bezierItem = bezierItems[0];
+    const { points, bezierUsed } = envelopePointsFromInts(layout, ints, bezierItem?.data);
+    if (bezierItem && !bezierUsed) {
+      this.warn('BEZIER_COUNT', 'envelopePointsBezier', `the bezier item does not have one record per point (${points.length}); DDNet ignores it, kept as an unknown item`);
+      map.unknownItems.push(bezierItem);
     }
     let covered = 0;
     map.envelopes = envelopes.map((item, i) => {
       const path = `envelopes[${i}]`;
       if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > points.length) {
-        this.problem('ENVELOPE_POINTS_RANGE', path, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}`);
+        // DDNet's loader does not check this; its client evaluates such an envelope as having no points.
+        this.warn('ENVELOPE_POINTS_RANGE', path, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}: DDNet treats the envelope as empty`);
         return { item, points: [] };
       }
-      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', path, 'envelopes do not use the points in order; writeMap stores them in order');
+      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', path, 'envelopes do not use the points in order; writeMap keeps the order while the points are unchanged');
       covered = item.startPoint + item.numPoints;
       return { item, points: points.slice(item.startPoint, covered) };
     });
     if (covered !== points.length && envelopes.length) {
-      this.warn('ENVELOPE_POINTS_UNUSED', 'envelope_points', `${points.length - covered} points after the last envelope's are not written back`);
+      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
     }
   }
 
@@ -291,27 +360,38 @@ class MapReader {
       return { item, layers: groupLayers };
     });
     owner.forEach((g, index) => {
-      if (g === -1) this.warn('LAYER_ORPHAN', `layers[${index}]`, 'layer is in no group: DDNet never uses it and writeMap drops it');
+      if (g !== -1) return;
+      this.warn('LAYER_ORPHAN', `layers[${index}]`, 'layer is in no group: DDNet never uses it; kept as an unknown item');
+      this.orphans.push(index);
     });
     return groups;
+  }
+
+  /** The records a layer uses (see usedRecords); a count that disagrees with the data is a warning. */
+  private records(index: number, count: number, recordInts: number, rule: RecordCountRule, path: string): Int32Array {
+    const bytes = this.data(index, path, false, true);
+    if (!bytes) return new Int32Array(0);
+    const { ints, mismatch } = usedRecords(bytes, recordInts, count, rule);
+    if (mismatch) this.warn('RECORD_COUNT', path, mismatch);
+    return ints;
   }
 
   private readLayer(item: LayerItem, path: string): MapLayer {
     switch (item.kind) {
       case 'tilemap':
         return this.readTilemap(item, path);
+      // DDNet's loader does not check quads and sounds data; the client skips layers whose data is bad.
       case 'quads': {
-        const bytes = this.data(item.data, `${path}.data`);
-        return { kind: 'quads', item, quads: bytes ? decodeQuadArray(int32sFromBytes(bytes)) : [] };
+        const ints = this.records(item.data, item.numQuads, QUAD_INTS, 'all', `${path}.data`);
+        return { kind: 'quads', item, quads: decodeQuadArray(ints) };
       }
       case 'sounds': {
-        const bytes = this.data(item.data, `${path}.data`);
-        return { kind: 'sounds', item, sources: bytes ? decodeSoundSourceArray(int32sFromBytes(bytes)) : [] };
+        const ints = this.records(item.data, item.numSources, SOUND_SOURCE_INTS, 'min', `${path}.data`);
+        return { kind: 'sounds', item, sources: decodeSoundSourceArray(ints) };
       }
       case 'sounds_deprecated': {
-        const bytes = this.data(item.data, `${path}.data`);
-        const sources = bytes ? decodeSoundSourceDeprecatedArray(int32sFromBytes(bytes)) : [];
-        return { kind: 'sounds_deprecated', item, sources: sources.map(deprecatedToSoundSource) };
+        const ints = this.records(item.data, item.numSources, SOUND_SOURCE_DEPRECATED_INTS, 'min', `${path}.data`);
+        return { kind: 'sounds_deprecated', item, sources: decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource) };
       }
       default:
         return { kind: 'unknown', item };
@@ -320,19 +400,21 @@ class MapReader {
 
   private readTilemap(item: TilemapLayerItem, path: string): TilemapLayer {
     const kind = tilemapKind(item.tilemapFlags);
+    const kindInfo = TILEMAP_KINDS.find((k) => k.kind === kind)!;
     const count = item.width * item.height;
     // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
     const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / 6;
     if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
     const tileCount = sizeOk ? count : 0;
-    const tiles = (dataIndex: number | undefined, field: string, tileBytes: number, skipCompressed: boolean): Uint8Array => {
+    const tiles = (field: keyof TilemapLayerItem, tileBytes: number, skipCompressed: boolean): Uint8Array => {
       const dataPath = `${path}.${field}`;
+      const dataIndex = item[field] as number | undefined;
       if (dataIndex === undefined) {
         this.problem('TILEMAP_TRUNCATED', dataPath, `a ${kind} layer item needs the ${field} index`);
         return new Uint8Array(0);
       }
       // A DDNet physics layer's `data` only holds zeroed tiles for Teeworlds; DDNet never reads it.
-      const compat = field === 'data' && kind !== 'tiles' && kind !== 'game';
+      const compat = field === 'data' && kindInfo.field !== 'data';
       if (compat && (dataIndex < 0 || dataIndex >= this.df.data.length)) {
         this.warn('PHYSICS_COMPAT_DATA', dataPath, `data index ${dataIndex} of a ${kind} layer is not a data item`);
         return new Uint8Array(0);
@@ -345,6 +427,7 @@ class MapReader {
         } catch (e) {
           if (this.strict || !(e instanceof MapError)) throw e;
           this.issues.push({ severity: 'error', code: e.code, path: dataPath, message: e.message });
+          this.unread.add(dataIndex);
           return new Uint8Array(0);
         }
       }
@@ -352,31 +435,20 @@ class MapReader {
         this.problem('TILE_DATA_SIZE', dataPath, `${bytes.length} bytes for ${tileCount} tiles of ${tileBytes} bytes`);
         return bytes.subarray(0, bytes.length - (bytes.length % tileBytes));
       }
+      if (bytes.length > tileCount * tileBytes) {
+        // DDNet loads such a layer and uses its first width x height tiles; the model keeps them all, so a
+        // resave keeps the extra tiles too.
+        this.warn('TILE_DATA_LONG', dataPath, `${bytes.length / tileBytes} tiles for a ${item.width}x${item.height} layer: DDNet uses the first ${tileCount}`);
+      }
       return bytes;
     };
+    // Skip compression (version 4) is for the tiles behind `data` of tiles and game layers only.
     const skip = item.version >= 4;
-    if (skip && kind !== 'tiles' && kind !== 'game') {
+    if (skip && kindInfo.field !== 'data') {
       this.problem('TILESKIP_PHYSICS', path, `${kind} layers cannot use skip compression (version ${item.version})`);
     }
-    const layer: TilemapLayer = { kind: 'tilemap', item, tiles: new Tiles(tiles(item.data, 'data', TILE_TILE_BYTES, skip && (kind === 'tiles' || kind === 'game'))) };
-    switch (kind) {
-      case 'tele':
-        layer.tele = new TeleTiles(tiles(item.dataTele, 'data_tele', TELE_TILE_BYTES, false));
-        break;
-      case 'speedup':
-        layer.speedup = new SpeedupTiles(tiles(item.dataSpeedup, 'data_speedup', SPEEDUP_TILE_BYTES, false));
-        break;
-      case 'front':
-        layer.front = new Tiles(tiles(item.dataFront, 'data_front', TILE_TILE_BYTES, false));
-        break;
-      case 'switch':
-        layer.switch = new SwitchTiles(tiles(item.dataSwitch, 'data_switch', SWITCH_TILE_BYTES, false));
-        break;
-      case 'tune':
-        layer.tune = new TuneTiles(tiles(item.dataTune, 'data_tune', TUNE_TILE_BYTES, false));
-        break;
-      default:
-    }
+    const layer = { kind: 'tilemap', tilemapKind: kind, item, tiles: new Tiles(tiles('data', TILE_TILE_BYTES, skip && kindInfo.field === 'data')) } as TilemapLayer;
+    if (kindInfo.property) (layer as unknown as Record<string, unknown>)[kindInfo.property] = kindInfo.view(tiles(kindInfo.field, kindInfo.tileBytes, false));
     return layer;
   }
 }

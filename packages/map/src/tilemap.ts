@@ -1,44 +1,54 @@
 import { MapError } from './errors.js';
-import { TILE_TILE_BYTES, TilemapFlags } from './generated/index.gen.js';
-import type { TilemapKind } from './model.js';
+import { TILE_TILE_BYTES } from './generated/index.gen.js';
 
-/** Which physics layer a tilemap is, from its flags (the first set bit, as DDNet checks them). */
-export function tilemapKind(flags: number): TilemapKind {
-  if (flags & TilemapFlags.Game) return 'game';
-  if (flags & TilemapFlags.Tele) return 'tele';
-  if (flags & TilemapFlags.Speedup) return 'speedup';
-  if (flags & TilemapFlags.Front) return 'front';
-  if (flags & TilemapFlags.Switch) return 'switch';
-  if (flags & TilemapFlags.Tune) return 'tune';
-  return 'tiles';
-}
+/**
+ * The most tiles a skip-compressed layer may expand to: 2^24 tiles (64 MiB, e.g. 4096x4096). DDNet's loader
+ * allocates width x height tiles whatever they are (its editor allows up to 100000x100000), and 4 bytes of
+ * skip-255 tiles deflate about 1000:1, so a few KB of file could otherwise claim gigabytes. The largest layer
+ * of any map shipped with DDNet or Teeworlds is far below this; `maxTiles` raises it for a trusted file.
+ */
+export const MAX_SKIP_EXPANDED_TILES = 1 << 24;
 
 /**
  * Expands Teeworlds 0.7 skip-compressed tiles (tilemap version 4): each stored tile stands for itself and
- * `skip` more copies. The rule and its checks follow DDNet's CMap::ExtractTiles.
+ * `skip` more copies. The rule and its checks follow DDNet's CMap::ExtractTiles (src/engine/shared/map.cpp).
+ * Every check runs on the stored tiles before the expanded layer is allocated.
  */
-export function expandSkippedTiles(stored: Uint8Array, count: number, path: string): Uint8Array {
+export function expandSkippedTiles(
+  stored: Uint8Array,
+  count: number,
+  path: string,
+  maxTiles: number = MAX_SKIP_EXPANDED_TILES,
+): Uint8Array {
+  if (count > maxTiles) {
+    throw new MapError('TILEMAP_TOO_LARGE', `a skip-compressed layer of ${count} tiles is over the limit of ${maxTiles} tiles`, -1, path);
+  }
   const srcCount = Math.floor(stored.length / TILE_TILE_BYTES);
-  // Each stored tile stands for at most 256: refuse before allocating what the data cannot fill.
-  if (count > srcCount * 256) throw new MapError('TILE_DATA_SHORT', `${srcCount} stored tiles cannot expand to ${count}`, -1, path);
-  const out = new Uint8Array(count * TILE_TILE_BYTES);
+  // A first pass over the stored tiles finds how far they expand, so a short or long layer is refused
+  // without allocating it.
   let dest = 0;
   let src = 0;
   while (dest < count && src < srcCount) {
     const o = src * TILE_TILE_BYTES;
-    const id = stored[o]!;
-    const flags = stored[o + 1]!;
-    const skip = stored[o + 2]!;
     const reserved = stored[o + 3]!;
     if (reserved !== 0) throw new MapError('TILE_RESERVED_NONZERO', `stored tile ${src} has reserved byte ${reserved}`, -1, path);
-    for (let k = 0; k <= skip && dest < count; k++, dest++) {
-      out[dest * TILE_TILE_BYTES] = id;
-      out[dest * TILE_TILE_BYTES + 1] = flags;
-    }
+    dest = Math.min(count, dest + stored[o + 2]! + 1);
     src++;
   }
   if (dest !== count) throw new MapError('TILE_DATA_SHORT', `skip-compressed tiles expand to ${dest} tiles, need ${count}`, -1, path);
   if (src !== srcCount) throw new MapError('TILE_DATA_LONG', `${srcCount - src} stored tiles left over after ${count} tiles`, -1, path);
+  const out = new Uint8Array(count * TILE_TILE_BYTES);
+  dest = 0;
+  for (src = 0; dest < count; src++) {
+    const o = src * TILE_TILE_BYTES;
+    const id = stored[o]!;
+    const flags = stored[o + 1]!;
+    const end = Math.min(count, dest + stored[o + 2]! + 1);
+    for (; dest < end; dest++) {
+      out[dest * TILE_TILE_BYTES] = id;
+      out[dest * TILE_TILE_BYTES + 1] = flags;
+    }
+  }
   return out;
 }
 

@@ -1,45 +1,112 @@
 // What DDNet's map loader (src/engine/shared/map.cpp, CMap::Load and the tile layer checks, current
-// master) refuses or silently fixes, reported on the map model with the element's path.
-import { LayerFlags, SPEEDUP_TILE_BYTES, TILE_TILE_BYTES } from './generated/index.gen.js';
-import type { MapIssue, TilemapKind, TilemapLayer, TwMap } from './model.js';
-import { tilemapKind } from './tilemap.js';
+// master) refuses or silently fixes, and what its client and editor ignore, reported on the map model with
+// the element's path. Version ranges and item references come from the schemas (generated registry).
+import {
+  type ItemRefField,
+  LayerFlags,
+  MAP_ITEM_TYPE,
+  MAP_ITEM_TYPES,
+  MAP_RECORD_REFS,
+  type MapItemName,
+  type MapItemTypeInfo,
+  type SinceVersionField,
+  TILEMAP_KIND_FLAGS,
+  TILEMAP_KINDS,
+  type TilemapKind,
+  tilemapKind,
+  type VersionRange,
+} from './generated/index.gen.js';
+import type { MapIssue, MapLayer, TilemapLayer, TwMap } from './model.js';
 
-const PHYSICS_NAMES: Record<Exclude<TilemapKind, 'tiles'>, string> = {
-  game: 'Game',
-  tele: 'Tele',
-  speedup: 'Speedup',
-  front: 'Front',
-  switch: 'Switch',
-  tune: 'Tune',
-};
-const PHYSICS_FLAGS = 1 | 2 | 4 | 8 | 16 | 32;
+/** Names DDNet gives physics layers on load (src/engine/shared/map.cpp, EnsureTileLayerProperties). */
+const physicsName = (kind: TilemapKind) => kind.charAt(0).toUpperCase() + kind.slice(1);
 
-/** Everything DDNet would refuse (`error`) or change (`fixed`) when loading this map, plus read issues. */
+/** Everything DDNet would refuse (`error`), change (`fixed`) or ignore (`warning`) when loading this map, plus read issues. */
 export function validateMap(map: TwMap): MapIssue[] {
   const issues: MapIssue[] = [...map.readIssues];
   const error = (code: string, path: string, message: string) => issues.push({ severity: 'error', code, path, message });
   const fixed = (code: string, path: string, message: string) => issues.push({ severity: 'fixed', code, path, message });
   const warning = (code: string, path: string, message: string) => issues.push({ severity: 'warning', code, path, message });
 
-  if (!map.version) error('VERSION_MISSING', 'version', 'the map version item is missing');
-  else if (map.version.version !== 1) error('VERSION_UNSUPPORTED', 'version', `map version ${map.version.version} is not 1`);
-
-  const refCheck = (value: number, count: number, what: string, path: string, optional = true) => {
-    if (optional && value === -1) return;
-    if (value < 0 || value >= count) error('REFERENCE_RANGE', path, `${what} ${value} does not exist (the map has ${count})`);
+  const layers = map.groups.flatMap((g) => g.layers);
+  /** How many items of a type the map has, for references to them. */
+  const countOf = (name: MapItemName): number => {
+    switch (name) {
+      case 'image':
+        return map.images.length;
+      case 'envelope':
+        return map.envelopes.length;
+      case 'group':
+        return map.groups.length;
+      case 'layer':
+        return layers.length;
+      case 'sound':
+        return map.sounds.length;
+      default:
+        return (map.items as Record<string, unknown[] | undefined>)[name]?.length ?? 0;
+    }
   };
+  /** References out of range: DDNet's client treats them as none (checked against DDNet mapimages.cpp, render_layer.cpp, envelope_extrema.cpp, mapsounds.cpp). */
+  const checkRefs = (value: object, refs: readonly ItemRefField[], path: string) => {
+    for (const ref of refs) {
+      const index = (value as Record<string, unknown>)[ref.field];
+      if (typeof index !== 'number' || (ref.optional && index === -1)) continue;
+      const count = countOf(ref.ref);
+      if (index < 0 || index >= count) warning('REFERENCE_RANGE', `${path}.${ref.field}`, `${ref.ref} ${index} does not exist (the map has ${count}); DDNet ignores the reference`);
+    }
+  };
+  const checkVersion = (versions: VersionRange | undefined, version: number | undefined, what: string, path: string) => {
+    if (!versions || version === undefined || (version >= versions.min && version <= versions.max)) return;
+    const message = `${what} version ${version} is not ${versions.min === versions.max ? versions.min : `${versions.min}..${versions.max}`}`;
+    if (versions.outside === 'refused') error('VERSION_UNSUPPORTED', `${path}.version`, `${message}; DDNet refuses the map`);
+    else warning('VERSION_UNSUPPORTED', `${path}.version`, `${message}; DDNet ignores the ${what}`);
+  };
+  /** Fields an item of its version should have but is too short for. */
+  const checkSince = (since: readonly SinceVersionField[], versions: VersionRange | undefined, fields: Record<string, unknown>, what: string, path: string) => {
+    const version = fields.version as number | undefined;
+    for (const s of since) {
+      if (version === undefined || version < s.version || fields[s.field] !== undefined) continue;
+      const message = `a version ${version} ${what} is too short for ${s.field}`;
+      if (versions?.outside === 'refused' && version <= versions.max) error('ITEM_TRUNCATED', `${path}.${s.field}`, `${message}; DDNet refuses the map`);
+      else warning('ITEM_TRUNCATED', `${path}.${s.field}`, message);
+    }
+  };
+  /** Version range, length and references of an element's item, from the registry. */
+  const checkItem = (type: MapItemTypeInfo, item: object, path: string) => {
+    const fields = item as Record<string, unknown>;
+    checkVersion(type.versions, fields.version as number | undefined, type.name, path);
+    checkSince(type.since, type.versions, fields, type.name, path);
+    checkRefs(item, type.refs, path);
+    const variant = type.variants.find((v) => v.name === fields.kind);
+    if (variant) {
+      checkVersion(variant.versions, fields.version as number | undefined, `${variant.name} ${type.name}`, path);
+      checkSince(variant.since, variant.versions, fields, `${variant.name} ${type.name}`, path);
+      checkRefs(item, variant.refs, path);
+    }
+  };
+
+  if (!map.version) error('VERSION_MISSING', 'version', 'the map version item is missing');
+  else checkItem(MAP_ITEM_TYPE.version, map.version, 'version');
 
   map.images.forEach((image, i) => {
     const path = `images[${i}]`;
-    if (!image.item.external && image.pixels) {
+    checkItem(MAP_ITEM_TYPE.image, image.item, path);
+    if (image.name === undefined) warning('IMAGE_NAME_MISSING', `${path}.name`, 'the image has no readable name; DDNet names it "(error)" and cannot load it if it is external');
+    if (image.item.external) return;
+    if (image.item.version >= 2 && image.item.format !== 1) {
+      // DDNet 18.3 and later load embedded images as RGBA only (src/game/client/components/mapimages.cpp,
+      // "invalid map image type"; DDNet commit 8a64feabc3 removed RGB images from the format).
+      warning('IMAGE_FORMAT', `${path}.format`, `pixel format ${image.item.format} is not RGBA; DDNet (since 18.3) does not load the image`);
+    }
+    if (image.pixels) {
       const bpp = image.item.version >= 2 && image.item.format === 0 ? 3 : 4;
       const want = image.item.width * image.item.height * bpp;
-      if (image.pixels.length !== want) error('IMAGE_DATA_SIZE', `${path}.data`, `${image.pixels.length} bytes of pixels, ${image.item.width}x${image.item.height}x${bpp} needs ${want}`);
-    }
-    if (!image.item.external && !image.pixels) error('IMAGE_DATA_MISSING', `${path}.data`, 'an embedded image has no pixel data');
+      if (image.pixels.length < want) warning('IMAGE_DATA_SIZE', `${path}.data`, `${image.pixels.length} bytes of pixels, ${image.item.width}x${image.item.height}x${bpp} needs ${want}; DDNet does not load the image`);
+    } else warning('IMAGE_DATA_MISSING', `${path}.data`, 'an embedded image has no pixel data; DDNet does not load the image');
   });
 
   map.envelopes.forEach((envelope, e) => {
+    checkItem(MAP_ITEM_TYPE.envelope, envelope.item, `envelopes[${e}]`);
     let last = -Infinity;
     envelope.points.forEach((p, k) => {
       if (p.time < last) warning('ENVELOPE_TIME_ORDER', `envelopes[${e}].points[${k}]`, `time ${p.time} before the previous point's ${last}`);
@@ -47,117 +114,121 @@ export function validateMap(map: TwMap): MapIssue[] {
     });
   });
 
+  map.sounds.forEach((sound, i) => {
+    checkItem(MAP_ITEM_TYPE.sound, sound.item, `sounds[${i}]`);
+    if (!sound.data) warning('SOUND_DATA_MISSING', `sounds[${i}].data`, 'the sound has no readable data; DDNet skips it');
+  });
+
   let gameLayer: TilemapLayer | undefined;
   let gamePath = '';
-  const tilemaps: [TilemapLayer, string, TilemapKind][] = [];
+  const tilemaps: [TilemapLayer, string][] = [];
   map.groups.forEach((group, g) => {
+    checkItem(MAP_ITEM_TYPE.group, group.item, `groups[${g}]`);
     group.layers.forEach((layer, l) => {
       const path = `groups[${g}].layers[${l}]`;
-      if (layer.item.layerVersion !== 0) fixed('LAYER_VERSION', `${path}.layer_version`, `unused version ${layer.item.layerVersion} is reset to 0`);
-      switch (layer.kind) {
-        case 'tilemap': {
-          const kind = tilemapKind(layer.item.tilemapFlags);
-          tilemaps.push([layer, path, kind]);
-          if (kind === 'game') {
-            if (gameLayer) warning('GAME_LAYER_DUPLICATE', path, `another game layer (${gamePath}); DDNet uses the last one`);
-            gameLayer = layer;
-            gamePath = path;
-          }
-          break;
+      checkItem(MAP_ITEM_TYPE.layer, layer.item, path);
+      for (const [record, list] of recordsOf(layer)) list.forEach((r, k) => checkRefs(r, MAP_RECORD_REFS[record] ?? [], `${path}.${record === 'quad' ? 'quads' : 'sources'}[${k}]`));
+      if (layer.item.layerVersion !== 0) fixed('LAYER_VERSION', `${path}.layerVersion`, `unused version ${layer.item.layerVersion} is reset to 0`);
+      if (layer.kind === 'tilemap') {
+        tilemaps.push([layer, path]);
+        if (layer.tilemapKind === 'game') {
+          if (gameLayer) warning('GAME_LAYER_DUPLICATE', path, `another game layer (${gamePath}); DDNet uses the last one`);
+          gameLayer = layer;
+          gamePath = path;
         }
-        case 'quads':
-          refCheck(layer.item.image, map.images.length, 'image', `${path}.image`);
-          layer.quads.forEach((q, k) => {
-            refCheck(q.posEnv, map.envelopes.length, 'envelope', `${path}.quads[${k}].pos_env`);
-            refCheck(q.colorEnv, map.envelopes.length, 'envelope', `${path}.quads[${k}].color_env`);
-          });
-          break;
-        case 'sounds':
-        case 'sounds_deprecated':
-          refCheck(layer.item.sound, map.sounds.length, 'sound', `${path}.sound`);
-          break;
-        default:
-          warning('LAYER_TYPE_UNKNOWN', `${path}.type`, `layer type ${layer.item.type} is unknown; DDNet ignores the layer`);
-      }
+      } else if (layer.kind === 'unknown') warning('LAYER_TYPE_UNKNOWN', `${path}.type`, `layer type ${layer.item.type} is unknown; DDNet ignores the layer`);
     });
   });
   if (!gameLayer) error('GAME_LAYER_MISSING', 'groups', 'the map has no game layer');
 
-  for (const [layer, path, kind] of tilemaps) {
+  // DDNet refuses two tile layers reading one data item (map.cpp, "is not unique").
+  const tileDataUsers = new Map<number, string>();
+  for (const [layer, path] of tilemaps) {
     const item = layer.item;
-    if (item.version < 2 || item.version > 4) error('TILEMAP_VERSION', `${path}.version`, `unsupported tilemap version ${item.version}`);
-    if ((item.tilemapFlags & PHYSICS_FLAGS & (item.tilemapFlags & PHYSICS_FLAGS) - 1) !== 0) {
-      error('TILEMAP_FLAGS', `${path}.tilemap_flags`, `flags ${item.tilemapFlags} set more than one physics layer kind`);
+    const kind = TILEMAP_KINDS.find((k) => k.kind === layer.tilemapKind)!;
+    if (tilemapKind(item.tilemapFlags) !== layer.tilemapKind) {
+      error('TILEMAP_KIND_MISMATCH', `${path}.tilemapFlags`, `flags ${item.tilemapFlags} make a ${tilemapKind(item.tilemapFlags)} layer, the model says ${layer.tilemapKind}; writeMap goes by the flags`);
+    }
+    if (((item.tilemapFlags & TILEMAP_KIND_FLAGS) & ((item.tilemapFlags & TILEMAP_KIND_FLAGS) - 1)) !== 0) {
+      error('TILEMAP_FLAGS', `${path}.tilemapFlags`, `flags ${item.tilemapFlags} set more than one physics layer kind`);
     }
     if (item.width < 2 || item.height < 2) error('TILEMAP_SIZE', path, `size ${item.width}x${item.height}: DDNet needs at least 2x2`);
-    refCheck(item.image, map.images.length, 'image', `${path}.image`);
-    refCheck(item.colorEnv, map.envelopes.length, 'envelope', `${path}.color_env`);
+    const dataIndex = item[kind.field] as number | undefined;
+    if (dataIndex !== undefined && dataIndex >= 0) {
+      const other = tileDataUsers.get(dataIndex);
+      if (other) error('TILE_DATA_SHARED', `${path}.${kind.field}`, `data item ${dataIndex} also holds the tiles of ${other}`);
+      else tileDataUsers.set(dataIndex, path);
+    }
     const count = item.width * item.height;
-    const checkSize = (bytes: Uint8Array | undefined, tileBytes: number, field: string) => {
-      if (bytes && bytes.length < count * tileBytes) error('TILE_DATA_SIZE', `${path}.${field}`, `${bytes.length / tileBytes} tiles for a ${item.width}x${item.height} layer`);
-    };
-    const physicsData = { tele: layer.tele, speedup: layer.speedup, front: layer.front, switch: layer.switch, tune: layer.tune };
-    if (kind === 'tiles' || kind === 'game') {
-      checkSize(layer.tiles.bytes, TILE_TILE_BYTES, 'data');
-      for (let i = 0; i < layer.tiles.length; i++) {
-        if (layer.tiles.getReserved(i) !== 0) {
-          error('TILE_RESERVED_NONZERO', `${path}.data`, `tile ${i} has reserved byte ${layer.tiles.getReserved(i)}`);
-          break;
-        }
-        if (layer.tiles.getSkip(i) !== 0) {
-          error('TILE_SKIP_NONZERO', `${path}.data`, `tile ${i} has skip ${layer.tiles.getSkip(i)} but the layer does not use skip compression`);
-          break;
+    const own = kind.property ? (layer as unknown as Record<string, { bytes: Uint8Array } | undefined>)[kind.property] : layer.tiles;
+    if (own && own.bytes.length < count * kind.tileBytes) error('TILE_DATA_SIZE', `${path}.${kind.field}`, `${own.bytes.length / kind.tileBytes} tiles for a ${item.width}x${item.height} layer`);
+    if (own) {
+      // DDNet refuses non-zero padding (map.cpp: tiles, game and front layers; speedup layers).
+      const bytes = own.bytes;
+      const zero = kind.zeroBytes;
+      scan: for (let o = 0; o + kind.tileBytes <= bytes.length; o += kind.tileBytes) {
+        for (const z of zero) {
+          if (bytes[o + z] !== 0) {
+            error('TILE_RESERVED_NONZERO', `${path}.${kind.field}`, `tile ${o / kind.tileBytes} has non-zero byte ${bytes[o + z]} at offset ${z}, which must be 0`);
+            break scan;
+          }
         }
       }
-    } else {
-      const tiles = physicsData[kind];
-      const tileBytes = tiles ? tiles.bytes.length / Math.max(1, tiles.length) : 0;
-      checkSize(tiles?.bytes, tileBytes, `data_${kind}`);
-      if (gameLayer && count < gameLayer.item.width * gameLayer.item.height) {
-        error('PHYSICS_LAYER_SMALL', path, `${kind} layer ${item.width}x${item.height} is smaller than the game layer ${gameLayer.item.width}x${gameLayer.item.height}`);
-      }
-      if (kind === 'speedup' && layer.speedup) {
-        for (let i = 0; i < layer.speedup.length; i++) {
-          if (layer.speedup.bytes[i * SPEEDUP_TILE_BYTES + 3] !== 0) {
-            error('SPEEDUP_PADDING_NONZERO', `${path}.data_speedup`, `tile ${i} has a non-zero padding byte`);
+      // Without skip compression (tilemap version 4) the skip byte of tiles must be 0 too.
+      if (kind.tile === 'tile') {
+        for (let o = 0; o + 3 < bytes.length; o += 4) {
+          if (bytes[o + 2] !== 0) {
+            error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${o / 4} has skip ${bytes[o + 2]} but the layer does not use skip compression`);
             break;
           }
         }
       }
     }
-    if (kind !== 'tiles') {
-      const expected = PHYSICS_NAMES[kind];
+    if (kind.property && gameLayer && count < gameLayer.item.width * gameLayer.item.height) {
+      error('PHYSICS_LAYER_SMALL', path, `${kind.kind} layer ${item.width}x${item.height} is smaller than the game layer ${gameLayer.item.width}x${gameLayer.item.height}`);
+    }
+    if (kind.flag !== 0) {
+      const expected = physicsName(kind.kind);
       if (item.name !== undefined && item.name !== expected) fixed('PHYSICS_LAYER_NAME', `${path}.name`, `name '${item.name}' is reset to '${expected}'`);
       const c = item.color;
       if (c.r !== 255 || c.g !== 255 || c.b !== 255 || c.a !== 255) fixed('PHYSICS_LAYER_COLOR', `${path}.color`, 'colour is reset to white');
-      if (layer.item.flags & LayerFlags.Detail) fixed('PHYSICS_LAYER_DETAIL', `${path}.flags`, 'detail flag is cleared');
+      if (item.flags & LayerFlags.Detail) fixed('PHYSICS_LAYER_DETAIL', `${path}.flags`, 'detail flag is cleared');
     } else {
       const c = item.color;
       if ([c.r, c.g, c.b, c.a].some((v) => v < 0 || v > 255)) error('TILEMAP_COLOR', `${path}.color`, `colour (${c.r}, ${c.g}, ${c.b}, ${c.a}) out of range`);
     }
-    const unused: [TilemapKind, number | undefined, string][] = [
-      ['tele', item.dataTele, 'data_tele'],
-      ['speedup', item.dataSpeedup, 'data_speedup'],
-      ['front', item.dataFront, 'data_front'],
-      ['switch', item.dataSwitch, 'data_switch'],
-      ['tune', item.dataTune, 'data_tune'],
-    ];
-    for (const [k, value, field] of unused) {
-      if (k !== kind && value !== undefined && value !== -1) fixed('PHYSICS_DATA_UNUSED', `${path}.${field}`, `unused ${k} data index ${value} is reset to -1`);
+    for (const other of TILEMAP_KINDS) {
+      if (!other.property || other.kind === kind.kind) continue;
+      const value = item[other.field] as number | undefined;
+      if (value !== undefined && value !== -1) fixed('PHYSICS_DATA_UNUSED', `${path}.${other.field}`, `unused ${other.kind} data index ${value} is reset to -1`);
     }
   }
 
-  map.automappers.forEach((a, i) => {
-    const path = `automappers[${i}]`;
-    // Only DDNet's editor reads these, and only version 1; the loader never looks at them.
-    if (a.version !== 1) {
-      warning('AUTOMAPPER_VERSION', `${path}.version`, `version ${a.version}: DDNet's editor ignores this config`);
-      return;
-    }
+  // Items in map.items: version ranges and references from the registry.
+  for (const type of MAP_ITEM_TYPES) {
+    const list = (map.items as Record<string, object[] | undefined>)[type.name];
+    list?.forEach((item, i) => checkItem(type, item, `items.${type.name}[${i}]`));
+  }
+  map.items.automapper?.forEach((a, i) => {
+    // Only DDNet's editor reads these, and only version 1 (checked by the version range above).
+    if (a.version !== 1) return;
     const group = map.groups[a.group];
-    if (!group || a.layer < 0 || a.layer >= group.layers.length) {
-      warning('AUTOMAPPER_TARGET', path, `group ${a.group} layer ${a.layer} does not exist; the editor ignores this config`);
+    if (group && (a.layer < 0 || a.layer >= group.layers.length)) {
+      warning('AUTOMAPPER_TARGET', `items.automapper[${i}].layer`, `group ${a.group} has no layer ${a.layer}; the editor ignores this config`);
     }
   });
   return issues;
+}
+
+/** The records of a layer's data, by record type (schemas/map/records). */
+function recordsOf(layer: MapLayer): [string, object[]][] {
+  switch (layer.kind) {
+    case 'quads':
+      return [['quad', layer.quads]];
+    case 'sounds':
+    case 'sounds_deprecated':
+      return [['sound_source', layer.sources]];
+    default:
+      return [];
+  }
 }

@@ -12,16 +12,16 @@ import {
   type Uuid,
 } from '@twcodec/datafile';
 import {
-  decodeAutomapperItem,
   decodeEnvelopeItem,
   decodeGroupItem,
   decodeImageItem,
   decodeInfoItem,
   decodeLayerItem,
+  decodeQuadArray,
   decodeSoundItem,
-  decodeTestItem,
+  decodeSoundSourceArray,
+  decodeSoundSourceDeprecatedArray,
   decodeVersionItem,
-  encodeAutomapperItem,
   encodeEnvelopeItem,
   encodeEnvelopePointArray,
   encodeEnvelopePointBezier07Array,
@@ -34,15 +34,23 @@ import {
   encodeSoundItem,
   encodeSoundSourceArray,
   encodeSoundSourceDeprecatedArray,
-  encodeTestItem,
   encodeVersionItem,
   type EnvelopePointBezier,
   type LayerItem,
   MAP_ITEM_TYPES,
+  type MapItemName,
+  type MapItemTypeInfo,
+  QUAD_INTS,
+  SOUND_SOURCE_DEPRECATED_INTS,
+  SOUND_SOURCE_INTS,
+  TILE_TILE_BYTES,
+  TILEMAP_KINDS,
+  tilemapKind,
 } from './generated/index.gen.js';
 import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { decodeCStringList, mapItemTypeOf } from './read.js';
-import { compressSkippedTiles, tilemapKind } from './tilemap.js';
+import { decodeCStringList, envelopePointsFromInts, isCollectedItemType, mapItemTypeOf } from './read.js';
+import { recordData, type RecordCountRule, usedRecords } from './records.js';
+import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
 
 export type WriteMapOptions = DatafileWriteOptions;
 
@@ -82,8 +90,10 @@ class MapWriter {
   /** Source data items already given to an element; a second user gets a new data item. */
   private readonly claimed = new Set<number>();
   /** The regenerated blocks of item ints, by map item type name. */
-  private readonly blocks = new Map<string, Int32Array[]>();
-  private readonly srcItems = new Map<string, DatafileItem[]>();
+  private readonly blocks = new Map<MapItemName, Int32Array[]>();
+  private readonly srcItems = new Map<MapItemName, DatafileItem[]>();
+  /** Unknown items written as part of a block (layers no group uses). */
+  private readonly absorbed = new Set<DatafileItem>();
 
   constructor(private readonly map: TwMap) {
     this.src = map.datafile;
@@ -110,6 +120,7 @@ class MapWriter {
    */
   private dataIndex(original: number | undefined, bytes: () => Uint8Array, same: (orig: Uint8Array) => boolean): number {
     const src = this.src;
+    if (original !== undefined && this.unreadable(original) && bytes().length === 0) return original;
     if (src && original !== undefined && original >= 0 && original < src.data.length && !this.claimed.has(original)) {
       this.claimed.add(original);
       const srcData = src.data[original]!;
@@ -127,7 +138,56 @@ class MapWriter {
       }
       return original;
     }
+    // A second element read from the same data item (DDNet refuses this for tiles): it shares the item
+    // while both are unchanged, and gets its own data item once it differs.
+    if (src && original !== undefined && this.claimed.has(original) && this.out.data[original] === src.data[original]) {
+      const srcData = src.data[original]!;
+      try {
+        if (same(srcData.bytes())) return original;
+      } catch {
+        // corrupt original data: written as a new data item below
+      } finally {
+        srcData.unload();
+      }
+    }
     return this.out.addData(bytes());
+  }
+
+  /**
+   * Whether `index` is a data reference readMap could not follow (out of range, or data that does not
+   * inflate): an element read from it is empty, and while it stays empty the reference is written back as
+   * it was, so that maps DDNet loads despite such references keep their bytes.
+   */
+  private unreadable(index: number): boolean {
+    const src = this.src;
+    if (!src || index === -1) return false;
+    if (!Number.isInteger(index) || index < 0 || index >= src.data.length || this.map.unreadData?.has(index)) return true;
+    try {
+      src.data[index]!.bytes();
+      return false;
+    } catch {
+      return true;
+    } finally {
+      src.data[index]!.unload();
+    }
+  }
+
+  /** Whether the source's image `i` was external with data reference `data` (so the reference is not a leftover of an edit). */
+  private sourceImageKeeps(i: number, data: number): boolean {
+    const original = this.srcItems.get('image')?.[i];
+    if (!original) return false;
+    try {
+      const item = decodeImageItem(original.data);
+      return item.external && item.data === data;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Bytes of an element whose data may be missing (undefined): such a reference is kept when it was unreadable. */
+  private optionalBytes(original: number, bytes: Uint8Array | undefined): number {
+    if (bytes === undefined) return this.unreadable(original) ? original : -1;
+    return this.bytesData(original, bytes);
   }
 
   private bytesData(original: number | undefined, bytes: Uint8Array): number {
@@ -139,11 +199,12 @@ class MapWriter {
   }
 
   private optionalString(original: number, text: string | undefined): number {
-    return text === undefined ? -1 : this.stringData(original, text);
+    if (text === undefined) return this.unreadable(original) ? original : -1;
+    return this.stringData(original, text);
   }
 
   /** Adds an item's ints to its block, reusing the original ints when the item decodes to the same value. */
-  private emit<T>(name: string, item: T, encode: (item: T) => Int32Array, decode: (d: Int32Array) => T): void {
+  private emit<T>(name: MapItemName, item: T, encode: (item: T) => Int32Array, decode: (d: Int32Array) => T): void {
     let block = this.blocks.get(name);
     if (!block) this.blocks.set(name, (block = []));
     const original = this.srcItems.get(name)?.[block.length];
@@ -176,24 +237,65 @@ class MapWriter {
       } else if (info.item.settings !== undefined) item.settings = -1;
       this.emit('info', item, encodeInfoItem, decodeInfoItem);
     }
-    map.images.forEach((image) => {
-      const item = { ...image.item, name: this.stringData(image.item.name, image.name) };
-      item.data = image.pixels ? this.bytesData(image.item.data, image.pixels) : -1;
+    map.images.forEach((image, i) => {
+      const item = { ...image.item, name: this.optionalString(image.item.name, image.name) };
+      // DDNet never reads the data of an external image; a file that has some keeps its reference as it was.
+      const keptExternal = image.pixels === undefined && image.item.external && this.sourceImageKeeps(i, image.item.data);
+      if (!keptExternal) item.data = this.optionalBytes(image.item.data, image.pixels);
       this.emit('image', item, encodeImageItem, decodeImageItem);
     });
     this.buildEnvelopes();
     this.buildGroups();
     map.sounds.forEach((sound) => {
-      const item = { ...sound.item, name: this.stringData(sound.item.name, sound.name), data: this.bytesData(sound.item.data, sound.data), dataSize: sound.data.length };
+      const item = { ...sound.item, name: this.optionalString(sound.item.name, sound.name), data: this.optionalBytes(sound.item.data, sound.data) };
+      if (sound.data) item.dataSize = sound.data.length;
       this.emit('sound', item, encodeSoundItem, decodeSoundItem);
     });
-    map.automappers.forEach((a) => this.emit('automapper', a, encodeAutomapperItem, decodeAutomapperItem));
-    map.testItems.forEach((t) => this.emit('test', t, encodeTestItem, decodeTestItem));
+    this.buildCollected();
     this.assemble();
     return this.out;
   }
 
+  /** Items of the non-structure types, through the generated registry's codecs. */
+  private buildCollected(): void {
+    const items = this.map.items as Record<string, unknown[] | undefined>;
+    for (const info of MAP_ITEM_TYPES) {
+      if (!isCollectedItemType(info.name)) continue;
+      const type = info as MapItemTypeInfo;
+      for (const item of items[info.name] ?? []) this.emit(info.name, item, (v) => type.encode(v as never), (d) => type.decode(d));
+    }
+    for (const name of Object.keys(items)) {
+      if (!MAP_ITEM_TYPES.some((t) => t.name === name)) throw new TypeError(`map.items.${name}: no such map item type in the schemas`);
+    }
+  }
+
+  /**
+   * Keeps the envelope items' point ranges and the points items as they were read when every envelope
+   * still has the points it was read with (also when the ranges overlap, leave points unused, or point
+   * outside the item, which DDNet loads). Returns false when the points must be regenerated.
+   */
+  private keepEnvelopeLayout(): boolean {
+    const src = this.src;
+    const map = this.map;
+    if (!src) return false;
+    const pointsItem = this.srcItems.get('envelope_points')?.[0];
+    const bezierItem = this.srcItems.get('envelope_points_bezier')?.[0];
+    const layout = (this.srcItems.get('envelope') ?? []).some((raw) => raw.data[0]! >= 3) ? 'teeworlds07' : 'ddnet';
+    if (layout !== map.envelopePointLayout) return false;
+    const { points, bezierUsed } = envelopePointsFromInts(layout, pointsItem?.data ?? new Int32Array(), bezierItem?.data);
+    for (const envelope of map.envelopes) {
+      const { startPoint: start, numPoints: num } = envelope.item;
+      const valid = start >= 0 && num >= 0 && start + num <= points.length;
+      if (!valid ? envelope.points.length !== 0 : !deepEqual(points.slice(start, start + num), envelope.points)) return false;
+    }
+    for (const envelope of map.envelopes) this.emit('envelope', envelope.item, encodeEnvelopeItem, decodeEnvelopeItem);
+    if (pointsItem) this.emitRaw('envelope_points', pointsItem.data);
+    if (bezierItem && bezierUsed) this.emitRaw('envelope_points_bezier', bezierItem.data);
+    return true;
+  }
+
   private buildEnvelopes(): void {
+    if (this.keepEnvelopeLayout()) return;
     const map = this.map;
     const points = map.envelopes.flatMap((e) => e.points);
     let start = 0;
@@ -218,7 +320,7 @@ class MapWriter {
   }
 
   /** Array items: their ints are compared directly. */
-  private emitRaw(name: string, ints: Int32Array): void {
+  private emitRaw(name: MapItemName, ints: Int32Array): void {
     const original = this.srcItems.get(name)?.[0]?.data;
     const same = original && original.length === ints.length && original.every((v, i) => v === ints[i]);
     this.blocks.set(name, [same ? original : ints]);
@@ -226,56 +328,105 @@ class MapWriter {
 
   private buildGroups(): void {
     let layerIndex = 0;
+    const srcLayerItems = this.srcItems.get('layer') ?? [];
+    const srcLayers = this.src ? srcLayerItems.length : undefined;
+    // Layers no group used (kept in unknownItems) go back to their slots, so that the groups' ranges stay.
+    const orphans = new Map<number, DatafileItem>();
+    for (const item of this.map.unknownItems) {
+      const position = srcLayerItems.indexOf(item);
+      if (position >= 0) orphans.set(position, item);
+    }
+    const layerBlock = () => this.blocks.get('layer') ?? (this.blocks.set('layer', []), this.blocks.get('layer')!);
+    const placeOrphans = (upTo: number) => {
+      while (orphans.has(layerIndex) && layerIndex < upTo) {
+        const item = orphans.get(layerIndex)!;
+        layerBlock().push(item.data);
+        this.absorbed.add(item);
+        orphans.delete(layerIndex++);
+      }
+    };
     this.map.groups.forEach((group) => {
+      const { startLayer: start, numLayers: num } = group.item;
+      if (srcLayers !== undefined && group.layers.length === 0 && (start < 0 || num < 0 || start + num > srcLayers)) {
+        // Read with a layer range past the layers (DDNet refuses the map; a lenient read gives no layers):
+        // written back as it was while it stays empty.
+        this.emit('group', group.item, encodeGroupItem, decodeGroupItem);
+        return;
+      }
+      placeOrphans(Infinity);
       const item = { ...group.item, startLayer: layerIndex, numLayers: group.layers.length };
       layerIndex += group.layers.length;
       this.emit('group', item, encodeGroupItem, decodeGroupItem);
       for (const layer of group.layers) this.emit('layer', this.layerItem(layer), encodeLayerItem, decodeLayerItem);
     });
+    placeOrphans(Infinity);
+    // Orphans past the end stay in their order after the group's layers.
+    for (const position of [...orphans.keys()].sort((a, b) => a - b)) {
+      const item = orphans.get(position)!;
+      layerBlock().push(item.data);
+      this.absorbed.add(item);
+    }
+  }
+
+  /**
+   * A quads or sounds layer's item and data. While the records are those readMap took from the original data
+   * (see usedRecords), data and count stay as they were, whatever extra records or count the file had;
+   * otherwise the records are written with their count, and an empty list as DDNet's editor writes it.
+   */
+  private recordLayer<I extends LayerItem & { data: number }, R>(
+    item: I,
+    countField: keyof I & string,
+    records: readonly R[],
+    recordInts: number,
+    rule: RecordCountRule,
+    encode: (records: readonly R[]) => Int32Array,
+    decode: (ints: Int32Array) => R[],
+  ): I {
+    const count = item[countField] as number;
+    if (records.length === 0 && this.unreadable(item.data)) return item;
+    let unchanged = false;
+    const data = this.dataIndex(
+      item.data,
+      () => bytesFromInt32s(recordData(encode(records), recordInts)),
+      (orig) => (unchanged = deepEqual(decode(usedRecords(orig, recordInts, count, rule).ints), records)),
+    );
+    return { ...item, [countField]: unchanged ? count : records.length, data };
   }
 
   private layerItem(layer: MapLayer): LayerItem {
     switch (layer.kind) {
       case 'tilemap': {
         const item = { ...layer.item };
-        const kind = tilemapKind(item.tilemapFlags);
-        const skip = item.version >= 4 && (kind === 'tiles' || kind === 'game');
+        const kind = TILEMAP_KINDS.find((k) => k.kind === tilemapKind(item.tilemapFlags))!;
+        const skip = item.version >= 4 && kind.field === 'data';
         const tiles = layer.tiles.bytes;
         item.data = this.dataIndex(
           item.data,
           () => (skip ? compressSkippedTiles(tiles) : tiles),
-          (orig) => bytesEqual(orig, skip ? compressSkippedTiles(tiles) : tiles),
+          // Compared expanded: another editor may have grouped the runs differently.
+          (orig) => bytesEqual(skip ? expandSkippedTiles(orig, tiles.length / TILE_TILE_BYTES, 'data') : orig, tiles),
         );
-        const physics: [keyof typeof item, { bytes: Uint8Array } | undefined][] = [
-          ['dataTele', layer.tele],
-          ['dataSpeedup', layer.speedup],
-          ['dataFront', layer.front],
-          ['dataSwitch', layer.switch],
-          ['dataTune', layer.tune],
-        ];
-        for (const [field, data] of physics) {
-          if (data) (item[field] as number) = this.bytesData(item[field] as number | undefined, data.bytes);
+        // The tiles of the layer's own kind, when they are not those behind `data`.
+        for (const k of TILEMAP_KINDS) {
+          const view = k.property && (layer as unknown as Record<string, { bytes: Uint8Array } | undefined>)[k.property];
+          if (view) (item[k.field] as number) = this.bytesData(item[k.field] as number | undefined, view.bytes);
         }
         return item;
       }
       case 'quads':
-        return {
-          ...layer.item,
-          numQuads: layer.quads.length,
-          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeQuadArray(layer.quads))),
-        };
+        return this.recordLayer(layer.item, 'numQuads', layer.quads, QUAD_INTS, 'all', encodeQuadArray, decodeQuadArray);
       case 'sounds':
-        return {
-          ...layer.item,
-          numSources: layer.sources.length,
-          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceArray(layer.sources))),
-        };
+        return this.recordLayer(layer.item, 'numSources', layer.sources, SOUND_SOURCE_INTS, 'min', encodeSoundSourceArray, decodeSoundSourceArray);
       case 'sounds_deprecated':
-        return {
-          ...layer.item,
-          numSources: layer.sources.length,
-          data: this.bytesData(layer.item.data, bytesFromInt32s(encodeSoundSourceDeprecatedArray(layer.sources.map(soundSourceToDeprecated)))),
-        };
+        return this.recordLayer(
+          layer.item,
+          'numSources',
+          layer.sources.map(soundSourceToDeprecated),
+          SOUND_SOURCE_DEPRECATED_INTS,
+          'min',
+          encodeSoundSourceDeprecatedArray,
+          decodeSoundSourceDeprecatedArray,
+        );
       default:
         return layer.item;
     }
@@ -287,10 +438,10 @@ class MapWriter {
    */
   private assemble(): void {
     const out = this.out;
-    const unknown = new Set(this.map.unknownItems);
+    const unknown = new Set(this.map.unknownItems.filter((item) => !this.absorbed.has(item)));
     const placed = new Set<string>();
-    const blockItems = (name: string, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
-      (this.blocks.get(name) ?? []).map((data, id) => ({ type: internalType, id, uuid, data }));
+    const blockItems = (name: MapItemName, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
+      (this.blocks.get(name) ?? []).map((data, i) => ({ type: internalType, id: this.itemId(name, i), uuid, data }));
     for (const item of this.src?.items ?? []) {
       const info = mapItemTypeOf(item); // undefined for the UUID index, which is kept as it is
       if (item.type === ITEMTYPE_EX) out.items.push(item);
@@ -307,8 +458,19 @@ class MapWriter {
     for (const info of MAP_ITEM_TYPES) {
       if (placed.has(info.name) || !this.blocks.get(info.name)?.length) continue;
       const block = this.blocks.get(info.name)!;
-      if (info.typeId !== undefined) block.forEach((data, id) => out.addItem(info.typeId!, id, data));
-      else block.forEach((data, id) => out.addItem(info.uuid!, id, data));
+      block.forEach((data, i) => out.addItem(info.typeId ?? info.uuid!, this.itemId(info.name, i), data));
     }
+  }
+
+  /**
+   * The item id of the `i`th item of a type. Structure items are numbered by position (DDNet refers to them
+   * by index); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
+   * the group's index), new ones count on from the largest.
+   */
+  private itemId(name: MapItemName, i: number): number {
+    if (!isCollectedItemType(name)) return i;
+    const src = this.srcItems.get(name) ?? [];
+    if (i < src.length) return src[i]!.id;
+    return Math.max(i, ...src.map((item) => item.id + 1 + (i - src.length)));
   }
 }

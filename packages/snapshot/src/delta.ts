@@ -188,6 +188,10 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
     const withSize = carriesSize(sizes, item.type);
     const data = item.data;
     const size = data.length;
+    // An update without a size is read back with the protocol's size: any other size cannot be applied.
+    if (!withSize && size !== sizes[item.type]) {
+      throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} has ${size} ints, its type has ${sizes[item.type]} in this protocol`, -1, 'createDelta');
+    }
     const start = p;
     out[p++] = item.type;
     out[p++] = item.id;

@@ -79,6 +79,9 @@ export class Snapshot {
     if (ints.length !== 2 + numItems + dataSize / 4) fail('SIZE_MISMATCH', `header describes ${2 + numItems + dataSize / 4} ints, got ${ints.length}`, 0);
     const dataAt = 2 + numItems;
     const items: SnapshotItem[] = [];
+    // DDNet's IsValid does not look at keys, but its builder never repeats one and every lookup (deltas,
+    // the client's item access) finds only the first: a repeated key is an item no delta can reach.
+    const seen = new Set<number>();
     for (let i = 0; i < numItems; i++) {
       const offset = ints[2 + i]!;
       const end = i + 1 < numItems ? ints[3 + i]! : dataSize;
@@ -86,6 +89,8 @@ export class Snapshot {
       if (end - offset < 4) fail('BAD_OFFSET', `item ${i} has ${end - offset} bytes, its key needs 4`, 2 + i);
       const at = dataAt + offset / 4;
       const key = ints[at]!;
+      if (seen.has(key)) fail('DUPLICATE_KEY', `item ${i} repeats the key ${(key >>> 16) & 0xffff}:${key & 0xffff}`, at);
+      seen.add(key);
       items.push({ type: (key >>> 16) & 0xffff, id: key & 0xffff, data: ints.slice(at + 1, dataAt + end / 4) });
     }
     return new Snapshot(items);

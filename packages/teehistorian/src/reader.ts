@@ -1,4 +1,4 @@
-import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/datafile';
+import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8Escaped, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/datafile';
 import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage } from './generated/messages.gen.js';
 
 /** Errors of teehistorian reading and writing. */
@@ -120,20 +120,54 @@ export class TickTracker {
   }
 }
 
-/** Reads the header: UUID, then NUL-terminated JSON. Returns undefined when `bytes` may not hold it all yet. */
-export function parseHeader(bytes: Uint8Array, complete: boolean): { header: TeehistorianHeader; headerText: string; size: number } | undefined {
+/**
+ * How deep a header's JSON may nest. DDNet writes depth 2 (`config` and `tuning` are objects); a limit keeps
+ * every later step (comparing, printing) away from recursion as deep as a hostile file could make it.
+ */
+export const MAX_HEADER_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text (a linear scan that skips strings). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) max = Math.max(max, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
+/**
+ * Reads the header: UUID, then NUL-terminated JSON. Returns undefined when `bytes` may not hold it all yet;
+ * `searchFrom` lets a stream reader look for the NUL only in bytes it has not searched before.
+ */
+export function parseHeader(
+  bytes: Uint8Array,
+  complete: boolean,
+  searchFrom = 16,
+): { header: TeehistorianHeader; headerText: string; size: number } | undefined {
   if (bytes.length < 16) {
     if (!complete) return undefined;
     throw new TeehistorianError('TRUNCATED', `file has ${bytes.length} bytes, the UUID needs 16`, bytes.length, 'header.uuid');
   }
   const uuid = uuidFromBytes(bytes);
   if (uuid !== TEEHISTORIAN_UUID) throw new TeehistorianError('BAD_MAGIC', `starts with ${uuid}, not the teehistorian UUID`, 0, 'header.uuid');
-  const nul = bytes.indexOf(0, 16);
+  const nul = bytes.indexOf(0, Math.max(16, searchFrom));
   if (nul < 0) {
     if (!complete) return undefined;
     throw new TeehistorianError('TRUNCATED', 'the header JSON has no NUL terminator', bytes.length, 'header.json');
   }
-  const headerText = decodeUtf8(bytes.subarray(16, nul));
+  const headerText = decodeUtf8Escaped(bytes.subarray(16, nul));
+  const depth = jsonDepth(headerText);
+  if (depth > MAX_HEADER_DEPTH) {
+    throw new TeehistorianError('BAD_HEADER', `header JSON nests ${depth} deep, more than ${MAX_HEADER_DEPTH}`, 16, 'header.json');
+  }
   let header: unknown;
   try {
     header = JSON.parse(headerText);
@@ -313,48 +347,102 @@ export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
     this.players = this.stream.players;
   }
 
+  /**
+   * Linear in the file for any chunking: bytes are copied into the pending buffer once (it grows by
+   * doubling), the header's NUL is searched for only in new bytes, and after a message was found unfinished
+   * it is decoded again only once the pending bytes have doubled (or the stream has ended).
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<TickedMessage> {
     const maxPending = this.stream.options.maxMessageSize ?? 16 * 1024 * 1024;
-    let pending: Uint8Array = new Uint8Array(0);
-    let base = 0; // file offset of pending[0]
+    const pending = new PendingBytes();
     let inHeader = true;
-    let incomplete: number | undefined;
+    let headerSearched = 16;
+    let retryAt = 0; // pending size at which an unfinished message is worth decoding again
+    const decode = function* (this: TeehistorianStreamReader, bytes: Uint8Array, base: number): Generator<TickedMessage, number> {
+      const r = new ByteReader(bytes, 0, bytes.length, base);
+      let m: TickedMessage | typeof INCOMPLETE | undefined;
+      while ((m = this.stream.next(r)) !== undefined && m !== INCOMPLETE) yield m;
+      return m === INCOMPLETE ? r.pos : bytes.length;
+    }.bind(this);
     for await (const chunk of chunksOf(this.source)) {
-      let buf: Uint8Array;
-      if (pending.length) {
-        buf = new Uint8Array(pending.length + chunk.length);
-        buf.set(pending);
-        buf.set(chunk, pending.length);
-      } else {
-        buf = chunk;
-      }
-      let start = 0;
       if (inHeader) {
-        const parsed = parseHeader(buf, false);
+        pending.append(chunk);
+        const bytes = pending.view();
+        const parsed = parseHeader(bytes, false, headerSearched);
         if (!parsed) {
-          if (buf.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${buf.length} bytes`, base, 'header.json');
-          pending = buf.slice();
+          if (bytes.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
+          headerSearched = bytes.length;
           continue;
         }
         this.header = parsed.header;
         this.headerText = parsed.headerText;
         inHeader = false;
-        start = parsed.size;
+        pending.consume(parsed.size);
+      } else if (pending.length === 0) {
+        // The common case: nothing left over, so the chunk is decoded where it is and only its tail copied.
+        const used = yield* decode(chunk, pending.base);
+        pending.base += used;
+        if (used < chunk.length) {
+          pending.append(chunk.subarray(used));
+          retryAt = 2 * pending.length;
+        }
+        continue;
+      } else {
+        pending.append(chunk);
+        if (pending.length < retryAt) continue;
       }
-      const r = new ByteReader(buf, start, buf.length, base);
-      let m: TickedMessage | typeof INCOMPLETE | undefined;
-      while ((m = this.stream.next(r)) !== undefined && m !== INCOMPLETE) yield m;
-      const keepFrom = m === INCOMPLETE ? r.pos : buf.length;
-      if (buf.length - keepFrom > maxPending) {
-        throw new TeehistorianError('MESSAGE_TOO_LARGE', `a message is longer than ${maxPending} bytes`, base + keepFrom, `messages[${this.stream.count}]`);
+      if (pending.length > maxPending) {
+        throw new TeehistorianError('MESSAGE_TOO_LARGE', `a message is longer than ${maxPending} bytes`, pending.base, `messages[${this.stream.count}]`);
       }
-      pending = buf.slice(keepFrom);
-      base += keepFrom;
-      incomplete = pending.length ? base : undefined;
+      pending.consume(yield* decode(pending.view(), pending.base));
+      retryAt = 2 * pending.length;
     }
-    if (inHeader) parseHeader(pending, true);
-    this.end = { finished: this.stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? base };
-    this.stream.close(base, incomplete);
+    if (inHeader) parseHeader(pending.view(), true);
+    // Bytes held back by the doubling rule may still hold whole messages.
+    if (pending.length) pending.consume(yield* decode(pending.view(), pending.base));
+    const incomplete = pending.length ? pending.base : undefined;
+    this.end = { finished: this.stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? pending.base };
+    this.stream.close(pending.base, incomplete);
+  }
+}
+
+/** The bytes a stream reader holds back: a buffer that grows by doubling and is compacted only when half used. */
+class PendingBytes {
+  private buf = new Uint8Array(0);
+  private start = 0;
+  private end = 0;
+  /** The file offset of the first pending byte. */
+  base = 0;
+
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  view(): Uint8Array {
+    return this.buf.subarray(this.start, this.end);
+  }
+
+  append(bytes: Uint8Array): void {
+    if (this.end + bytes.length > this.buf.length) {
+      const length = this.length;
+      if (length + bytes.length <= this.buf.length / 2) {
+        this.buf.copyWithin(0, this.start, this.end);
+      } else {
+        const grown = new Uint8Array(Math.max(2 * this.buf.length, length + bytes.length, 256));
+        grown.set(this.buf.subarray(this.start, this.end));
+        this.buf = grown;
+      }
+      this.start = 0;
+      this.end = length;
+    }
+    this.buf.set(bytes, this.end);
+    this.end += bytes.length;
+  }
+
+  consume(n: number): void {
+    this.start += n;
+    this.base += n;
+    if (this.start === this.end) this.start = this.end = 0;
   }
 }
 

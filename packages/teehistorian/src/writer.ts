@@ -1,6 +1,6 @@
-import { ByteWriter, deepEqual, encodeUtf8, uuidToBytes } from '@twcodec/datafile';
+import { ByteWriter, deepEqual, encodeUtf8Escaped, uuidToBytes } from '@twcodec/datafile';
 import { encodeExtension, encodeMessage } from './generated/messages.gen.js';
-import { TEEHISTORIAN_UUID, type TeehistorianHeader, TeehistorianError, type TeehistorianMessage } from './reader.js';
+import { jsonDepth, MAX_HEADER_DEPTH, TEEHISTORIAN_UUID, type TeehistorianHeader, TeehistorianError, type TeehistorianMessage } from './reader.js';
 
 /** DDNet's MAX_CLIENTS: the "previous tick's highest client id" before the first tick. */
 const MAX_CLIENTS = 64;
@@ -30,9 +30,9 @@ export class TeehistorianWriter {
 
   constructor(header: HeaderInput) {
     const text =
-      header.headerText !== undefined && deepEqual(safeParse(header.headerText), header.header) ? header.headerText : JSON.stringify(header.header);
+      header.headerText !== undefined && deepEqual(safeParse(header.headerText), header.header) ? header.headerText : stringifyHeader(header.header);
     this.w.writeBytes(uuidToBytes(TEEHISTORIAN_UUID));
-    this.w.writeBytes(encodeUtf8(text));
+    this.w.writeBytes(encodeUtf8Escaped(text));
     this.w.writeU8(0);
   }
 
@@ -97,6 +97,20 @@ export class TeehistorianWriter {
   finish(): Uint8Array {
     return this.w.finish();
   }
+}
+
+/** The header as JSON; a header the reader would refuse (nested too deep, not serialisable) is a typed error. */
+function stringifyHeader(header: TeehistorianHeader): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(header);
+  } catch (e) {
+    throw new TeehistorianError('BAD_HEADER', `header cannot be written as JSON: ${(e as Error).message}`, 0, 'header.json', { cause: e });
+  }
+  if (text === undefined || jsonDepth(text) > MAX_HEADER_DEPTH) {
+    throw new TeehistorianError('BAD_HEADER', `header is not a JSON object nested at most ${MAX_HEADER_DEPTH} deep`, 0, 'header.json');
+  }
+  return text;
 }
 
 function safeParse(text: string): unknown {

@@ -1,0 +1,183 @@
+// Regression tests for hostile maps a fuzzing campaign found (issue 17): each input is generated here, small.
+import { describe, expect, it } from 'vitest';
+import { Datafile } from '@twcodec/datafile';
+import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, writeMap } from '@twcodec/map';
+import { fixturesDir, readBytes } from '../corpus.js';
+import { join } from 'node:path';
+
+// Layer item ints (src/game/mapitems.h CMapItemLayer + CMapItemLayerTilemap): 1 = layer type (2 tiles),
+// 4/5 = width/height, 6 = tilemap flags (1 = game), 14 = data index.
+const LAYER_TYPE = 1;
+const WIDTH = 4;
+const HEIGHT = 5;
+const TILEMAP_FLAGS = 6;
+const DATA = 14;
+
+/** ctf1 (Teeworlds 0.7, skip-compressed tiles) with its game layer resized and given `tiles` as stored data. */
+function ctf1WithGameLayer(width: number, height: number, stored: Uint8Array): Uint8Array {
+  const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+  const game = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 2 && (i.data[TILEMAP_FLAGS]! & 1) === 1)!;
+  const ints = game.data.slice();
+  ints[WIDTH] = width;
+  ints[HEIGHT] = height;
+  game.data = ints;
+  df.data[ints[DATA]!]!.set(stored);
+  return df.write();
+}
+
+/** `count` stored tiles of id 1, each standing for 256 tiles (skip 255). */
+function skipTiles(count: number): Uint8Array {
+  const out = new Uint8Array(count * 4);
+  for (let i = 0; i < count; i++) {
+    out[i * 4] = 1;
+    out[i * 4 + 2] = 255;
+  }
+  return out;
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(MapError);
+    return (e as MapError).code;
+  }
+  return undefined;
+}
+
+describe('skip-compressed tile bomb', () => {
+  it('a layer declaring more tiles than the limit is refused before it is expanded', () => {
+    // 8192 x 8192 = 2^26 tiles, exactly what 2^18 stored tiles of skip 255 expand to: a few KB compressed.
+    const bytes = ctf1WithGameLayer(8192, 8192, skipTiles(1 << 18));
+    expect(bytes.length).toBeLessThan(64 * 1024);
+    expect(codeOf(() => readMap(bytes))).toBe('TILEMAP_TOO_LARGE');
+    const lenient = readMap(bytes, { strict: false });
+    expect(lenient.readIssues.map((i) => i.code)).toContain('TILEMAP_TOO_LARGE');
+  });
+
+  it('at the limit, stored tiles that cannot fill the layer are refused before allocating it', () => {
+    const side = Math.sqrt(MAX_SKIP_EXPANDED_TILES);
+    const bytes = ctf1WithGameLayer(side, side, skipTiles(10));
+    expect(codeOf(() => readMap(bytes))).toBe('TILE_DATA_SHORT');
+  });
+
+  it('a layer within the limit that its stored tiles fill exactly reads', () => {
+    const bytes = ctf1WithGameLayer(256, 256, skipTiles(256));
+    const map = readMap(bytes);
+    const game = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && (l.item.tilemapFlags & 1) === 1);
+    expect(game && game.kind === 'tilemap' ? game.tiles.length : 0).toBe(256 * 256);
+  });
+});
+
+describe('quads and sound sources against their counts', () => {
+  // Quads layer item ints (CMapItemLayerQuads): 1 = layer type (3), 4 = num_quads, 5 = data index.
+  const quadsItem = (df: Datafile) => df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 3 && i.data[4]! > 2)!;
+  const withQuads = (edit: (ints: Int32Array, data: Uint8Array) => Uint8Array | void) => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    const item = quadsItem(df);
+    const ints = item.data.slice();
+    const data = df.data[ints[5]!]!;
+    const replaced = edit(ints, data.bytes());
+    if (replaced) data.set(replaced);
+    item.data = ints;
+    return df.write();
+  };
+
+  it('an empty quads layer is written as DDNet writes it: one zeroed quad, count 0, and reads back', () => {
+    const map = readMap(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.quads.length > 0)!;
+    if (layer.kind !== 'quads') throw new Error('fixture has no quads');
+    layer.quads = [];
+    const bytes = writeMap(map);
+    const df = Datafile.read(bytes);
+    for (const d of df.data) expect(d.bytes().length).toBeGreaterThan(0);
+    const emptyItem = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 3 && i.data[4] === 0)!;
+    expect(emptyItem).toBeDefined();
+    expect(df.data[emptyItem.data[5]!]!.bytes()).toEqual(new Uint8Array(152));
+    const again = readMap(bytes);
+    expect(again.readIssues).toEqual([]);
+    expect(writeMap(again)).toEqual(bytes);
+  });
+
+  it('a count above the quads in the data is a warning, and resaves byte for byte', () => {
+    const bytes = withQuads((ints) => {
+      ints[4] = ints[4]! + 3;
+    });
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => [i.code, i.severity])).toContainEqual(['RECORD_COUNT', 'warning']);
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
+  it('data that is not a whole number of quads is a warning, and resaves byte for byte', () => {
+    const bytes = withQuads((ints, data) => {
+      const longer = new Uint8Array(data.length + 7);
+      longer.set(data);
+      return longer;
+    });
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('RECORD_COUNT');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
+  it('extra quads behind a smaller count are kept while the used ones are unchanged, dropped once they change', () => {
+    let count = 0;
+    const bytes = withQuads((ints) => {
+      count = ints[4]! - 1;
+      ints[4] = count;
+    });
+    const map = readMap(bytes);
+    expect(writeMap(map)).toEqual(bytes);
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.numQuads === count)!;
+    if (layer.kind !== 'quads') throw new Error('no quads layer');
+    expect(layer.quads.length).toBe(count);
+    layer.quads = layer.quads.slice(1);
+    const edited = readMap(writeMap(map));
+    const after = edited.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.numQuads === count - 1);
+    expect(after && after.kind === 'quads' ? after.quads.length : -1).toBe(count - 1);
+    expect(edited.readIssues).toEqual([]);
+  });
+});
+
+describe('datafile writer', () => {
+  it('refuses an empty data item rather than write a file its reader (and DDNet) refuses', () => {
+    for (const version of [3, 4] as const) {
+      const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+      df.version = version;
+      df.data[0]!.set(new Uint8Array(0));
+      try {
+        df.write();
+        throw new Error('expected DATA_EMPTY');
+      } catch (e) {
+        expect((e as { code?: string }).code).toBe('DATA_EMPTY');
+      }
+    }
+  });
+});
+
+describe('references DDNet ignores', () => {
+  it('an external image keeps a data reference it has', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    const image = df.items.find((i) => i.type === 2)!;
+    const ints = image.data.slice();
+    expect(ints[3]).toBe(1); // CMapItemImage: version, width, height, external, name, data
+    ints[5] = df.addData(new Uint8Array(64).fill(7)); // data DDNet never reads for an external image
+    image.data = ints;
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.images[0]!.pixels).toBeUndefined();
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
+  it('tile data longer than the layer is a warning, and resaves byte for byte', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const layer = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 2 && i.data[3]! < 4)!;
+    const data = df.data[layer.data[DATA]!]!;
+    const longer = new Uint8Array(data.bytes().length + 16);
+    longer.set(data.bytes());
+    data.set(longer);
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => [i.code, i.severity])).toContainEqual(['TILE_DATA_LONG', 'warning']);
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});
