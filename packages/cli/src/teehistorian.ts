@@ -1,4 +1,4 @@
-import { readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
+import { decodeClientMessage, readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -9,7 +9,10 @@ export function messageJson(m: object): string {
 
 export { teehistorianStats };
 
-/** One JSON object per line: the header first (`{"header": ...}`), then every message with its tick. */
+/**
+ * One JSON object per line: the header first (`{"header": ...}`), then every message with its tick; a MESSAGE
+ * record also gets `net`, the client message its `data` holds, decoded.
+ */
 export async function* teehistorianDump(source: ByteSource): AsyncGenerator<string> {
   const reader = readTeehistorianStream(source, { onTruncated: 'stop' });
   let headerDone = false;
@@ -18,7 +21,7 @@ export async function* teehistorianDump(source: ByteSource): AsyncGenerator<stri
       yield `${JSON.stringify({ header: reader.header })}\n`;
       headerDone = true;
     }
-    yield `${messageJson(m)}\n`;
+    yield `${messageJson(m.kind === 'MESSAGE' ? { ...m, net: decodeClientMessage(m) } : m)}\n`;
   }
   if (!headerDone) yield `${JSON.stringify({ header: reader.header })}\n`;
   if (!reader.end?.finished) yield `${JSON.stringify({ end: reader.end })}\n`;

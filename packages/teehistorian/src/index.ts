@@ -21,3 +21,4 @@ export {
 } from './reader.js';
 export { statsKey, type TeehistorianStats, teehistorianStats } from './stats.js';
 export { type HeaderInput, TeehistorianWriter, writeTeehistorian, writeTeehistorianTicked } from './writer.js';
+export { decodeClientMessage, type TeehistorianChatLine, teehistorianChat, TeehistorianNames } from './net.js';

@@ -359,7 +359,7 @@ export interface SvBroadcastMessage extends NetMessageBase {
 /** A chat line. (game message, id 3; server to client) */
 export interface SvChatMessage extends NetMessageBase {
   kind: 'sv_chat';
-  /** 0 all, 1 team, -1 server message?, -2 whisper sent, 2 whisper received, 3 whisper (DDNet). DDNet accepts -2 to 3. */
+  /** 0 everyone, 1 team (or spectators), 2 whisper sent, 3 whisper received (DDNet's whispers). DDNet accepts -2 to 3. */
   team: number;
   /** Who said it; -1 the server. DDNet accepts -1 to 127. */
   clientId: number;
@@ -878,7 +878,7 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'maplist_group_end', system: true, id: 0, uuid: '43fd0a8b-8b23-350d-b3f6-0de549246a70', uuidName: 'sv-maplist-end@ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
       { name: 'sv_motd', system: false, id: 1, direction: 'server', description: 'Message of the day.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize' }] },
       { name: 'sv_broadcast', system: false, id: 2, direction: 'server', description: 'Text shown in the middle of the screen.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize' }] },
-      { name: 'sv_chat', system: false, id: 3, direction: 'server', description: 'A chat line.', fields: [{ name: 'team', key: 'team', type: 'int', description: '0 all, 1 team, -1 server message?, -2 whisper sent, 2 whisper received, 3 whisper (DDNet).', min: -2, max: 3 }, { name: 'client_id', key: 'clientId', type: 'int', description: 'Who said it; -1 the server.', min: -1, max: 127 }, { name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize_cc' }] },
+      { name: 'sv_chat', system: false, id: 3, direction: 'server', description: 'A chat line.', fields: [{ name: 'team', key: 'team', type: 'int', description: '0 everyone, 1 team (or spectators), 2 whisper sent, 3 whisper received (DDNet\'s whispers).', min: -2, max: 3 }, { name: 'client_id', key: 'clientId', type: 'int', description: 'Who said it; -1 the server.', min: -1, max: 127 }, { name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize_cc' }] },
       { name: 'sv_kill_msg', system: false, id: 4, direction: 'server', description: 'A kill.', fields: [{ name: 'killer', key: 'killer', type: 'int', description: 'Killer\'s client id.', min: 0, max: 127 }, { name: 'victim', key: 'victim', type: 'int', description: 'Victim\'s client id.', min: 0, max: 127 }, { name: 'weapon', key: 'weapon', type: 'int', description: 'Weapon; -1 world, -2 self kill... (WEAPON_GAME -3).', min: -3, max: 5 }, { name: 'mode_special', key: 'modeSpecial', type: 'int', description: 'Game-mode flags (1 killer had the flag, 2 victim had it).' }] },
       { name: 'sv_sound_global', system: false, id: 5, direction: 'server', description: 'A sound everyone hears.', fields: [{ name: 'sound_id', key: 'soundId', type: 'int', description: 'Sound id.', min: 0, max: 40 }] },
       { name: 'sv_tune_params', system: false, id: 6, direction: 'server', description: 'The tuning parameters (fixed point x100).', fields: [{ name: 'params', key: 'params', type: 'int_rest', description: 'Tuning values in the order of DDNet\'s tuning.h.' }] },
