@@ -23,6 +23,7 @@ function tsType(f: NetFieldSchema): string {
     case 'uuid':
       return 'Uuid';
     case 'raw':
+    case 'raw_rest':
       return 'Uint8Array';
     case 'int_array':
     case 'int_rest':
@@ -142,6 +143,7 @@ const FIELD_TEXT: Record<NetFieldSchema['type'], string> = {
   string: 'string (NUL-terminated UTF-8)',
   uuid: 'UUID (16 bytes)',
   raw: 'bytes',
+  raw_rest: 'bytes to the end of the message',
   int_array: 'ints',
   string_array: 'strings',
   int_rest: 'ints to the end of the message',

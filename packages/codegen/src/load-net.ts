@@ -10,7 +10,7 @@ import { camel } from './model.js';
 
 export interface NetFieldSchema {
   name: string;
-  type: 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
+  type: 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'raw_rest' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
   description: string;
   optional?: boolean;
   since?: string;
@@ -43,7 +43,7 @@ export interface NetProtocolSchema {
   messages: NetMessageSchema[];
 }
 
-const REST_TYPES = new Set(['int_rest', 'string_rest']);
+const REST_TYPES = new Set(['int_rest', 'string_rest', 'raw_rest']);
 
 export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): NetProtocolSchema[] {
   const dir = join(schemasDir, 'net');

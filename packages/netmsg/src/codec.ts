@@ -14,7 +14,7 @@ export class NetMessageError extends CodecError {}
  */
 export type SanitizeRule = 'none' | 'sanitize' | 'sanitize_cc' | 'strict';
 
-export type NetFieldType = 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
+export type NetFieldType = 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'raw_rest' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
 
 export interface NetFieldDef {
   /** Schema name (snake_case). */
@@ -185,6 +185,8 @@ function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: stri
       const n = f.size ?? lengthFrom(r, f, out, path, 1);
       return r.readBytes(n, path).slice();
     }
+    case 'raw_rest':
+      return r.readBytes(r.remaining, path).slice();
     case 'int_array': {
       const n = f.count ?? lengthFrom(r, f, out, path, f.countDivisor ?? 1);
       // Every int takes at least one byte: a count beyond the bytes left is truncation, not an allocation.
@@ -269,6 +271,7 @@ function writeField(w: ByteWriter, f: NetFieldDef, v: unknown, path: string): vo
       w.writeBytes(uuidToBytes(v as Uuid));
       return;
     case 'raw':
+    case 'raw_rest':
       if (!(v instanceof Uint8Array) || (f.size !== undefined && v.length !== f.size)) bad(f.size !== undefined ? `${f.size} bytes` : 'a Uint8Array');
       w.writeBytes(v as Uint8Array);
       return;

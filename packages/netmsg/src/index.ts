@@ -16,3 +16,6 @@ export {
   type UnknownNetMessage,
 } from './codec.js';
 export * from './generated/ddnet-0.6.gen.js';
+// 0.7's message interfaces share names with 0.6's (SvChatMessage...): they live in the `seven` namespace.
+export * as seven from './generated/teeworlds-0.7.gen.js';
+export { decodeTeeworlds07Message, encodeTeeworlds07Message, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type Teeworlds07MessageKind } from './generated/teeworlds-0.7.gen.js';

@@ -113,3 +113,19 @@ function catchError(f: () => unknown): CodecError {
   }
   throw new Error('did not throw');
 }
+
+describe('net messages (teeworlds-0.7)', () => {
+  it('decodes a 0.7 chat line and client info, and writes them back', async () => {
+    const { decodeTeeworlds07Message, encodeTeeworlds07Message } = await import('./index.js');
+    const chat = pack(3 << 1, 1, 0, -1, 'salut ça va');
+    const m = decodeTeeworlds07Message(chat);
+    expect(m).toEqual({ kind: 'sv_chat', mode: 1, clientId: 0, targetId: -1, message: 'salut ça va' });
+    expect(encodeTeeworlds07Message(m)).toEqual(chat);
+    const info = pack(18 << 1, 3, 0, 0, 'nameless tee', '', -1, 'standard', '', '', 'standard', 'standard', 'standard', 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 1);
+    const ci = decodeTeeworlds07Message(info);
+    expect(ci).toMatchObject({ kind: 'sv_client_info', clientId: 3, local: false, name: 'nameless tee', skinPartColors: [1, 2, 3, 4, 5, 6], silent: true });
+    expect(encodeTeeworlds07Message(ci)).toEqual(info);
+    const mapData = pack((3 << 1) | 1, new Uint8Array([1, 2, 3]));
+    expect(decodeTeeworlds07Message(mapData)).toEqual({ kind: 'map_data', data: new Uint8Array([1, 2, 3]) });
+  });
+});
