@@ -108,6 +108,15 @@ describe('quads and sound sources against their counts', () => {
     expect(writeMap(map)).toEqual(bytes);
   });
 
+  it('a quads layer without data (index -1) stays as it was (fuzzer finding)', () => {
+    const bytes = withQuads((ints) => {
+      ints[5] = -1;
+    });
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('DATA_INDEX_RANGE');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+
   it('data that is not a whole number of quads is a warning, and resaves byte for byte', () => {
     const bytes = withQuads((ints, data) => {
       const longer = new Uint8Array(data.length + 7);
@@ -178,6 +187,36 @@ describe('references DDNet ignores', () => {
     const bytes = df.write();
     const map = readMap(bytes);
     expect(map.readIssues.map((i) => [i.code, i.severity])).toContainEqual(['TILE_DATA_LONG', 'warning']);
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});
+
+describe('item ids out of order (found by the fuzzer)', () => {
+  it('are kept while the number of items is unchanged, so the map resaves byte for byte', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const images = df.items.filter((i) => i.type === 2);
+    expect(images.length).toBeGreaterThan(1);
+    images[0]!.id = 16;
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('ITEM_ID_ORDER');
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});
+
+describe('an empty group among orphan layers (found by the fuzzer)', () => {
+  it('keeps its place before the orphan layer, so the map resaves byte for byte', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const groups = df.items.filter((i) => i.type === 4);
+    const layers = df.items.filter((i) => i.type === 5);
+    const group = groups.at(-1)!.data.slice();
+    group[5] = layers.length; // CMapItemGroup: version, offset x/y, parallax x/y, start_layer, num_layers, ...
+    group[6] = 0;
+    df.addItem(4, groups.length, group);
+    df.addItem(5, layers.length, layers.at(-1)!.data.slice()); // a layer no group uses
+    const bytes = df.write();
+    const map = readMap(bytes, { strict: false });
+    expect(map.readIssues.map((i) => i.code)).toContain('LAYER_ORPHAN');
     expect(writeMap(map)).toEqual(bytes);
   });
 });

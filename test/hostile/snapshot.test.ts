@@ -42,3 +42,13 @@ describe('Snapshot.fromInts', () => {
     expect(codeOf(() => Snapshot.fromInts(twice))).toBe('DUPLICATE_KEY');
   });
 });
+
+describe('Snapshot.fromInts layout', () => {
+  it('refuses data bytes that belong to no item (found by the fuzzer: they would be lost on rebuild)', () => {
+    expect(codeOf(() => Snapshot.fromInts(Int32Array.of(8, 0, 1, 2)))).toBe('BAD_LAYOUT');
+    const one = new Snapshot([{ type: 9, id: 1, data: Int32Array.of(5) }]).toInts();
+    const shifted = Int32Array.of(one[0]! + 4, 1, 4, 0, ...one.subarray(3));
+    expect(codeOf(() => Snapshot.fromInts(shifted))).toBe('BAD_LAYOUT');
+    expect(Snapshot.fromInts(one).toInts()).toEqual(one);
+  });
+});

@@ -239,7 +239,7 @@ class MapReader {
     const items = (name: StructureItemName) => {
       const list = byName.get(name) ?? [];
       list.forEach((item, i) => {
-        if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap numbers items by position`);
+        if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap keeps the ids while the number of ${name} items is unchanged, else numbers them by position`);
       });
       return list;
     };

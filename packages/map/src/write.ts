@@ -353,7 +353,8 @@ class MapWriter {
         this.emit('group', group.item, encodeGroupItem, decodeGroupItem);
         return;
       }
-      placeOrphans(Infinity);
+      // An empty group's range says where it stood among orphan layers: those after its start stay after it.
+      placeOrphans(group.layers.length === 0 && num === 0 ? start : Infinity);
       const item = { ...group.item, startLayer: layerIndex, numLayers: group.layers.length };
       layerIndex += group.layers.length;
       this.emit('group', item, encodeGroupItem, decodeGroupItem);
@@ -383,7 +384,8 @@ class MapWriter {
     decode: (ints: Int32Array) => R[],
   ): I {
     const count = item[countField] as number;
-    if (records.length === 0 && this.unreadable(item.data)) return item;
+    // No records behind no (or an unreadable) data reference: DDNet skips such a layer; it stays as it was.
+    if (records.length === 0 && (item.data === -1 || this.unreadable(item.data))) return item;
     let unchanged = false;
     const data = this.dataIndex(
       item.data,
@@ -464,12 +466,17 @@ class MapWriter {
 
   /**
    * The item id of the `i`th item of a type. Structure items are numbered by position (DDNet refers to them
-   * by index); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
+   * by index) unless the source's ids are kept (see below); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
    * the group's index), new ones count on from the largest.
    */
   private itemId(name: MapItemName, i: number): number {
-    if (!isCollectedItemType(name)) return i;
     const src = this.srcItems.get(name) ?? [];
+    if (!isCollectedItemType(name)) {
+      // Ids out of order are kept while the type has as many items as it was read with: DDNet sees the same file.
+      const count = this.blocks.get(name)?.length ?? 0;
+      if (count !== src.length || new Set(src.map((item) => item.id)).size !== count) return i;
+      return src[i]!.id;
+    }
     if (i < src.length) return src[i]!.id;
     return Math.max(i, ...src.map((item) => item.id + 1 + (i - src.length)));
   }

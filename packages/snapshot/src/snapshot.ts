@@ -77,6 +77,9 @@ export class Snapshot {
     if (numItems < 0 || dataSize < 0 || dataSize % 4 !== 0) fail('BAD_HEADER', `num_items ${numItems}, data_size ${dataSize}`, 0);
     if (numItems > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${numItems} items, ${dataSize} bytes: over DDNet's limits`, 0);
     if (ints.length !== 2 + numItems + dataSize / 4) fail('SIZE_MISMATCH', `header describes ${2 + numItems + dataSize / 4} ints, got ${ints.length}`, 0);
+    // DDNet's IsValid allows bytes that belong to no item (data before the first offset, or data with no
+    // items); its builder never writes them and the item model cannot hold them, so they are refused.
+    if (numItems === 0 ? dataSize !== 0 : ints[2] !== 0) fail('BAD_LAYOUT', `data bytes before the first item or without items (data_size ${dataSize})`, 2);
     const dataAt = 2 + numItems;
     const items: SnapshotItem[] = [];
     // DDNet's IsValid does not look at keys, but its builder never repeats one and every lookup (deltas,

@@ -1,0 +1,64 @@
+// Seed inputs per target: the repository's fixtures, and small corpus files when ../shared/corpus exists.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readDemo } from '@twcodec/demo';
+import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
+
+const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
+
+function files(dir, ext, maxBytes) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return files(path, ext, maxBytes);
+      return name.endsWith(ext) && statSync(path).size <= maxBytes ? [path] : [];
+    })
+    .sort();
+}
+
+const read = (path) => {
+  const buf = readFileSync(path);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+};
+
+// Small seeds keep each run fast; the fuzzer grows what it needs from them.
+const LIMIT = { map: 160 * 1024, teehistorian: 256 * 1024, demo: 160 * 1024 };
+
+export function seedsFor(target) {
+  const fixtures = (sub, ext, max) => [...files(join(repoRoot, 'fixtures', sub), ext, max), ...files(join(corpusDir, sub), ext, max)];
+  switch (target) {
+    case 'datafile':
+    case 'map':
+      return fixtures('maps', '.map', LIMIT.map).map(read);
+    case 'teehistorian':
+      return fixtures('teehistorian', '.teehistorian', LIMIT.teehistorian).map(read);
+    case 'demo':
+      return fixtures('demos', '.demo', LIMIT.demo).map(read);
+    case 'snapshot': {
+      // Pairs of consecutive snapshots of a demo: the old snapshot's ints, then the delta to the next.
+      const out = [];
+      for (const path of fixtures('demos', '.demo', LIMIT.demo).slice(0, 3)) {
+        let prev;
+        let n = 0;
+        for (const { snapshot } of readDemo(read(path)).snapshots()) {
+          if (prev && n++ % 7 === 0) {
+            const delta = createDelta(prev, snapshot, DDNET_0_6);
+            const old = prev.toInts();
+            const both = new Int32Array(old.length + delta.length);
+            both.set(old);
+            both.set(delta, old.length);
+            out.push(new Uint8Array(both.buffer));
+          }
+          prev = snapshot;
+          if (out.length >= 60) break;
+        }
+      }
+      return out;
+    }
+    default:
+      throw new Error(`unknown target ${target}`);
+  }
+}

@@ -1,0 +1,125 @@
+// Fuzz targets: one per decoder. Each takes an input, runs the whole decode path and the properties that
+// must hold for any input, and returns normally, throws a CodecError (a typed refusal: fine), or throws a
+// PropertyViolation / any other error (a finding). Targets run on the built packages (npm run build).
+import { CodecError, Datafile } from '@twcodec/datafile';
+import { readMap, validateMap, writeMap } from '@twcodec/map';
+import { readTeehistorian, readTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
+import { readDemo } from '@twcodec/demo';
+import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
+
+/** A property that must hold for every input was broken: a finding even though nothing crashed. */
+export class PropertyViolation extends Error {}
+
+function check(ok, message) {
+  if (!ok) throw new PropertyViolation(message);
+}
+
+function equalBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Runs fn; a CodecError is a refusal (returns undefined), anything else propagates. */
+function refusing(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof CodecError) return undefined;
+    throw e;
+  }
+}
+
+/** The container: read, inflate every data item, write back (lossless must equal the input), ddnet mode reads back. */
+function datafile(bytes) {
+  const df = Datafile.read(bytes);
+  for (const d of df.data) refusing(() => d.bytes());
+  const again = df.write();
+  check(equalBytes(again, bytes), 'datafile: a lossless write of an unchanged datafile differs from its input');
+  const ddnet = refusing(() => df.write({ mode: 'ddnet' }));
+  if (ddnet) check(refusing(() => Datafile.read(ddnet)) !== undefined, 'datafile: the ddnet-mode output does not read back');
+}
+
+/** Maps: strict and lenient reads, validation, writes; an unchanged map without read errors resaves exactly. */
+function map(bytes) {
+  const strict = refusing(() => readMap(bytes));
+  if (strict) {
+    validateMap(strict);
+    const out = writeMap(strict);
+    const clean = !strict.readIssues.some((i) => i.severity === 'error');
+    if (clean) check(equalBytes(out, bytes), 'map: a strict read without errors did not resave byte for byte');
+    check(refusing(() => readMap(out, { strict: false })) !== undefined, 'map: writeMap output does not read back');
+  }
+  const lenient = readMap(bytes, { strict: false });
+  validateMap(lenient);
+  const out = refusing(() => writeMap(lenient));
+  if (out) check(refusing(() => readMap(out, { strict: false })) !== undefined, 'map: lenient writeMap output does not read back');
+}
+
+function messagesOf(bytes) {
+  const reader = readTeehistorian(bytes, { onTruncated: 'stop', trackPlayers: true });
+  return { reader, messages: [...reader] };
+}
+
+/** Teehistorian: sync read, stream read with chunking from the input's own bytes, resave. */
+async function teehistorian(bytes) {
+  let sync;
+  let syncError;
+  try {
+    sync = messagesOf(bytes);
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    syncError = e;
+  }
+  // Chunk sizes drawn from the input itself, so the same input always splits the same way.
+  const sizes = [1, 2, 3, 7, 64, 4096].map((n, i) => 1 + ((bytes[i] ?? n) % n));
+  async function* chunks() {
+    for (let at = 0, i = 0; at < bytes.length; i++) {
+      const n = sizes[i % sizes.length];
+      yield bytes.subarray(at, at + n);
+      at += n;
+    }
+  }
+  const streamed = [];
+  let streamError;
+  try {
+    for await (const m of readTeehistorianStream(chunks(), { onTruncated: 'stop', trackPlayers: true })) streamed.push(m);
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    streamError = e;
+  }
+  check((syncError?.code ?? 'ok') === (streamError?.code ?? 'ok'), `teehistorian: sync says ${syncError?.code ?? 'ok'}, stream ${streamError?.code ?? 'ok'}`);
+  if (!sync) return;
+  check(streamed.length === sync.messages.length, `teehistorian: sync read ${sync.messages.length} messages, stream ${streamed.length}`);
+  if (sync.reader.end && !sync.reader.end.truncated) {
+    const again = writeTeehistorian({ header: sync.reader.header, headerText: sync.reader.headerText }, sync.messages);
+    check(equalBytes(again, bytes), 'teehistorian: a whole file did not resave byte for byte');
+  }
+}
+
+/** Demos: header, every chunk, every snapshot rebuilt from keyframes and deltas. */
+function demo(bytes) {
+  const d = readDemo(bytes);
+  for (const _ of d.chunks());
+  for (const _ of d.snapshots());
+}
+
+/**
+ * Snapshots and deltas: the input is ints (a snapshot, then a delta). A snapshot that parses must build back
+ * to the same ints; a delta that applies must be reproduced by createDelta and apply again to the same result.
+ */
+function snapshot(bytes) {
+  const ints = new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~3)));
+  const split = Math.min(ints.length, Math.max(2, 2 + (ints[1] ?? 0) + Math.max(0, (ints[0] ?? 0) >> 2)));
+  const old = refusing(() => Snapshot.fromInts(ints.subarray(0, split)));
+  if (!old) return;
+  check(equalBytes(new Uint8Array(old.toInts().buffer), new Uint8Array(ints.slice(0, split).buffer)), 'snapshot: toInts differs from the parsed ints');
+  const next = refusing(() => applyDelta(old, ints.subarray(split), DDNET_0_6));
+  if (!next) return;
+  const delta = refusing(() => createDelta(old, next, DDNET_0_6));
+  if (!delta) return;
+  const rebuilt = applyDelta(old, delta, DDNET_0_6);
+  check(equalBytes(new Uint8Array(rebuilt.toInts().buffer), new Uint8Array(next.toInts().buffer)), 'snapshot: createDelta + applyDelta does not give the snapshot back');
+}
+
+export const TARGETS = { datafile, map, teehistorian, demo, snapshot };

@@ -1,0 +1,34 @@
+// The fuzz targets' properties hold on their seeds (the fixtures, and small corpus files when present), and a
+// short deterministic run of each target finds nothing: the harness itself is checked here, the long runs are
+// `npm run fuzz` (docs/fuzzing.md).
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript modules without type declarations
+import { mutate, prng } from '../../fuzz/mutate.mjs';
+// @ts-expect-error plain JavaScript modules without type declarations
+import { seedsFor } from '../../fuzz/seeds.mjs';
+// @ts-expect-error plain JavaScript modules without type declarations
+import { TARGETS } from '../../fuzz/targets.mjs';
+import { CodecError } from '@twcodec/datafile';
+
+const targets = Object.keys(TARGETS as Record<string, unknown>);
+
+describe('fuzz targets', () => {
+  it.each(targets)('%s: every seed passes its properties', async (target) => {
+    const seeds = seedsFor(target) as Uint8Array[];
+    expect(seeds.length).toBeGreaterThan(0);
+    for (const seed of seeds) await TARGETS[target](seed);
+  });
+
+  it.each(targets)('%s: 200 mutated inputs give typed refusals only', async (target) => {
+    const seeds = seedsFor(target) as Uint8Array[];
+    const rng = prng(7);
+    for (let i = 0; i < 200; i++) {
+      const input = mutate(rng, rng.pick(seeds), rng.pick(seeds), target === 'map' || target === 'datafile');
+      try {
+        await TARGETS[target](input);
+      } catch (e) {
+        if (!(e instanceof CodecError)) throw e;
+      }
+    }
+  });
+});
