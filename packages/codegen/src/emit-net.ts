@@ -73,16 +73,21 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
     "import type { Uuid } from '@twcodec/datafile';",
     "import { type DecodeOptions, decodeNetMessage, encodeNetMessage, type NetMessageBase, type NetProtocolDef, type UnknownNetMessage } from '../codec.js';",
   ];
+  // A message with the same fields as an earlier one (cl_change_info and cl_start_info) reuses its interface.
+  const sameFields = new Map<string, string>();
   for (const m of p.messages) {
+    const key = JSON.stringify(m.fields);
+    const earlier = m.fields.length ? sameFields.get(key) : undefined;
+    if (!earlier) sameFields.set(key, messageInterface(m));
     statements.push({
       kind: StructureKind.Interface,
       name: messageInterface(m),
       isExported: true,
-      extends: ['NetMessageBase'],
+      extends: [earlier ? `Omit<${earlier}, 'kind'>` : 'NetMessageBase'],
       docs: doc(`${m.description} (${m.system ? 'system' : 'game'} message, ${framing(m)}; ${directionText[m.direction]})`),
       properties: [
         { kind: StructureKind.PropertySignature, name: 'kind', type: str(m.name) },
-        ...m.fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), hasQuestionToken: f.optional === true, type: tsType(f), docs: doc(fieldDoc(f)) })),
+        ...(earlier ? [] : m.fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), hasQuestionToken: f.optional === true, type: tsType(f), docs: doc(fieldDoc(f)) }))),
       ],
     });
   }

@@ -5,10 +5,10 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/datafile';
 import { repoRoot } from '../../../test/corpus.js';
+import { typeCheck } from '../../../test/typecheck.js';
 import { generate } from './generate.js';
 import { SchemaError } from './load.js';
 
@@ -45,20 +45,7 @@ describe('net message schemas', () => {
     expect(text).toContain('export interface SvPlayerRankMessage');
     expect(readFileSync(join(dir, 'docs', 'net-messages.md'), 'utf8')).toContain('#### sv_player_rank');
 
-    const program = ts.createProgram([file], {
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noEmit: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      skipLibCheck: true,
-      types: [],
-      baseUrl: repoRoot,
-      paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'] },
-    });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    expect(typeCheck([file])).toEqual([]);
 
     const gen = await import(pathToFileURL(file).href);
     const w = new ByteWriter();

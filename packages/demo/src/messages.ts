@@ -1,7 +1,7 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
 import { CodecError, decodeI32String } from '@twcodec/datafile';
-import { DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type ClStartInfoMessage, DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DemoError, type DemoReader } from './demo.js';
 
 /** One recorded message with the tick it was recorded at. */
@@ -34,17 +34,11 @@ export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = 
   }
 }
 
-/** What a client-info snapshot item says about a player (0.6 / DDNet, item type 11, id = client id). */
-export interface DemoPlayerInfo {
-  clientId: number;
-  name: string;
-  clan: string;
-  country: number;
-  skin: string;
-  useCustomColor: boolean;
-  colorBody: number;
-  colorFeet: number;
-}
+/**
+ * What a client-info snapshot item says about a player (0.6 / DDNet, item type 11, id = client id): the
+ * fields of the start info the client sent, as the server passes them on.
+ */
+export type DemoPlayerInfo = { clientId: number } & Pick<ClStartInfoMessage, 'name' | 'clan' | 'country' | 'skin' | 'useCustomColor' | 'colorBody' | 'colorFeet'>;
 
 /** A player's info as it was from `fromTick` to `toTick` (both recorded ticks, inclusive). */
 export interface DemoPlayer extends DemoPlayerInfo {
@@ -104,9 +98,8 @@ export function demoPlayers(demo: DemoReader): DemoPlayer[] {
   return done.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId);
 }
 
-function sameInfo(a: DemoPlayerInfo, b: DemoPlayerInfo): boolean {
-  return a.name === b.name && a.clan === b.clan && a.country === b.country && a.skin === b.skin && a.useCustomColor === b.useCustomColor && a.colorBody === b.colorBody && a.colorFeet === b.colorFeet;
-}
+const INFO_KEYS = ['name', 'clan', 'country', 'skin', 'useCustomColor', 'colorBody', 'colorFeet'] as const;
+const sameInfo = (a: DemoPlayerInfo, b: DemoPlayerInfo) => INFO_KEYS.every((k) => a[k] === b[k]);
 
 /** One chat line. */
 export interface DemoChatLine {

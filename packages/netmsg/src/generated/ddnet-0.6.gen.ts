@@ -203,10 +203,8 @@ export interface ItIsMessage extends NetMessageBase {
 }
 
 /** Answers what-is for an unknown UUID. (system message, UUID message `i-dont-know@ddnet.tw` (416911b5-7973-33bf-8d52-7bf01e519cf0); either way) */
-export interface IDontKnowMessage extends NetMessageBase {
+export interface IDontKnowMessage extends Omit<WhatIsMessage, 'kind'> {
   kind: 'i_dont_know';
-  /** The UUID. */
-  uuid: Uuid;
 }
 
 /** Whether rcon login needs a user name. (system message, UUID message `rcon-type@ddnet.tw` (12810e1f-a1db-3378-b4fb-164ed6505926); server to client) */
@@ -259,10 +257,8 @@ export interface PingExMessage extends NetMessageBase {
 }
 
 /** Answer to ping_ex. (system message, UUID message `pong@ddnet.tw` (d8295530-14a7-3a0a-b02e-b2cee08d2033); either way) */
-export interface PongExMessage extends NetMessageBase {
+export interface PongExMessage extends Omit<PingExMessage, 'kind'> {
   kind: 'pong_ex';
-  /** Ping id. */
-  id: Uuid;
 }
 
 /** Asks the client for a checksum of its binary. (system message, UUID message `checksum-request@ddnet.tw` (60a7cef1-2ecc-3ed4-b138-00fd0c8f5994); server to client) */
@@ -350,10 +346,8 @@ export interface SvMotdMessage extends NetMessageBase {
 }
 
 /** Text shown in the middle of the screen. (game message, id 2; server to client) */
-export interface SvBroadcastMessage extends NetMessageBase {
+export interface SvBroadcastMessage extends Omit<SvMotdMessage, 'kind'> {
   kind: 'sv_broadcast';
-  /** The text. DDNet sanitises it (sanitize); kept here as sent. */
-  message: string;
 }
 
 /** A chat line. (game message, id 3; server to client) */
@@ -442,10 +436,8 @@ export interface SvVoteOptionAddMessage extends NetMessageBase {
 }
 
 /** Remove a vote option. (game message, id 14; server to client) */
-export interface SvVoteOptionRemoveMessage extends NetMessageBase {
+export interface SvVoteOptionRemoveMessage extends Omit<SvVoteOptionAddMessage, 'kind'> {
   kind: 'sv_vote_option_remove';
-  /** The option. DDNet sanitises it (strict); kept here as sent. */
-  description: string;
 }
 
 /** A vote started (timeout > 0) or ended. (game message, id 15; server to client) */
@@ -515,22 +507,8 @@ export interface ClStartInfoMessage extends NetMessageBase {
 }
 
 /** The player changed name, clan, country or skin. (game message, id 21; client to server) */
-export interface ClChangeInfoMessage extends NetMessageBase {
+export interface ClChangeInfoMessage extends Omit<ClStartInfoMessage, 'kind'> {
   kind: 'cl_change_info';
-  /** Player name. DDNet sanitises it (strict); kept here as sent. */
-  name: string;
-  /** Clan. DDNet sanitises it (strict); kept here as sent. */
-  clan: string;
-  /** ISO 3166-1 numeric country code (-1 none). */
-  country: number;
-  /** Skin name. DDNet sanitises it (strict); kept here as sent. */
-  skin: string;
-  /** Use the colours below. */
-  useCustomColor: boolean;
-  /** Body colour (HSL packed). */
-  colorBody: number;
-  /** Feet colour (HSL packed). */
-  colorFeet: number;
 }
 
 /** Self kill. (game message, id 22; client to server) */
@@ -651,23 +629,13 @@ export interface SvTeamsStateMessage extends NetMessageBase {
 }
 
 /** Race time. (game message, UUID message `ddrace-time@netmsg.ddnet.tw` (5dde8b3c-6f6f-37ac-a72a-bb341fe76de5); server to client) */
-export interface SvDdraceTimeMessage extends NetMessageBase {
+export interface SvDdraceTimeMessage extends Omit<SvDdraceTimeLegacyMessage, 'kind'> {
   kind: 'sv_ddrace_time';
-  /** Time in centiseconds. */
-  time: number;
-  /** Checkpoint difference. */
-  check: number;
-  /** Finished. DDNet accepts 0 to 1. */
-  finish: number;
 }
 
 /** Best times. (game message, UUID message `record@netmsg.ddnet.tw` (804f149f-9b53-3b0a-897f-59663a1c4eb9); server to client) */
-export interface SvRecordMessage extends NetMessageBase {
+export interface SvRecordMessage extends Omit<SvRecordLegacyMessage, 'kind'> {
   kind: 'sv_record';
-  /** Server record. */
-  serverTimeBest: number;
-  /** Player's record. */
-  playerTimeBest: number;
 }
 
 /** A DDRace team was killed. (game message, UUID message `killmsgteam@netmsg.ddnet.tw` (ee610b6f-909f-311e-93f7-11a95f55a086); server to client) */
@@ -807,10 +775,8 @@ export interface SvServerAlertMessage extends NetMessageBase {
 }
 
 /** An alert from a moderator. (game message, UUID message `moderator-alert@netmsg.ddnet.org` (d7c55683-7983-32f0-8d9a-877434ea19d5); server to client) */
-export interface SvModeratorAlertMessage extends NetMessageBase {
+export interface SvModeratorAlertMessage extends Omit<SvServerAlertMessage, 'kind'> {
   kind: 'sv_moderator_alert';
-  /** Text. DDNet sanitises it (sanitize); kept here as sent. */
-  message: string;
 }
 
 /** Wants the spectator count. (game message, UUID message `enable-spectator-count@netmsg.ddnet.org` (e19b66e8-0646-351b-aa03-d4aba7b9545f); client to server) */

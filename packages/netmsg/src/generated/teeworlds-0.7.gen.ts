@@ -196,10 +196,8 @@ export interface MaplistEntryAddMessage extends NetMessageBase {
 }
 
 /** A map leaves the list. (system message, id 30; server to client) */
-export interface MaplistEntryRemMessage extends NetMessageBase {
+export interface MaplistEntryRemMessage extends Omit<MaplistEntryAddMessage, 'kind'> {
   kind: 'maplist_entry_rem';
-  /** Map name. */
-  name: string;
 }
 
 /** Message of the day. (game message, id 1; server to client) */
@@ -210,10 +208,8 @@ export interface SvMotdMessage extends NetMessageBase {
 }
 
 /** Broadcast text. (game message, id 2; server to client) */
-export interface SvBroadcastMessage extends NetMessageBase {
+export interface SvBroadcastMessage extends Omit<SvMotdMessage, 'kind'> {
   kind: 'sv_broadcast';
-  /** Text. DDNet sanitises it (sanitize); kept here as sent. */
-  message: string;
 }
 
 /** A chat line. (game message, id 3; server to client) */
@@ -310,10 +306,8 @@ export interface SvVoteOptionAddMessage extends NetMessageBase {
 }
 
 /** Remove a vote option. (game message, id 14; server to client) */
-export interface SvVoteOptionRemoveMessage extends NetMessageBase {
+export interface SvVoteOptionRemoveMessage extends Omit<SvVoteOptionAddMessage, 'kind'> {
   kind: 'sv_vote_option_remove';
-  /** The option. DDNet sanitises it (strict); kept here as sent. */
-  description: string;
 }
 
 /** A vote started or ended. (game message, id 15; server to client) */
