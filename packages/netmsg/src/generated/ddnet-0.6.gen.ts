@@ -621,10 +621,10 @@ export interface ClCameraInfoMessage extends NetMessageBase {
   followFactor: number;
 }
 
-/** DDRace team of every client (one int each, then DDNet's team lock flags). (game message, UUID message `teamsstate@netmsg.ddnet.tw` (a091961a-95e8-3744-bb60-5eac9bd563c6); server to client) */
+/** DDRace team of every client, one int per client id (as many as the receiving client supports). (game message, UUID message `teamsstate@netmsg.ddnet.tw` (a091961a-95e8-3744-bb60-5eac9bd563c6); server to client) */
 export interface SvTeamsStateMessage extends NetMessageBase {
   kind: 'sv_teams_state';
-  /** Ints up to the end of the message. */
+  /** Team per client id, to the end of the message. */
   teams: number[];
 }
 
@@ -877,7 +877,7 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'cl_show_distance', system: false, id: 0, uuid: '53bb28af-4252-3ac9-8fd3-6ccbc2a603e3', uuidName: 'show-distance@netmsg.ddnet.tw', direction: 'client', description: 'The client\'s view size.', fields: [{ name: 'x', key: 'x', type: 'int', description: 'Width.' }, { name: 'y', key: 'y', type: 'int', description: 'Height.' }] },
       { name: 'cl_show_others', system: false, id: 0, uuid: '7f264cdd-71a2-3962-bbce-0f94bbd81913', uuidName: 'showothers@netmsg.ddnet.tw', direction: 'client', description: 'Show other teams\' players.', fields: [{ name: 'show', key: 'show', type: 'int', description: '0 no, 1 yes, 2 own team only.', min: 0, max: 2 }] },
       { name: 'cl_camera_info', system: false, id: 0, uuid: '8c470228-ee11-3808-93b9-c5c87d08b51c', uuidName: 'camera-info@netmsg.ddnet.org', direction: 'client', description: 'The client\'s camera settings.', fields: [{ name: 'zoom', key: 'zoom', type: 'int', description: 'Zoom.' }, { name: 'deadzone', key: 'deadzone', type: 'int', description: 'Dead zone.' }, { name: 'follow_factor', key: 'followFactor', type: 'int', description: 'Follow factor.' }] },
-      { name: 'sv_teams_state', system: false, id: 0, uuid: 'a091961a-95e8-3744-bb60-5eac9bd563c6', uuidName: 'teamsstate@netmsg.ddnet.tw', direction: 'server', description: 'DDRace team of every client (one int each, then DDNet\'s team lock flags).', fields: [{ name: 'teams', key: 'teams', type: 'int_rest', description: 'Ints up to the end of the message.' }] },
+      { name: 'sv_teams_state', system: false, id: 0, uuid: 'a091961a-95e8-3744-bb60-5eac9bd563c6', uuidName: 'teamsstate@netmsg.ddnet.tw', direction: 'server', description: 'DDRace team of every client, one int per client id (as many as the receiving client supports).', fields: [{ name: 'teams', key: 'teams', type: 'int_rest', description: 'Team per client id, to the end of the message.' }] },
       { name: 'sv_ddrace_time', system: false, id: 0, uuid: '5dde8b3c-6f6f-37ac-a72a-bb341fe76de5', uuidName: 'ddrace-time@netmsg.ddnet.tw', direction: 'server', description: 'Race time.', fields: [{ name: 'time', key: 'time', type: 'int', description: 'Time in centiseconds.' }, { name: 'check', key: 'check', type: 'int', description: 'Checkpoint difference.' }, { name: 'finish', key: 'finish', type: 'int', description: 'Finished.', min: 0, max: 1 }] },
       { name: 'sv_record', system: false, id: 0, uuid: '804f149f-9b53-3b0a-897f-59663a1c4eb9', uuidName: 'record@netmsg.ddnet.tw', direction: 'server', description: 'Best times.', fields: [{ name: 'server_time_best', key: 'serverTimeBest', type: 'int', description: 'Server record.' }, { name: 'player_time_best', key: 'playerTimeBest', type: 'int', description: 'Player\'s record.' }] },
       { name: 'sv_kill_msg_team', system: false, id: 0, uuid: 'ee610b6f-909f-311e-93f7-11a95f55a086', uuidName: 'killmsgteam@netmsg.ddnet.tw', direction: 'server', description: 'A DDRace team was killed.', fields: [{ name: 'team', key: 'team', type: 'int', description: 'Team.', min: 0, max: 127 }, { name: 'first', key: 'first', type: 'int', description: 'Client id of the player who caused it.', min: -1, max: 127 }] },
