@@ -1,36 +1,42 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
 import { CodecError, decodeI32String } from '@twcodec/datafile';
-import { type ClStartInfoMessage, DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type ClStartInfoMessage, DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DemoError, type DemoReader } from './demo.js';
 
-/** One recorded message with the tick it was recorded at. */
-export interface DemoMessage {
+interface DemoMessageBase {
   tick: number;
   /** Byte offset of its chunk in the file. */
   offset: number;
-  /**
-   * The decoded message. Message chunks are zero-padded to 4 bytes: the padding is in `trailing`, so
-   * `encodeDdnet06Message(message)` gives the chunk's bytes back exactly. A known message that does not read
-   * as its schema says is kept as `kind: 'unknown'` with `error` (or throws with `strict`).
-   */
-  message: Ddnet06Message | UnknownNetMessage;
 }
+
+/**
+ * One recorded message with the tick it was recorded at, decoded with the table of the demo's protocol (its
+ * header's net version: "0.7 ..." is Teeworlds 0.7, anything else 0.6/DDNet). Message chunks are zero-padded to
+ * 4 bytes: the padding is in `trailing`, so encoding `message` gives the chunk's bytes back exactly. A known
+ * message that does not read as its schema says is kept as `kind: 'unknown'` with `error` (or throws with
+ * `strict`).
+ */
+export type DemoMessage =
+  | (DemoMessageBase & { protocol: 'ddnet-0.6'; message: Ddnet06Message | UnknownNetMessage })
+  | (DemoMessageBase & { protocol: 'teeworlds-0.7'; message: Teeworlds07Message | UnknownNetMessage });
 
 /** Every message chunk of the demo, decoded, with its tick. */
 export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = {}): Generator<DemoMessage> {
+  const seven = demo.header.netVersion.startsWith('0.7');
+  const table = seven ? TEEWORLDS_0_7_MESSAGES : DDNET_0_6_MESSAGES;
   let tick = 0;
   for (const chunk of demo.chunks()) {
     if (chunk.kind === 'tick') tick = chunk.tick;
     if (chunk.kind !== 'message') continue;
-    let message: Ddnet06Message | UnknownNetMessage;
+    let message: Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     try {
-      message = decodeNetMessage(DDNET_0_6_MESSAGES, chunk.data, { lenient: !options.strict }) as Ddnet06Message | UnknownNetMessage;
+      message = decodeNetMessage(table, chunk.data, { lenient: !options.strict }) as Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     } catch (e) {
       if (e instanceof CodecError) throw new DemoError(e.code, e.detail, chunk.offset, `message.${e.path}`, { cause: e });
       throw e;
     }
-    yield { tick, offset: chunk.offset, message };
+    yield (seven ? { tick, offset: chunk.offset, protocol: 'teeworlds-0.7', message } : { tick, offset: chunk.offset, protocol: 'ddnet-0.6', message }) as DemoMessage;
   }
 }
 
@@ -128,11 +134,23 @@ export function demoChat(demo: DemoReader): DemoChatLine[] {
     return best?.name;
   };
   const lines: DemoChatLine[] = [];
-  for (const { tick, message } of demoMessages(demo)) {
-    if (message.kind !== 'sv_chat') continue;
+  // Teeworlds 0.7 sends names in sv_client_info messages rather than snapshot items.
+  const sevenNames = new Map<number, string>();
+  for (const m of demoMessages(demo)) {
+    let line: DemoChatLine | undefined;
+    if (m.protocol === 'teeworlds-0.7') {
+      const message = m.message;
+      if (message.kind === 'sv_client_info') sevenNames.set(message.clientId, message.name);
+      // 0.7 chat modes: 1 everyone, 2 team, 3 whisper; as 0.6 teams: 0, 1, 2.
+      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: sevenNames.get(message.clientId), team: Math.max(0, message.mode - 1), text: message.message };
+    } else if (m.message.kind === 'sv_chat') {
+      const message = m.message;
+      line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : nameAt(message.clientId, m.tick), team: message.team, text: message.message };
+    }
+    if (!line) continue;
     const last = lines[lines.length - 1];
-    if (server && last && last.tick === tick && last.clientId === message.clientId && last.team === message.team && last.text === message.message) continue;
-    lines.push({ tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : nameAt(message.clientId, tick), team: message.team, text: message.message });
+    if (server && last && last.tick === line.tick && last.clientId === line.clientId && last.team === line.team && last.text === line.text) continue;
+    lines.push(line);
   }
   return lines;
 }
