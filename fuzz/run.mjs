@@ -18,7 +18,7 @@ const { values } = parseArgs({
     minutes: { type: 'string' },
     seconds: { type: 'string' },
     runs: { type: 'string' },
-    target: { type: 'string', default: 'datafile,map,teehistorian,demo,snapshot' },
+    target: { type: 'string', default: 'datafile,map,teehistorian,demo,snapshot,netmsg' },
     seed: { type: 'string', default: String(Date.now() % 1e9) },
     'max-rss': { type: 'string', default: '400' },
     timeout: { type: 'string', default: '10000' },

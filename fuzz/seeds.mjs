@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDemo } from '@twcodec/demo';
+import { readTeehistorian } from '@twcodec/teehistorian';
 import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -57,6 +58,15 @@ export function seedsFor(target) {
         }
       }
       return out;
+    }
+    case 'netmsg': {
+      // Message chunks of the fixture demos and MESSAGE records of the teehistorian files, one of each shape.
+      const out = new Map();
+      for (const path of fixtures('demos', '.demo', LIMIT.demo).slice(0, 3))
+        for (const c of readDemo(read(path)).chunks()) if (c.kind === 'message' && out.size < 200) out.set(`${c.data[0]}:${c.data.length}`, c.data);
+      for (const path of fixtures('teehistorian', '.teehistorian', LIMIT.teehistorian))
+        for (const m of readTeehistorian(read(path), { onTruncated: 'stop' })) if (m.kind === 'MESSAGE') out.set(`th${m.data[0]}:${m.data.length}`, m.data);
+      return [...out.values()];
     }
     default:
       throw new Error(`unknown target ${target}`);

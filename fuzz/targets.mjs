@@ -4,7 +4,8 @@
 import { CodecError, Datafile } from '@twcodec/datafile';
 import { readMap, validateMap, writeMap } from '@twcodec/map';
 import { readTeehistorian, readTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
-import { readDemo } from '@twcodec/demo';
+import { demoMessages, readDemo } from '@twcodec/demo';
+import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 
 /** A property that must hold for every input was broken: a finding even though nothing crashed. */
@@ -101,7 +102,17 @@ async function teehistorian(bytes) {
 function demo(bytes) {
   const d = readDemo(bytes);
   for (const _ of d.chunks());
+  for (const _ of demoMessages(d));
   for (const _ of d.snapshots());
+}
+
+/** Net messages (both protocols): a message that decodes encodes back to its bytes; lenient decoding never refuses. */
+function netmsg(bytes) {
+  for (const [decode, encode, name] of [[decodeDdnet06Message, encodeDdnet06Message, 'ddnet-0.6'], [decodeTeeworlds07Message, encodeTeeworlds07Message, 'teeworlds-0.7']]) {
+    const m = refusing(() => decode(bytes));
+    if (m) check(equalBytes(encode(m), bytes), `netmsg: a decoded ${name} message does not encode back to its bytes`);
+    if (bytes.length) check(equalBytes(encode(decode(bytes, { lenient: true })), bytes), `netmsg: a lenient ${name} decode does not encode back`);
+  }
 }
 
 /**
@@ -122,4 +133,4 @@ function snapshot(bytes) {
   check(equalBytes(new Uint8Array(rebuilt.toInts().buffer), new Uint8Array(next.toInts().buffer)), 'snapshot: createDelta + applyDelta does not give the snapshot back');
 }
 
-export const TARGETS = { datafile, map, teehistorian, demo, snapshot };
+export const TARGETS = { datafile, map, teehistorian, demo, snapshot, netmsg };

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { Datafile, ByteReader, decodeI32String } from '@twcodec/datafile';
 import { decodeGroupItem, readMap } from '@twcodec/map';
 import { readTeehistorian } from '@twcodec/teehistorian';
-import { readDemo } from '@twcodec/demo';
+import { demoMessages, readDemo } from '@twcodec/demo';
+import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
 import { DDNET_0_6, snapshotObjects } from '@twcodec/snapshot';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -112,6 +113,29 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
     fieldTable(info), '', `The character of client ${character.item.id} (the character core's 15 ints, then the character's own):`, '', fieldTable(character), '',
     `Its DDNet character (\`character@netobj.ddnet.tw\`): ${ddnetCharacter.item.data.length} ints, as DDNet 16.4 sends it; \`tuneZoneOverride\` (added in 19.0) is absent and reads DDNet's default, ${ddnetCharacter.tuneZoneOverride}:`, '',
     fieldTable(ddnetCharacter), '');
+}
+
+// Net messages: a chat line in a client demo.
+{
+  const name = 'demos/ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo';
+  const demo = readDemo(fixture(name));
+  const chunks = new Map([...demo.chunks()].filter((c) => c.kind === 'message').map((c) => [c.offset, c]));
+  const { tick, offset, message } = [...demoMessages(demo)].find((m) => m.message.kind === 'sv_chat');
+  const chunk = chunks.get(offset);
+  const data = chunk.data;
+  const r = new ByteReader(data);
+  const first = r.readVarInt();
+  const rows = [[`0-${r.pos - 1}`, 'id << 1 \\| system', `${first}: game message ${first >> 1} = sv_chat`]];
+  for (const f of netMessageDef(DDNET_0_6_MESSAGES, 'sv_chat').fields) {
+    const at = r.pos;
+    const value = f.type === 'string' ? JSON.stringify(r.readCString()) : String(r.readVarInt());
+    rows.push([`${at}-${r.pos - 1}`, f.name, value]);
+  }
+  if (r.pos < data.length) rows.push([`${r.pos}-${data.length - 1}`, 'trailing', 'zero padding to 4 bytes (kept)']);
+  out.push('## Net messages', '', `\`fixtures/${name}\` (Bravo's client demo), the first chat line, tick ${tick}: a message chunk at offset ${offset}`,
+    `(${chunk.storedSize} bytes Huffman-compressed), unpacked to these ${data.length} bytes:`, '', hex(data, 0, data.length), '', table(rows), '',
+    `\`twcodec demo messages\` prints it as \`${JSON.stringify({ tick, message: message.kind, fields: { team: message.team, clientId: message.clientId, message: message.message } })}\`.`,
+    'Message layouts: [net-messages.md](net-messages.md).', '');
 }
 
 writeFileSync(join(root, 'docs', 'formats', 'examples.md'), out.join('\n'));

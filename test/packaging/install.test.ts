@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir, repoRoot } from '../corpus.js';
 
-const PACKAGES = ['runtime', 'datafile', 'map', 'teehistorian', 'snapshot', 'demo', 'cli'];
+const PACKAGES = ['runtime', 'datafile', 'map', 'teehistorian', 'snapshot', 'netmsg', 'demo', 'cli'];
 const packDir = mkdtempSync(join(tmpdir(), 'twcodec-pack-'));
 const tarballs = new Map<string, string>();
 const internalDeps = new Map<string, string[]>();
@@ -41,6 +41,10 @@ ok(th.header.map_name === 'ctf1' && [...th].at(-1).kind === 'FINISH');`,
 const a = new Snapshot([{ type: 5, id: 0, data: Int32Array.of(1, 2, 3) }]);
 const b = new Snapshot([{ type: 5, id: 0, data: Int32Array.of(1, 2, 4) }]);
 ok(applyDelta(a, createDelta(a, b, DDNET_0_6), DDNET_0_6).get(5, 0).data[2] === 4);`,
+  netmsg: `import { decodeDdnet06Message, encodeDdnet06Message } from '@twcodec/netmsg';
+const bytes = Uint8Array.of(6, 0, 1, 0x68, 0x69, 0);
+const m = decodeDdnet06Message(bytes);
+ok(m.kind === 'sv_chat' && m.message === 'hi' && encodeDdnet06Message(m).every((b, i) => b === bytes[i]));`,
   demo: `import { readDemo } from '@twcodec/demo';
 const demo = readDemo(new Uint8Array(readFileSync(fixture('demos/ctf2_server_Alpha_server_manual.demo'))));
 ok(demo.header.mapName === 'ctf2' && [...demo.snapshots()].length > 10);`,

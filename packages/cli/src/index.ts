@@ -6,6 +6,7 @@ import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, de
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
+import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
 
 export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
@@ -116,7 +117,7 @@ const COMMANDS: Record<string, Command> = {
   'teehistorian dump': {
     args: ['FILE'],
     summary: 'NDJSON: the header, then every message with its tick (streams the file)',
-    details: `Byte fields are hex. Every line has a kind: header, a message kind (PLAYER_DIFF, ..., EX:<name>), or end: a file that ends without FINISH gets a last line {"kind": "end", "end": ...}. ${STDIN_NOTE}`,
+    details: `Byte fields are hex. Every line has a kind: header, a message kind (PLAYER_DIFF, ..., EX:<name>), or end: a file that ends without FINISH gets a last line {"kind": "end", "end": ...}. MESSAGE records also show \`net\`: the client message decoded (kind and fields). ${STDIN_NOTE}`,
     async run(io, [file]) {
       const progress = counter(io, 'messages', 100_000);
       for await (const line of teehistorianDump(io.openRead(file!))) {
@@ -124,6 +125,14 @@ const COMMANDS: Record<string, Command> = {
         progress.tick();
       }
       progress.done();
+    },
+  },
+  'teehistorian chat': {
+    args: ['FILE'],
+    summary: 'NDJSON: the chat lines (cl_say) the file holds: tick, client id, player name, team, text',
+    details: `DDNet does not record chat in teehistorian files (cl_say is left out on purpose), so its files give no lines; names come from the clients' start/change info. ${STDIN_NOTE}`,
+    async run(io, [file]) {
+      for await (const line of teehistorianChatNdjson(io.openRead(file!))) await io.stdout(line);
     },
   },
   'teehistorian resave': {
@@ -172,6 +181,29 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Write the demo again without chat and/or its embedded map',
     async run(io, [input, output], flags) {
       await io.writeFile(output!, demoStrip(await io.readFile(input!), { chat: flags.chat === true, map: flags.map === true }));
+    },
+  },
+  'demo messages': {
+    args: ['FILE'],
+    flags: { kind: { type: 'string', help: 'only these message kinds, comma-separated (e.g. sv_chat,sv_broadcast)' } },
+    summary: 'NDJSON: one line per recorded net message: tick, message kind, fields',
+    details: `Kinds are the names in docs/formats/net-messages.md; messages the schema does not know print as "unknown" with their id or UUID and bytes (hex). ${STDIN_NOTE}`,
+    async run(io, [file], flags) {
+      const kinds = typeof flags.kind === 'string' ? new Set(flags.kind.split(',').map((k) => k.trim())) : undefined;
+      const progress = counter(io, 'messages', 10_000);
+      for (const line of demoMessagesNdjson(await io.readFile(file!), kinds)) {
+        await io.stdout(line);
+        progress.tick();
+      }
+      progress.done();
+    },
+  },
+  'demo chat': {
+    args: ['FILE'],
+    summary: "NDJSON: the chat lines: tick, client id, player name (from the client-info snapshot items), team, text",
+    details: `team: 0 everyone, 1 team, 2/3 whisper sent/received; clientId -1 is the server. ${STDIN_NOTE}`,
+    async run(io, [file]) {
+      for (const line of demoChatNdjson(await io.readFile(file!))) await io.stdout(line);
     },
   },
   'demo snapshots': {

@@ -1,4 +1,4 @@
-import { readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
+import { decodeClientMessage, readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -11,7 +11,8 @@ export { teehistorianStats };
 
 /**
  * One JSON object per line, each with a `kind`: the header first (`{"kind": "header", "header": ...}`), then every
- * message with its tick, and for a file that ends without FINISH a last `{"kind": "end", "end": ...}`.
+ * message with its tick, and for a file that ends without FINISH a last `{"kind": "end", "end": ...}`. A MESSAGE
+ * record also gets `net`, the client message its `data` holds, decoded.
  */
 export async function* teehistorianDump(source: ByteSource): AsyncGenerator<string> {
   const reader = readTeehistorianStream(source, { onTruncated: 'stop' });
@@ -21,7 +22,7 @@ export async function* teehistorianDump(source: ByteSource): AsyncGenerator<stri
       yield `${JSON.stringify({ kind: 'header', header: reader.header })}\n`;
       headerDone = true;
     }
-    yield `${messageJson(m)}\n`;
+    yield `${messageJson(m.kind === 'MESSAGE' ? { ...m, net: decodeClientMessage(m) } : m)}\n`;
   }
   if (!headerDone) yield `${JSON.stringify({ kind: 'header', header: reader.header })}\n`;
   if (!reader.end?.finished) yield `${JSON.stringify({ kind: 'end', end: reader.end })}\n`;

@@ -4,31 +4,13 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { Datafile, encodeI32String, uuidFromName } from '@twcodec/datafile';
 import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
+import { typeCheck } from '../../../test/typecheck.js';
 import { generate } from './generate.js';
 
 const NEW_ITEM = readFileSync(join(fixturesDir, 'schema-extension', 'map', 'items', 'spawn_weights.yaml'), 'utf8');
-
-/** Type-checks `files` against the real runtime; returns the diagnostics. */
-function typeCheck(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-    skipLibCheck: true,
-    types: [],
-    baseUrl: repoRoot,
-    paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'], '@twcodec/runtime': ['packages/runtime/src/index.ts'] },
-  });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-}
 
 describe('generator', () => {
   it('is up to date with the committed output and deterministic', () => {

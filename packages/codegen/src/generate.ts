@@ -8,6 +8,8 @@ import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js
 import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
 import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
+import { emitNetDocs, emitNetTs } from './emit-net.js';
+import { loadNetSchemas } from './load-net.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
@@ -18,6 +20,8 @@ export interface GenerateOptions {
   teehistorianOut?: string;
   /** Where the snapshot tables go; default packages/snapshot/src/generated under root. */
   snapshotOut?: string;
+  /** Where the net message codecs go; default packages/netmsg/src/generated under root. */
+  netOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -40,6 +44,8 @@ export function generate(options: GenerateOptions): GenerateResult {
   const teehistorian = loadTeehistorianSchemas(schemas, options.root);
   const snapshotOut = options.snapshotOut ?? join(options.root, 'packages', 'snapshot', 'src', 'generated');
   const snapshot = loadSnapshotSchemas(schemas, options.root);
+  const netOut = options.netOut ?? join(options.root, 'packages', 'netmsg', 'src', 'generated');
+  const net = loadNetSchemas(schemas, options.root);
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
@@ -55,6 +61,11 @@ export function generate(options: GenerateOptions): GenerateResult {
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
   for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
+  for (const p of net) {
+    const file = emitNetTs(p);
+    outputs.set(join(netOut, file.path), file.text);
+  }
+  outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -69,7 +80,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  for (const dir of [mapOut, teehistorianOut, snapshotOut]) {
+  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);

@@ -21,5 +21,6 @@ export {
 } from './reader.js';
 export { statsKey, type TeehistorianStats, teehistorianStats } from './stats.js';
 export { type HeaderInput, TeehistorianWriter, writeTeehistorian, writeTeehistorianTicked } from './writer.js';
+export { decodeClientMessage, type TeehistorianChatLine, teehistorianChat, TeehistorianNames } from './net.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/runtime';

@@ -65,7 +65,7 @@ export interface MessageMessage {
   kind: 'MESSAGE';
   /** Client id. */
   cid: number;
-  /** The packed message (its own varint id, system flag in bit 0), with its length first. */
+  /** The packed net message (first int id << 1 | system; layouts in net-messages.md, decoded by decodeClientMessage), with its length first. */
   data: Uint8Array;
 }
 

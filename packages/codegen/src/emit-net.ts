@@ -1,0 +1,227 @@
+// Emits the net message tables and types (packages/netmsg/src/generated/<protocol>.gen.ts) and the
+// reference (docs/formats/net-messages.md) from schemas/net. The decoding itself is the table-driven
+// interpreter in @twcodec/netmsg's codec.ts; the generated file gives each message its interface, the
+// union of them keyed by `kind`, the table and typed decode/encode functions.
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema } from './load-net.js';
+import { camel, pascal } from './model.js';
+
+const constName = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_MESSAGES`;
+const typePrefix = (p: NetProtocolSchema) => pascal(p.protocol.replace(/[.-]/g, '_'));
+const messageInterface = (m: NetMessageSchema) => `${pascal(m.name)}Message`;
+
+function tsType(f: NetFieldSchema): string {
+  switch (f.type) {
+    case 'int':
+    case 'tick':
+      return 'number';
+    case 'bool':
+      return 'boolean';
+    case 'string':
+      return 'string';
+    case 'uuid':
+      return 'Uuid';
+    case 'raw':
+    case 'raw_rest':
+      return 'Uint8Array';
+    case 'int_array':
+    case 'int_rest':
+      return 'number[]';
+    case 'string_array':
+    case 'string_rest':
+      return 'string[]';
+  }
+}
+
+const framing = (m: NetMessageSchema) => (m.uuid ? `UUID message \`${m.uuidName}\` (${m.uuid})` : `id ${m.id}`);
+const directionText = { server: 'server to client', client: 'client to server', both: 'either way' } as const;
+
+function fieldDoc(f: NetFieldSchema): string {
+  const notes = [f.description];
+  if (f.min !== undefined || f.max !== undefined) notes.push(`DDNet accepts ${f.min ?? '-inf'} to ${f.max ?? 'inf'}.`);
+  if (f.sanitize && f.sanitize !== 'none') notes.push(`DDNet sanitises it (${f.sanitize}); kept here as sent.`);
+  if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}.`);
+  return notes.join(' ');
+}
+
+function tableEntry(m: NetMessageSchema): string {
+  const fields = m.fields.map((f) => {
+    const parts = [`name: ${str(f.name)}`, `key: ${str(camel(f.name))}`, `type: ${str(f.type)}`, `description: ${str(f.description)}`];
+    if (f.optional) parts.push('optional: true');
+    if (f.min !== undefined) parts.push(`min: ${f.min}`);
+    if (f.max !== undefined) parts.push(`max: ${f.max}`);
+    if (f.sanitize) parts.push(`sanitize: ${str(f.sanitize)}`);
+    if (f.size !== undefined) parts.push(`size: ${f.size}`);
+    if (f.count !== undefined) parts.push(`count: ${f.count}`);
+    if (f.size_field) parts.push(`sizeField: ${str(f.size_field)}`);
+    if (f.count_divisor !== undefined) parts.push(`countDivisor: ${f.count_divisor}`);
+    return `{ ${parts.join(', ')} }`;
+  });
+  const head = [`name: ${str(m.name)}`, `system: ${m.system}`, `id: ${m.id}`];
+  if (m.uuid) head.push(`uuid: ${str(m.uuid)}`, `uuidName: ${str(m.uuidName!)}`);
+  head.push(`direction: ${str(m.direction)}`, `description: ${str(m.description)}`);
+  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}] },`;
+}
+
+export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
+  const project = createProject();
+  const prefix = typePrefix(p);
+  const table = constName(p);
+  const statements: (string | StatementStructures)[] = [
+    GENERATED_HEADER(p.file),
+    "import type { Uuid } from '@twcodec/runtime';",
+    "import { type DecodeOptions, decodeNetMessage, encodeNetMessage, type NetMessageBase, type NetProtocolDef, type UnknownNetMessage } from '../codec.js';",
+  ];
+  // A message with the same fields as an earlier one (cl_change_info and cl_start_info) reuses its interface.
+  const sameFields = new Map<string, string>();
+  for (const m of p.messages) {
+    const key = JSON.stringify(m.fields);
+    const earlier = m.fields.length ? sameFields.get(key) : undefined;
+    if (!earlier) sameFields.set(key, messageInterface(m));
+    statements.push({
+      kind: StructureKind.Interface,
+      name: messageInterface(m),
+      isExported: true,
+      extends: [earlier ? `Omit<${earlier}, 'kind'>` : 'NetMessageBase'],
+      docs: doc(`${m.description} (${m.system ? 'system' : 'game'} message, ${framing(m)}; ${directionText[m.direction]})`),
+      properties: [
+        { kind: StructureKind.PropertySignature, name: 'kind', type: str(m.name) },
+        ...(earlier ? [] : m.fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), hasQuestionToken: f.optional === true, type: tsType(f), docs: doc(fieldDoc(f)) }))),
+      ],
+    });
+  }
+  statements.push({ kind: StructureKind.TypeAlias, name: `${prefix}Message`, isExported: true, docs: doc(`Every message of ${p.protocol} the schema names.`), type: p.messages.map(messageInterface).join(' | ') });
+  statements.push({ kind: StructureKind.TypeAlias, name: `${prefix}MessageKind`, isExported: true, docs: doc('The message names.'), type: `${prefix}Message['kind']` });
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc(`${p.description} The table the codec reads; from ${p.file}.`),
+    declarations: [
+      {
+        name: table,
+        type: 'NetProtocolDef',
+        initializer: (w) => {
+          w.write('{').newLine();
+          w.indent(() => {
+            w.writeLine(`protocol: ${str(p.protocol)},`);
+            w.writeLine(`description: ${str(p.description)},`);
+            w.writeLine('messages: [');
+            w.indent(() => {
+              for (const m of p.messages) w.writeLine(tableEntry(m));
+            });
+            w.writeLine('],');
+          });
+          w.write('}');
+        },
+      },
+    ],
+  });
+  statements.push({
+    kind: StructureKind.Function,
+    name: `decode${prefix}Message`,
+    isExported: true,
+    docs: doc(`Decodes one packed ${p.protocol} message. Unknown ids and UUIDs come back as \`kind: 'unknown'\` with their bytes; a known message that does not read as its schema says throws NetMessageError (or, with \`lenient\`, comes back unknown with \`error\`).`),
+    parameters: [{ name: 'bytes', type: 'Uint8Array' }, { name: 'options', type: 'DecodeOptions', hasQuestionToken: true }],
+    returnType: `${prefix}Message | UnknownNetMessage`,
+    statements: [`return decodeNetMessage(${table}, bytes, options) as ${prefix}Message | UnknownNetMessage;`],
+  });
+  statements.push({
+    kind: StructureKind.Function,
+    name: `encode${prefix}Message`,
+    isExported: true,
+    docs: doc(`Encodes a ${p.protocol} message (or an unknown one) to its packed bytes.`),
+    parameters: [{ name: 'message', type: `${prefix}Message | UnknownNetMessage` }],
+    returnType: 'Uint8Array',
+    statements: [`return encodeNetMessage(${table}, message);`],
+  });
+  const path = `${p.protocol}.gen.ts`;
+  const file = project.createSourceFile(path, { statements }, { overwrite: true });
+  return { path, text: file.getFullText() };
+}
+
+const FIELD_TEXT: Record<NetFieldSchema['type'], string> = {
+  int: 'int',
+  bool: 'bool (int 0 or 1)',
+  tick: 'tick (int)',
+  string: 'string (NUL-terminated UTF-8)',
+  uuid: 'UUID (16 bytes)',
+  raw: 'bytes',
+  raw_rest: 'bytes to the end of the message',
+  int_array: 'ints',
+  string_array: 'strings',
+  int_rest: 'ints to the end of the message',
+  string_rest: 'strings to the end of the message',
+};
+
+function fieldKind(f: NetFieldSchema): string {
+  let text = FIELD_TEXT[f.type];
+  if (f.size !== undefined) text = `${f.size} bytes`;
+  if (f.count !== undefined) text = `${f.count} ${f.type === 'int_array' ? 'ints' : 'strings'}`;
+  if (f.size_field) text = f.type === 'raw' ? `bytes (\`${f.size_field}\` of them)` : `ints (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
+  const extras: string[] = [];
+  if (f.min !== undefined || f.max !== undefined) extras.push(`${f.min ?? '…'}..${f.max ?? '…'}`);
+  if (f.sanitize && f.sanitize !== 'none') extras.push(`sanitise: ${f.sanitize}`);
+  if (f.optional) extras.push('optional');
+  return extras.length ? `${text}; ${extras.join('; ')}` : text;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+export function emitNetDocs(protocols: NetProtocolSchema[]): string {
+  const lines = [
+    GENERATED_DOCS_HEADER(protocols.map((p) => p.file).join(', ')),
+    '',
+    '# Net message reference',
+    '',
+    'Teeworlds and DDNet clients and servers talk in net messages; demos record the ones the server sends',
+    '(message chunks) and teehistorian files the ones clients send (`MESSAGE` records). This reference is',
+    'generated from the YAML schemas under `schemas/net/` that also generate `@twcodec/netmsg`. A worked',
+    'example on a real demo: [examples.md](examples.md#net-messages).',
+    '',
+    '## Framing',
+    '',
+    'Every message starts with a variable-width int (the same ints as teehistorian: [extend | sign | 6 bits],',
+    'then [extend | 7 bits]): `id << 1 | system`, where `system` is 1 for engine messages (connection, map,',
+    'snapshots, rcon) and 0 for game messages. Id 0 (`NETMSG_EX`) is followed by 16 bytes: the version-3 UUID',
+    'of a name such as `killmsgteam@netmsg.ddnet.tw` in the Teeworlds namespace; DDNet adds messages this way',
+    "so that ids never clash. The fields follow, in order: ints as variable-width ints, strings NUL-terminated",
+    'UTF-8, raw bytes as they are. Fields marked optional were appended by a later version: older senders stop',
+    'before them. A demo pads each message chunk with zeros to a multiple of 4 bytes; those bytes are kept as',
+    '`trailing`, as are bytes after the last known field.',
+    '',
+    'Strings are kept as sent. DDNet cleans them when it unpacks them: `sanitize` turns control characters other',
+    'than tab, newline and carriage return into spaces, `sanitize_cc` every control character, `strict` does',
+    'that and skips leading whitespace (`sanitizeNetString` does the same). Ranges are what DDNet accepts; it',
+    'drops a message with a value outside them.',
+    '',
+    'Direction: **server** = server to client, **client** = client to server.',
+    '',
+  ];
+  for (const p of protocols) {
+    lines.push(`## ${p.protocol}`, '', p.description, '');
+    for (const [title, filter] of [
+      ['System messages', (m: NetMessageSchema) => m.system && !m.uuid],
+      ['System messages with UUIDs', (m: NetMessageSchema) => m.system && !!m.uuid],
+      ['Game messages', (m: NetMessageSchema) => !m.system && !m.uuid],
+      ['Game messages with UUIDs', (m: NetMessageSchema) => !m.system && !!m.uuid],
+    ] as const) {
+      const list = p.messages.filter(filter);
+      if (!list.length) continue;
+      lines.push(`### ${title}`, '');
+      for (const m of list) {
+        lines.push(`#### ${m.name}`, '');
+        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**.`, '');
+        if (!m.fields.length) {
+          lines.push('No fields.', '');
+          continue;
+        }
+        lines.push('| field | kind | description |', '| --- | --- | --- |');
+        for (const f of m.fields) lines.push(`| \`${f.name}\` | ${cell(fieldKind(f))} | ${cell(f.description)} |`);
+        lines.push('');
+      }
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
+import { fixturesDir, readBytes } from '../../../test/corpus.js';
+import { demoChat, demoMessages, demoPlayers, readDemo } from './index.js';
+
+const clientDemo = () => readBytes(join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo'));
+
+describe('demo messages', () => {
+  it('decodes the message chunks of a DDNet demo with the 0.6 table, players from client info', () => {
+    const demo = readDemo(clientDemo());
+    const chunks = new Map([...demo.chunks()].flatMap((c) => (c.kind === 'message' ? [[c.offset, c.data] as const] : [])));
+    const messages = [...demoMessages(demo)];
+    expect(messages).toHaveLength(chunks.size);
+    for (const m of messages) {
+      expect(m.protocol).toBe('ddnet-0.6');
+      if (m.protocol === 'ddnet-0.6') expect(encodeDdnet06Message(m.message)).toEqual(chunks.get(m.offset));
+    }
+    expect(new Set(demoPlayers(demo).map((p) => `${p.clientId}:${p.name}:${p.clan}`))).toEqual(new Set(['0:Alpha:corpus', '1:AlphaDmy:corpus', '2:Bravo:corpus', '3:BravoDmy:corpus']));
+    expect(demoChat(demo).filter((l) => l.clientId === -1).length).toBeGreaterThan(0);
+  });
+
+  it('uses the 0.7 table when the header says 0.7', () => {
+    const bytes = clientDemo().slice();
+    const version = new TextEncoder().encode('0.7 802f1be60a05665f\0');
+    bytes.fill(0, 8, 72);
+    bytes.set(version, 8);
+    const demo = readDemo(bytes);
+    const chunks = new Map([...demo.chunks()].flatMap((c) => (c.kind === 'message' ? [[c.offset, c.data] as const] : [])));
+    for (const m of demoMessages(demo)) {
+      expect(m.protocol).toBe('teeworlds-0.7');
+      if (m.protocol === 'teeworlds-0.7') expect(encodeTeeworlds07Message(m.message)).toEqual(chunks.get(m.offset));
+    }
+  });
+
+  it('reports a message that does not read as its schema says with the chunk offset (strict)', () => {
+    // The fixture has only well-formed messages: strict and lenient agree.
+    const demo = readDemo(clientDemo());
+    expect([...demoMessages(demo, { strict: true })].length).toBe([...demoMessages(demo)].length);
+  });
+});

@@ -1,0 +1,298 @@
+// The one interpreter behind every generated message table: framing (id << 1 | system, then for id 0 a
+// 16-byte UUID), then the fields in schema order. Table-driven rather than one function per message so that
+// every bounds check lives in one place; the generated files give the types and the tables.
+import { ByteReader, ByteWriter, bytesEqual, CodecError, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
+
+/** Errors of net message decoding and encoding. */
+export class NetMessageError extends CodecError {}
+
+/**
+ * How DDNet cleans a string when it unpacks it (the bytes stay as sent; see sanitizeNetString):
+ * `none` — kept; `sanitize` — control characters other than tab, newline and carriage return become spaces
+ * (DDNet's plain GetString); `sanitize_cc` — every control character becomes a space (SANITIZE_CC);
+ * `strict` — SANITIZE_CC, then leading whitespace is skipped (SKIP_START_WHITESPACES).
+ */
+export type SanitizeRule = 'none' | 'sanitize' | 'sanitize_cc' | 'strict';
+
+export type NetFieldType = 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'raw_rest' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
+
+export interface NetFieldDef {
+  /** Schema name (snake_case). */
+  readonly name: string;
+  /** Property name in the decoded object (camelCase). */
+  readonly key: string;
+  readonly type: NetFieldType;
+  readonly description: string;
+  /** May be missing at the end of the message (added in a later version); undefined when absent. */
+  readonly optional?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly sanitize?: SanitizeRule;
+  /** raw: fixed size in bytes. int_array/string_array: fixed count. */
+  readonly size?: number;
+  readonly count?: number;
+  /** raw/int_array: the earlier field that holds the length (divided by `countDivisor` for int_array). */
+  readonly sizeField?: string;
+  readonly countDivisor?: number;
+}
+
+export type Direction = 'server' | 'client' | 'both';
+
+export interface NetMessageDef {
+  readonly name: string;
+  readonly system: boolean;
+  /** Numeric id; 0 for UUID messages. */
+  readonly id: number;
+  readonly uuid?: Uuid;
+  readonly uuidName?: string;
+  /** Who sends it: `server` (server to client), `client` (client to server) or `both`. */
+  readonly direction: Direction;
+  readonly description: string;
+  readonly fields: readonly NetFieldDef[];
+}
+
+export interface NetProtocolDef {
+  readonly protocol: string;
+  readonly description: string;
+  readonly messages: readonly NetMessageDef[];
+}
+
+/** What every decoded message carries besides its fields. */
+export interface NetMessageBase {
+  /** Bytes after the last known field: a demo's zero padding to 4 bytes, or fields a newer version added. */
+  trailing?: Uint8Array;
+}
+
+/**
+ * A message the protocol table does not name (or could not be read as its schema says, see `error`): its
+ * bytes after the id (and UUID) are kept so that it is written back unchanged.
+ */
+export interface UnknownNetMessage {
+  kind: 'unknown';
+  system: boolean;
+  id: number;
+  uuid?: Uuid;
+  data: Uint8Array;
+  /** Why a named message was kept raw (lenient decoding only). */
+  error?: string;
+}
+
+/** A decoded message: `kind` is a literal of the protocol's message names, the other keys its fields. */
+export type AnyNetMessage = { kind: string } & NetMessageBase & Record<string, unknown>;
+
+export interface DecodeOptions {
+  /**
+   * When a known message does not read as its schema says (truncated, non-canonical int, bad UTF-8), keep it
+   * as an UnknownNetMessage with `error` instead of throwing. Default false: throw NetMessageError.
+   */
+  lenient?: boolean;
+  /** Added to reported offsets (where the message sits in its file). */
+  baseOffset?: number;
+}
+
+const NETMSG_EX = 0;
+
+interface Index {
+  byId: Map<number, NetMessageDef>;
+  byUuid: Map<string, NetMessageDef>;
+  byName: Map<string, NetMessageDef>;
+}
+const indexes = new WeakMap<NetProtocolDef, Index>();
+function indexOf(protocol: NetProtocolDef): Index {
+  let index = indexes.get(protocol);
+  if (!index) {
+    index = { byId: new Map(), byUuid: new Map(), byName: new Map() };
+    for (const m of protocol.messages) {
+      index.byName.set(m.name, m);
+      if (m.uuid) index.byUuid.set(`${m.system ? 1 : 0}${m.uuid}`, m);
+      else index.byId.set(m.id * 2 + (m.system ? 1 : 0), m);
+    }
+    indexes.set(protocol, index);
+  }
+  return index;
+}
+
+/** The schema entry of a message name, or undefined. */
+export function netMessageDef(protocol: NetProtocolDef, name: string): NetMessageDef | undefined {
+  return indexOf(protocol).byName.get(name);
+}
+
+function wrap(e: unknown, base: number): never {
+  if (e instanceof CodecError && !(e instanceof NetMessageError)) throw new NetMessageError(e.code, e.detail, e.offset + base, e.path, { cause: e });
+  throw e;
+}
+
+/** Decodes one packed message (as a demo message chunk or a teehistorian MESSAGE holds it). */
+export function decodeNetMessage(protocol: NetProtocolDef, bytes: Uint8Array, options: DecodeOptions = {}): AnyNetMessage | UnknownNetMessage {
+  const base = options.baseOffset ?? 0;
+  const r = new ByteReader(bytes, 0, bytes.length, base);
+  let msg: number;
+  let uuid: Uuid | undefined;
+  try {
+    msg = r.readVarInt('id');
+    if (msg < 0) throw new NetMessageError('BAD_MESSAGE_ID', `negative message id ${msg}`, base, 'id');
+    if (msg >> 1 === NETMSG_EX) uuid = uuidFromBytes(r.readBytes(16, 'uuid'));
+  } catch (e) {
+    wrap(e, 0);
+  }
+  const system = (msg & 1) === 1;
+  const id = msg >> 1;
+  const index = indexOf(protocol);
+  const def = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : index.byId.get(msg);
+  const fieldsStart = r.pos;
+  const unknown = (error?: string): UnknownNetMessage => ({
+    kind: 'unknown',
+    system,
+    id,
+    ...(uuid ? { uuid } : {}),
+    data: bytes.slice(fieldsStart),
+    ...(error ? { error } : {}),
+  });
+  if (!def) return unknown();
+  try {
+    const out: AnyNetMessage = { kind: def.name };
+    for (const f of def.fields) {
+      if (f.optional && r.remaining === 0) break;
+      out[f.key] = readField(r, f, out, `${def.name}.${f.name}`);
+    }
+    if (r.remaining > 0) out.trailing = bytes.slice(r.pos);
+    // Lossless or nothing: a message that would not be written back byte for byte stays raw.
+    const again = encodeNetMessage(protocol, out);
+    if (!bytesEqual(again, bytes)) throw new NetMessageError('NOT_CANONICAL', `${def.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart, def.name);
+    return out;
+  } catch (e) {
+    if (options.lenient && e instanceof CodecError) return unknown(`${e.code}: ${e.detail}`);
+    wrap(e, 0);
+  }
+}
+
+function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string): unknown {
+  switch (f.type) {
+    case 'int':
+    case 'tick':
+      return r.readVarInt(path);
+    case 'bool': {
+      const at = r.offset;
+      const v = r.readVarInt(path);
+      if (v !== 0 && v !== 1) throw new NetMessageError('BAD_BOOL', `bool field is ${v}, not 0 or 1`, at, path);
+      return v === 1;
+    }
+    case 'string':
+      return r.readCString(path);
+    case 'uuid':
+      return uuidFromBytes(r.readBytes(16, path));
+    case 'raw': {
+      const n = f.size ?? lengthFrom(r, f, out, path, 1);
+      return r.readBytes(n, path).slice();
+    }
+    case 'raw_rest':
+      return r.readBytes(r.remaining, path).slice();
+    case 'int_array': {
+      const n = f.count ?? lengthFrom(r, f, out, path, f.countDivisor ?? 1);
+      // Every int takes at least one byte: a count beyond the bytes left is truncation, not an allocation.
+      if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} ints, ${r.remaining} bytes left`, r.offset, path);
+      const ints: number[] = [];
+      for (let i = 0; i < n; i++) ints.push(r.readVarInt(`${path}[${i}]`));
+      return ints;
+    }
+    case 'string_array': {
+      const strings: string[] = [];
+      for (let i = 0; i < f.count!; i++) strings.push(r.readCString(`${path}[${i}]`));
+      return strings;
+    }
+    case 'int_rest': {
+      const ints: number[] = [];
+      while (r.remaining > 0) ints.push(r.readVarInt(`${path}[${ints.length}]`));
+      return ints;
+    }
+    case 'string_rest': {
+      const strings: string[] = [];
+      while (r.remaining > 0) strings.push(r.readCString(`${path}[${strings.length}]`));
+      return strings;
+    }
+  }
+}
+
+function lengthFrom(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string, divisor: number): number {
+  const key = f.sizeField!.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const n = out[key] as number;
+  if (n < 0 || n % divisor !== 0) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${n}`, r.offset, path);
+  return n / divisor;
+}
+
+/** Encodes a message of the protocol (or an UnknownNetMessage) to its packed bytes. */
+export function encodeNetMessage(protocol: NetProtocolDef, message: { readonly kind: string } | UnknownNetMessage): Uint8Array {
+  const w = new ByteWriter(64);
+  if (message.kind === 'unknown') {
+    const u = message as UnknownNetMessage;
+    w.writeVarInt(((u.uuid ? NETMSG_EX : u.id) << 1) | (u.system ? 1 : 0));
+    if (u.uuid) w.writeBytes(uuidToBytes(u.uuid));
+    w.writeBytes(u.data);
+    return w.finish().slice();
+  }
+  const def = indexOf(protocol).byName.get(message.kind);
+  if (!def) throw new NetMessageError('UNKNOWN_MESSAGE', `${protocol.protocol} has no message ${message.kind}`, -1, 'kind');
+  w.writeVarInt(((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0));
+  if (def.uuid) w.writeBytes(uuidToBytes(def.uuid));
+  const m = message as unknown as AnyNetMessage;
+  for (const f of def.fields) {
+    const v = m[f.key];
+    const path = `${def.name}.${f.name}`;
+    if (v === undefined) {
+      if (f.optional) break;
+      throw new NetMessageError('MISSING_FIELD', `${path} is missing`, -1, path);
+    }
+    writeField(w, f, v, path);
+  }
+  if (m.trailing) w.writeBytes(m.trailing);
+  return w.finish().slice();
+}
+
+function writeField(w: ByteWriter, f: NetFieldDef, v: unknown, path: string): void {
+  const bad = (what: string): never => {
+    throw new NetMessageError('BAD_FIELD', `${path} must be ${what}`, -1, path);
+  };
+  switch (f.type) {
+    case 'int':
+    case 'tick':
+      if (!Number.isInteger(v) || (v as number) < -0x80000000 || (v as number) > 0x7fffffff) bad('a 32-bit integer');
+      w.writeVarInt(v as number);
+      return;
+    case 'bool':
+      if (typeof v !== 'boolean') bad('a boolean');
+      w.writeVarInt(v ? 1 : 0);
+      return;
+    case 'string':
+      if (typeof v !== 'string' || v.includes('\0')) bad('a string without NUL');
+      w.writeCString(v as string);
+      return;
+    case 'uuid':
+      if (typeof v !== 'string') bad('a UUID');
+      w.writeBytes(uuidToBytes(v as Uuid));
+      return;
+    case 'raw':
+    case 'raw_rest':
+      if (!(v instanceof Uint8Array) || (f.size !== undefined && v.length !== f.size)) bad(f.size !== undefined ? `${f.size} bytes` : 'a Uint8Array');
+      w.writeBytes(v as Uint8Array);
+      return;
+    case 'int_array':
+    case 'int_rest':
+      if (!Array.isArray(v) || (f.count !== undefined && v.length !== f.count)) bad('an array of ints');
+      for (const x of v as unknown[]) writeField(w, { ...f, type: 'int' }, x, path);
+      return;
+    case 'string_array':
+    case 'string_rest':
+      if (!Array.isArray(v) || (f.count !== undefined && v.length !== f.count)) bad('an array of strings');
+      for (const x of v as unknown[]) writeField(w, { ...f, type: 'string' }, x, path);
+      return;
+  }
+}
+
+/** Cleans text as DDNet's unpacker does for the field's rule (see SanitizeRule). */
+export function sanitizeNetString(text: string, rule: SanitizeRule): string {
+  if (rule === 'none') return text;
+  // eslint-disable-next-line no-control-regex
+  let out = rule === 'sanitize' ? text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, ' ') : text.replace(/[\x00-\x1f]/g, ' ');
+  if (rule === 'strict') out = out.replace(/^[ \t\n\r]+/, '');
+  return out;
+}

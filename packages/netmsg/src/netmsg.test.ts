@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
+import { DDNET_0_6_MESSAGES, decodeDdnet06Message, encodeDdnet06Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+
+/** Packs ints and strings as DDNet's CPacker does. */
+function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
+  const w = new ByteWriter();
+  for (const p of parts) {
+    if (typeof p === 'number') w.writeVarInt(p);
+    else if (typeof p === 'string') w.writeCString(p);
+    else w.writeBytes(p);
+  }
+  return w.finish().slice();
+}
+
+describe('net messages (ddnet-0.6)', () => {
+  it('decodes a chat line with non-ASCII text and writes it back byte for byte', () => {
+    const bytes = pack(3 << 1, 0, 2, 'Hallo äöü 日本語');
+    const m = decodeDdnet06Message(bytes);
+    expect(m).toEqual({ kind: 'sv_chat', team: 0, clientId: 2, message: 'Hallo äöü 日本語' });
+    expect(encodeDdnet06Message(m)).toEqual(bytes);
+  });
+
+  it('keeps a demo chunk\'s zero padding as trailing bytes', () => {
+    const bytes = pack(3 << 1, 0, -1, 'hi', new Uint8Array(2));
+    const m = decodeDdnet06Message(bytes);
+    expect(m.kind === 'sv_chat' && m.trailing).toEqual(new Uint8Array(2));
+    expect(encodeDdnet06Message(m)).toEqual(bytes);
+  });
+
+  it('decodes system messages, UUID messages and a raw field sized by an earlier field', () => {
+    const snap = pack((7 << 1) | 1, 1234, 2, -55, 3, new Uint8Array([9, 8, 7]));
+    expect(decodeDdnet06Message(snap)).toEqual({ kind: 'snap_single', tick: 1234, deltaTick: 2, crc: -55, partSize: 3, data: new Uint8Array([9, 8, 7]) });
+    const kill = pack(0, uuidToBytes(uuidFromName('killmsgteam@netmsg.ddnet.tw')), 5, -1);
+    const m = decodeDdnet06Message(kill);
+    expect(m).toEqual({ kind: 'sv_kill_msg_team', team: 5, first: -1 });
+    expect(encodeDdnet06Message(m)).toEqual(kill);
+  });
+
+  it('reads an optional trailing field when present and leaves it out when an older sender did', () => {
+    const uuid = uuidToBytes(uuidFromName('racefinish@netmsg.ddnet.org'));
+    const old = decodeDdnet06Message(pack(0, uuid, 1, 3000, -20, 1));
+    expect(old).toEqual({ kind: 'sv_race_finish', clientId: 1, time: 3000, diff: -20, recordPersonal: true });
+    const current = decodeDdnet06Message(pack(0, uuid, 1, 3000, -20, 1, 0));
+    expect(current.kind === 'sv_race_finish' && current.recordServer).toBe(false);
+    expect(encodeDdnet06Message(old)).toEqual(pack(0, uuid, 1, 3000, -20, 1));
+  });
+
+  it('keeps unknown ids and unknown UUIDs raw', () => {
+    const unknownId = pack(99 << 1, 1, 2, 3);
+    const u = decodeDdnet06Message(unknownId);
+    expect(u).toEqual({ kind: 'unknown', system: false, id: 99, data: new Uint8Array([1, 2, 3]) });
+    expect(encodeDdnet06Message(u)).toEqual(unknownId);
+    const unknownUuid = pack(1, uuidToBytes(uuidFromName('not-a-message@example.org')), 'x');
+    const v = decodeDdnet06Message(unknownUuid);
+    expect(v.kind === 'unknown' && v.uuid).toBe(uuidFromName('not-a-message@example.org'));
+    expect(encodeDdnet06Message(v)).toEqual(unknownUuid);
+  });
+
+  it('reports bad input as NetMessageError with code, offset and path', () => {
+    const cut = pack(3 << 1, 0, 2).subarray(0, 3);
+    const e = catchError(() => decodeDdnet06Message(cut, { baseOffset: 100 }));
+    expect(e).toBeInstanceOf(NetMessageError);
+    expect(e).toMatchObject({ code: 'TRUNCATED', offset: 103, path: 'sv_chat.message' });
+    expect(catchError(() => decodeDdnet06Message(new Uint8Array(0)))).toMatchObject({ code: 'TRUNCATED', path: 'id' });
+    expect(catchError(() => decodeDdnet06Message(pack(-3)))).toMatchObject({ code: 'BAD_MESSAGE_ID' });
+    expect(catchError(() => decodeDdnet06Message(pack(0, new Uint8Array(5))))).toMatchObject({ code: 'TRUNCATED' });
+    // A bool that is neither 0 nor 1 could not be written back: strict throws, lenient keeps it raw.
+    const badBool = pack(17 << 1, 7, 'x');
+    expect(catchError(() => decodeDdnet06Message(badBool))).toMatchObject({ code: 'BAD_BOOL', path: 'cl_say.team' });
+    const lenient = decodeDdnet06Message(badBool, { lenient: true });
+    expect(lenient).toMatchObject({ kind: 'unknown', id: 17, error: expect.stringContaining('BAD_BOOL') });
+    expect(encodeDdnet06Message(lenient)).toEqual(badBool);
+    // Bytes that are not UTF-8 (DDNet drops such a message) are kept as escapes and written back.
+    const badUtf8 = pack(3 << 1, 0, 0, new Uint8Array([0x41, 0xff, 0]));
+    const escaped = decodeDdnet06Message(badUtf8);
+    expect(escaped.kind === 'sv_chat' && escaped.message).toBe('A\udcff');
+    expect(encodeDdnet06Message(escaped)).toEqual(badUtf8);
+    // A varint in a longer form than DDNet writes could not be written back the same.
+    expect(catchError(() => decodeDdnet06Message(new Uint8Array([3 << 1, 0x80, 0x00, 0, 0])))).toMatchObject({ code: 'VARINT_NONCANONICAL', path: 'sv_chat.team' });
+    // A size field larger than the message.
+    expect(catchError(() => decodeDdnet06Message(pack((7 << 1) | 1, 1, 1, 1, 500, 1)))).toMatchObject({ code: 'TRUNCATED', path: 'snap_single.data' });
+    expect(catchError(() => decodeDdnet06Message(pack((16 << 1) | 1, 1, 1, 1_000_000)))).toMatchObject({ path: 'input.data' });
+  });
+
+  it('refuses to encode fields of the wrong type with NetMessageError, not a TypeError', () => {
+    expect(catchError(() => encodeDdnet06Message({ kind: 'sv_chat', team: 0, clientId: 'x' as unknown as number, message: '' }))).toMatchObject({ code: 'BAD_FIELD', path: 'sv_chat.client_id' });
+    expect(catchError(() => encodeDdnet06Message({ kind: 'sv_chat', team: 0, clientId: 1 } as never))).toMatchObject({ code: 'MISSING_FIELD' });
+    expect(catchError(() => encodeDdnet06Message({ kind: 'nope' } as never))).toMatchObject({ code: 'UNKNOWN_MESSAGE' });
+  });
+
+  it('sanitises strings as DDNet does, on request', () => {
+    expect(sanitizeNetString('a\tb\x01c', 'sanitize')).toBe('a\tb c');
+    expect(sanitizeNetString('a\tb\x01c', 'sanitize_cc')).toBe('a b c');
+    expect(sanitizeNetString(' \t name\n', 'strict')).toBe('name ');
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'cl_start_info')?.fields[0]?.sanitize).toBe('strict');
+  });
+
+  it('has one entry per id and UUID, UUIDs computed from their names', () => {
+    const keys = DDNET_0_6_MESSAGES.messages.map((m) => `${m.system} ${m.uuid ?? m.id}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const m of DDNET_0_6_MESSAGES.messages) if (m.uuidName) expect(m.uuid).toBe(uuidFromName(m.uuidName));
+    expect(encodeUtf8('x')).toEqual(new Uint8Array([0x78]));
+  });
+});
+
+function catchError(f: () => unknown): CodecError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof CodecError) return e;
+    throw e;
+  }
+  throw new Error('did not throw');
+}
+
+describe('net messages (teeworlds-0.7)', () => {
+  it('decodes a 0.7 chat line and client info, and writes them back', async () => {
+    const { decodeTeeworlds07Message, encodeTeeworlds07Message } = await import('./index.js');
+    const chat = pack(3 << 1, 1, 0, -1, 'salut ça va');
+    const m = decodeTeeworlds07Message(chat);
+    expect(m).toEqual({ kind: 'sv_chat', mode: 1, clientId: 0, targetId: -1, message: 'salut ça va' });
+    expect(encodeTeeworlds07Message(m)).toEqual(chat);
+    const info = pack(18 << 1, 3, 0, 0, 'nameless tee', '', -1, 'standard', '', '', 'standard', 'standard', 'standard', 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 1);
+    const ci = decodeTeeworlds07Message(info);
+    expect(ci).toMatchObject({ kind: 'sv_client_info', clientId: 3, local: false, name: 'nameless tee', skinPartColors: [1, 2, 3, 4, 5, 6], silent: true });
+    expect(encodeTeeworlds07Message(ci)).toEqual(info);
+    const mapData = pack((3 << 1) | 1, new Uint8Array([1, 2, 3]));
+    expect(decodeTeeworlds07Message(mapData)).toEqual({ kind: 'map_data', data: new Uint8Array([1, 2, 3]) });
+  });
+});
