@@ -1,5 +1,5 @@
 import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8Escaped, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/datafile';
-import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage } from './generated/messages.gen.js';
+import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage, MESSAGE_IDS, MESSAGE_INT_FIELDS, MESSAGE_KINDS, SCAN_INTS, scanMessage } from './generated/messages.gen.js';
 
 /** Errors of teehistorian reading and writing. */
 export class TeehistorianError extends CodecError {}
@@ -449,4 +449,185 @@ class PendingBytes {
 /** Opens a teehistorian file read from a ReadableStream or any AsyncIterable of chunks. */
 export function readTeehistorianStream(source: ByteSource, options: ReaderOptions = {}): TeehistorianStreamReader {
   return new TeehistorianStreamReader(source, options);
+}
+
+const { PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD, TICK_SKIP, FINISH } = MESSAGE_IDS;
+
+/**
+ * The fast path through a teehistorian file in memory: `next()` steps to the next message without
+ * allocating anything, leaving its id in `ints[0]` (a MESSAGE_IDS value; MESSAGE_KINDS names it) and its int
+ * fields in `ints[1]`, `ints[2]`, ... in the order MESSAGE_INT_FIELDS lists them (PLAYER_DIFF: cid, dx, dy;
+ * INPUT_DIFF: cid, then the 10 input ints; ...). Strings, payloads and extension messages are not decoded
+ * unless asked for with `message()`. Ticks, errors and the end of file follow the object iterator exactly.
+ *
+ * ```ts
+ * const s = scanTeehistorian(bytes);
+ * while (s.next()) if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]] += Math.abs(s.ints[2]);
+ * ```
+ */
+export class TeehistorianScanner {
+  readonly header: TeehistorianHeader;
+  readonly headerText: string;
+  /** `ints[0]`: the message id; then its int fields. Overwritten by every `next()`. */
+  readonly ints = new Int32Array(SCAN_INTS);
+  /** The tick the current message belongs to. */
+  tick = 0;
+  /** The byte offset of the current message in the file. */
+  offset = 0;
+  /** Messages read so far. */
+  count = 0;
+  /** Filled when `next()` has returned false. */
+  end: TeehistorianEnd | undefined;
+  private readonly bytes: Uint8Array;
+  private pos: number;
+  private lastCid = Number.POSITIVE_INFINITY;
+  private finished = false;
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly options: ReaderOptions = {},
+  ) {
+    this.bytes = asUint8Array(bytes);
+    const parsed = parseHeader(this.bytes, true)!;
+    this.header = parsed.header;
+    this.headerText = parsed.headerText;
+    this.pos = parsed.size;
+  }
+
+  /** The current message's kind name, as in the object iterator (`EX` for any extension message). */
+  get kind(): (typeof MESSAGE_KINDS)[number] {
+    return MESSAGE_KINDS[this.ints[0]!]!;
+  }
+
+  /** Steps to the next message; false at the end of the file (then `end` says how it ended). */
+  next(): boolean {
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos >= bytes.length) {
+      if (!this.end) this.end = { finished: this.finished, truncated: false, offset: bytes.length };
+      return false;
+    }
+    if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${bytes.length - pos} bytes after FINISH`, pos, `messages[${this.count}]`);
+    const ints = this.ints;
+    const after = scanMessage(bytes, pos, bytes.length, ints);
+    if (after < 0) return this.refused(pos);
+    this.pos = after;
+    this.offset = pos;
+    this.count++;
+    // The tick rules of TickTracker, on ints.
+    switch (ints[0]) {
+      case PLAYER_DIFF:
+      case PLAYER_NEW:
+      case PLAYER_OLD:
+        if (ints[1]! <= this.lastCid) this.tick++;
+        this.lastCid = ints[1]!;
+        break;
+      case TICK_SKIP:
+        this.tick += ints[1]! + 1;
+        this.lastCid = -1;
+        break;
+      case FINISH:
+        this.finished = true;
+        break;
+      default:
+    }
+    return true;
+  }
+
+  /** The current message decoded in full (allocates; extension messages resolved as the object iterator does). */
+  message(): TickedMessage {
+    const m = readMessage(new ByteReader(this.bytes, this.offset)) as TickedMessage;
+    m.tick = this.tick;
+    m.offset = this.offset;
+    return m;
+  }
+
+  /** scanMessage gave up at `pos`: decode the message the slow way for the exact error (or the truncated end). */
+  private refused(pos: number): boolean {
+    try {
+      readMessage(new ByteReader(this.bytes, pos));
+    } catch (e) {
+      if (e instanceof BinaryError && e.code === 'TRUNCATED') {
+        this.end = { finished: this.finished, truncated: true, offset: pos };
+        this.pos = this.bytes.length;
+        if ((this.options.onTruncated ?? 'throw') === 'throw') {
+          throw new TeehistorianError('TRUNCATED', 'the file ends inside a message', pos, `messages[${this.count}]`);
+        }
+        return false;
+      }
+      if (e instanceof BinaryError) throw asTeehistorianError(e, `messages[${this.count}]`);
+      throw e;
+    }
+    throw new Error(`internal: scanMessage refused the message at ${pos} that decodeMessage reads`);
+  }
+}
+
+/** Opens a teehistorian file held in memory for the allocation-free scan. */
+export function scanTeehistorian(bytes: Uint8Array, options: ReaderOptions = {}): TeehistorianScanner {
+  return new TeehistorianScanner(bytes, options);
+}
+
+/** One message kind's messages, column by column. */
+export interface MessageColumns {
+  count: number;
+  tick: Int32Array;
+  /** Byte offset of each message in the file: `readMessage(new ByteReader(bytes, offset))` decodes one in full. */
+  offset: Float64Array;
+  /** Each int field (names as in MESSAGE_INT_FIELDS, e.g. `cid`, `dx`, `input[3]`). */
+  ints: Record<string, Int32Array>;
+}
+
+export interface TeehistorianColumns {
+  header: TeehistorianHeader;
+  headerText: string;
+  end: TeehistorianEnd;
+  /** By kind name; kinds that do not occur are absent. */
+  kinds: Partial<Record<(typeof MESSAGE_KINDS)[number] & string, MessageColumns>>;
+}
+
+/**
+ * Decodes a whole file into typed arrays per message kind (tick, offset and every int field), for analysis:
+ * e.g. `kinds.PLAYER_DIFF.ints.dx`. Strings and payloads are not decoded; `offset` finds them.
+ */
+export function teehistorianColumns(bytes: Uint8Array, options: ReaderOptions = {}): TeehistorianColumns {
+  const s = new TeehistorianScanner(bytes, options);
+  const builders: ({ count: number; tick: Int32Array; offset: Float64Array; ints: Int32Array[] } | undefined)[] = [];
+  const ints = s.ints;
+  while (s.next()) {
+    const id = ints[0]!;
+    let b = builders[id];
+    if (!b) {
+      const fields = MESSAGE_INT_FIELDS[MESSAGE_KINDS[id]!];
+      b = builders[id] = { count: 0, tick: new Int32Array(1024), offset: new Float64Array(1024), ints: fields.map(() => new Int32Array(1024)) };
+    }
+    const i = b.count++;
+    if (i === b.tick.length) {
+      b.tick = grow(b.tick);
+      b.offset = grow(b.offset);
+      b.ints = b.ints.map(grow);
+    }
+    b.tick[i] = s.tick;
+    b.offset[i] = s.offset;
+    const columns = b.ints;
+    for (let k = 0; k < columns.length; k++) columns[k]![i] = ints[k + 1]!;
+  }
+  const kinds: TeehistorianColumns['kinds'] = {};
+  builders.forEach((b, id) => {
+    if (!b) return;
+    const kind = MESSAGE_KINDS[id]!;
+    const names = MESSAGE_INT_FIELDS[kind];
+    kinds[kind] = {
+      count: b.count,
+      tick: b.tick.slice(0, b.count),
+      offset: b.offset.slice(0, b.count),
+      ints: Object.fromEntries(names.map((name, k) => [name, b.ints[k]!.slice(0, b.count)])),
+    };
+  });
+  return { header: s.header, headerText: s.headerText, end: s.end!, kinds };
+}
+
+function grow<T extends Int32Array | Float64Array>(a: T): T {
+  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+  bigger.set(a);
+  return bigger;
 }
