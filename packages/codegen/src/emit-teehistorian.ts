@@ -289,6 +289,14 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
     cases.push(`case ${m.id}:`, ...m.fields.flatMap(skipField).map((l) => `  ${l}`), '  return p;');
   }
   const maxSlots = Math.max(...schema.messages.map((m) => intSlots(m).length)) + 1;
+  const intOnly = schema.messages.filter((m) => m.fields.every((f) => f.type === 'int' || f.type === 'int_array'));
+  const objectCases = intOnly.flatMap((m) => {
+    let k = 0;
+    const props = m.fields.map((f) =>
+      f.type === 'int' ? `${camel(f.name)}: ints[${++k}]!` : `${camel(f.name)}: [${Array.from({ length: f.count! }, () => `ints[${++k}]!`).join(', ')}]`,
+    );
+    return [`case ${m.id}:`, `  return { kind: ${str(m.name)}${props.map((p) => `, ${p}`).join('')}, tick, offset };`];
+  });
   return [
     {
       kind: StructureKind.VariableStatement,
@@ -345,6 +353,17 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
         'scanPos = p - start === varIntSize(result) ? p : -1;',
         'return result;',
       ],
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'scannedMessage',
+      isExported: true,
+      docs: doc(
+        "The object of a message `scanMessage` read, built in one step with its tick and offset, when all its fields are ints; undefined for the others (decode those with decodeMessage).",
+      ),
+      parameters: [{ name: 'ints', type: 'Int32Array' }, { name: 'tick', type: 'number' }, { name: 'offset', type: 'number' }],
+      returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
+      statements: ['switch (ints[0]) {', ...objectCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
     },
     {
       kind: StructureKind.Function,

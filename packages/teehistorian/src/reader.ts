@@ -1,5 +1,7 @@
 import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8Escaped, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/datafile';
-import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage, MESSAGE_IDS, MESSAGE_INT_FIELDS, MESSAGE_KINDS, SCAN_INTS, scanMessage } from './generated/messages.gen.js';
+import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage, MESSAGE_IDS, MESSAGE_INT_FIELDS, MESSAGE_KINDS, SCAN_INTS, scanMessage, scannedMessage } from './generated/messages.gen.js';
+
+const { PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD, TICK_SKIP, FINISH } = MESSAGE_IDS;
 
 /** Errors of teehistorian reading and writing. */
 export class TeehistorianError extends CodecError {}
@@ -118,6 +120,24 @@ export class TickTracker {
     }
     return this.tick;
   }
+
+  /** The same rules on what scanMessage read: the message id in `ints[0]`, the client id or dt in `ints[1]`. */
+  applyScanned(ints: Int32Array): number {
+    switch (ints[0]) {
+      case PLAYER_DIFF:
+      case PLAYER_NEW:
+      case PLAYER_OLD:
+        if (ints[1]! <= this.lastCid) this.tick++;
+        this.lastCid = ints[1]!;
+        break;
+      case TICK_SKIP:
+        this.tick += ints[1]! + 1;
+        this.lastCid = -1;
+        break;
+      default:
+    }
+    return this.tick;
+  }
 }
 
 /**
@@ -215,6 +235,7 @@ const INCOMPLETE = Symbol('incomplete');
 class MessageStream {
   readonly ticks = new TickTracker();
   readonly players: PlayerTracker | undefined;
+  private readonly ints = new Int32Array(SCAN_INTS);
   count = 0;
   finished = false;
   end: TeehistorianEnd | undefined;
@@ -232,6 +253,26 @@ class MessageStream {
     const start = r.pos;
     const offset = r.offset;
     if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${r.remaining} bytes after FINISH`, offset, `messages[${this.count}]`);
+    // Fast path: messages of ints only are scanned without a ByteReader and built in one step.
+    const ints = this.ints;
+    const after = scanMessage(r.bytes, start, r.end, ints);
+    if (after >= 0) {
+      const built = scannedMessage(ints, this.ticks.applyScanned(ints), offset) as TickedMessage | undefined;
+      if (built) {
+        r.pos = after;
+        this.players?.apply(built);
+        this.count++;
+        if (ints[0] === FINISH) this.finished = true;
+        return built;
+      }
+      // Not built: strings or payloads; decodeMessage reads it below, and the tick it moved to is kept.
+      const m = readMessage(r) as TickedMessage;
+      m.tick = this.ticks.tick;
+      m.offset = offset;
+      this.players?.apply(m);
+      this.count++;
+      return m;
+    }
     let m: TeehistorianMessage;
     try {
       m = readMessage(r);
@@ -451,7 +492,6 @@ export function readTeehistorianStream(source: ByteSource, options: ReaderOption
   return new TeehistorianStreamReader(source, options);
 }
 
-const { PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD, TICK_SKIP, FINISH } = MESSAGE_IDS;
 
 /**
  * The fast path through a teehistorian file in memory: `next()` steps to the next message without
@@ -480,7 +520,7 @@ export class TeehistorianScanner {
   end: TeehistorianEnd | undefined;
   private readonly bytes: Uint8Array;
   private pos: number;
-  private lastCid = Number.POSITIVE_INFINITY;
+  private readonly ticks = new TickTracker();
   private finished = false;
 
   constructor(
@@ -514,23 +554,8 @@ export class TeehistorianScanner {
     this.pos = after;
     this.offset = pos;
     this.count++;
-    // The tick rules of TickTracker, on ints.
-    switch (ints[0]) {
-      case PLAYER_DIFF:
-      case PLAYER_NEW:
-      case PLAYER_OLD:
-        if (ints[1]! <= this.lastCid) this.tick++;
-        this.lastCid = ints[1]!;
-        break;
-      case TICK_SKIP:
-        this.tick += ints[1]! + 1;
-        this.lastCid = -1;
-        break;
-      case FINISH:
-        this.finished = true;
-        break;
-      default:
-    }
+    this.tick = this.ticks.applyScanned(ints);
+    if (ints[0] === FINISH) this.finished = true;
     return true;
   }
 
@@ -590,44 +615,39 @@ export interface TeehistorianColumns {
  * e.g. `kinds.PLAYER_DIFF.ints.dx`. Strings and payloads are not decoded; `offset` finds them.
  */
 export function teehistorianColumns(bytes: Uint8Array, options: ReaderOptions = {}): TeehistorianColumns {
+  // Two passes, so that every column is allocated once at its final size: counting is a scan with no stores.
+  const kindCount = MESSAGE_KINDS.length;
+  const counts = new Float64Array(kindCount);
+  const counter = new TeehistorianScanner(bytes, options);
+  while (counter.next()) counts[counter.ints[0]!]! += 1;
+  const ticks: Int32Array[] = [];
+  const offsets: Float64Array[] = [];
+  const fields: Int32Array[][] = [];
+  for (let id = 0; id < kindCount; id++) {
+    const kind = MESSAGE_KINDS[id];
+    const n = counts[id]!;
+    ticks.push(new Int32Array(n));
+    offsets.push(new Float64Array(n));
+    fields.push(kind ? MESSAGE_INT_FIELDS[kind].map(() => new Int32Array(n)) : []);
+  }
+  const filled = new Float64Array(kindCount);
   const s = new TeehistorianScanner(bytes, options);
-  const builders: ({ count: number; tick: Int32Array; offset: Float64Array; ints: Int32Array[] } | undefined)[] = [];
   const ints = s.ints;
   while (s.next()) {
     const id = ints[0]!;
-    let b = builders[id];
-    if (!b) {
-      const fields = MESSAGE_INT_FIELDS[MESSAGE_KINDS[id]!];
-      b = builders[id] = { count: 0, tick: new Int32Array(1024), offset: new Float64Array(1024), ints: fields.map(() => new Int32Array(1024)) };
-    }
-    const i = b.count++;
-    if (i === b.tick.length) {
-      b.tick = grow(b.tick);
-      b.offset = grow(b.offset);
-      b.ints = b.ints.map(grow);
-    }
-    b.tick[i] = s.tick;
-    b.offset[i] = s.offset;
-    const columns = b.ints;
+    const i = filled[id]!;
+    filled[id] = i + 1;
+    ticks[id]![i] = s.tick;
+    offsets[id]![i] = s.offset;
+    const columns = fields[id]!;
     for (let k = 0; k < columns.length; k++) columns[k]![i] = ints[k + 1]!;
   }
   const kinds: TeehistorianColumns['kinds'] = {};
-  builders.forEach((b, id) => {
-    if (!b) return;
-    const kind = MESSAGE_KINDS[id]!;
+  for (let id = 0; id < kindCount; id++) {
+    const kind = MESSAGE_KINDS[id];
+    if (!kind || !counts[id]) continue;
     const names = MESSAGE_INT_FIELDS[kind];
-    kinds[kind] = {
-      count: b.count,
-      tick: b.tick.slice(0, b.count),
-      offset: b.offset.slice(0, b.count),
-      ints: Object.fromEntries(names.map((name, k) => [name, b.ints[k]!.slice(0, b.count)])),
-    };
-  });
+    kinds[kind] = { count: counts[id]!, tick: ticks[id]!, offset: offsets[id]!, ints: Object.fromEntries(names.map((name, k) => [name, fields[id]![k]!])) };
+  }
   return { header: s.header, headerText: s.headerText, end: s.end!, kinds };
-}
-
-function grow<T extends Int32Array | Float64Array>(a: T): T {
-  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
-  bigger.set(a);
-  return bigger;
 }

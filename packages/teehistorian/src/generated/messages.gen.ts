@@ -635,6 +635,30 @@ function scanLongVarInt(bytes: Uint8Array, start: number, end: number): number {
   return result;
 }
 
+/** The object of a message `scanMessage` read, built in one step with its tick and offset, when all its fields are ints; undefined for the others (decode those with decodeMessage). */
+export function scannedMessage(ints: Int32Array, tick: number, offset: number): (CoreMessage & { tick: number; offset: number }) | undefined {
+  switch (ints[0]) {
+    case 0:
+      return { kind: 'PLAYER_DIFF', cid: ints[1]!, dx: ints[2]!, dy: ints[3]!, tick, offset };
+    case 1:
+      return { kind: 'FINISH', tick, offset };
+    case 2:
+      return { kind: 'TICK_SKIP', dt: ints[1]!, tick, offset };
+    case 3:
+      return { kind: 'PLAYER_NEW', cid: ints[1]!, x: ints[2]!, y: ints[3]!, tick, offset };
+    case 4:
+      return { kind: 'PLAYER_OLD', cid: ints[1]!, tick, offset };
+    case 5:
+      return { kind: 'INPUT_DIFF', cid: ints[1]!, input: [ints[2]!, ints[3]!, ints[4]!, ints[5]!, ints[6]!, ints[7]!, ints[8]!, ints[9]!, ints[10]!, ints[11]!], tick, offset };
+    case 6:
+      return { kind: 'INPUT_NEW', cid: ints[1]!, input: [ints[2]!, ints[3]!, ints[4]!, ints[5]!, ints[6]!, ints[7]!, ints[8]!, ints[9]!, ints[10]!, ints[11]!], tick, offset };
+    case 8:
+      return { kind: 'JOIN', cid: ints[1]!, tick, offset };
+    default:
+      return undefined;
+  }
+}
+
 /** Reads the core message at `bytes[pos]` without allocating: its id goes to `ints[0]` (see MESSAGE_KINDS), its int fields to `ints[1]`, `ints[2]`, ... (see MESSAGE_INT_FIELDS); strings, bytes and UUIDs are skipped. Returns the position after the message, or -1 when decodeMessage would throw there (truncated, non-canonical varint, unknown id): decode that message with decodeMessage for the error. `ints` needs SCAN_INTS elements. */
 export function scanMessage(bytes: Uint8Array, pos: number, end: number, ints: Int32Array): number {
   let p = pos;
