@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { readDemo } from '@twcodec/demo';
 import { applyDelta, createDelta, DDNET_0_6 } from '@twcodec/snapshot';
-import { compare, corpusDir, listFiles, readBytes, repoRoot } from './common.mjs';
+import { compare, report, corpusDir, listFiles, readBytes, repoRoot } from './common.mjs';
 
 let files = listFiles(join(corpusDir, 'demos'), '.demo');
 const source = files.length ? 'corpus' : 'fixtures';
@@ -33,3 +33,5 @@ console.log(`snapshot deltas of ${files.length} ${source} demos: ${steps.length}
 console.log(`  copy snapshot ints (floor): ${times.copyInts.toFixed(1)} ms  ${perSecond(times.copyInts)} snapshots/s`);
 console.log(`  applyDelta:                 ${times.apply.toFixed(1)} ms  ${perSecond(times.apply)} deltas/s  ratio ${(times.apply / times.copyInts).toFixed(1)}x floor`);
 console.log(`  createDelta:                ${times.create.toFixed(1)} ms  ${perSecond(times.create)} deltas/s  ratio ${(times.create / times.copyInts).toFixed(1)}x floor`);
+report('snapshot', 'applyDelta', times.apply / times.copyInts, '<=2.5', 'floor: copy the snapshot ints');
+report('snapshot', 'createDelta', times.create / times.copyInts, '<=4');

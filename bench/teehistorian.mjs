@@ -6,7 +6,7 @@ import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTeehistorian, readTeehistorianStream, scanTeehistorian, teehistorianColumns, TeehistorianWriter } from '@twcodec/teehistorian';
-import { compare, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
 
 const TARGET = Number(process.env.TH_BENCH_MB ?? 64) * 1e6;
 let sources = listFiles(join(corpusDir, 'teehistorian'), '.teehistorian');
@@ -67,8 +67,13 @@ const line = (name, ms) => `${ms.toFixed(1)} ms  ${mb(bytes.length / ms * 1000)}
 console.log(`  scan (allocation-free):    ${line('scan', times.scan)}`);
 console.log(`  columns (typed arrays):    ${line('columns', times.columns)}`);
 console.log(
-  `  object iterator:               ${times.decode.toFixed(1)} ms  ${mb(bytes.length / times.decode * 1000)} MB/s  ${((count / times.decode) * 1000 / 1e6).toFixed(2)} M messages/s  ratio ${(times.decode / times.varintScan).toFixed(2)}x floor`,
+  `  object iterator:           ${times.decode.toFixed(1)} ms  ${mb(bytes.length / times.decode * 1000)} MB/s  ${((count / times.decode) * 1000 / 1e6).toFixed(2)} M messages/s  ratio ${(times.decode / times.varintScan).toFixed(2)}x floor`,
 );
+
+const mbps = (ms) => mb(bytes.length / ms * 1000);
+report('teehistorian', 'scan (allocation-free)', times.scan / times.varintScan, '<=3', `${mbps(times.scan)} MB/s (target >= 300); floor: varint scan`);
+report('teehistorian', 'columns (typed arrays)', times.columns / times.varintScan, undefined, `${mbps(times.columns)} MB/s`);
+report('teehistorian', 'object iterator', times.decode / times.varintScan, undefined, `${mbps(times.decode)} MB/s (target >= 100)`);
 
 // Stream reader memory: read the file from disk, sampling memory as messages arrive.
 const dir = mkdtempSync(join(tmpdir(), 'twcodec-bench-'));
@@ -91,3 +96,4 @@ for await (const _ of readTeehistorianStream(createReadStream(path, { highWaterM
 }
 rmSync(dir, { recursive: true, force: true });
 console.log(`  stream reader from disk:   peak +${mb(peak - base)} MB over the baseline for a ${mb(bytes.length)} MB file (${n} messages)`);
+report('teehistorian', 'stream reader from disk', NaN, undefined, `live memory +${mb(peak - base)} MB for a ${mb(bytes.length)} MB file`);
