@@ -236,6 +236,8 @@ function hintOrder(items: SnapshotItem[], index: Map<number, number>, listed: nu
 const HASHLIST_SIZE = 256;
 const HASHLIST_BUCKET_SIZE = 64;
 
+let scratch = new Int32Array(1024);
+
 function hashId(key: number): number {
   let hash = 5381;
   for (let shift = 0; shift < 4; shift++) hash = (Math.imul(hash, 33) + ((key >> (shift * 8)) & 0xff)) >>> 0;
@@ -283,7 +285,9 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
   const inOld = lookupOf(old);
   let capacity = 3 + old.items.length;
   for (const item of next.items) capacity += 3 + item.data.length;
-  const out = new Int32Array(capacity);
+  // The delta is built in a scratch buffer kept between calls and copied out at its real size.
+  if (scratch.length < capacity) scratch = new Int32Array(Math.max(capacity, 2 * scratch.length));
+  const out = scratch;
   let p = 3;
   let numDeleted = 0;
   for (const item of old.items) {
@@ -309,6 +313,11 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
     if (withSize) out[p++] = size;
     if (pastIndex !== undefined) {
       const past = old.items[pastIndex]!.data;
+      // Snapshots share the data of unchanged items (applyDelta keeps them): nothing to compare.
+      if (past === data) {
+        p = start;
+        continue;
+      }
       if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
       let changed = 0;
       for (let k = 0; k < size; k++) changed |= out[p + k] = (data[k]! - past[k]!) | 0;
