@@ -99,6 +99,18 @@ describe('twcodec map', () => {
     expect(result.stderr).toBe('twcodec: 1 errors\n');
   });
 
+  it('validate warns about tile ids a physics layer does not accept, with x and y, and exits 0', async () => {
+    const M = await import('@twcodec/map');
+    const map = M.readMap(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const tele = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'tele') as import('@twcodec/map').TilemapLayerOf<'tele'>;
+    tele.tele.setId(tele.item.width + 2, M.TileId.Solid);
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    writeFileSync(join(dir, 'tiles.map'), M.writeMap(map));
+    const result = await run(['map', 'validate', join(dir, 'tiles.map')]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).issues).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'TILE_ID_INVALID', message: expect.stringMatching(/^tile \(2, 1\): id 1 \(Solid\)/) }));
+  });
+
   it('resave writes identical bytes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
     expect((await run(['map', 'resave', dm7, join(dir, 'a.map')])).code).toBe(0);

@@ -166,6 +166,8 @@ export function emitMapDocs(set: SchemaSet, source = 'schemas/map/**/*.yaml'): s
     ...set.records.flatMap(recordSection),
     '## Tile types',
     '',
+    'What the tile ids of physics layers mean, and which ids each layer accepts: [map-tiles.md](map-tiles.md).',
+    '',
     ...set.tiles.flatMap(tileSection),
     '## Enums and flags',
     '',

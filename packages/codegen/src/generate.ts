@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { emitMapDocs } from './emit-docs.js';
 import { emitMapTs } from './emit-map.js';
+import { emitTileMeaningsDocs, emitTileMeaningsTs } from './emit-tile-meanings.js';
+import { loadTileMeanings } from './load-tile-meanings.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
 import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
@@ -41,6 +43,13 @@ export function generate(options: GenerateOptions): GenerateResult {
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
   outputs.set(join(docsOut, 'map.md'), emitMapDocs(map));
+  const physicsLayers = map.enums.find((e) => e.name === 'tilemap_flags')?.values.map((v) => v.name) ?? [];
+  const tileMeanings = loadTileMeanings(schemas, options.root, physicsLayers);
+  if (tileMeanings) {
+    const file = emitTileMeaningsTs(tileMeanings);
+    outputs.set(join(mapOut, file.path), file.text);
+    outputs.set(join(docsOut, 'map-tiles.md'), emitTileMeaningsDocs(tileMeanings));
+  }
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
   for (const file of emitSnapshotTs(snapshot)) outputs.set(join(snapshotOut, file.path), file.text);

@@ -40,19 +40,20 @@ export class SchemaError extends Error {
   }
 }
 
-interface ParsedFile {
+export interface ParsedFile {
   file: string;
   doc: Document.Parsed;
   lines: LineCounter;
   data: Record<string, unknown>;
 }
 
-const KINDS = ['item', 'record', 'tile', 'enums', 'messages', 'extensions', 'protocol'] as const;
+const KINDS = ['item', 'record', 'tile', 'enums', 'tile_meanings', 'messages', 'extensions', 'protocol'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
   tile: 'tileFile',
   enums: 'enumsFile',
+  tile_meanings: 'tileMeaningsFile',
   messages: 'thMessagesFile',
   extensions: 'thExtensionsFile',
   protocol: 'snapshotFile',
@@ -69,7 +70,7 @@ function listYaml(dir: string): string[] {
 }
 
 /** Parses and validates every YAML file under `schemasDir/<family>`. */
-function parseFamily(schemasDir: string, family: string, displayRoot: string): ParsedFile[] {
+export function parseFamily(schemasDir: string, family: string, displayRoot: string): ParsedFile[] {
   const problems: SchemaProblem[] = [];
   const metaSchema = JSON.parse(readFileSync(join(schemasDir, 'schema.json'), 'utf8'));
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -232,7 +233,7 @@ function findDuplicates(problems: SchemaProblem[], sites: Site[], key: (s: Site)
 }
 
 /** Line and column of the YAML node at `path` (or of the nearest node above it). */
-function positionOf(f: ParsedFile, path: (string | number)[]): { line: number; col: number } {
+export function positionOf(f: ParsedFile, path: (string | number)[]): { line: number; col: number } {
   let node: unknown = f.doc.contents;
   for (const seg of path) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
   const range = (node as Node | undefined)?.range;

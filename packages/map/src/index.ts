@@ -1,5 +1,6 @@
 export { MapError } from './errors.js';
 export * from './generated/index.gen.js';
+export * from './generated/tile-meanings.gen.js';
 export type {
   DeprecatedSoundsLayer,
   MapEnvelope,
@@ -25,4 +26,5 @@ export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
 export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { validateMap } from './validate.js';
+export { validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';

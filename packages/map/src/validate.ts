@@ -17,6 +17,7 @@ import {
   type VersionRange,
 } from './generated/index.gen.js';
 import type { MapIssue, MapLayer, TilemapLayer, TwMap } from './model.js';
+import { validateTileIds } from './tile-validity.js';
 
 /** Names DDNet gives physics layers on load (src/engine/shared/map.cpp, EnsureTileLayerProperties). */
 const physicsName = (kind: TilemapKind) => kind.charAt(0).toUpperCase() + kind.slice(1);
@@ -217,6 +218,7 @@ export function validateMap(map: TwMap): MapIssue[] {
       warning('AUTOMAPPER_TARGET', `items.automapper[${i}].layer`, `group ${a.group} has no layer ${a.layer}; the editor ignores this config`);
     }
   });
+  issues.push(...validateTileIds(map));
   return issues;
 }
 

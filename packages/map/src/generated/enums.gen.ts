@@ -65,7 +65,7 @@ export const SoundShape = {
     Circle: 1,
   } as const;
 export type SoundShape = (typeof SoundShape)[keyof typeof SoundShape];
-/** The flags byte of a tile. Applied in the order x flip, y flip, rotation. (The seeds call bit 0 vertical flip: it mirrors left-right.) (bit flags) */
+/** The flags byte of a tile. Applied in the order x flip, y flip, rotation. (Bit 0 is sometimes called vertical flip; it mirrors left-right.) (bit flags) */
 export const TileFlags = {
     /** Mirror left-right. */
     Xflip: 1,

@@ -171,9 +171,9 @@ export function encodeImageItem(item: ImageItem): Int32Array {
 /**
  * An animation: a range of the envelope points item, applied to quad positions, colours or sound volume. (type_id 3)
  *
- * Note: DDNet reads the points as 22-int records (Teeworlds 0.7 bezier points) when at least one envelope has version 3 or more, else as 6-int records (checked against DDNet's render_map.cpp; FORMAT-NOTES says 'every envelope', which agrees on the corpus).
+ * Note: DDNet reads the points as 22-int records (Teeworlds 0.7 bezier points) when at least one envelope has version 3 or more, else as 6-int records (checked against DDNet's render_map.cpp).
  *
- * Note: Corpus: ddnet/dm7.map has a 5-int version-1 envelope (the fifth int is kept as an extra int).
+ * Note: DDNet's copy of Teeworlds' dm7.map (fixtures/maps/dm7-legacy-size.map) has 5-int version-1 envelopes (the fifth int is kept as an extra int).
  */
 export interface EnvelopeItem {
   /** 1 or 2 in DDNet, 3 in Teeworlds 0.7 maps that use bezier points. */
@@ -371,7 +371,7 @@ export interface LayerItemBase {
  *
  * Note: Versions: 2 (no name; DDNet's data indices may follow `data` directly, possibly only some of them), 3 (name, then the five DDNet indices), 4 (Teeworlds 0.7: tiles stored with skip compression).
  *
- * Note: Corpus tilemap items have 15, 17, 18, 22 and 23 ints. The DDNet indices hold garbage in plain tiles layers of some maps: they are kept, and only the one matching the layer's flag is used.
+ * Note: Tilemap items in released maps have 15, 17, 18, 22 or 23 ints. The DDNet indices hold garbage in plain tiles layers of some maps: they are kept, and only the one matching the layer's flag is used.
  *
  * Note: For Teeworlds compatibility `data` of a DDNet physics layer (other than game) points to zeroed tiles of the same size.
  */
@@ -774,9 +774,9 @@ export function encodeSoundItem(item: SoundItem): Int32Array {
 /**
  * Automapper settings of a tiles layer (DDNet editor). (UUID 3e1b2716-178c-3978-9bd9-b11ae0410dd8 (`mapitemtype-automapper-config@ddnet.tw`))
  *
- * Note: The seeds print this UUID with each 4-byte group reversed; it is 3e1b2716-178c-3978-9bd9-b11ae0410dd8.
+ * Note: In the file's UUID index item each 4-byte group of the UUID appears reversed (see datafile.md); the UUID is 3e1b2716-178c-3978-9bd9-b11ae0410dd8.
  *
- * Note: DDNet's editor ignores configs whose version is not 1; corpus maps have some with 65792 (uninitialized memory).
+ * Note: DDNet's editor ignores configs whose version is not 1; maps in the wild have some with 65792 (uninitialized memory).
  */
 export interface AutomapperItem {
   /** 1. */

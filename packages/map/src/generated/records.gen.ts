@@ -185,7 +185,7 @@ export const QUAD_INTS = 38;
 /**
  * A quad of a quads layer: 38 i32 (152 bytes). Positions are 22.10 fixed point.
  *
- * Note: The seeds put the pivot first; it is the fifth point, after the four corners (checked against DDNet's CQuad).
+ * Note: The pivot is the fifth point, after the four corners, not the first (checked against DDNet's CQuad).
  */
 export interface Quad {
   /** Top-left corner. */

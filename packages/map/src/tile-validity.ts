@@ -1,0 +1,76 @@
+// Tile ids a physics layer does not accept, by the generated per-layer rules (schemas/map/tile-meanings.yaml,
+// DDNet's IsValid*Tile). DDNet loads such maps unchanged (its editor does not place such ids), so these are
+// warnings; docs/formats/map-tiles.md says what DDNet does with them.
+import { TILEMAP_KINDS, type TileView } from './generated/index.gen.js';
+import { ENTITY_OFFSET, EntityId, TILE_ID_VALIDITY, TileId } from './generated/tile-meanings.gen.js';
+import type { MapIssue, TilemapLayer, TwMap } from './model.js';
+
+export interface TileIdOptions {
+  /** How many invalid tiles to list per layer; the rest are counted in one more issue. Default 10. */
+  maxListedPerLayer?: number;
+}
+
+let names: Map<number, string> | undefined;
+/** A name for an id, to make a finding readable: the tile names first, then the entities. */
+function nameOf(id: number): string | undefined {
+  if (!names) {
+    names = new Map();
+    const entities = Object.entries(EntityId).flatMap(([name, id]): [string, number][] => (id > 0 ? [[`entity ${name}`, ENTITY_OFFSET + id]] : []));
+    for (const [name, value] of [...Object.entries(TileId), ...entities]) {
+      names.set(value, names.has(value) ? `${names.get(value)}/${name}` : name);
+    }
+  }
+  return names.get(id);
+}
+
+/** The tiles holding a physics layer's tile ids (the generated kind table says where) and their model path. */
+function physicsTiles(layer: TilemapLayer): { tiles: TileView | undefined; field: string } {
+  const info = TILEMAP_KINDS.find((k) => k.kind === layer.tilemapKind)!;
+  const tiles = info.property ? (layer as unknown as Record<string, TileView | undefined>)[info.property] : layer.tiles;
+  return { tiles, field: info.field };
+}
+
+/**
+ * Tiles of physics layers whose id the layer does not accept (`TILE_ID_INVALID`, with the tile's x and y), as
+ * warnings: DDNet loads them unchanged. Id 0 is empty in every layer and never reported, although DDNet's
+ * tele, speedup, switch and tune predicates reject it. Plain tiles layers are not checked (any id is a tileset index).
+ */
+export function validateTileIds(map: TwMap, options: TileIdOptions = {}): MapIssue[] {
+  const cap = options.maxListedPerLayer ?? 10;
+  const issues: MapIssue[] = [];
+  map.groups.forEach((group, g) => {
+    group.layers.forEach((layer, l) => {
+      if (layer.kind !== 'tilemap') return;
+      const kind = layer.tilemapKind;
+      const isValid = TILE_ID_VALIDITY[kind];
+      if (!isValid) return;
+      const { tiles, field } = physicsTiles(layer);
+      if (!tiles) return;
+      const path = `groups[${g}].layers[${l}].${field}`;
+      const width = Math.max(1, layer.item.width);
+      const count = Math.min(tiles.length, layer.item.width * layer.item.height);
+      let invalid = 0;
+      for (let i = 0; i < count; i++) {
+        const id = tiles.getId(i);
+        if (id === TileId.Air || isValid(id)) continue;
+        if (++invalid > cap) continue;
+        const name = nameOf(id);
+        issues.push({
+          severity: 'warning',
+          code: 'TILE_ID_INVALID',
+          path: `${path}[${i}]`,
+          message: `tile (${i % width}, ${Math.floor(i / width)}): id ${id}${name ? ` (${name})` : ''} is not one DDNet accepts in a ${kind} layer; DDNet loads it unchanged`,
+        });
+      }
+      if (invalid > cap) {
+        issues.push({
+          severity: 'warning',
+          code: 'TILE_ID_INVALID_MORE',
+          path,
+          message: `${invalid - cap} more tiles with ids the ${kind} layer does not accept (${invalid} in all, the first ${cap} listed)`,
+        });
+      }
+    });
+  });
+  return issues;
+}
