@@ -133,7 +133,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   return new Snapshot(items, numDeleted === 0 && !added ? oldIndex : undefined);
 }
 
-/** applyDelta for an old snapshot with repeated keys: an update or deletion reaches every item of its key. */
+/** applyDelta for an old snapshot with repeated keys: a deletion reaches every item of its key, an update the last one. */
 function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions): Snapshot {
   const path = options.path ?? 'delta';
   const sizes = sizesOf(protocol);
