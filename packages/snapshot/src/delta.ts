@@ -319,12 +319,15 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
         continue;
       }
       if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
-      let changed = 0;
-      for (let k = 0; k < size; k++) changed |= out[p + k] = (data[k]! - past[k]!) | 0;
-      if (!changed) {
+      // Most items do not change between snapshots: compare first (reads only), write the differences after.
+      let same = 0;
+      while (same < size && data[same] === past[same]) same++;
+      if (same === size) {
         p = start;
         continue;
       }
+      for (let k = 0; k < same; k++) out[p + k] = 0;
+      for (let k = same; k < size; k++) out[p + k] = (data[k]! - past[k]!) | 0;
     } else {
       out.set(data, p);
     }
