@@ -49,3 +49,15 @@ export function compare(fns, rounds = 7) {
 }
 
 export const mb = (bytes) => (bytes / 1e6).toFixed(1);
+
+/**
+ * Records one bench row for `npm run bench`'s summary: a measure, its ratio to the floor of the same run and
+ * the target ratio (if the project has one). The row goes to stdout as a `BENCH {json}` line; the process's
+ * peak memory (max RSS) is added when the bench exits.
+ */
+export function report(bench, measure, ratio, target, note = '') {
+  console.log(`BENCH ${JSON.stringify({ bench, measure, ratio: Number(ratio.toFixed(ratio < 0.1 ? 3 : 2)), target, note })}`);
+}
+process.on('exit', () => {
+  console.log(`BENCH ${JSON.stringify({ peakRssMb: Number((process.resourceUsage().maxRSS / 1024).toFixed(0)) })}`);
+});

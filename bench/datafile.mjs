@@ -2,7 +2,7 @@
 // as a ratio to inflating the same data items alone with node:zlib. Run: npm run bench:datafile
 import { inflateSync } from 'node:zlib';
 import { Datafile } from '@twcodec/datafile';
-import { compare, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
 import { join } from 'node:path';
 
 let files = listFiles(join(corpusDir, 'maps'), '.map');
@@ -34,3 +34,5 @@ console.log(`datafile decode on ${maps.length} ${source} maps: ${mb(fileBytes)} 
 console.log(`  inflate data alone (floor): ${times.inflateOnly.toFixed(1)} ms  ${mb(dataBytes / times.inflateOnly * 1000)} MB/s`);
 console.log(`  full decode:                ${times.decode.toFixed(1)} ms  ratio ${(times.decode / times.inflateOnly).toFixed(2)}x floor`);
 console.log(`  header + items only:        ${times.headerAndItems.toFixed(1)} ms  ratio ${(times.headerAndItems / times.inflateOnly).toFixed(3)}x floor`);
+report('datafile', 'full decode', times.decode / times.inflateOnly, undefined, 'floor: inflate the data alone');
+report('datafile', 'header + items only', times.headerAndItems / times.inflateOnly, undefined);

@@ -2,7 +2,7 @@
 // every chunk has to pass through the Huffman code once). Run: npm run bench:demo
 import { join } from 'node:path';
 import { demoEvents, readDemo, resaveDemo, teeworldsHuffman } from '@twcodec/demo';
-import { compare, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { compare, corpusDir, listFiles, mb, readBytes, report, repoRoot } from './common.mjs';
 
 let files = listFiles(join(corpusDir, 'demos'), '.demo');
 const source = files.length ? 'corpus' : 'fixtures';
@@ -52,3 +52,5 @@ console.log(`  Huffman decode alone (floor): ${times.huffmanDecode.toFixed(0)} m
 console.log(`  read (every snapshot, message): ${times.read.toFixed(0)} ms  ${rate(times.read)}  ratio ${(times.read / times.huffmanDecode).toFixed(1)}x floor`);
 console.log(`  Huffman encode alone (floor): ${times.huffmanEncode.toFixed(0)} ms`);
 console.log(`  write (read + write again):   ${times.write.toFixed(0)} ms  ${rate(times.write)}  ratio ${(times.write / times.huffmanEncode).toFixed(1)}x floor (includes the read)`);
+report('demo', 'read (every snapshot and message)', times.read / times.huffmanDecode, undefined, 'floor: Huffman decode of every chunk');
+report('demo', 'write (read + write again)', times.write / times.huffmanEncode, undefined, 'floor: Huffman encode of every chunk');

@@ -5,7 +5,7 @@ import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { Datafile } from '@twcodec/datafile';
 import { readMap } from '@twcodec/map';
-import { compare, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
 
 let files = listFiles(join(corpusDir, 'maps'), '.map');
 const source = files.length ? 'corpus' : 'fixtures';
@@ -31,3 +31,4 @@ const times = compare({
 console.log(`map read on ${maps.length} ${source} maps (${layers} layers, ${mb(dataBytes)} MB inflated data)`);
 console.log(`  inflate data alone (floor): ${times.inflateOnly.toFixed(1)} ms`);
 console.log(`  readMap, fully decoded:     ${times.readMap.toFixed(1)} ms  ratio ${(times.readMap / times.inflateOnly).toFixed(2)}x floor`);
+report('map', 'readMap, fully decoded', times.readMap / times.inflateOnly, '<=1.15', 'floor: inflate the data alone');

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { readDemo } from '@twcodec/demo';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot, snapshotObjects } from '@twcodec/snapshot';
-import { compare, corpusDir, listFiles, readBytes, repoRoot } from './common.mjs';
+import { compare, report, corpusDir, listFiles, readBytes, repoRoot } from './common.mjs';
 
 let files = listFiles(join(corpusDir, 'demos'), '.demo');
 const source = files.length ? 'corpus' : 'fixtures';
@@ -18,6 +18,9 @@ for (const path of files) {
     prev = s.snapshot;
   }
 }
+// The same snapshots parsed on their own, so that no item data is shared between neighbours (createDelta
+// then compares every int; with shared data, as applyDelta leaves it, unchanged items are skipped).
+const unshared = steps.map((s) => ({ prev: Snapshot.fromInts(s.prev.toInts()), next: Snapshot.fromInts(s.ints) }));
 const ints = steps.reduce((s, x) => s + x.ints.length, 0);
 const times = compare({
   copyInts() {
@@ -29,12 +32,19 @@ const times = compare({
   create() {
     for (const s of steps) createDelta(s.prev, s.next, DDNET_0_6);
   },
+  createUnshared() {
+    for (const s of unshared) createDelta(s.prev, s.next, DDNET_0_6);
+  },
 });
 const perSecond = (ms) => ((steps.length / ms) * 1000).toFixed(0);
 console.log(`snapshot deltas of ${files.length} ${source} demos: ${steps.length} deltas, ${(ints / 1e6).toFixed(1)} M snapshot ints`);
 console.log(`  copy snapshot ints (floor): ${times.copyInts.toFixed(1)} ms  ${perSecond(times.copyInts)} snapshots/s`);
 console.log(`  applyDelta:                 ${times.apply.toFixed(1)} ms  ${perSecond(times.apply)} deltas/s  ratio ${(times.apply / times.copyInts).toFixed(1)}x floor`);
 console.log(`  createDelta:                ${times.create.toFixed(1)} ms  ${perSecond(times.create)} deltas/s  ratio ${(times.create / times.copyInts).toFixed(1)}x floor`);
+report('snapshot', 'applyDelta', times.apply / times.copyInts, '<=2.5', 'floor: copy the snapshot ints');
+console.log(`  createDelta, no shared data: ${times.createUnshared.toFixed(1)} ms  ${perSecond(times.createUnshared)} deltas/s  ratio ${(times.createUnshared / times.copyInts).toFixed(1)}x floor`);
+report('snapshot', 'createDelta', times.create / times.copyInts, '<=4', 'snapshots from applyDelta (unchanged items share data)');
+report('snapshot', 'createDelta, no shared data', times.createUnshared / times.copyInts, '<=4', 'snapshots parsed on their own');
 
 // Typed views: every item of every snapshot through snapshotObjects, every field read once.
 const layoutsRead = steps.map((s) => s.ints);
@@ -57,3 +67,4 @@ const viewTimes = compare({
 console.log(`typed views of ${parsed.length} snapshots (${parsed.reduce((n, s) => n + s.items.length, 0)} items), every field read:`);
 console.log(`  Snapshot.fromInts (floor):  ${viewTimes.parse.toFixed(1)} ms`);
 console.log(`  views, every field:         ${viewTimes.views.toFixed(1)} ms  ratio ${(viewTimes.views / viewTimes.parse).toFixed(2)}x parsing${sink === 0.5 ? '' : ''}`);
+report('snapshot', 'typed views, every field', viewTimes.views / viewTimes.parse, '<=2', 'floor: Snapshot.fromInts of the same snapshots');

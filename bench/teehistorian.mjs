@@ -5,8 +5,8 @@
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTeehistorian, readTeehistorianStream, TeehistorianWriter } from '@twcodec/teehistorian';
-import { compare, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { readTeehistorian, readTeehistorianStream, scanTeehistorian, teehistorianColumns, TeehistorianWriter } from '@twcodec/teehistorian';
+import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
 
 const TARGET = Number(process.env.TH_BENCH_MB ?? 64) * 1e6;
 let sources = listFiles(join(corpusDir, 'teehistorian'), '.teehistorian');
@@ -46,15 +46,34 @@ const times = compare(
       count = 0;
       for (const _ of readTeehistorian(bytes)) count++;
     },
+    scan() {
+      // The allocation-free fast path, touching each message's ints as an analysis would.
+      const s = scanTeehistorian(bytes);
+      let sum = 0;
+      while (s.next()) sum = (sum + s.ints[1] + s.tick) | 0;
+      if (s.count !== count && count) throw new Error(`scan read ${s.count} messages, decode ${count}`);
+      if (sum === 0.5) console.log(sum);
+    },
+    columns() {
+      teehistorianColumns(bytes);
+    },
   },
   5,
 );
 
 console.log(`teehistorian decode of a ${mb(bytes.length)} MB file (${count} messages)`);
 console.log(`  plain varint scan (floor): ${times.varintScan.toFixed(1)} ms  ${mb(bytes.length / times.varintScan * 1000)} MB/s`);
+const line = (name, ms) => `${ms.toFixed(1)} ms  ${mb(bytes.length / ms * 1000)} MB/s  ratio ${(ms / times.varintScan).toFixed(2)}x floor`;
+console.log(`  scan (allocation-free):    ${line('scan', times.scan)}`);
+console.log(`  columns (typed arrays):    ${line('columns', times.columns)}`);
 console.log(
-  `  full decode:               ${times.decode.toFixed(1)} ms  ${mb(bytes.length / times.decode * 1000)} MB/s  ${((count / times.decode) * 1000 / 1e6).toFixed(2)} M messages/s  ratio ${(times.decode / times.varintScan).toFixed(2)}x floor`,
+  `  object iterator:           ${times.decode.toFixed(1)} ms  ${mb(bytes.length / times.decode * 1000)} MB/s  ${((count / times.decode) * 1000 / 1e6).toFixed(2)} M messages/s  ratio ${(times.decode / times.varintScan).toFixed(2)}x floor`,
 );
+
+const mbps = (ms) => mb(bytes.length / ms * 1000);
+report('teehistorian', 'scan (allocation-free)', times.scan / times.varintScan, '<=3', `${mbps(times.scan)} MB/s (target >= 300); floor: varint scan`);
+report('teehistorian', 'columns (typed arrays)', times.columns / times.varintScan, undefined, `${mbps(times.columns)} MB/s`);
+report('teehistorian', 'object iterator', times.decode / times.varintScan, undefined, `${mbps(times.decode)} MB/s (target >= 100)`);
 
 // Stream reader memory: read the file from disk, sampling memory as messages arrive.
 const dir = mkdtempSync(join(tmpdir(), 'twcodec-bench-'));
@@ -77,3 +96,4 @@ for await (const _ of readTeehistorianStream(createReadStream(path, { highWaterM
 }
 rmSync(dir, { recursive: true, force: true });
 console.log(`  stream reader from disk:   peak +${mb(peak - base)} MB over the baseline for a ${mb(bytes.length)} MB file (${n} messages)`);
+report('teehistorian', 'stream reader from disk', NaN, undefined, `live memory +${mb(peak - base)} MB for a ${mb(bytes.length)} MB file`);

@@ -3,7 +3,7 @@
 // PropertyViolation / any other error (a finding). Targets run on the built packages (npm run build).
 import { CodecError, Datafile } from '@twcodec/datafile';
 import { readMap, validateMap, writeMap } from '@twcodec/map';
-import { readTeehistorian, readTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
+import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, writeTeehistorian } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
@@ -90,7 +90,29 @@ async function teehistorian(bytes) {
     streamError = e;
   }
   check((syncError?.code ?? 'ok') === (streamError?.code ?? 'ok'), `teehistorian: sync says ${syncError?.code ?? 'ok'}, stream ${streamError?.code ?? 'ok'}`);
+  // The allocation-free scanner must see the same messages (kind, tick, offset, int fields) and end alike.
+  let scanned = 0;
+  let scanError;
+  try {
+    const s = scanTeehistorian(bytes, { onTruncated: 'stop' });
+    while (s.next()) {
+      const m = sync?.messages[scanned++];
+      if (!sync) continue; // the sync reader refused the file: only the error codes are compared below
+      check(m && (m.kind.startsWith('EX') ? 'EX' : m.kind) === s.kind && m.tick === s.tick && m.offset === s.offset, `teehistorian: scanner message ${scanned - 1} differs`);
+      MESSAGE_INT_FIELDS[s.kind].forEach((name, k) => {
+        const array = /^(\w+)\[(\d+)\]$/.exec(name);
+        const value = array ? m[array[1]][Number(array[2])] : m[name];
+        check(value === s.ints[k + 1], `teehistorian: scanner field ${name} of message ${scanned - 1} differs`);
+      });
+    }
+    if (sync) check(JSON.stringify(s.end) === JSON.stringify(sync.reader.end), 'teehistorian: scanner ends elsewhere');
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    scanError = e;
+  }
+  check((syncError?.code ?? 'ok') === (scanError?.code ?? 'ok'), `teehistorian: sync says ${syncError?.code ?? 'ok'}, scanner ${scanError?.code ?? 'ok'}`);
   if (!sync) return;
+  check(scanned === sync.messages.length, `teehistorian: sync read ${sync.messages.length} messages, scanner ${scanned}`);
   check(streamed.length === sync.messages.length, `teehistorian: sync read ${sync.messages.length} messages, stream ${streamed.length}`);
   if (sync.reader.end && !sync.reader.end.truncated) {
     const again = writeTeehistorian({ header: sync.reader.header, headerText: sync.reader.headerText }, sync.messages);

@@ -72,7 +72,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
-    "import { BinaryError, type ByteReader, type ByteWriter, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';",
+    "import { BinaryError, type ByteReader, type ByteWriter, type Uuid, uuidFromBytes, uuidToBytes, varIntSize } from '@twcodec/runtime';",
   ];
   for (const m of schema.messages) {
     statements.push({
@@ -215,8 +215,187 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     returnType: 'Uuid',
     statements: ['switch (m.kind) {', ...exEncodeCases.map((l) => `  ${l}`), '}'],
   });
+  statements.push(...emitScanner(schema));
   const file = project.createSourceFile('messages.gen.ts', { statements }, { overwrite: true });
   return [{ path: 'messages.gen.ts', text: file.getFullText() }];
+}
+
+/** The names of a message's int slots in `scanMessage`'s output, in schema order (an int array gives one per int). */
+function intSlots(m: ThMessageDef): string[] {
+  return m.fields.flatMap((f) => (f.type === 'int' ? [camel(f.name)] : f.type === 'int_array' ? Array.from({ length: f.count! }, (_, i) => `${camel(f.name)}[${i}]`) : []));
+}
+
+/**
+ * The allocation-free decoder: one function that walks a core message, puts its id and int fields in an
+ * Int32Array and skips its other fields, with every varint decoded inline. It follows the same rules as
+ * decodeMessage (canonical varints, bounds) and gives up (-1) on anything decodeMessage would refuse, so a
+ * caller re-decodes just that message the slow way for the exact error.
+ */
+function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)[] {
+  let slot = 0;
+  const readInt = (target: string): string[] => [
+    'if (p >= end) return -1;',
+    'b = bytes[p]!;',
+    'if (b & 0x80) {',
+    '  // Two bytes inline (canonical when the second holds bits); longer ones in scanLongVarInt.',
+    '  c = p + 1 < end ? bytes[p + 1]! : 0x80;',
+    '  if (c !== 0 && !(c & 0x80)) {',
+    '    v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);',
+    '    p += 2;',
+    '  } else {',
+    '    v = scanLongVarInt(bytes, p, end);',
+    '    if (scanPos < 0) return -1;',
+    '    p = scanPos;',
+    '  }',
+    '} else {',
+    '  v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;',
+    '  p++;',
+    '}',
+    `${target} = v;`,
+  ];
+  const skipField = (f: ThFieldDef): string[] => {
+    switch (f.type) {
+      case 'int':
+        return readInt(`ints[${++slot}]`);
+      case 'int_array':
+        return Array.from({ length: f.count! }, () => readInt(`ints[${++slot}]`)).flat();
+      case 'str':
+        return ['n = bytes.indexOf(0, p);', 'if (n < 0 || n >= end) return -1;', 'p = n + 1;'];
+      case 'uuid':
+        return ['if (end - p < 16) return -1;', 'p += 16;'];
+      case 'raw':
+        return [...readInt('n'), 'if (n < 0 || n > end - p) return -1;', 'p += n;'];
+      case 'str_array':
+        return [
+          ...readInt('n'),
+          'if (n < 0 || n > end - p) return -1;',
+          'for (let i = 0; i < n; i++) {',
+          '  const nul = bytes.indexOf(0, p);',
+          '  if (nul < 0 || nul >= end) return -1;',
+          '  p = nul + 1;',
+          '}',
+        ];
+      case 'rest':
+        return ['p = end;'];
+    }
+  };
+  const cases: string[] = [];
+  const diff = schema.messages.find((m) => m.id === 0)!;
+  slot = 1; // ints[1] already holds the client id read as the message's first int
+  const diffBody = diff.fields.slice(1).flatMap(skipField);
+  for (const m of schema.messages) {
+    if (m.id === 0) continue;
+    slot = 0;
+    cases.push(`case ${m.id}:`, ...m.fields.flatMap(skipField).map((l) => `  ${l}`), '  return p;');
+  }
+  const maxSlots = Math.max(...schema.messages.map((m) => intSlots(m).length)) + 1;
+  const intOnly = schema.messages.filter((m) => m.fields.every((f) => f.type === 'int' || f.type === 'int_array'));
+  const objectCases = intOnly.flatMap((m) => {
+    let k = 0;
+    const props = m.fields.map((f) =>
+      f.type === 'int' ? `${camel(f.name)}: ints[${++k}]!` : `${camel(f.name)}: [${Array.from({ length: f.count! }, () => `ints[${++k}]!`).join(', ')}]`,
+    );
+    return [`case ${m.id}:`, `  return { kind: ${str(m.name)}${props.map((p) => `, ${p}`).join('')}, tick, offset };`];
+  });
+  return [
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: doc('Core message kinds by id (the index): `MESSAGE_KINDS[ints[0]]` names what `scanMessage` read.'),
+      declarations: [{ name: 'MESSAGE_KINDS', initializer: `[${Array.from({ length: Math.max(...schema.messages.map((m) => m.id)) + 1 }, (_, id) => { const m = schema.messages.find((x) => x.id === id); return m ? str(m.name) : 'undefined'; }).join(', ')}] as const` }],
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: doc("Where `scanMessage` puts each core message's int fields: `ints[1 + i]` holds the i-th name here."),
+      declarations: [{ name: 'MESSAGE_INT_FIELDS', initializer: `{ ${schema.messages.map((m) => `${m.name}: [${intSlots(m).map(str).join(', ')}]`).join(', ')} } as const` }],
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: doc("The length `scanMessage`'s `ints` needs: the message id and the most int fields of any message."),
+      declarations: [{ name: 'SCAN_INTS', initializer: String(maxSlots) }],
+    },
+    '/** Where scanLongVarInt stopped: the position after the varint, or -1 where decodeMessage would have thrown. */\nlet scanPos = 0;',
+    {
+      kind: StructureKind.Function,
+      name: 'scanLongVarInt',
+      parameters: [{ name: 'bytes', type: 'Uint8Array' }, { name: 'start', type: 'number' }, { name: 'end', type: 'number' }],
+      returnType: 'number',
+      statements: [
+        'let p = start;',
+        'let b = bytes[p++]!;',
+        'const sign = (b >> 6) & 1;',
+        'let value = b & 0x3f;',
+        'let shift = 6;',
+        'for (let i = 0; ; i++) {',
+        '  if (p >= end) {',
+        '    scanPos = -1;',
+        '    return 0;',
+        '  }',
+        '  b = bytes[p++]!;',
+        '  if (i === 3) {',
+        '    if (b & 0xf0) {',
+        '      scanPos = -1;',
+        '      return 0;',
+        '    }',
+        '    value |= b << shift;',
+        '    break;',
+        '  }',
+        '  value |= (b & 0x7f) << shift;',
+        '  shift += 7;',
+        '  if (!(b & 0x80)) break;',
+        '}',
+        'const result = sign ? ~value : value | 0;',
+        'scanPos = p - start === varIntSize(result) ? p : -1;',
+        'return result;',
+      ],
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'scannedMessage',
+      isExported: true,
+      docs: doc(
+        "The object of a message `scanMessage` read, built in one step with its tick and offset, when all its fields are ints; undefined for the others (decode those with decodeMessage).",
+      ),
+      parameters: [{ name: 'ints', type: 'Int32Array' }, { name: 'tick', type: 'number' }, { name: 'offset', type: 'number' }],
+      returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
+      statements: ['switch (ints[0]) {', ...objectCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'scanMessage',
+      isExported: true,
+      docs: doc(
+        'Reads the core message at `bytes[pos]` without allocating: its id goes to `ints[0]` (see MESSAGE_KINDS), its int fields to `ints[1]`, `ints[2]`, ... (see MESSAGE_INT_FIELDS); strings, bytes and UUIDs are skipped. Returns the position after the message, or -1 when decodeMessage would throw there (truncated, non-canonical varint, unknown id): decode that message with decodeMessage for the error. `ints` needs SCAN_INTS elements.',
+      ),
+      parameters: [{ name: 'bytes', type: 'Uint8Array' }, { name: 'pos', type: 'number' }, { name: 'end', type: 'number' }, { name: 'ints', type: 'Int32Array' }],
+      returnType: 'number',
+      statements: [
+        'let p = pos;',
+        'let b = 0;',
+        'let c = 0;',
+        'let v = 0;',
+        'let n = 0;',
+        ...readInt('const id'),
+        'if (id >= 0) {',
+        `  ints[0] = ${diff.id};`,
+        '  ints[1] = id;',
+        ...diffBody.map((l) => `  ${l}`),
+        '  return p;',
+        '}',
+        'ints[0] = -id;',
+        'switch (-id) {',
+        ...cases.map((l) => `  ${l}`),
+        '  default:',
+        '    return -1;',
+        '}',
+      ],
+    },
+  ];
 }
 
 const FIELD_TEXT: Record<string, string> = {

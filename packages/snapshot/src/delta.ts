@@ -40,6 +40,101 @@ export interface ApplyDeltaOptions {
 }
 
 export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions = {}): Snapshot {
+  // Repeated keys (only in snapshots built by hand; fromInts refuses them) take the general path.
+  if (old.keyIndex().size !== old.items.length) return applyDeltaByKeys(old, delta, protocol, options);
+  const path = options.path ?? 'delta';
+  const sizes = sizesOf(protocol);
+  const fail = (code: string, message: string, at: number): never => {
+    throw new SnapshotError(code, message, at * 4, path);
+  };
+  if (delta.length < 3) fail('TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
+  const numDeleted = delta[0]!;
+  const numUpdates = delta[1]!;
+  if (numDeleted < 0 || numDeleted > delta.length - 3) fail('BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
+  if (numUpdates < 0 || numUpdates > delta.length) fail('BAD_COUNT', `${numUpdates} updated items`, 1);
+  const oldItems = old.items;
+  const oldIndex = old.keyIndex();
+  const n = oldItems.length;
+  let p = 3;
+  // Old positions -> positions in `items` (-1: deleted); only needed when something was deleted.
+  let moved: Int32Array | undefined;
+  let items: SnapshotItem[];
+  let dataSize = 0;
+  if (numDeleted) {
+    const gone = new Uint8Array(n);
+    for (let i = 0; i < numDeleted; i++, p++) {
+      const key = delta[p]!;
+      const at = oldIndex.get(key);
+      if (at === undefined) fail('DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
+      gone[at!] = 1;
+    }
+    moved = new Int32Array(n);
+    items = [];
+    for (let i = 0; i < n; i++) {
+      if (gone[i]) {
+        moved[i] = -1;
+        continue;
+      }
+      moved[i] = items.length;
+      items.push(oldItems[i]!);
+      dataSize += 4 + oldItems[i]!.data.length * 4;
+    }
+  } else {
+    items = oldItems.slice();
+    for (let i = 0; i < n; i++) dataSize += 4 + oldItems[i]!.data.length * 4;
+  }
+  const updatedOld = new Uint8Array(n);
+  let added: Map<number, number> | undefined; // keys of new items -> their position in `items`
+  const listed: number[] | undefined = options.order === 'hint' ? [] : undefined;
+  for (let i = 0; i < numUpdates; i++) {
+    if (p + 2 > delta.length) fail('TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
+    const type = delta[p]!;
+    const id = delta[p + 1]!;
+    if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail('BAD_KEY', `type ${type}, id ${id}`, p);
+    p += 2;
+    let size: number;
+    if (carriesSize(sizes, type)) {
+      if (p + 1 > delta.length) fail('TRUNCATED', `update ${i} has no size`, p);
+      size = delta[p++]!;
+      if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail('BAD_SIZE', `size ${size}`, p - 1);
+    } else {
+      size = sizes[type]!;
+    }
+    if (p + size > delta.length) fail('TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
+    const key = itemKey(type, id);
+    listed?.push(key);
+    let oldAt = oldIndex.get(key);
+    if (oldAt !== undefined && moved && moved[oldAt]! < 0) oldAt = undefined; // deleted, then sent again: a new item
+    if (oldAt !== undefined) {
+      if (updatedOld[oldAt]) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
+      updatedOld[oldAt] = 1;
+      const at = moved ? moved[oldAt]! : oldAt;
+      const past = items[at]!.data;
+      if (past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
+      const data = new Int32Array(size);
+      for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
+      items[at] = { type, id, data };
+    } else {
+      if (added?.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
+      (added ??= new Map()).set(key, items.length);
+      items.push({ type, id, data: delta.slice(p, p + size) });
+      dataSize += 4 + size * 4;
+    }
+    p += size;
+  }
+  if (p !== delta.length) fail('TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
+  if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
+  if (listed) {
+    const index = new Map<number, number>();
+    items.forEach((item, i) => index.set(itemKey(item.type, item.id), i));
+    return new Snapshot(hintOrder(items, index, listed, old));
+  }
+  // Nothing deleted or added: the same keys in the same order, so the old key index serves the new snapshot.
+  return new Snapshot(items, numDeleted === 0 && !added ? oldIndex : undefined);
+}
+
+/** applyDelta for an old snapshot with repeated keys: a deletion reaches every item of its key, an update the last one. */
+function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions): Snapshot {
   const path = options.path ?? 'delta';
   const sizes = sizesOf(protocol);
   const fail = (code: string, message: string, at: number): never => {
@@ -141,6 +236,8 @@ function hintOrder(items: SnapshotItem[], index: Map<number, number>, listed: nu
 const HASHLIST_SIZE = 256;
 const HASHLIST_BUCKET_SIZE = 64;
 
+let scratch = new Int32Array(1024);
+
 function hashId(key: number): number {
   let hash = 5381;
   for (let shift = 0; shift < 4; shift++) hash = (Math.imul(hash, 33) + ((key >> (shift * 8)) & 0xff)) >>> 0;
@@ -163,16 +260,35 @@ function hashedIndex(snapshot: Snapshot): Map<number, number> {
 }
 
 /**
+ * DDNet's lookup for a snapshot: its plain key index when no bucket can hold more than 64 keys (always with
+ * at most 64 items), which finds the same items; the hashed lookup otherwise.
+ */
+function lookupOf(snapshot: Snapshot): Map<number, number> {
+  const items = snapshot.items;
+  if (items.length > HASHLIST_BUCKET_SIZE) {
+    const counts = new Uint8Array(HASHLIST_SIZE);
+    for (let i = 0; i < items.length; i++) {
+      const bucket = hashId(itemKey(items[i]!.type, items[i]!.id));
+      if (++counts[bucket]! > HASHLIST_BUCKET_SIZE) return hashedIndex(snapshot);
+    }
+  }
+  return snapshot.keyIndex();
+}
+
+/**
  * The delta from `old` to `next`, int for int what DDNet's CSnapshotDelta::CreateDelta produces (including
  * its hashed lookup). An empty array means nothing changed (DDNet then sends no delta).
  */
 export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotProtocol): Int32Array {
   const sizes = sizesOf(protocol);
+  const inNext = lookupOf(next);
+  const inOld = lookupOf(old);
   let capacity = 3 + old.items.length;
   for (const item of next.items) capacity += 3 + item.data.length;
-  const out = new Int32Array(capacity);
+  // The delta is built in a scratch buffer kept between calls and copied out at its real size.
+  if (scratch.length < capacity) scratch = new Int32Array(Math.max(capacity, 2 * scratch.length));
+  const out = scratch;
   let p = 3;
-  const inNext = hashedIndex(next);
   let numDeleted = 0;
   for (const item of old.items) {
     const key = itemKey(item.type, item.id);
@@ -181,7 +297,6 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
       numDeleted++;
     }
   }
-  const inOld = hashedIndex(old);
   let numUpdates = 0;
   for (const item of next.items) {
     const pastIndex = inOld.get(itemKey(item.type, item.id));
@@ -198,13 +313,21 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
     if (withSize) out[p++] = size;
     if (pastIndex !== undefined) {
       const past = old.items[pastIndex]!.data;
-      if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
-      let changed = 0;
-      for (let k = 0; k < size; k++) changed |= out[p + k] = (data[k]! - past[k]!) | 0;
-      if (!changed) {
+      // Snapshots share the data of unchanged items (applyDelta keeps them): nothing to compare.
+      if (past === data) {
         p = start;
         continue;
       }
+      if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
+      // Most items do not change between snapshots: compare first (reads only), write the differences after.
+      let same = 0;
+      while (same < size && data[same] === past[same]) same++;
+      if (same === size) {
+        p = start;
+        continue;
+      }
+      for (let k = 0; k < same; k++) out[p + k] = 0;
+      for (let k = same; k < size; k++) out[p + k] = (data[k]! - past[k]!) | 0;
     } else {
       out.set(data, p);
     }

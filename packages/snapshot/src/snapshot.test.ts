@@ -103,3 +103,45 @@ describe('deltas', () => {
     expect(applyDelta(old, delta, DDNET_0_6, { order: 'hint' }).items.map((i) => `${i.type}:${i.id}`)).toEqual(['13:0', '13:5', '9:0']);
   });
 });
+
+describe('delta fast paths', () => {
+  let seed = 11;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+  const randomSnapshot = () => {
+    const items = new Map<number, ReturnType<typeof item>>();
+    const count = random(120); // above 64 items, createDelta's bucket count decides which lookup it uses
+    for (let i = 0; i < count; i++) {
+      const it = random(3) ? character(random(200), random(1000)) : item(0x7fff, random(50), random(9), random(9));
+      items.set(itemKey(it.type, it.id), it);
+    }
+    return new Snapshot([...items.values()]);
+  };
+
+  it('applyDelta(old, createDelta(old, next)) rebuilds next, with items deleted, added, changed and shared', () => {
+    for (let round = 0; round < 200; round++) {
+      const old = randomSnapshot();
+      // Half the rounds: next keeps some of old's items (the same data arrays) and changes or drops others.
+      const next = round % 2 ? randomSnapshot() : new Snapshot(old.items.filter(() => random(4) > 0).map((it) => (random(3) ? it : { ...it, data: it.data.map((v) => v + 1) })));
+      const delta = createDelta(old, next, DDNET_0_6);
+      const rebuilt = delta.length ? applyDelta(old, delta, DDNET_0_6, { order: 'hint' }) : old;
+      const byKey = (s: Snapshot) => new Map(s.items.map((it) => [itemKey(it.type, it.id), Array.from(it.data)]));
+      expect(byKey(rebuilt)).toEqual(byKey(next));
+      for (const it of next.items) expect(rebuilt.indexOf(itemKey(it.type, it.id))).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('an item deleted and sent again in one delta comes back as a new item; a repeated update is refused', () => {
+    const old = new Snapshot([item(5, 1, 1, 2, 3), item(5, 2, 4, 5, 6)]);
+    const key = itemKey(5, 1);
+    const readded = applyDelta(old, Int32Array.of(1, 1, 0, key, 5, 1, 9, 9, 9), DDNET_0_6);
+    expect(readded.items.map((it) => [it.id, Array.from(it.data)])).toEqual([[2, [4, 5, 6]], [1, [9, 9, 9]]]);
+    expect(readded.indexOf(key)).toBe(1);
+    expect(() => applyDelta(old, Int32Array.of(0, 2, 0, 5, 2, 1, 1, 1, 5, 2, 1, 1, 1), DDNET_0_6)).toThrowError(expect.objectContaining({ code: 'DUPLICATE_UPDATE' }));
+  });
+
+  it('a hand-built snapshot with a repeated key takes the general path: a deletion reaches every item of the key, an update its last', () => {
+    const old = new Snapshot([item(5, 1, 1, 1, 1), item(5, 1, 2, 2, 2)]);
+    const out = applyDelta(old, Int32Array.of(0, 1, 0, 5, 1, 1, 1, 1), DDNET_0_6);
+    expect(out.items.map((it) => Array.from(it.data))).toEqual([[1, 1, 1], [3, 3, 3]]);
+  });
+});

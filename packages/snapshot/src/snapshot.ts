@@ -25,20 +25,33 @@ export class Snapshot {
   readonly items: readonly SnapshotItem[];
   private byKey: Map<number, number> | undefined;
 
-  constructor(items: readonly SnapshotItem[]) {
+  /**
+   * `index` (internal): a key -> position map already known to be right for `items`, e.g. that of a snapshot
+   * with the same keys in the same order; saves building it again for every snapshot of a demo.
+   */
+  constructor(items: readonly SnapshotItem[], index?: Map<number, number>) {
     this.items = items;
+    this.byKey = index;
+  }
+
+  /** The key -> first position map (built once; shared with snapshots that have the same keys in the same order). */
+  keyIndex(): Map<number, number> {
+    if (!this.byKey) {
+      const byKey = new Map<number, number>();
+      const items = this.items;
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i]!;
+        const k = itemKey(item.type, item.id);
+        if (!byKey.has(k)) byKey.set(k, i);
+      }
+      this.byKey = byKey;
+    }
+    return this.byKey;
   }
 
   /** Index of the item with `key` (type << 16 | id), or -1. */
   indexOf(key: number): number {
-    if (!this.byKey) {
-      this.byKey = new Map();
-      this.items.forEach((item, i) => {
-        const k = itemKey(item.type, item.id);
-        if (!this.byKey!.has(k)) this.byKey!.set(k, i);
-      });
-    }
-    return this.byKey.get(key) ?? -1;
+    return this.keyIndex().get(key) ?? -1;
   }
 
   get(type: number, id: number): SnapshotItem | undefined {

@@ -1,5 +1,7 @@
 import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8Escaped, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/runtime';
-import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage } from './generated/messages.gen.js';
+import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage, MESSAGE_IDS, MESSAGE_INT_FIELDS, MESSAGE_KINDS, SCAN_INTS, scanMessage, scannedMessage } from './generated/messages.gen.js';
+
+const { PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD, TICK_SKIP, FINISH } = MESSAGE_IDS;
 
 /** Errors of teehistorian reading and writing. */
 export class TeehistorianError extends CodecError {}
@@ -118,6 +120,24 @@ export class TickTracker {
     }
     return this.tick;
   }
+
+  /** The same rules on what scanMessage read: the message id in `ints[0]`, the client id or dt in `ints[1]`. */
+  applyScanned(ints: Int32Array): number {
+    switch (ints[0]) {
+      case PLAYER_DIFF:
+      case PLAYER_NEW:
+      case PLAYER_OLD:
+        if (ints[1]! <= this.lastCid) this.tick++;
+        this.lastCid = ints[1]!;
+        break;
+      case TICK_SKIP:
+        this.tick += ints[1]! + 1;
+        this.lastCid = -1;
+        break;
+      default:
+    }
+    return this.tick;
+  }
 }
 
 /**
@@ -215,6 +235,7 @@ const INCOMPLETE = Symbol('incomplete');
 class MessageStream {
   readonly ticks = new TickTracker();
   readonly players: PlayerTracker | undefined;
+  private readonly ints = new Int32Array(SCAN_INTS);
   count = 0;
   finished = false;
   end: TeehistorianEnd | undefined;
@@ -232,6 +253,26 @@ class MessageStream {
     const start = r.pos;
     const offset = r.offset;
     if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${r.remaining} bytes after FINISH`, offset, `messages[${this.count}]`);
+    // Fast path: messages of ints only are scanned without a ByteReader and built in one step.
+    const ints = this.ints;
+    const after = scanMessage(r.bytes, start, r.end, ints);
+    if (after >= 0) {
+      const built = scannedMessage(ints, this.ticks.applyScanned(ints), offset) as TickedMessage | undefined;
+      if (built) {
+        r.pos = after;
+        this.players?.apply(built);
+        this.count++;
+        if (ints[0] === FINISH) this.finished = true;
+        return built;
+      }
+      // Not built: strings or payloads; decodeMessage reads it below, and the tick it moved to is kept.
+      const m = readMessage(r) as TickedMessage;
+      m.tick = this.ticks.tick;
+      m.offset = offset;
+      this.players?.apply(m);
+      this.count++;
+      return m;
+    }
     let m: TeehistorianMessage;
     try {
       m = readMessage(r);
@@ -449,4 +490,164 @@ class PendingBytes {
 /** Opens a teehistorian file read from a ReadableStream or any AsyncIterable of chunks. */
 export function readTeehistorianStream(source: ByteSource, options: ReaderOptions = {}): TeehistorianStreamReader {
   return new TeehistorianStreamReader(source, options);
+}
+
+
+/**
+ * The fast path through a teehistorian file in memory: `next()` steps to the next message without
+ * allocating anything, leaving its id in `ints[0]` (a MESSAGE_IDS value; MESSAGE_KINDS names it) and its int
+ * fields in `ints[1]`, `ints[2]`, ... in the order MESSAGE_INT_FIELDS lists them (PLAYER_DIFF: cid, dx, dy;
+ * INPUT_DIFF: cid, then the 10 input ints; ...). Strings, payloads and extension messages are not decoded
+ * unless asked for with `message()`. Ticks, errors and the end of file follow the object iterator exactly.
+ *
+ * ```ts
+ * const s = scanTeehistorian(bytes);
+ * while (s.next()) if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]] += Math.abs(s.ints[2]);
+ * ```
+ */
+export class TeehistorianScanner {
+  readonly header: TeehistorianHeader;
+  readonly headerText: string;
+  /** `ints[0]`: the message id; then its int fields. Overwritten by every `next()`. */
+  readonly ints = new Int32Array(SCAN_INTS);
+  /** The tick the current message belongs to. */
+  tick = 0;
+  /** The byte offset of the current message in the file. */
+  offset = 0;
+  /** Messages read so far. */
+  count = 0;
+  /** Filled when `next()` has returned false. */
+  end: TeehistorianEnd | undefined;
+  private readonly bytes: Uint8Array;
+  private pos: number;
+  private readonly ticks = new TickTracker();
+  private finished = false;
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly options: ReaderOptions = {},
+  ) {
+    this.bytes = asUint8Array(bytes);
+    const parsed = parseHeader(this.bytes, true)!;
+    this.header = parsed.header;
+    this.headerText = parsed.headerText;
+    this.pos = parsed.size;
+  }
+
+  /** The current message's kind name, as in the object iterator (`EX` for any extension message). */
+  get kind(): (typeof MESSAGE_KINDS)[number] {
+    return MESSAGE_KINDS[this.ints[0]!]!;
+  }
+
+  /** Steps to the next message; false at the end of the file (then `end` says how it ended). */
+  next(): boolean {
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos >= bytes.length) {
+      if (!this.end) this.end = { finished: this.finished, truncated: false, offset: bytes.length };
+      return false;
+    }
+    if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${bytes.length - pos} bytes after FINISH`, pos, `messages[${this.count}]`);
+    const ints = this.ints;
+    const after = scanMessage(bytes, pos, bytes.length, ints);
+    if (after < 0) return this.refused(pos);
+    this.pos = after;
+    this.offset = pos;
+    this.count++;
+    this.tick = this.ticks.applyScanned(ints);
+    if (ints[0] === FINISH) this.finished = true;
+    return true;
+  }
+
+  /** The current message decoded in full (allocates; extension messages resolved as the object iterator does). */
+  message(): TickedMessage {
+    const m = readMessage(new ByteReader(this.bytes, this.offset)) as TickedMessage;
+    m.tick = this.tick;
+    m.offset = this.offset;
+    return m;
+  }
+
+  /** scanMessage gave up at `pos`: decode the message the slow way for the exact error (or the truncated end). */
+  private refused(pos: number): boolean {
+    try {
+      readMessage(new ByteReader(this.bytes, pos));
+    } catch (e) {
+      if (e instanceof BinaryError && e.code === 'TRUNCATED') {
+        this.end = { finished: this.finished, truncated: true, offset: pos };
+        this.pos = this.bytes.length;
+        if ((this.options.onTruncated ?? 'throw') === 'throw') {
+          throw new TeehistorianError('TRUNCATED', 'the file ends inside a message', pos, `messages[${this.count}]`);
+        }
+        return false;
+      }
+      if (e instanceof BinaryError) throw asTeehistorianError(e, `messages[${this.count}]`);
+      throw e;
+    }
+    throw new Error(`internal: scanMessage refused the message at ${pos} that decodeMessage reads`);
+  }
+}
+
+/** Opens a teehistorian file held in memory for the allocation-free scan. */
+export function scanTeehistorian(bytes: Uint8Array, options: ReaderOptions = {}): TeehistorianScanner {
+  return new TeehistorianScanner(bytes, options);
+}
+
+/** One message kind's messages, column by column. */
+export interface MessageColumns {
+  count: number;
+  tick: Int32Array;
+  /** Byte offset of each message in the file: `readMessage(new ByteReader(bytes, offset))` decodes one in full. */
+  offset: Float64Array;
+  /** Each int field (names as in MESSAGE_INT_FIELDS, e.g. `cid`, `dx`, `input[3]`). */
+  ints: Record<string, Int32Array>;
+}
+
+export interface TeehistorianColumns {
+  header: TeehistorianHeader;
+  headerText: string;
+  end: TeehistorianEnd;
+  /** By kind name; kinds that do not occur are absent. */
+  kinds: Partial<Record<(typeof MESSAGE_KINDS)[number] & string, MessageColumns>>;
+}
+
+/**
+ * Decodes a whole file into typed arrays per message kind (tick, offset and every int field), for analysis:
+ * e.g. `kinds.PLAYER_DIFF.ints.dx`. Strings and payloads are not decoded; `offset` finds them.
+ */
+export function teehistorianColumns(bytes: Uint8Array, options: ReaderOptions = {}): TeehistorianColumns {
+  // Two passes, so that every column is allocated once at its final size: counting is a scan with no stores.
+  const kindCount = MESSAGE_KINDS.length;
+  const counts = new Float64Array(kindCount);
+  const counter = new TeehistorianScanner(bytes, options);
+  while (counter.next()) counts[counter.ints[0]!]! += 1;
+  const ticks: Int32Array[] = [];
+  const offsets: Float64Array[] = [];
+  const fields: Int32Array[][] = [];
+  for (let id = 0; id < kindCount; id++) {
+    const kind = MESSAGE_KINDS[id];
+    const n = counts[id]!;
+    ticks.push(new Int32Array(n));
+    offsets.push(new Float64Array(n));
+    fields.push(kind ? MESSAGE_INT_FIELDS[kind].map(() => new Int32Array(n)) : []);
+  }
+  const filled = new Float64Array(kindCount);
+  const s = new TeehistorianScanner(bytes, options);
+  const ints = s.ints;
+  while (s.next()) {
+    const id = ints[0]!;
+    const i = filled[id]!;
+    filled[id] = i + 1;
+    ticks[id]![i] = s.tick;
+    offsets[id]![i] = s.offset;
+    const columns = fields[id]!;
+    for (let k = 0; k < columns.length; k++) columns[k]![i] = ints[k + 1]!;
+  }
+  const kinds: TeehistorianColumns['kinds'] = {};
+  for (let id = 0; id < kindCount; id++) {
+    const kind = MESSAGE_KINDS[id];
+    if (!kind || !counts[id]) continue;
+    const names = MESSAGE_INT_FIELDS[kind];
+    kinds[kind] = { count: counts[id]!, tick: ticks[id]!, offset: offsets[id]!, ints: Object.fromEntries(names.map((name, k) => [name, fields[id]![k]!])) };
+  }
+  return { header: s.header, headerText: s.headerText, end: s.end!, kinds };
 }

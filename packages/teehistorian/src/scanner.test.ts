@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ByteWriter } from '@twcodec/runtime';
+import { corpusDir, fixturesDir, readBytes } from '../../../test/corpus.js';
+import { MESSAGE_INT_FIELDS, MESSAGE_KINDS } from './generated/messages.gen.js';
+import { readTeehistorian, scanTeehistorian, teehistorianColumns, type TeehistorianEnd, type TickedMessage } from './reader.js';
+import { writeTeehistorian } from './writer.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const header = { version: '2', version_minor: '4', game_uuid: '00000000-0000-0000-0000-000000000000' };
+
+function filesIn(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.teehistorian')).map((f) => join(dir, f)) : [];
+}
+const files = [...filesIn(join(fixturesDir, 'teehistorian')), ...filesIn(join(corpusDir, 'teehistorian'))];
+
+/** The ints the scanner reports for a message, taken from the object the iterator gives. */
+function intsOf(m: TickedMessage): number[] {
+  const fields = MESSAGE_INT_FIELDS[m.kind.startsWith('EX') ? 'EX' : (m.kind as keyof typeof MESSAGE_INT_FIELDS)];
+  return fields.map((name) => {
+    const array = /^(\w+)\[(\d+)\]$/.exec(name);
+    const record = m as unknown as Record<string, number & number[]>;
+    return array ? record[array[1]!]![Number(array[2])]! : record[name]!;
+  });
+}
+
+type Outcome = { messages: [string, number, number, number[]][]; end?: TeehistorianEnd; error?: string };
+
+function viaIterator(bytes: Uint8Array, onTruncated: 'stop' | 'throw'): Outcome {
+  const out: Outcome = { messages: [] };
+  try {
+    const r = readTeehistorian(bytes, { onTruncated });
+    for (const m of r) out.messages.push([m.kind.startsWith('EX') ? 'EX' : m.kind, m.tick, m.offset, intsOf(m)]);
+    out.end = r.end;
+  } catch (e) {
+    out.error = `${(e as { code?: string }).code} ${(e as { offset?: number }).offset} ${(e as { path?: string }).path}`;
+  }
+  return out;
+}
+
+function viaScanner(bytes: Uint8Array, onTruncated: 'stop' | 'throw'): Outcome {
+  const out: Outcome = { messages: [] };
+  try {
+    const s = scanTeehistorian(bytes, { onTruncated });
+    while (s.next()) out.messages.push([s.kind, s.tick, s.offset, Array.from(s.ints.subarray(1, 1 + MESSAGE_INT_FIELDS[s.kind].length))]);
+    out.end = s.end;
+  } catch (e) {
+    out.error = `${(e as { code?: string }).code} ${(e as { offset?: number }).offset} ${(e as { path?: string }).path}`;
+  }
+  return out;
+}
+
+describe('scanner (the allocation-free fast path)', () => {
+  it('reports what the object iterator reads, message by message, on fixtures and corpus files', () => {
+    expect(files.length).toBeGreaterThan(0);
+    for (const path of files) {
+      const bytes = readBytes(path);
+      expect(viaScanner(bytes, 'throw')).toEqual(viaIterator(bytes, 'throw'));
+      const s = scanTeehistorian(bytes);
+      const all = [...readTeehistorian(bytes)];
+      let i = 0;
+      while (s.next()) expect(s.message()).toEqual(all[i++]);
+    }
+  });
+
+  it('ends, and fails, exactly where the object iterator does: every cut and many corrupted bytes', () => {
+    const bytes = readBytes(join(fixturesDir, 'teehistorian', 'idle-ctf1.teehistorian'));
+    const headerEnd = bytes.indexOf(0, 16) + 1;
+    for (let end = headerEnd; end <= bytes.length; end++) {
+      for (const mode of ['stop', 'throw'] as const) expect(viaScanner(bytes.subarray(0, end), mode)).toEqual(viaIterator(bytes.subarray(0, end), mode));
+    }
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / (1 << 24);
+    for (let round = 0; round < 400; round++) {
+      const copy = bytes.slice();
+      for (let k = 0; k < 3; k++) copy[headerEnd + Math.floor(random() * (copy.length - headerEnd))] = Math.floor(random() * 256);
+      expect(viaScanner(copy, 'stop')).toEqual(viaIterator(copy, 'stop'));
+    }
+  });
+
+  it('refuses non-canonical and overlong varints as decodeMessage does', () => {
+    const base = writeTeehistorian({ header }, [{ kind: 'PLAYER_DIFF', cid: 0, dx: 1, dy: 2 }]);
+    const headerEnd = base.indexOf(0, 16) + 1;
+    for (const tail of [[0x80, 0x00, 0, 0], [0x81, 0x80, 0x00, 0, 0], [0x80, 0x80, 0x80, 0x80, 0x10, 0, 0], [0xc0, 0x00, 0, 0], [0x80, 0x01, 0, 0], [0x80]]) {
+      const w = new ByteWriter();
+      w.writeBytes(base.subarray(0, headerEnd));
+      w.writeBytes(Uint8Array.from(tail));
+      const bytes = w.finish();
+      expect(viaScanner(bytes, 'throw')).toEqual(viaIterator(bytes, 'throw'));
+    }
+  });
+
+  it('columns hold every message kind with its ticks, offsets and int fields', () => {
+    for (const path of files) {
+      const bytes = readBytes(path);
+      const columns = teehistorianColumns(bytes, { onTruncated: 'stop' });
+      const all = [...readTeehistorian(bytes, { onTruncated: 'stop' })];
+      const total = Object.values(columns.kinds).reduce((n, c) => n + c!.count, 0);
+      expect(total).toBe(all.length);
+      const seen: Record<string, number> = {};
+      for (const m of all) {
+        const kind = m.kind.startsWith('EX') ? 'EX' : m.kind;
+        const c = columns.kinds[kind as (typeof MESSAGE_KINDS)[number] & string]!;
+        const i = (seen[kind] = (seen[kind] ?? -1) + 1);
+        expect([c.tick[i], c.offset[i]]).toEqual([m.tick, m.offset]);
+        const names = MESSAGE_INT_FIELDS[kind as keyof typeof MESSAGE_INT_FIELDS];
+        expect(names.map((n) => c.ints[n]![i])).toEqual(intsOf(m));
+      }
+    }
+  });
+});
