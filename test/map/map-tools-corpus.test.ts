@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { readMap } from '@twcodec/map';
-import { extractImages, listImages, packMap, pngToRgba, unpackMap } from '@twcodec/map-tools';
+import { extractImages, listImages, packMap, pngToRgba, renderGameLayer, renderMap, unpackMap } from '@twcodec/map-tools';
 import { describe, expect, it } from 'vitest';
 import { ddnetTool } from '../ddnet-tools.js';
 
@@ -45,6 +45,14 @@ describe.skipIf(!haveCorpus)('map-tools on the corpus (../shared/corpus/maps)', 
       expect(compared).toBe(ours.size);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it.each(maps.map((p) => [p.slice(CORPUS.length + 1), p]))('%s renders to PNG (game layer and tile layers)', (_name, path) => {
+    const map = readMap(read(path), { strict: false });
+    for (const png of [renderGameLayer(map, { maxSide: 1024 }), renderMap(map, { maxSide: 1024 })]) {
+      const decoded = pngToRgba(png);
+      expect(decoded.width).toBeGreaterThan(0);
     }
   });
 });

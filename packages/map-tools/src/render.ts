@@ -161,8 +161,8 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
                 b = image.pixels[p + 2]!;
                 a = image.pixels[p + 3]!;
               } else if (placeholder) {
-                const checker = (Math.floor((x * 2) / size) ^ Math.floor((y * 2) / size)) ? 255 : 120;
-                [r, g, b, a] = [checker, 0, checker, 200];
+                const checker = (Math.floor((x * 2) / size) ^ Math.floor((y * 2) / size)) ? 150 : 110;
+                [r, g, b, a] = [checker, checker, checker + 20, 160];
               } else {
                 [r, g, b, a] = [200, 200, 200, 255];
               }
