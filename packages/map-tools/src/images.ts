@@ -14,6 +14,17 @@ export function safeFileName(name: string | undefined, fallback: string): string
   return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(base) ? `_${base}` : base;
 }
 
+/** File names `<safe name>.<ext>`, unique case-insensitively (a clash gets `-<index>`), one per name. */
+export function uniqueFileNames(names: (string | undefined)[], fallback: string, ext: string): string[] {
+  const used = new Set<string>();
+  return names.map((name, index) => {
+    let base = safeFileName(name, `${fallback}${index}`);
+    if (used.has(base.toLowerCase())) base = `${base}-${index}`;
+    used.add(base.toLowerCase());
+    return `${base}.${ext}`;
+  });
+}
+
 /** Encodes an embedded image's pixels as a PNG (RGBA, or RGB for 0.7 images stored as RGB). */
 export function imageToPng(image: MapImage): Uint8Array {
   if (!image.pixels) throw new MapError('map.image_external', 'image has no embedded pixels (external or unreadable)');
@@ -83,12 +94,9 @@ export interface ImageFile {
 
 /** Lists a map's images with the file names extractImages gives them. */
 export function listImages(map: TwMap): ImageFile[] {
-  const used = new Set<string>();
+  const fileNames = uniqueFileNames(map.images.map((i) => i.name), 'image', 'png');
   return map.images.map((image, index) => {
-    let base = safeFileName(image.name, `image${index}`);
-    if (used.has(base.toLowerCase())) base = `${base}-${index}`;
-    used.add(base.toLowerCase());
-    return { index, name: image.name, fileName: `${base}.png`, external: image.item.external, width: image.item.width, height: image.item.height };
+    return { index, name: image.name, fileName: fileNames[index]!, external: image.item.external, width: image.item.width, height: image.item.height };
   });
 }
 

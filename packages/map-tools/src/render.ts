@@ -61,15 +61,18 @@ function gameLayer(map: TwMap) {
   return undefined;
 }
 
-const fitTileSize = (w: number, h: number, want: number, maxSide: number) => Math.max(1, Math.min(want, Math.floor(maxSide / Math.max(w, h, 1))));
-
-/** A PNG of the game layer, one square a tile coloured by the tile's meaning (see gameTileColour). */
-export function renderGameLayer(map: TwMap, options: RenderOptions = {}): Uint8Array {
+/** A canvas over the game layer's grid (1x1 without one), tiles scaled down to fit `maxSide`. */
+function gridCanvas(map: TwMap, options: RenderOptions, defaultTileSize: number) {
   const layer = gameLayer(map);
   const width = layer?.item.width ?? 1;
   const height = layer?.item.height ?? 1;
-  const size = fitTileSize(width, height, options.tileSize ?? 4, options.maxSide ?? 4096);
-  const canvas = new Canvas(width * size, height * size, SKY);
+  const size = Math.max(1, Math.min(options.tileSize ?? defaultTileSize, Math.floor((options.maxSide ?? 4096) / Math.max(width, height, 1))));
+  return { layer, width, height, size, canvas: new Canvas(width * size, height * size, SKY) };
+}
+
+/** A PNG of the game layer, one square a tile coloured by the tile's meaning (see gameTileColour). */
+export function renderGameLayer(map: TwMap, options: RenderOptions = {}): Uint8Array {
+  const { layer, width, height, size, canvas } = gridCanvas(map, options, 4);
   if (layer) {
     const bytes = layer.tiles.bytes;
     for (let i = 0; i < width * height && i * 4 < bytes.length; i++) {
@@ -95,11 +98,7 @@ const ROTATE = 8;
  * images come from `mapres`, else a checkered placeholder. Quads are not drawn.
  */
 export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
-  const game = gameLayer(map);
-  const width = game?.item.width ?? 1;
-  const height = game?.item.height ?? 1;
-  const size = fitTileSize(width, height, options.tileSize ?? 8, options.maxSide ?? 4096);
-  const canvas = new Canvas(width * size, height * size, SKY);
+  const { width, height, size, canvas } = gridCanvas(map, options, 8);
   const images = new Map<number, RgbaImage | undefined>();
   const imageOf = (index: number): RgbaImage | undefined => {
     if (images.has(index)) return images.get(index);

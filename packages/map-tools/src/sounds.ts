@@ -1,5 +1,5 @@
 import { MapError, type TwMap } from '@twcodec/map';
-import { safeFileName } from './images.js';
+import { uniqueFileNames } from './images.js';
 
 const ascii = (bytes: Uint8Array, at: number, text: string) => [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
 
@@ -20,13 +20,7 @@ export function checkOggOpus(bytes: Uint8Array): void {
 
 /** Sound file names (`name.opus`, safe and unique) by sound index. */
 export function soundFileNames(map: TwMap): string[] {
-  const used = new Set<string>();
-  return map.sounds.map((sound, index) => {
-    let base = safeFileName(sound.name, `sound${index}`);
-    if (used.has(base.toLowerCase())) base = `${base}-${index}`;
-    used.add(base.toLowerCase());
-    return `${base}.opus`;
-  });
+  return uniqueFileNames(map.sounds.map((s) => s.name), 'sound', 'opus');
 }
 
 /** The map's sounds as .opus files by file name (sounds whose data is unreadable are left out). */
