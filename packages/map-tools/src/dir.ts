@@ -55,17 +55,43 @@ export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number)
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-/** Parses tilesToText's form back into bytes. */
+/** Parses tilesToText's form back into bytes (tiles separated by any white space). */
 export function textToTiles(text: string, tileBytes: number, file = 'tiles'): Uint8Array {
-  const tokens = text.split(/\s+/).filter((t) => t !== '');
-  const out = new Uint8Array(tokens.length * tileBytes);
-  tokens.forEach((token, i) => {
-    if (token.length !== tileBytes * 2 || !/^[0-9a-fA-F]+$/.test(token)) {
-      throw new MapError('mapdir.tile', `tile ${i} "${token}" is not ${tileBytes} bytes in hex`, -1, file);
+  const out = new Uint8Array(Math.ceil(text.length / 2));
+  let n = 0;
+  let tileStart = -1;
+  const bad = (at: number) => {
+    const token = text.slice(tileStart, at).split(/\s/)[0];
+    return new MapError('mapdir.tile', `tile ${Math.floor(n / tileBytes)} "${token}" is not ${tileBytes} bytes in hex`, -1, file);
+  };
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) {
+      if (tileStart >= 0 && n % tileBytes !== 0) throw bad(i);
+      tileStart = -1;
+      i++;
+      continue;
     }
-    for (let b = 0; b < tileBytes; b++) out[i * tileBytes + b] = parseInt(token.slice(b * 2, b * 2 + 2), 16);
-  });
-  return out;
+    if (tileStart < 0) tileStart = i;
+    else if (n % tileBytes === 0) throw bad(i + tileBytes * 2);
+    const hi = HEX_VALUE[c] ?? -1;
+    const lo = HEX_VALUE[text.charCodeAt(i + 1)] ?? -1;
+    if (hi < 0 || lo < 0) throw bad(i + 2);
+    out[n++] = (hi << 4) | lo;
+    i += 2;
+    if (n % tileBytes === 0 && i < text.length) {
+      const next = text.charCodeAt(i);
+      if (next !== 32 && next !== 10 && next !== 13 && next !== 9) throw bad(i + 1);
+    }
+  }
+  if (n % tileBytes !== 0) throw bad(text.length);
+  return out.slice(0, n);
+}
+
+const HEX_VALUE: (number | undefined)[] = [];
+for (let i = 0; i < 16; i++) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
 }
 
 const tileTypeOf = (view: TileView) => TILEMAP_KINDS.find((k) => k.view(new Uint8Array(0)).constructor === view.constructor)!;

@@ -56,6 +56,9 @@ describe('directory form', () => {
     const text = tilesToText(bytes, 3, 4);
     expect(text.split('\n')[0]).toBe('00010203 04050607 08090a0b');
     expect(textToTiles(text, 4)).toEqual(bytes);
+    expect(() => textToTiles('0102 03', 2)).toThrow(/mapdir.tile/);
+    expect(() => textToTiles('010203', 2)).toThrow(/mapdir.tile/);
+    expect(() => textToTiles('01zz', 2)).toThrow(/mapdir.tile/);
   });
   it.each(['ctf1.map', 'dm7-legacy-size.map'])('%s unpacks and packs back to identical bytes', (name) => {
     const bytes = fixture(name);
