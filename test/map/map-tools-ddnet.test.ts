@@ -19,7 +19,7 @@ const read = (p: string) => new Uint8Array(readFileSync(p));
 describe.skipIf(!haveTools)('map-tools with DDNet tools', () => {
   // A DDNet-written map: map_diff compares stored tiles as they are, so 0.7's skip-compressed tiles (as in the
   // ctf1 fixture) would show as differences everywhere.
-  const EDIT_MAP = join(CORPUS, 'ddnet', 'ctf5.map');
+  const EDIT_MAP = join(CORPUS, 'ddnet', 'dm8.map'); // has an embedded image and quads
   it.skipIf(!existsSync(EDIT_MAP))('a scripted edit (tile, quad, image) is exactly what map_diff reports, and map_resave accepts it', () => {
     const bytes = read(EDIT_MAP);
     const files = unpackMap(bytes);
@@ -41,6 +41,7 @@ describe.skipIf(!haveTools)('map-tools with DDNet tools', () => {
     files.set(MAP_JSON, new TextEncoder().encode(JSON.stringify(model)));
     // Image: the first embedded image replaced by a 64x64 red PNG.
     const png = [...files.keys()].find((f) => f.startsWith('images/'));
+    expect(png).toBeDefined();
     if (png) files.set(png, encode({ width: 64, height: 64, data: new Uint8Array(64 * 64 * 4).fill(200), channels: 4, depth: 8 }));
     const edited = packMap(files);
     const a = join(work, 'a.map');
@@ -51,6 +52,7 @@ describe.skipIf(!haveTools)('map-tools with DDNet tools', () => {
     expect(reported).toEqual([{ layer: expect.any(String), x: 3, y: 2, from: before, to: before === 7 ? 8 : 7 }]);
     const ours = diffMaps(readMap(bytes), readMap(edited));
     expect(ours.tiles.map((t) => ({ x: t.x, y: t.y, from: t.fromIndex, to: t.toIndex }))).toEqual(reported.map(({ x, y, from, to }) => ({ x, y, from, to })));
+    expect(quads.length).toBeGreaterThan(0);
     if (quads.length) expect(ours.changes.some((c) => c.path.endsWith('.quads[0]'))).toBe(true);
     if (png) expect(ours.changes.some((c) => c.path.startsWith('images['))).toBe(true);
     expect(mapResave(b, 'map-tools-edit').length).toBeGreaterThan(0);
