@@ -56,6 +56,8 @@ describe.skipIf(!CHROMIUM)('in the browser', () => {
       expect(result).toMatchObject({
         zlib: 'fflate',
         mapIdentical: true,
+        mapToolsRoundTrip: true,
+        previewIsPng: true,
         mapErrors: 0,
         teehistorianMap: 'ctf2',
         teehistorianMessages: 5872,
