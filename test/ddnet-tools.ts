@@ -36,7 +36,7 @@ export function mapDiff(a: string, b: string): { layer: string; x: number; y: nu
   if (!tool) throw new Error('map_diff not installed (apt-get install ddnet-tools)');
   const cwd = mkdtempSync(join(tmpdir(), 'twcodec-map-diff-'));
   try {
-    const out = execFileSync(tool, [a, b], { cwd, stdio: 'pipe', timeout: 60_000, encoding: 'utf8' });
+    const out = execFileSync(tool, [a, b], { cwd, stdio: 'pipe', timeout: 60_000, encoding: 'utf8', maxBuffer: 1 << 28 });
     return [...out.matchAll(/map_compare: \[\d+:([^\]]*)\] (\d+)x(\d+): \(index: (\d+), flags: \d+\) != \(index: (\d+)/g)].map((m) => ({
       layer: m[1]!,
       x: Number(m[2]),

@@ -57,6 +57,8 @@ describe.skipIf(!CHROMIUM)('in the browser', () => {
         zlib: 'fflate',
         runtimeUuid: '699db17b-8efb-34ff-b1d8-da6f60c15dd1',
         mapIdentical: true,
+        mapToolsRoundTrip: true,
+        previewIsPng: true,
         mapErrors: 0,
         teehistorianMap: 'ctf2',
         teehistorianMessages: 5872,

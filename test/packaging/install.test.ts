@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir, repoRoot } from '../corpus.js';
 
-const PACKAGES = ['runtime', 'datafile', 'map', 'teehistorian', 'snapshot', 'netmsg', 'demo', 'cli'];
+const PACKAGES = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'netmsg', 'demo', 'cli'];
 const packDir = mkdtempSync(join(tmpdir(), 'twcodec-pack-'));
 const tarballs = new Map<string, string>();
 const internalDeps = new Map<string, string[]>();
@@ -34,6 +34,11 @@ ok(df.write().every((b, i) => b === bytes[i]) && df.data.every((d) => d.bytes().
 const bytes = new Uint8Array(readFileSync(fixture('maps/dm7-legacy-size.map')));
 const map = readMap(bytes);
 ok(validateMap(map).every((i) => i.severity !== 'error') && writeMap(map).length === bytes.length);`,
+  'map-tools': `import { readMap } from '@twcodec/map';
+import { packMap, unpackMap, renderGameLayer } from '@twcodec/map-tools';
+const bytes = new Uint8Array(readFileSync(fixture('maps/ctf1.map')));
+const png = renderGameLayer(readMap(bytes));
+ok(packMap(unpackMap(bytes)).every((b, i) => b === bytes[i]) && png[1] === 0x50);`,
   teehistorian: `import { readTeehistorian } from '@twcodec/teehistorian';
 const th = readTeehistorian(new Uint8Array(readFileSync(fixture('teehistorian/idle-ctf1.teehistorian'))));
 ok(th.header.map_name === 'ctf1' && [...th].at(-1).kind === 'FINISH');`,

@@ -77,7 +77,7 @@ describe('twcodec (built binary): help, version, usage errors', () => {
   });
 
   it('unknown commands list what exists', () => {
-    expect(twcodec(['map', 'frob'])).toMatchObject({ code: 2, stderr: "twcodec: unknown command 'map frob' (the map commands: info, validate, resave, json)\n" });
+    expect(twcodec(['map', 'frob'])).toMatchObject({ code: 2, stderr: "twcodec: unknown command 'map frob' (the map commands: info, validate, resave, json, extract, unpack, pack, diff, convert, fix, render, replace-image, replace-sound)\n" });
     expect(twcodec(['frob']).stderr).toMatch(/^twcodec: unknown command 'frob' \(the commands: datafile, map, /);
   });
 });

@@ -232,3 +232,33 @@ describe('twcodec demo', () => {
     expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
   });
 });
+
+describe('twcodec map tools', () => {
+  it('unpack then pack gives identical bytes; diff finds no differences', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['map', 'unpack', ctf1, join(dir, 'd')])).code).toBe(0);
+    expect(readdirSync(join(dir, 'd')).sort()).toEqual(['layers', 'map.json', 'original.map']);
+    expect((await run(['map', 'pack', join(dir, 'd'), join(dir, 'p.map')])).code).toBe(0);
+    expect(readFileSync(join(dir, 'p.map'))).toEqual(readFileSync(ctf1));
+    const diff = await run(['map', 'diff', ctf1, join(dir, 'p.map')]);
+    expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+  });
+
+  it('render writes a PNG; fix refuses to overwrite its input without --in-place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['map', 'render', ctf1, join(dir, 'r.png'), '--layer', 'game'])).code).toBe(0);
+    expect([...readFileSync(join(dir, 'r.png')).subarray(1, 4)]).toEqual([80, 78, 71]);
+    writeFileSync(join(dir, 'in.map'), readFileSync(ctf1));
+    expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'in.map')])).code).toBe(2);
+    expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(ctf1));
+  });
+
+  it('replace-image and replace-sound refuse bad files and write nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    writeFileSync(join(dir, 'bad.png'), 'not a png');
+    const image = await run(['map', 'replace-image', ctf1, '0', join(dir, 'bad.png'), join(dir, 'out.map')]);
+    expect(image.code).toBe(1);
+    expect(image.stderr).toMatch(/png.invalid/);
+    expect(readdirSync(dir)).toEqual(['bad.png']);
+  });
+});

@@ -4,7 +4,21 @@ import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
-import { mapInfo, mapJson, mapResave, mapValidate } from './map.js';
+import {
+  externalImageNames,
+  mapConvert,
+  mapDiffCommand,
+  mapExtract,
+  mapInfo,
+  mapJson,
+  mapPackFiles,
+  mapRender,
+  mapReplaceImage,
+  mapReplaceSound,
+  mapResave,
+  mapValidate,
+} from './map.js';
+import { fixMap, formatMapDiff, packMap, unpackMap } from '@twcodec/map-tools';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
@@ -104,6 +118,110 @@ const COMMANDS: Record<string, Command> = {
       });
       for (const [path, data] of pending) await io.writeFile(path, data, { mkdir: true });
       io.stdout(text);
+    },
+  },
+  'map extract': {
+    args: ['IN', 'DIR'],
+    summary: 'Write embedded images as DIR/images/<name>.png and sounds as DIR/sounds/<name>.opus; list external images',
+    details: 'File names are the image and sound names made safe for file systems (a clash gets -<index>).',
+    async run(io, [input, dir]) {
+      const { images, files } = mapExtract(await io.readFile(input!));
+      let n = 0;
+      for (const [name, data] of files) {
+        await io.writeFile(`${dir}/${name}`, data, { mkdir: true });
+        io.progress(`${++n}/${files.size} files`);
+      }
+      io.stdout(json({ images, written: [...files.keys()] }));
+    },
+  },
+  'map unpack': {
+    args: ['IN', 'DIR'],
+    summary: 'Unpack into an editable directory: map.json, layers/*.txt (one line per tile row), images/*.png, sounds/*.opus',
+    details: 'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh.',
+    async run(io, [input, dir]) {
+      const files = unpackMap(await io.readFile(input!));
+      let n = 0;
+      for (const [name, data] of files) {
+        await io.writeFile(`${dir}/${name}`, data, { mkdir: true });
+        io.progress(`${++n}/${files.size} files`);
+      }
+      io.progress(`${files.size} files, done`);
+    },
+  },
+  'map pack': {
+    args: ['DIR', 'OUT'],
+    summary: 'Pack a directory made by `map unpack` (possibly edited) back into a map',
+    async run(io, [dir, output]) {
+      await io.writeFile(output!, packMap(await mapPackFiles((p) => io.readFile(p), dir!)));
+    },
+  },
+  'map diff': {
+    args: ['A', 'B'],
+    flags: { json: { type: 'boolean', help: 'print JSON ({changes, tiles}) instead of text' } },
+    summary: 'Differences of two maps by item, layer and tile (exit 1 when they differ)',
+    async run(io, [a, b], flags) {
+      const diff = mapDiffCommand(await io.readFile(a!), await io.readFile(b!));
+      io.stdout(flags.json ? json(diff) : formatMapDiff(diff));
+      if (diff.changes.length || diff.tiles.length) throw new ReportedFailure(`${diff.changes.length} changes, ${diff.tiles.length} tiles`);
+    },
+  },
+  'map convert': {
+    args: ['IN', 'OUT'],
+    flags: { to: { type: 'string', value: 'FORMAT', help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads' } },
+    summary: 'Convert a Teeworlds 0.7 map to DDNet (RGBA images, expanded tiles)',
+    async run(io, [input, output], flags) {
+      await io.writeFile(output!, mapConvert(await io.readFile(input!), (flags.to as string | undefined) ?? 'ddnet'));
+    },
+  },
+  'map fix': {
+    args: ['IN', 'OUT'],
+    flags: { 'in-place': { type: 'boolean', help: 'allow OUT to be IN (overwrite the input)' } },
+    summary: "Write the map as DDNet's loader leaves it (derived counts and indices recomputed); prints what was fixed",
+    async run(io, [input, output], flags) {
+      if (input === output && flags['in-place'] !== true) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
+      const result = fixMap(await io.readFile(input!));
+      await io.writeFile(output!, result.bytes);
+      io.stdout(json({ fixed: result.fixed, remaining: result.remaining }));
+    },
+  },
+  'map render': {
+    args: ['IN', 'OUT'],
+    flags: {
+      layer: { type: 'string', value: 'WHICH', help: 'game (the game layer, coloured by tile meaning) or tiles (default: the tile layers with their images)' },
+      'tile-size': { type: 'string', value: 'PX', help: 'pixels per tile (default 4 for game, 8 for tiles)' },
+      mapres: { type: 'string', value: 'DIR', help: "where external images are (DDNet's data/mapres); else they are drawn as placeholders" },
+    },
+    summary: 'Render a PNG preview of the map',
+    async run(io, [input, output], flags) {
+      const bytes = await io.readFile(input!);
+      let mapres: Map<string, Uint8Array> | undefined;
+      if (typeof flags.mapres === 'string') {
+        mapres = new Map();
+        for (const name of externalImageNames(bytes)) {
+          try {
+            mapres.set(name, await io.readFile(`${flags.mapres}/${name}.png`));
+          } catch {
+            io.stderr(`mapres: no ${name}.png, drawn as a placeholder\n`);
+          }
+        }
+      }
+      const size = flags['tile-size'] === undefined ? undefined : Number(flags['tile-size']);
+      if (size !== undefined && !(size >= 1 && size <= 64)) throw new UsageError('--tile-size must be 1..64');
+      await io.writeFile(output!, mapRender(bytes, (flags.layer as string | undefined) ?? 'tiles', size, mapres));
+    },
+  },
+  'map replace-image': {
+    args: ['IN', 'IMAGE', 'PNG', 'OUT'],
+    summary: 'Replace image IMAGE (index or name) with a PNG (any colour type, made RGBA and embedded)',
+    async run(io, [input, which, png, output]) {
+      await io.writeFile(output!, mapReplaceImage(await io.readFile(input!), which!, await io.readFile(png!)));
+    },
+  },
+  'map replace-sound': {
+    args: ['IN', 'SOUND', 'OPUS', 'OUT'],
+    summary: 'Replace sound SOUND (index or name) with an Ogg Opus file',
+    async run(io, [input, which, opus, output]) {
+      await io.writeFile(output!, mapReplaceSound(await io.readFile(input!), which!, await io.readFile(opus!)));
     },
   },
   'teehistorian stats': {

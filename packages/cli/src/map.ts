@@ -1,4 +1,20 @@
-import { readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import { MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import {
+  convert07ToDdnetFile,
+  diffMaps,
+  extractImages,
+  extractSounds,
+  findImage,
+  findSound,
+  listImages,
+  MAP_JSON,
+  type MapFiles,
+  ORIGINAL_MAP,
+  renderGameLayer,
+  renderMap,
+  replaceImage,
+  replaceSound,
+} from '@twcodec/map-tools';
 
 export function mapInfo(bytes: Uint8Array) {
   const map = readMap(bytes, { strict: false });
@@ -67,4 +83,76 @@ export function mapJson(bytes: Uint8Array, blobs?: (name: string, data: Uint8Arr
 
 function sortKeys(record: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+// --- map tools (@twcodec/map-tools); the commands in index.ts call these ---
+
+/** The files of the directory form that map.json refers to, plus original.map when present. */
+export async function mapPackFiles(readFile: (path: string) => Promise<Uint8Array>, dir: string): Promise<MapFiles> {
+  const files: MapFiles = new Map();
+  const jsonBytes = await readFile(`${dir}/${MAP_JSON}`);
+  files.set(MAP_JSON, jsonBytes);
+  const refs = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const key of ['png', 'opus', 'tiles'] as const) {
+        const ref = (v as Record<string, unknown>)[key];
+        if (typeof ref === 'string') refs.add(ref);
+      }
+      Object.values(v).forEach(walk);
+    }
+  };
+  try {
+    walk(JSON.parse(new TextDecoder().decode(jsonBytes)));
+  } catch {
+    // packMap reports the broken JSON with its file name.
+  }
+  for (const ref of refs) {
+    if (ref.split('/').includes('..')) throw new MapError('mapdir.path', `map.json refers to "${ref}" outside the directory`);
+    files.set(ref, await readFile(`${dir}/${ref}`));
+  }
+  try {
+    files.set(ORIGINAL_MAP, await readFile(`${dir}/${ORIGINAL_MAP}`));
+  } catch {
+    // Without the original the map is written afresh.
+  }
+  return files;
+}
+
+export function mapExtract(bytes: Uint8Array) {
+  const map = readMap(bytes, { strict: false });
+  return { images: listImages(map), files: new Map([...[...extractImages(map)].map(([n, d]) => [`images/${n}`, d] as const), ...[...extractSounds(map)].map(([n, d]) => [`sounds/${n}`, d] as const)]) };
+}
+
+export function mapDiffCommand(a: Uint8Array, b: Uint8Array) {
+  return diffMaps(readMap(a, { strict: false }), readMap(b, { strict: false }));
+}
+
+export function mapConvert(bytes: Uint8Array, to: string): Uint8Array {
+  if (to !== 'ddnet') throw new MapError('cli.convert', `--to ${to} is not supported; use --to ddnet (0.7 to DDNet)`);
+  return convert07ToDdnetFile(bytes);
+}
+
+export function mapRender(bytes: Uint8Array, what: string, tileSize: number | undefined, mapres: Map<string, Uint8Array> | undefined): Uint8Array {
+  const map = readMap(bytes, { strict: false });
+  const options = { ...(tileSize ? { tileSize } : {}), mapres: (name: string) => mapres?.get(name) };
+  return what === 'game' ? renderGameLayer(map, options) : renderMap(map, options);
+}
+
+/** Names of the external images a render needs from a mapres directory. */
+export function externalImageNames(bytes: Uint8Array): string[] {
+  return listImages(readMap(bytes, { strict: false })).filter((i) => i.external && i.name !== undefined).map((i) => i.name!);
+}
+
+export function mapReplaceImage(bytes: Uint8Array, which: string, png: Uint8Array): Uint8Array {
+  const map = readMap(bytes, { strict: false });
+  replaceImage(map, findImage(map, /^\d+$/.test(which) ? Number(which) : which), png);
+  return writeMap(map);
+}
+
+export function mapReplaceSound(bytes: Uint8Array, which: string, opus: Uint8Array): Uint8Array {
+  const map = readMap(bytes, { strict: false });
+  replaceSound(map, findSound(map, /^\d+$/.test(which) ? Number(which) : which), opus);
+  return writeMap(map);
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as datafile from '@twcodec/datafile';
 import * as demo from '@twcodec/demo';
 import * as map from '@twcodec/map';
+import * as mapTools from '@twcodec/map-tools';
 import * as netmsg from '@twcodec/netmsg';
 import * as snapshot from '@twcodec/snapshot';
 import * as teehistorian from '@twcodec/teehistorian';
@@ -16,6 +17,7 @@ describe('CodecError', () => {
   it.each([
     ['datafile', datafile],
     ['map', map],
+    ['map-tools', mapTools],
     ['snapshot', snapshot],
     ['teehistorian', teehistorian],
     ['netmsg', netmsg],

@@ -4,6 +4,7 @@ import { readMap, validateMap, writeMap, TilemapFlags } from '@twcodec/map';
 import { readTeehistorian, readTeehistorianStream, teehistorianStats } from '@twcodec/teehistorian';
 import { readDemo } from '@twcodec/demo';
 import { uuidFromName } from '@twcodec/runtime';
+import { packMap, renderGameLayer, unpackMap } from '@twcodec/map-tools';
 
 async function bytes(path) {
   return new Uint8Array(await (await fetch(path)).arrayBuffer());
@@ -14,6 +15,8 @@ async function run() {
   const map = readMap(mapBytes);
   const game = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.item.tilemapFlags & TilemapFlags.Game);
   const rewritten = writeMap(map);
+  const packed = packMap(unpackMap(mapBytes));
+  const preview = renderGameLayer(map);
   const th = await bytes('/fixtures/session.teehistorian');
   const stats = teehistorianStats(th);
   const streamed = [];
@@ -23,6 +26,8 @@ async function run() {
     zlib: Datafile.read(mapBytes).zlib.name,
     runtimeUuid: uuidFromName('teehistorian@ddnet.tw'),
     mapIdentical: rewritten.length === mapBytes.length && rewritten.every((b, i) => b === mapBytes[i]),
+    mapToolsRoundTrip: packed.length === mapBytes.length && packed.every((b, i) => b === mapBytes[i]),
+    previewIsPng: preview[1] === 0x50 && preview[2] === 0x4e && preview[3] === 0x47,
     mapErrors: validateMap(map).filter((i) => i.severity === 'error').length,
     gameLayer: [game.item.width, game.item.height],
     teehistorianMessages: stats.messageCount,

@@ -1,0 +1,56 @@
+import { readMap, type TwMap, validateMap, type MapIssue, writeMap } from '@twcodec/map';
+
+/**
+ * Turns a Teeworlds 0.7 map into one DDNet loads and writes as DDNet does: images as version-1 RGBA (0.7's
+ * RGB images get opaque alpha), tile layers as version 3 (0.7's skip-compressed version 4 is written
+ * expanded). Envelope points keep 0.7's 22-int layout, which DDNet reads (its loader tells the layouts apart
+ * by item size); rewriting them to DDNet's 6-int layout made DDNet's map_resave crash on the result. Modifies `map`.
+ */
+export function convert07ToDdnet(map: TwMap): TwMap {
+  for (const image of map.images) {
+    if (image.item.version < 2) continue;
+    const { width, height } = image.item;
+    if (image.pixels && image.pixels.length === width * height * 3) {
+      const rgba = new Uint8Array(width * height * 4);
+      for (let i = 0; i < width * height; i++) {
+        rgba.set(image.pixels.subarray(i * 3, i * 3 + 3), i * 4);
+        rgba[i * 4 + 3] = 255;
+      }
+      image.pixels = rgba;
+    }
+    image.item = { ...image.item, version: 1 };
+    delete image.item.format;
+  }
+  for (const group of map.groups) {
+    for (const layer of group.layers) if (layer.kind === 'tilemap' && layer.item.version >= 4) layer.item = { ...layer.item, version: 3 };
+  }
+  return map;
+}
+
+/** convert07ToDdnet on a map file: returns a DDNet map file. */
+export function convert07ToDdnetFile(bytes: Uint8Array): Uint8Array {
+  return writeMap(convert07ToDdnet(readMap(bytes, { strict: false })), { mode: 'ddnet' });
+}
+
+export interface FixResult {
+  bytes: Uint8Array;
+  /** What the input had that DDNet's loader fixes silently or that writing through the model repairs. */
+  fixed: MapIssue[];
+  /** Problems left in the output (errors DDNet refuses, warnings). */
+  remaining: MapIssue[];
+}
+
+/**
+ * Writes a map as DDNet would after loading it: read leniently (so what DDNet tolerates is kept and what it
+ * silently corrects is corrected in the model), then written in DDNet's layout, which recomputes every derived
+ * index and count. Returns the new file and the issues before and after.
+ */
+export function fixMap(bytes: Uint8Array): FixResult {
+  const map = readMap(bytes, { strict: false });
+  const before = validateMap(map);
+  const out = writeMap(map, { mode: 'ddnet' });
+  const remaining = validateMap(readMap(out, { strict: false }));
+  const key = (i: MapIssue) => `${i.code} ${i.path}`;
+  const left = new Set(remaining.map(key));
+  return { bytes: out, fixed: before.filter((i) => !left.has(key(i))), remaining };
+}

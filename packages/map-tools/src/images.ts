@@ -1,0 +1,157 @@
+import { MapError, type MapImage, type TwMap } from '@twcodec/map';
+import { convertIndexedToRgb, decode, encode } from 'fast-png';
+
+/**
+ * Largest image DDNet's editor loads (its image loader refuses anything wider or taller; checked against
+ * DDNet src/engine/gfx/image_loader.cpp and the editor's image import).
+ */
+export const MAX_IMAGE_SIDE = 8192;
+
+/** A file name safe on every common file system, from an image or sound name. */
+export function safeFileName(name: string | undefined, fallback: string): string {
+  const cleaned = (name ?? '').replace(/[\u0000-\u001f<>:"/\\|?*]/g, '_').replace(/^[.\s]+|[.\s]+$/g, '');
+  const base = cleaned === '' ? fallback : cleaned;
+  return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(base) ? `_${base}` : base;
+}
+
+/** File names `<safe name>.<ext>`, unique case-insensitively (a clash gets `-<index>`), one per name. */
+export function uniqueFileNames(names: (string | undefined)[], fallback: string, ext: string): string[] {
+  const used = new Set<string>();
+  return names.map((name, index) => {
+    let base = safeFileName(name, `${fallback}${index}`);
+    if (used.has(base.toLowerCase())) base = `${base}-${index}`;
+    used.add(base.toLowerCase());
+    return `${base}.${ext}`;
+  });
+}
+
+/** Encodes an embedded image's pixels as a PNG (RGBA, or RGB for 0.7 images stored as RGB). */
+export function imageToPng(image: MapImage): Uint8Array {
+  if (!image.pixels) throw new MapError('map.image_external', 'image has no embedded pixels (external or unreadable)');
+  const { width, height } = image.item;
+  const channels = image.pixels.length === width * height * 3 ? 3 : 4;
+  if (image.pixels.length !== width * height * channels) {
+    throw new MapError('map.image_size', `image pixels (${image.pixels.length} bytes) do not match ${width}x${height}`);
+  }
+  return encode({ width, height, data: image.pixels, channels, depth: 8 });
+}
+
+export interface RgbaImage {
+  width: number;
+  height: number;
+  /** RGBA, 4 bytes a pixel, row by row. */
+  pixels: Uint8Array;
+}
+
+/** Decodes a PNG of any colour type and bit depth into 8-bit RGBA, as DDNet's editor does on import. */
+export function pngToRgba(png: Uint8Array): RgbaImage {
+  let decoded;
+  try {
+    decoded = decode(png);
+  } catch (e) {
+    throw new MapError('png.invalid', `not a readable PNG: ${(e as Error).message}`);
+  }
+  const { width, height } = decoded;
+  if (width < 1 || height < 1 || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+    throw new MapError('png.size', `PNG is ${width}x${height}; DDNet loads images from 1x1 to ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
+  }
+  let samples: ArrayLike<number> = decoded.data;
+  let channels = decoded.channels;
+  let max = decoded.depth === 16 ? 65535 : (1 << decoded.depth) - 1;
+  if (decoded.palette) {
+    samples = convertIndexedToRgb(decoded);
+    channels = samples.length / (width * height);
+    max = 255;
+  }
+  const pixels = new Uint8Array(width * height * 4);
+  const scale = (v: number) => (max === 255 ? v : Math.round((v * 255) / max));
+  for (let i = 0; i < width * height; i++) {
+    const s = i * channels;
+    const o = i * 4;
+    if (channels <= 2) {
+      const g = scale(samples[s]!);
+      pixels[o] = pixels[o + 1] = pixels[o + 2] = g;
+      pixels[o + 3] = channels === 2 ? scale(samples[s + 1]!) : 255;
+    } else {
+      pixels[o] = scale(samples[s]!);
+      pixels[o + 1] = scale(samples[s + 1]!);
+      pixels[o + 2] = scale(samples[s + 2]!);
+      pixels[o + 3] = channels === 4 ? scale(samples[s + 3]!) : 255;
+    }
+  }
+  return { width, height, pixels };
+}
+
+export interface ImageFile {
+  index: number;
+  name: string | undefined;
+  /** `name.png`, made safe and unique among the map's images. */
+  fileName: string;
+  external: boolean;
+  width: number;
+  height: number;
+}
+
+/** Lists a map's images with the file names extractImages gives them. */
+export function listImages(map: TwMap): ImageFile[] {
+  const fileNames = uniqueFileNames(map.images.map((i) => i.name), 'image', 'png');
+  return map.images.map((image, index) => {
+    return { index, name: image.name, fileName: fileNames[index]!, external: image.item.external, width: image.item.width, height: image.item.height };
+  });
+}
+
+/** The embedded images as PNG files by file name; external images are listed by listImages only. */
+export function extractImages(map: TwMap): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const entry of listImages(map)) {
+    const image = map.images[entry.index]!;
+    if (!image.item.external && image.pixels) files.set(entry.fileName, imageToPng(image));
+  }
+  return files;
+}
+
+function imageAt(map: TwMap, index: number): MapImage {
+  const image = map.images[index];
+  if (!image) throw new MapError('map.image_index', `the map has no image ${index} (it has ${map.images.length})`);
+  return image;
+}
+
+/** Finds an image by index (a number) or by name. */
+export function findImage(map: TwMap, which: number | string): number {
+  if (typeof which === 'number') return imageAt(map, which) && which;
+  const index = map.images.findIndex((i) => i.name === which);
+  if (index < 0) throw new MapError('map.image_name', `the map has no image named "${which}"`);
+  return index;
+}
+
+/**
+ * Replaces an image's pixels with a PNG's (converted to RGBA) and makes it embedded; the size may change
+ * (the layers using it keep their tile indices). The image becomes a DDNet version-1 RGBA image.
+ */
+export function replaceImage(map: TwMap, index: number, png: Uint8Array, name?: string): void {
+  const image = imageAt(map, index);
+  const rgba = pngToRgba(png);
+  image.item = { ...image.item, width: rgba.width, height: rgba.height, external: false, version: 1 };
+  delete image.item.format;
+  image.pixels = rgba.pixels;
+  if (name !== undefined) image.name = name;
+}
+
+/** Adds an embedded image from a PNG; returns its index. */
+export function addImage(map: TwMap, name: string, png: Uint8Array): number {
+  const rgba = pngToRgba(png);
+  map.images.push({ item: { version: 1, width: rgba.width, height: rgba.height, external: false, name: -1, data: -1 }, name, pixels: rgba.pixels });
+  return map.images.length - 1;
+}
+
+/** Makes an image external: DDNet then loads `mapres/<name>.png` instead of embedded pixels. */
+export function makeImageExternal(map: TwMap, index: number): void {
+  const image = imageAt(map, index);
+  image.item = { ...image.item, external: true };
+  image.pixels = undefined;
+}
+
+/** Embeds an external image from its PNG (e.g. from DDNet's data/mapres). */
+export function embedImage(map: TwMap, index: number, png: Uint8Array): void {
+  replaceImage(map, index, png);
+}

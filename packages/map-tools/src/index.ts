@@ -1,0 +1,8 @@
+export { addImage, embedImage, extractImages, findImage, imageToPng, listImages, makeImageExternal, MAX_IMAGE_SIDE, pngToRgba, replaceImage, safeFileName, uniqueFileNames, type ImageFile, type RgbaImage } from './images.js';
+export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';
+export { MAP_JSON, ORIGINAL_MAP, packMap, textToTiles, tilesToText, unpackMap, type MapFiles } from './dir.js';
+export { diffMaps, formatMapDiff, type MapDiff, type MapDifference, type TileChange } from './diff.js';
+export { gameTileColour, renderGameLayer, renderMap, type RenderOptions } from './render.js';
+export { convert07ToDdnet, convert07ToDdnetFile, fixMap, type FixResult } from './convert.js';
+// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+export { BinaryError, CodecError } from '@twcodec/map';

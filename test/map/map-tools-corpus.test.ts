@@ -1,0 +1,58 @@
+// Corpus suite for @twcodec/map-tools: unpack/pack round trip, PNG extraction against DDNet's map_extract,
+// and a preview render of every map.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readMap } from '@twcodec/map';
+import { extractImages, listImages, packMap, pngToRgba, renderGameLayer, renderMap, unpackMap } from '@twcodec/map-tools';
+import { describe, expect, it } from 'vitest';
+import { ddnetTool } from '../ddnet-tools.js';
+
+const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'maps');
+const haveCorpus = existsSync(CORPUS);
+const mapFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? mapFiles(join(dir, n)) : n.endsWith('.map') ? [join(dir, n)] : []));
+const maps = haveCorpus ? mapFiles(CORPUS) : [];
+const read = (p: string) => new Uint8Array(readFileSync(p));
+
+describe.skipIf(!haveCorpus)('map-tools on the corpus (../shared/corpus/maps)', () => {
+  it('finds the corpus maps', () => expect(maps.length).toBeGreaterThanOrEqual(40));
+  it.each(maps.map((p) => [p.slice(CORPUS.length + 1), p]))('%s unpacks and packs back to identical bytes', (_name, path) => {
+    const bytes = read(path);
+    expect(packMap(unpackMap(bytes))).toEqual(bytes);
+  });
+
+  const extract = ddnetTool('map_extract');
+  it.skipIf(!extract).each(maps.slice(0, 12).map((p) => [p.slice(CORPUS.length + 1), p]))('%s: extracted PNGs equal map_extract pixels', (_name, path) => {
+    const map = readMap(read(path), { strict: false });
+    const ours = extractImages(map);
+    const out = mkdtempSync(join(tmpdir(), 'twcodec-extract-'));
+    try {
+      execFileSync(extract!, [path, out], { stdio: 'pipe', timeout: 60_000 });
+      let compared = 0;
+      for (const entry of listImages(map)) {
+        const png = ours.get(entry.fileName);
+        if (!png) continue;
+        const theirs = join(out, `${entry.name}.png`);
+        if (!existsSync(theirs)) continue;
+        const a = pngToRgba(png);
+        const b = pngToRgba(read(theirs));
+        expect([a.width, a.height]).toEqual([b.width, b.height]);
+        expect(Buffer.from(a.pixels).equals(Buffer.from(b.pixels))).toBe(true);
+        compared++;
+      }
+      expect(compared).toBe(ours.size);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it.each(maps.map((p) => [p.slice(CORPUS.length + 1), p]))('%s renders to PNG (game layer and tile layers)', (_name, path) => {
+    const map = readMap(read(path), { strict: false });
+    for (const png of [renderGameLayer(map, { maxSide: 1024 }), renderMap(map, { maxSide: 1024 })]) {
+      const decoded = pngToRgba(png);
+      expect(decoded.width).toBeGreaterThan(0);
+    }
+  });
+});
