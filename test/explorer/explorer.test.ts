@@ -30,7 +30,7 @@ async function clickPath(page: Page, labels: string[]) {
   for (const label of labels) await page.locator('#tree .row', { has: page.locator('.label', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first().click();
   return page.evaluate(() => ({
     selected: (window as unknown as { __explorer: { selected: { start: number; end: number } } }).__explorer.selected,
-    highlighted: [...document.querySelectorAll('#hex .byte.sel')].map((b) => Number((b as HTMLElement).dataset.offset)),
+    highlighted: Array.from(document.querySelectorAll('#hex .byte.sel')).map((b) => Number((b as HTMLElement).dataset.offset)),
     description: document.querySelector('#details .description')?.textContent ?? '',
     value: document.querySelector('#details dd.value')?.textContent ?? '',
   }));
