@@ -13,6 +13,8 @@ import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const explorer = join(repoRoot, 'packages', 'explorer');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+// EXPLORER_SCREENSHOTS=1 refreshes the screenshots in docs/ (docs/explorer.md shows them).
+const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
 const BIG_DEMO = join(corpusDir, 'demos', 'ctf2_server_autorecord_2026-11-22_10-09-35.demo');
 
 let server: Server | undefined;
@@ -72,7 +74,7 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(layer.highlighted).toEqual([0, 1, 2, 3].map((i) => layer.selected.start + i));
       expect(layerYaml).toContain(`description: "${layer.description}"`);
       expect(Number(layer.value)).toBeGreaterThan(1);
-      await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map.png') });
+      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map.png') });
 
       // Hovering a byte shows the field under it.
       await page.locator(`#hex .byte[data-offset="${layer.selected.start + 1}"]`).hover();
@@ -91,9 +93,10 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(th).toMatchObject({ kind: 'teehistorian', error: '' });
       const uuid = await clickPath(page, ['uuid']);
       expect(uuid.highlighted).toHaveLength(16);
-      await page.locator('#tree .row', { hasText: /^messages/ }).first().click();
-      await page.locator('#tree .row', { hasText: /…/ }).first().click();
-      await page.locator('#tree .row', { hasText: 'PLAYER_NEW' }).first().click();
+      const row = (text: RegExp) => page.locator('#tree .row', { has: page.locator('.label', { hasText: text }) }).first();
+      await row(/^messages$/).click();
+      await row(/…/).click();
+      await row(/: PLAYER_NEW$/).click();
       const core = readFileSync(join(repoRoot, 'schemas', 'teehistorian', 'core.yaml'), 'utf8');
       const playerNew = await page.textContent('#details .description');
       expect(playerNew).toBe('A player\'s character appeared at a position.');
@@ -108,7 +111,7 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
         const big = await openFile(page, BIG_DEMO);
         expect(big.error).toBe('');
         console.log(`explorer: ${(statSync(BIG_DEMO).size / 1e6).toFixed(1)} MB demo opened in ${Math.round(big.ms)} ms`);
-        await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-demo.png') });
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-demo.png') });
       } else console.log('explorer: corpus absent, 3 MB demo timing skipped');
     } finally {
       await browser.close();
