@@ -31,7 +31,7 @@ async function openFile(page: Page, path: string): Promise<{ kind: string; ms: n
 async function clickPath(page: Page, labels: string[]) {
   for (const label of labels) await page.locator('#tree .row', { has: page.locator('.label', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first().click();
   return page.evaluate(() => ({
-    selected: (window as unknown as { __explorer: { selected: { start: number; end: number } } }).__explorer.selected,
+    selected: (window as unknown as { __explorer: { selected: { start: number; end: number; label: string } } }).__explorer.selected,
     highlighted: Array.from(document.querySelectorAll('#hex .byte.sel')).map((b) => Number((b as HTMLElement).dataset.offset)),
     description: document.querySelector('#details .description')?.textContent ?? '',
     value: document.querySelector('#details dd.value')?.textContent ?? '',
@@ -75,6 +75,13 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(layerYaml).toContain(`description: "${layer.description}"`);
       expect(Number(layer.value)).toBeGreaterThan(1);
       if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map.png') });
+
+      // Validation findings are shown at their fields (ctf1's layers carry uninitialised layer_version ints).
+      expect(await page.textContent('#status')).toMatch(/\d+ validation finding/);
+      const version = await clickPath(page, ['layer_version']);
+      expect(version.selected.label).toBe('layer_version');
+      expect(await page.locator('#details .finding').count()).toBeGreaterThan(0);
+      await clickPath(page, ['width']);
 
       // Hovering a byte shows the field under it.
       await page.locator(`#hex .byte[data-offset="${layer.selected.start + 1}"]`).hover();

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapItemSchemas } from '../vite.config.mjs';
-import { detectKind, leafAt, leaves, mapLayout } from './layout.js';
+import { placeFindings } from './findings.js';
+import { detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 const read = (path: string) => new Uint8Array(readFileSync(join(fixtures, path)));
@@ -28,4 +29,27 @@ describe('map layout', () => {
       expect(leafAt(sorted, layer.start + 9)?.label).toBe('layer_version');
     });
   }
+});
+
+describe('validation findings in place', () => {
+  it('places every finding of a map at the node its path names', () => {
+    for (const name of ['ctf1.map', 'coverage.map', 'dm7-legacy-size.map']) {
+      const bytes = read(`maps/${name}`);
+      const root = mapLayout(bytes, mapItemSchemas());
+      const findings = placeFindings(bytes, root);
+      expect(root.findingCount ?? 0).toBe(findings.length);
+      const placed: { label: string; path: string }[] = [];
+      const visit = (n: LayoutNode) => {
+        for (const f of n.findings ?? []) placed.push({ label: n.label, path: f.path });
+        n.children?.forEach(visit);
+      };
+      visit(root);
+      expect(placed).toHaveLength(findings.length);
+      for (const p of placed) {
+        const field = /\.([A-Za-z]+)$/.exec(p.path)?.[1]?.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+        if (field && !/\[\d+\]$/.test(p.path)) expect([field, p.label]).toContain(p.label);
+      }
+      if (name === 'ctf1.map') expect(placed.some((p) => p.label === 'layer_version')).toBe(true);
+    }
+  });
 });

@@ -34,6 +34,10 @@ export interface LayoutNode {
   value?: string;
   description?: string;
   children?: LayoutNode[];
+  /** `map validate` findings about this node (filled by placeFindings). */
+  findings?: { severity: string; code: string; path: string; message: string }[];
+  /** Findings at this node and below it. */
+  findingCount?: number;
 }
 
 export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';

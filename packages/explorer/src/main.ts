@@ -58,7 +58,8 @@ async function open(file: File): Promise<void> {
   api.kind = reply.kind;
   api.error = '';
   api.ms = performance.now() - t0;
-  statusEl.textContent = `${file.name}: ${reply.kind}, ${bytes.length} bytes, read in ${Math.round(api.ms)} ms`;
+  const findings = reply.root.findingCount ?? 0;
+  statusEl.textContent = `${file.name}: ${reply.kind}, ${bytes.length} bytes, read in ${Math.round(api.ms)} ms${reply.kind === 'map' ? `, ${findings} validation finding(s)` : ''}`;
   treeEl.replaceChildren(treeNode(reply.root, true));
   spacer.style.height = `${Math.ceil(bytes.length / ROW_BYTES) * ROW_HEIGHT}px`;
   hexEl.scrollTop = 0;
@@ -84,6 +85,13 @@ function treeNode(node: LayoutNode, expanded = false): HTMLElement {
     value.className = 'value';
     value.textContent = node.value;
     row.append(value);
+  }
+  if (node.findingCount) {
+    const mark = document.createElement('span');
+    mark.className = 'finding-mark';
+    mark.title = `${node.findingCount} validation finding(s)`;
+    mark.textContent = ` ⚠ ${node.findingCount}`;
+    row.append(mark);
   }
   el.append(row);
   let childrenEl: HTMLElement | undefined;
@@ -142,7 +150,13 @@ function showDetails(node: LayoutNode, offset?: number): void {
   const desc = document.createElement('div');
   desc.className = 'description';
   desc.textContent = node.description ?? '';
-  details.replaceChildren(h, dl, desc);
+  const findings = (node.findings ?? []).map((f) => {
+    const p = document.createElement('div');
+    p.className = `finding ${f.severity}`;
+    p.textContent = `${f.severity} ${f.code} at ${f.path}: ${f.message}`;
+    return p;
+  });
+  details.replaceChildren(h, dl, desc, ...findings);
 }
 
 function renderHex(): void {

@@ -2,6 +2,7 @@
 import { CodecError } from '@twcodec/datafile';
 import schemas from 'virtual:map-item-schemas';
 import thDocs from 'virtual:teehistorian-message-docs';
+import { placeFindings } from './findings.js';
 import { detectKind, type LayoutNode, mapLayout } from './layout.js';
 import { demoLayout, teehistorianLayout } from './streams.js';
 
@@ -12,7 +13,10 @@ export function describe(bytes: Uint8Array): WorkerReply {
   const kind = detectKind(bytes);
   try {
     let root: LayoutNode;
-    if (kind === 'map') root = mapLayout(bytes, schemas);
+    if (kind === 'map') {
+      root = mapLayout(bytes, schemas);
+      placeFindings(bytes, root);
+    }
     else if (kind === 'demo') root = demoLayout(bytes);
     else if (kind === 'teehistorian') root = teehistorianLayout(bytes, thDocs);
     else return { ok: false, message: 'Not a file this page knows: a map starts with "DATA", a demo with "TWDEMO", a teehistorian file with its UUID 699db17b-8efb-34ff-b1d8-da6f60c15dd1.' };
