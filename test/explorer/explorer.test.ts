@@ -69,12 +69,18 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       await clickPath(page, ['items']);
       const layerRows = page.locator('#tree .row', { has: page.locator('.label', { hasText: /^layer #\d+$/ }) });
       for (let i = 0; (await page.locator('#tree .label', { hasText: /^width$/ }).count()) === 0; i++) await layerRows.nth(i).click();
+      // The selected layer shows its tiles as a picture, one pixel per tile.
+      const canvas = await page.evaluate(() => {
+        const c = document.querySelector('#details canvas.preview') as HTMLCanvasElement | null;
+        return c && { width: c.width, height: c.height };
+      });
+      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map.png') });
       const layer = await clickPath(page, ['width']);
+      expect(canvas).toEqual({ width: Number(layer.value), height: expect.any(Number) });
       expect(layer.selected.end - layer.selected.start).toBe(4);
       expect(layer.highlighted).toEqual([0, 1, 2, 3].map((i) => layer.selected.start + i));
       expect(layerYaml).toContain(`description: "${layer.description}"`);
       expect(Number(layer.value)).toBeGreaterThan(1);
-      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map.png') });
 
       // Validation findings are shown at their fields (ctf1's layers carry uninitialised layer_version ints).
       expect(await page.textContent('#status')).toMatch(/\d+ validation finding/);

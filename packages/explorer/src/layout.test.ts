@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapItemSchemas } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
+import { attachPreviews } from './previews.js';
 import { detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
@@ -51,5 +52,27 @@ describe('validation findings in place', () => {
       }
       if (name === 'ctf1.map') expect(placed.some((p) => p.label === 'layer_version')).toBe(true);
     }
+  });
+});
+
+describe('previews', () => {
+  it('draws the game layer one pixel per tile, coloured by tile meaning', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    attachPreviews(bytes, root);
+    const layers = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.label.startsWith('layer') && c.preview);
+    expect(layers.length).toBeGreaterThan(0);
+    for (const l of layers) {
+      const width = Number(l.children!.find((c) => c.label === 'width')!.value);
+      const height = Number(l.children!.find((c) => c.label === 'height')!.value);
+      expect(l.preview).toMatchObject({ width, height });
+      expect(l.preview!.rgba.length).toBe(width * height * 4);
+    }
+    // The game layer has solid tiles (grey), red and blue spawns and flag stands (a CTF map).
+    const game = layers.find((l) => l.children!.find((c) => c.label === 'tilemap_flags')!.value === '0x1')!;
+    const colours = new Set<string>();
+    for (let i = 0; i < game.preview!.rgba.length; i += 4) colours.add(Array.from(game.preview!.rgba.subarray(i, i + 3)).join(','));
+    expect(colours).toContain('120,120,120');
+    for (const c of ['255,90,90', '90,120,255', '180,0,0', '0,0,180']) expect(colours).toContain(c);
   });
 });

@@ -38,6 +38,8 @@ export interface LayoutNode {
   findings?: { severity: string; code: string; path: string; message: string }[];
   /** Findings at this node and below it. */
   findingCount?: number;
+  /** A picture of the node (tilemap layers, embedded images). */
+  preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
 }
 
 export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';

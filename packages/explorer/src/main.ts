@@ -156,7 +156,16 @@ function showDetails(node: LayoutNode, offset?: number): void {
     p.textContent = `${f.severity} ${f.code} at ${f.path}: ${f.message}`;
     return p;
   });
-  details.replaceChildren(h, dl, desc, ...findings);
+  const pictures: HTMLElement[] = [];
+  if (node.preview && node.preview.width > 0 && node.preview.height > 0) {
+    const canvas = document.createElement('canvas');
+    canvas.className = 'preview';
+    canvas.width = node.preview.width;
+    canvas.height = node.preview.height;
+    canvas.getContext('2d')?.putImageData(new ImageData(node.preview.rgba, node.preview.width, node.preview.height), 0, 0);
+    pictures.push(canvas);
+  }
+  details.replaceChildren(h, dl, desc, ...findings, ...pictures);
 }
 
 function renderHex(): void {

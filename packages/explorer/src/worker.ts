@@ -3,6 +3,7 @@ import { CodecError } from '@twcodec/datafile';
 import schemas from 'virtual:map-item-schemas';
 import thDocs from 'virtual:teehistorian-message-docs';
 import { placeFindings } from './findings.js';
+import { attachPreviews } from './previews.js';
 import { detectKind, type LayoutNode, mapLayout } from './layout.js';
 import { demoLayout, teehistorianLayout } from './streams.js';
 
@@ -16,6 +17,7 @@ export function describe(bytes: Uint8Array): WorkerReply {
     if (kind === 'map') {
       root = mapLayout(bytes, schemas);
       placeFindings(bytes, root);
+      attachPreviews(bytes, root);
     }
     else if (kind === 'demo') root = demoLayout(bytes);
     else if (kind === 'teehistorian') root = teehistorianLayout(bytes, thDocs);
