@@ -162,6 +162,8 @@ function showDetails(node: LayoutNode, offset?: number): void {
     canvas.className = 'preview';
     canvas.width = node.preview.width;
     canvas.height = node.preview.height;
+    // Tiles are one pixel each: scale small layers up so that they can be seen.
+    canvas.style.width = `${Math.min(360, node.preview.width * Math.max(1, Math.floor(360 / node.preview.width)))}px`;
     canvas.getContext('2d')?.putImageData(new ImageData(node.preview.rgba, node.preview.width, node.preview.height), 0, 0);
     pictures.push(canvas);
   }

@@ -47,7 +47,8 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): void {
       if (width * height > MAX_TILES || layer.tiles.length < width * height) return;
       const rgba = new Uint8ClampedArray(width * height * 4);
       const physics = layer.tilemapKind !== 'tiles';
-      const tint: Rgb = [layer.item.color.r, layer.item.color.g, layer.item.color.b];
+      // Darkened, so that the common white tint shows on the page's light background.
+      const tint: Rgb = [layer.item.color.r * 0.6, layer.item.color.g * 0.6, layer.item.color.b * 0.6];
       const tiles = layer.tiles.bytes;
       for (let i = 0; i < width * height; i++) {
         const id = tiles[i * 4]!;
