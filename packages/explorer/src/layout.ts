@@ -1,0 +1,217 @@
+// What every byte of a file is: a tree of nodes with byte ranges, built beside the codecs (which check the file)
+// so that the page can show a file even where it is unusual. Map item fields come from the YAML schemas.
+import { Datafile, decodeI32String, uuidFromName } from '@twcodec/datafile';
+
+export interface SchemaField {
+  name: string;
+  type: string;
+  ints: number;
+  description: string;
+}
+export interface SchemaGroup {
+  group: 'since' | 'if_room';
+  sinceVersion?: number;
+  description?: string;
+  fields: SchemaEntry[];
+}
+export type SchemaEntry = SchemaField | SchemaGroup;
+export interface ItemSchema {
+  name: string;
+  typeId?: number;
+  uuidName?: string;
+  description: string;
+  source: string;
+  fields: SchemaEntry[];
+  variants?: { on: string; cases: { name: string; value: number; description: string; fields: SchemaEntry[] }[] };
+}
+
+/** A byte range of the file and what it is. `end` is exclusive. */
+export interface LayoutNode {
+  label: string;
+  start: number;
+  end: number;
+  type?: string;
+  value?: string;
+  description?: string;
+  children?: LayoutNode[];
+  /** `map validate` findings about this node (filled by placeFindings). */
+  findings?: { severity: string; code: string; path: string; message: string }[];
+  /** Findings at this node and below it. */
+  findingCount?: number;
+  /** A picture of the node (tilemap layers, embedded images). */
+  preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
+}
+
+export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';
+
+const TEEHISTORIAN_MAGIC = [0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1];
+
+/** The kind of file from its first bytes (datafile "DATA"/"ATAD", demo "TWDEMO\0", teehistorian UUID). */
+export function detectKind(bytes: Uint8Array): FileKind {
+  const ascii = String.fromCharCode(...bytes.subarray(0, 7));
+  if (ascii.startsWith('DATA') || ascii.startsWith('ATAD')) return 'map';
+  if (ascii === 'TWDEMO\0') return 'demo';
+  if (bytes.length >= 16 && TEEHISTORIAN_MAGIC.every((b, i) => bytes[i] === b)) return 'teehistorian';
+  return 'unknown';
+}
+
+const HEADER_FIELDS: [string, string][] = [
+  ['version', 'Datafile version: 4 (3 in old Teeworlds maps, without the data size table).'],
+  ['size', 'Bytes after the first 16 of the header up to the end of the data.'],
+  ['swaplen', 'Bytes up to the end of the items (the part an endian swap covers), not counting the first 16.'],
+  ['num_item_types', 'Entries in the item type table.'],
+  ['num_items', 'Items in the file.'],
+  ['num_data', 'Data items (compressed blobs) in the file.'],
+  ['item_size', 'Total bytes of all items, headers included.'],
+  ['data_size', 'Total bytes of the stored data items.'],
+];
+
+/**
+ * The byte layout of a datafile (map). The datafile container's own fields are described here, following
+ * docs/formats/datafile.md; map item fields come from the schemas. Bytes the tables do not cover stay visible as
+ * "unaccounted" nodes rather than disappearing.
+ */
+export function mapLayout(bytes: Uint8Array, schemas: readonly ItemSchema[]): LayoutNode {
+  const df = Datafile.read(bytes); // every check of DDNet's loader; throws a CodecError on a bad file
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const i32 = (o: number) => view.getInt32(o, true);
+  const header: LayoutNode = {
+    label: 'header',
+    start: 0,
+    end: 36,
+    description: 'Fixed 36-byte header.',
+    children: [{ label: 'magic', start: 0, end: 4, type: 'char[4]', value: JSON.stringify(df.magic), description: '"DATA" (or "ATAD" from big-endian writers).' }],
+  };
+  HEADER_FIELDS.forEach(([name, description], i) => {
+    const o = 4 + i * 4;
+    header.children!.push({ label: name, start: o, end: o + 4, type: 'i32', value: String(i32(o)), description });
+  });
+  const [numTypes, numItems, numData, itemSize, dataSize] = [i32(16), i32(20), i32(24), i32(28), i32(32)];
+  let o = 36;
+  const table = (label: string, count: number, entryInts: number, description: string, names: string[]): LayoutNode => {
+    const node: LayoutNode = { label, start: o, end: o + count * entryInts * 4, description, children: [] };
+    for (let i = 0; i < count; i++) {
+      const entry: LayoutNode = { label: `${label}[${i}]`, start: o, end: o + entryInts * 4, children: [] };
+      for (let k = 0; k < entryInts; k++, o += 4) entry.children!.push({ label: names[k]!, start: o, end: o + 4, type: 'i32', value: String(i32(o)), description });
+      node.children!.push(entryInts === 1 ? { ...entry.children![0]!, label: `${label}[${i}]` } : entry);
+    }
+    return node;
+  };
+  const types = table('item_types', numTypes, 3, 'Item type table: type id, index of its first item, number of items.', ['type', 'start', 'num']);
+  const itemOffsets = table('item_offsets', numItems, 1, 'Offset of each item from the start of the items.', ['offset']);
+  const dataOffsets = table('data_offsets', numData, 1, 'Offset of each data item from the start of the data.', ['offset']);
+  const tables = [types, itemOffsets, dataOffsets];
+  if (df.version === 4) tables.push(table('data_sizes', numData, 1, 'Uncompressed size of each data item.', ['size']));
+  const itemsStart = o;
+  const dataStart = itemsStart + itemSize;
+
+  const uuids = df.uuidIndex();
+  const byUuid = new Map(schemas.filter((s) => s.uuidName).map((s) => [uuidFromName(s.uuidName!), s]));
+  const byType = new Map(schemas.filter((s) => s.typeId !== undefined).map((s) => [s.typeId!, s]));
+  const items: LayoutNode = { label: 'items', start: itemsStart, end: dataStart, children: [], description: 'The items: an 8-byte header (type << 16 | id, size) then size bytes of ints each.' };
+  for (let i = 0; i < numItems; i++) {
+    const start = itemsStart + i32(36 + numTypes * 12 + i * 4);
+    const typeAndId = i32(start);
+    const size = i32(start + 4);
+    const type = (typeAndId >>> 16) & 0xffff;
+    const id = typeAndId & 0xffff;
+    const uuid = uuids.get(type);
+    const schema = uuid !== undefined ? byUuid.get(uuid) : byType.get(type);
+    const name = type === 0xffff ? 'uuid_index' : (schema?.name ?? `type ${type}`);
+    const node: LayoutNode = {
+      label: `${name} #${id}`,
+      start,
+      end: start + 8 + size,
+      type: uuid ?? String(type),
+      description: type === 0xffff ? 'Declares a UUID item type: its id is the internal type id, its 4 ints the UUID.' : (schema?.description ?? 'An item type no schema describes (kept as ints).'),
+      children: [
+        { label: 'type_and_id', start, end: start + 4, type: 'i32', value: `type ${type}, id ${id}`, description: 'Item type id (upper 16 bits) and item id (lower 16 bits).' },
+        { label: 'size', start: start + 4, end: start + 8, type: 'i32', value: String(size), description: 'Bytes of ints that follow.' },
+      ],
+    };
+    node.children!.push(...itemFields(view, start + 8, size >> 2, schema));
+    items.children!.push(node);
+  }
+  const data: LayoutNode = { label: 'data', start: dataStart, end: dataStart + dataSize, children: [], description: 'Data items, zlib-compressed in version 4.' };
+  for (let i = 0; i < numData; i++) {
+    const start = dataStart + i32(36 + numTypes * 12 + numItems * 4 + i * 4);
+    const end = i + 1 < numData ? dataStart + i32(36 + numTypes * 12 + numItems * 4 + (i + 1) * 4) : dataStart + dataSize;
+    const d = df.data[i]!;
+    data.children!.push({
+      label: `data[${i}]`,
+      start,
+      end,
+      type: d.storedCompressed ? 'zlib' : 'raw',
+      value: `${end - start} bytes stored, ${d.size} bytes uncompressed`,
+      description: 'A data item (tiles, quads, names, image pixels, ...): what it holds is said by the item that points to it.',
+    });
+  }
+  const root: LayoutNode = { label: 'map (datafile)', start: 0, end: bytes.length, children: [header, ...tables, items, data] };
+  if (dataStart + dataSize < bytes.length) {
+    root.children!.push({ label: 'trailing bytes', start: dataStart + dataSize, end: bytes.length, description: 'Bytes after the data; DDNet ignores them.' });
+  }
+  return root;
+}
+
+function itemFields(view: DataView, start: number, ints: number, schema: ItemSchema | undefined): LayoutNode[] {
+  const out: LayoutNode[] = [];
+  let at = 0;
+  const values = new Map<string, number>();
+  const put = (f: SchemaField) => {
+    const n = Math.min(f.ints, ints - at);
+    if (n <= 0) return false;
+    const o = start + at * 4;
+    const raw = Array.from({ length: n }, (_, k) => view.getInt32(o + k * 4, true));
+    values.set(f.name, raw[0]!);
+    out.push({ label: f.name, start: o, end: o + n * 4, type: f.ints > 1 ? `${f.type} (${f.ints} ints)` : f.type, value: fieldValue(f, raw), description: f.description });
+    at += n;
+    return true;
+  };
+  const walk = (entries: readonly SchemaEntry[]) => {
+    for (const e of entries) {
+      if ('group' in e) {
+        if (e.group === 'since' && (values.get('version') ?? 0) < (e.sinceVersion ?? 0)) continue;
+        walk(e.fields);
+      } else if (!put(e)) return;
+    }
+  };
+  if (schema) {
+    walk(schema.fields);
+    const variant = schema.variants?.cases.find((c) => c.value === values.get(schema.variants!.on));
+    if (variant) walk(variant.fields);
+  }
+  for (; at < ints; at++) {
+    const o = start + at * 4;
+    out.push({ label: `int[${at}]`, start: o, end: o + 4, type: 'i32', value: String(view.getInt32(o, true)), description: 'An int the schema does not describe (kept unchanged).' });
+  }
+  return out;
+}
+
+function fieldValue(f: SchemaField, raw: number[]): string {
+  if (f.type === 'i32string') return JSON.stringify(decodeI32String(raw));
+  if (f.type === 'flags') return `0x${(raw[0]! >>> 0).toString(16)}`;
+  return raw.join(', ');
+}
+
+/** The deepest nodes (leaves), sorted by start, for finding the field under a byte. */
+export function leaves(root: LayoutNode): LayoutNode[] {
+  const out: LayoutNode[] = [];
+  const visit = (n: LayoutNode) => (n.children?.length ? n.children.forEach(visit) : out.push(n));
+  visit(root);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The leaf that covers a byte, or undefined. */
+export function leafAt(sorted: readonly LayoutNode[], offset: number): LayoutNode | undefined {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let found: LayoutNode | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.start <= offset) {
+      found = sorted[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found && offset < found.end ? found : undefined;
+}

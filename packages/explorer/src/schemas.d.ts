@@ -1,0 +1,9 @@
+declare module 'virtual:map-item-schemas' {
+  import type { ItemSchema } from './layout.js';
+  const schemas: ItemSchema[];
+  export default schemas;
+}
+declare module 'virtual:teehistorian-message-docs' {
+  const docs: Record<string, string>;
+  export default docs;
+}

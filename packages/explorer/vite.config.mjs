@@ -1,0 +1,75 @@
+// Builds the explorer as static files (dist/). The map item field descriptions come from schemas/map/items/*.yaml
+// at build time through a virtual module, so the page never carries a second copy of them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { defineConfig } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const ITEMS_DIR = join(here, '..', '..', 'schemas', 'map', 'items');
+const TEEHISTORIAN_DIR = join(here, '..', '..', 'schemas', 'teehistorian');
+const VIRTUAL = 'virtual:map-item-schemas';
+const VIRTUAL_TH = 'virtual:teehistorian-message-docs';
+
+/** Keeps what the page needs of a field list: names, types, widths in ints, descriptions and the groups. */
+function fieldList(list) {
+  return (list ?? []).map((f) =>
+    f.fields
+      ? { group: f.since_version !== undefined ? 'since' : 'if_room', sinceVersion: f.since_version, description: f.description, fields: fieldList(f.fields) }
+      : { name: f.name, type: f.type, ints: f.type === 'color' ? 4 : (f.ints ?? 1), description: f.description ?? '' },
+  );
+}
+
+export function mapItemSchemas() {
+  return readdirSync(ITEMS_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((file) => {
+      const s = parse(readFileSync(join(ITEMS_DIR, file), 'utf8'));
+      return {
+        name: s.item,
+        typeId: s.type_id,
+        uuidName: s.uuid_name,
+        description: s.description ?? '',
+        source: `schemas/map/items/${file}`,
+        fields: fieldList(s.fields),
+        variants: s.variants
+          ? { on: s.variants.on, cases: s.variants.cases.map((c) => ({ name: c.name, value: c.value, description: c.description ?? '', fields: fieldList(c.fields) })) }
+          : undefined,
+      };
+    });
+}
+
+/** Message name (core) or extension name -> the schema's description. */
+export function teehistorianMessageDocs() {
+  const core = parse(readFileSync(join(TEEHISTORIAN_DIR, 'core.yaml'), 'utf8'));
+  const ext = parse(readFileSync(join(TEEHISTORIAN_DIR, 'extensions.yaml'), 'utf8'));
+  const docs = {};
+  for (const m of core.messages ?? []) docs[m.name] = m.description ?? '';
+  for (const m of ext.extensions ?? []) docs[m.name] = m.description ?? '';
+  return docs;
+}
+
+/** Serves the schema-derived virtual modules. */
+function schemaModules() {
+  return {
+    name: 'map-item-schemas',
+    resolveId: (id) => (id === VIRTUAL || id === VIRTUAL_TH ? '\0' + id : undefined),
+    load(id) {
+      if (id === '\0' + VIRTUAL) return `export default ${JSON.stringify(mapItemSchemas())};`;
+      if (id === '\0' + VIRTUAL_TH) return `export default ${JSON.stringify(teehistorianMessageDocs())};`;
+      return undefined;
+    },
+  };
+}
+
+export default defineConfig({
+  root: here,
+  base: './',
+  logLevel: 'warn',
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  plugins: [schemaModules()],
+  // The worker is bundled on its own and needs the schema modules too.
+  worker: { format: 'es', plugins: () => [schemaModules()] },
+});
