@@ -37,20 +37,22 @@ export function expandSkippedTiles(
   }
   if (dest !== count) throw new MapError('TILE_DATA_SHORT', `skip-compressed tiles expand to ${dest} tiles, need ${count}`, -1, path);
   if (src !== srcCount) throw new MapError('TILE_DATA_LONG', `${srcCount - src} stored tiles left over after ${count} tiles`, -1, path);
-  const out = new Uint8Array(count * TILE_TILE_BYTES);
+  // Whole tiles are written as one 32-bit word (id, flags, skip 0, reserved 0) and runs with fill(): the
+  // expanded layer is often tens of MB of runs.
+  const words = new Uint32Array(count);
   dest = 0;
   for (src = 0; dest < count; src++) {
     const o = src * TILE_TILE_BYTES;
-    const id = stored[o]!;
-    const flags = stored[o + 1]!;
+    const word = LITTLE_ENDIAN ? stored[o]! | (stored[o + 1]! << 8) : (stored[o]! << 24) | (stored[o + 1]! << 16);
     const end = Math.min(count, dest + stored[o + 2]! + 1);
-    for (; dest < end; dest++) {
-      out[dest * TILE_TILE_BYTES] = id;
-      out[dest * TILE_TILE_BYTES + 1] = flags;
-    }
+    if (end - dest > 8) words.fill(word >>> 0, dest, end);
+    else for (; dest < end; dest++) words[dest] = word;
+    dest = end;
   }
-  return out;
+  return new Uint8Array(words.buffer);
 }
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** The inverse of expandSkippedTiles: runs of equal tiles (at most 256) become one tile with a skip count. */
 export function compressSkippedTiles(tiles: Uint8Array): Uint8Array {
