@@ -592,6 +592,140 @@ export function scanTeehistorian(bytes: Uint8Array, options: ReaderOptions = {})
   return new TeehistorianScanner(bytes, options);
 }
 
+/**
+ * The fast path over a stream of chunks (a file read from disk, a network stream): `visit` is called for
+ * every message with the scanner's state (`ints`, `tick`, `offset`, `count`, `kind`; `message()` decodes the
+ * current one in full), as TeehistorianScanner gives it for the file in memory. Nothing is allocated per
+ * message, and only the bytes of one unfinished message are kept between chunks, so memory does not grow
+ * with the file. Resolves to the scanner's final state (`header`, `end`, `count`).
+ *
+ * ```ts
+ * const moved = new Float64Array(64);
+ * await scanTeehistorianStream(createReadStream(path), (s) => {
+ *   if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]] += Math.abs(s.ints[2]);
+ * });
+ * ```
+ */
+export async function scanTeehistorianStream(
+  source: ByteSource,
+  visit: (scanner: TeehistorianStreamScanner) => void,
+  options: ReaderOptions = {},
+): Promise<TeehistorianStreamScanner> {
+  const scanner = new TeehistorianStreamScanner(options);
+  await scanner.run(source, visit);
+  return scanner;
+}
+
+/** The state scanTeehistorianStream hands to its visitor; see TeehistorianScanner for the fields. */
+export class TeehistorianStreamScanner {
+  header: TeehistorianHeader | undefined;
+  headerText: string | undefined;
+  readonly ints = new Int32Array(SCAN_INTS);
+  tick = 0;
+  offset = 0;
+  count = 0;
+  end: TeehistorianEnd | undefined;
+  private readonly ticks = new TickTracker();
+  private finished = false;
+  /** The bytes being scanned and the file offset of their first byte (valid during a visit). */
+  private bytes: Uint8Array = new Uint8Array(0);
+  private base = 0;
+
+  constructor(private readonly options: ReaderOptions = {}) {}
+
+  get kind(): (typeof MESSAGE_KINDS)[number] {
+    return MESSAGE_KINDS[this.ints[0]!]!;
+  }
+
+  /** The current message decoded in full (only during a visit: the chunk holding it is gone afterwards). */
+  message(): TickedMessage {
+    const m = readMessage(new ByteReader(this.bytes, this.offset - this.base, this.bytes.length, this.base)) as TickedMessage;
+    m.tick = this.tick;
+    m.offset = this.offset;
+    return m;
+  }
+
+  /** Scans whole messages of `bytes` (at file offset `base`); returns how many bytes they took. */
+  private scan(bytes: Uint8Array, base: number, visit: (scanner: TeehistorianStreamScanner) => void, last: boolean): number {
+    this.bytes = bytes;
+    this.base = base;
+    const ints = this.ints;
+    const end = bytes.length;
+    let pos = 0;
+    while (pos < end) {
+      if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${end - pos}${last ? '' : ' or more'} bytes after FINISH`, base + pos, `messages[${this.count}]`);
+      const after = scanMessage(bytes, pos, end, ints);
+      if (after < 0) {
+        // Refused: the message is unfinished (wait for more bytes) or bad (decode it for the exact error).
+        try {
+          readMessage(new ByteReader(bytes, pos, end, base));
+        } catch (e) {
+          if (e instanceof BinaryError && e.code === 'TRUNCATED') return pos;
+          if (e instanceof BinaryError) throw asTeehistorianError(e, `messages[${this.count}]`);
+          throw e;
+        }
+        throw new Error(`internal: scanMessage refused the message at ${base + pos} that decodeMessage reads`);
+      }
+      this.offset = base + pos;
+      this.count++;
+      this.tick = this.ticks.applyScanned(ints);
+      if (ints[0] === FINISH) this.finished = true;
+      pos = after;
+      visit(this);
+    }
+    return pos;
+  }
+
+  /** @internal */
+  async run(source: ByteSource, visit: (scanner: TeehistorianStreamScanner) => void): Promise<void> {
+    const maxPending = this.options.maxMessageSize ?? 16 * 1024 * 1024;
+    const pending = new PendingBytes();
+    let inHeader = true;
+    let headerSearched = 16;
+    let retryAt = 0;
+    for await (const chunk of chunksOf(source)) {
+      if (inHeader) {
+        pending.append(chunk);
+        const bytes = pending.view();
+        const parsed = parseHeader(bytes, false, headerSearched);
+        if (!parsed) {
+          if (bytes.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
+          headerSearched = bytes.length;
+          continue;
+        }
+        this.header = parsed.header;
+        this.headerText = parsed.headerText;
+        inHeader = false;
+        pending.consume(parsed.size);
+      } else if (pending.length === 0) {
+        const used = this.scan(chunk, pending.base, visit, false);
+        pending.base += used;
+        if (used < chunk.length) {
+          pending.append(chunk.subarray(used));
+          retryAt = 2 * pending.length;
+        }
+        continue;
+      } else {
+        pending.append(chunk);
+        if (pending.length < retryAt) continue;
+      }
+      if (pending.length > maxPending) {
+        throw new TeehistorianError('MESSAGE_TOO_LARGE', `a message is longer than ${maxPending} bytes`, pending.base, `messages[${this.count}]`);
+      }
+      pending.consume(this.scan(pending.view(), pending.base, visit, false));
+      retryAt = 2 * pending.length;
+    }
+    if (inHeader) parseHeader(pending.view(), true);
+    if (pending.length) pending.consume(this.scan(pending.view(), pending.base, visit, true));
+    this.bytes = new Uint8Array(0);
+    const incomplete = pending.length ? pending.base : undefined;
+    this.end = { finished: this.finished, truncated: incomplete !== undefined, offset: incomplete ?? pending.base };
+    if (incomplete !== undefined && (this.options.onTruncated ?? 'throw') === 'throw') {
+      throw new TeehistorianError('TRUNCATED', 'the file ends inside a message', incomplete, `messages[${this.count}]`);
+    }
+  }
+}
+
 /** One message kind's messages, column by column. */
 export interface MessageColumns {
   count: number;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ByteWriter } from '@twcodec/runtime';
 import { corpusDir, fixturesDir, readBytes } from '../../../test/corpus.js';
 import { MESSAGE_INT_FIELDS, MESSAGE_KINDS } from './generated/messages.gen.js';
-import { readTeehistorian, scanTeehistorian, teehistorianColumns, type TeehistorianEnd, type TickedMessage } from './reader.js';
+import { readTeehistorian, scanTeehistorian, scanTeehistorianStream, teehistorianColumns, type TeehistorianEnd, type TickedMessage } from './reader.js';
 import { writeTeehistorian } from './writer.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +43,25 @@ function viaScanner(bytes: Uint8Array, onTruncated: 'stop' | 'throw'): Outcome {
   try {
     const s = scanTeehistorian(bytes, { onTruncated });
     while (s.next()) out.messages.push([s.kind, s.tick, s.offset, Array.from(s.ints.subarray(1, 1 + MESSAGE_INT_FIELDS[s.kind].length))]);
+    out.end = s.end;
+  } catch (e) {
+    out.error = `${(e as { code?: string }).code} ${(e as { offset?: number }).offset} ${(e as { path?: string }).path}`;
+  }
+  return out;
+}
+
+/** The same outcome from the stream scanner, the file split into chunks of `size` bytes. */
+async function viaStreamScanner(bytes: Uint8Array, onTruncated: 'stop' | 'throw', size: number): Promise<Outcome> {
+  const out: Outcome = { messages: [] };
+  async function* chunks() {
+    for (let p = 0; p < bytes.length; p += size) yield bytes.slice(p, p + size);
+  }
+  try {
+    const s = await scanTeehistorianStream(
+      chunks(),
+      (s) => out.messages.push([s.kind, s.tick, s.offset, Array.from(s.ints.subarray(1, 1 + MESSAGE_INT_FIELDS[s.kind].length))]),
+      { onTruncated },
+    );
     out.end = s.end;
   } catch (e) {
     out.error = `${(e as { code?: string }).code} ${(e as { offset?: number }).offset} ${(e as { path?: string }).path}`;
@@ -106,6 +125,30 @@ describe('scanner (the allocation-free fast path)', () => {
         const names = MESSAGE_INT_FIELDS[kind as keyof typeof MESSAGE_INT_FIELDS];
         expect(names.map((n) => c.ints[n]![i])).toEqual(intsOf(m));
       }
+    }
+  });
+
+  it('over a stream: the same messages, ends and errors for any chunking, and message() decodes in full', async () => {
+    for (const path of files) {
+      const bytes = readBytes(path);
+      const expected = viaIterator(bytes, 'throw');
+      for (const size of [1, 7, 64, 4096, bytes.length]) expect(await viaStreamScanner(bytes, 'throw', size)).toEqual(expected);
+      const all = [...readTeehistorian(bytes)];
+      let i = 0;
+      await scanTeehistorianStream([bytes.slice(0, 1000), bytes.slice(1000)], (s) => expect(s.message()).toEqual(all[i++]));
+      expect(i).toBe(all.length);
+    }
+    const bytes = readBytes(join(fixturesDir, 'teehistorian', 'idle-ctf1.teehistorian'));
+    const headerEnd = bytes.indexOf(0, 16) + 1;
+    for (let end = headerEnd; end <= bytes.length; end += 3) {
+      for (const mode of ['stop', 'throw'] as const) expect(await viaStreamScanner(bytes.subarray(0, end), mode, 5)).toEqual(viaIterator(bytes.subarray(0, end), mode));
+    }
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / (1 << 24);
+    for (let round = 0; round < 200; round++) {
+      const copy = bytes.slice();
+      for (let k = 0; k < 3; k++) copy[headerEnd + Math.floor(random() * (copy.length - headerEnd))] = Math.floor(random() * 256);
+      expect(await viaStreamScanner(copy, 'stop', 1 + (round % 50))).toEqual(viaIterator(copy, 'stop'));
     }
   });
 });
