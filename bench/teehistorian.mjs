@@ -1,14 +1,18 @@
 // Teehistorian decode throughput on a large file (built by writing the corpus session's messages again and
 // again with the writer's DDNet tick rules), as a ratio to a plain scan of the same file's variable-width
-// ints; and the stream reader's peak memory reading that file from disk in 64 KiB chunks.
-// Run: npm run bench:teehistorian  (node --expose-gc gives steadier memory figures)
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// ints; and the peak memory of the stream reader and the stream scan reading that file from disk in 64 KiB
+// chunks, each in a process of its own (bench/teehistorian-stream.mjs).
+// Run: npm run bench:teehistorian   TH_BENCH_MB=500 for the long run (the columns are left out above
+// TH_COLUMNS_MAX_MB, default 128: they hold 24 bytes per message in memory).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTeehistorian, readTeehistorianStream, scanTeehistorian, teehistorianColumns, TeehistorianWriter } from '@twcodec/teehistorian';
+import { readTeehistorian, scanTeehistorian, teehistorianColumns, TeehistorianWriter } from '@twcodec/teehistorian';
 import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
 
 const TARGET = Number(process.env.TH_BENCH_MB ?? 64) * 1e6;
+const withColumns = TARGET <= Number(process.env.TH_COLUMNS_MAX_MB ?? 128) * 1e6;
 let sources = listFiles(join(corpusDir, 'teehistorian'), '.teehistorian');
 if (!sources.length) sources = listFiles(join(repoRoot, 'fixtures', 'teehistorian'), '.teehistorian');
 const source = readTeehistorian(readBytes(sources.sort((a, b) => readBytes(b).length - readBytes(a).length)[0]));
@@ -54,46 +58,43 @@ const times = compare(
       if (s.count !== count && count) throw new Error(`scan read ${s.count} messages, decode ${count}`);
       if (sum === 0.5) console.log(sum);
     },
-    columns() {
-      teehistorianColumns(bytes);
-    },
+    ...(withColumns && {
+      columns() {
+        teehistorianColumns(bytes);
+      },
+    }),
   },
-  5,
+  TARGET > 128e6 ? 3 : 5,
 );
 
 console.log(`teehistorian decode of a ${mb(bytes.length)} MB file (${count} messages)`);
 console.log(`  plain varint scan (floor): ${times.varintScan.toFixed(1)} ms  ${mb(bytes.length / times.varintScan * 1000)} MB/s`);
 const line = (name, ms) => `${ms.toFixed(1)} ms  ${mb(bytes.length / ms * 1000)} MB/s  ratio ${(ms / times.varintScan).toFixed(2)}x floor`;
 console.log(`  scan (allocation-free):    ${line('scan', times.scan)}`);
-console.log(`  columns (typed arrays):    ${line('columns', times.columns)}`);
+if (withColumns) console.log(`  columns (typed arrays):    ${line('columns', times.columns)}`);
 console.log(
   `  object iterator:           ${times.decode.toFixed(1)} ms  ${mb(bytes.length / times.decode * 1000)} MB/s  ${((count / times.decode) * 1000 / 1e6).toFixed(2)} M messages/s  ratio ${(times.decode / times.varintScan).toFixed(2)}x floor`,
 );
 
 const mbps = (ms) => mb(bytes.length / ms * 1000);
 report('teehistorian', 'scan (allocation-free)', times.scan / times.varintScan, '<=3', `${mbps(times.scan)} MB/s (target >= 300); floor: varint scan`);
-report('teehistorian', 'columns (typed arrays)', times.columns / times.varintScan, undefined, `${mbps(times.columns)} MB/s`);
+if (withColumns) report('teehistorian', 'columns (typed arrays)', times.columns / times.varintScan, undefined, `${mbps(times.columns)} MB/s`);
 report('teehistorian', 'object iterator', times.decode / times.varintScan, undefined, `${mbps(times.decode)} MB/s (target >= 100)`);
 
-// Stream reader memory: read the file from disk, sampling memory as messages arrive.
+// The streaming paths from disk, each in its own process: its peak RSS is what reading the file costs.
 const dir = mkdtempSync(join(tmpdir(), 'twcodec-bench-'));
 const path = join(dir, 'large.teehistorian');
 writeFileSync(path, bytes);
-globalThis.gc?.();
-const used = () => {
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
-const base = used();
-let peak = base;
-let n = 0;
-for await (const _ of readTeehistorianStream(createReadStream(path, { highWaterMark: 1 << 16 }))) {
-  // Sample after a collection now and then, so that the figure is live memory, not garbage not yet collected.
-  if (++n % 500000 === 0) {
-    globalThis.gc?.();
-    peak = Math.max(peak, used());
+try {
+  for (const [mode, name] of [['reader', 'stream reader from disk'], ['scan', 'stream scan from disk']]) {
+    const run = spawnSync(process.execPath, [join(repoRoot, 'bench', 'teehistorian-stream.mjs'), path, mode], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (run.status !== 0) throw new Error(`teehistorian-stream.mjs ${mode} failed (exit ${run.status})`);
+    const r = JSON.parse(run.stdout.trim().split('\n').at(-1));
+    if (r.messages !== count) throw new Error(`${name} read ${r.messages} messages, the object iterator ${count}`);
+    const note = `peak RSS ${r.peakRssMb.toFixed(0)} MB (own process) for a ${mb(r.bytes)} MB file; ${mb(r.bytes / r.ms * 1000)} MB/s incl. disk`;
+    console.log(`  ${(name + ':').padEnd(26)} ${note}`);
+    report('teehistorian', name, NaN, undefined, note);
   }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
-rmSync(dir, { recursive: true, force: true });
-console.log(`  stream reader from disk:   peak +${mb(peak - base)} MB over the baseline for a ${mb(bytes.length)} MB file (${n} messages)`);
-report('teehistorian', 'stream reader from disk', NaN, undefined, `live memory +${mb(peak - base)} MB for a ${mb(bytes.length)} MB file`);
