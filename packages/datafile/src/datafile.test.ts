@@ -197,4 +197,22 @@ describe('Datafile load checks', () => {
     if (out) expect(out.length).toBe(1001);
     expect(zlib.inflate(zeros, 1 << 24).length).toBe(1 << 24);
   });
+
+  it('node:zlib: the reused engine gives what inflateSync gives, and recovers after corrupt, truncated and long streams', () => {
+    const text = new TextEncoder().encode('tiles and quads '.repeat(500));
+    const good = nodeZlib.deflate(text, 6);
+    const corrupt = good.slice();
+    corrupt[good.length - 20]! ^= 0x55;
+    const outcomes = [good, corrupt, good.subarray(0, good.length - 10), good, new Uint8Array(0), good].map((input) => {
+      try {
+        return nodeZlib.inflate(input, text.length);
+      } catch (e) {
+        return (e as Error).name === 'InflateLimitError' ? 'limit' : 'error';
+      }
+    });
+    expect(outcomes.map((o) => (typeof o === 'string' ? o : o.length))).toEqual([text.length, 'error', 'error', text.length, 'error', text.length]);
+    expect(outcomes[5]).toEqual(text);
+    expect(() => nodeZlib.inflate(good, text.length - 1)).toThrow(/inflates to more than/);
+    expect(nodeZlib.inflate(good, text.length)).toEqual(text);
+  });
 });
