@@ -225,4 +225,14 @@ describe('corrupt maps', () => {
     const bytes = corrupt(4, 0, (d) => Int32Array.of(...d.subarray(0, 12), ...encodeI32String('Game', 3).map((v, i) => (i === 2 ? v | 0x11 : v))));
     expect(Buffer.from(writeMap(readMap(bytes))).equals(bytes)).toBe(true);
   });
+
+  it("keeps an empty group's start as read, so that such a file resaves byte for byte (fuzzer finding)", () => {
+    const map = readMap(fixture('coverage.map'));
+    const group = map.groups[0]!;
+    map.groups.push({ item: { ...group.item, startLayer: 0, numLayers: 0 }, layers: [] });
+    const once = writeMap(map);
+    const reread = readMap(once);
+    expect(reread.groups.at(-1)!.item.startLayer).toBe(0);
+    expect(writeMap(reread)).toEqual(once);
+  });
 });

@@ -336,6 +336,7 @@ class MapWriter {
       const position = srcLayerItems.indexOf(item);
       if (position >= 0) orphans.set(position, item);
     }
+    const totalLayers = this.map.groups.reduce((n, g) => n + g.layers.length, 0) + orphans.size;
     const layerBlock = () => this.blocks.get('layer') ?? (this.blocks.set('layer', []), this.blocks.get('layer')!);
     const placeOrphans = (upTo: number) => {
       while (orphans.has(layerIndex) && layerIndex < upTo) {
@@ -355,7 +356,10 @@ class MapWriter {
       }
       // An empty group's range says where it stood among orphan layers: those after its start stay after it.
       placeOrphans(group.layers.length === 0 && num === 0 ? start : Infinity);
-      const item = { ...group.item, startLayer: layerIndex, numLayers: group.layers.length };
+      // An empty group's start means nothing to DDNet; one read from a file keeps it, so that the file resaves
+      // byte for byte even where it does not match the group's position (fuzzer finding).
+      const keepStart = srcLayers !== undefined && group.layers.length === 0 && num === 0 && start >= 0 && start <= Math.min(srcLayers, totalLayers);
+      const item = { ...group.item, startLayer: keepStart ? start : layerIndex, numLayers: group.layers.length };
       layerIndex += group.layers.length;
       this.emit('group', item, encodeGroupItem, decodeGroupItem);
       for (const layer of group.layers) this.emit('layer', this.layerItem(layer), encodeLayerItem, decodeLayerItem);
