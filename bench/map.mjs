@@ -5,7 +5,7 @@ import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { Datafile } from '@twcodec/datafile';
 import { readMap } from '@twcodec/map';
-import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { compareWithCpu, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
 
 let files = listFiles(join(corpusDir, 'maps'), '.map');
 const source = files.length ? 'corpus' : 'fixtures';
@@ -15,7 +15,7 @@ const streams = maps.flatMap((bytes) => Datafile.read(bytes).data.map((d) => [d.
 const dataBytes = streams.reduce((s, [, size]) => s + size, 0);
 
 let layers = 0;
-const times = compare({
+const { wall: times, cpu } = compareWithCpu({
   inflateOnly() {
     for (const [stored, size] of streams) inflateSync(stored, { chunkSize: Math.max(64, size + 1) });
   },
@@ -26,9 +26,11 @@ const times = compare({
       for (const g of map.groups) layers += g.layers.length;
     }
   },
-});
+}, 9);
 
 console.log(`map read on ${maps.length} ${source} maps (${layers} layers, ${mb(dataBytes)} MB inflated data)`);
 console.log(`  inflate data alone (floor): ${times.inflateOnly.toFixed(1)} ms`);
 console.log(`  readMap, fully decoded:     ${times.readMap.toFixed(1)} ms  ratio ${(times.readMap / times.inflateOnly).toFixed(2)}x floor`);
+console.log(`  CPU time (all threads):     floor ${cpu.inflateOnly.toFixed(1)} ms, readMap ${cpu.readMap.toFixed(1)} ms  ratio ${(cpu.readMap / cpu.inflateOnly).toFixed(2)}x floor`);
 report('map', 'readMap, fully decoded', times.readMap / times.inflateOnly, '<=1.15', 'floor: inflate the data alone');
+report('map', 'readMap, fully decoded, CPU time', cpu.readMap / cpu.inflateOnly, '<=1.15', 'CPU time of all threads (GC helpers too), steadier under load');
