@@ -87,11 +87,11 @@ const path = join(dir, 'large.teehistorian');
 writeFileSync(path, bytes);
 try {
   for (const [mode, name] of [['reader', 'stream reader from disk'], ['scan', 'stream scan from disk']]) {
-    const run = spawnSync(process.execPath, [join(repoRoot, 'bench', 'teehistorian-stream.mjs'), path, mode], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const run = spawnSync(process.execPath, ['--expose-gc', join(repoRoot, 'bench', 'teehistorian-stream.mjs'), path, mode], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (run.status !== 0) throw new Error(`teehistorian-stream.mjs ${mode} failed (exit ${run.status})`);
     const r = JSON.parse(run.stdout.trim().split('\n').at(-1));
     if (r.messages !== count) throw new Error(`${name} read ${r.messages} messages, the object iterator ${count}`);
-    const note = `peak RSS ${r.peakRssMb.toFixed(0)} MB (own process) for a ${mb(r.bytes)} MB file; ${mb(r.bytes / r.ms * 1000)} MB/s incl. disk`;
+    const note = `peak RSS ${r.peakRssMb.toFixed(0)} MB (own process), live memory +${r.liveGrowthMb.toFixed(1)} MB, for a ${mb(r.bytes)} MB file; ${mb(r.bytes / r.ms * 1000)} MB/s incl. disk`;
     console.log(`  ${(name + ':').padEnd(26)} ${note}`);
     report('teehistorian', name, NaN, undefined, note);
   }
