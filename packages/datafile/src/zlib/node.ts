@@ -5,8 +5,8 @@ import { InflateLimitError, initialOutputSize, type ZlibCodec } from './types.js
 
 /**
  * The parts of a node:zlib engine the fast path uses: its native handle and the two counters writeSync
- * leaves behind. They are not documented API (Node's own inflateSync is built on them, unchanged from Node 12
- * to 22), so they are checked once, and the documented inflateSync serves when they are missing.
+ * leaves behind. They are not documented API (Node's own inflateSync is built on them; checked on Node 20), so
+ * they are checked once, and the documented inflateSync serves when they are missing.
  */
 interface NativeInflate {
   writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
@@ -54,21 +54,24 @@ function inflateInto(compressed: Uint8Array, out: Uint8Array): number {
     return -1;
   }
   const current = engine;
-  current.handle.reset();
-  current.handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, out, 0, out.length);
-  const produced = out.length - current.state[0]!;
-  if (produced === out.length && !current.error) {
-    // Out of room: inflate a little further, so that a corrupt stream is reported as corrupt rather than
-    // as too long (as inflateSync does).
-    const consumed = compressed.length - current.state[1]!;
-    const scratch = new Uint8Array(Math.min(out.length, 65536));
-    current.handle.writeSync(constants.Z_FINISH, compressed, consumed, compressed.length - consumed, scratch, 0, scratch.length);
-  }
-  if (current.error) {
+  let produced: number;
+  try {
+    current.handle.reset();
+    current.handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, out, 0, out.length);
+    produced = out.length - current.state[0]!;
+    if (produced === out.length && !current.error) {
+      // Out of room: inflate a little further, so that a corrupt stream is reported as corrupt rather than
+      // as too long (as inflateSync does).
+      const consumed = compressed.length - current.state[1]!;
+      const scratch = new Uint8Array(Math.min(out.length, 65536));
+      current.handle.writeSync(constants.Z_FINISH, compressed, consumed, compressed.length - consumed, scratch, 0, scratch.length);
+    }
+    if (current.error) throw current.error;
+  } catch (e) {
     // zlib's state after an error is not trusted: the next call builds a new engine.
     engine = undefined;
     current.stream.close();
-    throw current.error;
+    throw e;
   }
   return produced;
 }
