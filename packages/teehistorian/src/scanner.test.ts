@@ -135,7 +135,7 @@ describe('scanner (the allocation-free fast path)', () => {
       for (const size of [1, 7, 64, 4096, bytes.length]) expect(await viaStreamScanner(bytes, 'throw', size)).toEqual(expected);
       const all = [...readTeehistorian(bytes)];
       let i = 0;
-      await scanTeehistorianStream([bytes.slice(0, 1000), bytes.slice(1000)], (s) => expect(s.message()).toEqual(all[i++]));
+      await scanTeehistorianStream((async function* () { yield bytes.slice(0, 1000); yield bytes.slice(1000); })(), (s) => expect(s.message()).toEqual(all[i++]));
       expect(i).toBe(all.length);
     }
     const bytes = readBytes(join(fixturesDir, 'teehistorian', 'idle-ctf1.teehistorian'));
