@@ -3,7 +3,7 @@
 // PropertyViolation / any other error (a finding). Targets run on the built packages (npm run build).
 import { CodecError, Datafile } from '@twcodec/datafile';
 import { readMap, validateMap, writeMap } from '@twcodec/map';
-import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, writeTeehistorian } from '@twcodec/teehistorian';
+import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, scanTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
@@ -111,7 +111,26 @@ async function teehistorian(bytes) {
     scanError = e;
   }
   check((syncError?.code ?? 'ok') === (scanError?.code ?? 'ok'), `teehistorian: sync says ${syncError?.code ?? 'ok'}, scanner ${scanError?.code ?? 'ok'}`);
+  // The stream scan, with the same chunking, sees the same kinds, ticks and offsets and ends alike.
+  let streamScanned = 0;
+  let streamScanError;
+  try {
+    const s = await scanTeehistorianStream(
+      chunks(),
+      (s) => {
+        const m = sync?.messages[streamScanned++];
+        if (sync) check(m && (m.kind.startsWith('EX') ? 'EX' : m.kind) === s.kind && m.tick === s.tick && m.offset === s.offset, `teehistorian: stream scan message ${streamScanned - 1} differs`);
+      },
+      { onTruncated: 'stop' },
+    );
+    if (sync) check(JSON.stringify(s.end) === JSON.stringify(sync.reader.end), 'teehistorian: stream scan ends elsewhere');
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    streamScanError = e;
+  }
+  check((syncError?.code ?? 'ok') === (streamScanError?.code ?? 'ok'), `teehistorian: sync says ${syncError?.code ?? 'ok'}, stream scan ${streamScanError?.code ?? 'ok'}`);
   if (!sync) return;
+  check(streamScanned === sync.messages.length, `teehistorian: sync read ${sync.messages.length} messages, stream scan ${streamScanned}`);
   check(scanned === sync.messages.length, `teehistorian: sync read ${sync.messages.length} messages, scanner ${scanned}`);
   check(streamed.length === sync.messages.length, `teehistorian: sync read ${sync.messages.length} messages, stream ${streamed.length}`);
   if (sync.reader.end && !sync.reader.end.truncated) {
