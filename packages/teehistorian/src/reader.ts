@@ -392,58 +392,126 @@ export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
    * Linear in the file for any chunking: bytes are copied into the pending buffer once (it grows by
    * doubling), the header's NUL is searched for only in new bytes, and after a message was found unfinished
    * it is decoded again only once the pending bytes have doubled (or the stream has ended).
+   *
+   * A hand-written iterator rather than an async generator: messages already in a chunk are handed out
+   * without the generator's queueing, which cost more than decoding them (a 200 MB file from disk: 16 s
+   * against 39 s); only a call that needs another chunk waits for the source.
    */
-  async *[Symbol.asyncIterator](): AsyncGenerator<TickedMessage> {
+  [Symbol.asyncIterator](): AsyncIterator<TickedMessage> {
     const maxPending = this.stream.options.maxMessageSize ?? 16 * 1024 * 1024;
+    const chunks = chunksOf(this.source);
     const pending = new PendingBytes();
     let inHeader = true;
     let headerSearched = 16;
     let retryAt = 0; // pending size at which an unfinished message is worth decoding again
-    const decode = function* (this: TeehistorianStreamReader, bytes: Uint8Array, base: number): Generator<TickedMessage, number> {
-      const r = new ByteReader(bytes, 0, bytes.length, base);
-      let m: TickedMessage | typeof INCOMPLETE | undefined;
-      while ((m = this.stream.next(r)) !== undefined && m !== INCOMPLETE) yield m;
-      return m === INCOMPLETE ? r.pos : bytes.length;
-    }.bind(this);
-    for await (const chunk of chunksOf(this.source)) {
-      if (inHeader) {
-        pending.append(chunk);
-        const bytes = pending.view();
-        const parsed = parseHeader(bytes, false, headerSearched);
-        if (!parsed) {
-          if (bytes.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
-          headerSearched = bytes.length;
-          continue;
-        }
-        this.header = parsed.header;
-        this.headerText = parsed.headerText;
-        inHeader = false;
-        pending.consume(parsed.size);
-      } else if (pending.length === 0) {
-        // The common case: nothing left over, so the chunk is decoded where it is and only its tail copied.
-        const used = yield* decode(chunk, pending.base);
+    // The bytes being decoded: a chunk where it is (`chunk`) or the pending bytes (`chunk` undefined).
+    let r: ByteReader | undefined;
+    let chunk: Uint8Array | undefined;
+    let sourceDone = false;
+    let done = false;
+    let filling: Promise<void> | undefined;
+
+    /** The next message of `r`; when it has none, settles the bytes it used and returns undefined. */
+    const take = (): TickedMessage | undefined => {
+      const m = this.stream.next(r!);
+      if (m !== undefined && m !== INCOMPLETE) return m;
+      const used = m === INCOMPLETE ? r!.pos : r!.end;
+      r = undefined;
+      if (chunk) {
+        // The common case: nothing was left over, so the chunk was decoded where it is and only its tail is copied.
         pending.base += used;
         if (used < chunk.length) {
           pending.append(chunk.subarray(used));
           retryAt = 2 * pending.length;
         }
-        continue;
+        chunk = undefined;
       } else {
-        pending.append(chunk);
-        if (pending.length < retryAt) continue;
+        pending.consume(used);
+        retryAt = 2 * pending.length;
       }
+      return undefined;
+    };
+
+    const decodePending = () => {
       if (pending.length > maxPending) {
         throw new TeehistorianError('MESSAGE_TOO_LARGE', `a message is longer than ${maxPending} bytes`, pending.base, `messages[${this.stream.count}]`);
       }
-      pending.consume(yield* decode(pending.view(), pending.base));
-      retryAt = 2 * pending.length;
-    }
-    if (inHeader) parseHeader(pending.view(), true);
-    // Bytes held back by the doubling rule may still hold whole messages.
-    if (pending.length) pending.consume(yield* decode(pending.view(), pending.base));
-    const incomplete = pending.length ? pending.base : undefined;
-    this.end = { finished: this.stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? pending.base };
-    this.stream.close(pending.base, incomplete);
+      r = new ByteReader(pending.view(), 0, pending.length, pending.base);
+    };
+
+    /** Reads chunks until there are bytes worth decoding in `r`, or the source has ended. */
+    const fill = async (): Promise<void> => {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) {
+          sourceDone = true;
+          if (inHeader) parseHeader(pending.view(), true);
+          // Bytes held back by the doubling rule may still hold whole messages.
+          if (pending.length) r = new ByteReader(pending.view(), 0, pending.length, pending.base);
+          return;
+        }
+        const value = next.value;
+        if (inHeader) {
+          pending.append(value);
+          const bytes = pending.view();
+          const parsed = parseHeader(bytes, false, headerSearched);
+          if (!parsed) {
+            if (bytes.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
+            headerSearched = bytes.length;
+            continue;
+          }
+          this.header = parsed.header;
+          this.headerText = parsed.headerText;
+          inHeader = false;
+          pending.consume(parsed.size);
+          return decodePending();
+        }
+        if (pending.length === 0) {
+          chunk = value;
+          r = new ByteReader(value, 0, value.length, pending.base);
+          return;
+        }
+        pending.append(value);
+        if (pending.length >= retryAt) return decodePending();
+      }
+    };
+
+    const finish = (): IteratorResult<TickedMessage> => {
+      done = true;
+      const incomplete = pending.length ? pending.base : undefined;
+      this.end = { finished: this.stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? pending.base };
+      this.stream.close(pending.base, incomplete);
+      return { done: true, value: undefined };
+    };
+
+    const stop = async (): Promise<IteratorResult<TickedMessage>> => {
+      done = true;
+      r = undefined;
+      await chunks.return(undefined);
+      return { done: true, value: undefined };
+    };
+
+    return {
+      next: async (): Promise<IteratorResult<TickedMessage>> => {
+        try {
+          for (;;) {
+            if (done) return { done: true, value: undefined };
+            if (r) {
+              const m = take();
+              if (m) return { done: false, value: m };
+            }
+            if (sourceDone) return finish();
+            // Calls made before the last one settled wait for the same chunk rather than read past it.
+            filling ??= fill().finally(() => (filling = undefined));
+            await filling;
+          }
+        } catch (e) {
+          if (!done) await stop();
+          throw e;
+        }
+      },
+      return: stop,
+    };
   }
 }
 

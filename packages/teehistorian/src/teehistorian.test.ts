@@ -165,3 +165,40 @@ describe('stream reading', () => {
     expect(reader.end?.finished).toBe(true);
   });
 });
+
+describe('stream reader iteration', () => {
+  const bytes = file([diff(0), diff(1), diff(0), { kind: 'TICK_SKIP', dt: 3 }, diff(2), { kind: 'FINISH' }]);
+
+  it('releases a ReadableStream when the loop breaks early, and hands out concurrent next() calls in order', async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let p = 0; p < bytes.length; p += 3) controller.enqueue(bytes.slice(p, p + 3));
+        controller.close();
+      },
+    });
+    for await (const m of readTeehistorianStream(stream)) {
+      expect(m.kind).toBe('PLAYER_DIFF');
+      break;
+    }
+    expect(stream.locked).toBe(false);
+
+    const expected = [...readTeehistorian(bytes)];
+    const it = readTeehistorianStream(chunks(bytes, [1, 2, 5]))[Symbol.asyncIterator]();
+    const results = await Promise.all(expected.map(() => it.next()));
+    expect(results.map((r) => r.value)).toEqual(expected);
+    expect(await it.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('ends for good after an error', async () => {
+    const trailing = Uint8Array.of(...bytes, 0x00);
+    const it = readTeehistorianStream(chunks(trailing, [4]))[Symbol.asyncIterator]();
+    let error: unknown;
+    try {
+      for (;;) if ((await it.next()).done) break;
+    } catch (e) {
+      error = e;
+    }
+    expect((error as CodecError).code).toBe('TRAILING_DATA');
+    expect(await it.next()).toEqual({ done: true, value: undefined });
+  });
+});
