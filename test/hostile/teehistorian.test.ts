@@ -1,7 +1,7 @@
 // Regression tests for hostile teehistorian input a fuzzing campaign found (issue 17); inputs generated here.
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, uuidFromName, uuidToBytes } from '@twcodec/datafile';
-import { readTeehistorian, readTeehistorianStream, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
+import { readTeehistorian, readTeehistorianStream, scanTeehistorianStream, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
 
 const THEADER = uuidToBytes(uuidFromName('teehistorian@ddnet.tw'));
 
@@ -73,6 +73,12 @@ describe('stream reader in linear time', () => {
     const bytes = fileOf(json('{"version":"2"}'), w.finish());
     const { out } = await streamAll(bytes, 8);
     expect(out.map((m) => m.kind)).toEqual(['CONSOLE_COMMAND', 'FINISH']);
+    // The stream scan holds back the unfinished message the same way (linear, not a rescan per chunk).
+    const kinds: string[] = [];
+    await scanTeehistorianStream(chunked(bytes, 8), (s) => kinds.push(s.kind));
+    expect(kinds).toEqual(['CONSOLE_COMMAND', 'FINISH']);
+    const tooLong = scanTeehistorianStream(chunked(bytes, 8), () => {}, { maxMessageSize: 1 << 20 });
+    await expect(tooLong).rejects.toMatchObject({ code: 'MESSAGE_TOO_LARGE' });
   });
 
   it('a console command claiming 2^31-1 arguments is truncation as soon as the bytes cannot hold them', async () => {
