@@ -253,6 +253,22 @@ describe('twcodec map tools', () => {
     expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(ctf1));
   });
 
+  it('convert --to 0.7 --mapres writes what map_convert_07 writes (fixtures/maps-converted-07)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    const recorded = join(fixturesDir, 'maps-converted-07', 'coverage.map');
+    // The mapres: the image map_convert_07 embedded in the recorded output, extracted again.
+    expect((await run(['map', 'extract', recorded, join(dir, 'x')])).code).toBe(0);
+    const out = await run(['map', 'convert', join(fixturesDir, 'maps', 'coverage.map'), join(dir, 'c.map'), '--to', '0.7', '--mapres', join(dir, 'x', 'images')]);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout).notes.filter((n: { code: string }) => n.code === 'image_embedded')).toHaveLength(1);
+    expect(readFileSync(join(dir, 'c.map'))).toEqual(readFileSync(recorded));
+    const bad = await run(['map', 'convert', ctf1, join(dir, 'd.map'), '--to', '0.6']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--to 0.6 is not supported/);
+    expect((await run(['map', 'convert', ctf1, join(dir, 'd.map'), '--mapres', dir])).code).toBe(2);
+    expect(existsSync(join(dir, 'd.map'))).toBe(false);
+  });
+
   it('replace-image and replace-sound refuse bad files and write nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
     writeFileSync(join(dir, 'bad.png'), 'not a png');

@@ -6,3 +6,4 @@ export { gameTileColour, renderGameLayer, renderMap, type RenderOptions } from '
 export { convert07ToDdnet, convert07ToDdnetFile, fixMap, type FixResult } from './convert.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/map';
+export { CONVERT_07_MAX_IMAGE_SIDE, convertDdnetTo07, convertDdnetTo07File, decodeRgbaPngFor07, type Convert07Note, type ConvertTo07Options, type ConvertTo07Result } from './convert-07.js';
