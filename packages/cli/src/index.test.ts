@@ -250,7 +250,14 @@ describe('twcodec map tools', () => {
     expect([...readFileSync(join(dir, 'r.png')).subarray(1, 4)]).toEqual([80, 78, 71]);
     writeFileSync(join(dir, 'in.map'), readFileSync(ctf1));
     expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'in.map')])).code).toBe(2);
+    expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, '.', 'x', '..', 'in.map')])).code).toBe(2);
     expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(ctf1));
+    const fixed = await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'out.map')]);
+    expect(fixed.code).toBe(0);
+    expect(JSON.parse(fixed.stdout).fixed.map((i: { code: string }) => i.code)).toContain('LAYER_VERSION');
+    expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(ctf1));
+    expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'in.map'), '--in-place'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(join(dir, 'out.map')));
   });
 
   it('convert --to 0.7 --mapres writes what map_convert_07 writes (fixtures/maps-converted-07)', async () => {

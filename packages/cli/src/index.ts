@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
@@ -200,9 +201,14 @@ const COMMANDS: Record<string, Command> = {
   'map fix': {
     args: ['IN', 'OUT'],
     flags: { 'in-place': { type: 'boolean', help: 'allow OUT to be IN (overwrite the input)' } },
-    summary: "Write the map as DDNet's loader leaves it (derived counts and indices recomputed); prints what was fixed",
+    summary: "Write the map as DDNet's loader leaves it, with the problems that can be fixed safely fixed; prints what was fixed and what is left",
+    details:
+      "DDNet's silent fixes: layer version 0; physics layers named by kind, white, not detail; other kinds' data indices -1. Safe fixes: " +
+      'references to missing images/envelopes/sounds become -1, envelopes with points out of range become empty, tiles past the layer size are dropped, ' +
+      '0.7 RGB images become RGBA, non-zero padding and skip bytes are zeroed, shared tile data is copied. Everything else is listed as remaining. ' +
+      'OUT must differ from IN unless --in-place is given; nothing is written on error.',
     async run(io, [input, output], flags) {
-      if (input === output && flags['in-place'] !== true) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
+      if (input !== '-' && resolvePath(input!) === resolvePath(output!) && flags['in-place'] !== true) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
       const result = fixMap(await io.readFile(input!));
       await io.writeFile(output!, result.bytes);
       io.stdout(json({ fixed: result.fixed, remaining: result.remaining }));
