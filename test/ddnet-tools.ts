@@ -1,6 +1,6 @@
 // DDNet's own tools (Debian package ddnet-tools) as the oracle. They read absolute paths but write under
 // DDNet's user directory, ~/.local/share/ddnet/.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,4 +47,17 @@ export function mapDiff(a: string, b: string): { layer: string; x: number; y: nu
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs `map_convert_07 IN OUT` in `cwd` (it embeds external images from `cwd/data/mapres/<name>.png`) and
+ * returns its exit code and output bytes. It writes OUT even when it exits with an error.
+ */
+export function mapConvert07(inputPath: string, outputPath: string, cwd: string): { status: number; bytes: Uint8Array | undefined } {
+  const tool = ddnetTool('map_convert_07');
+  if (!tool) throw new Error('map_convert_07 not installed (apt-get install ddnet-tools)');
+  rmSync(outputPath, { force: true });
+  const result = spawnSync(tool, [inputPath, outputPath], { cwd, stdio: 'pipe', timeout: 60_000 });
+  const bytes = existsSync(outputPath) ? new Uint8Array(readFileSync(outputPath)) : undefined;
+  return { status: result.status ?? -1, bytes };
 }

@@ -1,10 +1,11 @@
 // @twcodec/map-tools against DDNet's tools: a scripted edit in the directory form (tile, quad, image) shows in
 // map_diff as exactly that edit and map_resave accepts it; converted 0.7 maps load in map_resave; render.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readMap } from '@twcodec/map';
-import { convert07ToDdnetFile, diffMaps, fixMap, MAP_JSON, packMap, renderGameLayer, renderMap, textToTiles, tilesToText, unpackMap } from '@twcodec/map-tools';
+import { execFileSync } from 'node:child_process';
+import { readMap, writeMap } from '@twcodec/map';
+import { convert07ToDdnetFile, diffMaps, fixMap, MAP_JSON, packMap, pngToRgba, renderGameLayer, renderMap, textToTiles, tilesToText, unpackMap } from '@twcodec/map-tools';
 import { encode } from 'fast-png';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ddnetTool, mapDiff, mapResave } from '../ddnet-tools.js';
@@ -55,14 +56,36 @@ describe.skipIf(!haveTools)('map-tools with DDNet tools', () => {
     expect(quads.length).toBeGreaterThan(0);
     if (quads.length) expect(ours.changes.some((c) => c.path.endsWith('.quads[0]'))).toBe(true);
     if (png) expect(ours.changes.some((c) => c.path.startsWith('images['))).toBe(true);
-    expect(mapResave(b, 'map-tools-edit').length).toBeGreaterThan(0);
+    // map_resave accepts it and writes what our DDNet layout writes: DDNet reads the quad and the image as we wrote them.
+    const resaved = mapResave(b, 'map-tools-edit');
+    const editedMap = readMap(edited);
+    expect(Buffer.from(resaved).equals(writeMap(editedMap, { mode: 'ddnet' }))).toBe(true);
+    const resavedMap = readMap(resaved);
+    if (quads.length) {
+      const quadOf = (m: typeof editedMap) => m.groups.flatMap((gr) => gr.layers).find((ly) => ly.kind === 'quads' && ly.quads.length)!;
+      const q = quadOf(resavedMap);
+      expect(q.kind === 'quads' && q.quads[0]!.pivot.x).toBe((quadOf(readMap(bytes)) as { quads: { pivot: { x: number } }[] }).quads[0]!.pivot.x + 1024);
+    }
+    // map_extract writes the replaced image with the pixels of the PNG put in.
+    const extract = ddnetTool('map_extract');
+    if (png && extract) {
+      const out = join(work, 'extract-edit');
+      mkdirSync(out, { recursive: true });
+      execFileSync(extract, [b, out], { stdio: 'pipe', timeout: 60_000 });
+      const name = editedMap.images.find((im) => !im.item.external && im.item.width === 64)!.name!;
+      const theirs = pngToRgba(read(join(out, `${name}.png`)));
+      expect([theirs.width, theirs.height]).toEqual([64, 64]);
+      expect(theirs.pixels.every((v) => v === 200)).toBe(true);
+    }
   });
 
-  const tw07 = existsSync(join(CORPUS, 'tw07')) ? readdirSync(join(CORPUS, 'tw07')).filter((n) => n.endsWith('.map')) : [];
-  it.each(tw07)('tw07/%s converted to DDNet is accepted by map_resave', (name) => {
-    const out = join(work, `conv-${name}`);
-    writeFileSync(out, convert07ToDdnetFile(read(join(CORPUS, 'tw07', name))));
-    expect(mapResave(out, `map-tools-conv-${name}`).length).toBeGreaterThan(0);
+  const maps07 = ['tw07', 'ddnet07'].flatMap((dir) => (existsSync(join(CORPUS, dir)) ? readdirSync(join(CORPUS, dir)).filter((n) => n.endsWith('.map')).map((n) => `${dir}/${n}`) : []));
+  it.each(maps07)('%s converted to DDNet is accepted by map_resave, which reads it as written', (name) => {
+    const out = join(work, `conv-${name.replace('/', '-')}`);
+    const converted = convert07ToDdnetFile(read(join(CORPUS, name)));
+    writeFileSync(out, converted);
+    const resaved = mapResave(out, `map-tools-conv-${name}`);
+    expect(Buffer.from(resaved).equals(writeMap(readMap(converted), { mode: 'ddnet' }))).toBe(true);
   });
 
   it('fix writes a map map_resave accepts', () => {

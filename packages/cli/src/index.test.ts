@@ -250,7 +250,30 @@ describe('twcodec map tools', () => {
     expect([...readFileSync(join(dir, 'r.png')).subarray(1, 4)]).toEqual([80, 78, 71]);
     writeFileSync(join(dir, 'in.map'), readFileSync(ctf1));
     expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'in.map')])).code).toBe(2);
+    expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, '.', 'x', '..', 'in.map')])).code).toBe(2);
     expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(ctf1));
+    const fixed = await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'out.map')]);
+    expect(fixed.code).toBe(0);
+    expect(JSON.parse(fixed.stdout).fixed.map((i: { code: string }) => i.code)).toContain('LAYER_VERSION');
+    expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(ctf1));
+    expect((await run(['map', 'fix', join(dir, 'in.map'), join(dir, 'in.map'), '--in-place'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'in.map'))).toEqual(readFileSync(join(dir, 'out.map')));
+  });
+
+  it('convert --to 0.7 --mapres writes what map_convert_07 writes (fixtures/maps-converted-07)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    const recorded = join(fixturesDir, 'maps-converted-07', 'coverage.map');
+    // The mapres: the image map_convert_07 embedded in the recorded output, extracted again.
+    expect((await run(['map', 'extract', recorded, join(dir, 'x')])).code).toBe(0);
+    const out = await run(['map', 'convert', join(fixturesDir, 'maps', 'coverage.map'), join(dir, 'c.map'), '--to', '0.7', '--mapres', join(dir, 'x', 'images')]);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout).notes.filter((n: { code: string }) => n.code === 'image_embedded')).toHaveLength(1);
+    expect(readFileSync(join(dir, 'c.map'))).toEqual(readFileSync(recorded));
+    const bad = await run(['map', 'convert', ctf1, join(dir, 'd.map'), '--to', '0.6']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--to 0.6 is not supported/);
+    expect((await run(['map', 'convert', ctf1, join(dir, 'd.map'), '--mapres', dir])).code).toBe(2);
+    expect(existsSync(join(dir, 'd.map'))).toBe(false);
   });
 
   it('replace-image and replace-sound refuse bad files and write nothing', async () => {

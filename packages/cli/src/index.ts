@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
@@ -167,18 +168,47 @@ const COMMANDS: Record<string, Command> = {
   },
   'map convert': {
     args: ['IN', 'OUT'],
-    flags: { to: { type: 'string', value: 'FORMAT', help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads' } },
-    summary: 'Convert a Teeworlds 0.7 map to DDNet (RGBA images, expanded tiles)',
+    flags: {
+      to: { type: 'string', value: 'FORMAT', help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
+      mapres: { type: 'string', value: 'DIR', help: "with --to 0.7: embed each external image from DIR/<name>.png (an RGBA PNG, e.g. from DDNet's data/mapres)" },
+    },
+    summary: 'Convert a Teeworlds 0.7 map to DDNet (RGBA images, expanded tiles), or a DDNet map to 0.7 (--to 0.7)',
+    details:
+      "--to 0.7 writes what DDNet's map_convert_07 writes: the map as map_resave leaves it, with the external images found in --mapres embedded " +
+      '(0.7 clients have other mapres). It prints what it did as JSON; a tile layer whose image sides are not multiples of 16 (0.7 cannot draw it) ' +
+      'makes it exit 1, after writing OUT, as map_convert_07 does.',
     async run(io, [input, output], flags) {
-      await io.writeFile(output!, mapConvert(await io.readFile(input!), (flags.to as string | undefined) ?? 'ddnet'));
+      const to = (flags.to as string | undefined) ?? 'ddnet';
+      const bytes = await io.readFile(input!);
+      if (flags.mapres !== undefined && to === 'ddnet') throw new UsageError('--mapres is for --to 0.7');
+      let mapres: Map<string, Uint8Array> | undefined;
+      if (typeof flags.mapres === 'string') {
+        mapres = new Map();
+        for (const name of externalImageNames(bytes)) {
+          try {
+            mapres.set(name, await io.readFile(`${flags.mapres}/${name}.png`));
+          } catch {
+            // reported as kept external
+          }
+        }
+      }
+      const result = mapConvert(bytes, to, mapres && ((name) => mapres.get(name)));
+      await io.writeFile(output!, result.bytes);
+      if (result.report) await io.stdout(json({ notes: result.report }));
+      if (!result.ok) throw new ReportedFailure(`${result.report?.filter((n) => n.severity === 'refuse').length} problems map_convert_07 refuses (OUT written)`);
     },
   },
   'map fix': {
     args: ['IN', 'OUT'],
     flags: { 'in-place': { type: 'boolean', help: 'allow OUT to be IN (overwrite the input)' } },
-    summary: "Write the map as DDNet's loader leaves it (derived counts and indices recomputed); prints what was fixed",
+    summary: "Write the map as DDNet's loader leaves it, with the problems that can be fixed safely fixed; prints what was fixed and what is left",
+    details:
+      "DDNet's silent fixes: layer version 0; physics layers named by kind, white, not detail; other kinds' data indices -1. Safe fixes: " +
+      'references to missing images/envelopes/sounds become -1, envelopes with points out of range become empty, tiles past the layer size are dropped, ' +
+      '0.7 RGB images become RGBA, non-zero padding and skip bytes are zeroed, shared tile data is copied. Everything else is listed as remaining. ' +
+      'OUT must differ from IN unless --in-place is given; nothing is written on error.',
     async run(io, [input, output], flags) {
-      if (input === output && flags['in-place'] !== true) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
+      if (input !== '-' && resolvePath(input!) === resolvePath(output!) && flags['in-place'] !== true) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
       const result = fixMap(await io.readFile(input!));
       await io.writeFile(output!, result.bytes);
       io.stdout(json({ fixed: result.fixed, remaining: result.remaining }));

@@ -1,6 +1,8 @@
 import { MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
 import {
   convert07ToDdnetFile,
+  convertDdnetTo07File,
+  type ConvertTo07Result,
   diffMaps,
   extractImages,
   extractSounds,
@@ -129,9 +131,16 @@ export function mapDiffCommand(a: Uint8Array, b: Uint8Array) {
   return diffMaps(readMap(a, { strict: false }), readMap(b, { strict: false }));
 }
 
-export function mapConvert(bytes: Uint8Array, to: string): Uint8Array {
-  if (to !== 'ddnet') throw new MapError('cli.convert', `--to ${to} is not supported; use --to ddnet (0.7 to DDNet)`);
-  return convert07ToDdnetFile(bytes);
+/** The targets of `map convert --to`: `ddnet` (a 0.7 map to DDNet) and `0.7` (a DDNet map for 0.7, as map_convert_07). */
+export const CONVERT_TARGETS = ['ddnet', '0.7'] as const;
+
+export function mapConvert(bytes: Uint8Array, to: string, mapres?: (name: string) => Uint8Array | undefined): { bytes: Uint8Array; report?: ConvertTo07Result['notes']; ok: boolean } {
+  if (to === 'ddnet') return { bytes: convert07ToDdnetFile(bytes), ok: true };
+  if (to === '0.7' || to === '07') {
+    const result = convertDdnetTo07File(bytes, { mapres });
+    return { bytes: result.bytes, report: result.notes, ok: result.ok };
+  }
+  throw new MapError('cli.convert', `--to ${to} is not supported; use --to ddnet (0.7 to DDNet) or --to 0.7 (DDNet to 0.7)`);
 }
 
 export function mapRender(bytes: Uint8Array, what: string, tileSize: number | undefined, mapres: Map<string, Uint8Array> | undefined): Uint8Array {

@@ -1,4 +1,4 @@
-import { readMap, type TwMap, validateMap, type MapIssue, writeMap } from '@twcodec/map';
+import { readMap, type TwMap, writeMap } from '@twcodec/map';
 
 /**
  * Turns a Teeworlds 0.7 map into one DDNet loads and writes as DDNet does: images as version-1 RGBA (0.7's
@@ -30,27 +30,4 @@ export function convert07ToDdnet(map: TwMap): TwMap {
 /** convert07ToDdnet on a map file: returns a DDNet map file. */
 export function convert07ToDdnetFile(bytes: Uint8Array): Uint8Array {
   return writeMap(convert07ToDdnet(readMap(bytes, { strict: false })), { mode: 'ddnet' });
-}
-
-export interface FixResult {
-  bytes: Uint8Array;
-  /** What the input had that DDNet's loader fixes silently or that writing through the model repairs. */
-  fixed: MapIssue[];
-  /** Problems left in the output (errors DDNet refuses, warnings). */
-  remaining: MapIssue[];
-}
-
-/**
- * Writes a map as DDNet would after loading it: read leniently (so what DDNet tolerates is kept and what it
- * silently corrects is corrected in the model), then written in DDNet's layout, which recomputes every derived
- * index and count. Returns the new file and the issues before and after.
- */
-export function fixMap(bytes: Uint8Array): FixResult {
-  const map = readMap(bytes, { strict: false });
-  const before = validateMap(map);
-  const out = writeMap(map, { mode: 'ddnet' });
-  const remaining = validateMap(readMap(out, { strict: false }));
-  const key = (i: MapIssue) => `${i.code} ${i.path}`;
-  const left = new Set(remaining.map(key));
-  return { bytes: out, fixed: before.filter((i) => !left.has(key(i))), remaining };
 }

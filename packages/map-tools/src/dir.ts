@@ -164,6 +164,15 @@ function pngPixels(png: Uint8Array, channels: number, file: string): Uint8Array 
   }
 }
 
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Uint8Array, file: string): { width: number; height: number } {
+  if (png.length < 24 || png[12] !== 0x49 || png[13] !== 0x48 || png[14] !== 0x44 || png[15] !== 0x52) {
+    throw new MapError('mapdir.png', 'not a PNG (no IHDR chunk first)', -1, file);
+  }
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
 /** Packs a directory form (as unpackMap makes it, possibly edited) back into a map file. */
 export function packMap(files: MapFiles): Uint8Array {
   const need = (file: string) => {
@@ -197,6 +206,12 @@ export function packMap(files: MapFiles): Uint8Array {
     if (path.startsWith('images[') && item) ch = item.version !== undefined && item.version >= 2 && item.format === 0 ? 3 : 4;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(o)) out[k] = revive(v, path ? `${path}.${k}` : k, ch);
+    // An image's size is the size of its PNG: a PNG replaced by one of another size resizes the image.
+    const png = (o.pixels as { png?: unknown } | undefined)?.png;
+    if (/^images\[\d+\]$/.test(path) && item && typeof png === 'string') {
+      const { width, height } = pngSize(need(png), png);
+      out.item = { ...(out.item as object), width, height };
+    }
     return out;
   };
   const revived = revive(model, '', 4) as Omit<TwMap, 'datafile' | 'unreadData'>;

@@ -3,6 +3,8 @@ export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } 
 export { MAP_JSON, ORIGINAL_MAP, packMap, textToTiles, tilesToText, unpackMap, type MapFiles } from './dir.js';
 export { diffMaps, formatMapDiff, type MapDiff, type MapDifference, type TileChange } from './diff.js';
 export { gameTileColour, renderGameLayer, renderMap, type RenderOptions } from './render.js';
-export { convert07ToDdnet, convert07ToDdnetFile, fixMap, type FixResult } from './convert.js';
+export { convert07ToDdnet, convert07ToDdnetFile } from './convert.js';
+export { fixMap, fixMapModel, type FixResult } from './fix.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/map';
+export { CONVERT_07_MAX_IMAGE_SIDE, convertDdnetTo07, convertDdnetTo07File, decodeRgbaPngFor07, type Convert07Note, type ConvertTo07Options, type ConvertTo07Result } from './convert-07.js';

@@ -1,0 +1,151 @@
+import {
+  type ItemRefField,
+  LayerFlags,
+  MAP_ITEM_TYPE,
+  MAP_RECORD_REFS,
+  type MapIssue,
+  readMap,
+  TILEMAP_KINDS,
+  tilemapKind,
+  type TilemapLayer,
+  Tiles,
+  type TwMap,
+  validateMap,
+  writeMap,
+} from '@twcodec/map';
+
+export interface FixResult {
+  bytes: Uint8Array;
+  /** What the input had that the output no longer has (validateMap issues: DDNet's silent fixes and the safe fixes). */
+  fixed: MapIssue[];
+  /** Problems left in the output (what cannot be fixed without changing what the map means; see fixMapModel). */
+  remaining: MapIssue[];
+}
+
+/**
+ * Copies of `bytes` with the given byte offsets of every `size`-byte tile zeroed, or undefined when they are
+ * all zero already. (A copy: the model's tiles may share memory with what the writer compares them against.)
+ */
+function zeroed(bytes: Uint8Array, size: number, offsets: readonly number[]): Uint8Array | undefined {
+  let out: Uint8Array | undefined;
+  for (let o = 0; o + size <= bytes.length; o += size) {
+    for (const z of offsets) {
+      if (bytes[o + z] === 0) continue;
+      out ??= bytes.slice();
+      out[o + z] = 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * Applies to the model what DDNet's loader silently changes (checked against DDNet src/engine/shared/map.cpp:
+ * layer version reset to 0; physics layers named after their kind, white, not detail; data indices of other
+ * physics kinds reset to -1) and what validateMap reports that can be fixed without changing what any client
+ * shows or plays:
+ * - references to images, envelopes and sounds that do not exist become -1 (DDNet ignores them);
+ * - an envelope whose point range lies outside the points becomes empty (DDNet treats it as empty);
+ * - tiles beyond a layer's width x height are dropped (DDNet uses the first width x height);
+ * - 0.7 RGB images become RGBA (DDNet 18.3 and later load only RGBA);
+ * - non-zero padding bytes and skip bytes of layers without skip compression are zeroed (DDNet refuses them);
+ * - a tile layer that shares its data item with another gets its own copy (DDNet refuses shared tile data).
+ * Not fixed (it would change or drop content): unknown items and layers, versions DDNet does not load, tile
+ * ids a layer does not accept, missing or too small layers, envelope points out of time order.
+ */
+export function fixMapModel(map: TwMap): void {
+  const envelopes = map.envelopes.length;
+  const count: Record<string, number> = { image: map.images.length, envelope: envelopes, sound: map.sounds.length };
+  const clearRefs = (value: object, refs: readonly ItemRefField[]) => {
+    const fields = value as Record<string, unknown>;
+    for (const ref of refs) {
+      const index = fields[ref.field];
+      const n = count[ref.ref];
+      if (!ref.optional || typeof index !== 'number' || index === -1 || n === undefined) continue;
+      if (index < 0 || index >= n) fields[ref.field] = -1;
+    }
+  };
+
+  for (const envelope of map.envelopes) {
+    if (envelope.points.length === 0 && envelope.item.numPoints !== 0) envelope.item = { ...envelope.item, startPoint: 0, numPoints: 0 };
+  }
+
+  for (const image of map.images) {
+    if (image.item.external || image.item.version < 2 || image.item.format === 1 || !image.pixels) continue;
+    const { width, height } = image.item;
+    if (image.pixels.length !== width * height * 3) continue;
+    const rgba = new Uint8Array(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      rgba.set(image.pixels.subarray(i * 3, i * 3 + 3), i * 4);
+      rgba[i * 4 + 3] = 255;
+    }
+    image.pixels = rgba;
+    image.item = { ...image.item, version: 1 };
+    delete image.item.format;
+  }
+
+  const tileDataUsers = new Set<number>();
+  for (const group of map.groups) {
+    for (const layer of group.layers) {
+      if (layer.item.layerVersion !== 0) layer.item = { ...layer.item, layerVersion: 0 };
+      const variant = MAP_ITEM_TYPE.layer.variants.find((v) => v.name === layer.kind);
+      if (variant) clearRefs(layer.item, variant.refs);
+      if (layer.kind === 'quads') layer.quads.forEach((q) => clearRefs(q, MAP_RECORD_REFS.quad ?? []));
+      if (layer.kind === 'sounds' || layer.kind === 'sounds_deprecated') layer.sources.forEach((s) => clearRefs(s, MAP_RECORD_REFS.sound_source ?? []));
+      if (layer.kind !== 'tilemap') continue;
+
+      const item = { ...layer.item };
+      const kind = TILEMAP_KINDS.find((k) => k.kind === tilemapKind(item.tilemapFlags))!;
+      if (kind.flag !== 0) {
+        const name = kind.kind.charAt(0).toUpperCase() + kind.kind.slice(1);
+        if (item.name !== undefined) item.name = name;
+        item.color = { r: 255, g: 255, b: 255, a: 255 };
+        item.flags &= ~LayerFlags.Detail;
+      }
+      for (const other of TILEMAP_KINDS) {
+        if (other.property && other.kind !== kind.kind && item[other.field] !== undefined) (item[other.field] as number) = -1;
+      }
+      // Shared tile data: this layer's tiles go to a new data item.
+      const own = item[kind.field] as number | undefined;
+      if (own !== undefined && own >= 0) {
+        if (tileDataUsers.has(own)) (item[kind.field] as number) = -1;
+        else tileDataUsers.add(own);
+      }
+      layer.item = item;
+
+      // Tiles past width x height dropped; padding (and skip, outside skip compression) zeroed: the tiles
+      // behind `data` (their skip byte is 0 also in the model of a skip-compressed layer, which holds them
+      // expanded), and those of the layer's physics kind.
+      const tileCount = item.width * item.height;
+      let tiles = layer.tiles.bytes;
+      if (tiles.length > tileCount * 4) tiles = tiles.slice(0, tileCount * 4);
+      tiles = zeroed(tiles, 4, [2, 3]) ?? tiles;
+      if (tiles !== layer.tiles.bytes) layer.tiles = new Tiles(tiles);
+      if (kind.property) {
+        const views = layer as unknown as Record<string, { bytes: Uint8Array } | undefined>;
+        const view = views[kind.property];
+        if (view) {
+          let bytes = view.bytes;
+          if (bytes.length > tileCount * kind.tileBytes) bytes = bytes.slice(0, tileCount * kind.tileBytes);
+          bytes = zeroed(bytes, kind.tileBytes, kind.tile === 'tile' ? [2, ...kind.zeroBytes] : kind.zeroBytes) ?? bytes;
+          if (bytes !== view.bytes) views[kind.property] = kind.view(bytes);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The map with fixMapModel's fixes applied, written in DDNet's layout (which also recomputes every derived
+ * count and index). Reads leniently, so what DDNet loads despite a problem is kept. Returns the new file and
+ * the validateMap issues fixed and left.
+ */
+export function fixMap(bytes: Uint8Array): FixResult {
+  const map = readMap(bytes, { strict: false });
+  const before = validateMap(map);
+  fixMapModel(map);
+  const out = writeMap(map, { mode: 'ddnet' });
+  const remaining = validateMap(readMap(out, { strict: false }));
+  const key = (i: MapIssue) => `${i.code} ${i.path}`;
+  const left = new Set(remaining.map(key));
+  return { bytes: out, fixed: before.filter((i) => !left.has(key(i))), remaining };
+}
