@@ -40,6 +40,20 @@ export interface LayoutNode {
   findingCount?: number;
   /** A picture of the node (tilemap layers, embedded images). */
   preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
+  /** Children (or a picture) the worker builds when the node is first opened: the key to ask it for them. */
+  lazy?: string;
+  /** Decoded from compressed data (a snapshot item, a net message field): its bytes are those of its chunk. */
+  decoded?: boolean;
+  /** The game tick of a demo tick, chunk or teehistorian message (for the timeline). */
+  tick?: number;
+  /** An envelope's points, plotted by the page. */
+  plot?: EnvelopePlot;
+}
+
+/** The points of an envelope: time in ms, then one value per channel (colours 0..1, positions in units). */
+export interface EnvelopePlot {
+  channels: string[];
+  points: { time: number; curve: number; values: number[] }[];
 }
 
 export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';
