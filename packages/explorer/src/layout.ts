@@ -144,6 +144,9 @@ export function mapLayout(bytes: Uint8Array, schemas: readonly ItemSchema[]): La
       ],
     };
     node.children!.push(...itemFields(view, start + 8, size >> 2, schema));
+    // Named items (layers, images, envelopes, groups) show their name in the tree.
+    const named = node.children!.find((c) => c.label === 'name' && c.type?.startsWith('i32string'));
+    if (named) node.value = named.value;
     items.children!.push(node);
   }
   const data: LayoutNode = { label: 'data', start: dataStart, end: dataStart + dataSize, children: [], description: 'Data items, zlib-compressed in version 4.' };

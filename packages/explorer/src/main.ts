@@ -3,7 +3,7 @@
 // teehistorian files also get an overview: a timeline, the players, and their positions over time.
 import { type EnvelopePlot, type LayoutNode, leafAt, leaves } from './layout.js';
 import type { Preview } from './previews.js';
-import type { Overview } from './streams.js';
+import { type Overview, TRACK_BREAK } from './streams.js';
 import type { OpenReply, WorkerReply, WorkerRequest } from './worker.js';
 
 const ROW_BYTES = 16;
@@ -43,6 +43,8 @@ const api = {
   kind: '',
   ms: 0,
   overviewMs: 0,
+  /** Of `ms`, the time the worker took to decode the file. */
+  workerMs: 0,
   overviewReady: false,
   error: '',
   selected: undefined as { start: number; end: number; label: string } | undefined,
@@ -111,6 +113,7 @@ async function open(file: File): Promise<void> {
   api.kind = reply.kind;
   api.error = '';
   api.ms = performance.now() - t0;
+  api.workerMs = reply.ms;
   const findings = reply.root.findingCount ?? 0;
   statusEl.textContent = `${file.name}: ${reply.kind}, ${bytes.length} bytes, read in ${Math.round(api.ms)} ms${reply.kind === 'map' ? `, ${findings} validation finding(s)` : ''}`;
   details.replaceChildren();
@@ -262,7 +265,7 @@ function showDetails(node: LayoutNode, offset?: number): void {
     dd.textContent = v;
     dl.append(dt, dd);
   };
-  add('bytes', `${node.start}–${node.end - 1} (${node.end - node.start} bytes)${node.decoded ? ', the compressed chunk or record that holds it' : ''}`);
+  add('bytes', `${node.start}–${node.end - 1} (${node.end - node.start} bytes)${node.decoded ? ': those of the chunk or record it is decoded from' : ''}`);
   if (offset !== undefined) add('offset', String(offset));
   if (node.tick !== undefined) add('tick', String(node.tick));
   add('type', node.type);
@@ -299,6 +302,8 @@ function previewElements(preview: Preview, note?: string, kind = 'pixels'): HTML
   // Tiles are one pixel each: scale small layers up so that they can be seen.
   canvas.style.width = `${Math.min(Math.max(360, details.clientWidth - 24), preview.width * Math.max(1, Math.floor(360 / preview.width)))}px`;
   canvas.getContext('2d')?.putImageData(new ImageData(preview.rgba, preview.width, preview.height), 0, 0);
+  canvas.title = 'Click to see it at full size';
+  canvas.onclick = () => canvas.classList.toggle('zoomed');
   const out: HTMLElement[] = [canvas];
   if (note) {
     const p = document.createElement('div');
@@ -464,7 +469,7 @@ function drawPlot(o: Overview): void {
   for (const [axis, top] of [['x', 0], ['y', half]] as const) {
     let lo = Infinity;
     let hi = -Infinity;
-    for (const t of o.tracks) for (const v of t[axis]) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+    for (const t of o.tracks) for (const v of t[axis]) if (v !== TRACK_BREAK) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
     if (!Number.isFinite(lo)) continue;
     if (hi === lo) hi = lo + 1;
     ctx.fillStyle = '#888';
@@ -477,15 +482,25 @@ function drawPlot(o: Overview): void {
       ctx.strokeStyle = colorOf(t.clientId);
       ctx.beginPath();
       let lastTick = -Infinity;
+      let lastY: number | undefined;
       // Thinned to about one point per pixel column: a long demo has many more ticks than the canvas has pixels.
-      const step = Math.max(1, Math.floor(t.ticks.length / (width * 2)));
+      const step = t.hold ? 1 : Math.max(1, Math.floor(t.ticks.length / (width * 2)));
       for (let i = 0; i < t.ticks.length; i += step) {
+        const v = t[axis][i]!;
+        if (v === TRACK_BREAK) {
+          lastY = undefined;
+          continue;
+        }
         const px = tickX(o, width, t.ticks[i]!);
-        const py = top + half - 2 - ((t[axis][i]! - lo) / (hi - lo)) * (half - 4);
-        // A gap of more than a second (dead, spectating, gone) breaks the line.
-        if (t.ticks[i]! - lastTick > 50 * step) ctx.moveTo(px, py);
+        const py = top + half - 2 - ((v - lo) / (hi - lo)) * (half - 4);
+        if (t.hold) {
+          // Teehistorian positions hold until they change.
+          if (lastY === undefined) ctx.moveTo(px, py);
+          else ctx.lineTo(px, lastY), ctx.lineTo(px, py);
+        } else if (t.ticks[i]! - lastTick > 50 * step) ctx.moveTo(px, py); // a gap of a second: dead, spectating, gone
         else ctx.lineTo(px, py);
         lastTick = t.ticks[i]!;
+        lastY = py;
       }
       ctx.stroke();
     }
@@ -504,7 +519,10 @@ function goToTick(tick: number): void {
     else hi = mid;
   }
   const node = list[lo];
-  if (node) reveal(node);
+  if (node) {
+    reveal(node);
+    if (hasChildren(node)) void setExpanded(node, true);
+  }
   if (state.overview) drawTimeline(state.overview);
 }
 

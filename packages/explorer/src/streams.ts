@@ -6,6 +6,7 @@ import { type DemoReader, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, decodeObject, layoutNamed, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
+import { uuidFromInts } from '@twcodec/runtime';
 import type { LayoutNode } from './layout.js';
 
 /** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
@@ -26,9 +27,17 @@ export interface OverviewPlayer {
   toTick: number;
 }
 
+/** x of a track point that is not a position but a break (the character disappeared). */
+export const TRACK_BREAK = -2147483648;
+
 /** A client id's positions: parallel arrays of tick, x and y (world units, 32 per tile). */
 export interface Track {
   clientId: number;
+  /**
+   * Positions hold until the next point (teehistorian records only changes; breaks are marked by TRACK_BREAK);
+   * otherwise a point per recorded snapshot, and a gap in the ticks is a gap in the line.
+   */
+  hold?: boolean;
   ticks: Int32Array<ArrayBuffer>;
   x: Int32Array<ArrayBuffer>;
   y: Int32Array<ArrayBuffer>;
@@ -132,7 +141,11 @@ function snapshotNodes(snapshot: Snapshot, protocol: SnapshotProtocol, docs: Str
     }
     if (decoded.extra) fields.push({ label: 'extra', start, end, decoded: true, type: `int[${decoded.extra.length}]`, value: decoded.extra.join(', '), description: 'Ints after the fields the schema knows (a newer server); kept unchanged.' });
     let value: string;
-    if (typeof decoded.name === 'string') value = JSON.stringify(decoded.name);
+    if (layout.name === 'ex' && item.data.length >= 4) {
+      // A UUID type declaration: the UUID, and the object it stands for when the protocol knows it.
+      const uuid = uuidFromInts(item.data);
+      value = `${uuid}${protocol.uuidItems.find((u) => u.uuid === uuid) ? ` (${protocol.uuidItems.find((u) => u.uuid === uuid)!.name})` : ''}`;
+    } else if (typeof decoded.name === 'string') value = JSON.stringify(decoded.name);
     else if (typeof decoded.x === 'number' && typeof decoded.y === 'number') value = `x=${decoded.x} y=${decoded.y}`;
     else value = clip(fields.slice(0, 3).map((f) => `${f.label}=${f.value}`).join(' '));
     out.push({ label: `${layout.name} ${item.id}`, start, end, decoded: true, type: `${layout.event ? 'event' : 'object'} type ${item.type}`, value, description: doc?.description ?? '', children: fields });
@@ -182,7 +195,8 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   const ticks: LayoutNode[] = [];
   let current: LayoutNode | undefined;
   let previous: LayoutNode | undefined;
-  let tick = 0;
+  // Chunks before the first tick marker (a server demo's first messages) have no tick.
+  let tick: number | undefined;
   let lastMessage: { offset: number } | undefined;
   const finishPrevious = (end: number) => {
     if (!previous) return;
@@ -207,7 +221,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
       if (message.kind === 'sv_chat') {
         // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
         const team = seven ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
-        chat.push({ tick, clientId: Number(message.clientId), team, text: String(message.message) });
+        chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
       }
       node = {
         label: `message ${message.kind === 'unknown' ? `(unknown id ${(message as unknown as UnknownNetMessage).id})` : message.kind}`,
@@ -333,6 +347,7 @@ function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: M
   }
   events.sort((a, b) => a.tick - b.tick);
   const tickNumbers = ticks.filter((t) => t.tick !== undefined).map((t) => t.tick!);
+  for (const e of events) e.tick = Math.max(e.tick, tickNumbers[0] ?? 0);
   return {
     firstTick: tickNumbers[0] ?? 0,
     lastTick: tickNumbers[tickNumbers.length - 1] ?? 0,
@@ -366,6 +381,8 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
   const players: OverviewPlayer[] = [];
   const tracks = new Map<number, { ticks: number[]; x: number[]; y: number[] }>();
   const events: Overview['events'] = [];
+  const seen = new Set<number>();
+  const joinEvents = new Map<number, Overview['events'][number]>();
   const t0 = performance.now();
   for (const m of reader) {
     const last = nodes[nodes.length - 1];
@@ -375,37 +392,46 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     records.push(m);
     nodes.push({ label: `${m.tick}: ${m.kind}`, start: m.offset, end: m.offset, type: m.kind, value: summary(m), description: messageDocs[name] ?? '', lazy: `th:${index}`, tick: m.tick });
 
-    // Players: a client id is present from its first record to its DROP, named by the names it sends.
+    // Players: a client id is present from its JOIN (or its first record, for players already there when the
+    // file starts) to its DROP, named by the names it sends.
     const cid = 'cid' in m && typeof m.cid === 'number' ? m.cid : undefined;
     if (cid !== undefined && cid >= 0) {
       let p = open.get(cid);
-      if (!p) {
+      const joins = m.kind === 'JOIN' || m.kind.startsWith('EX:joinver') || (!seen.has(cid) && m.kind !== 'DROP' && m.kind !== 'PLAYER_OLD');
+      if (!p && joins) {
         open.set(cid, (p = { clientId: cid, name: names.names.get(cid) ?? '', fromTick: m.tick, toTick: m.tick }));
-        events.push({ tick: m.tick, kind: 'join', text: `#${cid} joins` });
+        const event = { tick: m.tick, kind: 'join' as const, text: `#${cid} joins` };
+        joinEvents.set(cid, event);
+        events.push(event);
+        seen.add(cid);
       }
-      p.toTick = m.tick;
+      if (p) p.toTick = m.tick;
     }
     const net = names.update(m);
     if (cid !== undefined && open.has(cid)) {
       const p = open.get(cid)!;
-      p.name = names.names.get(cid) ?? p.name;
+      const name = names.names.get(cid);
+      if (name && name !== p.name) {
+        p.name = name;
+        const join = joinEvents.get(cid);
+        if (join) join.text = `${name} (#${cid}) joins`;
+      }
       if (net?.kind === 'cl_say') events.push({ tick: m.tick, kind: 'chat', text: `${p.name || `#${cid}`}: ${String(net.message)}` });
       if (m.kind === 'DROP') {
         players.push(p);
         open.delete(cid);
-        events.push({ tick: m.tick, kind: 'leave', text: `${p.name || `#${cid}`} leaves` });
+        joinEvents.delete(cid);
+        events.push({ tick: m.tick, kind: 'leave', text: `${p.name || `#${cid}`} (#${cid}) leaves` });
       }
     }
-    if (m.kind === 'PLAYER_NEW' || m.kind === 'PLAYER_DIFF') {
+    if (m.kind === 'PLAYER_NEW' || m.kind === 'PLAYER_DIFF' || m.kind === 'PLAYER_OLD') {
       tracker.apply(m);
       const pos = tracker.positions.get(m.cid);
-      if (pos) {
-        let t = tracks.get(m.cid);
-        if (!t) tracks.set(m.cid, (t = { ticks: [], x: [], y: [] }));
-        t.ticks.push(m.tick);
-        t.x.push(pos.x);
-        t.y.push(pos.y);
-      }
+      let t = tracks.get(m.cid);
+      if (!t) tracks.set(m.cid, (t = { ticks: [], x: [], y: [] }));
+      t.ticks.push(m.tick);
+      t.x.push(pos ? pos.x : TRACK_BREAK);
+      t.y.push(pos ? pos.y : TRACK_BREAK);
     } else tracker.apply(m);
   }
   const last = nodes[nodes.length - 1];
@@ -426,7 +452,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     markers: [],
     events,
     players,
-    tracks: [...tracks].sort((a, b) => a[0] - b[0]).map(([clientId, t]) => ({ clientId, ticks: Int32Array.from(t.ticks), x: Int32Array.from(t.x), y: Int32Array.from(t.y) })),
+    tracks: [...tracks].sort((a, b) => a[0] - b[0]).map(([clientId, t]) => ({ clientId, hold: true, ticks: Int32Array.from(t.ticks), x: Int32Array.from(t.x), y: Int32Array.from(t.y) })),
     ms: performance.now() - t0,
   };
   return {
