@@ -95,12 +95,32 @@ function schemaModules() {
   };
 }
 
+/**
+ * Writes sw.js, a service worker that keeps the page's files (listed from the bundle, so hashed names stay
+ * right) in a cache named after them: once loaded, the page opens again without a network.
+ */
+function offline() {
+  return {
+    name: 'explorer-offline',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = ['./', './index.html', ...Object.keys(bundle).map((f) => `./${f}`)].sort();
+      let hash = 0;
+      for (const c of files.join('\n')) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+      const source = readFileSync(join(here, 'src', 'sw.js'), 'utf8')
+        .replace("'__CACHE__'", JSON.stringify(`explorer-${(hash >>> 0).toString(16)}`))
+        .replace("['__FILES__']", JSON.stringify(files));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
   base: './',
   logLevel: 'warn',
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
-  plugins: [schemaModules()],
+  plugins: [schemaModules(), offline()],
   // The worker is bundled on its own and needs the schema modules too.
   worker: { format: 'es', plugins: () => [schemaModules()] },
 });

@@ -246,6 +246,14 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
           await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-demo-3mb.png') });
         }
       } else console.log('explorer: corpus absent, 3 MB demo timing skipped');
+
+      // Works offline once loaded: the service worker serves the page's files with the network gone.
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      await page.context().setOffline(true);
+      await page.reload();
+      expect(await openFile(page, join(fixturesDir, 'maps', 'ctf1.map'))).toMatchObject({ kind: 'map', error: '' });
+      expect((await clickPath(page, ['header', 'num_items'])).highlighted).toEqual([20, 21, 22, 23]);
+      await page.context().setOffline(false);
     } finally {
       await browser.close();
     }

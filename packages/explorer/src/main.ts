@@ -598,3 +598,8 @@ document.addEventListener('drop', (e) => {
   const file = e.dataTransfer?.files[0];
   if (file) void open(file);
 });
+
+// Works offline once loaded: a service worker keeps the page's files (not on file: URLs, where none can run).
+if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
+  void navigator.serviceWorker.register('./sw.js').catch(() => undefined);
+}
