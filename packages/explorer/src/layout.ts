@@ -39,7 +39,7 @@ export interface LayoutNode {
   /** Findings at this node and below it. */
   findingCount?: number;
   /** A picture of the node (tilemap layers, embedded images). */
-  preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
+  preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer>; note?: string };
   /** Children (or a picture) the worker builds when the node is first opened: the key to ask it for them. */
   lazy?: string;
   /** Decoded from compressed data (a snapshot item, a net message field): its bytes are those of its chunk. */

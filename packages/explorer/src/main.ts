@@ -183,6 +183,8 @@ function treeRow(node: LayoutNode, depth: number, index: number): HTMLElement {
   row.style.paddingLeft = `${depth * INDENT}px`;
   row.dataset.start = String(node.start);
   row.dataset.end = String(node.end);
+  // The schema's description on hover, without selecting.
+  if (node.description) row.title = node.description;
   const toggle = document.createElement('span');
   toggle.className = 'toggle';
   if (hasChildren(node)) toggle.textContent = state!.expanded.has(node) ? '▾' : '▸';
@@ -245,6 +247,7 @@ function select(node: LayoutNode): void {
   api.selected = { start: node.start, end: node.end, label: node.label };
   renderTree();
   showDetails(node);
+  if (state.overview && node.tick !== undefined) drawTimeline(state.overview);
   const row = Math.floor(node.start / ROW_BYTES) * ROW_HEIGHT;
   if (row < hexEl.scrollTop || row > hexEl.scrollTop + hexEl.clientHeight - ROW_HEIGHT) hexEl.scrollTop = Math.max(0, row - ROW_HEIGHT * 2);
   renderHex();
@@ -280,7 +283,7 @@ function showDetails(node: LayoutNode, offset?: number): void {
     return p;
   });
   const pictures: Element[] = [];
-  if (node.preview) pictures.push(...previewElements(node.preview, node.lazy ? 'One pixel per tile, in the layer colour.' : undefined));
+  if (node.preview) pictures.push(...previewElements(node.preview, node.preview.note ?? (node.lazy ? 'One pixel per tile, in the layer colour; the tileset drawing follows.' : undefined)));
   if (node.plot) pictures.push(envelopeSvg(node.plot));
   details.replaceChildren(h, dl, desc, ...findings, ...pictures);
   // A tiles layer with an embedded tileset: the worker draws it with its tiles.
@@ -523,7 +526,6 @@ function goToTick(tick: number): void {
     reveal(node);
     if (hasChildren(node)) void setExpanded(node, true);
   }
-  if (state.overview) drawTimeline(state.overview);
 }
 
 timelineCanvas.addEventListener('click', (e) => {

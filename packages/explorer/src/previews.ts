@@ -67,6 +67,9 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
       }
       node.preview = { width, height, rgba };
       if (!physics && tilesetOf(map, layer)) node.lazy = `layer:${g}:${l}`;
+      else if (!physics && map.images[layer.item.image]) {
+        node.preview.note = `One pixel per tile, in the layer colour: its image "${map.images[layer.item.image]!.name ?? layer.item.image}" is external (the client's own copy), not in the file.`;
+      }
     });
   });
   const envelopeNodes = ofKind('envelope');
