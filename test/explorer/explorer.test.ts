@@ -34,7 +34,11 @@ afterAll(() => server?.close());
 
 type Loaded = { kind: string; ms: number; workerMs: number; overviewMs: number; error: string; overview?: { players: number; tracks: number; events: number } };
 async function openFile(page: Page, path: string): Promise<Loaded> {
-  await page.evaluate(() => ((window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer.ready = false));
+  await page.evaluate(() => {
+    const api = (window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer;
+    api.ready = false;
+    api.overviewReady = false;
+  });
   await page.setInputFiles('#file', path);
   await page.waitForFunction(() => (window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer.ready, null, { timeout: 60_000 });
   await page.waitForFunction(() => (window as unknown as { __explorer: { overviewReady: boolean } }).__explorer.overviewReady, null, { timeout: 60_000 });

@@ -587,6 +587,8 @@ hexEl.addEventListener('mouseover', (e) => {
 });
 fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];
+  // Cleared so that choosing the same file again opens it again.
+  fileInput.value = '';
   if (file) void open(file);
 });
 document.addEventListener('dragover', (e) => {

@@ -6,7 +6,7 @@ import { type DemoReader, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, decodeObject, layoutNamed, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
-import { uuidFromInts } from '@twcodec/runtime';
+import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
 import type { LayoutNode } from './layout.js';
 
 /** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
@@ -102,6 +102,32 @@ function messageSummary(message: { kind: string } & Record<string, unknown>, def
   return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${show(message[f.key])}`).join(' '));
 }
 
+const peekIndexes = new WeakMap<NetProtocolDef, Map<string, NetMessageDef>>();
+
+/**
+ * The definition of a message from its first bytes only (id and system flag, then the UUID of an extended
+ * message), without decoding its fields: a demo has tens of thousands of messages, decoded when opened.
+ */
+function peekMessage(table: NetProtocolDef, data: Uint8Array): { def: NetMessageDef | undefined; id: number } {
+  let index = peekIndexes.get(table);
+  if (!index) {
+    index = new Map();
+    for (const m of table.messages) index.set(m.uuid ? `${m.system ? 1 : 0}:${m.uuid}` : `${m.system ? 1 : 0}:${m.id}`, m);
+    peekIndexes.set(table, index);
+  }
+  try {
+    const r = new ByteReader(data, 0, data.length, 0);
+    const msg = r.readVarInt('id');
+    const system = msg & 1;
+    const id = msg >> 1;
+    // Id 0 is NETMSG_EX: a UUID follows (schemas/net/ddnet-0.6.yaml).
+    const key = id === 0 && r.remaining >= 16 ? `${system}:${uuidFromBytes(r.readBytes(16, 'uuid'))}` : `${system}:${id}`;
+    return { def: index.get(key), id };
+  } catch {
+    return { def: undefined, id: -1 };
+  }
+}
+
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function fieldType(f: SnapshotField): string {
@@ -190,7 +216,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   }
   if (demo.map) root.children!.push({ label: 'map', start: at, end: at + demo.map.length, type: 'datafile', value: `${demo.map.length} bytes`, description: 'The embedded map file (open it on its own to see its items).' });
 
-  const messages = new Map<number, { message: { kind: string } & Record<string, unknown>; def: NetMessageDef | undefined; end: number }>();
+  const messages = new Map<number, { data: Uint8Array; end: number }>();
   const chat: { tick: number; clientId: number; team: number; text: string }[] = [];
   const ticks: LayoutNode[] = [];
   let current: LayoutNode | undefined;
@@ -214,21 +240,25 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
       current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, tick: c.tick, children: [node] };
       ticks.push(current);
     } else if (c.kind === 'message') {
-      const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
-      const def = message.kind === 'unknown' ? undefined : netMessageDef(netTable, message.kind);
-      messages.set(c.offset, { message, def, end: c.offset });
+      const { def, id } = peekMessage(netTable, c.data);
+      messages.set(c.offset, { data: c.data, end: c.offset });
       lastMessage = { offset: c.offset };
-      if (message.kind === 'sv_chat') {
-        // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
-        const team = seven ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
-        chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
+      let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
+      if (def?.name === 'sv_chat') {
+        const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+        if (message.kind === 'sv_chat') {
+          // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
+          const team = seven ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
+          chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
+          value = messageSummary(message, def);
+        }
       }
       node = {
-        label: `message ${message.kind === 'unknown' ? `(unknown id ${(message as unknown as UnknownNetMessage).id})` : message.kind}`,
+        label: `message ${def ? def.name : `(unknown id ${id})`}`,
         start: c.offset,
         end: c.offset,
         type: `chunk: ${def?.system ? 'system' : 'game'} message`,
-        value: messageSummary(message, def),
+        value,
         description: def?.description ?? 'A network message the client received, of a kind the protocol tables do not know (kept as bytes).',
         lazy: `msg:${c.offset}`,
         tick,
@@ -267,7 +297,10 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
       const offset = Number(offsetText);
       if (kind === 'msg') {
         const m = messages.get(offset);
-        return m ? netMessageNodes(m.message, m.def, offset, m.end) : [];
+        if (!m) return [];
+        const message = decodeNetMessage(netTable, m.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+        const def = message.kind === 'unknown' ? undefined : netMessageDef(netTable, message.kind);
+        return netMessageNodes(message, def, offset, m.end);
       }
       if (!snapshots) build();
       const snapshot = snapshots!.get(offset);
