@@ -100,6 +100,13 @@ async function open(file: File): Promise<void> {
   const answer = await call({ op: 'open', buffer: copy.buffer }, [copy.buffer]);
   const reply: OpenReply = answer.op === 'open' ? answer.reply : { ok: false, message: 'The worker did not answer.' };
   if (!reply.ok) {
+    // The previous file's views go: they would be read as this file's.
+    state = undefined;
+    treeSpacer.replaceChildren();
+    treeSpacer.style.height = '0';
+    spacer.style.height = '0';
+    spacer.replaceChildren();
+    details.replaceChildren();
     statusEl.textContent = reply.message;
     statusEl.className = 'error';
     api.error = reply.message;
