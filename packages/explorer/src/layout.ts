@@ -53,7 +53,14 @@ export interface LayoutNode {
 /** The points of an envelope: time in ms, then one value per channel (colours 0..1, positions in units). */
 export interface EnvelopePlot {
   channels: string[];
-  points: { time: number; curve: number; values: number[] }[];
+  points: {
+    time: number;
+    curve: number;
+    values: number[];
+    /** Bezier tangents per channel ([time delta in ms, value delta]), when the map has them. */
+    in?: [number, number][];
+    out?: [number, number][];
+  }[];
 }
 
 export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';

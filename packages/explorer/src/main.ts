@@ -327,7 +327,27 @@ function previewElements(preview: Preview, note?: string, kind = 'pixels'): HTML
 const COLORS = ['#d33', '#2a2', '#33d', '#888', '#e80', '#0aa', '#a0a', '#7a4', '#c57', '#47c', '#a73', '#3a8'];
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** An envelope's channels over time: one line per channel, steps drawn as steps, other curves as straight lines. */
+const CURVE_STEPS = 16;
+
+/**
+ * How far between two envelope points the value is at fraction `a` of the time, by the first point's curve type
+ * (checked against DDNet's envelope evaluation, CEnvelopeEvalGame::RenderEvalEnvelope). A bezier curve without
+ * tangents falls back to linear there; with them it is drawn as an SVG cubic curve.
+ */
+function ease(curve: number, a: number): number {
+  switch (curve) {
+    case 2: // slow
+      return a * a * a;
+    case 3: // fast
+      return 1 - (1 - a) ** 3;
+    case 4: // smooth
+      return -2 * a * a * a + 3 * a * a;
+    default: // linear, bezier without tangents, and unknown curve types
+      return a;
+  }
+}
+
+/** An envelope's channels over time: one line per channel, following each point's curve type. */
 function envelopeSvg(plot: EnvelopePlot): SVGSVGElement {
   const width = 360;
   const height = 140;
@@ -368,9 +388,30 @@ function envelopeSvg(plot: EnvelopePlot): SVGSVGElement {
     plot.points.forEach((p, i) => {
       const px = x(p.time);
       const py = y(p.values[c] ?? 0);
-      if (i === 0) d += `M${px},${py}`;
-      else if (plot.points[i - 1]!.curve === 0) d += ` H${px} V${py}`;
-      else d += ` L${px},${py}`;
+      if (i === 0) {
+        d += `M${px},${py}`;
+        return;
+      }
+      const prev = plot.points[i - 1]!;
+      if (prev.curve === 0) {
+        d += ` H${px} V${py}`;
+        return;
+      }
+      const from = prev.values[c] ?? 0;
+      const to = p.values[c] ?? 0;
+      const out = prev.out?.[c];
+      const into = p.in?.[c];
+      if (prev.curve === 5 && out && into) {
+        // A cubic bezier from the tangents, its control points' times kept between the two points (as DDNet does).
+        const x1 = Math.min(Math.max(prev.time + out[0], prev.time), p.time);
+        const x2 = Math.min(Math.max(p.time + into[0], prev.time), p.time);
+        d += ` C${x(x1)},${y(from + out[1])} ${x(x2)},${y(to + into[1])} ${px},${py}`;
+        return;
+      }
+      for (let k = 1; k <= CURVE_STEPS; k++) {
+        const a = k / CURVE_STEPS;
+        d += ` L${x(prev.time + (p.time - prev.time) * a)},${y(from + (to - from) * ease(prev.curve, a))}`;
+      }
     });
     const line = document.createElementNS(SVG, 'path');
     line.setAttribute('d', d);

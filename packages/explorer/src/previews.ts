@@ -79,7 +79,20 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
     const n = Math.max(1, Math.min(4, envelope.item.channels));
     const channels = envelope.item.channels === 1 ? ['volume'] : envelope.item.channels === 3 ? ['x', 'y', 'rotation'] : ['r', 'g', 'b', 'a'].slice(0, n);
     // Values are 22.10 fixed point (colours 0-1024).
-    node.plot = { channels, points: envelope.points.map((p) => ({ time: p.time, curve: p.curveType, values: p.values.slice(0, channels.length).map((v) => v / 1024) })) };
+    node.plot = {
+      channels,
+      points: envelope.points.map((p) => ({
+        time: p.time,
+        curve: p.curveType,
+        values: p.values.slice(0, channels.length).map((v) => v / 1024),
+        ...(p.bezier
+          ? {
+              in: channels.map((_, c): [number, number] => [p.bezier!.inTangentDx[c] ?? 0, (p.bezier!.inTangentDy[c] ?? 0) / 1024]),
+              out: channels.map((_, c): [number, number] => [p.bezier!.outTangentDx[c] ?? 0, (p.bezier!.outTangentDy[c] ?? 0) / 1024]),
+            }
+          : {}),
+      })),
+    };
   });
   const imageNodes = ofKind('image');
   map.images.forEach((image, i) => {
