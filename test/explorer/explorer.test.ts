@@ -230,6 +230,11 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       const x = await clickPath(page, ['x']);
       expect(x).toMatchObject({ description: 'Position x.', selected: { start: playerNew.selected.start, end: playerNew.selected.end } });
       expect(x.highlighted[0]).toBe(playerNew.selected.start);
+      // The keyboard moves through the tree: down to the next field, left to the record.
+      await page.keyboard.press('ArrowDown');
+      expect((await shown(page)).selected.label).toBe('y');
+      await page.keyboard.press('ArrowLeft');
+      expect((await shown(page)).selected.label).toMatch(/: PLAYER_NEW$/);
       if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-teehistorian.png') });
 
       // Anything else gets a clear message.

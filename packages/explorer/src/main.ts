@@ -244,7 +244,10 @@ function reveal(node: LayoutNode): void {
   for (let p = state.parent.get(node); p; p = state.parent.get(p)) state.expanded.add(p);
   refreshTree();
   const index = state.rows.findIndex((r) => r.node === node);
-  if (index >= 0) treeEl.scrollTop = Math.max(0, index * TREE_ROW - treeEl.clientHeight / 3);
+  const top = index * TREE_ROW;
+  if (index >= 0 && (top < treeEl.scrollTop || top > treeEl.scrollTop + treeEl.clientHeight - TREE_ROW * 2)) {
+    treeEl.scrollTop = Math.max(0, top - treeEl.clientHeight / 3);
+  }
   select(node);
 }
 
@@ -576,6 +579,16 @@ function goToTick(tick: number): void {
   }
 }
 
+const tickAt = (canvas: HTMLCanvasElement, o: Overview, clientX: number) => {
+  const rect = canvas.getBoundingClientRect();
+  return Math.round(o.firstTick + ((clientX - rect.left - 4) / Math.max(1, rect.width - 8)) * (o.lastTick - o.firstTick));
+};
+for (const canvas of [timelineCanvas, plotCanvas]) {
+  canvas.addEventListener('mousemove', (e) => {
+    const o = state?.overview;
+    if (o) canvas.title = `tick ${tickAt(canvas, o, e.clientX)} (click to go there)`;
+  });
+}
 timelineCanvas.addEventListener('click', (e) => {
   const o = state?.overview;
   if (!o) return;
@@ -626,6 +639,25 @@ function renderHex(): void {
 }
 
 treeEl.addEventListener('scroll', () => requestAnimationFrame(renderTree));
+// Keyboard: up/down move the selection, right opens (or goes to the first child), left closes (or goes to the parent).
+treeEl.tabIndex = 0;
+treeEl.addEventListener('keydown', (e) => {
+  if (!state?.selected) return;
+  const node = state.selected;
+  const index = state.rows.findIndex((r) => r.node === node);
+  let next: LayoutNode | undefined;
+  if (e.key === 'ArrowDown') next = state.rows[index + 1]?.node;
+  else if (e.key === 'ArrowUp') next = state.rows[index - 1]?.node;
+  else if (e.key === 'ArrowRight') {
+    if (hasChildren(node) && !state.expanded.has(node)) void setExpanded(node, true);
+    else next = node.children?.[0];
+  } else if (e.key === 'ArrowLeft') {
+    if (state.expanded.has(node) && hasChildren(node)) void setExpanded(node, false);
+    else next = state.parent.get(node);
+  } else return;
+  e.preventDefault();
+  if (next) reveal(next);
+});
 hexEl.addEventListener('scroll', () => requestAnimationFrame(renderHex));
 hexEl.addEventListener('mouseover', (e) => {
   const offset = (e.target as HTMLElement).dataset?.offset;
