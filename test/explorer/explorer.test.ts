@@ -158,6 +158,10 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       await scrollTreeTop(page);
       await clickPath(page, [/^envelope #\d+$/]);
       expect(await page.locator('#details svg.envelope path[data-channel]').count()).toBeGreaterThan(0);
+      // A quads layer is drawn as polygons (ctf1's first layers are quads).
+      await scrollTreeTop(page);
+      await (await findRow(page, 'layer #0')).locator('.label').click();
+      expect(await canvasInk(page, '#details canvas.preview.quads')).toBeGreaterThan(0);
 
       // A corpus map with embedded images: a tiles layer is drawn with its tileset, an image as a picture.
       if (existsSync(TILESET_MAP)) {

@@ -91,6 +91,18 @@ describe('envelopes and tilesets', () => {
     }
   });
 
+  it('gives quads layers their quads as polygons in world units', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    attachPreviews(bytes, root);
+    const quads = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.quads);
+    expect(quads.length).toBeGreaterThan(0);
+    for (const l of quads) {
+      expect(l.quads!.length).toBe(Number(l.children!.find((c) => c.label === 'num_quads')!.value));
+      for (const q of l.quads!) expect(q.corners).toHaveLength(4);
+    }
+  });
+
   it('draws a tiles layer with an embedded tileset, honouring the tile flags', () => {
     // A 16 x 16-tile tileset of 2 x 2-pixel tiles: tile 1 is red on its left column, blue on its right.
     const tileset = new Uint8Array(32 * 32 * 4);

@@ -48,6 +48,14 @@ export interface LayoutNode {
   tick?: number;
   /** An envelope's points, plotted by the page. */
   plot?: EnvelopePlot;
+  /** A quads layer's quads, drawn by the page. */
+  quads?: QuadShape[];
+}
+
+/** One quad: its corners in world units (top-left, top-right, bottom-right, bottom-left) and its mean colour. */
+export interface QuadShape {
+  corners: [number, number][];
+  rgba: [number, number, number, number];
 }
 
 /** The points of an envelope: time in ms, then one value per channel (colours 0..1, positions in units). */

@@ -1,7 +1,7 @@
 // The page: a tree of the decoded structure beside a virtualised hex view. Selecting a node highlights its
 // bytes; hovering a byte shows the field under it with its type, value and the schema's description. Demos and
 // teehistorian files also get an overview: a timeline, the players, and their positions over time.
-import { type EnvelopePlot, type LayoutNode, leafAt, leaves } from './layout.js';
+import { type EnvelopePlot, type LayoutNode, leafAt, leaves, type QuadShape } from './layout.js';
 import type { Preview } from './previews.js';
 import { type Overview, TRACK_BREAK } from './streams.js';
 import type { OpenReply, WorkerReply, WorkerRequest } from './worker.js';
@@ -295,6 +295,7 @@ function showDetails(node: LayoutNode, offset?: number): void {
   const pictures: Element[] = [];
   if (node.preview) pictures.push(...previewElements(node.preview, node.preview.note ?? (node.lazy ? 'One pixel per tile, in the layer colour; the tileset drawing follows.' : undefined)));
   if (node.plot) pictures.push(envelopeSvg(node.plot));
+  if (node.quads?.length) pictures.push(...quadsCanvas(node.quads));
   details.replaceChildren(h, dl, desc, ...findings, ...pictures);
   // A tiles layer with an embedded tileset: the worker draws it with its tiles.
   if (offset === undefined && node.lazy?.startsWith('layer:') && state) {
@@ -325,6 +326,29 @@ function previewElements(preview: Preview, note?: string, kind = 'pixels'): HTML
     out.push(p);
   }
   return out;
+}
+
+/** A quads layer: every quad as a polygon in its mean corner colour, the layer's extent scaled to the panel. */
+function quadsCanvas(quads: QuadShape[]): HTMLElement[] {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const q of quads) for (const [x, y] of q.corners) (x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y));
+  const scale = Math.min(360 / Math.max(1, x1 - x0), 360 / Math.max(1, y1 - y0));
+  const canvas = document.createElement('canvas');
+  canvas.className = 'preview quads';
+  canvas.width = Math.max(1, Math.ceil((x1 - x0) * scale));
+  canvas.height = Math.max(1, Math.ceil((y1 - y0) * scale));
+  const ctx = canvas.getContext('2d')!;
+  for (const q of quads) {
+    ctx.fillStyle = `rgba(${q.rgba[0]},${q.rgba[1]},${q.rgba[2]},${q.rgba[3] / 255})`;
+    ctx.beginPath();
+    q.corners.forEach(([x, y], i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, (x - x0) * scale, (y - y0) * scale));
+    ctx.closePath();
+    ctx.fill();
+  }
+  const note = document.createElement('div');
+  note.className = 'note';
+  note.textContent = `${quads.length} quad(s) in their mean corner colour (no textures), x ${Math.round(x0)}..${Math.round(x1)}, y ${Math.round(y0)}..${Math.round(y1)} in world units.`;
+  return [canvas, note];
 }
 
 const COLORS = ['#d33', '#2a2', '#33d', '#888', '#e80', '#0aa', '#a0a', '#7a4', '#c57', '#47c', '#a73', '#3a8'];

@@ -34,6 +34,8 @@ const OTHER_ENTITY: Rgb = [250, 240, 60];
 /** Largest layer drawn (tiles); larger layers get no preview rather than a huge allocation. */
 const MAX_TILES = 4_000_000;
 
+/** Most quads drawn for one layer. */
+const MAX_QUADS = 20_000;
 /** Largest tileset rendering (pixels); the tile size is chosen to stay under it. */
 const MAX_RENDER_PIXELS = 3_000_000;
 
@@ -51,6 +53,17 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
     const start = Number(groupNodes[g]?.children?.find((c) => c.label === 'start_layer')?.value ?? NaN);
     group.layers.forEach((layer, l) => {
       const node = layerNodes[start + l];
+      if (node && layer.kind === 'quads') {
+        // Corner positions are 22.10 fixed point; the picture uses the mean of the corner colours.
+        node.quads = layer.quads.slice(0, MAX_QUADS).map((q) => {
+          const colours = [q.colorTopLeft, q.colorTopRight, q.colorBottomRight, q.colorBottomLeft];
+          const mean = (k: 'r' | 'g' | 'b' | 'a') => colours.reduce((sum, c) => sum + c[k], 0) / 4;
+          return {
+            corners: [q.topLeft, q.topRight, q.bottomRight, q.bottomLeft].map((p): [number, number] => [p.x / 1024, p.y / 1024]),
+            rgba: [mean('r'), mean('g'), mean('b'), mean('a')],
+          };
+        });
+      }
       if (!node || layer.kind !== 'tilemap') return;
       const { width, height } = layer.item;
       if (width * height > MAX_TILES || layer.tiles.length < width * height) return;
