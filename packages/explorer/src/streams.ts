@@ -2,7 +2,7 @@
 // and what the page shows beside them: a timeline, the players and their positions over time. What lives inside
 // compressed chunks (snapshot items, net messages) is built when a node is expanded (`lazy`), so that a large file
 // opens quickly; those nodes carry `decoded` and the byte range of their chunk.
-import { type DemoReader, readDemo } from '@twcodec/demo';
+import { type DemoChunk, type DemoReader, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, decodeObject, layoutNamed, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
@@ -231,7 +231,11 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
     if (m) m.end = end;
     lastMessage = undefined;
   };
+  // The decompressed chunks are kept until the overview is built, which replays them instead of decompressing
+  // the file a second time.
+  let decoded: DemoChunk[] | undefined = [];
   for (const c of demo.chunks()) {
+    decoded.push(c);
     finishPrevious(c.offset);
     let node: LayoutNode;
     if (c.kind === 'tick') {
@@ -283,7 +287,13 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   const build = () => {
     const t0 = performance.now();
     snapshots = new Map();
-    overview = demoOverview(demo, snapProtocol, snapshots, chat, ticks);
+    const replay = Object.create(demo) as DemoReader;
+    const chunks = decoded ?? [];
+    replay.chunks = function* () {
+      yield* chunks;
+    };
+    decoded = undefined;
+    overview = demoOverview(chunks.length ? replay : demo, snapProtocol, snapshots, chat, ticks);
     overview.ms = performance.now() - t0;
   };
   return {
