@@ -179,9 +179,35 @@ function renderTree(): void {
   const first = Math.max(0, Math.floor(treeEl.scrollTop / TREE_ROW) - 5);
   const last = Math.min(state.rows.length, first + Math.ceil(treeEl.clientHeight / TREE_ROW) + 10);
   const els: HTMLElement[] = [];
-  for (let i = first; i < last; i++) els.push(treeRow(state.rows[i]!.node, state.rows[i]!.depth, i));
+  const wanted: LayoutNode[] = [];
+  visibleRows.clear();
+  for (let i = first; i < last; i++) {
+    const node = state.rows[i]!.node;
+    const row = treeRow(node, state.rows[i]!.depth, i);
+    visibleRows.set(node, row);
+    els.push(row);
+    if (node.lazy?.startsWith('msg:') && !summarised.has(node)) wanted.push(node);
+  }
   treeSpacer.replaceChildren(...els);
+  if (wanted.length) void summarise(wanted);
 }
+
+/** Demo messages are decoded for their rows' summaries only when the rows come into view. */
+const summarised = new WeakSet<LayoutNode>();
+async function summarise(nodes: LayoutNode[]): Promise<void> {
+  const current = state;
+  for (const n of nodes) summarised.add(n);
+  const reply = await call({ op: 'summaries', keys: nodes.map((n) => n.lazy!) });
+  if (state !== current || reply.op !== 'summaries') return;
+  reply.values.forEach((v, i) => {
+    if (v === undefined) return;
+    nodes[i]!.value = v;
+    // In place: the rows stay the same elements (a click on one of them is not lost).
+    const value = visibleRows.get(nodes[i]!)?.querySelector('.value');
+    if (value) value.textContent = v;
+  });
+}
+const visibleRows = new Map<LayoutNode, HTMLElement>();
 
 function treeRow(node: LayoutNode, depth: number, index: number): HTMLElement {
   const row = document.createElement('div');

@@ -63,6 +63,8 @@ export interface Overview {
 export interface StreamSession {
   root: LayoutNode;
   children(key: string): LayoutNode[];
+  /** A one-line summary of a lazy node (a demo message's fields), for the tree rows in view; undefined: keep. */
+  summary(key: string): string | undefined;
   overview(): Overview;
 }
 
@@ -302,6 +304,14 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
       if (!overview) build();
       return overview!;
     },
+    summary(key) {
+      const [kind, offsetText] = key.split(':');
+      const m = kind === 'msg' ? messages.get(Number(offsetText)) : undefined;
+      if (!m) return undefined;
+      const message = decodeNetMessage(netTable, m.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+      if (message.kind === 'unknown') return `${m.data.length} bytes${(message as unknown as UnknownNetMessage).error ? ' (kept raw: does not read as its schema says)' : ''}`;
+      return messageSummary(message, netMessageDef(netTable, message.kind));
+    },
     children(key) {
       const [kind, offsetText] = key.split(':');
       const offset = Number(offsetText);
@@ -501,6 +511,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
   return {
     root,
     overview: () => overview,
+    summary: () => undefined,
     children(key) {
       const index = Number(key.split(':')[1]);
       const m = records[index];

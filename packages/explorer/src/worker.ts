@@ -15,7 +15,8 @@ export type WorkerRequest =
   | { id: number; op: 'open'; buffer: ArrayBuffer }
   | { id: number; op: 'children'; key: string }
   | { id: number; op: 'preview'; key: string }
-  | { id: number; op: 'overview' };
+  | { id: number; op: 'overview' }
+  | { id: number; op: 'summaries'; keys: string[] };
 
 export type OpenReply = { ok: true; kind: string; root: LayoutNode; ms: number } | { ok: false; message: string };
 export type WorkerReply = { id: number } & (
@@ -23,6 +24,7 @@ export type WorkerReply = { id: number } & (
   | { op: 'children'; children: LayoutNode[] }
   | { op: 'preview'; preview: Preview | undefined }
   | { op: 'overview'; overview: Overview | undefined; error?: string }
+  | { op: 'summaries'; values: (string | undefined)[] }
 );
 
 let session: StreamSession | undefined;
@@ -66,6 +68,18 @@ function handle(request: WorkerRequest): WorkerReply {
       }
     case 'preview':
       return { id, op: 'preview', preview: map ? renderLayer(map, request.key) : undefined };
+    case 'summaries':
+      return {
+        id,
+        op: 'summaries',
+        values: request.keys.map((key) => {
+          try {
+            return session?.summary(key);
+          } catch {
+            return undefined;
+          }
+        }),
+      };
     case 'overview':
       try {
         return { id, op: 'overview', overview: session?.overview() };
