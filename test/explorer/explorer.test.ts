@@ -15,7 +15,8 @@ const explorer = join(repoRoot, 'packages', 'explorer');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 // EXPLORER_SCREENSHOTS=1 refreshes the screenshots in docs/ (docs/explorer.md shows them).
 const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
-const BIG_DEMO = join(corpusDir, 'demos', 'ctf2_server_autorecord_2026-11-22_10-09-35.demo');
+// EXPLORER_DEMO=path times another demo.
+const BIG_DEMO = process.env.EXPLORER_DEMO ?? join(corpusDir, 'demos', 'ctf2_server_autorecord_2026-11-22_10-09-35.demo');
 const TILESET_MAP = join(corpusDir, 'maps', 'ddnet', 'Tsunami.map');
 
 /** How many pixels of a canvas are not transparent (something was drawn). */
