@@ -11,6 +11,8 @@ const ITEMS_DIR = join(here, '..', '..', 'schemas', 'map', 'items');
 const TEEHISTORIAN_DIR = join(here, '..', '..', 'schemas', 'teehistorian');
 const VIRTUAL = 'virtual:map-item-schemas';
 const VIRTUAL_TH = 'virtual:teehistorian-message-docs';
+const VIRTUAL_STREAM = 'virtual:stream-docs';
+const SNAPSHOT_DIR = join(here, '..', '..', 'schemas', 'snapshot');
 
 /** Keeps what the page needs of a field list: names, types, widths in ints, descriptions and the groups. */
 function fieldList(list) {
@@ -51,15 +53,64 @@ export function teehistorianMessageDocs() {
   return docs;
 }
 
+/**
+ * Descriptions for the decoded insides of demos and teehistorian files: snapshot objects (by protocol, item
+ * name, field name) from schemas/snapshot/*.yaml, teehistorian message fields from schemas/teehistorian/*.yaml.
+ */
+export function streamDocs() {
+  const snapshot = {};
+  for (const file of readdirSync(SNAPSHOT_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+    const s = parse(readFileSync(join(SNAPSHOT_DIR, file), 'utf8'));
+    const items = {};
+    for (const item of [...(s.items ?? []), ...(s.uuid_items ?? [])]) {
+      const fields = {};
+      for (const f of item.fields ?? []) if (f.description) fields[f.name] = f.description;
+      items[item.name] = { description: item.description ?? '', fields };
+    }
+    snapshot[s.protocol] = items;
+  }
+  const teehistorianFields = {};
+  for (const file of ['core.yaml', 'extensions.yaml']) {
+    const s = parse(readFileSync(join(TEEHISTORIAN_DIR, file), 'utf8'));
+    for (const m of [...(s.messages ?? []), ...(s.extensions ?? [])]) {
+      const fields = {};
+      for (const f of m.fields ?? []) if (f.description) fields[f.name] = f.description;
+      teehistorianFields[m.name] = fields;
+    }
+  }
+  return { snapshot, teehistorianFields };
+}
+
 /** Serves the schema-derived virtual modules. */
 function schemaModules() {
   return {
     name: 'map-item-schemas',
-    resolveId: (id) => (id === VIRTUAL || id === VIRTUAL_TH ? '\0' + id : undefined),
+    resolveId: (id) => (id === VIRTUAL || id === VIRTUAL_TH || id === VIRTUAL_STREAM ? '\0' + id : undefined),
     load(id) {
       if (id === '\0' + VIRTUAL) return `export default ${JSON.stringify(mapItemSchemas())};`;
       if (id === '\0' + VIRTUAL_TH) return `export default ${JSON.stringify(teehistorianMessageDocs())};`;
+      if (id === '\0' + VIRTUAL_STREAM) return `export default ${JSON.stringify(streamDocs())};`;
       return undefined;
+    },
+  };
+}
+
+/**
+ * Writes sw.js, a service worker that keeps the page's files (listed from the bundle, so hashed names stay
+ * right) in a cache named after them: once loaded, the page opens again without a network.
+ */
+function offline() {
+  return {
+    name: 'explorer-offline',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = ['./', './index.html', ...Object.keys(bundle).map((f) => `./${f}`)].sort();
+      let hash = 0;
+      for (const c of files.join('\n')) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+      const source = readFileSync(join(here, 'src', 'sw.js'), 'utf8')
+        .replace("'__CACHE__'", JSON.stringify(`explorer-${(hash >>> 0).toString(16)}`))
+        .replace("['__FILES__']", JSON.stringify(files));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
     },
   };
 }
@@ -69,7 +120,7 @@ export default defineConfig({
   base: './',
   logLevel: 'warn',
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
-  plugins: [schemaModules()],
+  plugins: [schemaModules(), offline()],
   // The worker is bundled on its own and needs the schema modules too.
   worker: { format: 'es', plugins: () => [schemaModules()] },
 });

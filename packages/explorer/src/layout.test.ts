@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mapItemSchemas } from '../vite.config.mjs';
+import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
-import { attachPreviews } from './previews.js';
+import { attachPreviews, renderLayer } from './previews.js';
+import { demoSession, teehistorianSession } from './streams.js';
 import { detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
@@ -74,5 +75,89 @@ describe('previews', () => {
     for (let i = 0; i < game.preview!.rgba.length; i += 4) colours.add(Array.from(game.preview!.rgba.subarray(i, i + 3)).join(','));
     expect(colours).toContain('120,120,120');
     for (const c of ['255,90,90', '90,120,255', '180,0,0', '0,0,180']) expect(colours).toContain(c);
+  });
+});
+
+describe('envelopes and tilesets', () => {
+  it('plots every envelope of a map with its channels', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    attachPreviews(bytes, root);
+    const envelopes = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.label.startsWith('envelope #'));
+    expect(envelopes.length).toBeGreaterThan(0);
+    for (const e of envelopes) {
+      expect(e.plot!.points.length).toBeGreaterThan(0);
+      for (const p of e.plot!.points) expect(p.values).toHaveLength(e.plot!.channels.length);
+    }
+  });
+
+  it('gives quads layers their quads as polygons in world units', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    attachPreviews(bytes, root);
+    const quads = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.quads);
+    expect(quads.length).toBeGreaterThan(0);
+    for (const l of quads) {
+      expect(l.quads!.length).toBe(Number(l.children!.find((c) => c.label === 'num_quads')!.value));
+      for (const q of l.quads!) expect(q.corners).toHaveLength(4);
+    }
+  });
+
+  it('draws a tiles layer with an embedded tileset, honouring the tile flags', () => {
+    // A 16 x 16-tile tileset of 2 x 2-pixel tiles: tile 1 is red on its left column, blue on its right.
+    const tileset = new Uint8Array(32 * 32 * 4);
+    const paint = (x: number, y: number, rgb: number[]) => tileset.set([...rgb, 255], (y * 32 + x) * 4);
+    for (const y of [0, 1]) paint(2, y, [255, 0, 0]), paint(3, y, [0, 0, 255]);
+    const layer = (flags: number) => ({ kind: 'tilemap', tilemapKind: 'tiles', item: { width: 2, height: 2, image: 0, color: { r: 255, g: 255, b: 255, a: 255 } }, tiles: { length: 4, bytes: Uint8Array.from([1, flags, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) } });
+    const map = (flags: number) => ({ images: [{ name: 't', item: { width: 32, height: 32 }, pixels: tileset }], groups: [{ layers: [layer(flags)] }] }) as never;
+    const pixel = (flags: number, x: number, y: number) => {
+      const p = renderLayer(map(flags), 'layer:0:0')!;
+      const o = (y * p.width + x) * 4;
+      return Array.from(p.rgba.subarray(o, o + 3)).join(',');
+    };
+    const tile = renderLayer(map(0), 'layer:0:0')!;
+    expect(tile.width % 2).toBe(0);
+    const last = tile.width / 2 - 1; // the last pixel of the first tile
+    expect([pixel(0, 0, 0), pixel(0, last, 0)]).toEqual(['255,0,0', '0,0,255']);
+    expect([pixel(1, 0, 0), pixel(1, last, 0)]).toEqual(['0,0,255', '255,0,0']); // x flip
+    expect([pixel(8, 0, 0), pixel(8, 0, last)]).toEqual(['255,0,0', '0,0,255']); // rotated clockwise: left column on top
+  });
+});
+
+describe('demo and teehistorian sessions', () => {
+  it('decodes snapshot items with named fields, net messages and the players of a demo', () => {
+    const session = demoSession(read('demos/ctf2_server_Alpha_server_manual.demo'), streamDocs());
+    const chunks = session.root.children!.find((c) => c.label === 'chunks')!.children!;
+    const all = chunks.flatMap((t) => t.children ?? []);
+    const snapshot = all.find((c) => c.label === 'snapshot')!;
+    const items = session.children(snapshot.lazy!);
+    const character = items.find((i) => i.label.startsWith('character '));
+    expect(character, items.map((i) => i.label).join(' ')).toBeDefined();
+    expect(character!.children!.map((f) => f.label)).toEqual(expect.arrayContaining(['x', 'y', 'health', 'weapon']));
+    expect(character!.children!.every((f) => f.decoded && f.start === snapshot.start && f.end === snapshot.end)).toBe(true);
+    const info = items.find((i) => i.label.startsWith('client_info '))!;
+    expect(info.children!.find((f) => f.label === 'name')!.value).toMatch(/^".*"$/);
+    const message = all.find((c) => c.label.startsWith('message ') && c.label !== 'message (unknown')!;
+    expect(message.description).not.toBe('');
+    expect(session.children(message.lazy!).length).toBeGreaterThanOrEqual(0);
+    const overview = session.overview();
+    expect(overview.players.length).toBeGreaterThan(0);
+    expect(overview.tracks.length).toBeGreaterThan(0);
+    expect(overview.lastTick).toBeGreaterThan(overview.firstTick);
+    expect(overview.tracks[0]!.x.length).toBe(overview.tracks[0]!.ticks.length);
+  });
+
+  it('gives a teehistorian file its players, positions and decoded records', () => {
+    const session = teehistorianSession(read('teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian'), teehistorianMessageDocs(), streamDocs());
+    const messages = session.root.children!.find((c) => c.label === 'messages')!.children!;
+    const playerNew = messages.find((m) => m.label.endsWith(': PLAYER_NEW'))!;
+    const fields = session.children(playerNew.lazy!);
+    expect(fields.map((f) => f.label)).toEqual(['cid', 'x', 'y']);
+    expect(fields[1]!.description).toBe('Position x.');
+    const message = messages.find((m) => m.label.endsWith(': MESSAGE'));
+    if (message) expect(session.children(message.lazy!).some((f) => f.label.startsWith('net message '))).toBe(true);
+    const overview = session.overview();
+    expect(overview.players.length).toBeGreaterThan(0);
+    expect(overview.tracks.length).toBeGreaterThan(0);
   });
 });

@@ -39,7 +39,36 @@ export interface LayoutNode {
   /** Findings at this node and below it. */
   findingCount?: number;
   /** A picture of the node (tilemap layers, embedded images). */
-  preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
+  preview?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer>; note?: string };
+  /** Children (or a picture) the worker builds when the node is first opened: the key to ask it for them. */
+  lazy?: string;
+  /** Decoded from compressed data (a snapshot item, a net message field): its bytes are those of its chunk. */
+  decoded?: boolean;
+  /** The game tick of a demo tick, chunk or teehistorian message (for the timeline). */
+  tick?: number;
+  /** An envelope's points, plotted by the page. */
+  plot?: EnvelopePlot;
+  /** A quads layer's quads, drawn by the page. */
+  quads?: QuadShape[];
+}
+
+/** One quad: its corners in world units (top-left, top-right, bottom-right, bottom-left) and its mean colour. */
+export interface QuadShape {
+  corners: [number, number][];
+  rgba: [number, number, number, number];
+}
+
+/** The points of an envelope: time in ms, then one value per channel (colours 0..1, positions in units). */
+export interface EnvelopePlot {
+  channels: string[];
+  points: {
+    time: number;
+    curve: number;
+    values: number[];
+    /** Bezier tangents per channel ([time delta in ms, value delta]), when the map has them. */
+    in?: [number, number][];
+    out?: [number, number][];
+  }[];
 }
 
 export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';
@@ -130,6 +159,9 @@ export function mapLayout(bytes: Uint8Array, schemas: readonly ItemSchema[]): La
       ],
     };
     node.children!.push(...itemFields(view, start + 8, size >> 2, schema));
+    // Named items (layers, images, envelopes, groups) show their name in the tree.
+    const named = node.children!.find((c) => c.label === 'name' && c.type?.startsWith('i32string'));
+    if (named) node.value = named.value;
     items.children!.push(node);
   }
   const data: LayoutNode = { label: 'data', start: dataStart, end: dataStart + dataSize, children: [], description: 'Data items, zlib-compressed in version 4.' };

@@ -7,3 +7,8 @@ declare module 'virtual:teehistorian-message-docs' {
   const docs: Record<string, string>;
   export default docs;
 }
+declare module 'virtual:stream-docs' {
+  import type { StreamDocs } from './streams.js';
+  const docs: StreamDocs;
+  export default docs;
+}

@@ -1,27 +1,193 @@
-// Byte layouts of the stream formats (demos and teehistorian files), from the readers' chunk and message offsets.
-// Long files have many thousands of entries: they are grouped in runs so that the tree stays small.
-import { readDemo } from '@twcodec/demo';
-import { parseHeader, readTeehistorian } from '@twcodec/teehistorian';
+// Byte layouts of the stream formats (demos and teehistorian files), from the readers' chunk and message offsets,
+// and what the page shows beside them: a timeline, the players and their positions over time. What lives inside
+// compressed chunks (snapshot items, net messages) is built when a node is expanded (`lazy`), so that a large file
+// opens quickly; those nodes carry `decoded` and the byte range of their chunk.
+import { type DemoChunk, type DemoReader, readDemo } from '@twcodec/demo';
+import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { DDNET_0_6, decodeObject, layoutNamed, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
+import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
 import type { LayoutNode } from './layout.js';
 
-const GROUP = 500;
+/** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
+export interface StreamDocs {
+  /** protocol -> snapshot object name -> its description and its fields' descriptions. */
+  snapshot: Record<string, Record<string, { description: string; fields: Record<string, string> }>>;
+  /** teehistorian message (or extension) name -> field name -> description. */
+  teehistorianFields: Record<string, Record<string, string>>;
+}
 
-function grouped(label: string, nodes: LayoutNode[], description: string): LayoutNode {
-  const start = nodes[0]?.start ?? 0;
-  const end = nodes[nodes.length - 1]?.end ?? start;
-  if (nodes.length <= GROUP) return { label, start, end, description, children: nodes };
-  const children: LayoutNode[] = [];
-  for (let i = 0; i < nodes.length; i += GROUP) {
-    const run = nodes.slice(i, i + GROUP);
-    children.push({ label: `${run[0]!.label} … ${run[run.length - 1]!.label}`, start: run[0]!.start, end: run[run.length - 1]!.end, children: run });
+/** One player's presence: a client id and what it was called, from one tick to another. */
+export interface OverviewPlayer {
+  clientId: number;
+  name: string;
+  clan?: string;
+  skin?: string;
+  fromTick: number;
+  toTick: number;
+}
+
+/** x of a track point that is not a position but a break (the character disappeared). */
+export const TRACK_BREAK = -2147483648;
+
+/** A client id's positions: parallel arrays of tick, x and y (world units, 32 per tile). */
+export interface Track {
+  clientId: number;
+  /**
+   * Positions hold until the next point (teehistorian records only changes; breaks are marked by TRACK_BREAK);
+   * otherwise a point per recorded snapshot, and a gap in the ticks is a gap in the line.
+   */
+  hold?: boolean;
+  ticks: Int32Array<ArrayBuffer>;
+  x: Int32Array<ArrayBuffer>;
+  y: Int32Array<ArrayBuffer>;
+}
+
+/** What the page draws above the tree for a demo or teehistorian file. */
+export interface Overview {
+  firstTick: number;
+  lastTick: number;
+  /** Demo keyframes (full snapshots). */
+  keyframes: number[];
+  /** Demo timeline markers (ticks). */
+  markers: number[];
+  /** Chat lines, joins and leaves. */
+  events: { tick: number; kind: 'chat' | 'join' | 'leave'; text: string }[];
+  players: OverviewPlayer[];
+  tracks: Track[];
+  /** How long computing it took in the worker (ms). */
+  ms: number;
+}
+
+/** A decoded file the worker keeps so that the page can ask for the insides of chunks and records. */
+export interface StreamSession {
+  root: LayoutNode;
+  children(key: string): LayoutNode[];
+  /** A one-line summary of a lazy node (a demo message's fields), for the tree rows in view; undefined: keep. */
+  summary(key: string): string | undefined;
+  overview(): Overview;
+}
+
+const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function show(v: unknown): string {
+  if (v instanceof Uint8Array) return `${v.length} bytes`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return `[${Array.from(v as ArrayLike<unknown>).join(', ')}]`;
+  if (v && typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** A net message's fields as nodes (all inside the chunk or record that holds the message). */
+function netMessageNodes(message: { kind: string } & Record<string, unknown>, def: NetMessageDef | undefined, start: number, end: number): LayoutNode[] {
+  if (!def) {
+    const m = message as unknown as UnknownNetMessage;
+    return [
+      { label: 'id', start, end, decoded: true, type: m.system ? 'system message id' : 'game message id', value: String(m.id), description: 'A message id the protocol tables do not know; its bytes are kept.' },
+      ...(m.uuid ? [{ label: 'uuid', start, end, decoded: true, type: 'uuid', value: String(m.uuid), description: 'The UUID of an extended (NETMSG_EX) message.' }] : []),
+      { label: 'data', start, end, decoded: true, type: 'bytes', value: `${m.data.length} bytes`, description: m.error ? `Kept raw: ${m.error}` : 'The message body, kept as bytes.' },
+    ];
   }
-  return { label, start, end, description, children };
+  return def.fields.map((f) => ({
+    label: f.name,
+    start,
+    end,
+    decoded: true,
+    type: f.type + (f.optional ? ' (optional)' : ''),
+    value: message[f.key] === undefined ? '(absent)' : clip(show(message[f.key]), 200),
+    description: f.description,
+  }));
+}
+
+function messageSummary(message: { kind: string } & Record<string, unknown>, def: NetMessageDef | undefined): string {
+  if (!def) return `unknown id ${(message as unknown as UnknownNetMessage).id}`;
+  return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${show(message[f.key])}`).join(' '));
+}
+
+const peekIndexes = new WeakMap<NetProtocolDef, Map<string, NetMessageDef>>();
+
+/**
+ * The definition of a message from its first bytes only (id and system flag, then the UUID of an extended
+ * message), without decoding its fields: a demo has tens of thousands of messages, decoded when opened.
+ */
+function peekMessage(table: NetProtocolDef, data: Uint8Array): { def: NetMessageDef | undefined; id: number } {
+  let index = peekIndexes.get(table);
+  if (!index) {
+    index = new Map();
+    for (const m of table.messages) index.set(m.uuid ? `${m.system ? 1 : 0}:${m.uuid}` : `${m.system ? 1 : 0}:${m.id}`, m);
+    peekIndexes.set(table, index);
+  }
+  try {
+    const r = new ByteReader(data, 0, data.length, 0);
+    const msg = r.readVarInt('id');
+    const system = msg & 1;
+    const id = msg >> 1;
+    // Id 0 is NETMSG_EX: a UUID follows (schemas/net/ddnet-0.6.yaml).
+    const key = id === 0 && r.remaining >= 16 ? `${system}:${uuidFromBytes(r.readBytes(16, 'uuid'))}` : `${system}:${id}`;
+    return { def: index.get(key), id };
+  } catch {
+    return { def: undefined, id: -1 };
+  }
+}
+
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function fieldType(f: SnapshotField): string {
+  let t: string = f.kind;
+  if (f.ints > 1) t += ` (${f.ints} ints)`;
+  if (f.scale) t += `, value × ${f.scale} stored`;
+  if (f.min !== undefined || f.max !== undefined) t += `, ${f.min ?? '…'}..${f.max ?? '…'}`;
+  return t;
+}
+
+/** The items of a snapshot with their named fields (from the protocol's layouts and the schemas' descriptions). */
+function snapshotNodes(snapshot: Snapshot, protocol: SnapshotProtocol, docs: StreamDocs, start: number, end: number): LayoutNode[] {
+  const items = docs.snapshot[protocol.name] ?? {};
+  const out: LayoutNode[] = [];
+  for (const entry of snapshotObjects(snapshot, protocol).entries()) {
+    if (!entry.known) {
+      const { item } = entry;
+      out.push({
+        label: `type ${item.type} id ${item.id}`,
+        start,
+        end,
+        decoded: true,
+        type: entry.uuid ? `uuid ${entry.uuid}` : entry.reason,
+        value: `${item.data.length} ints: ${clip(Array.from(item.data).join(', '))}`,
+        description: entry.reason === 'unknown_uuid' ? 'An item of a UUID type this protocol does not know; its ints are kept.' : 'An item type this protocol does not know; its ints are kept.',
+      });
+      continue;
+    }
+    const { layout, item } = entry.view;
+    const doc = items[layout.name];
+    const decoded = decodeObject(layout, item.data);
+    const fields: LayoutNode[] = [];
+    for (const f of layout.fields) {
+      const key = camel(f.name);
+      if (!(key in decoded)) continue;
+      fields.push({ label: f.name, start, end, decoded: true, type: fieldType(f), value: clip(show(decoded[key]), 200), description: doc?.fields[f.name] ?? `Field of ${layout.name}: ${doc?.description ?? ''}` });
+    }
+    if (decoded.extra) fields.push({ label: 'extra', start, end, decoded: true, type: `int[${decoded.extra.length}]`, value: decoded.extra.join(', '), description: 'Ints after the fields the schema knows (a newer server); kept unchanged.' });
+    let value: string;
+    if (layout.name === 'ex' && item.data.length >= 4) {
+      // A UUID type declaration: the UUID, and the object it stands for when the protocol knows it.
+      const uuid = uuidFromInts(item.data);
+      value = `${uuid}${protocol.uuidItems.find((u) => u.uuid === uuid) ? ` (${protocol.uuidItems.find((u) => u.uuid === uuid)!.name})` : ''}`;
+    } else if (typeof decoded.name === 'string') value = JSON.stringify(decoded.name);
+    else if (typeof decoded.x === 'number' && typeof decoded.y === 'number') value = `x=${decoded.x} y=${decoded.y}`;
+    else value = clip(fields.slice(0, 3).map((f) => `${f.label}=${f.value}`).join(' '));
+    out.push({ label: `${layout.name} ${item.id}`, start, end, decoded: true, type: `${layout.event ? 'event' : 'object'} type ${item.type}`, value, description: doc?.description ?? '', children: fields });
+  }
+  return out;
 }
 
 /** A demo: header, timeline markers, map, then the chunks by tick (format: docs/formats/demo.md). */
-export function demoLayout(bytes: Uint8Array): LayoutNode {
+export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession {
   const demo = readDemo(bytes);
   const h = demo.header;
+  const seven = h.netVersion.startsWith('0.7');
+  const netTable: NetProtocolDef = seven ? TEEWORLDS_0_7_MESSAGES : DDNET_0_6_MESSAGES;
+  const snapProtocol: SnapshotProtocol = seven ? TEEWORLDS_0_7 : DDNET_0_6;
   const header: LayoutNode = {
     label: 'header',
     start: 0,
@@ -51,32 +217,204 @@ export function demoLayout(bytes: Uint8Array): LayoutNode {
     at += 48;
   }
   if (demo.map) root.children!.push({ label: 'map', start: at, end: at + demo.map.length, type: 'datafile', value: `${demo.map.length} bytes`, description: 'The embedded map file (open it on its own to see its items).' });
+
+  const messages = new Map<number, { data: Uint8Array; end: number }>();
+  const chat: { tick: number; clientId: number; team: number; text: string }[] = [];
   const ticks: LayoutNode[] = [];
   let current: LayoutNode | undefined;
-  let previous: { node: LayoutNode } | undefined;
+  let previous: LayoutNode | undefined;
+  // Chunks before the first tick marker (a server demo's first messages) have no tick.
+  let tick: number | undefined;
+  let lastMessage: { offset: number } | undefined;
+  const finishPrevious = (end: number) => {
+    if (!previous) return;
+    previous.end = end;
+    const m = lastMessage && messages.get(lastMessage.offset);
+    if (m) m.end = end;
+    lastMessage = undefined;
+  };
+  // The decompressed chunks are kept until the overview is built, which replays them instead of decompressing
+  // the file a second time.
+  let decoded: DemoChunk[] | undefined = [];
   for (const c of demo.chunks()) {
-    if (previous) previous.node.end = c.offset;
+    decoded.push(c);
+    finishPrevious(c.offset);
     let node: LayoutNode;
     if (c.kind === 'tick') {
+      tick = c.tick;
       node = { label: c.keyframe ? 'tick marker (keyframe)' : 'tick marker', start: c.offset, end: c.offset, type: 'chunk', value: String(c.tick), description: 'Starts a tick: a compressed tick delta in the flag byte, or a 4-byte absolute tick.' };
-      current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, children: [node] };
+      current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, tick: c.tick, children: [node] };
       ticks.push(current);
+    } else if (c.kind === 'message') {
+      const { def, id } = peekMessage(netTable, c.data);
+      messages.set(c.offset, { data: c.data, end: c.offset });
+      lastMessage = { offset: c.offset };
+      let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
+      if (def?.name === 'sv_chat') {
+        const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+        if (message.kind === 'sv_chat') {
+          // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
+          const team = seven ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
+          chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
+          value = messageSummary(message, def);
+        }
+      }
+      node = {
+        label: `message ${def ? def.name : `(unknown id ${id})`}`,
+        start: c.offset,
+        end: c.offset,
+        type: `chunk: ${def?.system ? 'system' : 'game'} message`,
+        value,
+        description: def?.description ?? 'A network message the client received, of a kind the protocol tables do not know (kept as bytes).',
+        lazy: `msg:${c.offset}`,
+        tick,
+      };
     } else {
-      const what = { snapshot: 'Full snapshot (keyframe): Huffman-compressed, variable-width ints.', delta: 'Snapshot delta against the previous recorded snapshot.', message: 'A network message the client received.' }[c.kind];
-      node = { label: c.kind, start: c.offset, end: c.offset, type: 'chunk', value: `${c.storedSize} bytes stored`, description: what };
-      if (current) current.children!.push(node);
-      else ticks.push(node);
+      const what = c.kind === 'snapshot' ? 'Full snapshot (keyframe): Huffman-compressed, variable-width ints.' : 'Snapshot delta against the previous recorded snapshot; expand it for the snapshot it gives.';
+      const value = c.kind === 'snapshot' ? `${c.storedSize} bytes stored, ${c.ints[1] ?? 0} items` : `${c.storedSize} bytes stored, ${c.ints[0] ?? 0} deleted, ${c.ints[1] ?? 0} changed items`;
+      node = { label: c.kind, start: c.offset, end: c.offset, type: 'chunk', value, description: what, lazy: `snap:${c.offset}`, tick };
     }
-    previous = { node };
+    if (current && node !== current.children![0]) current.children!.push(node);
+    else if (!current) ticks.push(node);
+    previous = node;
   }
-  if (previous) previous.node.end = bytes.length;
+  finishPrevious(bytes.length);
   for (const t of ticks) if (t.children?.length) t.end = t.children[t.children.length - 1]!.end;
-  root.children!.push(grouped('chunks', ticks, 'Chunks by tick: tick markers, snapshots or deltas, messages.'));
-  return root;
+  const first = ticks[0]?.start ?? bytes.length;
+  root.children!.push({ label: 'chunks', start: first, end: ticks[ticks.length - 1]?.end ?? first, description: 'Chunks by tick: tick markers, snapshots or deltas, messages.', children: ticks });
+
+  // Full snapshots by the offset of their chunk, and the overview, are built on the first request for either.
+  let snapshots: Map<number, Snapshot> | undefined;
+  let overview: Overview | undefined;
+  const build = () => {
+    const t0 = performance.now();
+    snapshots = new Map();
+    const replay = Object.create(demo) as DemoReader;
+    const chunks = decoded ?? [];
+    replay.chunks = function* () {
+      yield* chunks;
+    };
+    decoded = undefined;
+    overview = demoOverview(chunks.length ? replay : demo, snapProtocol, snapshots, chat, ticks);
+    overview.ms = performance.now() - t0;
+  };
+  return {
+    root,
+    overview() {
+      if (!overview) build();
+      return overview!;
+    },
+    summary(key) {
+      const [kind, offsetText] = key.split(':');
+      const m = kind === 'msg' ? messages.get(Number(offsetText)) : undefined;
+      if (!m) return undefined;
+      const message = decodeNetMessage(netTable, m.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+      if (message.kind === 'unknown') return `${m.data.length} bytes${(message as unknown as UnknownNetMessage).error ? ' (kept raw: does not read as its schema says)' : ''}`;
+      return messageSummary(message, netMessageDef(netTable, message.kind));
+    },
+    children(key) {
+      const [kind, offsetText] = key.split(':');
+      const offset = Number(offsetText);
+      if (kind === 'msg') {
+        const m = messages.get(offset);
+        if (!m) return [];
+        const message = decodeNetMessage(netTable, m.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+        const def = message.kind === 'unknown' ? undefined : netMessageDef(netTable, message.kind);
+        return netMessageNodes(message, def, offset, m.end);
+      }
+      if (!snapshots) build();
+      const snapshot = snapshots!.get(offset);
+      const end = findChunkEnd(ticks, offset);
+      return snapshot ? snapshotNodes(snapshot, snapProtocol, docs, offset, end) : [];
+    },
+  };
 }
 
-/** A teehistorian file: the header (UUID, JSON) then its messages by tick. */
-export function teehistorianLayout(bytes: Uint8Array, docs: Record<string, string>): LayoutNode {
+function findChunkEnd(ticks: LayoutNode[], offset: number): number {
+  let lo = 0;
+  let hi = ticks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ticks[mid]!.start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return ticks[lo]?.children?.find((c) => c.start === offset)?.end ?? offset;
+}
+
+/**
+ * One pass over the demo's snapshots: the players from client_info objects (0.7: from sv_client_info messages,
+ * which the message pass does not follow; their names stay empty), character positions per client id.
+ */
+function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: Map<number, Snapshot>, chat: { tick: number; clientId: number; team: number; text: string }[], ticks: LayoutNode[]): Overview {
+  const players: OverviewPlayer[] = [];
+  const open = new Map<number, OverviewPlayer>();
+  const tracks = new Map<number, { ticks: number[]; x: number[]; y: number[] }>();
+  const keyframes: number[] = [];
+  const hasClientInfo = layoutNamed(protocol, 'client_info') !== undefined;
+  for (const { tick, snapshot, offset, source } of demo.snapshots(protocol)) {
+    snapshots.set(offset, snapshot);
+    if (source === 'keyframe') keyframes.push(tick);
+    const objects = snapshotObjects(snapshot, protocol as SnapshotProtocol<Record<string, unknown>>);
+    if (hasClientInfo) {
+      const seen = new Set<number>();
+      for (const info of objects.items('client_info') as unknown as { item: { id: number }; name: string; clan: string; skin: string }[]) {
+        const id = info.item.id;
+        seen.add(id);
+        const p = open.get(id);
+        if (p && p.name === info.name && p.clan === info.clan && p.skin === info.skin) {
+          p.toTick = tick;
+          continue;
+        }
+        if (p) players.push(p);
+        open.set(id, { clientId: id, name: info.name, clan: info.clan, skin: info.skin, fromTick: tick, toTick: tick });
+      }
+      for (const [id, p] of open) {
+        if (seen.has(id)) continue;
+        players.push(p);
+        open.delete(id);
+      }
+    }
+    for (const c of objects.items('character') as unknown as { item: { id: number }; x: number; y: number }[]) {
+      let t = tracks.get(c.item.id);
+      if (!t) tracks.set(c.item.id, (t = { ticks: [], x: [], y: [] }));
+      t.ticks.push(tick);
+      t.x.push(c.x);
+      t.y.push(c.y);
+    }
+  }
+  players.push(...open.values());
+  players.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId);
+  const nameAt = (clientId: number, tick: number) =>
+    players.find((p) => p.clientId === clientId && p.fromTick <= tick && tick <= p.toTick)?.name ?? players.find((p) => p.clientId === clientId && p.fromTick > tick)?.name;
+  const events: Overview['events'] = [];
+  for (const line of chat) {
+    const text = `${line.clientId < 0 ? '*** ' : `${nameAt(line.clientId, line.tick) ?? `#${line.clientId}`}: `}${line.text}`;
+    const last = events[events.length - 1];
+    // A server demo records a message once per client it was sent to.
+    if (demo.header.type === 'server' && last && last.tick === line.tick && last.text === text) continue;
+    events.push({ tick: line.tick, kind: 'chat', text });
+  }
+  for (const p of players) {
+    events.push({ tick: p.fromTick, kind: 'join', text: `${p.name} (#${p.clientId}) appears` });
+    events.push({ tick: p.toTick, kind: 'leave', text: `${p.name} (#${p.clientId}) last seen` });
+  }
+  events.sort((a, b) => a.tick - b.tick);
+  const tickNumbers = ticks.filter((t) => t.tick !== undefined).map((t) => t.tick!);
+  for (const e of events) e.tick = Math.max(e.tick, tickNumbers[0] ?? 0);
+  return {
+    firstTick: tickNumbers[0] ?? 0,
+    lastTick: tickNumbers[tickNumbers.length - 1] ?? 0,
+    keyframes,
+    markers: demo.header.timelineMarkers,
+    events,
+    players,
+    tracks: [...tracks].sort((a, b) => a[0] - b[0]).map(([clientId, t]) => ({ clientId, ticks: Int32Array.from(t.ticks), x: Int32Array.from(t.x), y: Int32Array.from(t.y) })),
+    ms: 0,
+  };
+}
+
+/** A teehistorian file: the header (UUID, JSON) then its messages with their ticks. */
+export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<string, string>, docs: StreamDocs): StreamSession {
   const reader = readTeehistorian(bytes);
   const headerEnd = parseHeader(bytes, true)!.size;
   const root: LayoutNode = {
@@ -88,17 +426,122 @@ export function teehistorianLayout(bytes: Uint8Array, docs: Record<string, strin
       { label: 'header', start: 16, end: headerEnd, type: 'json', value: `${Object.keys(reader.header).length} keys`, description: 'Server settings and map as NUL-terminated JSON.' },
     ],
   };
-  const messages: LayoutNode[] = [];
+  const records: TickedMessage[] = [];
+  const nodes: LayoutNode[] = [];
+  const names = new TeehistorianNames();
+  const tracker = new PlayerTracker();
+  const open = new Map<number, OverviewPlayer>();
+  const players: OverviewPlayer[] = [];
+  const tracks = new Map<number, { ticks: number[]; x: number[]; y: number[] }>();
+  const events: Overview['events'] = [];
+  const seen = new Set<number>();
+  const joinEvents = new Map<number, Overview['events'][number]>();
+  const t0 = performance.now();
   for (const m of reader) {
-    const last = messages[messages.length - 1];
+    const last = nodes[nodes.length - 1];
     if (last) last.end = m.offset;
     const name = m.kind.startsWith('EX:') ? m.kind.slice(3) : m.kind;
-    messages.push({ label: `${m.tick}: ${m.kind}`, start: m.offset, end: m.offset, type: m.kind, value: summary(m), description: docs[name] ?? '' });
+    const index = records.length;
+    records.push(m);
+    nodes.push({ label: `${m.tick}: ${m.kind}`, start: m.offset, end: m.offset, type: m.kind, value: summary(m), description: messageDocs[name] ?? '', lazy: `th:${index}`, tick: m.tick });
+
+    // Players: a client id is present from its JOIN (or its first record, for players already there when the
+    // file starts) to its DROP, named by the names it sends.
+    const cid = 'cid' in m && typeof m.cid === 'number' ? m.cid : undefined;
+    if (cid !== undefined && cid >= 0) {
+      let p = open.get(cid);
+      const joins = m.kind === 'JOIN' || m.kind.startsWith('EX:joinver') || (!seen.has(cid) && m.kind !== 'DROP' && m.kind !== 'PLAYER_OLD');
+      if (!p && joins) {
+        open.set(cid, (p = { clientId: cid, name: names.names.get(cid) ?? '', fromTick: m.tick, toTick: m.tick }));
+        const event = { tick: m.tick, kind: 'join' as const, text: `#${cid} joins` };
+        joinEvents.set(cid, event);
+        events.push(event);
+        seen.add(cid);
+      }
+      if (p) p.toTick = m.tick;
+    }
+    const net = names.update(m);
+    if (cid !== undefined && open.has(cid)) {
+      const p = open.get(cid)!;
+      const name = names.names.get(cid);
+      if (name && name !== p.name) {
+        p.name = name;
+        const join = joinEvents.get(cid);
+        if (join) join.text = `${name} (#${cid}) joins`;
+      }
+      if (net?.kind === 'cl_say') events.push({ tick: m.tick, kind: 'chat', text: `${p.name || `#${cid}`}: ${String(net.message)}` });
+      if (m.kind === 'DROP') {
+        players.push(p);
+        open.delete(cid);
+        joinEvents.delete(cid);
+        events.push({ tick: m.tick, kind: 'leave', text: `${p.name || `#${cid}`} (#${cid}) leaves` });
+      }
+    }
+    if (m.kind === 'PLAYER_NEW' || m.kind === 'PLAYER_DIFF' || m.kind === 'PLAYER_OLD') {
+      tracker.apply(m);
+      const pos = tracker.positions.get(m.cid);
+      let t = tracks.get(m.cid);
+      if (!t) tracks.set(m.cid, (t = { ticks: [], x: [], y: [] }));
+      t.ticks.push(m.tick);
+      t.x.push(pos ? pos.x : TRACK_BREAK);
+      t.y.push(pos ? pos.y : TRACK_BREAK);
+    } else tracker.apply(m);
   }
-  const last = messages[messages.length - 1];
+  const last = nodes[nodes.length - 1];
   if (last) last.end = reader.end?.offset ?? bytes.length;
-  root.children!.push(grouped('messages', messages, 'Messages, each starting with a variable-width int (a client id, or minus a message id).'));
-  return root;
+  players.push(...open.values());
+  players.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId);
+  root.children!.push({
+    label: 'messages',
+    start: nodes[0]?.start ?? headerEnd,
+    end: last?.end ?? headerEnd,
+    description: 'Messages, each starting with a variable-width int (a client id, or minus a message id).',
+    children: nodes,
+  });
+  const overview: Overview = {
+    firstTick: records[0]?.tick ?? 0,
+    lastTick: records[records.length - 1]?.tick ?? 0,
+    keyframes: [],
+    markers: [],
+    events,
+    players,
+    tracks: [...tracks].sort((a, b) => a[0] - b[0]).map(([clientId, t]) => ({ clientId, hold: true, ticks: Int32Array.from(t.ticks), x: Int32Array.from(t.x), y: Int32Array.from(t.y) })),
+    ms: performance.now() - t0,
+  };
+  return {
+    root,
+    overview: () => overview,
+    summary: () => undefined,
+    children(key) {
+      const index = Number(key.split(':')[1]);
+      const m = records[index];
+      const node = nodes[index];
+      if (!m || !node) return [];
+      const name = m.kind.startsWith('EX:') ? m.kind.slice(3) : m.kind;
+      const fieldDocs = docs.teehistorianFields[name] ?? {};
+      const out: LayoutNode[] = [];
+      for (const [k, v] of Object.entries(m)) {
+        if (k === 'kind' || k === 'offset' || k === 'tick') continue;
+        const snake = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+        out.push({ label: snake, start: node.start, end: node.end, decoded: true, type: typeof v === 'object' ? (v instanceof Uint8Array ? 'bytes' : 'array') : typeof v, value: clip(show(v), 200), description: fieldDocs[snake] ?? fieldDocs[k] ?? '' });
+      }
+      if (m.kind === 'MESSAGE') {
+        const net = decodeClientMessage(m) as { kind: string } & Record<string, unknown>;
+        const def = net.kind === 'unknown' ? undefined : netMessageDef(DDNET_0_6_MESSAGES, net.kind);
+        out.push({
+          label: `net message ${net.kind}`,
+          start: node.start,
+          end: node.end,
+          decoded: true,
+          type: def?.system ? 'system message' : 'game message',
+          value: messageSummary(net, def),
+          description: def?.description ?? 'A client message the protocol tables do not know (kept as bytes).',
+          children: netMessageNodes(net, def, node.start, node.end),
+        });
+      }
+      return out;
+    },
+  };
 }
 
 function summary(m: object): string {

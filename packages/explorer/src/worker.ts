@@ -1,34 +1,98 @@
-// Decodes off the main thread so that a large demo or teehistorian file keeps the page responsive.
+// Decodes off the main thread so that a large demo or teehistorian file keeps the page responsive. The worker
+// keeps the decoded file: the page asks it for the insides of a chunk, a layer drawn with its tileset, or the
+// overview (timeline, players, positions) when it needs them.
 import { CodecError } from '@twcodec/datafile';
+import type { TwMap } from '@twcodec/map';
 import schemas from 'virtual:map-item-schemas';
+import streamDocs from 'virtual:stream-docs';
 import thDocs from 'virtual:teehistorian-message-docs';
 import { placeFindings } from './findings.js';
-import { attachPreviews } from './previews.js';
 import { detectKind, type LayoutNode, mapLayout } from './layout.js';
-import { demoLayout, teehistorianLayout } from './streams.js';
+import { attachPreviews, type Preview, renderLayer } from './previews.js';
+import { demoSession, type Overview, type StreamSession, teehistorianSession } from './streams.js';
 
-export type WorkerReply = { ok: true; kind: string; root: LayoutNode; ms: number } | { ok: false; message: string };
+export type WorkerRequest =
+  | { id: number; op: 'open'; buffer: ArrayBuffer }
+  | { id: number; op: 'children'; key: string }
+  | { id: number; op: 'preview'; key: string }
+  | { id: number; op: 'overview' }
+  | { id: number; op: 'summaries'; keys: string[] };
 
-export function describe(bytes: Uint8Array): WorkerReply {
+export type OpenReply = { ok: true; kind: string; root: LayoutNode; ms: number } | { ok: false; message: string };
+export type WorkerReply = { id: number } & (
+  | { op: 'open'; reply: OpenReply }
+  | { op: 'children'; children: LayoutNode[] }
+  | { op: 'preview'; preview: Preview | undefined }
+  | { op: 'overview'; overview: Overview | undefined; error?: string }
+  | { op: 'summaries'; values: (string | undefined)[] }
+);
+
+let session: StreamSession | undefined;
+let map: TwMap | undefined;
+
+export function describe(bytes: Uint8Array): OpenReply {
   const t0 = performance.now();
   const kind = detectKind(bytes);
+  session = undefined;
+  map = undefined;
   try {
     let root: LayoutNode;
     if (kind === 'map') {
       root = mapLayout(bytes, schemas);
       placeFindings(bytes, root);
-      attachPreviews(bytes, root);
-    }
-    else if (kind === 'demo') root = demoLayout(bytes);
-    else if (kind === 'teehistorian') root = teehistorianLayout(bytes, thDocs);
+      map = attachPreviews(bytes, root);
+    } else if (kind === 'demo') root = (session = demoSession(bytes, streamDocs)).root;
+    else if (kind === 'teehistorian') root = (session = teehistorianSession(bytes, thDocs, streamDocs)).root;
     else return { ok: false, message: 'Not a file this page knows: a map starts with "DATA", a demo with "TWDEMO", a teehistorian file with its UUID 699db17b-8efb-34ff-b1d8-da6f60c15dd1.' };
     return { ok: true, kind, root, ms: performance.now() - t0 };
   } catch (e) {
-    if (e instanceof CodecError) return { ok: false, message: `This ${kind} is damaged: ${e.message}` };
-    return { ok: false, message: `Could not read this ${kind}: ${(e as Error).message}` };
+    return { ok: false, message: errorText(kind, e) };
   }
 }
 
-self.onmessage = (event: MessageEvent<ArrayBuffer>) => {
-  (self as unknown as { postMessage(m: WorkerReply): void }).postMessage(describe(new Uint8Array(event.data)));
+function errorText(kind: string, e: unknown): string {
+  if (e instanceof CodecError) return `This ${kind} is damaged: ${e.message}`;
+  return `Could not read this ${kind}: ${(e as Error).message}`;
+}
+
+function handle(request: WorkerRequest): WorkerReply {
+  const { id } = request;
+  switch (request.op) {
+    case 'open':
+      return { id, op: 'open', reply: describe(new Uint8Array(request.buffer)) };
+    case 'children':
+      try {
+        return { id, op: 'children', children: session?.children(request.key) ?? [] };
+      } catch (e) {
+        return { id, op: 'children', children: [{ label: 'error', start: 0, end: 0, decoded: true, value: errorText('file', e), description: 'Decoding this part failed.' }] };
+      }
+    case 'preview':
+      return { id, op: 'preview', preview: map ? renderLayer(map, request.key) : undefined };
+    case 'summaries':
+      return {
+        id,
+        op: 'summaries',
+        values: request.keys.map((key) => {
+          try {
+            return session?.summary(key);
+          } catch {
+            return undefined;
+          }
+        }),
+      };
+    case 'overview':
+      try {
+        return { id, op: 'overview', overview: session?.overview() };
+      } catch (e) {
+        return { id, op: 'overview', overview: undefined, error: errorText('file', e) };
+      }
+  }
+}
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const reply = handle(event.data);
+  const transfer: Transferable[] = [];
+  if (reply.op === 'preview' && reply.preview) transfer.push(reply.preview.rgba.buffer);
+  if (reply.op === 'overview' && reply.overview) for (const t of reply.overview.tracks) transfer.push(t.ticks.buffer, t.x.buffer, t.y.buffer);
+  (self as unknown as { postMessage(m: WorkerReply, transfer: Transferable[]): void }).postMessage(reply, transfer);
 };
