@@ -1,0 +1,170 @@
+import { demoChat, type DemoReader, readDemo } from '@twcodec/demo';
+import { decodeI32String } from '@twcodec/runtime';
+import { DDNET_0_6, type SnapshotField, type SnapshotItem, type SnapshotLayout, type SnapshotProtocol, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { type ColumnType, type ExportTable, TableBuilder } from './table.js';
+
+export interface DemoExportOptions {
+  /**
+   * Only these tables (default: all that the demo has): `chat`, `unknown_items`, or a snapshot object name
+   * (`character`, `player_info`, ...).
+   */
+  tables?: readonly string[];
+  /** The snapshot protocol; default: Teeworlds 0.7 for a demo whose net version starts with 0.7, else DDNet 0.6. */
+  protocol?: SnapshotProtocol;
+}
+
+/** How one field of a layout becomes columns. */
+interface FieldPlan {
+  field: SnapshotField;
+  /** First column of the field in the table (after tick and id). */
+  column: number;
+}
+
+interface ObjectTable {
+  builder: TableBuilder;
+  fields: FieldPlan[];
+}
+
+/**
+ * Columns of a snapshot object: tick, id (the item id: the client id for character, player_info,
+ * client_info, ...), then one per field under the schema's name: ints as stored, fixed-point fields as their
+ * value (vel_x: the int / 256), strings decoded, arrays as name_0, name_1, .... A field named tick or id is
+ * called <object>_<field> (character_tick). A field past the end of an older server's shorter item is its
+ * default, or null.
+ */
+function objectTable(layout: SnapshotLayout): ObjectTable {
+  const columns: { name: string; type: ColumnType }[] = [
+    { name: 'tick', type: 'int32' },
+    { name: 'id', type: 'int32' },
+  ];
+  const fields: FieldPlan[] = [];
+  for (const field of layout.fields) {
+    const name = field.name === 'tick' || field.name === 'id' ? `${layout.name}_${field.name}` : field.name;
+    fields.push({ field, column: columns.length });
+    if (field.kind === 'array') for (let i = 0; i < field.ints; i++) columns.push({ name: `${name}_${i}`, type: 'int32' });
+    else columns.push({ name, type: field.kind === 'string' ? 'string' : field.kind === 'fixed' ? 'float64' : 'int32' });
+  }
+  return { builder: new TableBuilder(layout.name, columns), fields };
+}
+
+// Decoded strings by item data: an unchanged item shares its ints from snapshot to snapshot (a client info over
+// a whole demo), so each is decoded once.
+const strings = new WeakMap<Int32Array, Map<number, string>>();
+function packedString(data: Int32Array, at: number, ints: number): string {
+  let cached = strings.get(data);
+  if (!cached) strings.set(data, (cached = new Map()));
+  let text = cached.get(at);
+  if (text === undefined) cached.set(at, (text = decodeI32String(data.subarray(at, at + ints))));
+  return text;
+}
+
+function addObject(table: ObjectTable, tick: number, item: SnapshotItem): void {
+  const columns = table.builder.columns;
+  const data = item.data;
+  columns[0]!.push(tick);
+  columns[1]!.push(item.id);
+  for (const { field, column } of table.fields) {
+    const at = field.offset;
+    switch (field.kind) {
+      case 'array':
+        for (let i = 0; i < field.ints; i++) columns[column + i]!.push(at + i < data.length ? data[at + i] : field.default);
+        break;
+      case 'string':
+        columns[column]!.push(at + field.ints <= data.length ? packedString(data, at, field.ints) : null);
+        break;
+      case 'fixed':
+        columns[column]!.push(at < data.length ? data[at]! / field.scale! : field.default === undefined ? null : field.default / field.scale!);
+        break;
+      default:
+        columns[column]!.push(at < data.length ? data[at] : field.default);
+    }
+  }
+  table.builder.rows++;
+}
+
+/** The protocol of a demo's snapshots, from its header's net version. */
+export function demoProtocol(demo: DemoReader): SnapshotProtocol {
+  return demo.header.netVersion.startsWith('0.7') ? TEEWORLDS_0_7 : DDNET_0_6;
+}
+
+/**
+ * A demo as tables:
+ * - one per snapshot object type that occurs (`character`, `player_info`, `client_info`, `projectile`,
+ *   `pickup`, `flag`, `game_info`, DDNet's `ddnet_character`, events such as `death`, ...): a row per item per
+ *   recorded tick (see objectTable for the columns);
+ * - `unknown_items`: items of a type the protocol does not know: tick, type (its UUID, or type_N), id, data
+ *   (the ints as a JSON array);
+ * - `chat`: tick, client_id (-1: the server), name (from the client-info items), team, text.
+ *
+ * Every table carries the demo's header as JSON in its metadata (`demo.header`).
+ */
+export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): ExportTable[] {
+  const demo = readDemo(bytes);
+  const protocol = options.protocol ?? demoProtocol(demo);
+  const wanted = options.tables && new Set(options.tables);
+  const known = new Set(['chat', 'unknown_items', ...[...protocol.items, ...protocol.uuidItems].filter((t) => t.name !== 'ex').map((t) => t.name)]);
+  for (const name of wanted ?? []) {
+    if (!known.has(name)) throw new RangeError(`a demo has no table ${name} (its tables: chat, unknown_items and the snapshot objects of ${protocol.name}: ${[...known].slice(2).join(', ')})`);
+  }
+  const want = (name: string) => !wanted || wanted.has(name);
+  const tables = new Map<SnapshotLayout, ObjectTable>();
+  const unknown = new TableBuilder('unknown_items', [
+    { name: 'tick', type: 'int32' },
+    { name: 'type', type: 'string', description: 'the UUID of an extended type, or type_N' },
+    { name: 'id', type: 'int32' },
+    { name: 'data', type: 'string', description: 'the ints as a JSON array' },
+  ]);
+  const wantObjects = !wanted || [...wanted].some((n) => n !== 'chat');
+  for (const { tick, snapshot } of wantObjects ? demo.snapshots(protocol) : []) {
+    const objects = snapshotObjects(snapshot, protocol);
+    let uuids: Map<number, string> | undefined;
+    for (const item of snapshot.items) {
+      // Type 0 items declare the UUIDs of extended types: structure, not data.
+      if (item.type === 0) continue;
+      const layout = objects.layoutOf(item.type);
+      if (layout) {
+        if (!want(layout.name)) continue;
+        let table = tables.get(layout);
+        if (!table) tables.set(layout, (table = objectTable(layout)));
+        addObject(table, tick, item);
+      } else if (want('unknown_items')) {
+        uuids ??= snapshot.uuidTypes();
+        const c = unknown.columns;
+        c[0]!.push(tick);
+        c[1]!.push(uuids.get(item.type) ?? `type_${item.type}`);
+        c[2]!.push(item.id);
+        c[3]!.push(`[${item.data.join(',')}]`);
+        unknown.rows++;
+      }
+    }
+  }
+  // A table asked for by name is written also when the demo has no such items: empty, with its columns.
+  for (const layout of [...protocol.items, ...protocol.uuidItems]) {
+    if (wanted?.has(layout.name) && !tables.has(layout)) tables.set(layout, objectTable(layout));
+  }
+  const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)) };
+  const out: ExportTable[] = [...tables.values()].map((t) => t.builder.finish(metadata));
+  if (unknown.rows || wanted?.has('unknown_items')) out.push(unknown.finish(metadata));
+  if (want('chat')) {
+    const chat = new TableBuilder('chat', [
+      { name: 'tick', type: 'int32' },
+      { name: 'client_id', type: 'int32', description: '-1: the server' },
+      { name: 'name', type: 'string' },
+      { name: 'team', type: 'int32', description: '0 everyone, 1 team, 2/3 whisper sent/received' },
+      { name: 'text', type: 'string' },
+    ]);
+    const [tick, clientId, name, team, text] = chat.columns;
+    for (const line of demoChat(demo)) {
+      tick!.push(line.tick);
+      clientId!.push(line.clientId);
+      name!.push(line.name ?? null);
+      team!.push(line.team);
+      text!.push(line.text);
+      chat.rows++;
+    }
+    out.push(chat.finish(metadata));
+  }
+  // Object tables in the protocol's order, so that the output does not depend on which item came first.
+  const order = new Map([...protocol.items, ...protocol.uuidItems].map((t, i) => [t.name, i]));
+  return out.sort((a, b) => (order.get(a.name) ?? 1e9) - (order.get(b.name) ?? 1e9));
+}
