@@ -198,3 +198,42 @@ describe('twcodec (built binary): consistent output', () => {
     expect(model.unknownItems).toEqual([{ type: 200, id: 0, data: [1, -2, 0x7fffffff], offset: expect.any(Number) }]);
   });
 });
+
+// The writers are optional dependencies (devDependencies of @twcodec/export here): without them, skipped.
+const haveWriters = await Promise.all(['hyparquet-writer', 'apache-arrow'].map((name) => import(/* @vite-ignore */ name).then(() => true, () => false)));
+
+describe.skipIf(haveWriters.includes(false))('twcodec (built binary): export (needs hyparquet-writer and apache-arrow)', () => {
+  const parquetRows = async (path: string) => {
+    const { parquetReadObjects } = await import('hyparquet');
+    const buf = readFileSync(path);
+    return parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer });
+  };
+
+  it('teehistorian export writes OUT/<table>.parquet and says what it wrote', async () => {
+    const dir = join(tmp(), 'out');
+    const r = twcodec(['teehistorian', 'export', '--format', 'parquet', th, dir]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const summary = JSON.parse(r.stdout) as { tables: { table: string; rows: number; file: string }[] };
+    expect(summary.tables.map((t) => t.table)).toEqual(['positions', 'inputs', 'events']);
+    expect(readdirSync(dir).sort()).toEqual(['events.parquet', 'inputs.parquet', 'positions.parquet']);
+    const positions = await parquetRows(join(dir, 'positions.parquet'));
+    expect(positions.length).toBe(summary.tables[0]!.rows);
+    expect(positions[0]).toEqual({ tick: expect.any(Number), cid: expect.any(Number), x: expect.any(Number), y: expect.any(Number) });
+  });
+
+  it('demo export --table writes one table to OUT, also to standard output; --format arrow', async () => {
+    const r = twcodec(['demo', 'export', '--table', 'character', demo, '-']);
+    expect(r.code).toBe(0);
+    expect(new TextDecoder().decode(r.stdoutBytes.subarray(0, 4))).toBe('PAR1');
+    const arrowFile = join(tmp(), 'chat.arrow');
+    expect(twcodec(['demo', 'export', '--format', 'arrow', '--table', 'chat', demo, arrowFile]).code).toBe(0);
+    const { tableFromIPC } = await import('apache-arrow');
+    expect(tableFromIPC(readFileSync(arrowFile)).schema.fields.map((f) => f.name)).toEqual(['tick', 'client_id', 'name', 'team', 'text']);
+  });
+
+  it('usage errors: a format, a table, several tables to standard output', () => {
+    expect(twcodec(['demo', 'export', '--format', 'csv', demo, 'x'])).toMatchObject({ code: 2, stderr: 'twcodec: --format csv: the formats are parquet, arrow (see twcodec --help)\n' });
+    expect(twcodec(['teehistorian', 'export', '--table', 'chat', th, 'x']).stderr).toBe('twcodec: --table chat: a teehistorian file has no table chat (its tables: positions, inputs, events) (see twcodec --help)\n');
+    expect(twcodec(['teehistorian', 'export', th, '-'])).toMatchObject({ code: 2, stderr: 'twcodec: OUT - (standard output) takes one table: add --table NAME (see twcodec --help)\n' });
+  });
+});

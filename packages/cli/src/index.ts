@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
+import { EXPORT_FLAGS, exportCommand } from './export.js';
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import {
   externalImageNames,
@@ -253,6 +254,15 @@ const COMMANDS: Record<string, Command> = {
       for await (const line of teehistorianChatNdjson(io.openRead(file!))) await io.stdout(line);
     },
   },
+  'teehistorian export': {
+    args: ['FILE', 'OUT'],
+    flags: EXPORT_FLAGS,
+    summary: 'Tables for DuckDB, Spark, pandas: positions, inputs, events as OUT/<table>.parquet (or .arrow)',
+    details: `positions: tick, cid, x, y (absolute); inputs: tick, cid and the 10 input fields (absolute); events: tick, cid, kind, data (JSON) for every other message but TICK_SKIP and FINISH. Each file's metadata holds the header as JSON. See docs/export.md. ${STDIN_NOTE}`,
+    async run(io, [file, out], flags) {
+      await exportCommand(io, 'teehistorian', file!, out!, flags);
+    },
+  },
   'teehistorian resave': {
     args: ['IN', 'OUT'],
     summary: 'Read into messages and write them back (identical bytes)',
@@ -266,6 +276,15 @@ const COMMANDS: Record<string, Command> = {
     details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). ${STDIN_NOTE}`,
     async run(io, [file]) {
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
+    },
+  },
+  'demo export': {
+    args: ['FILE', 'OUT'],
+    flags: EXPORT_FLAGS,
+    summary: 'Tables for DuckDB, Spark, pandas: one per snapshot object (character, player_info, ...) and chat, as OUT/<table>.parquet',
+    details: `Object tables have a row per item per recorded tick: tick, id (the client id for character, player_info, client_info), then the fields by their schema names (fixed-point fields as values, strings decoded). unknown_items holds items of unknown types; chat the chat lines. See docs/export.md. ${STDIN_NOTE}`,
+    async run(io, [file, out], flags) {
+      await exportCommand(io, 'demo', file!, out!, flags);
     },
   },
   'demo resave': {

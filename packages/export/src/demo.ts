@@ -1,6 +1,6 @@
 import { demoChat, type DemoReader, readDemo } from '@twcodec/demo';
 import { decodeI32String } from '@twcodec/runtime';
-import { DDNET_0_6, type SnapshotField, type SnapshotItem, type SnapshotLayout, type SnapshotProtocol, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { DDNET_0_6, type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { type ColumnType, type ExportTable, TableBuilder } from './table.js';
 
 export interface DemoExportOptions {
@@ -107,6 +107,38 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
     if (!known.has(name)) throw new RangeError(`a demo has no table ${name} (its tables: chat, unknown_items and the snapshot objects of ${protocol.name}: ${[...known].slice(2).join(', ')})`);
   }
   const want = (name: string) => !wanted || wanted.has(name);
+  const wantObjects = !wanted || [...wanted].some((n) => n !== 'chat');
+  const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)) };
+  const out = wantObjects ? snapshotTables(demo.snapshots(protocol), protocol, { tables: options.tables, metadata }) : [];
+  if (want('chat')) {
+    const chat = new TableBuilder('chat', [
+      { name: 'tick', type: 'int32' },
+      { name: 'client_id', type: 'int32', description: '-1: the server' },
+      { name: 'name', type: 'string' },
+      { name: 'team', type: 'int32', description: '0 everyone, 1 team, 2/3 whisper sent/received' },
+      { name: 'text', type: 'string' },
+    ]);
+    const [tick, clientId, name, team, text] = chat.columns;
+    for (const line of demoChat(demo)) {
+      tick!.push(line.tick);
+      clientId!.push(line.clientId);
+      name!.push(line.name ?? null);
+      team!.push(line.team);
+      text!.push(line.text);
+      chat.rows++;
+    }
+    out.push(chat.finish(metadata));
+  }
+  return out;
+}
+
+/**
+ * The object tables and `unknown_items` of a sequence of snapshots (see demoTables), in the protocol's order
+ * of object types, so that the output does not depend on which item came first.
+ */
+export function snapshotTables(snapshots: Iterable<{ tick: number; snapshot: Snapshot }>, protocol: SnapshotProtocol, options: { tables?: readonly string[]; metadata?: Record<string, string> } = {}): ExportTable[] {
+  const wanted = options.tables && new Set(options.tables);
+  const want = (name: string) => !wanted || wanted.has(name);
   const tables = new Map<SnapshotLayout, ObjectTable>();
   const unknown = new TableBuilder('unknown_items', [
     { name: 'tick', type: 'int32' },
@@ -114,8 +146,7 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
     { name: 'id', type: 'int32' },
     { name: 'data', type: 'string', description: 'the ints as a JSON array' },
   ]);
-  const wantObjects = !wanted || [...wanted].some((n) => n !== 'chat');
-  for (const { tick, snapshot } of wantObjects ? demo.snapshots(protocol) : []) {
+  for (const { tick, snapshot } of snapshots) {
     const objects = snapshotObjects(snapshot, protocol);
     let uuids: Map<number, string> | undefined;
     for (const item of snapshot.items) {
@@ -142,29 +173,10 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
   for (const layout of [...protocol.items, ...protocol.uuidItems]) {
     if (wanted?.has(layout.name) && !tables.has(layout)) tables.set(layout, objectTable(layout));
   }
-  const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)) };
+  const metadata = options.metadata ?? {};
   const out: ExportTable[] = [...tables.values()].map((t) => t.builder.finish(metadata));
   if (unknown.rows || wanted?.has('unknown_items')) out.push(unknown.finish(metadata));
-  if (want('chat')) {
-    const chat = new TableBuilder('chat', [
-      { name: 'tick', type: 'int32' },
-      { name: 'client_id', type: 'int32', description: '-1: the server' },
-      { name: 'name', type: 'string' },
-      { name: 'team', type: 'int32', description: '0 everyone, 1 team, 2/3 whisper sent/received' },
-      { name: 'text', type: 'string' },
-    ]);
-    const [tick, clientId, name, team, text] = chat.columns;
-    for (const line of demoChat(demo)) {
-      tick!.push(line.tick);
-      clientId!.push(line.clientId);
-      name!.push(line.name ?? null);
-      team!.push(line.team);
-      text!.push(line.text);
-      chat.rows++;
-    }
-    out.push(chat.finish(metadata));
-  }
-  // Object tables in the protocol's order, so that the output does not depend on which item came first.
   const order = new Map([...protocol.items, ...protocol.uuidItems].map((t, i) => [t.name, i]));
   return out.sort((a, b) => (order.get(a.name) ?? 1e9) - (order.get(b.name) ?? 1e9));
 }
+

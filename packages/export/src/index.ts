@@ -1,6 +1,6 @@
 export { type ColumnType, type ExportColumn, type ExportTable } from './table.js';
 export { TEEHISTORIAN_TABLES, type TeehistorianExportOptions, type TeehistorianTableName, teehistorianTables } from './teehistorian.js';
-export { type DemoExportOptions, demoProtocol, demoTables } from './demo.js';
+export { type DemoExportOptions, demoProtocol, demoTables, snapshotTables } from './demo.js';
 export {
   encodeTable,
   EXPORT_FORMATS,
