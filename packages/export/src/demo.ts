@@ -99,7 +99,11 @@ export function demoProtocol(demo: DemoReader): SnapshotProtocol {
  * Every table carries the demo's header as JSON in its metadata (`demo.header`).
  */
 export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): ExportTable[] {
-  const demo = readDemo(bytes);
+  const read = readDemo(bytes);
+  // The object tables and the chat (its names come from a pass over the snapshots, its lines from the
+  // messages) each walk the chunks: decompress them once, not three times.
+  const chunks = [...read.chunks()];
+  const demo: DemoReader = Object.create(read, { chunks: { value: () => chunks.values() } });
   const protocol = options.protocol ?? demoProtocol(demo);
   const wanted = options.tables && new Set(options.tables);
   const known = new Set(['chat', 'unknown_items', ...[...protocol.items, ...protocol.uuidItems].filter((t) => t.name !== 'ex').map((t) => t.name)]);

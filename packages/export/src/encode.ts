@@ -53,8 +53,9 @@ async function load<T>(format: ExportFormat, loader: ModuleLoader): Promise<T> {
 
 interface HyparquetWriter {
   parquetWriteBuffer(options: {
-    columnData: { name: string; data: ArrayLike<unknown>; type: string; nullable?: boolean }[];
+    columnData: { name: string; data: ArrayLike<unknown>; type: string; nullable?: boolean; encoding?: string }[];
     kvMetadata?: { key: string; value: string }[];
+    statistics?: boolean;
     rowGroupSize?: number | number[];
     createdBy?: string;
   }): ArrayBuffer;
@@ -69,12 +70,24 @@ function withNulls(column: ExportColumn): ArrayLike<unknown> {
   return Array.from(column.values as ArrayLike<unknown>, (v, i) => (nulls[i] ? null : v));
 }
 
-/** The table as a Parquet file (Snappy-compressed pages, statistics, row groups of 1M rows). */
-export async function toParquet(table: ExportTable, options: { loader?: ModuleLoader; createdBy?: string } = {}): Promise<Uint8Array> {
+/**
+ * The table as a Parquet file: Snappy-compressed pages, row groups of 1M rows, ints delta-encoded
+ * (DELTA_BINARY_PACKED: ticks, client ids and positions change little from row to row, so this is several
+ * times smaller and faster to write than the default). `statistics` (min/max per row group, on by default)
+ * let query engines skip row groups; without them the write is about 3x faster.
+ */
+export async function toParquet(table: ExportTable, options: { loader?: ModuleLoader; createdBy?: string; statistics?: boolean } = {}): Promise<Uint8Array> {
   const writer = await load<HyparquetWriter>('parquet', options.loader ?? importModule);
   const buffer = writer.parquetWriteBuffer({
-    columnData: table.columns.map((c) => ({ name: c.name, data: withNulls(c), type: PARQUET_TYPES[c.type], nullable: c.nulls !== undefined || c.type === 'string' })),
+    columnData: table.columns.map((c) => ({
+      name: c.name,
+      data: withNulls(c),
+      type: PARQUET_TYPES[c.type],
+      nullable: c.nulls !== undefined || c.type === 'string',
+      ...(c.type === 'int32' ? { encoding: 'DELTA_BINARY_PACKED' } : {}),
+    })),
     kvMetadata: Object.entries(table.metadata).map(([key, value]) => ({ key, value })),
+    statistics: options.statistics ?? true,
     // Large row groups: analysis reads whole columns; hyparquet-writer's default starts small for previews.
     rowGroupSize: 1 << 20,
     createdBy: options.createdBy ?? 'twcodec',

@@ -1,6 +1,6 @@
 import { DDNET_0_6, layoutNamed } from '@twcodec/snapshot';
 import { decodeClientMessage, MESSAGE_IDS, MESSAGE_INT_FIELDS, type ReaderOptions, scanTeehistorian, statsKey } from '@twcodec/teehistorian';
-import { type ExportTable, TableBuilder } from './table.js';
+import { type ExportTable, IntRows, TableBuilder } from './table.js';
 
 const { PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD, INPUT_DIFF, INPUT_NEW, TICK_SKIP, FINISH } = MESSAGE_IDS;
 
@@ -17,6 +17,26 @@ if (INPUT_FIELDS.length !== MESSAGE_INT_FIELDS.INPUT_NEW.length - 1) {
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const toJson = (value: object) => JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? hex(v) : v));
+
+/** State by client id: an array slot for the usual ids, a Map for whatever else a file holds. */
+class PerClient {
+  private readonly slots: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(256).fill(undefined);
+  private readonly others = new Map<number, Int32Array>();
+
+  get(cid: number): Int32Array | undefined {
+    return cid >= 0 && cid < 256 ? this.slots[cid] : this.others.get(cid);
+  }
+
+  set(cid: number, state: Int32Array): void {
+    if (cid >= 0 && cid < 256) this.slots[cid] = state;
+    else this.others.set(cid, state);
+  }
+
+  delete(cid: number): void {
+    if (cid >= 0 && cid < 256) this.slots[cid] = undefined;
+    else this.others.delete(cid);
+  }
+}
 
 export interface TeehistorianExportOptions {
   /** Only these tables (default: all of TEEHISTORIAN_TABLES). */
@@ -42,14 +62,19 @@ export function teehistorianTables(bytes: Uint8Array, options: TeehistorianExpor
   for (const name of wanted) {
     if (!(TEEHISTORIAN_TABLES as readonly string[]).includes(name)) throw new RangeError(`a teehistorian file has no table ${name} (its tables: ${TEEHISTORIAN_TABLES.join(', ')})`);
   }
-  const s = scanTeehistorian(bytes, { onTruncated: options.onTruncated ?? 'stop' });
-  const positions = new TableBuilder('positions', [
-    { name: 'tick', type: 'int32' },
-    { name: 'cid', type: 'int32', description: 'client id' },
-    { name: 'x', type: 'int32', description: 'position in world units (32 per tile)' },
-    { name: 'y', type: 'int32' },
-  ]);
-  const inputs = new TableBuilder('inputs', [{ name: 'tick', type: 'int32' }, { name: 'cid', type: 'int32' }, ...INPUT_FIELDS.map((name) => ({ name, type: 'int32' as const }))]);
+  const onTruncated = options.onTruncated ?? 'stop';
+  // A first scan counts the rows, so that every column is allocated once at its size (the scan costs less
+  // than growing columns of millions of rows).
+  let positionRows = 0;
+  let inputRows = 0;
+  for (const counter = scanTeehistorian(bytes, { onTruncated }); counter.next(); ) {
+    const id = counter.ints[0];
+    if (id === PLAYER_DIFF || id === PLAYER_NEW) positionRows++;
+    else if (id === INPUT_DIFF || id === INPUT_NEW) inputRows++;
+  }
+  const s = scanTeehistorian(bytes, { onTruncated });
+  const positions = new IntRows('positions', ['tick', 'cid', 'x', 'y'], wanted.has('positions') ? positionRows : 0);
+  const inputs = new IntRows('inputs', ['tick', 'cid', ...INPUT_FIELDS], wanted.has('inputs') ? inputRows : 0);
   const events = new TableBuilder('events', [
     { name: 'tick', type: 'int32' },
     { name: 'cid', type: 'int32' },
@@ -59,12 +84,10 @@ export function teehistorianTables(bytes: Uint8Array, options: TeehistorianExpor
   const wantPositions = wanted.has('positions');
   const wantInputs = wanted.has('inputs');
   const wantEvents = wanted.has('events');
-  const [pTick, pCid, pX, pY] = positions.columns;
   const [eTick, eCid, eKind, eData] = events.columns;
-  const inputColumns = inputs.columns;
   // Last known state by client id: positions as [x, y], inputs as the 10 ints.
-  const position = new Map<number, Int32Array>();
-  const input = new Map<number, Int32Array>();
+  const position = new PerClient();
+  const input = new PerClient();
   const ints = s.ints;
   while (s.next()) {
     const id = ints[0]!;
@@ -85,11 +108,12 @@ export function teehistorianTables(bytes: Uint8Array, options: TeehistorianExpor
           p[1] = (p[1]! + ints[3]!) | 0;
         }
         if (wantPositions) {
-          pTick!.push(tick);
-          pCid!.push(cid);
-          pX!.push(p[0]);
-          pY!.push(p[1]);
-          positions.rows++;
+          const i = positions.add();
+          const c = positions.columns;
+          c[0]![i] = tick;
+          c[1]![i] = cid;
+          c[2]![i] = p[0]!;
+          c[3]![i] = p[1]!;
         }
         if (id === PLAYER_NEW && wantEvents) addEvent(tick, cid, 'PLAYER_NEW', `{"x":${p[0]},"y":${p[1]}}`);
         break;
@@ -106,10 +130,11 @@ export function teehistorianTables(bytes: Uint8Array, options: TeehistorianExpor
           for (let k = 0; k < state.length; k++) state[k] = (state[k]! + ints[2 + k]!) | 0;
         }
         if (wantInputs) {
-          inputColumns[0]!.push(tick);
-          inputColumns[1]!.push(cid);
-          for (let k = 0; k < state.length; k++) inputColumns[2 + k]!.push(state[k]);
-          inputs.rows++;
+          const i = inputs.add();
+          const c = inputs.columns;
+          c[0]![i] = tick;
+          c[1]![i] = cid;
+          for (let k = 0; k < state.length; k++) c[2 + k]![i] = state[k]!;
         }
         break;
       }
@@ -139,5 +164,6 @@ export function teehistorianTables(bytes: Uint8Array, options: TeehistorianExpor
     events.rows++;
   }
   const metadata = { 'teehistorian.header': JSON.stringify(s.header), 'teehistorian.end': JSON.stringify(s.end) };
-  return [positions, inputs, events].filter((t) => wanted.has(t.name)).map((t) => t.finish(metadata));
+  const descriptions = { cid: 'client id', x: 'world units (32 per tile)' };
+  return [positions.finish(metadata, descriptions), inputs.finish(metadata, descriptions), events.finish(metadata)].filter((t) => wanted.has(t.name));
 }
