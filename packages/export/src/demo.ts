@@ -1,5 +1,6 @@
-import { demoChat, type DemoReader, readDemo } from '@twcodec/demo';
-import { decodeI32String } from '@twcodec/runtime';
+import { demoChat, type DemoReader, type DemoSnapshot, readDemo } from '@twcodec/demo';
+import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
+import { ByteReader, decodeI32String } from '@twcodec/runtime';
 import { DDNET_0_6, type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { type ColumnType, type ExportTable, TableBuilder } from './table.js';
 
@@ -82,6 +83,23 @@ function addObject(table: ObjectTable, tick: number, item: SnapshotItem): void {
   table.builder.rows++;
 }
 
+/**
+ * The first int of the messages demoChat reads (sv_chat, and 0.7's sv_client_info for names): the message
+ * id shifted left once, the low bit set for system messages (as DDNet packs it, src/engine/shared/protocol.h).
+ */
+function chatMessageIds(demo: DemoReader): Set<number> {
+  const table = demo.header.netVersion.startsWith('0.7') ? TEEWORLDS_0_7_MESSAGES : DDNET_0_6_MESSAGES;
+  return new Set(table.messages.filter((m) => m.name === 'sv_chat' || m.name === 'sv_client_info').map((m) => (m.id << 1) | (m.system ? 1 : 0)));
+}
+
+function messageId(data: Uint8Array): number {
+  try {
+    return new ByteReader(data).readVarInt();
+  } catch {
+    return -1;
+  }
+}
+
 /** The protocol of a demo's snapshots, from its header's net version. */
 export function demoProtocol(demo: DemoReader): SnapshotProtocol {
   return demo.header.netVersion.startsWith('0.7') ? TEEWORLDS_0_7 : DDNET_0_6;
@@ -101,8 +119,10 @@ export function demoProtocol(demo: DemoReader): SnapshotProtocol {
 export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): ExportTable[] {
   const read = readDemo(bytes);
   // The object tables and the chat (its names come from a pass over the snapshots, its lines from the
-  // messages) each walk the chunks: decompress them once, not three times.
-  const chunks = [...read.chunks()];
+  // messages) each walk the chunks: decompress them once, not three times; and of the messages keep only
+  // those demoChat reads, so that the others are not decoded.
+  const chatIds = chatMessageIds(read);
+  const chunks = [...read.chunks()].filter((c) => c.kind !== 'message' || chatIds.has(messageId(c.data)));
   const demo: DemoReader = Object.create(read, { chunks: { value: () => chunks.values() } });
   const protocol = options.protocol ?? demoProtocol(demo);
   const wanted = options.tables && new Set(options.tables);
@@ -113,8 +133,21 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
   const want = (name: string) => !wanted || wanted.has(name);
   const wantObjects = !wanted || [...wanted].some((n) => n !== 'chat');
   const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)) };
-  const out = wantObjects ? snapshotTables(demo.snapshots(protocol), protocol, { tables: options.tables, metadata }) : [];
+  // demoChat takes its names from the snapshots (0.6 client-info items): it gets those of the object pass
+  // instead of applying every delta again.
+  let decoded: DemoSnapshot[] | undefined;
+  const keep = want('chat') && protocol === DDNET_0_6;
+  const snapshots = function* () {
+    const list: DemoSnapshot[] = [];
+    for (const s of demo.snapshots(protocol)) {
+      if (keep) list.push(s);
+      yield s;
+    }
+    decoded = list;
+  };
+  const out = wantObjects ? snapshotTables(snapshots(), protocol, { tables: options.tables, metadata }) : [];
   if (want('chat')) {
+    if (decoded) Object.defineProperty(demo, 'snapshots', { value: (p: SnapshotProtocol = DDNET_0_6) => (p === DDNET_0_6 ? decoded!.values() : read.snapshots(p)) });
     const chat = new TableBuilder('chat', [
       { name: 'tick', type: 'int32' },
       { name: 'client_id', type: 'int32', description: '-1: the server' },

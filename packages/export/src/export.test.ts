@@ -3,7 +3,7 @@
 // with DuckDB when @duckdb/node-api is installed. Without a writer package the tests that need it skip, named.
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDemo } from '@twcodec/demo';
+import { demoChat, readDemo } from '@twcodec/demo';
 import { DDNET_0_6, Snapshot, type SnapshotItem, snapshotObjects } from '@twcodec/snapshot';
 import { PlayerTracker, readTeehistorian, statsKey } from '@twcodec/teehistorian';
 import { demoFiles, fixturesDir, readBytes, teehistorianFiles } from '../../../test/corpus.js';
@@ -108,9 +108,11 @@ describe('demoTables', () => {
     expect(chat.columns.map((c) => c.name)).toEqual(['tick', 'client_id', 'name', 'team', 'text']);
   });
 
-  it.each(demoFiles())('%s: exports without error', (path) => {
-    const tables = demoTables(readBytes(path));
-    expect(tables.some((t) => t.name === 'character' && t.rows > 0), basename(path)).toBe(true);
+  it.each(demoFiles())('%s: object tables, and chat lines as demoChat gives them', (path) => {
+    const tables = byName(demoTables(readBytes(path)));
+    expect(tables.get('character')!.rows, basename(path)).toBeGreaterThan(0);
+    const chat = demoChat(readDemo(readBytes(path))).map((l) => ({ tick: l.tick, client_id: l.clientId, name: l.name ?? null, team: l.team, text: l.text }));
+    expect(rows(tables.get('chat')!)).toEqual(chat);
   });
 
   it.each(teehistorianFiles())('%s: exports without error', (path) => {
