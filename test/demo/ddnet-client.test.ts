@@ -1,0 +1,86 @@
+// Slices written by twcodec, played by DDNet's own client (Debian package ddnet, run under Xvfb): the client
+// loads the demo (header, timeline markers, embedded map checked against its CRC and SHA-256, every chunk
+// header scanned for keyframes), then plays it; the chat lines the slice holds show up in the client's log as
+// they play, so the last of them proves playback went through the slice's snapshots, deltas and messages.
+// DDNet has no command-line demo tool (ddnet-tools has none), so the client is the strictest reader there is.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { demoChat, readDemo, sliceDemo } from '@twcodec/demo';
+import { corpusFiles, fixturesDir, hasCorpus, readBytes } from '../corpus.js';
+import { ddnetUserDir } from '../ddnet-tools.js';
+
+const CLIENT = ['/usr/games/DDNet', '/usr/bin/DDNet'].find((p) => existsSync(p));
+const XVFB_RUN = ['/usr/bin/xvfb-run'].find((p) => existsSync(p));
+
+/** Demos with chat lines: a fixture always, and client and server demos of the corpus when it is there. */
+const demos = [join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo')];
+if (hasCorpus) {
+  const corpus = corpusFiles('demos', '.demo');
+  for (const name of ['ctf2_clientA_record_Alpha_client.demo', 'ctf2_server_autorecord_2026-11-22_10-09-35.demo']) {
+    const path = corpus.find((p) => basename(p) === name);
+    if (path) demos.push(path);
+  }
+}
+
+/**
+ * Runs the client on `demos/<name>` (in DDNet's user directory) until its log shows `until` or `seconds` pass,
+ * and returns the log.
+ */
+function playInClient(name: string, until: string, seconds: number): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(XVFB_RUN!, ['-a', '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', CLIENT!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    const stop = () => {
+      try {
+        // The whole process group: xvfb-run, Xvfb and the client (which does not quit on SIGTERM without its display).
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(stop, seconds * 1000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (log.includes(until)) stop();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(log);
+    });
+  });
+}
+
+describe.skipIf(!CLIENT || !XVFB_RUN)("slices played by DDNet's client", () => {
+  it.each(demos.map((path) => ({ name: basename(path), path })))(
+    '$name: a slice around its last chat line loads and plays to that line',
+    async ({ name, path }) => {
+      const bytes = readBytes(path);
+      const chat = [...demoChat(readDemo(bytes))];
+      expect(chat.length).toBeGreaterThan(0);
+      const last = chat.at(-1)!;
+      const slice = sliceDemo(bytes, { from: last.tick - 150, to: last.tick + 25 });
+      const lines = [...demoChat(readDemo(slice))];
+      expect(lines.at(-1)).toEqual(last);
+
+      const file = `twcodec-slice-${process.pid}-${name}`;
+      mkdirSync(join(ddnetUserDir, 'demos'), { recursive: true });
+      writeFileSync(join(ddnetUserDir, 'demos', file), slice);
+      try {
+        const log = await playInClient(file, last.text, 60);
+        expect(log).not.toMatch(/demo_player: .*(failed|due to error)/);
+        // The client prints every chat line it plays back; the slice's last one must be there.
+        expect(log).toContain(last.text);
+      } finally {
+        rmSync(join(ddnetUserDir, 'demos', file), { force: true });
+      }
+    },
+    120_000,
+  );
+});
