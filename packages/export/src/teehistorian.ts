@@ -67,7 +67,8 @@ export function teehistorianTables(bytes: Uint8Array, options: TeehistorianExpor
   // than growing columns of millions of rows).
   let positionRows = 0;
   let inputRows = 0;
-  for (const counter = scanTeehistorian(bytes, { onTruncated }); counter.next(); ) {
+  const count = wanted.has('positions') || wanted.has('inputs');
+  for (const counter = scanTeehistorian(bytes, { onTruncated }); count && counter.next(); ) {
     const id = counter.ints[0];
     if (id === PLAYER_DIFF || id === PLAYER_NEW) positionRows++;
     else if (id === INPUT_DIFF || id === INPUT_NEW) inputRows++;
