@@ -4,9 +4,9 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoChat, readDemo } from '@twcodec/demo';
-import { DDNET_0_6, Snapshot, type SnapshotItem, snapshotObjects } from '@twcodec/snapshot';
+import { CodecError, DDNET_0_6, Snapshot, type SnapshotItem, snapshotObjects } from '@twcodec/snapshot';
 import { PlayerTracker, readTeehistorian, statsKey } from '@twcodec/teehistorian';
-import { demoFiles, fixturesDir, readBytes, teehistorianFiles } from '../../../test/corpus.js';
+import { demoFiles, fixturesDir, prng, readBytes, teehistorianFiles } from '../../../test/corpus.js';
 import { demoProtocol, demoTables, encodeTable, snapshotTables, ExportDependencyError, type ExportTable, teehistorianTables, toArrow, toParquet } from './index.js';
 
 const optional = async (name: string) => import(/* @vite-ignore */ name).catch(() => undefined);
@@ -117,6 +117,27 @@ describe('demoTables', () => {
 
   it.each(teehistorianFiles())('%s: exports without error', (path) => {
     expect(teehistorianTables(readBytes(path)).length).toBe(3);
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    ['teehistorian', th, (b: Uint8Array) => teehistorianTables(b)],
+    ['demo', demo, (b: Uint8Array) => demoTables(b)],
+  ] as const)('%s: 100 mutated files give tables or a CodecError, nothing else', (_kind, path, tables) => {
+    const seed = readBytes(path);
+    const rng = prng(12);
+    for (let i = 0; i < 100; i++) {
+      const input = seed.slice();
+      const edits = 1 + Math.floor(rng() * 8);
+      for (let k = 0; k < edits; k++) input[Math.floor(rng() * input.length)] = Math.floor(rng() * 256);
+      const cut = rng() < 0.3 ? input.subarray(0, Math.floor(rng() * input.length)) : input;
+      try {
+        tables(cut);
+      } catch (e) {
+        if (!(e instanceof CodecError)) throw e;
+      }
+    }
   });
 });
 
