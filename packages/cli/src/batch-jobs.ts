@@ -4,18 +4,30 @@ import { readFile } from 'node:fs/promises';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo } from './datafile.js';
 import { demoInfo } from './demo.js';
-import { fsError } from './io.js';
+import { exportFile, type ExportOptions } from './export.js';
+import { fsError, writeFileAtomic } from './io.js';
 import { mapInfo, mapValidate } from './map.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { teehistorianStats } from './teehistorian.js';
 
+/** What a job gets besides the file's bytes (export: where to write and how); structured-clonable. */
+export type BatchOptions = Record<string, unknown>;
+
+const exportJob = (kind: 'teehistorian' | 'demo') => async (bytes: Uint8Array, options: BatchOptions) => {
+  const dir = options.dir as string;
+  const tables = await exportFile(kind, bytes, options as unknown as ExportOptions, { dir }, writeFileAtomic);
+  return { out: dir, tables };
+};
+
 /** The commands that take many files, by name: each turns a file's bytes into its result. */
-export const BATCH_JOBS: Record<string, (bytes: Uint8Array) => object> = {
+export const BATCH_JOBS: Record<string, (bytes: Uint8Array, options: BatchOptions) => object | Promise<object>> = {
   'datafile info': datafileInfo,
   'map info': mapInfo,
   'map validate': mapValidate,
   'teehistorian stats': teehistorianStats,
   'demo info': demoInfo,
+  'teehistorian export': exportJob('teehistorian'),
+  'demo export': exportJob('demo'),
 };
 
 export interface BatchError {
@@ -31,7 +43,7 @@ export interface BatchError {
 export type BatchLine = { file: string; ok: boolean; error?: BatchError } & Record<string, unknown>;
 
 /** Runs one command on one file; never throws for a problem of the file. */
-export async function runBatchJob(command: string, file: string, read?: (path: string) => Promise<Uint8Array>): Promise<BatchLine> {
+export async function runBatchJob(command: string, file: string, options: BatchOptions = {}, read?: (path: string) => Promise<Uint8Array>): Promise<BatchLine> {
   const job = BATCH_JOBS[command];
   if (!job) throw new Error(`internal: ${command} is not a batch command`);
   let bytes: Uint8Array | undefined;
@@ -45,7 +57,7 @@ export async function runBatchJob(command: string, file: string, read?: (path: s
         throw fsError(e, 'read', file);
       }
     }
-    const result = job(bytes) as Record<string, unknown>;
+    const result = (await job(bytes, options)) as Record<string, unknown>;
     return { file, ok: typeof result.ok === 'boolean' ? result.ok : true, ...result };
   } catch (e) {
     return { file, ok: false, error: batchError(e, command, bytes) };

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type BatchLine, runBatchJob } from './batch-jobs.js';
+import { type BatchLine, type BatchOptions, runBatchJob } from './batch-jobs.js';
 import { type CliIo, UsageError } from './io.js';
 
 const GLOB_CHARS = /[*?[{]/;
@@ -132,11 +132,17 @@ export interface BatchSummary {
   jobs: number;
 }
 
+interface Job {
+  file: string;
+  options: BatchOptions;
+  done: (line: BatchLine) => void;
+}
+
 /** A pool of worker threads, each running one file at a time. */
 class WorkerPool {
   private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, { file: string; done: (line: BatchLine) => void }>();
-  private readonly queue: { file: string; done: (line: BatchLine) => void }[] = [];
+  private readonly busy = new Map<Worker, Job>();
+  private readonly queue: Job[] = [];
 
   constructor(
     private readonly command: string,
@@ -170,12 +176,12 @@ class WorkerPool {
       return;
     }
     this.busy.set(worker, job);
-    worker.postMessage({ command: this.command, file: job.file });
+    worker.postMessage({ command: this.command, file: job.file, options: job.options });
   }
 
-  run(file: string): Promise<BatchLine> {
+  run(file: string, options: BatchOptions): Promise<BatchLine> {
     return new Promise((done) => {
-      this.queue.push({ file, done });
+      this.queue.push({ file, options, done });
       const worker = this.idle.pop();
       if (worker) this.next(worker);
     });
@@ -191,19 +197,20 @@ class WorkerPool {
  * terminal. `jobs` worker threads (default: one per core, at most one per file); with 1 the files are read in
  * this thread, through `io`.
  */
-export async function runBatch(io: CliIo, command: string, args: string[], jobs: number | undefined): Promise<BatchSummary> {
+export async function runBatch(io: CliIo, command: string, args: string[], jobs: number | undefined, optionsFor: (files: string[]) => BatchOptions[] = (files) => files.map(() => ({}))): Promise<BatchSummary> {
   const started = performance.now();
   if (args.includes('-')) throw new UsageError('- (standard input) cannot be one of many files');
   const { files, unmatched } = await expandArgs(args);
+  const options = optionsFor(files);
   const threads = Math.max(1, Math.min(jobs ?? availableParallelism(), files.length));
   const pool = threads > 1 ? new WorkerPool(command, threads) : undefined;
   const summary: BatchSummary = { files: files.length, ok: 0, failed: 0, seconds: 0, jobs: threads };
   const noMatch = (file: string): BatchLine => ({ file, ok: false, error: { code: 'ENOENT', message: `no file matches ${file}` } });
   try {
     // Every file is started at once; the pool queues them. Lines are written as soon as all before them are.
-    const results = files.map((file) => (unmatched.has(file) ? Promise.resolve(noMatch(file)) : pool ? pool.run(file) : undefined));
+    const results = files.map((file, i) => (unmatched.has(file) ? Promise.resolve(noMatch(file)) : pool ? pool.run(file, options[i]!) : undefined));
     for (let i = 0; i < files.length; i++) {
-      const line = (await results[i]) ?? (await runBatchJob(command, files[i]!, (path) => io.readFile(path)));
+      const line = (await results[i]) ?? (await runBatchJob(command, files[i]!, options[i], (path) => io.readFile(path)));
       if (line.ok) summary.ok++;
       else summary.failed++;
       await io.stdout(`${JSON.stringify(line)}\n`);

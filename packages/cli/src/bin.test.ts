@@ -233,6 +233,21 @@ describe.skipIf(haveWriters.includes(false))('twcodec (built binary): export (ne
     expect(tableFromIPC(readFileSync(arrowFile)).schema.fields.map((f) => f.name)).toEqual(['tick', 'client_id', 'name', 'team', 'text']);
   });
 
+  it('many files: each into OUT/<name>/, a line per file, a bad file reported and the others written', async () => {
+    const out = join(tmp(), 'out');
+    const r = twcodec(['teehistorian', 'export', '--jobs', '2', join(fixturesDir, 'teehistorian', '*.teehistorian'), ctf1, out]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { file: string; ok: boolean; out?: string; error?: { code: string } });
+    expect(lines.map((l) => [l.ok, l.out ?? l.error?.code])).toEqual([
+      [true, join(out, 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594')],
+      [true, join(out, 'idle-ctf1')],
+      [false, 'BAD_MAGIC'],
+    ]);
+    expect(readdirSync(out).sort()).toEqual(['ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'idle-ctf1']);
+    expect((await parquetRows(join(out, 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'positions.parquet'))).length).toBeGreaterThan(1000);
+    expect(r.stderr).toMatch(/^twcodec: teehistorian export: 3 files, 2 ok, 1 failed/);
+  });
+
   it('usage errors: a format, a table, several tables to standard output', () => {
     expect(twcodec(['demo', 'export', '--format', 'csv', demo, 'x'])).toMatchObject({ code: 2, stderr: 'twcodec: --format csv: the formats are parquet, arrow (see twcodec --help)\n' });
     expect(twcodec(['teehistorian', 'export', '--table', 'chat', th, 'x']).stderr).toBe('twcodec: --table chat: a teehistorian file has no table chat (its tables: positions, inputs, events) (see twcodec --help)\n');

@@ -4,7 +4,8 @@ import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
 import { isGlob, runBatch } from './batch.js';
-import { EXPORT_FLAGS, exportCommand } from './export.js';
+import { ExportDependencyError, loadFormat } from '@twcodec/export';
+import { EXPORT_FLAGS, exportCommand, exportDirs, exportOptions } from './export.js';
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import {
   externalImageNames,
@@ -44,7 +45,7 @@ interface Command {
 }
 
 const BATCH_FLAGS = { jobs: { type: 'string', value: 'N', help: 'with many files: worker threads (default: one per core)' } } as const;
-const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed.';
+const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed. Export of many files writes each into OUT/<its name without extension>/.';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const STDIN_NOTE = 'FILE may be - to read standard input.';
@@ -270,7 +271,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'teehistorian export': {
     args: ['FILE', 'OUT'],
-    flags: EXPORT_FLAGS,
+    batch: true,
+    flags: { ...EXPORT_FLAGS, ...BATCH_FLAGS },
     summary: 'Tables for DuckDB, Spark, pandas: positions, inputs, events as OUT/<table>.parquet (or .arrow)',
     details: `positions: tick, cid, x, y (absolute); inputs: tick, cid and the 10 input fields (absolute); events: tick, cid, kind, data (JSON) for every other message but TICK_SKIP and FINISH. Each file's metadata holds the header as JSON. See docs/export.md. ${STDIN_NOTE}`,
     async run(io, [file, out], flags) {
@@ -296,7 +298,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'demo export': {
     args: ['FILE', 'OUT'],
-    flags: EXPORT_FLAGS,
+    batch: true,
+    flags: { ...EXPORT_FLAGS, ...BATCH_FLAGS },
     summary: 'Tables for DuckDB, Spark, pandas: one per snapshot object (character, player_info, ...) and chat, as OUT/<table>.parquet',
     details: `Object tables have a row per item per recorded tick: tick, id (the client id for character, player_info, client_info), then the fields by their schema names (fixed-point fields as values, strings decoded). unknown_items holds items of unknown types; chat the chat lines. See docs/export.md. ${STDIN_NOTE}`,
     async run(io, [file, out], flags) {
@@ -378,7 +381,7 @@ const COMMANDS: Record<string, Command> = {
 
 function synopsis(name: string, command: Command): string {
   const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `[--${flag}${f.value ? ` ${f.value}` : ''}]`);
-  return [name, ...command.args.map((a) => (command.batch ? `${a}...` : a)), ...flags].join(' ');
+  return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags].join(' ');
 }
 
 function usage(group?: string): string {
@@ -507,10 +510,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const { values, positionals } = parseCommandArgs(name, command, argv.slice(2));
-    if (command.batch && (positionals.length > 1 || values.jobs !== undefined || positionals.some((p) => isGlob(p) && !existsSync(p)))) {
+    // Commands with an OUT take it last: FILE... OUT.
+    const inputs = command.args.length === 2 ? positionals.slice(0, -1) : positionals;
+    if (command.batch && (inputs.length > 1 || values.jobs !== undefined || inputs.some((p) => isGlob(p) && !existsSync(p)))) {
       const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
       if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256)) throw new UsageError(`--jobs needs a number of threads 1..256, got "${String(values.jobs)}"`);
-      const summary = await runBatch(io, name, positionals, jobs);
+      let optionsFor: ((files: string[]) => Record<string, unknown>[]) | undefined;
+      if (name.endsWith(' export')) {
+        const options = exportOptions(values);
+        const out = positionals.at(-1)!;
+        if (out === '-') throw new UsageError('OUT of many files is a directory, not - (standard output)');
+        try {
+          await loadFormat(options.format);
+        } catch (e) {
+          if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
+          throw e;
+        }
+        optionsFor = (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
+      }
+      const summary = await runBatch(io, name, inputs, jobs, optionsFor);
       const text = `${name}: ${summary.files} files, ${summary.ok} ok, ${summary.failed} failed (${summary.seconds.toFixed(1)} s, ${summary.jobs} ${summary.jobs === 1 ? 'thread' : 'worker threads'})`;
       if (summary.failed) throw new ReportedFailure(text);
       io.stderr(`twcodec: ${text}\n`);

@@ -153,6 +153,11 @@ export async function toArrow(table: ExportTable, options: { loader?: ModuleLoad
   return arrow.tableToIPC(new arrow.Table(schema, [batch]), 'file');
 }
 
+/** Loads the package `format` needs: throws ExportDependencyError when it is missing (to check before a long run). */
+export async function loadFormat(format: ExportFormat, options: { loader?: ModuleLoader } = {}): Promise<void> {
+  await load(format, options.loader ?? importModule);
+}
+
 /** The table in `format`. */
 export function encodeTable(table: ExportTable, format: ExportFormat, options: { loader?: ModuleLoader } = {}): Promise<Uint8Array> {
   return format === 'arrow' ? toArrow(table, options) : toParquet(table, options);

@@ -8,6 +8,7 @@ export {
   type ExportFormat,
   FORMAT_EXTENSIONS,
   FORMAT_PACKAGES,
+  loadFormat,
   type ModuleLoader,
   toArrow,
   toParquet,
