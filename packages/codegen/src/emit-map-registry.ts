@@ -3,7 +3,7 @@
 // readMap/writeMap/validateMap work from these tables, so an item type added in YAML needs no
 // hand-written code.
 import { type StatementStructures, StructureKind } from 'ts-morph';
-import { itemInterface, tileClass } from './emit-map.js';
+import { itemInterface, tileClass } from './map-names.js';
 import { doc, exportedConst, listInitializer, readonlyInterface, str } from './emit-shared.js';
 import { camel, type FieldDef, type FieldEntry, flatFields, type ItemDef, type KindsDef, pascal, type SchemaSet, type TileDef, tileFieldBytes, type VariantDef, type VersionRange } from './model.js';
 

@@ -9,6 +9,7 @@ import {
   VariableDeclarationKind,
 } from 'ts-morph';
 import { registryStatements } from './emit-map-registry.js';
+import { itemInterface, recordInterface, tileClass, tileInterface, variantInterface } from './map-names.js';
 import { createProject, doc, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
 import {
   camel,
@@ -28,11 +29,6 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Names
 
-export const itemInterface = (item: ItemDef) => `${pascal(item.name)}Item`;
-export const variantInterface = (item: ItemDef, variant: string) => `${pascal(variant)}${pascal(item.name)}Item`;
-export const recordInterface = (record: RecordDef) => pascal(record.name);
-export const tileInterface = (tile: TileDef) => (tile.name === 'tile' ? 'Tile' : `${pascal(tile.name)}Tile`);
-export const tileClass = (tile: TileDef) => `${tileInterface(tile)}s`;
 const constName = (name: string) => name.toUpperCase();
 
 // ---------------------------------------------------------------------------------------------

@@ -1,23 +1,20 @@
 import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, uuidFromBytes } from '@twcodec/runtime';
 import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
+import {
+  CHUNKTICKFLAG_KEYFRAME,
+  CHUNKTICKFLAG_TICK_COMPRESSED,
+  CHUNKTYPEFLAG_TICKMARKER,
+  HEADER_SIZE,
+  MARKER,
+  MAX_CHUNK_DATA,
+  SHA256_EXTENSION,
+  TIMELINE_SIZE,
+  VERSION_TICK_COMPRESSION,
+} from './format.js';
 import { teeworldsHuffman } from './huffman.js';
 
 /** Errors of demo reading. */
 export class DemoError extends CodecError {}
-
-// Layout facts checked against DDNet 16.4's src/engine/shared/demo.cpp and src/engine/demo.h.
-const MARKER = 'TWDEMO\0';
-const HEADER_SIZE = 176;
-const TIMELINE_SIZE = 4 + 64 * 4;
-const SHA256_EXTENSION = '6be6da4a-cebd-380c-9b5b-1289c842d780';
-/** Versions from which tick markers can hold a tick delta (CHUNKTICKFLAG_TICK_COMPRESSED). */
-const VERSION_TICK_COMPRESSION = 5;
-/** DDNet refuses chunks over 64 KiB when writing; decompressed data is at most that. */
-const MAX_CHUNK_DATA = 64 * 1024;
-
-const CHUNKTYPEFLAG_TICKMARKER = 0x80;
-const CHUNKTICKFLAG_KEYFRAME = 0x40;
-const CHUNKTICKFLAG_TICK_COMPRESSED = 0x20;
 
 export interface DemoHeader {
   /** Demo format version (DDNet 16.4 writes 6; 3 to 6 are read). */

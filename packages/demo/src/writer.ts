@@ -2,20 +2,26 @@ import { ByteWriter, CodecError, encodeUtf8, packVarInt, uuidToBytes } from '@tw
 import { createDelta, DDNET_0_6, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 import { DemoError } from './demo.js';
+import {
+  CHUNKTICKFLAG_KEYFRAME,
+  CHUNKTICKFLAG_TICK_COMPRESSED,
+  CHUNKTYPE_DELTA,
+  CHUNKTYPE_MESSAGE,
+  CHUNKTYPE_SNAPSHOT,
+  CHUNKTYPEFLAG_TICKMARKER,
+  HEADER_SIZE,
+  MARKER,
+  MAX_CHUNK_DATA,
+  MAX_TIMELINE_MARKERS,
+  SHA256_EXTENSION,
+  VERSION_TICK_COMPRESSION,
+} from './format.js';
 
 // Recording rules checked against DDNet's src/engine/shared/demo.cpp (CDemoRecorder, master 28baa427, the
 // same as 16.4 in what is written): keyframes, tick markers, chunk framing and the header layout.
-const MARKER = 'TWDEMO\0';
-const SHA256_EXTENSION = '6be6da4a-cebd-380c-9b5b-1289c842d780';
 const SERVER_TICK_SPEED = 50;
 /** A full snapshot is written when more than this many ticks passed since the last one (SERVER_TICK_SPEED * 5). */
 export const DEMO_KEYFRAME_INTERVAL = SERVER_TICK_SPEED * 5;
-const MAX_TIMELINE_MARKERS = 64;
-/** DDNet does not record chunks whose data is larger than this. */
-const MAX_CHUNK_DATA = 64 * 1024;
-const CHUNKTYPE_SNAPSHOT = 1;
-const CHUNKTYPE_MESSAGE = 2;
-const CHUNKTYPE_DELTA = 3;
 
 export interface DemoWriteHeader {
   /** 6 (default, DDNet since 15.5), or 3-5 with the layouts of older recorders. */
@@ -111,7 +117,7 @@ export class DemoWriter {
     markers.forEach((t, i) => {
       if (!Number.isInteger(t) || t < 0 || t > 0x7fffffff) fail('BAD_TICK', `timeline marker ${t}`, `header.timelineMarkers[${i}]`);
     });
-    const size = 176 + (this.version >= 4 ? 4 + MAX_TIMELINE_MARKERS * 4 : 0) + (this.version >= 6 ? 48 : 0);
+    const size = HEADER_SIZE + (this.version >= 4 ? 4 + MAX_TIMELINE_MARKERS * 4 : 0) + (this.version >= 6 ? 48 : 0);
     const out = new Uint8Array(size);
     out.set(encodeUtf8(MARKER), 0);
     out[7] = this.version;
@@ -123,15 +129,15 @@ export class DemoWriter {
     be32(out, 152, h.length ?? 0);
     cString(out, 156, 20, h.timestamp, 'header.timestamp');
     if (this.version >= 4) {
-      be32(out, 176, markers.length);
+      be32(out, HEADER_SIZE, markers.length);
       markers.forEach((t, i) => be32(out, 180 + i * 4, t));
       const padding = h.timelinePadding;
       if (padding && padding.length === (MAX_TIMELINE_MARKERS - markers.length) * 4) out.set(padding, 180 + markers.length * 4);
     }
     if (this.version >= 6) {
       if (h.mapSha256 === undefined) fail('HEADER_FIELD', 'version 6 demos carry the map SHA-256', 'header.mapSha256');
-      out.set(uuidToBytes(SHA256_EXTENSION), 176 + 4 + MAX_TIMELINE_MARKERS * 4);
-      out.set(hexBytes(h.mapSha256, 32, 'header.mapSha256'), 176 + 4 + MAX_TIMELINE_MARKERS * 4 + 16);
+      out.set(uuidToBytes(SHA256_EXTENSION), HEADER_SIZE + 4 + MAX_TIMELINE_MARKERS * 4);
+      out.set(hexBytes(h.mapSha256, 32, 'header.mapSha256'), HEADER_SIZE + 4 + MAX_TIMELINE_MARKERS * 4 + 16);
     }
     return out;
   }
@@ -168,15 +174,15 @@ export class DemoWriter {
 
   private tickMarker(tick: number, keyframe: boolean): Uint8Array {
     // Versions 5+ mark a small tick step in 5 bits with a flag; older recorders used 6 bits without one.
-    const legacy = this.version < 5;
+    const legacy = this.version < VERSION_TICK_COMPRESSION;
     const mask = legacy ? 0x3f : 0x1f;
     if (this.lastTickMarker === -1 || tick - this.lastTickMarker > mask || keyframe || (legacy && tick === this.lastTickMarker)) {
       const out = new Uint8Array(5);
-      out[0] = 0x80 | (keyframe ? 0x40 : 0);
+      out[0] = CHUNKTYPEFLAG_TICKMARKER | (keyframe ? CHUNKTICKFLAG_KEYFRAME : 0);
       be32(out, 1, tick);
       return out;
     }
-    return Uint8Array.of(0x80 | (legacy ? 0 : 0x20) | (tick - this.lastTickMarker));
+    return Uint8Array.of(CHUNKTYPEFLAG_TICKMARKER | (legacy ? 0 : CHUNKTICKFLAG_TICK_COMPRESSED) | (tick - this.lastTickMarker));
   }
 
   /** Records the snapshot of `tick` (ticks never go back). */

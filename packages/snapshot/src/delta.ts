@@ -39,6 +39,43 @@ export interface ApplyDeltaOptions {
   path?: string;
 }
 
+type Fail = (code: string, message: string, at: number) => never;
+
+/** Checks the delta's counts (deleted items, updated items) against its length. */
+function checkDeltaHeader(delta: Int32Array, fail: Fail): void {
+  if (delta.length < 3) fail('TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
+  const numDeleted = delta[0]!;
+  const numUpdates = delta[1]!;
+  if (numDeleted < 0 || numDeleted > delta.length - 3) fail('BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
+  if (numUpdates < 0 || numUpdates > delta.length) fail('BAD_COUNT', `${numUpdates} updated items`, 1);
+}
+
+/** The size (in ints) of the update readUpdateHeader read last: a module-level slot, so the hot loop allocates nothing. */
+let updateSize = 0;
+
+/**
+ * Checks update `i`'s header at `p` (type, id, and the size when the protocol does not fix it) and that its
+ * data fits; sets `updateSize` and returns where the data starts.
+ */
+function readUpdateHeader(delta: Int32Array, p: number, sizes: Int16Array, i: number, numUpdates: number, fail: Fail): number {
+  if (p + 2 > delta.length) fail('TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
+  const type = delta[p]!;
+  const id = delta[p + 1]!;
+  if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail('BAD_KEY', `type ${type}, id ${id}`, p);
+  p += 2;
+  let size: number;
+  if (carriesSize(sizes, type)) {
+    if (p + 1 > delta.length) fail('TRUNCATED', `update ${i} has no size`, p);
+    size = delta[p++]!;
+    if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail('BAD_SIZE', `size ${size}`, p - 1);
+  } else {
+    size = sizes[type]!;
+  }
+  if (p + size > delta.length) fail('TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
+  updateSize = size;
+  return p;
+}
+
 export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions = {}): Snapshot {
   // Repeated keys (only in snapshots built by hand; fromInts refuses them) take the general path.
   if (old.keyIndex().size !== old.items.length) return applyDeltaByKeys(old, delta, protocol, options);
@@ -47,11 +84,9 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   const fail = (code: string, message: string, at: number): never => {
     throw new SnapshotError(code, message, at * 4, path);
   };
-  if (delta.length < 3) fail('TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
+  checkDeltaHeader(delta, fail);
   const numDeleted = delta[0]!;
   const numUpdates = delta[1]!;
-  if (numDeleted < 0 || numDeleted > delta.length - 3) fail('BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
-  if (numUpdates < 0 || numUpdates > delta.length) fail('BAD_COUNT', `${numUpdates} updated items`, 1);
   const oldItems = old.items;
   const oldIndex = old.keyIndex();
   const n = oldItems.length;
@@ -87,20 +122,10 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   let added: Map<number, number> | undefined; // keys of new items -> their position in `items`
   const listed: number[] | undefined = options.order === 'hint' ? [] : undefined;
   for (let i = 0; i < numUpdates; i++) {
-    if (p + 2 > delta.length) fail('TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
     const type = delta[p]!;
     const id = delta[p + 1]!;
-    if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail('BAD_KEY', `type ${type}, id ${id}`, p);
-    p += 2;
-    let size: number;
-    if (carriesSize(sizes, type)) {
-      if (p + 1 > delta.length) fail('TRUNCATED', `update ${i} has no size`, p);
-      size = delta[p++]!;
-      if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail('BAD_SIZE', `size ${size}`, p - 1);
-    } else {
-      size = sizes[type]!;
-    }
-    if (p + size > delta.length) fail('TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
+    p = readUpdateHeader(delta, p, sizes, i, numUpdates, fail);
+    const size = updateSize;
     const key = itemKey(type, id);
     listed?.push(key);
     let oldAt = oldIndex.get(key);
@@ -140,11 +165,9 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
   const fail = (code: string, message: string, at: number): never => {
     throw new SnapshotError(code, message, at * 4, path);
   };
-  if (delta.length < 3) fail('TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
+  checkDeltaHeader(delta, fail);
   const numDeleted = delta[0]!;
   const numUpdates = delta[1]!;
-  if (numDeleted < 0 || numDeleted > delta.length - 3) fail('BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
-  if (numUpdates < 0 || numUpdates > delta.length) fail('BAD_COUNT', `${numUpdates} updated items`, 1);
   let p = 3;
   const deleted = new Set<number>();
   for (let i = 0; i < numDeleted; i++, p++) {
@@ -164,20 +187,10 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
   const listed: number[] = [];
   let dataSize = items.reduce((s, item) => s + 4 + item.data.length * 4, 0);
   for (let i = 0; i < numUpdates; i++) {
-    if (p + 2 > delta.length) fail('TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
     const type = delta[p]!;
     const id = delta[p + 1]!;
-    if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail('BAD_KEY', `type ${type}, id ${id}`, p);
-    p += 2;
-    let size: number;
-    if (carriesSize(sizes, type)) {
-      if (p + 1 > delta.length) fail('TRUNCATED', `update ${i} has no size`, p);
-      size = delta[p++]!;
-      if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail('BAD_SIZE', `size ${size}`, p - 1);
-    } else {
-      size = sizes[type]!;
-    }
-    if (p + size > delta.length) fail('TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
+    p = readUpdateHeader(delta, p, sizes, i, numUpdates, fail);
+    const size = updateSize;
     const key = itemKey(type, id);
     if (updated.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
     updated.add(key);
