@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir, repoRoot } from '../corpus.js';
 
-const PACKAGES = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'netmsg', 'demo', 'cli'];
+const PACKAGES = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'netmsg', 'demo', 'export', 'cli'];
 const packDir = mkdtempSync(join(tmpdir(), 'twcodec-pack-'));
 const tarballs = new Map<string, string>();
 const internalDeps = new Map<string, string[]>();
@@ -53,9 +53,16 @@ ok(m.kind === 'sv_chat' && m.message === 'hi' && encodeDdnet06Message(m).every((
   demo: `import { readDemo } from '@twcodec/demo';
 const demo = readDemo(new Uint8Array(readFileSync(fixture('demos/ctf2_server_Alpha_server_manual.demo'))));
 ok(demo.header.mapName === 'ctf2' && [...demo.snapshots()].length > 10);`,
-  cli: `import { execFileSync } from 'node:child_process';
+  // Installed without its optional writers: the tables work, a format says which package it needs.
+  export: `import { teehistorianTables, toParquet, ExportDependencyError } from '@twcodec/export';
+const tables = teehistorianTables(new Uint8Array(readFileSync(fixture('teehistorian/idle-ctf1.teehistorian'))));
+const missing = await toParquet(tables[0]).then(() => undefined, (e) => e);
+ok(tables.map((t) => t.name).join() === 'positions,inputs,events' && missing instanceof ExportDependencyError && /npm install hyparquet-writer/.test(missing.message));`,
+  cli: `import { execFileSync, spawnSync } from 'node:child_process';
 const out = execFileSync(join('node_modules', '.bin', 'twcodec'), ['map', 'info', fixture('maps/ctf1.map')], { encoding: 'utf8' });
-ok(JSON.parse(out).layers.byKind.game === 1);`,
+const exp = spawnSync(join('node_modules', '.bin', 'twcodec'), ['teehistorian', 'export', fixture('teehistorian/idle-ctf1.teehistorian'), 'out'], { encoding: 'utf8' });
+const batch = spawnSync(join('node_modules', '.bin', 'twcodec'), ['map', 'info', '--jobs', '2', fixture('maps/*.map')], { encoding: 'utf8' });
+ok(JSON.parse(out).layers.byKind.game === 1 && exp.status === 1 && exp.stderr.includes('needs the optional package hyparquet-writer') && batch.status === 0 && batch.stdout.trim().split('\\n').length === 3);`,
 };
 
 beforeAll(() => {

@@ -63,7 +63,8 @@ describe('twcodec (built binary): help, version, usage errors', () => {
   it('an unknown option is a usage error naming the option and the command', () => {
     const r = twcodec(['map', 'info', ctf1, '--frob']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("twcodec: unknown option --frob for 'map info' (it takes no options; see twcodec map info --help)\n");
+    expect(r.stderr).toBe("twcodec: unknown option --frob for 'map info' (its options: --jobs; see twcodec map info --help)\n");
+    expect(twcodec(['teehistorian', 'resave', th, 'x', '--frob']).stderr).toBe("twcodec: unknown option --frob for 'teehistorian resave' (it takes no options; see twcodec teehistorian resave --help)\n");
     const flag = twcodec(['map', 'resave', ctf1, 'x.map', '--ddnet=yes']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/^twcodec: option --ddnet takes no value \(usage: twcodec map resave IN OUT \[--ddnet\].*\)\n$/);
@@ -72,7 +73,8 @@ describe('twcodec (built binary): help, version, usage errors', () => {
   });
 
   it('an extra argument is "unexpected", a missing one "missing"', () => {
-    expect(twcodec(['map', 'info', ctf1, 'extra'])).toMatchObject({ code: 2, stderr: "twcodec: unexpected argument 'extra' (usage: twcodec map info FILE)\n" });
+    expect(twcodec(['map', 'json', ctf1, 'extra'])).toMatchObject({ code: 2, stderr: "twcodec: unexpected argument 'extra' (usage: twcodec map json FILE [--data-dir DIR])\n" });
+    expect(twcodec(['map', 'info'])).toMatchObject({ code: 2, stderr: 'twcodec: missing FILE (usage: twcodec map info FILE... [--jobs N])\n' });
     expect(twcodec(['datafile', 'resave', ctf1])).toMatchObject({ code: 2, stderr: 'twcodec: missing OUT (usage: twcodec datafile resave IN OUT [--ddnet])\n' });
   });
 
@@ -196,5 +198,97 @@ describe('twcodec (built binary): consistent output', () => {
     writeFileSync(join(dir, 'in', 'unknown.map'), df.write());
     const model = JSON.parse(twcodec(['map', 'json', join(dir, 'in', 'unknown.map')]).stdout);
     expect(model.unknownItems).toEqual([{ type: 200, id: 0, data: [1, -2, 0x7fffffff], offset: expect.any(Number) }]);
+  });
+});
+
+// The writers are optional dependencies (devDependencies of @twcodec/export here): without them, skipped.
+const haveWriters = await Promise.all(['hyparquet-writer', 'apache-arrow'].map((name) => import(/* @vite-ignore */ name).then(() => true, () => false)));
+
+describe.skipIf(haveWriters.includes(false))('twcodec (built binary): export (needs hyparquet-writer and apache-arrow)', () => {
+  const parquetRows = async (path: string) => {
+    const { parquetReadObjects } = await import('hyparquet');
+    const buf = readFileSync(path);
+    return parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer });
+  };
+
+  it('teehistorian export writes OUT/<table>.parquet and says what it wrote', async () => {
+    const dir = join(tmp(), 'out');
+    const r = twcodec(['teehistorian', 'export', '--format', 'parquet', th, dir]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const summary = JSON.parse(r.stdout) as { tables: { table: string; rows: number; file: string }[] };
+    expect(summary.tables.map((t) => t.table)).toEqual(['positions', 'inputs', 'events']);
+    expect(readdirSync(dir).sort()).toEqual(['events.parquet', 'inputs.parquet', 'positions.parquet']);
+    const positions = await parquetRows(join(dir, 'positions.parquet'));
+    expect(positions.length).toBe(summary.tables[0]!.rows);
+    expect(positions[0]).toEqual({ tick: expect.any(Number), cid: expect.any(Number), x: expect.any(Number), y: expect.any(Number) });
+  });
+
+  it('demo export --table writes one table to OUT, also to standard output; --format arrow', async () => {
+    const r = twcodec(['demo', 'export', '--table', 'character', demo, '-']);
+    expect(r.code).toBe(0);
+    expect(new TextDecoder().decode(r.stdoutBytes.subarray(0, 4))).toBe('PAR1');
+    const arrowFile = join(tmp(), 'chat.arrow');
+    expect(twcodec(['demo', 'export', '--format', 'arrow', '--table', 'chat', demo, arrowFile]).code).toBe(0);
+    const { tableFromIPC } = await import('apache-arrow');
+    expect(tableFromIPC(readFileSync(arrowFile)).schema.fields.map((f) => f.name)).toEqual(['tick', 'client_id', 'name', 'team', 'text']);
+  });
+
+  it('many files: each into OUT/<name>/, a line per file, a bad file reported and the others written', async () => {
+    const out = join(tmp(), 'out');
+    const r = twcodec(['teehistorian', 'export', '--jobs', '2', join(fixturesDir, 'teehistorian', '*.teehistorian'), ctf1, out]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { file: string; ok: boolean; out?: string; error?: { code: string } });
+    expect(lines.map((l) => [l.ok, l.out ?? l.error?.code])).toEqual([
+      [true, join(out, 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594')],
+      [true, join(out, 'idle-ctf1')],
+      [false, 'BAD_MAGIC'],
+    ]);
+    expect(readdirSync(out).sort()).toEqual(['ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'idle-ctf1']);
+    expect((await parquetRows(join(out, 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'positions.parquet'))).length).toBeGreaterThan(1000);
+    expect(r.stderr).toMatch(/^twcodec: teehistorian export: 3 files, 2 ok, 1 failed/);
+  });
+
+  it('usage errors: a format, a table, several tables to standard output', () => {
+    expect(twcodec(['demo', 'export', '--format', 'csv', demo, 'x'])).toMatchObject({ code: 2, stderr: 'twcodec: --format csv: the formats are parquet, arrow (see twcodec --help)\n' });
+    expect(twcodec(['teehistorian', 'export', '--table', 'chat', th, 'x']).stderr).toBe('twcodec: --table chat: a teehistorian file has no table chat (its tables: positions, inputs, events) (see twcodec --help)\n');
+    expect(twcodec(['teehistorian', 'export', th, '-'])).toMatchObject({ code: 2, stderr: 'twcodec: OUT - (standard output) takes one table: add --table NAME (see twcodec --help)\n' });
+  });
+});
+
+describe('twcodec (built binary): many files', () => {
+  const lines = (stdout: string) => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { file: string; ok: boolean; error?: { code: string; looksLike?: string } } & Record<string, unknown>);
+
+  it('map validate over a glob (expanded by twcodec) and a bad file: a line per file in order, a summary, exit 1', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'broken.map'), readBytes(ctf1).subarray(0, 300));
+    for (const jobs of ['1', '2']) {
+      const r = twcodec(['map', 'validate', '--jobs', jobs, join(fixturesDir, 'maps', '*.map'), join(dir, 'broken.map'), demo, join(dir, 'none-*.map')]);
+      expect(r.code).toBe(1);
+      const out = lines(r.stdout);
+      expect(out.map((l) => l.file)).toEqual([...readdirSync(join(fixturesDir, 'maps')).sort().map((f) => join(fixturesDir, 'maps', f)), join(dir, 'broken.map'), demo, join(dir, 'none-*.map')]);
+      expect(out.slice(0, 3).every((l) => l.ok && l.errors === 0)).toBe(true);
+      expect(out[3]).toMatchObject({ ok: false, error: { code: expect.any(String) } });
+      expect(out[4]).toMatchObject({ ok: false, error: { code: 'BAD_MAGIC', looksLike: 'a Teeworlds demo' } });
+      expect(out[5]).toMatchObject({ ok: false, error: { code: 'ENOENT', message: `no file matches ${join(dir, 'none-*.map')}` } });
+      expect(r.stderr).toMatch(new RegExp(`^twcodec: map validate: 6 files, 3 ok, 3 failed \\([0-9.]+ s, ${jobs === '1' ? '1 thread' : '2 worker threads'}\\)\n$`));
+    }
+  });
+
+  it('map info, teehistorian stats, demo info over many files: the single-file result in each line, exit 0', () => {
+    const maps = twcodec(['map', 'info', join(fixturesDir, 'maps', '**', '*.map')]);
+    expect(maps.code).toBe(0);
+    expect(lines(maps.stdout).find((l) => l.file === ctf1)).toEqual({ ok: true, ...JSON.parse(twcodec(['map', 'info', ctf1]).stdout) });
+    const stats = twcodec(['teehistorian', 'stats', join(fixturesDir, 'teehistorian', '*.teehistorian')]);
+    expect(stats.code).toBe(0);
+    expect(lines(stats.stdout).map((l) => [l.ok, typeof l.messageCount])).toEqual([[true, 'number'], [true, 'number']]);
+    const demos = twcodec(['demo', 'info', '--jobs', '2', ...readdirSync(join(fixturesDir, 'demos')).map((f) => join(fixturesDir, 'demos', f))]);
+    expect(demos.code).toBe(0);
+    expect(lines(demos.stdout).every((l) => l.ok && typeof l.ticks === 'object')).toBe(true);
+    expect(demos.stderr).toMatch(/^twcodec: demo info: 2 files, 2 ok, 0 failed/);
+  });
+
+  it('--jobs must be a count; - is not one of many files', () => {
+    expect(twcodec(['map', 'info', '--jobs', 'x', ctf1])).toMatchObject({ code: 2, stderr: 'twcodec: --jobs needs a number of threads 1..256, got "x" (see twcodec --help)\n' });
+    expect(twcodec(['map', 'info', ctf1, '-']).code).toBe(2);
   });
 });

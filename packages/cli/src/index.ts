@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodecError } from '@twcodec/runtime';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
+import { isGlob, runBatch } from './batch.js';
+import { ExportDependencyError, loadFormat } from '@twcodec/export';
+import { EXPORT_FLAGS, exportCommand, exportDirs, exportOptions } from './export.js';
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import {
   externalImageNames,
@@ -37,8 +40,13 @@ interface Command {
   summary: string;
   /** More, for `twcodec <command> --help`. */
   details?: string;
+  /** Takes many files (and globs): one NDJSON line per file, on worker threads (see batch.ts). */
+  batch?: true;
   run(io: CliIo, positionals: string[], flags: Record<string, boolean | string | undefined>): Promise<void>;
 }
+
+const BATCH_FLAGS = { jobs: { type: 'string', value: 'N', help: 'with many files: worker threads (default: one per core)' } } as const;
+const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed. Export of many files writes each into OUT/<its name without extension>/.';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const STDIN_NOTE = 'FILE may be - to read standard input.';
@@ -59,6 +67,8 @@ function counter(io: CliIo, what: string, every: number) {
 const COMMANDS: Record<string, Command> = {
   'datafile info': {
     args: ['FILE'],
+    batch: true,
+    flags: BATCH_FLAGS,
     summary: 'JSON summary: version, item types with counts and UUIDs, data sizes',
     details: STDIN_NOTE,
     async run(io, [file]) {
@@ -76,6 +86,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'map info': {
     args: ['FILE'],
+    batch: true,
+    flags: BATCH_FLAGS,
     summary: "JSON summary: images, envelopes, groups, layers by kind, sounds, the game layer's size",
     details: STDIN_NOTE,
     async run(io, [file]) {
@@ -84,6 +96,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'map validate': {
     args: ['FILE'],
+    batch: true,
+    flags: BATCH_FLAGS,
     summary: "What DDNet's loader would refuse (errors: exit 1) or silently fix, as JSON",
     details: `Each issue has a severity (error, fixed, warning), a code and a path such as groups[2].layers[0].data. ${STDIN_NOTE}`,
     async run(io, [file]) {
@@ -256,6 +270,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'teehistorian stats': {
     args: ['FILE'],
+    batch: true,
+    flags: BATCH_FLAGS,
     summary: 'JSON: header, count of each message kind (PLAYER_DIFF, ..., EX:<name>), ticks, players',
     details: STDIN_NOTE,
     async run(io, [file]) {
@@ -283,6 +299,16 @@ const COMMANDS: Record<string, Command> = {
       for await (const line of teehistorianChatNdjson(io.openRead(file!))) await io.stdout(line);
     },
   },
+  'teehistorian export': {
+    args: ['FILE', 'OUT'],
+    batch: true,
+    flags: { ...EXPORT_FLAGS, ...BATCH_FLAGS },
+    summary: 'Tables for DuckDB, Spark, pandas: positions, inputs, events as OUT/<table>.parquet (or .arrow)',
+    details: `positions: tick, cid, x, y (absolute); inputs: tick, cid and the 10 input fields (absolute); events: tick, cid, kind, data (JSON) for every other message but TICK_SKIP and FINISH. Each file's metadata holds the header as JSON. See docs/export.md. ${STDIN_NOTE}`,
+    async run(io, [file, out], flags) {
+      await exportCommand(io, 'teehistorian', file!, out!, flags);
+    },
+  },
   'teehistorian resave': {
     args: ['IN', 'OUT'],
     summary: 'Read into messages and write them back (identical bytes)',
@@ -292,10 +318,22 @@ const COMMANDS: Record<string, Command> = {
   },
   'demo info': {
     args: ['FILE'],
+    batch: true,
+    flags: BATCH_FLAGS,
     summary: 'JSON: header fields, tick range, chunk counts by kind',
     details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). ${STDIN_NOTE}`,
     async run(io, [file]) {
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
+    },
+  },
+  'demo export': {
+    args: ['FILE', 'OUT'],
+    batch: true,
+    flags: { ...EXPORT_FLAGS, ...BATCH_FLAGS },
+    summary: 'Tables for DuckDB, Spark, pandas: one per snapshot object (character, player_info, ...) and chat, as OUT/<table>.parquet',
+    details: `Object tables have a row per item per recorded tick: tick, id (the client id for character, player_info, client_info), then the fields by their schema names (fixed-point fields as values, strings decoded). unknown_items holds items of unknown types; chat the chat lines. See docs/export.md. ${STDIN_NOTE}`,
+    async run(io, [file, out], flags) {
+      await exportCommand(io, 'demo', file!, out!, flags);
     },
   },
   'demo resave': {
@@ -373,7 +411,7 @@ const COMMANDS: Record<string, Command> = {
 
 function synopsis(name: string, command: Command): string {
   const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `[--${flag}${f.value ? ` ${f.value}` : ''}]`);
-  return [name, ...command.args, ...flags].join(' ');
+  return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags].join(' ');
 }
 
 function usage(group?: string): string {
@@ -398,7 +436,7 @@ function usage(group?: string): string {
 
 function commandHelp(name: string, command: Command): string {
   const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `  --${flag}${f.value ? ` ${f.value}` : ''}  ${f.help}`);
-  return [`Usage: twcodec ${synopsis(name, command)}`, '', command.summary + '.', ...(command.details ? ['', command.details] : []), ...(flags.length ? ['', 'Options:', ...flags] : []), ''].join('\n');
+  return [`Usage: twcodec ${synopsis(name, command)}`, '', command.summary + '.', ...(command.details ? ['', command.details] : []), ...(command.batch ? ['', BATCH_NOTE] : []), ...(flags.length ? ['', 'Options:', ...flags] : []), ''].join('\n');
 }
 
 const groups = () => [...new Set(Object.keys(COMMANDS).map((n) => n.split(' ')[0]!))];
@@ -427,7 +465,7 @@ function parseCommandArgs(name: string, command: Command, args: string[]) {
     if (flag.type === 'string' && typeof token.value !== 'string') throw new UsageError(`option --${token.name} needs a value ${flag.value ?? ''} ${help}`.replace('  ', ' '));
     if (flag.type === 'boolean' && token.inlineValue) throw new UsageError(`option --${token.name} takes no value ${help}`);
   }
-  if (positionals.length > command.args.length) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${help}`);
+  if (positionals.length > command.args.length && !command.batch) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${help}`);
   if (positionals.length < command.args.length) throw new UsageError(`missing ${command.args.slice(positionals.length).join(' ')} ${help}`);
   return { values: values as Record<string, boolean | string | undefined>, positionals };
 }
@@ -502,6 +540,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const { values, positionals } = parseCommandArgs(name, command, argv.slice(2));
+    // Commands with an OUT take it last: FILE... OUT.
+    const inputs = command.args.length === 2 ? positionals.slice(0, -1) : positionals;
+    if (command.batch && (inputs.length > 1 || values.jobs !== undefined || inputs.some((p) => isGlob(p) && !existsSync(p)))) {
+      const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+      if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256)) throw new UsageError(`--jobs needs a number of threads 1..256, got "${String(values.jobs)}"`);
+      let optionsFor: ((files: string[]) => Record<string, unknown>[]) | undefined;
+      if (name.endsWith(' export')) {
+        const options = exportOptions(values);
+        const out = positionals.at(-1)!;
+        if (out === '-') throw new UsageError('OUT of many files is a directory, not - (standard output)');
+        try {
+          await loadFormat(options.format);
+        } catch (e) {
+          if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
+          throw e;
+        }
+        optionsFor = (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
+      }
+      const summary = await runBatch(io, name, inputs, jobs, optionsFor);
+      const text = `${name}: ${summary.files} files, ${summary.ok} ok, ${summary.failed} failed (${summary.seconds.toFixed(1)} s, ${summary.jobs} ${summary.jobs === 1 ? 'thread' : 'worker threads'})`;
+      if (summary.failed) throw new ReportedFailure(text);
+      io.stderr(`twcodec: ${text}\n`);
+      return 0;
+    }
     await command.run(trackInputs(io, heads), positionals, values);
     return 0;
   } catch (e) {

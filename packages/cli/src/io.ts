@@ -128,6 +128,29 @@ function stdoutWriter(): (text: string | Uint8Array) => void | Promise<void> {
   };
 }
 
+/**
+ * Writes atomically: to a temporary file beside the target, then renamed over it; `mkdir` creates the parent
+ * directories. Errors name the user's path.
+ */
+export async function writeFileAtomic(path: string, bytes: Uint8Array, options?: { mkdir?: boolean }): Promise<void> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new CliError('EISDIR', `cannot write ${path}: is a directory (give a file name, or - for standard output)`);
+  try {
+    if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
+  } catch (e) {
+    throw fsError(e, 'write', dirname(path));
+  }
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    // Name the user's path, not the temporary file beside it.
+    throw fsError(e, 'write', path);
+  }
+}
+
 export function nodeIo(): CliIo {
   const out = stdoutWriter();
   return {
@@ -142,22 +165,7 @@ export function nodeIo(): CliIo {
     },
     async writeFile(path, bytes, options) {
       if (path === '-') return out(bytes);
-      const existing = await stat(path).catch(() => undefined);
-      if (existing?.isDirectory()) throw new CliError('EISDIR', `cannot write ${path}: is a directory (give a file name, or - for standard output)`);
-      try {
-        if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
-      } catch (e) {
-        throw fsError(e, 'write', dirname(path));
-      }
-      const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-      try {
-        await writeFile(tmp, bytes);
-        await rename(tmp, path);
-      } catch (e) {
-        await rm(tmp, { force: true });
-        // Name the user's path, not the temporary file beside it.
-        throw fsError(e, 'write', path);
-      }
+      await writeFileAtomic(path, bytes, options);
     },
     openRead: readStream,
     stdout: (text) => out(text),

@@ -1,0 +1,78 @@
+// What one file of a batch run gives: the same objects the single-file commands print, plus the file name and
+// `ok`, or an error that names the file. Shared by the worker threads (batch-worker.ts) and the main thread.
+import { readFile } from 'node:fs/promises';
+import { CodecError } from '@twcodec/runtime';
+import { datafileInfo } from './datafile.js';
+import { demoInfo } from './demo.js';
+import { exportFile, type ExportOptions } from './export.js';
+import { fsError, writeFileAtomic } from './io.js';
+import { mapInfo, mapValidate } from './map.js';
+import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
+import { teehistorianStats } from './teehistorian.js';
+
+/** What a job gets besides the file's bytes (export: where to write and how); structured-clonable. */
+export type BatchOptions = Record<string, unknown>;
+
+const exportJob = (kind: 'teehistorian' | 'demo') => async (bytes: Uint8Array, options: BatchOptions) => {
+  const dir = options.dir as string;
+  const tables = await exportFile(kind, bytes, options as unknown as ExportOptions, { dir }, writeFileAtomic);
+  return { out: dir, tables };
+};
+
+/** The commands that take many files, by name: each turns a file's bytes into its result. */
+export const BATCH_JOBS: Record<string, (bytes: Uint8Array, options: BatchOptions) => object | Promise<object>> = {
+  'datafile info': datafileInfo,
+  'map info': mapInfo,
+  'map validate': mapValidate,
+  'teehistorian stats': teehistorianStats,
+  'demo info': demoInfo,
+  'teehistorian export': exportJob('teehistorian'),
+  'demo export': exportJob('demo'),
+};
+
+export interface BatchError {
+  code: string;
+  message: string;
+  offset?: number;
+  path?: string;
+  /** What the file looks like when it is not what the command reads (the usual cause of BAD_MAGIC). */
+  looksLike?: string;
+}
+
+/** One NDJSON line of a batch run: `ok` is false for a file that failed, and for a map that validate refuses. */
+export type BatchLine = { file: string; ok: boolean; error?: BatchError } & Record<string, unknown>;
+
+/** Runs one command on one file; never throws for a problem of the file. */
+export async function runBatchJob(command: string, file: string, options: BatchOptions = {}, read?: (path: string) => Promise<Uint8Array>): Promise<BatchLine> {
+  const job = BATCH_JOBS[command];
+  if (!job) throw new Error(`internal: ${command} is not a batch command`);
+  let bytes: Uint8Array | undefined;
+  try {
+    if (read) bytes = await read(file);
+    else {
+      try {
+        const buf = await readFile(file);
+        bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      } catch (e) {
+        throw fsError(e, 'read', file);
+      }
+    }
+    const result = (await job(bytes, options)) as Record<string, unknown>;
+    return { file, ok: typeof result.ok === 'boolean' ? result.ok : true, ...result };
+  } catch (e) {
+    return { file, ok: false, error: batchError(e, command, bytes) };
+  }
+}
+
+function batchError(e: unknown, command: string, bytes: Uint8Array | undefined): BatchError {
+  const err = e as { code?: unknown; message?: unknown };
+  const error: BatchError = { code: typeof err.code === 'string' ? err.code : 'ERROR', message: String(err.message ?? e) };
+  if (e instanceof CodecError) {
+    error.offset = e.offset;
+    if (e.path) error.path = e.path;
+    const group = command.split(' ')[0]!;
+    const looks = bytes && sniff(bytes.subarray(0, 64));
+    if (looks && EXPECTED_INPUT[group] && !isExpectedKind(group, looks)) error.looksLike = looks;
+  }
+  return error;
+}

@@ -1,0 +1,79 @@
+import { demoTables, encodeTable, EXPORT_FORMATS, ExportDependencyError, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
+import { CliError, type CliIo, UsageError } from './io.js';
+
+export const EXPORT_FLAGS = {
+  format: { type: 'string', value: 'FORMAT', help: 'parquet (default; needs the package hyparquet-writer) or arrow (an Arrow IPC file; needs apache-arrow)' },
+  table: { type: 'string', value: 'NAME', help: 'only this table, written to OUT itself (a file, or - for standard output; with many files OUT/<name>/<table>.<ext>)' },
+} as const;
+
+export interface ExportOptions {
+  format: ExportFormat;
+  table: string | undefined;
+}
+
+export function exportOptions(flags: Record<string, boolean | string | undefined>): ExportOptions {
+  const format = (flags.format ?? 'parquet') as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format ${String(format)}: the formats are ${EXPORT_FORMATS.join(', ')}`);
+  return { format, table: typeof flags.table === 'string' ? flags.table : undefined };
+}
+
+/**
+ * One file's tables written as `dir/<table>.<ext>` (or, with `single`, the one table asked for as `single`),
+ * through `write`. Returns what was written.
+ */
+export async function exportFile(
+  kind: 'teehistorian' | 'demo',
+  bytes: Uint8Array,
+  options: ExportOptions,
+  target: { dir: string } | { single: string },
+  write: (path: string, bytes: Uint8Array, options: { mkdir: boolean }) => Promise<void>,
+  progress?: (done: number, total: number) => void,
+) {
+  const only = options.table === undefined ? undefined : [options.table];
+  let tables: ExportTable[];
+  try {
+    tables = kind === 'teehistorian' ? teehistorianTables(bytes, { tables: only }) : demoTables(bytes, { tables: only });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(`--table ${options.table}: ${e.message}`);
+    throw e;
+  }
+  const written = [];
+  for (const table of tables) {
+    let encoded: Uint8Array;
+    try {
+      encoded = await encodeTable(table, options.format);
+    } catch (e) {
+      if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
+      throw e;
+    }
+    const path = 'single' in target ? target.single : `${target.dir}/${table.name}${FORMAT_EXTENSIONS[options.format]}`;
+    await write(path, encoded, { mkdir: !('single' in target) });
+    written.push({ table: table.name, rows: table.rows, columns: table.columns.length, file: path, bytes: encoded.length });
+    progress?.(written.length, tables.length);
+  }
+  return written;
+}
+
+/**
+ * `teehistorian export` / `demo export` of one file: its tables, each as OUT/<table>.<ext> (or with --table one
+ * table as OUT), then a JSON summary of what was written.
+ */
+export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', input: string, output: string, flags: Record<string, boolean | string | undefined>): Promise<void> {
+  const options = exportOptions(flags);
+  if (options.table === undefined && output === '-') throw new UsageError('OUT - (standard output) takes one table: add --table NAME');
+  const bytes = await io.readFile(input);
+  const target = options.table === undefined ? { dir: output } : { single: output };
+  const written = await exportFile(kind, bytes, options, target, (path, data, o) => io.writeFile(path, data, o), (n, total) => io.progress(`${n}/${total} tables`));
+  if (output !== '-') await io.stdout(`${JSON.stringify({ file: input, format: options.format, tables: written }, null, 2)}\n`);
+}
+
+/** The directory of each file of a many-file export: OUT/<its name without extension>, -2, -3, ... on a clash. */
+export function exportDirs(files: string[], out: string): string[] {
+  const used = new Map<string, number>();
+  return files.map((file) => {
+    const base = (file.split(/[\\/]/).pop() ?? file).replace(/\.(teehistorian|demo)$/, '') || 'file';
+    const n = (used.get(base) ?? 0) + 1;
+    used.set(base, n);
+    return `${out}/${n === 1 ? base : `${base}-${n}`}`;
+  });
+}
