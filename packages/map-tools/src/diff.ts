@@ -1,4 +1,4 @@
-import { type MapLayer, type TwMap } from '@twcodec/map';
+import { type MapLayer, TILEMAP_KINDS, type TwMap } from '@twcodec/map';
 
 export interface TileChange {
   group: number;
@@ -56,7 +56,8 @@ function compareList<T>(out: MapDifference[], path: string, a: T[], b: T[], labe
 
 const layerLabel = (l: MapLayer) => `${l.kind === 'tilemap' ? `${l.tilemapKind} ` : ''}${l.kind} layer "${(l.item as { name?: string }).name ?? ''}"`;
 
-const TILE_PROPERTIES = ['tiles', 'tele', 'speedup', 'front', 'switch', 'tune'] as const;
+// The layer's own tiles and every physics kind's tile property, from the generated kind table.
+const TILE_PROPERTIES = ['tiles', ...new Set(TILEMAP_KINDS.flatMap((k) => (k.property ? [k.property] : [])))];
 
 /** The differences of two maps, by element and tile by tile. */
 export function diffMaps(a: TwMap, b: TwMap): MapDiff {
