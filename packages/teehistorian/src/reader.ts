@@ -402,7 +402,7 @@ export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
     const chunks = chunksOf(this.source);
     const pending = new PendingBytes();
     let inHeader = true;
-    let headerSearched = 16;
+    const header = new HeaderAccumulator(maxPending);
     let retryAt = 0; // pending size at which an unfinished message is worth decoding again
     // The bytes being decoded: a chunk where it is (`chunk`) or the pending bytes (`chunk` undefined).
     let r: ByteReader | undefined;
@@ -452,14 +452,8 @@ export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
         }
         const value = next.value;
         if (inHeader) {
-          pending.append(value);
-          const bytes = pending.view();
-          const parsed = parseHeader(bytes, false, headerSearched);
-          if (!parsed) {
-            if (bytes.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
-            headerSearched = bytes.length;
-            continue;
-          }
+          const parsed = header.feed(pending, value);
+          if (!parsed) continue;
           this.header = parsed.header;
           this.headerText = parsed.headerText;
           inHeader = false;
@@ -516,6 +510,26 @@ export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
 }
 
 /** The bytes a stream reader holds back: a buffer that grows by doubling and is compacted only when half used. */
+/** Gathers a stream's first chunks until the header's end is among them (both stream readers start so). */
+class HeaderAccumulator {
+  /** Bytes already searched for the header's end, so each chunk is searched once. */
+  private searched = 16;
+
+  constructor(private readonly maxPending: number) {}
+
+  /** Adds `chunk` to `pending`; once the header is complete, returns it parsed (its bytes are still in `pending`). */
+  feed(pending: PendingBytes, chunk: Uint8Array): ReturnType<typeof parseHeader> {
+    pending.append(chunk);
+    const bytes = pending.view();
+    const parsed = parseHeader(bytes, false, this.searched);
+    if (!parsed) {
+      if (bytes.length > this.maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
+      this.searched = bytes.length;
+    }
+    return parsed;
+  }
+}
+
 class PendingBytes {
   private buf = new Uint8Array(0);
   private start = 0;
@@ -749,18 +763,12 @@ export class TeehistorianStreamScanner {
     const maxPending = this.options.maxMessageSize ?? 16 * 1024 * 1024;
     const pending = new PendingBytes();
     let inHeader = true;
-    let headerSearched = 16;
+    const header = new HeaderAccumulator(maxPending);
     let retryAt = 0;
     for await (const chunk of chunksOf(source)) {
       if (inHeader) {
-        pending.append(chunk);
-        const bytes = pending.view();
-        const parsed = parseHeader(bytes, false, headerSearched);
-        if (!parsed) {
-          if (bytes.length > maxPending) throw new TeehistorianError('HEADER_TOO_LARGE', `no header end in ${bytes.length} bytes`, 0, 'header.json');
-          headerSearched = bytes.length;
-          continue;
-        }
+        const parsed = header.feed(pending, chunk);
+        if (!parsed) continue;
         this.header = parsed.header;
         this.headerText = parsed.headerText;
         inHeader = false;
