@@ -1,4 +1,5 @@
 import { readMap, type TwMap, writeMap } from '@twcodec/map';
+import { rgbToRgba } from './images.js';
 
 /**
  * Turns a Teeworlds 0.7 map into one DDNet loads and writes as DDNet does: images as version-1 RGBA (0.7's
@@ -11,12 +12,7 @@ export function convert07ToDdnet(map: TwMap): TwMap {
     if (image.item.version < 2) continue;
     const { width, height } = image.item;
     if (image.pixels && image.pixels.length === width * height * 3) {
-      const rgba = new Uint8Array(width * height * 4);
-      for (let i = 0; i < width * height; i++) {
-        rgba.set(image.pixels.subarray(i * 3, i * 3 + 3), i * 4);
-        rgba[i * 4 + 3] = 255;
-      }
-      image.pixels = rgba;
+      image.pixels = rgbToRgba(image.pixels, width, height);
     }
     image.item = { ...image.item, version: 1 };
     delete image.item.format;

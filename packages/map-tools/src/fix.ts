@@ -1,3 +1,4 @@
+import { rgbToRgba } from './images.js';
 import {
   type ItemRefField,
   LayerFlags,
@@ -73,12 +74,7 @@ export function fixMapModel(map: TwMap): void {
     if (image.item.external || image.item.version < 2 || image.item.format === 1 || !image.pixels) continue;
     const { width, height } = image.item;
     if (image.pixels.length !== width * height * 3) continue;
-    const rgba = new Uint8Array(width * height * 4);
-    for (let i = 0; i < width * height; i++) {
-      rgba.set(image.pixels.subarray(i * 3, i * 3 + 3), i * 4);
-      rgba[i * 4 + 3] = 255;
-    }
-    image.pixels = rgba;
+    image.pixels = rgbToRgba(image.pixels, width, height);
     image.item = { ...image.item, version: 1 };
     delete image.item.format;
   }
