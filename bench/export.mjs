@@ -10,8 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { demoTables, teehistorianTables, toArrow, toParquet } from '@twcodec/export';
 import { readDemo } from '@twcodec/demo';
-import { readTeehistorian, scanTeehistorian, teehistorianColumns, TeehistorianWriter } from '@twcodec/teehistorian';
+import { scanTeehistorian, teehistorianColumns } from '@twcodec/teehistorian';
 import { corpusDir, listFiles, mb, readBytes, report, repoRoot } from './common.mjs';
+import { syntheticTeehistorian } from './synthetic-teehistorian.mjs';
 
 const largest = (files) => files.sort((a, b) => readBytes(b).length - readBytes(a).length)[0];
 const rate = (bytes, ms) => `${mb((bytes / ms) * 1000)} MB/s`;
@@ -43,19 +44,7 @@ const fastest = (fn, rounds) => timeAsync(fn, rounds);
 // --- teehistorian ---
 {
   const TARGET = Number(process.env.TH_BENCH_MB ?? 32) * 1e6;
-  let sources = listFiles(join(corpusDir, 'teehistorian'), '.teehistorian');
-  if (!sources.length) sources = listFiles(join(repoRoot, 'fixtures', 'teehistorian'), '.teehistorian');
-  const source = readTeehistorian(readBytes(largest(sources)));
-  const messages = [...source].filter((m) => m.kind !== 'FINISH');
-  const span = messages.at(-1).tick + 1;
-  const writer = new TeehistorianWriter({ header: source.header, headerText: source.headerText });
-  let size = 0;
-  for (let round = 0; size < TARGET; round++) {
-    for (const m of messages) writer.writeAt(m.tick + round * span, m);
-    if (round % 16 === 15) size = writer.finish().length;
-  }
-  writer.write({ kind: 'FINISH' });
-  const bytes = writer.finish();
+  const bytes = syntheticTeehistorian(TARGET);
 
   const floor = await fastest(() => {
     const s = scanTeehistorian(bytes);

@@ -8,25 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTeehistorian, scanTeehistorian, teehistorianColumns, TeehistorianWriter } from '@twcodec/teehistorian';
-import { compare, report, corpusDir, listFiles, mb, readBytes, repoRoot } from './common.mjs';
+import { readTeehistorian, scanTeehistorian, teehistorianColumns } from '@twcodec/teehistorian';
+import { compare, mb, report, repoRoot } from './common.mjs';
+import { syntheticTeehistorian } from './synthetic-teehistorian.mjs';
 
 const TARGET = Number(process.env.TH_BENCH_MB ?? 64) * 1e6;
 const withColumns = TARGET <= Number(process.env.TH_COLUMNS_MAX_MB ?? 128) * 1e6;
-let sources = listFiles(join(corpusDir, 'teehistorian'), '.teehistorian');
-if (!sources.length) sources = listFiles(join(repoRoot, 'fixtures', 'teehistorian'), '.teehistorian');
-const source = readTeehistorian(readBytes(sources.sort((a, b) => readBytes(b).length - readBytes(a).length)[0]));
-const messages = [...source].filter((m) => m.kind !== 'FINISH');
-const span = messages.at(-1).tick + 1;
-
-const writer = new TeehistorianWriter({ header: source.header, headerText: source.headerText });
-let size = 0;
-for (let round = 0; size < TARGET; round++) {
-  for (const m of messages) writer.writeAt(m.tick + round * span, m);
-  if (round % 16 === 15) size = writer.finish().length;
-}
-writer.write({ kind: 'FINISH' });
-const bytes = writer.finish();
+const bytes = syntheticTeehistorian(TARGET);
 const headerEnd = bytes.indexOf(0, 16) + 1;
 
 let count = 0;
