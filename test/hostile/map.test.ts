@@ -220,3 +220,56 @@ describe('an empty group among orphan layers (found by the fuzzer)', () => {
     expect(writeMap(map)).toEqual(bytes);
   });
 });
+
+describe('groups that use the layers out of order (found by the fuzzer)', () => {
+  // CMapItemGroup ints: 5 = start_layer, 6 = num_layers.
+  const START = 5;
+  const NUM = 6;
+  /** coverage.map with its first two non-empty groups' layer ranges swapped in the file (layers moved to match). */
+  function swappedGroups(): { bytes: Uint8Array; first: number; second: number } {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const groups = df.items.filter((i) => i.type === 4 && i.data[NUM]! > 0);
+    const layers = df.items.filter((i) => i.type === 5);
+    const [a, b] = [groups[0]!, groups[1]!];
+    const [aStart, aNum, bStart, bNum] = [a.data[START]!, a.data[NUM]!, b.data[START]!, b.data[NUM]!];
+    expect(aStart + aNum).toBe(bStart);
+    // New layer order: b's layers first, then a's; the groups point at their own layers' new places.
+    const order = [...layers.slice(bStart, bStart + bNum), ...layers.slice(aStart, aStart + aNum)].map((l) => l.data);
+    order.forEach((data, k) => (layers[aStart + k]!.data = data));
+    const aInts = a.data.slice();
+    const bInts = b.data.slice();
+    aInts[START] = aStart + bNum;
+    bInts[START] = aStart;
+    a.data = aInts;
+    b.data = bInts;
+    return { bytes: df.write(), first: aStart + bNum, second: aStart };
+  }
+
+  it('keeps the ranges as read, so the map resaves byte for byte', () => {
+    const { bytes, first, second } = swappedGroups();
+    const map = readMap(bytes);
+    expect(map.readIssues.filter((i) => i.severity === 'error')).toEqual([]);
+    const out = writeMap(map);
+    expect(out).toEqual(bytes);
+    const groups = Datafile.read(out).items.filter((i) => i.type === 4 && i.data[NUM]! > 0);
+    expect([groups[0]!.data[START], groups[1]!.data[START]]).toEqual([first, second]);
+  });
+
+  it('are written in group order once a group gets another number of layers', () => {
+    const { bytes } = swappedGroups();
+    const map = readMap(bytes);
+    const moved = map.groups.find((g) => g.layers.length > 0)!;
+    moved.layers.push(moved.layers[0]!);
+    const again = readMap(writeMap(map));
+    const starts = again.datafile!.items.filter((i) => i.type === 4).map((g) => g.data[START]!);
+    const nums = again.datafile!.items.filter((i) => i.type === 4).map((g) => g.data[NUM]!);
+    // In group order: each non-empty group starts where the one before it ended.
+    let next = 0;
+    starts.forEach((start, g) => {
+      if (nums[g]! === 0) return;
+      expect(start).toBe(next);
+      next += nums[g]!;
+    });
+    expect(again.groups.map((g) => g.layers.length)).toEqual(map.groups.map((g) => g.layers.length));
+  });
+});

@@ -346,6 +346,20 @@ class MapWriter {
         orphans.delete(layerIndex++);
       }
     };
+    const slots = this.layerSlotsAsRead(orphans, totalLayers, srcLayers);
+    if (slots) {
+      // Groups keep the layer ranges they were read with (DDNet does not need them in order; fuzzer finding).
+      for (const group of this.map.groups) {
+        this.emit('group', group.layers.length ? { ...group.item, numLayers: group.layers.length } : group.item, encodeGroupItem, decodeGroupItem);
+      }
+      for (const slot of slots) {
+        if ('orphan' in slot) {
+          layerBlock().push(slot.orphan.data);
+          this.absorbed.add(slot.orphan);
+        } else this.emit('layer', this.layerItem(slot.layer), encodeLayerItem, decodeLayerItem);
+      }
+      return;
+    }
     this.map.groups.forEach((group) => {
       const { startLayer: start, numLayers: num } = group.item;
       if (srcLayers !== undefined && group.layers.length === 0 && (start < 0 || num < 0 || start + num > srcLayers)) {
@@ -371,6 +385,41 @@ class MapWriter {
       layerBlock().push(item.data);
       this.absorbed.add(item);
     }
+  }
+
+  /**
+   * The layer item at each position when every group still has the layers its range covered when read (same
+   * count, ranges inside the layers and disjoint) and the orphan layers fill exactly the positions left over:
+   * then the groups' ranges can stay as they were, in whatever order they use the layers. Undefined when the
+   * groups changed or the map was not read from a file: the layers are then written in group order.
+   */
+  private layerSlotsAsRead(
+    orphans: Map<number, DatafileItem>,
+    total: number,
+    srcLayers: number | undefined,
+  ): ({ layer: MapLayer } | { orphan: DatafileItem })[] | undefined {
+    if (srcLayers === undefined) return undefined;
+    const slots = new Array<{ layer: MapLayer } | { orphan: DatafileItem } | undefined>(total);
+    for (const [position, orphan] of orphans) {
+      if (position >= total) return undefined;
+      slots[position] = { orphan };
+    }
+    for (const group of this.map.groups) {
+      const { startLayer: start, numLayers: num } = group.item;
+      if (group.layers.length === 0) {
+        // Empty groups are written as they were read; one whose range has since been emptied is a change.
+        if (num !== 0 && !(start < 0 || num < 0 || start + num > srcLayers)) return undefined;
+        if (num === 0 && (start < 0 || start > total)) return undefined;
+        continue;
+      }
+      if (num !== group.layers.length || start < 0 || start + num > total) return undefined;
+      for (let l = 0; l < num; l++) {
+        if (slots[start + l] !== undefined) return undefined;
+        slots[start + l] = { layer: group.layers[l]! };
+      }
+    }
+    for (let i = 0; i < total; i++) if (slots[i] === undefined) return undefined;
+    return slots as ({ layer: MapLayer } | { orphan: DatafileItem })[];
   }
 
   /**
