@@ -15,7 +15,13 @@ export function typeCheck(files: string[]): string[] {
     skipLibCheck: true,
     types: [],
     baseUrl: repoRoot,
-    paths: { '@twcodec/datafile': ['packages/datafile/src/index.ts'], '@twcodec/runtime': ['packages/runtime/src/index.ts'], '@twcodec/netmsg': ['packages/netmsg/src/index.ts'] },
+    // As vitest.config.ts resolves them: a package to its src/index.ts, a subpath export to src/<name>.ts.
+    paths: {
+      '@twcodec/datafile': ['packages/datafile/src/index.ts'],
+      '@twcodec/datafile/deflate': ['packages/datafile/src/deflate.ts'],
+      '@twcodec/runtime': ['packages/runtime/src/index.ts'],
+      '@twcodec/netmsg': ['packages/netmsg/src/index.ts'],
+    },
   });
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }

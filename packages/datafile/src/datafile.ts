@@ -1,7 +1,7 @@
-import { defaultZlib } from '#zlib';
+import { defaultDeflate, defaultZlib } from '#zlib';
 import { asUint8Array, ByteWriter, type Uuid, uuidFromInts, uuidToInts } from '@twcodec/runtime';
 import { DatafileError } from './errors.js';
-import { InflateLimitError, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
+import { type DeflateFunction, InflateLimitError, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
 
 /** Type id of the items that map internal type ids to UUIDs. */
 export const ITEMTYPE_EX = 0xffff;
@@ -39,6 +39,12 @@ export interface DatafileWriteOptions {
    */
   mode?: DatafileWriteMode;
   zlib?: ZlibCodec;
+  /**
+   * Compresses data that needs compressing. Without it, the codec's (`zlib`, else the datafile's) `deflate`
+   * is used, else in Node pako. Browser builds have no deflater by default (so that bundles which only read
+   * stay small): pass `deflateLikeZlib` from `@twcodec/datafile/deflate` (writeMap does).
+   */
+  deflate?: DeflateFunction;
   /** Compress all data again, even data that still has its original bytes (`ddnet` mode only). */
   recompress?: boolean;
 }
@@ -412,6 +418,7 @@ interface PlannedItem {
 function writeDatafile(df: Datafile, options: DatafileWriteOptions): Uint8Array {
   const mode = options.mode ?? 'lossless';
   const zlib = options.zlib ?? df.zlib;
+  const deflate = options.deflate ?? (zlib.deflate ? (data: Uint8Array, level: number) => zlib.deflate!(data, level) : defaultDeflate);
   const ddnet = mode === 'ddnet';
   const version = ddnet ? 4 : df.version;
   const items = ddnet ? planDdnetItems(df.items) : planLosslessItems(df.items);
@@ -425,7 +432,7 @@ function writeDatafile(df: Datafile, options: DatafileWriteOptions): Uint8Array 
     else types.push({ type, start: i, num: 1 });
   });
 
-  const stored = df.data.map((d) => storedBytes(d, version, zlib, ddnet && options.recompress === true));
+  const stored = df.data.map((d) => storedBytes(d, version, deflate, ddnet && options.recompress === true));
   const numData = stored.length;
   const itemSize = items.reduce((sum, item) => sum + 8 + item.data.length * 4, 0);
   const dataSize = stored.reduce((sum, s) => sum + s.length, 0);
@@ -469,14 +476,23 @@ function writeDatafile(df: Datafile, options: DatafileWriteOptions): Uint8Array 
   return w.finish();
 }
 
-function storedBytes(d: DatafileData, version: 3 | 4, zlib: ZlibCodec, recompress: boolean): Uint8Array {
+function storedBytes(d: DatafileData, version: 3 | 4, deflate: DeflateFunction | undefined, recompress: boolean): Uint8Array {
   const compressed = version === 4;
   if (d.stored && d.storedCompressed === compressed && !recompress) return d.stored;
   const raw = d.bytes();
   // DDNet's writer never stores empty data (CDataFileWriter::AddData asserts a size above 0), and readers
   // refuse it (v3: two equal offsets; v4: uncompressed size 0), so a file holding it is not written.
   if (raw.length === 0) throw new DatafileError('DATA_EMPTY', 'data item is empty; use no data item (index -1) instead', -1, `data[${d.index}]`);
-  return compressed ? zlib.deflate(raw, DDNET_COMPRESSION_LEVEL) : raw;
+  if (!compressed) return raw;
+  if (!deflate) {
+    throw new DatafileError(
+      'DEFLATE_MISSING',
+      "data needs compressing and no deflater is set: pass { deflate: deflateLikeZlib } (from '@twcodec/datafile/deflate') or a zlib codec with deflate",
+      -1,
+      `data[${d.index}]`,
+    );
+  }
+  return deflate(raw, DDNET_COMPRESSION_LEVEL);
 }
 
 function checkItem(item: DatafileItem, index: number): void {

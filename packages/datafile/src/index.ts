@@ -41,4 +41,4 @@ export {
   varIntSize,
 } from '@twcodec/runtime';
 export { defaultZlib } from '#zlib';
-export { InflateLimitError, MAX_DEFLATE_RATIO, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
+export { type DeflateFunction, InflateLimitError, MAX_DEFLATE_RATIO, maxInflatedSize, type ZlibCodec } from './zlib/types.js';

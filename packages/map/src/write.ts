@@ -11,6 +11,7 @@ import {
   ITEMTYPE_EX,
   type Uuid,
 } from '@twcodec/datafile';
+import { deflateLikeZlib } from '@twcodec/datafile/deflate';
 import {
   decodeEnvelopeItem,
   decodeGroupItem,
@@ -81,7 +82,11 @@ const encodeCStringList = (list: string[]) => {
  * out as DDNet's writer does.
  */
 export function writeMap(map: TwMap, options: WriteMapOptions = {}): Uint8Array {
-  return new MapWriter(map).build().write(options);
+  const df = new MapWriter(map).build();
+  // Browser codecs carry no deflater (so that read-only bundles leave pako out); writing brings its own. A
+  // codec that has one keeps using it.
+  const hasDeflate = options.deflate !== undefined || (options.zlib ?? df.zlib).deflate !== undefined;
+  return df.write(hasDeflate ? options : { ...options, deflate: deflateLikeZlib });
 }
 
 class MapWriter {

@@ -1,11 +1,11 @@
 import { Unzlib, unzlibSync } from 'fflate';
-import { deflateLikeZlib } from './deflate.js';
-import { initialOutputSize, type ZlibCodec } from './types.js';
+import { type DeflateFunction, initialOutputSize, type ZlibCodec } from './types.js';
 
 const STREAM_SLICE = 16 * 1024;
 
 /**
- * Inflate with fflate (pure JS, works in browsers; faster than pako here), deflate with pako (see deflate.ts). When the declared size is plausible for the input, inflate straight
+ * Inflate with fflate (pure JS, works in browsers; faster than pako here). No deflate: a browser bundle that
+ * only reads maps must not carry pako (writers pass `deflate`, see deflate.ts and writeMap). When the declared size is plausible for the input, inflate straight
  * into a buffer of that size; otherwise stream in slices and stop as soon as the output passes the limit,
  * so memory follows the real output, never a hostile size field.
  */
@@ -35,7 +35,9 @@ export const fflateZlib: ZlibCodec = {
     }
     return out;
   },
-  deflate: deflateLikeZlib,
 };
 
 export const defaultZlib: ZlibCodec = fflateZlib;
+
+/** Browsers: no deflater unless the caller brings one (keeps pako out of read-only bundles). */
+export const defaultDeflate: DeflateFunction | undefined = undefined;

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { constants, Inflate, inflateSync } from 'node:zlib';
 import { deflateLikeZlib } from './deflate.js';
-import { InflateLimitError, initialOutputSize, type ZlibCodec } from './types.js';
+import { type DeflateFunction, InflateLimitError, initialOutputSize, type ZlibCodec } from './types.js';
 
 /**
  * The parts of a node:zlib engine the fast path uses: its native handle and the two counters writeSync
@@ -105,3 +105,6 @@ export const nodeZlib: ZlibCodec = {
 };
 
 export const defaultZlib: ZlibCodec = nodeZlib;
+
+/** Node: bundle size does not matter, so writing works without a deflater passed in (even with fflateZlib). */
+export const defaultDeflate: DeflateFunction | undefined = deflateLikeZlib;

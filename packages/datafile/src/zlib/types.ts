@@ -10,9 +10,15 @@ export interface ZlibCodec {
    * InflateLimitError when it stopped at the limit, or any error on a corrupt stream.
    */
   inflate(compressed: Uint8Array, maxSize: number): Uint8Array;
-  /** Compresses into one zlib stream at the given level (0-9; DDNet writes level 6). */
-  deflate(data: Uint8Array, level: number): Uint8Array;
+  /**
+   * Compresses into one zlib stream. Optional: the browser default (fflate) has none, so that bundles which
+   * only read do not carry a deflater; writing then uses the `deflate` write option or, in Node, pako.
+   */
+  deflate?: DeflateFunction;
 }
+
+/** Compresses into one zlib stream at the given level (0-9; DDNet writes level 6). */
+export type DeflateFunction = (data: Uint8Array, level: number) => Uint8Array;
 
 /** Deflate cannot expand more than about 1032:1 (RFC 1951 limits); anything declaring more is a lie. */
 export const MAX_DEFLATE_RATIO = 1032;
