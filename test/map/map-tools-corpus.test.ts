@@ -8,9 +8,11 @@ import { readMap } from '@twcodec/map';
 import { extractImages, listImages, packMap, pngToRgba, renderGameLayer, renderMap, unpackMap } from '@twcodec/map-tools';
 import { decode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
+import { corpusDir } from '../corpus.js';
 import { ddnetTool } from '../ddnet-tools.js';
 
-const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'maps');
+// ../shared/corpus/maps, or TWCODEC_CORPUS's maps (the no-corpus CI run points it at an empty directory).
+const CORPUS = join(corpusDir, 'maps');
 const haveCorpus = existsSync(CORPUS);
 const mapFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? mapFiles(join(dir, n)) : n.endsWith('.map') ? [join(dir, n)] : []));

@@ -8,9 +8,11 @@ import { readMap, writeMap } from '@twcodec/map';
 import { convert07ToDdnetFile, diffMaps, fixMap, MAP_JSON, packMap, pngToRgba, renderGameLayer, renderMap, textToTiles, tilesToText, unpackMap } from '@twcodec/map-tools';
 import { encode } from 'fast-png';
 import { afterAll, describe, expect, it } from 'vitest';
+import { corpusDir } from '../corpus.js';
 import { ddnetTool, mapDiff, mapResave } from '../ddnet-tools.js';
 
-const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'maps');
+// ../shared/corpus/maps, or TWCODEC_CORPUS's maps (the no-corpus CI run points it at an empty directory).
+const CORPUS = join(corpusDir, 'maps');
 const haveTools = !!ddnetTool('map_resave') && !!ddnetTool('map_diff');
 const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'maps', 'ctf1.map');
 const work = mkdtempSync(join(tmpdir(), 'twcodec-map-tools-'));
