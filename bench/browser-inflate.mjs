@@ -1,7 +1,9 @@
 // Inflating the corpus maps' data items in headless Chromium: fflate (the browser entry's sync inflate)
 // against the browser's own DecompressionStream('deflate') (async), by item size, as a ratio to fflate
-// measured in the same page. It decides which one readMapAsync uses in browsers (see inflateAsync in
-// packages/datafile/src/zlib/fflate.ts). Needs Chromium (/usr/bin/chromium); skipped without it.
+// measured in the same page. It decides which one readMapAsync uses in browsers: DecompressionStream for
+// items of 64 KB and more (DECOMPRESSION_STREAM_MIN_SIZE, inflateAsync in packages/datafile/src/zlib/fflate.ts),
+// fflate below; the last row is that mix against fflate alone. Needs Chromium (/usr/bin/chromium); skipped
+// without it.
 // Run: node bench/browser-inflate.mjs
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -114,6 +116,11 @@ for (const [name, b] of Object.entries(result.best)) {
     `  ${name.padEnd(13)} ${String(b.items).padStart(5)} items ${mb(b.bytes).padStart(6)} MB   fflate ${b.fflate.toFixed(1).padStart(7)} ms   DecompressionStream ${b.stream.toFixed(1).padStart(7)} ms (${(b.stream / b.fflate).toFixed(2)}x)   all at once ${b.concurrent.toFixed(1).padStart(7)} ms (${(b.concurrent / b.fflate).toFixed(2)}x)`,
   );
 }
+// readMapAsync's mix: fflate for the small items, every large item's DecompressionStream started at once.
+const best = result.best;
+const mix = best['< 64 KB'].fflate + best['64 KB - 1 MB'].concurrent + best['>= 1 MB'].concurrent;
+console.log(`  readMapAsync's mix (fflate < 64 KB, DecompressionStream above, all at once): ${mix.toFixed(1)} ms (${(mix / best.all.fflate).toFixed(2)}x fflate alone)`);
 for (const [name, b] of Object.entries(result.best)) {
   report('browser-inflate', `DecompressionStream, items ${name}`, b.stream / b.fflate, undefined, `floor: fflate in the same page; ${b.items} items, ${mb(b.bytes)} MB`);
 }
+report('browser-inflate', "readMapAsync's mix (DecompressionStream >= 64 KB)", mix / best.all.fflate, undefined, 'floor: fflate for every item; the mix readMapAsync uses in browsers');

@@ -2,7 +2,8 @@
 // must hold for any input, and returns normally, throws a CodecError (a typed refusal: fine), or throws a
 // PropertyViolation / any other error (a finding). Targets run on the built packages (npm run build).
 import { CodecError, Datafile } from '@twcodec/datafile';
-import { readMap, validateMap, writeMap } from '@twcodec/map';
+import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
+import { readMap, readMapAsync, validateMap, writeMap } from '@twcodec/map';
 import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, scanTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
@@ -41,8 +42,25 @@ function datafile(bytes) {
   if (ddnet) check(refusing(() => Datafile.read(ddnet)) !== undefined, 'datafile: the ddnet-mode output does not read back');
 }
 
-/** Maps: strict and lenient reads, validation, writes; an unchanged map without read errors resaves exactly. */
-function map(bytes) {
+/** What a map read gives, to compare two ways of reading: the bytes written back, or the refusal. */
+async function mapOutcome(read) {
+  try {
+    return { written: writeMap(await read()) };
+  } catch (e) {
+    if (e instanceof CodecError) return { refused: `${e.code} at ${e.offset}` };
+    throw e;
+  }
+}
+
+/**
+ * Maps: strict and lenient reads, validation, writes; an unchanged map without read errors resaves exactly;
+ * readMapAsync with the browser codec (fflate, DecompressionStream for large items) gives what readMap gives.
+ */
+async function map(bytes) {
+  const viaSync = await mapOutcome(() => readMap(bytes, { zlib: fflateZlib }));
+  const viaAsync = await mapOutcome(() => readMapAsync(bytes, { zlib: fflateZlib }));
+  const same = viaSync.written && viaAsync.written ? equalBytes(viaSync.written, viaAsync.written) : viaSync.refused === viaAsync.refused;
+  check(same, `map: readMap ${viaSync.refused ?? 'reads'}, readMapAsync ${viaAsync.refused ?? 'reads'}${viaSync.written && viaAsync.written ? ' (other bytes)' : ''}`);
   const strict = refusing(() => readMap(bytes));
   if (strict) {
     validateMap(strict);

@@ -15,6 +15,8 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => 
 const app = fileURLToPath(new URL('./app', import.meta.url));
 const FIXTURES: Record<string, string> = {
   '/fixtures/map.map': join(fixturesDir, 'maps', 'coverage.map'),
+  // Seven data items of 64 KB and more: readMapAsync inflates them with the browser's DecompressionStream.
+  '/fixtures/large-items.map': join(fixturesDir, 'maps', 'dm7-legacy-size.map'),
   '/fixtures/session.teehistorian': join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian'),
   '/fixtures/demo.demo': join(fixturesDir, 'demos', 'ctf2_server_Alpha_server_manual.demo'),
 };
@@ -57,6 +59,8 @@ describe.skipIf(!CHROMIUM)('in the browser', () => {
         zlib: 'fflate',
         runtimeUuid: '699db17b-8efb-34ff-b1d8-da6f60c15dd1',
         mapIdentical: true,
+        asyncMapIdentical: true,
+        asyncDecompressionStreams: 7,
         mapToolsRoundTrip: true,
         previewIsPng: true,
         mapErrors: 0,

@@ -4,7 +4,7 @@ import { Datafile, ITEMTYPE_EX } from './datafile.js';
 import { DatafileError } from './errors.js';
 import { uuidFromName } from '@twcodec/runtime';
 import { deflateLikeZlib } from './deflate.js';
-import { fflateZlib } from './zlib/fflate.js';
+import { DECOMPRESSION_STREAM_MIN_SIZE, fflateZlib } from './zlib/fflate.js';
 import { nodeZlib } from './zlib/node.js';
 
 const AUTOMAPPER = uuidFromName('mapitemtype-automapper-config@ddnet.tw');
@@ -233,5 +233,82 @@ describe('Datafile load checks', () => {
     expect(outcomes[5]).toEqual(text);
     expect(() => nodeZlib.inflate(good, text.length - 1)).toThrow(/inflates to more than/);
     expect(nodeZlib.inflate(good, text.length)).toEqual(text);
+  });
+});
+
+describe('async inflate (DecompressionStream, as readMapAsync uses it in browsers)', () => {
+  // Node 20 has the same DecompressionStream API as browsers, so the browser codec's async path runs here.
+  const text = new TextEncoder().encode('quads and tiles and envelopes '.repeat(4000)); // 120 KB: above the threshold
+  const stored = deflateLikeZlib(text, 6);
+  const asyncOutcome = async (input: Uint8Array, maxSize: number) => {
+    try {
+      return (await fflateZlib.inflateAsync!(input, maxSize)).length;
+    } catch (e) {
+      return (e as Error).name === 'InflateLimitError' ? 'limit' : 'error';
+    }
+  };
+
+  it('inflates large items through DecompressionStream, small ones through fflate', async () => {
+    expect(text.length).toBeGreaterThanOrEqual(DECOMPRESSION_STREAM_MIN_SIZE);
+    const original = globalThis.DecompressionStream;
+    let streams = 0;
+    globalThis.DecompressionStream = class extends original {
+      constructor(format: CompressionFormat) {
+        super(format);
+        streams++;
+      }
+    };
+    try {
+      expect(await fflateZlib.inflateAsync!(stored, text.length)).toEqual(text);
+      expect(streams).toBe(1);
+      const small = new TextEncoder().encode('grass_main');
+      expect(await fflateZlib.inflateAsync!(deflateLikeZlib(small, 6), small.length)).toEqual(small);
+      expect(streams).toBe(1);
+    } finally {
+      globalThis.DecompressionStream = original;
+    }
+  });
+
+  it('rejects what the sync inflate refuses, and stops at the declared size', async () => {
+    const corrupt = stored.slice();
+    corrupt[stored.length - 20]! ^= 0x55;
+    expect(await asyncOutcome(stored, text.length)).toBe(text.length);
+    expect(await asyncOutcome(corrupt, text.length)).toBe('error');
+    expect(await asyncOutcome(stored.subarray(0, stored.length - 10), text.length)).toBe('error');
+    expect(await asyncOutcome(stored, text.length - 1)).toBe('limit');
+    // A stream of 16 MiB of zeros declared as 100 KB stops there instead of producing 16 MiB.
+    expect(await asyncOutcome(deflateLikeZlib(new Uint8Array(1 << 24), 6), 100_000)).toBe('limit');
+  });
+
+  it('preloadData fills what bytes() would give and leaves every refusal to bytes()', async () => {
+    const build = (data: Uint8Array[]) => {
+      const df = new Datafile();
+      df.addItem(0, 0, Int32Array.of(1));
+      for (const d of data) df.addData(d);
+      return df.write();
+    };
+    const file = build([text, new Uint8Array(70_000).fill(7)]);
+    const eager = Datafile.read(file, { zlib: fflateZlib });
+    await eager.preloadData();
+    expect(eager.data.every((d) => d.loaded)).toBe(true);
+    const lazy = Datafile.read(file, { zlib: fflateZlib });
+    expect(eager.data.map((d) => d.bytes())).toEqual(lazy.data.map((d) => d.bytes()));
+
+    // Corrupt the second item's stream: preload leaves it unloaded, and its access throws as without preload.
+    const corrupt = file.slice();
+    corrupt[corrupt.length - 6]! ^= 0xff;
+    const syncError = (() => {
+      try {
+        Datafile.read(corrupt, { zlib: fflateZlib }).data[1]!.bytes();
+      } catch (e) {
+        return e as DatafileError;
+      }
+    })();
+    expect(syncError).toBeInstanceOf(DatafileError);
+    const preloaded = Datafile.read(corrupt, { zlib: fflateZlib });
+    await preloaded.preloadData();
+    expect(preloaded.data[0]!.loaded).toBe(true);
+    expect(preloaded.data[1]!.loaded).toBe(false);
+    expect(() => preloaded.data[1]!.bytes()).toThrow(syncError!.message);
   });
 });

@@ -23,7 +23,7 @@ export type {
   UnknownLayer,
 } from './model.js';
 export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
-export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, type ReadMapOptions } from './read.js';
+export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { validateMap } from './validate.js';
 export { validateTileIds, type TileIdOptions } from './tile-validity.js';

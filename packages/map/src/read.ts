@@ -128,17 +128,30 @@ export function decodeCStringList(bytes: Uint8Array): string[] {
  * broken container: the DatafileError is its `cause`, with the same code, offset and path).
  */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  let df: Datafile;
-  if (input instanceof Datafile) df = input;
-  else {
-    try {
-      df = Datafile.read(input, options);
-    } catch (e) {
-      if (e instanceof CodecError && !(e instanceof MapError)) throw new MapError(e.code, e.detail, e.offset, e.path, { cause: e });
-      throw e;
-    }
-  }
+  return new MapReader(openDatafile(input, options), options.strict ?? true).read();
+}
+
+/**
+ * readMap for pages: the data items are inflated first, asynchronously where the zlib codec can, then the map
+ * is read as readMap reads it (same model, same errors). In browsers that is DecompressionStream for items
+ * of 64 KB and more, which Chromium inflates faster than fflate on some machines and slower on others
+ * (`node bench/browser-inflate.mjs` measures yours). Node's codec (node:zlib) has no async path: there it
+ * reads as readMap does.
+ */
+export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMapOptions = {}): Promise<TwMap> {
+  const df = openDatafile(input, options);
+  await df.preloadData();
   return new MapReader(df, options.strict ?? true).read();
+}
+
+function openDatafile(input: Uint8Array | Datafile, options: ReadMapOptions): Datafile {
+  if (input instanceof Datafile) return input;
+  try {
+    return Datafile.read(input, options);
+  } catch (e) {
+    if (e instanceof CodecError && !(e instanceof MapError)) throw new MapError(e.code, e.detail, e.offset, e.path, { cause: e });
+    throw e;
+  }
 }
 
 class MapReader {

@@ -1,6 +1,6 @@
 // Runs in the browser through the published entry points (bundled with browser conditions).
 import { Datafile } from '@twcodec/datafile';
-import { readMap, validateMap, writeMap, TilemapFlags } from '@twcodec/map';
+import { readMap, readMapAsync, validateMap, writeMap, TilemapFlags } from '@twcodec/map';
 import { readTeehistorian, readTeehistorianStream, teehistorianStats } from '@twcodec/teehistorian';
 import { readDemo } from '@twcodec/demo';
 import { uuidFromName } from '@twcodec/runtime';
@@ -17,6 +17,18 @@ async function run() {
   const rewritten = writeMap(map);
   const packed = packMap(unpackMap(mapBytes));
   const preview = renderGameLayer(map);
+  // readMapAsync: large items through DecompressionStream (counted), the same bytes written back.
+  const largeBytes = await bytes('/fixtures/large-items.map');
+  const PlatformStream = globalThis.DecompressionStream;
+  let asyncDecompressionStreams = 0;
+  globalThis.DecompressionStream = class extends PlatformStream {
+    constructor(format) {
+      super(format);
+      asyncDecompressionStreams++;
+    }
+  };
+  const asyncMap = await readMapAsync(largeBytes).finally(() => (globalThis.DecompressionStream = PlatformStream));
+  const asyncWritten = writeMap(asyncMap);
   const th = await bytes('/fixtures/session.teehistorian');
   const stats = teehistorianStats(th);
   const streamed = [];
@@ -26,6 +38,8 @@ async function run() {
     zlib: Datafile.read(mapBytes).zlib.name,
     runtimeUuid: uuidFromName('teehistorian@ddnet.tw'),
     mapIdentical: rewritten.length === mapBytes.length && rewritten.every((b, i) => b === mapBytes[i]),
+    asyncMapIdentical: asyncWritten.length === largeBytes.length && asyncWritten.every((b, i) => b === largeBytes[i]),
+    asyncDecompressionStreams,
     mapToolsRoundTrip: packed.length === mapBytes.length && packed.every((b, i) => b === mapBytes[i]),
     previewIsPng: preview[1] === 0x50 && preview[2] === 0x4e && preview[3] === 0x47,
     mapErrors: validateMap(map).filter((i) => i.severity === 'error').length,

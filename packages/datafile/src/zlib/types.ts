@@ -11,6 +11,13 @@ export interface ZlibCodec {
    */
   inflate(compressed: Uint8Array, maxSize: number): Uint8Array;
   /**
+   * Inflates one zlib stream asynchronously, where that is faster than `inflate` (browsers: the platform's
+   * DecompressionStream for large items). Optional. Resolves only to the complete output of a stream that
+   * inflates to at most `maxSize` bytes, and allocates no more than `inflate` would; anything else may just
+   * reject: the caller then inflates with `inflate`, whose outcome (or error) is the authoritative one.
+   */
+  inflateAsync?(compressed: Uint8Array, maxSize: number): Promise<Uint8Array>;
+  /**
    * Compresses into one zlib stream. Optional: the browser default (fflate) has none, so that bundles which
    * only read do not carry a deflater; writing then uses the `deflate` write option or, in Node, pako.
    */
