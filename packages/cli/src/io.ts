@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { concatBytes } from '@twcodec/runtime';
 
 /** What the commands may touch; tests pass their own. */
 export interface CliIo {
@@ -73,13 +74,7 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
     chunks.push(chunk);
     size += chunk.length;
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, size);
 }
 
 async function* readStream(path: string): AsyncGenerator<Uint8Array> {

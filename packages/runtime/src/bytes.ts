@@ -113,6 +113,17 @@ export function asUint8Array(bytes: Uint8Array): Uint8Array {
   return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** The chunks one after the other in a new array (`total`, their summed length, when the caller has it). */
+export function concatBytes(chunks: readonly Uint8Array[], total = chunks.reduce((n, c) => n + c.length, 0)): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
 /**
  * Reads little- and big-endian integers, variable-width ints and strings from a Uint8Array, with a bounds
  * check on every read. Offsets reported in errors are absolute within `bytes` plus `baseOffset`, so a

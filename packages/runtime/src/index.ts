@@ -2,6 +2,7 @@
 // I32String, Teeworlds UUIDs (MD5-based), and the error classes. No dependencies, no Node APIs.
 export {
   asUint8Array,
+  concatBytes,
   ByteReader,
   ByteWriter,
   decodeCString,

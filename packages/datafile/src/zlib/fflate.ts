@@ -1,3 +1,4 @@
+import { concatBytes } from '@twcodec/runtime';
 import { Unzlib, unzlibSync } from 'fflate';
 import { type DeflateFunction, InflateLimitError, initialOutputSize, type ZlibCodec } from './types.js';
 
@@ -28,13 +29,7 @@ export const fflateZlib: ZlibCodec = {
       const end = Math.min(compressed.length, pos + STREAM_SLICE);
       stream.push(compressed.subarray(pos, end), end === compressed.length);
     }
-    const out = new Uint8Array(Math.min(total, limit));
-    let p = 0;
-    for (const c of chunks) {
-      out.set(c, p);
-      p += c.length;
-    }
-    return out;
+    return concatBytes(chunks, Math.min(total, limit));
   },
   // DecompressionStream for items of DECOMPRESSION_STREAM_MIN_SIZE and more, where the platform has it
   // (readMapAsync, Datafile#preloadData); fflate for the others.
@@ -80,13 +75,7 @@ async function inflateWithDecompressionStream(compressed: Uint8Array, maxSize: n
     total += value.length;
   }
   if (whole) return total === maxSize ? whole : whole.subarray(0, total);
-  const out = new Uint8Array(total);
-  let p = 0;
-  for (const c of chunks) {
-    out.set(c, p);
-    p += c.length;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 export const defaultZlib: ZlibCodec = fflateZlib;
