@@ -3,7 +3,8 @@ import { ByteReader, ByteWriter, decodeUtf8Escaped, encodeUtf8Escaped, packVarIn
 import { BinaryError } from './errors.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
-import { uuidFromInts, uuidFromName, uuidToInts } from './uuid.js';
+import { CodecError } from './errors.js';
+import { uuidFromBytes, uuidFromInts, uuidFromName, uuidToBytes, uuidToInts } from './uuid.js';
 
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -17,6 +18,20 @@ describe('variable-width int', () => {
     const r = new ByteReader(bytes);
     expect(r.readVarInt()).toBe(v);
     expect(r.remaining).toBe(0);
+  });
+
+  it('writes little-endian ints across buffer growth, and compares what it wrote', () => {
+    const w = new ByteWriter(16);
+    w.writeU16LE(0x0201);
+    for (let i = 0; i < 10; i++) w.writeI32LE(0x06050403 + i);
+    const bytes = w.finish();
+    expect(hex(bytes.subarray(0, 6))).toBe('010203040506');
+    expect(new ByteReader(bytes, 2 + 36).readI32LE()).toBe(0x06050403 + 9);
+    expect(w.equals(bytes.slice())).toBe(true);
+    expect(w.equals(bytes.slice(0, -1))).toBe(false);
+    const other = bytes.slice();
+    other[20]! ^= 1;
+    expect(w.equals(other)).toBe(false);
   });
 
   it('matches the documented layout', () => {
@@ -88,6 +103,18 @@ describe('UUIDs', () => {
     const uuid = uuidFromName('mapitemtype-test@ddnet.tw');
     expect(uuidFromInts(uuidToInts(uuid))).toBe(uuid);
     expect(uuidToInts('3e1b2716-178c-3978-9bd9-b11ae0410dd8')[0]).toBe(0x3e1b2716);
+  });
+
+  it('converts to and from 16 bytes, and refuses short input and malformed text', () => {
+    const bytes = Uint8Array.from({ length: 18 }, (_, i) => (i * 17 + 3) & 0xff);
+    const text = '03142536-4758-697a-8b9c-adbecfe0f102';
+    expect(uuidFromBytes(bytes)).toBe(text);
+    expect(uuidFromBytes(bytes, 2)).toBe('25364758-697a-8b9c-adbe-cfe0f1021324');
+    expect([...uuidToBytes(text)]).toEqual([...bytes.subarray(0, 16)]);
+    expect([...uuidToBytes('ffffffff-0000-0000-0000-00000000000a')]).toEqual([255, 255, 255, 255, ...new Array(11).fill(0), 10]);
+    expect(() => uuidFromBytes(bytes, 3)).toThrow(CodecError);
+    expect(() => uuidFromBytes(bytes, -1)).toThrow(CodecError);
+    expect(() => uuidToBytes('03142536-4758-697a-8b9c-ADBECFE0F102')).toThrow(CodecError);
   });
 });
 

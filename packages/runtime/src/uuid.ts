@@ -14,23 +14,28 @@ export function isUuid(text: string): text is Uuid {
   return UUID_PATTERN.test(text);
 }
 
+/** Two lowercase hex digits for each byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** The value of a lowercase hex digit's char code (isUuid admits no others). */
+function hexDigit(code: number): number {
+  return code <= 0x39 ? code - 0x30 : code - 0x57;
+}
+
 export function uuidToBytes(uuid: Uuid): Uint8Array {
   if (!isUuid(uuid)) throw new CodecError('BAD_UUID', `not a UUID: ${JSON.stringify(uuid)}`);
-  const hex = uuid.replace(/-/g, '');
   const out = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0, c = 0; i < 16; i++, c += 2) {
+    if (c === 8 || c === 13 || c === 18 || c === 23) c++;
+    out[i] = (hexDigit(uuid.charCodeAt(c)) << 4) | hexDigit(uuid.charCodeAt(c + 1));
+  }
   return out;
 }
 
 export function uuidFromBytes(bytes: Uint8Array, offset = 0): Uuid {
-  let hex = '';
-  for (let i = 0; i < 16; i++) {
-    const b = bytes[offset + i];
-    if (b === undefined) throw new CodecError('TRUNCATED', 'UUID needs 16 bytes', offset);
-    hex += (b < 16 ? '0' : '') + b.toString(16);
-    if (i === 3 || i === 5 || i === 7 || i === 9) hex += '-';
-  }
-  return hex;
+  if (offset < 0 || offset + 16 > bytes.length) throw new CodecError('TRUNCATED', 'UUID needs 16 bytes', offset);
+  const h = (i: number) => HEX_BYTE[bytes[offset + i]!]!;
+  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
 }
 
 /**
