@@ -298,6 +298,39 @@ function computeLookup(snapshot: Snapshot): Map<number, number> {
 }
 
 /**
+ * Writes the update of `item` at `out[p]`, against `past` (its data in the old snapshot; undefined for a new
+ * item), and returns the position after it; returns `p` itself, having written nothing, when the item did not
+ * change.
+ */
+function writeUpdate(out: Int32Array, p: number, item: SnapshotItem, past: Int32Array | undefined, sizes: Int16Array): number {
+  const withSize = carriesSize(sizes, item.type);
+  const data = item.data;
+  const size = data.length;
+  // An update without a size is read back with the protocol's size: any other size cannot be applied.
+  if (!withSize && size !== sizes[item.type]) {
+    throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} has ${size} ints, its type has ${sizes[item.type]} in this protocol`, -1, 'createDelta');
+  }
+  let same = 0;
+  if (past !== undefined) {
+    // Snapshots share the data of unchanged items (applyDelta keeps them): nothing to compare.
+    if (past === data) return p;
+    if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
+    // Most items do not change between snapshots: compare first (reads only), write the differences after.
+    while (same < size && data[same] === past[same]) same++;
+    if (same === size) return p;
+  }
+  out[p++] = item.type;
+  out[p++] = item.id;
+  if (withSize) out[p++] = size;
+  if (past === undefined) out.set(data, p);
+  else {
+    for (let k = 0; k < same; k++) out[p + k] = 0;
+    for (let k = same; k < size; k++) out[p + k] = (data[k]! - past[k]!) | 0;
+  }
+  return p + size;
+}
+
+/**
  * The delta from `old` to `next`, int for int what DDNet's CSnapshotDelta::CreateDelta produces (including
  * its hashed lookup). An empty array means nothing changed (DDNet then sends no delta).
  */
@@ -327,39 +360,11 @@ export function createDelta(old: Snapshot, next: Snapshot, protocol: SnapshotPro
   let numUpdates = 0;
   for (const item of next.items) {
     const pastIndex = inOld.get(itemKey(item.type, item.id));
-    const withSize = carriesSize(sizes, item.type);
-    const data = item.data;
-    const size = data.length;
-    // An update without a size is read back with the protocol's size: any other size cannot be applied.
-    if (!withSize && size !== sizes[item.type]) {
-      throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} has ${size} ints, its type has ${sizes[item.type]} in this protocol`, -1, 'createDelta');
+    const after = writeUpdate(out, p, item, pastIndex === undefined ? undefined : old.items[pastIndex]!.data, sizes);
+    if (after !== p) {
+      p = after;
+      numUpdates++;
     }
-    const start = p;
-    out[p++] = item.type;
-    out[p++] = item.id;
-    if (withSize) out[p++] = size;
-    if (pastIndex !== undefined) {
-      const past = old.items[pastIndex]!.data;
-      // Snapshots share the data of unchanged items (applyDelta keeps them): nothing to compare.
-      if (past === data) {
-        p = start;
-        continue;
-      }
-      if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${item.type}:${item.id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
-      // Most items do not change between snapshots: compare first (reads only), write the differences after.
-      let same = 0;
-      while (same < size && data[same] === past[same]) same++;
-      if (same === size) {
-        p = start;
-        continue;
-      }
-      for (let k = 0; k < same; k++) out[p + k] = 0;
-      for (let k = same; k < size; k++) out[p + k] = (data[k]! - past[k]!) | 0;
-    } else {
-      out.set(data, p);
-    }
-    p += size;
-    numUpdates++;
   }
   if (numDeleted === 0 && numUpdates === 0) return new Int32Array(0);
   out[0] = numDeleted;
@@ -398,32 +403,11 @@ function createDeltaByWalk(old: Snapshot, next: Snapshot, sizes: Int16Array, inO
       matched[pastIndex] = 1;
       j = pastIndex + 1;
     }
-    const withSize = type >= MAX_NETOBJSIZES || !sizes[type];
-    const data = item.data;
-    const size = data.length;
-    if (!withSize && size !== sizes[type]) {
-      throw new SnapshotError('SIZE_MISMATCH', `item ${type}:${id} has ${size} ints, its type has ${sizes[type]} in this protocol`, -1, 'createDelta');
+    const after = writeUpdate(out, p, item, pastIndex === undefined ? undefined : oldItems[pastIndex]!.data, sizes);
+    if (after !== p) {
+      p = after;
+      numUpdates++;
     }
-    if (pastIndex !== undefined) {
-      const past = oldItems[pastIndex]!.data;
-      if (past === data) continue;
-      if (past.length !== size) throw new SnapshotError('SIZE_MISMATCH', `item ${type}:${id} changed size from ${past.length} to ${size}`, -1, 'createDelta');
-      let same = 0;
-      while (same < size && data[same] === past[same]) same++;
-      if (same === size) continue;
-      out[p++] = type;
-      out[p++] = id;
-      if (withSize) out[p++] = size;
-      for (let k = 0; k < same; k++) out[p + k] = 0;
-      for (let k = same; k < size; k++) out[p + k] = (data[k]! - past[k]!) | 0;
-    } else {
-      out[p++] = type;
-      out[p++] = id;
-      if (withSize) out[p++] = size;
-      out.set(data, p);
-    }
-    p += size;
-    numUpdates++;
   }
   let numDeleted = 0;
   for (let k = 0; k < numOld; k++) if (!matched[k]) numDeleted++;
