@@ -127,7 +127,20 @@ describe('delta fast paths', () => {
       const byKey = (s: Snapshot) => new Map(s.items.map((it) => [itemKey(it.type, it.id), Array.from(it.data)]));
       expect(byKey(rebuilt)).toEqual(byKey(next));
       for (const it of next.items) expect(rebuilt.indexOf(itemKey(it.type, it.id))).toBeGreaterThanOrEqual(0);
+      expect(rebuilt.dataSize).toBe(next.dataSize);
     }
+  });
+
+  it("applyDelta's results keep their data while later deltas are applied (item data shares buffers)", () => {
+    const kept: [Snapshot, number[][]][] = [];
+    let current = randomSnapshot();
+    for (let round = 0; round < 300; round++) {
+      const next = new Snapshot(current.items.map((it) => (random(2) ? it : { ...it, data: it.data.map((v) => v + round) })));
+      const delta = createDelta(current, next, DDNET_0_6);
+      current = delta.length ? applyDelta(current, delta, DDNET_0_6) : current;
+      kept.push([current, current.items.map((it) => Array.from(it.data))]);
+    }
+    for (const [snapshot, data] of kept) expect(snapshot.items.map((it) => Array.from(it.data))).toEqual(data);
   });
 
   it('an item deleted and sent again in one delta comes back as a new item; a repeated update is refused', () => {

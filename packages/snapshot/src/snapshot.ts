@@ -14,7 +14,11 @@ export const SNAPSHOT_OFFSET_UUID_TYPE = 0x4000;
 export interface SnapshotItem {
   type: number;
   id: number;
-  /** The item's ints; shared between snapshots while unchanged, so do not modify them in place. */
+  /**
+   * The item's ints; shared between snapshots while unchanged, so do not modify them in place. May be a view
+   * on a buffer that holds other items' data too (fromInts' and applyDelta's): use byteOffset and length, not
+   * `.buffer` alone.
+   */
   data: Int32Array;
 }
 
@@ -24,14 +28,17 @@ export const itemKey = (type: number, id: number) => ((type << 16) | id) | 0;
 export class Snapshot {
   readonly items: readonly SnapshotItem[];
   private byKey: Map<number, number> | undefined;
+  private size: number | undefined;
 
   /**
-   * `index` (internal): a key -> position map already known to be right for `items`, e.g. that of a snapshot
-   * with the same keys in the same order; saves building it again for every snapshot of a demo.
+   * `index` and `dataSize` (internal): a key -> position map already known to be right for `items`, e.g. that
+   * of a snapshot with the same keys in the same order, and the size `items` are known to have; they save
+   * building the map and summing the sizes again for every snapshot of a demo.
    */
-  constructor(items: readonly SnapshotItem[], index?: Map<number, number>) {
+  constructor(items: readonly SnapshotItem[], index?: Map<number, number>, dataSize?: number) {
     this.items = items;
     this.byKey = index;
+    this.size = dataSize;
   }
 
   /** The key -> first position map (built once; shared with snapshots that have the same keys in the same order). */
@@ -76,7 +83,7 @@ export class Snapshot {
 
   /** Size in bytes of the serialised snapshot. */
   get dataSize(): number {
-    return this.items.reduce((s, item) => s + 4 + item.data.length * 4, 0);
+    return (this.size ??= this.items.reduce((s, item) => s + 4 + item.data.length * 4, 0));
   }
 
   /** Parses the snapshot layout: data_size, num_items, offsets, items. Checks what DDNet's IsValid checks, and its limits. */
@@ -94,10 +101,13 @@ export class Snapshot {
     // items); its builder never writes them and the item model cannot hold them, so they are refused.
     if (numItems === 0 ? dataSize !== 0 : ints[2] !== 0) fail('BAD_LAYOUT', `data bytes before the first item or without items (data_size ${dataSize})`, 2);
     const dataAt = 2 + numItems;
+    // One copy of the data area, each item a view on it: a typed array over 64 bytes of its own costs a
+    // backing store (~20 times a view, Node 20), and neighbouring items stay neighbours in memory.
+    const copy = ints.slice(dataAt).buffer;
     const items: SnapshotItem[] = [];
     // DDNet's IsValid does not look at keys, but its builder never repeats one and every lookup (deltas,
     // the client's item access) finds only the first: a repeated key is an item no delta can reach.
-    const seen = new Set<number>();
+    const byKey = new Map<number, number>(); // kept as the snapshot's key index
     for (let i = 0; i < numItems; i++) {
       const offset = ints[2 + i]!;
       const end = i + 1 < numItems ? ints[3 + i]! : dataSize;
@@ -105,11 +115,13 @@ export class Snapshot {
       if (end - offset < 4) fail('BAD_OFFSET', `item ${i} has ${end - offset} bytes, its key needs 4`, 2 + i);
       const at = dataAt + offset / 4;
       const key = ints[at]!;
-      if (seen.has(key)) fail('DUPLICATE_KEY', `item ${i} repeats the key ${(key >>> 16) & 0xffff}:${key & 0xffff}`, at);
-      seen.add(key);
-      items.push({ type: (key >>> 16) & 0xffff, id: key & 0xffff, data: ints.slice(at + 1, dataAt + end / 4) });
+      if (byKey.has(key)) fail('DUPLICATE_KEY', `item ${i} repeats the key ${(key >>> 16) & 0xffff}:${key & 0xffff}`, at);
+      byKey.set(key, i);
+      // The next item's offset, checked now (as its own turn would) because this item's view ends there.
+      if (end > dataSize || end % 4 !== 0) fail('BAD_OFFSET', `item ${i + 1} at offset ${end}`, 3 + i);
+      items.push({ type: (key >>> 16) & 0xffff, id: key & 0xffff, data: new Int32Array(copy, offset + 4, (end - offset - 4) / 4) });
     }
-    return new Snapshot(items);
+    return new Snapshot(items, byKey, dataSize);
   }
 
   /** Builds the snapshot layout. */
