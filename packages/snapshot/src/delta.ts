@@ -84,14 +84,19 @@ const CHUNK_INTS = 4096;
 let chunk = new ArrayBuffer(CHUNK_INTS * 4);
 let chunkUsed = 0;
 
-function newItemData(size: number): Int32Array {
-  if (size > CHUNK_INTS / 4) return new Int32Array(size);
-  if (chunkUsed + size > CHUNK_INTS) {
-    chunk = new ArrayBuffer(CHUNK_INTS * 4);
-    chunkUsed = 0;
+/** Room for `size` ints; with `from`, a copy of `from[at]` onwards. */
+function newItemData(size: number, from?: Int32Array, at = 0): Int32Array {
+  let data: Int32Array;
+  if (size > CHUNK_INTS / 4) data = new Int32Array(size);
+  else {
+    if (chunkUsed + size > CHUNK_INTS) {
+      chunk = new ArrayBuffer(CHUNK_INTS * 4);
+      chunkUsed = 0;
+    }
+    data = new Int32Array(chunk, chunkUsed * 4, size);
+    chunkUsed += size;
   }
-  const data = new Int32Array(chunk, chunkUsed * 4, size);
-  chunkUsed += size;
+  if (from) data.set(from.subarray(at, at + size));
   return data;
 }
 
@@ -159,9 +164,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
     } else {
       if (added?.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
       (added ??= new Map()).set(key, items.length);
-      const data = newItemData(size);
-      data.set(delta.subarray(p, p + size));
-      items.push({ type, id, data });
+      items.push({ type, id, data: newItemData(size, delta, p) });
       dataSize += 4 + size * 4;
     }
     p += size;
@@ -218,19 +221,19 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
     if (at !== undefined) {
       const past = items[at]!.data;
       if (past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
-      const data = new Int32Array(size);
+      const data = newItemData(size);
       for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
       items[at] = { type, id, data };
     } else {
       index.set(key, items.length);
-      items.push({ type, id, data: delta.slice(p, p + size) });
+      items.push({ type, id, data: newItemData(size, delta, p) });
       dataSize += 4 + size * 4;
     }
     p += size;
   }
   if (p !== delta.length) fail('TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
   if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
-  return new Snapshot(options.order === 'hint' ? hintOrder(items, index, listed, old) : items);
+  return new Snapshot(options.order === 'hint' ? hintOrder(items, index, listed, old) : items, undefined, dataSize);
 }
 
 /**
