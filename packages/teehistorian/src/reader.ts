@@ -276,27 +276,24 @@ class MessageStream {
     const start = r.pos;
     const offset = r.offset;
     if (this.finished) throw new TeehistorianError('TRAILING_DATA', `${r.remaining} bytes after FINISH`, offset, `messages[${this.count}]`);
-    if (ticked) {
-      const m = readMessage(r) as TickedMessage;
-      m.tick = this.ticks.tick;
-      m.offset = offset;
-      this.players?.apply(m);
-      this.count++;
-      return m;
-    }
     let m: TeehistorianMessage;
-    try {
+    if (ticked) {
+      // The scan read this message whole, so decodeMessage reads it too.
       m = readMessage(r);
-    } catch (e) {
-      if (e instanceof BinaryError && e.code === 'TRUNCATED') {
-        r.pos = start;
-        return INCOMPLETE;
+    } else {
+      try {
+        m = readMessage(r);
+      } catch (e) {
+        if (e instanceof BinaryError && e.code === 'TRUNCATED') {
+          r.pos = start;
+          return INCOMPLETE;
+        }
+        if (e instanceof BinaryError) throw asTeehistorianError(e, `messages[${this.count}]`);
+        throw e;
       }
-      if (e instanceof BinaryError) throw asTeehistorianError(e, `messages[${this.count}]`);
-      throw e;
     }
     const tickedMessage = m as TickedMessage;
-    tickedMessage.tick = this.ticks.apply(m);
+    tickedMessage.tick = ticked ? this.ticks.tick : this.ticks.apply(m);
     tickedMessage.offset = offset;
     this.players?.apply(m);
     this.count++;
