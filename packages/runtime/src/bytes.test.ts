@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, varIntSize } from './bytes.js';
+import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, varIntSize } from './bytes.js';
 import { BinaryError } from './errors.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
@@ -82,6 +82,27 @@ describe('I32String', () => {
 
   it('cuts text to 4n-1 bytes', () => {
     expect(decodeI32String(encodeI32String('abcdefgh', 2))).toBe('abcdefg');
+  });
+
+  it('decodes non-ASCII names as UTF-8 (past the ASCII fast path), also when a byte is not UTF-8', () => {
+    for (const name of ['Grün', 'ё', '⚑ flag', 'a😀b', 'x\u007f']) expect(decodeI32String(encodeI32String(name, 4))).toBe(name);
+    // 'a', 0xff, then NUL, stored +128: the 0xff becomes U+FFFD as TextDecoder makes it.
+    expect(decodeI32String(Int32Array.of((((0x61 + 0x80) << 24) | (0x7f << 16) | (0x80 << 8)) | 0))).toBe('a\ufffd');
+  });
+});
+
+describe('decodeUtf8', () => {
+  it('gives what TextDecoder gives for any bytes, short (the ASCII loop) and long', () => {
+    const reference = new TextDecoder();
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+    for (let n = 0; n < 2000; n++) {
+      const bytes = Uint8Array.from({ length: n % 90 }, () => (n % 3 === 0 ? random() & 0x7f : random()));
+      expect(decodeUtf8(bytes)).toBe(reference.decode(bytes));
+    }
+    // A leading BOM is dropped, as TextDecoder drops it.
+    expect(decodeUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))).toBe('a');
+    expect(decodeUtf8(new Uint8Array(0))).toBe('');
   });
 });
 

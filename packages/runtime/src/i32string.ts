@@ -10,6 +10,18 @@ export function decodeI32String(ints: ArrayLike<number>, start = 0, count = ints
   let allZero = true;
   for (let i = 0; i < count && allZero; i++) allZero = ints[start + i] === 0;
   if (allZero) return '';
+  // Nearly every name is ASCII: build it from char codes, without the byte copy and TextDecoder.
+  let ascii = '';
+  nonAscii: for (let i = 0; i < count; i++) {
+    const v = ints[start + i]! | 0;
+    for (let shift = 24; shift >= 0; shift -= 8) {
+      const b = ((v >>> shift) - 128) & 0xff;
+      if (b === 0 || (i === count - 1 && shift === 0)) return ascii;
+      if (b > 0x7f) break nonAscii;
+      ascii += String.fromCharCode(b);
+    }
+  }
+  // Here only after a byte over 0x7F (the loop above returns at the last byte): decode the bytes as UTF-8.
   const bytes = new Uint8Array(count * 4);
   let len = 0;
   outer: for (let i = 0; i < count; i++) {
