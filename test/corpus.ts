@@ -79,6 +79,8 @@ export function teehistorianFiles(): string[] {
 
 /** Demo files of the corpus, or the fixtures without it. */
 export function demoFiles(): string[] {
-  const corpus = corpusFiles('demos', '.demo');
+  // demos/: DDNet 16.4 sessions; net/: the demos recorded beside the packet captures, DDNet 16.4 and the
+  // genuine Teeworlds 0.7.5 client and server (RECORDING-NET.txt).
+  const corpus = [...corpusFiles('demos', '.demo'), ...corpusFiles('net', '.demo')];
   return corpus.length ? corpus : listFiles(join(fixturesDir, 'demos'), '.demo');
 }

@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDemo, type DemoSnapshot } from '@twcodec/demo';
-import { createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
+import { createDelta, Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { PlayerTracker, readTeehistorian } from '@twcodec/teehistorian';
 import { demoFiles, readBytes, teehistorianFiles } from '../corpus.js';
 
@@ -17,13 +17,13 @@ const snapshots = (path: string) => {
 };
 const canonical = (s: Snapshot) => s.items.map((i) => `${i.type}:${i.id}=${Array.from(i.data).join(',')}`).sort().join('|');
 /** What a delta does, regardless of order: the deleted keys and each update. */
-const operations = (delta: Int32Array) => {
+const operations = (delta: Int32Array, protocol: SnapshotProtocol) => {
   const deleted = Array.from(delta.subarray(3, 3 + delta[0]!)).sort();
   const updates: string[] = [];
   let p = 3 + delta[0]!;
   for (let i = 0; i < delta[1]!; i++) {
     const type = delta[p]!;
-    let size = DDNET_0_6.items.find((t) => t.typeId === type)?.size;
+    let size = protocol.items.find((t) => t.typeId === type)?.size;
     let head = 2;
     if (!size || type >= 64) {
       size = delta[p + 2]!;
@@ -48,13 +48,14 @@ describe(`demos (${demos.length})`, () => {
 
   it.each(demos)("$name: createDelta between consecutive snapshots gives the demo's own deltas, int for int", ({ path }) => {
     const list = snapshots(path);
+    const protocol = readDemo(readBytes(path)).protocol.snapshots; // 0.7 demos: the 0.7 item sizes
     let compared = 0;
     for (let i = 1; i < list.length; i++) {
       const { delta, snapshot } = list[i]!;
       if (!delta?.length) continue;
-      const again = createDelta(list[i - 1]!.snapshot, snapshot, DDNET_0_6);
+      const again = createDelta(list[i - 1]!.snapshot, snapshot, protocol);
       // The same deletions and update ints first (a readable failure), then the exact ints.
-      expect(operations(again)).toBe(operations(delta));
+      expect(operations(again, protocol)).toBe(operations(delta, protocol));
       expect(Array.from(again)).toEqual(Array.from(delta));
       compared++;
     }

@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoChat, demoMessages, demoPlayers, readDemo } from '@twcodec/demo';
-import { encodeDdnet06Message } from '@twcodec/netmsg';
+import { encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { decodeClientMessage, readTeehistorian, TeehistorianNames } from '@twcodec/teehistorian';
 import { corpusFiles, demoFiles, readBytes, teehistorianFiles } from '../corpus.js';
 
@@ -21,11 +21,12 @@ describe.each(demos.map((path) => ({ name: basename(path), path })))('demo $name
     const unknown: string[] = [];
     for (const m of demoMessages(demo, { strict: true })) {
       count++;
-      // DDNet 16.4 demos: the 0.6 table.
-      if (m.protocol !== 'ddnet-0.6') throw new Error(`${m.protocol} demo`);
+      // DDNet 16.4 demos: the 0.6 table; Teeworlds 0.7.5's (corpus/net): the 0.7 table.
+      expect(m.protocol).toBe(demo.header.netVersion.startsWith('0.7 ') ? 'teeworlds-0.7' : 'ddnet-0.6');
       // Only UUIDs nobody knows may stay unknown.
       if (m.message.kind === 'unknown' && !m.message.uuid) unknown.push(`id ${m.message.id} at ${m.offset}`);
-      expect(encodeDdnet06Message(m.message)).toEqual(data.get(m.offset));
+      const again = m.protocol === 'ddnet-0.6' ? encodeDdnet06Message(m.message) : encodeTeeworlds07Message(m.message);
+      expect(again).toEqual(data.get(m.offset));
     }
     expect(count).toBe(data.size);
     expect(unknown).toEqual([]);

@@ -1,6 +1,6 @@
 import { readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
 import { ByteReader } from '@twcodec/runtime';
-import { DDNET_0_6, type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
+import { type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { UsageError } from './io.js';
 
 export function demoInfo(bytes: Uint8Array) {
@@ -31,6 +31,7 @@ export function demoInfo(bytes: Uint8Array) {
   return {
     fileSize: bytes.length,
     header: demo.header,
+    protocol: demo.protocol.name,
     embeddedMap: demo.map ? { bytes: demo.map.length } : undefined,
     ticks: { first: first ?? 0, last, span: first === undefined ? 0 : last - first + 1, markers: chunks.tick, snapshots },
     chunks,
@@ -53,8 +54,10 @@ function typeNames(snapshot: Snapshot, protocol: SnapshotProtocol): (type: numbe
  * One JSON line per recorded tick: tick, checksum, and every item with its named fields (`object`, `id`,
  * `fields`; items of unknown type keep their ints and say why), plus what DDNet's validation would correct.
  */
-export function* demoSnapshotObjects(bytes: Uint8Array, protocol: SnapshotProtocol = DDNET_0_6): Generator<string> {
-  for (const s of readDemo(bytes).snapshots(protocol)) {
+export function* demoSnapshotObjects(bytes: Uint8Array, protocolOption?: SnapshotProtocol): Generator<string> {
+  const demo = readDemo(bytes);
+  const protocol = protocolOption ?? demo.protocol.snapshots; // the demo's own, from its net version
+  for (const s of demo.snapshots(protocol)) {
     const objects = snapshotObjects(s.snapshot, protocol);
     const items = [];
     for (const entry of objects.entries()) {
@@ -67,8 +70,10 @@ export function* demoSnapshotObjects(bytes: Uint8Array, protocol: SnapshotProtoc
 }
 
 /** One JSON line per recorded tick: tick, checksum, item count, items by type name. */
-export function* demoSnapshots(bytes: Uint8Array, protocol: SnapshotProtocol = DDNET_0_6): Generator<string> {
-  for (const s of readDemo(bytes).snapshots(protocol)) {
+export function* demoSnapshots(bytes: Uint8Array, protocolOption?: SnapshotProtocol): Generator<string> {
+  const demo = readDemo(bytes);
+  const protocol = protocolOption ?? demo.protocol.snapshots; // the demo's own, from its net version
+  for (const s of demo.snapshots(protocol)) {
     const name = typeNames(s.snapshot, protocol);
     const byType: Record<string, number> = {};
     for (const item of s.snapshot.items) {

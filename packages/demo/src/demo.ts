@@ -1,5 +1,6 @@
 import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, uuidFromBytes } from '@twcodec/runtime';
-import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
+import { DDNET_0_6_MESSAGES, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
+import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import {
   CHUNKTICKFLAG_KEYFRAME,
   CHUNKTICKFLAG_TICK_COMPRESSED,
@@ -15,6 +16,33 @@ import { teeworldsHuffman } from './huffman.js';
 
 /** Errors of demo reading. */
 export class DemoError extends CodecError {}
+
+/** The two protocols a demo can be recorded in: its snapshots' objects and its messages follow one of them. */
+export type DemoProtocolName = 'ddnet-0.6' | 'teeworlds-0.7';
+
+/** The tables a demo's protocol decodes its snapshots and messages with. */
+export interface DemoProtocol {
+  name: DemoProtocolName;
+  snapshots: SnapshotProtocol;
+  messages: NetProtocolDef;
+}
+
+const DEMO_PROTOCOLS: Record<DemoProtocolName, DemoProtocol> = {
+  'ddnet-0.6': { name: 'ddnet-0.6', snapshots: DDNET_0_6, messages: DDNET_0_6_MESSAGES },
+  'teeworlds-0.7': { name: 'teeworlds-0.7', snapshots: TEEWORLDS_0_7, messages: TEEWORLDS_0_7_MESSAGES },
+};
+
+/**
+ * The protocol of a demo with this header net version. A demo names the game's net version, "<protocol> <hash of
+ * the protocol description>": Teeworlds 0.7.5 records "0.7 802f1be60a05665f" (GAME_NETVERSION, src/game/version.h
+ * at tag 0.7.5), DDNet "0.6 626fce9a778df4d4" (checked on the demos of corpus/net). Nothing in a demo but this
+ * says which object and message tables it uses, and the two disagree on most type ids and sizes (0.7's pickup
+ * has 3 ints, 0.6's 4; 0.7's type 11 is player_info, 0.6's client_info), so every reader goes through here;
+ * anything not "0.7" is read as 0.6/DDNet, as DDNet 16.4 reads it.
+ */
+export function demoProtocolOf(netVersion: string): DemoProtocol {
+  return DEMO_PROTOCOLS[netVersion.startsWith('0.7') ? 'teeworlds-0.7' : 'ddnet-0.6'];
+}
 
 export interface DemoHeader {
   /** Demo format version (DDNet 16.4 writes 6; 3 to 6 are read). */
@@ -71,6 +99,8 @@ export class DemoReader {
   readonly map: Uint8Array | undefined;
   /** Byte offset of the first chunk. */
   readonly chunksOffset: number;
+  /** The protocol the demo was recorded in (from its header's net version): the default of every reader. */
+  readonly protocol: DemoProtocol;
   private readonly bytes: Uint8Array;
 
   constructor(input: Uint8Array) {
@@ -116,6 +146,7 @@ export class DemoReader {
       timelinePadding,
       mapSha256,
     };
+    this.protocol = demoProtocolOf(this.header.netVersion);
   }
 
   /** Every chunk in order. Chunk payloads are decompressed; a file cut inside a chunk throws TRUNCATED. */
@@ -174,8 +205,10 @@ export class DemoReader {
    * from what the deltas reveal — the order in which a delta lists changed and new items (see applyDelta's
    * `hint` order) and, looking one delta ahead, the order in which the next delta lists deleted items — so
    * that createDelta between consecutive snapshots gives back the demo's own deltas.
+   *
+   * Deltas are applied with the item sizes of `protocol`, by default the demo's own (`this.protocol`).
    */
-  *snapshots(protocol: SnapshotProtocol = DDNET_0_6): Generator<DemoSnapshot> {
+  *snapshots(protocol: SnapshotProtocol = this.protocol.snapshots): Generator<DemoSnapshot> {
     let current: Snapshot | undefined;
     let tick = 0;
     let pendingTick = false;

@@ -1,4 +1,4 @@
-import { type Snapshot, type SnapshotProtocol, DDNET_0_6 } from '@twcodec/snapshot';
+import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { DemoError, type DemoReader, readDemo } from './demo.js';
 import { type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
 
@@ -9,7 +9,7 @@ export type DemoEvent = { kind: 'snapshot'; tick: number; snapshot: Snapshot } |
  * The recorded events of a demo, in file order: one snapshot per tick marker (in the recorder's item order,
  * as DemoReader.snapshots infers it) and every message chunk with the tick of the marker before it.
  */
-export function* demoEvents(reader: DemoReader, protocol: SnapshotProtocol = DDNET_0_6): Generator<DemoEvent> {
+export function* demoEvents(reader: DemoReader, protocol: SnapshotProtocol = reader.protocol.snapshots): Generator<DemoEvent> {
   const snapshots = reader.snapshots(protocol);
   let tick = -1;
   for (const chunk of reader.chunks()) {

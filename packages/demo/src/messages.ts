@@ -1,8 +1,9 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
 import { CodecError, decodeI32String } from '@twcodec/runtime';
-import { type ClStartInfoMessage, DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
-import { DemoError, type DemoReader } from './demo.js';
+import { type ClStartInfoMessage, decodeNetMessage, type Ddnet06Message, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { DDNET_0_6, type Ddnet06Objects, type ObjectView, Snapshot, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { DemoError, type DemoProtocol, type DemoReader } from './demo.js';
 
 interface DemoMessageBase {
   tick: number;
@@ -12,7 +13,7 @@ interface DemoMessageBase {
 
 /**
  * One recorded message with the tick it was recorded at, decoded with the table of the demo's protocol (its
- * header's net version: "0.7 ..." is Teeworlds 0.7, anything else 0.6/DDNet). Message chunks are zero-padded to
+ * header's net version, `demo.protocol`: "0.7 ..." is Teeworlds 0.7, anything else 0.6/DDNet). Message chunks are zero-padded to
  * 4 bytes: the padding is in `trailing`, so encoding `message` gives the chunk's bytes back exactly. A known
  * message that does not read as its schema says is kept as `kind: 'unknown'` with `error` (or throws with
  * `strict`).
@@ -23,8 +24,7 @@ export type DemoMessage =
 
 /** Every message chunk of the demo, decoded, with its tick. */
 export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = {}): Generator<DemoMessage> {
-  const seven = demo.header.netVersion.startsWith('0.7');
-  const table = seven ? TEEWORLDS_0_7_MESSAGES : DDNET_0_6_MESSAGES;
+  const { name: protocol, messages: table } = demo.protocol;
   let tick = 0;
   for (const chunk of demo.chunks()) {
     if (chunk.kind === 'tick') tick = chunk.tick;
@@ -36,63 +36,104 @@ export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = 
       if (e instanceof CodecError) throw new DemoError(e.code, e.detail, chunk.offset, `message.${e.path}`, { cause: e });
       throw e;
     }
-    yield (seven ? { tick, offset: chunk.offset, protocol: 'teeworlds-0.7', message } : { tick, offset: chunk.offset, protocol: 'ddnet-0.6', message }) as DemoMessage;
+    yield { tick, offset: chunk.offset, protocol, message } as DemoMessage;
+  }
+}
+
+interface DemoPlayerBase {
+  clientId: number;
+  name: string;
+  clan: string;
+  /** ISO 3166-1 numeric, -1 none. */
+  country: number;
+}
+
+/**
+ * What a 0.6 / DDNet client-info snapshot item says about a player (item `client_info`, id = client id): the
+ * fields of the start info the client sent, as the server passes them on.
+ */
+export type DemoPlayerInfo06 = DemoPlayerBase & Pick<ClStartInfoMessage, 'skin' | 'useCustomColor' | 'colorBody' | 'colorFeet'>;
+
+/**
+ * What a Teeworlds 0.7 demo-only client-info item says about a player (item `de_client_info`, id = client id;
+ * 0.7 servers send player info as messages, and the recorder writes these items into every demo snapshot so a
+ * demo names its players: CGameClient::OnDemoRecSnap / CGameContext::OnSnap at Teeworlds 0.7.5).
+ */
+export type DemoPlayerInfo07 = DemoPlayerBase & {
+  /** -1 spectators, 0 red (or everyone without teams), 1 blue. */
+  team: number;
+  /** Skin part names: body, marking, decoration, hands, feet, eyes. */
+  skinParts: string[];
+  useCustomColors: boolean[];
+  skinPartColors: number[];
+};
+
+/** A player as the demo's client-info items describe them, in the demo's protocol. */
+export type DemoPlayerInfo = DemoPlayerInfo06 | DemoPlayerInfo07;
+
+/** A player's info as it was from `fromTick` to `toTick` (both recorded ticks, inclusive). */
+export type DemoPlayer = DemoPlayerInfo & {
+  fromTick: number;
+  toTick: number;
+};
+
+/** Decodes a 0.6 client-info item's ints (its schema's 17); undefined when the item is shorter. */
+export function decodeClientInfo(clientId: number, data: Int32Array): DemoPlayerInfo06 | undefined {
+  if (data.length < CLIENT_INFO_06.size!) return undefined;
+  const [view] = snapshotObjects(new Snapshot([{ type: CLIENT_INFO_06.typeId, id: clientId, data }]), DDNET_0_6).items('client_info');
+  return view && playerOf06(view);
+}
+
+const CLIENT_INFO_06 = DDNET_0_6.items.find((t) => t.name === 'client_info')!;
+
+function playerOf06(view: ObjectView<Ddnet06Objects['client_info']>): DemoPlayerInfo06 {
+  return { clientId: view.item.id, name: view.name, clan: view.clan, country: view.country, skin: view.skin, useCustomColor: view.useCustomColor, colorBody: view.colorBody, colorFeet: view.colorFeet };
+}
+// The size of one packed skin part name in de_client_info's skin_part_names (6 names, see the schema's field).
+const SKIN_PART_INTS = 6;
+
+/** The client-info items of one snapshot (0.6 `client_info`, 0.7 `de_client_info`), as players, in the demo's protocol. */
+export function* snapshotPlayers(snapshot: Snapshot, protocol: DemoProtocol): Generator<DemoPlayerInfo> {
+  if (protocol.name === 'teeworlds-0.7') {
+    for (const view of snapshotObjects(snapshot, TEEWORLDS_0_7).items('de_client_info')) {
+      const names = view.skinPartNames;
+      yield {
+        clientId: view.item.id,
+        name: view.name,
+        clan: view.clan,
+        country: view.country,
+        team: view.team,
+        skinParts: Array.from({ length: names.length / SKIN_PART_INTS }, (_, i) => decodeI32String(names, i * SKIN_PART_INTS, SKIN_PART_INTS)),
+        useCustomColors: Array.from(view.useCustomColors, (v) => v === 1),
+        skinPartColors: Array.from(view.skinPartColors),
+      };
+    }
+    return;
+  }
+  for (const view of snapshotObjects(snapshot, DDNET_0_6).items('client_info')) {
+    if (view.item.data.length >= CLIENT_INFO_06.size!) yield playerOf06(view);
   }
 }
 
 /**
- * What a client-info snapshot item says about a player (0.6 / DDNet, item type 11, id = client id): the
- * fields of the start info the client sent, as the server passes them on.
- */
-export type DemoPlayerInfo = { clientId: number } & Pick<ClStartInfoMessage, 'name' | 'clan' | 'country' | 'skin' | 'useCustomColor' | 'colorBody' | 'colorFeet'>;
-
-/** A player's info as it was from `fromTick` to `toTick` (both recorded ticks, inclusive). */
-export interface DemoPlayer extends DemoPlayerInfo {
-  fromTick: number;
-  toTick: number;
-}
-
-// Layout of CNetObj_ClientInfo, checked against DDNet datasrc/network.py (commit 28baa427): name 4 ints,
-// clan 3, country, skin 6, use_custom_color, color_body, color_feet; strings packed 4 bytes per int.
-const CLIENT_INFO = 11;
-const CLIENT_INFO_SIZE = 17;
-
-/** Decodes a 0.6 client-info item's ints (17 of them); undefined when the item is shorter. */
-export function decodeClientInfo(clientId: number, data: ArrayLike<number>): DemoPlayerInfo | undefined {
-  if (data.length < CLIENT_INFO_SIZE) return undefined;
-  return {
-    clientId,
-    name: decodeI32String(data, 0, 4),
-    clan: decodeI32String(data, 4, 3),
-    country: data[7]!,
-    skin: decodeI32String(data, 8, 6),
-    useCustomColor: data[14] === 1,
-    colorBody: data[15]!,
-    colorFeet: data[16]!,
-  };
-}
-
-/**
- * The players of the demo from its client-info snapshot items: one entry per client id and name, clan,
- * skin... as long as they stay the same (a rename or a new player on the same id starts a new entry).
+ * The players of the demo from its client-info snapshot items (0.6 `client_info`, 0.7 `de_client_info`): one
+ * entry per client id and name, clan, skin... as long as they stay the same (a rename or a new player on the
+ * same id starts a new entry).
  */
 export function demoPlayers(demo: DemoReader): DemoPlayer[] {
   const done: DemoPlayer[] = [];
   const open = new Map<number, DemoPlayer>();
   for (const { tick, snapshot } of demo.snapshots()) {
     const seen = new Set<number>();
-    for (const item of snapshot.items) {
-      if (item.type !== CLIENT_INFO) continue;
-      const info = decodeClientInfo(item.id, item.data);
-      if (!info) continue;
-      seen.add(item.id);
-      const current = open.get(item.id);
+    for (const info of snapshotPlayers(snapshot, demo.protocol)) {
+      seen.add(info.clientId);
+      const current = open.get(info.clientId);
       if (current && sameInfo(current, info)) {
         current.toTick = tick;
         continue;
       }
       if (current) done.push(current);
-      open.set(item.id, { ...info, fromTick: tick, toTick: tick });
+      open.set(info.clientId, { ...info, fromTick: tick, toTick: tick });
     }
     for (const [id, player] of open) {
       if (seen.has(id)) continue;
@@ -104,8 +145,8 @@ export function demoPlayers(demo: DemoReader): DemoPlayer[] {
   return done.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId);
 }
 
-const INFO_KEYS = ['name', 'clan', 'country', 'skin', 'useCustomColor', 'colorBody', 'colorFeet'] as const;
-const sameInfo = (a: DemoPlayerInfo, b: DemoPlayerInfo) => INFO_KEYS.every((k) => a[k] === b[k]);
+/** Whether two infos of one client id say the same (the players' fields compared value by value). */
+const sameInfo = (a: DemoPlayerInfo, b: DemoPlayerInfo) => JSON.stringify({ ...a, fromTick: 0, toTick: 0 }) === JSON.stringify({ ...b, fromTick: 0, toTick: 0 });
 
 /** One chat line. */
 export interface DemoChatLine {
@@ -134,7 +175,8 @@ export function demoChat(demo: DemoReader): DemoChatLine[] {
     return best?.name;
   };
   const lines: DemoChatLine[] = [];
-  // Teeworlds 0.7 sends names in sv_client_info messages rather than snapshot items.
+  // Teeworlds 0.7 sends names in sv_client_info messages (recorded when a player joins during the recording);
+  // a recording that starts later has them only in its de_client_info items.
   const sevenNames = new Map<number, string>();
   for (const m of demoMessages(demo)) {
     let line: DemoChatLine | undefined;
@@ -142,7 +184,7 @@ export function demoChat(demo: DemoReader): DemoChatLine[] {
       const message = m.message;
       if (message.kind === 'sv_client_info') sevenNames.set(message.clientId, message.name);
       // 0.7 chat modes: 1 everyone, 2 team, 3 whisper; as 0.6 teams: 0, 1, 2.
-      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: sevenNames.get(message.clientId), team: Math.max(0, message.mode - 1), text: message.message };
+      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : (sevenNames.get(message.clientId) ?? nameAt(message.clientId, m.tick)), team: Math.max(0, message.mode - 1), text: message.message };
     } else if (m.message.kind === 'sv_chat') {
       const message = m.message;
       line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : nameAt(message.clientId, m.tick), team: message.team, text: message.message };

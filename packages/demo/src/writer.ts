@@ -1,7 +1,7 @@
 import { ByteWriter, CodecError, encodeUtf8, packVarInt, uuidToBytes } from '@twcodec/runtime';
-import { createDelta, DDNET_0_6, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
+import { createDelta, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
-import { DemoError } from './demo.js';
+import { DemoError, demoProtocolOf } from './demo.js';
 import {
   CHUNKTICKFLAG_KEYFRAME,
   CHUNKTICKFLAG_TICK_COMPRESSED,
@@ -45,7 +45,7 @@ export interface DemoWriteHeader {
 }
 
 export interface DemoWriterOptions {
-  /** The snapshot protocol deltas are made for (default DDNet's 0.6 protocol). */
+  /** The snapshot protocol deltas are made for (default: the one the header's net version names, demoProtocolOf). */
   protocol?: SnapshotProtocol;
   /**
    * Where the bytes go, as they are produced (constant memory for any length). Without a sink the writer
@@ -102,7 +102,7 @@ export class DemoWriter {
     this.header = header;
     this.version = header.version ?? 6;
     if (![3, 4, 5, 6].includes(this.version)) fail('BAD_VERSION', `demo version ${this.version} cannot be written`, 'header.version');
-    this.protocol = options.protocol ?? DDNET_0_6;
+    this.protocol = options.protocol ?? demoProtocolOf(header.netVersion).snapshots;
     this.sink = options.sink;
     this.headerBytes = this.buildHeader(map?.length ?? 0);
     this.emit(this.headerBytes);

@@ -2,9 +2,9 @@
 // and what the page shows beside them: a timeline, the players and their positions over time. What lives inside
 // compressed chunks (snapshot items, net messages) is built when a node is expanded (`lazy`), so that a large file
 // opens quickly; those nodes carry `decoded` and the byte range of their chunk.
-import { type DemoChunk, type DemoReader, readDemo } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
-import { DDNET_0_6, decodeObject, layoutNamed, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { type DemoChunk, type DemoReader, readDemo, snapshotPlayers } from '@twcodec/demo';
+import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
+import { decodeObject, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
 import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
 import type { LayoutNode } from './layout.js';
@@ -185,9 +185,9 @@ function snapshotNodes(snapshot: Snapshot, protocol: SnapshotProtocol, docs: Str
 export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession {
   const demo = readDemo(bytes);
   const h = demo.header;
-  const seven = h.netVersion.startsWith('0.7');
-  const netTable: NetProtocolDef = seven ? TEEWORLDS_0_7_MESSAGES : DDNET_0_6_MESSAGES;
-  const snapProtocol: SnapshotProtocol = seven ? TEEWORLDS_0_7 : DDNET_0_6;
+  // The demo's protocol, from its net version: 0.7 demos have other object and message tables.
+  const netTable: NetProtocolDef = demo.protocol.messages;
+  const snapProtocol: SnapshotProtocol = demo.protocol.snapshots;
   const header: LayoutNode = {
     label: 'header',
     start: 0,
@@ -254,7 +254,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
         const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
         if (message.kind === 'sv_chat') {
           // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
-          const team = seven ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
+          const team = demo.protocol.name === 'teeworlds-0.7' ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
           chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
           value = messageSummary(message, def);
         }
@@ -342,37 +342,35 @@ function findChunkEnd(ticks: LayoutNode[], offset: number): number {
 }
 
 /**
- * One pass over the demo's snapshots: the players from client_info objects (0.7: from sv_client_info messages,
- * which the message pass does not follow; their names stay empty), character positions per client id.
+ * One pass over the demo's snapshots: the players from their client-info objects (0.6 client_info, 0.7's
+ * demo-only de_client_info: snapshotPlayers), character positions per client id.
  */
 function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: Map<number, Snapshot>, chat: { tick: number; clientId: number; team: number; text: string }[], ticks: LayoutNode[]): Overview {
   const players: OverviewPlayer[] = [];
   const open = new Map<number, OverviewPlayer>();
   const tracks = new Map<number, { ticks: number[]; x: number[]; y: number[] }>();
   const keyframes: number[] = [];
-  const hasClientInfo = layoutNamed(protocol, 'client_info') !== undefined;
   for (const { tick, snapshot, offset, source } of demo.snapshots(protocol)) {
     snapshots.set(offset, snapshot);
     if (source === 'keyframe') keyframes.push(tick);
     const objects = snapshotObjects(snapshot, protocol as SnapshotProtocol<Record<string, unknown>>);
-    if (hasClientInfo) {
-      const seen = new Set<number>();
-      for (const info of objects.items('client_info') as unknown as { item: { id: number }; name: string; clan: string; skin: string }[]) {
-        const id = info.item.id;
-        seen.add(id);
-        const p = open.get(id);
-        if (p && p.name === info.name && p.clan === info.clan && p.skin === info.skin) {
-          p.toTick = tick;
-          continue;
-        }
-        if (p) players.push(p);
-        open.set(id, { clientId: id, name: info.name, clan: info.clan, skin: info.skin, fromTick: tick, toTick: tick });
+    const seen = new Set<number>();
+    for (const info of snapshotPlayers(snapshot, demo.protocol)) {
+      const id = info.clientId;
+      const skin = 'skin' in info ? info.skin : info.skinParts.join('/');
+      seen.add(id);
+      const p = open.get(id);
+      if (p && p.name === info.name && p.clan === info.clan && p.skin === skin) {
+        p.toTick = tick;
+        continue;
       }
-      for (const [id, p] of open) {
-        if (seen.has(id)) continue;
-        players.push(p);
-        open.delete(id);
-      }
+      if (p) players.push(p);
+      open.set(id, { clientId: id, name: info.name, clan: info.clan, skin, fromTick: tick, toTick: tick });
+    }
+    for (const [id, p] of open) {
+      if (seen.has(id)) continue;
+      players.push(p);
+      open.delete(id);
     }
     for (const c of objects.items('character') as unknown as { item: { id: number }; x: number; y: number }[]) {
       let t = tracks.get(c.item.id);

@@ -1,7 +1,6 @@
 import { demoChat, type DemoReader, type DemoSnapshot, readDemo } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
 import { ByteReader, decodeI32String } from '@twcodec/runtime';
-import { DDNET_0_6, type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects } from '@twcodec/snapshot';
 import { type ColumnType, type ExportTable, TableBuilder } from './table.js';
 
 export interface DemoExportOptions {
@@ -88,8 +87,7 @@ function addObject(table: ObjectTable, tick: number, item: SnapshotItem): void {
  * id shifted left once, the low bit set for system messages (as DDNet packs it, src/engine/shared/protocol.h).
  */
 function chatMessageIds(demo: DemoReader): Set<number> {
-  const table = demo.header.netVersion.startsWith('0.7') ? TEEWORLDS_0_7_MESSAGES : DDNET_0_6_MESSAGES;
-  return new Set(table.messages.filter((m) => m.name === 'sv_chat' || m.name === 'sv_client_info').map((m) => (m.id << 1) | (m.system ? 1 : 0)));
+  return new Set(demo.protocol.messages.messages.filter((m) => m.name === 'sv_chat' || m.name === 'sv_client_info').map((m) => (m.id << 1) | (m.system ? 1 : 0)));
 }
 
 function messageId(data: Uint8Array): number {
@@ -100,9 +98,9 @@ function messageId(data: Uint8Array): number {
   }
 }
 
-/** The protocol of a demo's snapshots, from its header's net version. */
+/** The protocol of a demo's snapshots, from its header's net version (DemoReader.protocol). */
 export function demoProtocol(demo: DemoReader): SnapshotProtocol {
-  return demo.header.netVersion.startsWith('0.7') ? TEEWORLDS_0_7 : DDNET_0_6;
+  return demo.protocol.snapshots;
 }
 
 /**
@@ -133,10 +131,11 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
   const want = (name: string) => !wanted || wanted.has(name);
   const wantObjects = !wanted || [...wanted].some((n) => n !== 'chat');
   const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)) };
-  // demoChat takes its names from the snapshots (0.6 client-info items): it gets those of the object pass
-  // instead of applying every delta again.
+  // demoChat takes its names from the snapshots (client-info items, in the demo's own protocol): it gets those
+  // of the object pass instead of applying every delta again.
   let decoded: DemoSnapshot[] | undefined;
-  const keep = want('chat') && protocol === DDNET_0_6;
+  const own = demo.protocol.snapshots;
+  const keep = want('chat') && protocol === own;
   const snapshots = function* () {
     const list: DemoSnapshot[] = [];
     for (const s of demo.snapshots(protocol)) {
@@ -147,7 +146,7 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
   };
   const out = wantObjects ? snapshotTables(snapshots(), protocol, { tables: options.tables, metadata }) : [];
   if (want('chat')) {
-    if (decoded) Object.defineProperty(demo, 'snapshots', { value: (p: SnapshotProtocol = DDNET_0_6) => (p === DDNET_0_6 ? decoded!.values() : read.snapshots(p)) });
+    if (decoded) Object.defineProperty(demo, 'snapshots', { value: (p: SnapshotProtocol = own) => (p === own ? decoded!.values() : read.snapshots(p)) });
     const chat = new TableBuilder('chat', [
       { name: 'tick', type: 'int32' },
       { name: 'client_id', type: 'int32', description: '-1: the server' },
