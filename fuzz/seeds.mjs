@@ -39,12 +39,14 @@ export function seedsFor(target) {
     case 'demo':
       return fixtures('demos', '.demo', LIMIT.demo).map(read);
     case 'snapshot': {
-      // Pairs of consecutive snapshots of a demo: the old snapshot's ints, then the delta to the next.
+      // Pairs of consecutive snapshots of a demo: the old snapshot's ints, then the delta to the next. The
+      // target applies deltas with DDNet's 0.6 item sizes, so its seeds come from 0.6/DDNet demos only.
       const out = [];
-      for (const path of fixtures('demos', '.demo', LIMIT.demo).slice(0, 3)) {
+      const ddnet = fixtures('demos', '.demo', LIMIT.demo).map((path) => readDemo(read(path))).filter((d) => d.protocol.name === 'ddnet-0.6');
+      for (const demo of ddnet.slice(0, 3)) {
         let prev;
         let n = 0;
-        for (const { snapshot } of readDemo(read(path)).snapshots()) {
+        for (const { snapshot } of demo.snapshots()) {
           if (prev && n++ % 7 === 0) {
             const delta = createDelta(prev, snapshot, DDNET_0_6);
             const old = prev.toInts();
