@@ -1,17 +1,14 @@
 // The format explorer page in real headless Chromium (Debian's, driven by playwright-core): built by Vite as
 // static files, it opens a map, a demo and a teehistorian file; clicking a field highlights its bytes and shows
 // the schema's description.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const explorer = join(repoRoot, 'packages', 'explorer');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 // EXPLORER_SCREENSHOTS=1 refreshes the screenshots in docs/ (docs/explorer.md shows them).
 const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
@@ -102,10 +99,8 @@ async function scrollTreeTop(page: Page) {
 
 describe.skipIf(!CHROMIUM)('format explorer page', () => {
   it('opens a map, a demo and a teehistorian file and shows fields with their schema descriptions', async () => {
-    execFileSync('npx', ['tsc', '-b'], { cwd: repoRoot, stdio: 'pipe' });
-    const config = (await import(join(explorer, 'vite.config.mjs'))).default;
-    await build({ ...config, configFile: false, logLevel: 'silent' });
-    const dist = join(explorer, 'dist');
+    // Built by test/global-setup.ts before the tests.
+    const dist = inject('explorerDist');
     server = createServer((req, res) => {
       const url = (req.url ?? '/').split('?')[0]!;
       const file = join(dist, url === '/' ? 'index.html' : url);
