@@ -241,7 +241,7 @@ describe.skipIf(haveWriters.includes(false))('twcodec (built binary): export (ne
       [false, 'BAD_MAGIC'],
     ]);
     expect(readdirSync(out).sort()).toEqual(['ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'idle-ctf1']);
-    expect((await parquetRows(join(out, 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'positions.parquet'))).length).toBeGreaterThan(1000);
+    expect((await parquetRows(join(out, 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594', 'positions.parquet'))).length).toBe(5195);
     expect(r.stderr).toMatch(/^twcodec: teehistorian export: 3 files, 2 ok, 1 failed/);
   });
 
