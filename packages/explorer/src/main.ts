@@ -128,7 +128,7 @@ async function open(file: File): Promise<void> {
   api.workerMs = reply.ms;
   const findings = reply.root.findingCount ?? 0;
   statusEl.textContent = reply.damaged
-    ? `${file.name}: ${reply.damaged} The tree shows what was read before the error.`
+    ? `${file.name}: ${reply.damaged}; the tree shows what was read before the error`
     : `${file.name}: ${reply.kind}, ${bytes.length} bytes, read in ${Math.round(api.ms)} ms${reply.kind === 'map' ? `, ${count(findings, 'validation finding')}` : ''}`;
   statusEl.className = reply.damaged ? 'error' : '';
   welcomeEl.hidden = true;
@@ -397,13 +397,15 @@ function quadsCanvas(quads: QuadShape[]): HTMLElement[] {
   }
   ctx.strokeStyle = QUAD_OUTLINE;
   ctx.lineWidth = 1;
+  // Half a pixel over, a one-pixel line on whole coordinates covers one row of pixels rather than half of two.
+  ctx.translate(0.5, 0.5);
   for (const q of quads) {
     path(q);
     ctx.stroke();
   }
   const note = document.createElement('div');
   note.className = 'note';
-  note.textContent = `${quads.length} quad(s) in their mean corner colour (no textures), outlined, on a dark background; x ${Math.round(x0)}..${Math.round(x1)}, y ${Math.round(y0)}..${Math.round(y1)} in world units.`;
+  note.textContent = `${count(quads.length, 'quad')} in their mean corner colour (no textures), outlined, on a dark background; x ${Math.round(x0)}..${Math.round(x1)}, y ${Math.round(y0)}..${Math.round(y1)} in world units.`;
   return [canvas, note];
 }
 
