@@ -303,7 +303,11 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(await page.textContent('#status')).toMatch(/^cut\.demo: This demo is damaged: TRUNCATED: .*; the tree shows what was read before the error; overview \(1 player, 1 position track\)/);
       expect(await page.locator('#tree .row .label').allTextContents()).toEqual(['demo', 'header', 'timeline_markers', 'map_sha256', 'map', 'chunks', 'not read']);
       expect(cut.overview).toMatchObject({ players: 1 });
-      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-damaged.png') });
+      if (SCREENSHOTS) {
+        // Looked at, not kept in docs/.
+        await page.screenshot({ path: join(cutDir, 'explorer-damaged.png') });
+        console.log(`explorer: a cut-short demo, ${join(cutDir, 'explorer-damaged.png')}`);
+      }
 
       // Measured, not asserted: a 3 MB demo from the corpus (the page is usable once the tree is shown; the
       // overview, which replays every snapshot, follows).
