@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -244,6 +244,40 @@ describe('twcodec map tools', () => {
     expect(readFileSync(join(dir, 'p.map'))).toEqual(readFileSync(ctf1));
     const diff = await run(['map', 'diff', ctf1, join(dir, 'p.map')]);
     expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+  });
+
+  /** Unpacks a map, deletes original.map (the rebuild path: the map written afresh from map.json) and packs it. */
+  async function rebuild(map: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['map', 'unpack', map, join(dir, 'd')])).code).toBe(0);
+    rmSync(join(dir, 'd', 'original.map'));
+    const pack = await run(['map', 'pack', join(dir, 'd'), join(dir, 'p.map')]);
+    expect(pack.code).toBe(0);
+    return { pack, packed: readFileSync(join(dir, 'p.map')), diff: await run(['map', 'diff', map, join(dir, 'p.map')]) };
+  }
+
+  it.each(['ctf1.map', 'coverage.map'])('unpack, then pack without original.map, gives identical bytes (%s)', async (name) => {
+    const map = join(fixturesDir, 'maps', name);
+    const { packed, diff } = await rebuild(map);
+    expect(packed).toEqual(readFileSync(map));
+    expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+  });
+
+  // Known (issue 26): dm7-legacy-size.map rebuilt without original.map differs in two header fields only, bytes
+  // 8..15: its old writer did not count the data size table (4 bytes a data item, 14 here) in `size` and
+  // `swaplen` (9954 and 1460 where a writer today puts 10010 and 1516). The Datafile keeps that quirk
+  // (legacySize, legacySwaplen) and writes it back when it has the original, but map.json does not carry it,
+  // and `map pack` says nothing; `map diff` rightly finds no difference in the map. Fixed in map-tools by
+  // keeping the quirk in map.json or by pack saying why the bytes differ: then this becomes `it`.
+  it.fails('unpack, then pack without original.map, of a map with the legacy header sizes: identical bytes, or pack says why not', async () => {
+    const { pack, packed, diff } = await rebuild(dm7);
+    const original = readFileSync(dm7);
+    expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+    const differing = [...original.keys()].filter((i) => packed[i] !== original[i]);
+    if (differing.length) {
+      expect(differing.every((i) => i >= 8 && i < 16)).toBe(true);
+      expect(pack.stdout + pack.stderr).toMatch(/size|swaplen/);
+    }
   });
 
   it('render writes a PNG; fix refuses to overwrite its input without --in-place', async () => {
