@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturesDir, repoRoot } from '../corpus.js';
+import { fixturesDir } from '../corpus.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const app = fileURLToPath(new URL('./app', import.meta.url));
