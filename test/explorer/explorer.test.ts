@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { extname, join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { Datafile } from '@twcodec/datafile';
 import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -303,6 +304,14 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(await page.textContent('#status')).toMatch(/^cut\.demo: This demo is damaged: TRUNCATED: .*; the tree shows what was read before the error; overview \(1 player, 1 position track\)/);
       expect(await page.locator('#tree .row .label').allTextContents()).toEqual(['demo', 'header', 'timeline_markers', 'map_sha256', 'map', 'chunks', 'not read']);
       expect(cut.overview).toMatchObject({ players: 1 });
+      // A map whose last data item does not inflate: the container's layout stays (the map reader refuses it).
+      const mapBytes = new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'ctf1.map')));
+      const last = Datafile.read(mapBytes).data.at(-1)!;
+      for (let i = 2; i < last.stored!.length; i++) mapBytes[last.fileOffset + i]! ^= 0x55;
+      writeFileSync(join(cutDir, 'bad-data.map'), mapBytes);
+      const badData = await openFile(page, join(cutDir, 'bad-data.map'));
+      expect(badData).toMatchObject({ kind: 'map', error: expect.stringMatching(/^This map is damaged: INFLATE_FAILED: .*; no pictures or validation findings$/) });
+      expect(await page.locator('#tree .row .label').allTextContents()).toEqual(['map (datafile)', 'header', 'item_types', 'item_offsets', 'data_offsets', 'data_sizes', 'items', 'data']);
       if (SCREENSHOTS) {
         // Looked at, not kept in docs/.
         await page.screenshot({ path: join(cutDir, 'explorer-damaged.png') });

@@ -43,8 +43,14 @@ export function describe(bytes: Uint8Array): OpenReply {
     let root: LayoutNode;
     if (kind === 'map') {
       root = mapLayout(bytes, schemas);
-      placeFindings(bytes, root);
-      map = attachPreviews(bytes, root);
+      try {
+        placeFindings(bytes, root);
+        map = attachPreviews(bytes, root);
+      } catch (e) {
+        // The container reads but the map does not (a data item that does not inflate, a broken layer): the
+        // byte layout stays, without the pictures and findings that need the whole map.
+        return { ok: true, kind, root, ms: performance.now() - t0, damaged: `${errorText(kind, e)}; no pictures or validation findings` };
+      }
     } else if (kind === 'demo') root = (session = demoSession(bytes, streamDocs)).root;
     else if (kind === 'teehistorian') root = (session = teehistorianSession(bytes, thDocs, streamDocs)).root;
     else return { ok: false, message: 'Not a file this page knows: a map starts with "DATA", a demo with "TWDEMO", a teehistorian file with its UUID 699db17b-8efb-34ff-b1d8-da6f60c15dd1.' };
