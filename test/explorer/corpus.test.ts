@@ -3,7 +3,7 @@
 // findings, pictures and tileset drawings. Falls back to the fixtures without ../shared/corpus.
 import { basename } from 'node:path';
 import { readDemo } from '@twcodec/demo';
-import { DDNET_0_6, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { describe, expect, it } from 'vitest';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../../packages/explorer/vite.config.mjs';
 import { placeFindings } from '../../packages/explorer/src/findings.js';
@@ -23,7 +23,7 @@ describe('explorer sessions on the corpus', () => {
     // The same as the demo reader gives: the tick range, and a position for every character object of every
     // recorded snapshot, by client id.
     const demo = readDemo(bytes);
-    const protocol: SnapshotProtocol = demo.header.netVersion.startsWith('0.7') ? TEEWORLDS_0_7 : DDNET_0_6;
+    const protocol: SnapshotProtocol = demo.protocol.snapshots;
     const ticks: number[] = [];
     const characters = new Map<number, number>();
     for (const { tick, snapshot } of demo.snapshots(protocol)) {

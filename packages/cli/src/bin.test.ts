@@ -278,10 +278,12 @@ describe('twcodec (built binary): many files', () => {
     const stats = twcodec(['teehistorian', 'stats', join(fixturesDir, 'teehistorian', '*.teehistorian')]);
     expect(stats.code).toBe(0);
     expect(lines(stats.stdout).map((l) => [l.ok, typeof l.messageCount])).toEqual([[true, 'number'], [true, 'number']]);
-    const demos = twcodec(['demo', 'info', '--jobs', '2', ...readdirSync(join(fixturesDir, 'demos')).map((f) => join(fixturesDir, 'demos', f))]);
+    const demoFiles = readdirSync(join(fixturesDir, 'demos')).map((f) => join(fixturesDir, 'demos', f));
+    expect(demoFiles.length).toBe(3);
+    const demos = twcodec(['demo', 'info', '--jobs', '2', ...demoFiles]);
     expect(demos.code).toBe(0);
     expect(lines(demos.stdout).every((l) => l.ok && typeof l.ticks === 'object')).toBe(true);
-    expect(demos.stderr).toMatch(/^twcodec: demo info: 2 files, 2 ok, 0 failed/);
+    expect(demos.stderr).toMatch(/^twcodec: demo info: 3 files, 3 ok, 0 failed/);
   });
 
   it('--jobs must be a count; - is not one of many files', () => {
