@@ -14,6 +14,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // Builds dist/ (when out of date) and the explorer page once, before the tests; test files never build.
+    globalSetup: ['./test/global-setup.ts'],
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,

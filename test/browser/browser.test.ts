@@ -1,6 +1,5 @@
 // The packages in real headless Chromium (Debian's, driven by playwright-core): a page bundled by Vite from
 // the published entry points reads a map, a teehistorian file (also as a fetch stream) and a demo.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturesDir, repoRoot } from '../corpus.js';
+import { fixturesDir } from '../corpus.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const app = fileURLToPath(new URL('./app', import.meta.url));
@@ -27,8 +26,7 @@ afterAll(() => server?.close());
 
 describe.skipIf(!CHROMIUM)('in the browser', () => {
   it('reads a map, a teehistorian file and a demo through the published entry points', async () => {
-    // The bundle uses the packages' dist/ (their exports), as an installed copy would.
-    execFileSync('npx', ['tsc', '-b'], { cwd: repoRoot, stdio: 'pipe' });
+    // The bundle uses the packages' dist/ (their exports), as an installed copy would (built by test/global-setup.ts).
     const outDir = mkdtempSync(join(tmpdir(), 'twcodec-browser-'));
     await build({ root: app, configFile: false, logLevel: 'silent', build: { outDir, emptyOutDir: true, target: 'es2022' } });
     const bundle = readFileSync(join(outDir, 'index.html'), 'utf8');

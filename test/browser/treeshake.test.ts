@@ -1,10 +1,9 @@
 // Bundle size: a browser bundle that only reads maps must not carry pako's deflate (writing needs it, reading
-// does not). Bundled by Vite with browser conditions from the packages' dist/, as an installed copy would be.
-import { execFileSync } from 'node:child_process';
+// does not). Bundled by Vite with browser conditions from the packages' dist/ (built by test/global-setup.ts), as
+// an installed copy would be.
 import { fileURLToPath } from 'node:url';
 import { build, type Rollup } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../corpus.js';
 
 const entries = fileURLToPath(new URL('./treeshake', import.meta.url));
 /** Strings only pako's deflate holds (fflate does the inflating in browsers). */
@@ -32,7 +31,6 @@ async function bundle(entry: string): Promise<string> {
 
 describe('browser bundles', () => {
   it('leave pako out of a bundle that only reads maps', { timeout: 60_000 }, async () => {
-    execFileSync('npx', ['tsc', '-b'], { cwd: repoRoot, stdio: 'pipe' });
     const readOnly = await bundle('read-only.js');
     const readWrite = await bundle('read-write.js');
     console.log(`read-only bundle ${readOnly.length} bytes, read-write bundle ${readWrite.length} bytes (unminified)`);

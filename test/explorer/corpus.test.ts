@@ -2,6 +2,8 @@
 // teehistorian file gives its tree, overview and the insides of its chunks and records; every map its layout,
 // findings, pictures and tileset drawings. Falls back to the fixtures without ../shared/corpus.
 import { basename } from 'node:path';
+import { readDemo } from '@twcodec/demo';
+import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { describe, expect, it } from 'vitest';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../../packages/explorer/vite.config.mjs';
 import { placeFindings } from '../../packages/explorer/src/findings.js';
@@ -15,9 +17,22 @@ const every = <T>(list: T[], step: number) => list.filter((_, i) => i % step ===
 
 describe('explorer sessions on the corpus', () => {
   it.each(demoFiles().map((path) => ({ name: basename(path), path })))('$name: tree, overview, snapshot items and messages', ({ path }) => {
-    const session = demoSession(readBytes(path), docs);
+    const bytes = readBytes(path);
+    const session = demoSession(bytes, docs);
     const overview = session.overview();
-    expect(overview.lastTick).toBeGreaterThanOrEqual(overview.firstTick);
+    // The same as the demo reader gives: the tick range, and a position for every character object of every
+    // recorded snapshot, by client id.
+    const demo = readDemo(bytes);
+    const protocol: SnapshotProtocol = demo.protocol.snapshots;
+    const ticks: number[] = [];
+    const characters = new Map<number, number>();
+    for (const { tick, snapshot } of demo.snapshots(protocol)) {
+      ticks.push(tick);
+      for (const c of snapshotObjects(snapshot, protocol as SnapshotProtocol<Record<string, unknown>>).items('character') as unknown as { item: { id: number } }[]) characters.set(c.item.id, (characters.get(c.item.id) ?? 0) + 1);
+    }
+    expect(overview.firstTick).toBeLessThanOrEqual(ticks[0]!);
+    expect(overview.lastTick).toBe(ticks.at(-1));
+    expect(overview.tracks.map((t) => [t.clientId, t.ticks.length])).toEqual([...characters].sort((a, b) => a[0] - b[0]));
     expect(overview.players.length).toBeGreaterThan(0);
     for (const t of overview.tracks) expect([t.x.length, t.y.length]).toEqual([t.ticks.length, t.ticks.length]);
     const chunks = session.root.children!.find((c) => c.label === 'chunks')!.children!.flatMap((t) => t.children ?? []);
@@ -25,7 +40,8 @@ describe('explorer sessions on the corpus', () => {
     for (const c of every(lazy, Math.max(1, Math.floor(lazy.length / 60)))) {
       const children = session.children(c.lazy!);
       for (const child of children) expect([child.start, child.end, child.decoded]).toEqual([c.start, c.end, true]);
-      if (c.label === 'snapshot') expect(children.length).toBeGreaterThan(0);
+      // A keyframe's items, every one.
+      if (c.label === 'snapshot') expect(children.length).toBe(Number(/, (\d+) items$/.exec(c.value!)![1]));
     }
   });
 

@@ -69,8 +69,9 @@ beforeAll(() => {
   for (const name of PACKAGES) {
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
     internalDeps.set(name, Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@twcodec/')).map((d) => d.slice(9)));
-    // npm pack runs the package's prepack script, which builds it.
-    const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', packDir], join(repoRoot, 'packages', name)));
+    // dist/ is built before the tests (test/global-setup.ts): without its prepack script (a build), npm pack
+    // packs it as it is.
+    const [info] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], join(repoRoot, 'packages', name)));
     tarballs.set(name, join(packDir, info.filename));
   }
 }, 600_000);
@@ -89,7 +90,7 @@ describe('packed packages', () => {
     );
     expect(execFileSync('node', ['check.mjs'], { cwd: project, encoding: 'utf8' }).trim()).toBe('ok');
     // Only the files meant for users are in the tarball.
-    const listing = npm(['pack', '--dry-run', '--json'], join(repoRoot, 'packages', name));
+    const listing = npm(['pack', '--dry-run', '--ignore-scripts', '--json'], join(repoRoot, 'packages', name));
     const files: string[] = JSON.parse(listing)[0].files.map((f: { path: string }) => f.path);
     expect(files.filter((f) => !/^(dist\/|src\/|bin\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.(js|ts)$/.test(f))).toEqual([]);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,7 +131,8 @@ describe('twcodec map', () => {
     expect(code).toBe(0);
     const model = JSON.parse(stdout);
     const tiles = model.groups.flatMap((g: { layers: { tiles?: { tiles: number; file: string } }[] }) => g.layers).find((l: { tiles?: unknown }) => l.tiles).tiles;
-    expect(tiles.tiles).toBeGreaterThan(0);
+    // ctf1's first tilemap layer is 70 x 50 tiles.
+    expect(tiles.tiles).toBe(70 * 50);
     expect(readdirSync(dir)).toContain(tiles.file);
     expect(readFileSync(join(dir, tiles.file)).length).toBe(tiles.tiles * 4);
   });
@@ -148,7 +149,7 @@ describe('twcodec teehistorian', () => {
     expect(stats.messages['EX:ddnetver']).toBe(4);
     expect(stats.messages['EX:player-team']).toBe(5);
     expect(stats.players.map((p: { cid: number }) => p.cid)).toEqual([0, 1, 2, 3]);
-    expect(stats.ticks.count).toBeGreaterThan(1000);
+    expect(stats.ticks).toEqual({ first: 367, last: 8220, count: 7854 });
   });
 
   it('dump prints NDJSON: the header, then messages with ticks', async () => {
@@ -177,7 +178,7 @@ describe('twcodec demo', () => {
     expect(info.header).toMatchObject({ version: 6, mapName: 'ctf2', type: 'server' });
     expect(info.chunks.snapshot).toBe(1);
     expect(info.chunks).toEqual({ tick: 36, keyframe: 1, snapshot: 1, delta: 35, message: 155 });
-    expect(info.ticks.last).toBeGreaterThan(info.ticks.first);
+    expect(info.ticks).toMatchObject({ first: 616, last: 686, snapshots: 36 });
   });
 
   it('snapshots prints one line per tick with every item by name and its fields', async () => {
@@ -187,7 +188,8 @@ describe('twcodec demo', () => {
     expect(lines[0]).toMatchObject({ source: 'keyframe' });
     const character = lines[0].items.find((i: { object: string }) => i.object === 'character');
     expect(typeof character.fields.x).toBe('number');
-    expect(character.fields.health).toBeGreaterThanOrEqual(0);
+    // The one player, just spawned: full health and armour (DDNet gives 10 of each).
+    expect(character.fields).toMatchObject({ tick: 616, health: 10, armor: 10 });
     const info = lines[0].items.find((i: { object: string }) => i.object === 'client_info');
     expect(typeof info.fields.name).toBe('string');
     expect(lines[0].problems).toBeUndefined();
@@ -218,9 +220,9 @@ describe('twcodec demo', () => {
     const to = ticks.first + 50;
     expect((await run(['demo', 'slice', demo, join(dir, 'slice.demo'), '--from', String(from), '--to', String(to)])).code).toBe(0);
     const sliced = JSON.parse((await run(['demo', 'info', join(dir, 'slice.demo')])).stdout);
-    expect(sliced.ticks.first).toBeGreaterThanOrEqual(from);
-    expect(sliced.ticks.last).toBeLessThanOrEqual(to);
-    expect(sliced.chunks.snapshot).toBeGreaterThan(0);
+    // The whole range: the server recorded a snapshot every second tick; the first is written as a keyframe.
+    expect(sliced.ticks).toMatchObject({ first: from, last: to, snapshots: (to - from) / 2 + 1 });
+    expect(sliced.chunks).toMatchObject({ keyframe: 1, snapshot: 1, delta: (to - from) / 2 });
 
     expect((await run(['demo', 'strip', demo, join(dir, 'strip.demo'), '--map'])).code).toBe(0);
     const stripped = JSON.parse((await run(['demo', 'info', join(dir, 'strip.demo')])).stdout);
@@ -242,6 +244,40 @@ describe('twcodec map tools', () => {
     expect(readFileSync(join(dir, 'p.map'))).toEqual(readFileSync(ctf1));
     const diff = await run(['map', 'diff', ctf1, join(dir, 'p.map')]);
     expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+  });
+
+  /** Unpacks a map, deletes original.map (the rebuild path: the map written afresh from map.json) and packs it. */
+  async function rebuild(map: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-cli-'));
+    expect((await run(['map', 'unpack', map, join(dir, 'd')])).code).toBe(0);
+    rmSync(join(dir, 'd', 'original.map'));
+    const pack = await run(['map', 'pack', join(dir, 'd'), join(dir, 'p.map')]);
+    expect(pack.code).toBe(0);
+    return { pack, packed: readFileSync(join(dir, 'p.map')), diff: await run(['map', 'diff', map, join(dir, 'p.map')]) };
+  }
+
+  it.each(['ctf1.map', 'coverage.map'])('unpack, then pack without original.map, gives identical bytes (%s)', async (name) => {
+    const map = join(fixturesDir, 'maps', name);
+    const { packed, diff } = await rebuild(map);
+    expect(packed).toEqual(readFileSync(map));
+    expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+  });
+
+  // Known (issue 26): dm7-legacy-size.map rebuilt without original.map differs in two header fields only, bytes
+  // 8..15: its old writer did not count the data size table (4 bytes a data item, 14 here) in `size` and
+  // `swaplen` (9954 and 1460 where a writer today puts 10010 and 1516). The Datafile keeps that quirk
+  // (legacySize, legacySwaplen) and writes it back when it has the original, but map.json does not carry it,
+  // and `map pack` says nothing; `map diff` rightly finds no difference in the map. Fixed in map-tools by
+  // keeping the quirk in map.json or by pack saying why the bytes differ: then this becomes `it`.
+  it.fails('unpack, then pack without original.map, of a map with the legacy header sizes: identical bytes, or pack says why not', async () => {
+    const { pack, packed, diff } = await rebuild(dm7);
+    const original = readFileSync(dm7);
+    expect([diff.code, diff.stdout]).toEqual([0, 'no differences\n']);
+    const differing = [...original.keys()].filter((i) => packed[i] !== original[i]);
+    if (differing.length) {
+      expect(differing.every((i) => i >= 8 && i < 16)).toBe(true);
+      expect(pack.stdout + pack.stderr).toMatch(/size|swaplen/);
+    }
   });
 
   it('render writes a PNG; fix refuses to overwrite its input without --in-place', async () => {

@@ -5,7 +5,7 @@ import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.con
 import { placeFindings } from './findings.js';
 import { attachPreviews, renderLayer } from './previews.js';
 import { demoSession, teehistorianSession } from './streams.js';
-import { detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
+import { damagedLayout, detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 const read = (path: string) => new Uint8Array(readFileSync(join(fixtures, path)));
@@ -31,6 +31,17 @@ describe('map layout', () => {
       expect(leafAt(sorted, layer.start + 9)?.label).toBe('layer_version');
     });
   }
+});
+
+describe('named items', () => {
+  it('shows the names of images (kept in a data item) beside those of layers, groups and envelopes', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    attachPreviews(bytes, root);
+    const items = root.children!.find((c) => c.label === 'items')!.children!;
+    expect(items.filter((c) => c.label.startsWith('image #')).map((c) => c.value)).toEqual(['"grass_doodads"', '"grass_main"', '"mountains"', '"sun"']);
+    expect(items.filter((c) => c.label.startsWith('group #')).map((c) => c.value)).toEqual(['""', '""', '""', '""', '"Game"']);
+  });
 });
 
 describe('validation findings in place', () => {
@@ -62,7 +73,8 @@ describe('previews', () => {
     const root = mapLayout(bytes, mapItemSchemas());
     attachPreviews(bytes, root);
     const layers = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.label.startsWith('layer') && c.preview);
-    expect(layers.length).toBeGreaterThan(0);
+    // ctf1's five tilemap layers (layers 4 to 8; 0 to 3 are quads).
+    expect(layers.map((l) => l.label)).toEqual(['layer #4', 'layer #5', 'layer #6', 'layer #7', 'layer #8']);
     for (const l of layers) {
       const width = Number(l.children!.find((c) => c.label === 'width')!.value);
       const height = Number(l.children!.find((c) => c.label === 'height')!.value);
@@ -84,9 +96,11 @@ describe('envelopes and tilesets', () => {
     const root = mapLayout(bytes, mapItemSchemas());
     attachPreviews(bytes, root);
     const envelopes = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.label.startsWith('envelope #'));
-    expect(envelopes.length).toBeGreaterThan(0);
+    // ctf1: six envelopes, 14 points in all (map info says so too).
+    expect(envelopes).toHaveLength(6);
+    expect(envelopes.reduce((n, e) => n + e.plot!.points.length, 0)).toBe(14);
     for (const e of envelopes) {
-      expect(e.plot!.points.length).toBeGreaterThan(0);
+      expect(e.plot!.points.length).toBe(Number(e.children!.find((c) => c.label === 'num_points')!.value));
       for (const p of e.plot!.points) expect(p.values).toHaveLength(e.plot!.channels.length);
     }
   });
@@ -96,7 +110,7 @@ describe('envelopes and tilesets', () => {
     const root = mapLayout(bytes, mapItemSchemas());
     attachPreviews(bytes, root);
     const quads = root.children!.find((c) => c.label === 'items')!.children!.filter((c) => c.quads);
-    expect(quads.length).toBeGreaterThan(0);
+    expect(quads.map((l) => l.label)).toEqual(['layer #0', 'layer #1', 'layer #2', 'layer #3']);
     for (const l of quads) {
       expect(l.quads!.length).toBe(Number(l.children!.find((c) => c.label === 'num_quads')!.value));
       for (const q of l.quads!) expect(q.corners).toHaveLength(4);
@@ -128,7 +142,8 @@ describe('demo and teehistorian sessions', () => {
   it('decodes snapshot items with named fields, net messages and the players of a demo', () => {
     const session = demoSession(read('demos/ctf2_server_Alpha_server_manual.demo'), streamDocs());
     const chunks = session.root.children!.find((c) => c.label === 'chunks')!.children!;
-    const all = chunks.flatMap((t) => t.children ?? []);
+    // Chunks before the first tick marker (the server's first messages) stand on their own.
+    const all = chunks.flatMap((t) => t.children ?? [t]);
     const snapshot = all.find((c) => c.label === 'snapshot')!;
     const items = session.children(snapshot.lazy!);
     const character = items.find((i) => i.label.startsWith('character '));
@@ -137,13 +152,19 @@ describe('demo and teehistorian sessions', () => {
     expect(character!.children!.every((f) => f.decoded && f.start === snapshot.start && f.end === snapshot.end)).toBe(true);
     const info = items.find((i) => i.label.startsWith('client_info '))!;
     expect(info.children!.find((f) => f.label === 'name')!.value).toMatch(/^".*"$/);
-    const message = all.find((c) => c.label.startsWith('message ') && c.label !== 'message (unknown')!;
+    // The first message (before the first tick) is input_timing: its fields with their values.
+    const message = all.find((c) => c.label.startsWith('message '))!;
+    expect(message.label).toBe('message input_timing');
     expect(message.description).not.toBe('');
-    expect(session.children(message.lazy!).length).toBeGreaterThanOrEqual(0);
+    expect(session.children(message.lazy!).map((f) => [f.label, f.value])).toEqual([
+      ['intended_tick', '616'],
+      ['time_left', '21'],
+    ]);
     const overview = session.overview();
-    expect(overview.players.length).toBeGreaterThan(0);
-    expect(overview.tracks.length).toBeGreaterThan(0);
-    expect(overview.lastTick).toBeGreaterThan(overview.firstTick);
+    // One player (Alpha, clan corpus) from the first tick to the last; one position per recorded snapshot.
+    expect(overview).toMatchObject({ firstTick: 616, lastTick: 686 });
+    expect(overview.players).toEqual([{ clientId: 0, name: 'Alpha', clan: 'corpus', skin: expect.any(String), fromTick: 616, toTick: 686 }]);
+    expect(overview.tracks.map((t) => [t.clientId, t.ticks.length])).toEqual([[0, 36]]);
     expect(overview.tracks[0]!.x.length).toBe(overview.tracks[0]!.ticks.length);
   });
 
@@ -157,7 +178,71 @@ describe('demo and teehistorian sessions', () => {
     const message = messages.find((m) => m.label.endsWith(': MESSAGE'));
     if (message) expect(session.children(message.lazy!).some((f) => f.label.startsWith('net message '))).toBe(true);
     const overview = session.overview();
-    expect(overview.players.length).toBeGreaterThan(0);
-    expect(overview.tracks.length).toBeGreaterThan(0);
+    // Four players, named and with the clan their start info carries.
+    expect(overview.players.map((p) => [p.clientId, p.name, p.clan])).toEqual([
+      [0, 'Alpha', 'corpus'],
+      [1, 'AlphaDmy', 'corpus'],
+      [2, 'Bravo', 'corpus'],
+      [3, 'BravoDmy', 'corpus'],
+    ]);
+    expect(overview.tracks.map((t) => t.clientId)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("opens a teehistorian file's JSON header key by key, each with its bytes", () => {
+    const bytes = read('teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+    const session = teehistorianSession(bytes, teehistorianMessageDocs(), streamDocs());
+    const header = session.root.children!.find((c) => c.label === 'header')!;
+    const keys = header.children!.map((c) => c.label);
+    expect(keys.slice(0, 3)).toEqual(['comment', 'version', 'version_minor']);
+    expect(keys).toEqual(expect.arrayContaining(['game_uuid', 'map_name', 'config', 'tuning', 'uuids']));
+    expect(keys.at(-1)).toBe('NUL');
+    const text = (n: LayoutNode) => new TextDecoder().decode(bytes.subarray(n.start, n.end));
+    const mapName = header.children!.find((c) => c.label === 'map_name')!;
+    expect([text(mapName), mapName.value]).toEqual(['"map_name":"ctf2"', '"ctf2"']);
+    // Nested objects open too; every key's bytes are its own.
+    const config = header.children!.find((c) => c.label === 'config')!;
+    expect(config.children!.length).toBe(Number(config.value!.split(' ')[0]));
+    for (const c of config.children!) expect(text(c).startsWith(`${JSON.stringify(c.label)}:`)).toBe(true);
+    expect(header.children!.at(-1)).toMatchObject({ start: header.end - 1, end: header.end });
+  });
+});
+
+describe('damaged files', () => {
+  const cut = (path: string, fraction: number) => {
+    const bytes = read(path);
+    return bytes.slice(0, Math.floor(bytes.length * fraction));
+  };
+
+  it('a demo cut short shows the chunks read before the error, then the rest as not read', () => {
+    const bytes = cut('demos/ctf2_server_Alpha_server_manual.demo', 0.8);
+    const session = demoSession(bytes, streamDocs());
+    expect(session.damaged).toMatch(/^TRUNCATED: /);
+    const [chunks, unread] = session.root.children!.slice(-2);
+    expect(chunks!.label).toBe('chunks');
+    expect(chunks!.children!.filter((c) => c.label.startsWith('tick ')).length).toBe(13);
+    expect(unread).toMatchObject({ label: 'not read', end: bytes.length, value: session.damaged });
+    expect(unread!.start).toBe(chunks!.end);
+    expect(session.overview().players.map((p) => p.name)).toEqual(['Alpha']);
+  });
+
+  it('a teehistorian file cut short shows the records read before the error', () => {
+    const bytes = cut('teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian', 0.6);
+    const session = teehistorianSession(bytes, teehistorianMessageDocs(), streamDocs());
+    expect(session.damaged).toMatch(/^TRUNCATED: the file ends inside a message/);
+    const messages = session.root.children!.find((c) => c.label === 'messages')!;
+    expect(messages.children!).toHaveLength(3209);
+    expect(session.root.children!.at(-1)).toMatchObject({ label: 'not read', start: messages.end, end: bytes.length });
+  });
+
+  it('a map whose tables are damaged shows its header, then the rest as not read', () => {
+    const bytes = read('maps/ctf1.map');
+    new DataView(bytes.buffer).setInt32(16, 100_000, true); // num_item_types: far more than the file holds
+    expect(() => mapLayout(bytes, mapItemSchemas())).toThrow();
+    const root = damagedLayout(bytes, 'map', new Error('BAD: the tables do not fit'));
+    expect(root.children!.map((c) => [c.label, c.start, c.end])).toEqual([
+      ['header', 0, 36],
+      ['not read', 36, bytes.length],
+    ]);
+    expect(root.children![0]!.children!.find((c) => c.label === 'num_item_types')!.value).toBe('100000');
   });
 });

@@ -95,6 +95,40 @@ const HEADER_FIELDS: [string, string][] = [
   ['data_size', 'Total bytes of the stored data items.'],
 ];
 
+/** The datafile's fixed 36-byte header (the file must have its 36 bytes). */
+function datafileHeader(bytes: Uint8Array): LayoutNode {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const header: LayoutNode = {
+    label: 'header',
+    start: 0,
+    end: 36,
+    description: 'Fixed 36-byte header.',
+    children: [{ label: 'magic', start: 0, end: 4, type: 'char[4]', value: JSON.stringify(String.fromCharCode(...bytes.subarray(0, 4))), description: '"DATA" (or "ATAD" from big-endian writers).' }],
+  };
+  HEADER_FIELDS.forEach(([name, description], i) => {
+    const o = 4 + i * 4;
+    header.children!.push({ label: name, start: o, end: o + 4, type: 'i32', value: String(view.getInt32(o, true)), description });
+  });
+  return header;
+}
+
+/**
+ * What a file that could not be read shows: its fixed-size start where there are bytes for it (a map's header, a
+ * teehistorian file's UUID), then the rest as one node saying why it was not read.
+ */
+export function damagedLayout(bytes: Uint8Array, kind: FileKind, error: unknown): LayoutNode {
+  const read: LayoutNode[] = [];
+  if (kind === 'map' && bytes.length >= 36) read.push(datafileHeader(bytes));
+  if (kind === 'teehistorian') read.push({ label: 'uuid', start: 0, end: 16, type: 'uuid', value: '699db17b-8efb-34ff-b1d8-da6f60c15dd1', description: 'Identifies a teehistorian file.' });
+  return { label: `${kind} (damaged)`, start: 0, end: bytes.length, children: [...read, unreadNode(error, read[read.length - 1]?.end ?? 0, bytes.length)] };
+}
+
+/** The node that stands for the bytes of a damaged file that could not be read, and why. */
+export function unreadNode(error: unknown, start: number, end: number): LayoutNode {
+  const message = error instanceof Error ? error.message : String(error);
+  return { label: 'not read', start, end, type: 'error', value: message, description: `Reading stopped here: ${message}. The nodes above are what was read before.` };
+}
+
 /**
  * The byte layout of a datafile (map). The datafile container's own fields are described here, following
  * docs/formats/datafile.md; map item fields come from the schemas. Bytes the tables do not cover stay visible as
@@ -104,17 +138,7 @@ export function mapLayout(bytes: Uint8Array, schemas: readonly ItemSchema[]): La
   const df = Datafile.read(bytes); // every check of DDNet's loader; throws a CodecError on a bad file
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const i32 = (o: number) => view.getInt32(o, true);
-  const header: LayoutNode = {
-    label: 'header',
-    start: 0,
-    end: 36,
-    description: 'Fixed 36-byte header.',
-    children: [{ label: 'magic', start: 0, end: 4, type: 'char[4]', value: JSON.stringify(df.magic), description: '"DATA" (or "ATAD" from big-endian writers).' }],
-  };
-  HEADER_FIELDS.forEach(([name, description], i) => {
-    const o = 4 + i * 4;
-    header.children!.push({ label: name, start: o, end: o + 4, type: 'i32', value: String(i32(o)), description });
-  });
+  const header = datafileHeader(bytes);
   const [numTypes, numItems, numData, itemSize, dataSize] = [i32(16), i32(20), i32(24), i32(28), i32(32)];
   let o = 36;
   const table = (label: string, count: number, entryInts: number, description: string, names: string[]): LayoutNode => {

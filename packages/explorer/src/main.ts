@@ -5,6 +5,9 @@ import { type EnvelopePlot, type LayoutNode, leafAt, leaves, type QuadShape } fr
 import type { Preview } from './previews.js';
 import { type Overview, TRACK_BREAK } from './streams.js';
 import type { OpenReply, WorkerReply, WorkerRequest } from './worker.js';
+import sampleDemo from '../../../fixtures/demos/ctf2_server_Alpha_server_manual.demo?url';
+import sampleMap from '../../../fixtures/maps/ctf1.map?url';
+import sampleTeehistorian from '../../../fixtures/teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian?url';
 
 const ROW_BYTES = 16;
 const ROW_HEIGHT = 16;
@@ -24,6 +27,7 @@ const plotCanvas = document.getElementById('plot') as HTMLCanvasElement;
 const playersBody = document.querySelector('#players tbody')!;
 const eventsEl = document.getElementById('events')!;
 const rangeEl = document.getElementById('timeline-range')!;
+const welcomeEl = document.getElementById('welcome')!;
 
 interface State {
   bytes: Uint8Array;
@@ -102,6 +106,7 @@ async function open(file: File): Promise<void> {
   if (!reply.ok) {
     // The previous file's views go: they would be read as this file's.
     state = undefined;
+    welcomeEl.hidden = false;
     treeSpacer.replaceChildren();
     treeSpacer.style.height = '0';
     spacer.style.height = '0';
@@ -118,11 +123,15 @@ async function open(file: File): Promise<void> {
   adopt(parent, reply.root);
   state = { bytes, root: reply.root, leaves: leaves(reply.root), selected: undefined, expanded: new Set([reply.root]), parent, rows: [], overview: undefined };
   api.kind = reply.kind;
-  api.error = '';
+  api.error = reply.damaged ?? '';
   api.ms = performance.now() - t0;
   api.workerMs = reply.ms;
   const findings = reply.root.findingCount ?? 0;
-  statusEl.textContent = `${file.name}: ${reply.kind}, ${bytes.length} bytes, read in ${Math.round(api.ms)} ms${reply.kind === 'map' ? `, ${findings} validation finding(s)` : ''}`;
+  statusEl.textContent = reply.damaged
+    ? `${file.name}: ${reply.damaged}; the tree shows what was read before the error`
+    : `${file.name}: ${reply.kind}, ${bytes.length} bytes, read in ${Math.round(api.ms)} ms${reply.kind === 'map' ? `, ${count(findings, 'validation finding')}` : ''}`;
+  statusEl.className = reply.damaged ? 'error' : '';
+  welcomeEl.hidden = true;
   details.replaceChildren();
   refreshTree();
   treeEl.scrollTop = 0;
@@ -137,12 +146,15 @@ async function open(file: File): Promise<void> {
     if (o.overview) {
       state.overview = o.overview;
       api.overviewMs = performance.now() - t0;
-      statusEl.textContent += `; overview (${o.overview.players.length} players, ${o.overview.tracks.length} position tracks) after ${Math.round(api.overviewMs)} ms`;
+      statusEl.textContent += `; overview (${count(o.overview.players.length, 'player')}, ${count(o.overview.tracks.length, 'position track')}) after ${Math.round(api.overviewMs)} ms`;
       showOverview(o.overview);
     } else if (o.error) statusEl.textContent += `; no overview: ${o.error}`;
   }
   api.overviewReady = true;
 }
+
+/** "1 player", "2 players". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function adopt(parent: WeakMap<LayoutNode, LayoutNode>, node: LayoutNode): void {
   const stack = [node];
@@ -354,6 +366,11 @@ function previewElements(preview: Preview, note?: string, kind = 'pixels'): HTML
   return out;
 }
 
+const QUAD_BACKGROUND = '#2a2e36';
+const QUAD_OUTLINE = '#ffb000';
+/** Pixels around the quads, so that outlines at the layer's edges show whole. */
+const QUAD_MARGIN = 2;
+
 /** A quads layer: every quad as a polygon in its mean corner colour, the layer's extent scaled to the panel. */
 function quadsCanvas(quads: QuadShape[]): HTMLElement[] {
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
@@ -361,19 +378,34 @@ function quadsCanvas(quads: QuadShape[]): HTMLElement[] {
   const scale = Math.min(360 / Math.max(1, x1 - x0), 360 / Math.max(1, y1 - y0));
   const canvas = document.createElement('canvas');
   canvas.className = 'preview quads';
-  canvas.width = Math.max(1, Math.ceil((x1 - x0) * scale));
-  canvas.height = Math.max(1, Math.ceil((y1 - y0) * scale));
+  canvas.width = Math.max(1, Math.ceil((x1 - x0) * scale)) + 2 * QUAD_MARGIN;
+  canvas.height = Math.max(1, Math.ceil((y1 - y0) * scale)) + 2 * QUAD_MARGIN;
   const ctx = canvas.getContext('2d')!;
+  // White quads (the most common colour) would vanish on the page's light background, and transparent ones
+  // everywhere: a dark background, and every quad's outline drawn over the fills.
+  ctx.fillStyle = QUAD_BACKGROUND;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const path = (q: QuadShape) => {
+    ctx.beginPath();
+    q.corners.forEach(([x, y], i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, QUAD_MARGIN + (x - x0) * scale, QUAD_MARGIN + (y - y0) * scale));
+    ctx.closePath();
+  };
   for (const q of quads) {
     ctx.fillStyle = `rgba(${q.rgba[0]},${q.rgba[1]},${q.rgba[2]},${q.rgba[3] / 255})`;
-    ctx.beginPath();
-    q.corners.forEach(([x, y], i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, (x - x0) * scale, (y - y0) * scale));
-    ctx.closePath();
+    path(q);
     ctx.fill();
+  }
+  ctx.strokeStyle = QUAD_OUTLINE;
+  ctx.lineWidth = 1;
+  // Half a pixel over, a one-pixel line on whole coordinates covers one row of pixels rather than half of two.
+  ctx.translate(0.5, 0.5);
+  for (const q of quads) {
+    path(q);
+    ctx.stroke();
   }
   const note = document.createElement('div');
   note.className = 'note';
-  note.textContent = `${quads.length} quad(s) in their mean corner colour (no textures), x ${Math.round(x0)}..${Math.round(x1)}, y ${Math.round(y0)}..${Math.round(y1)} in world units.`;
+  note.textContent = `${count(quads.length, 'quad')} in their mean corner colour (no textures), outlined, on a dark background; x ${Math.round(x0)}..${Math.round(x1)}, y ${Math.round(y0)}..${Math.round(y1)} in world units.`;
   return [canvas, note];
 }
 
@@ -676,13 +708,26 @@ function renderHex(): void {
     addr.className = 'addr';
     addr.textContent = (r * ROW_BYTES).toString(16).padStart(8, '0');
     row.append(addr);
-    for (let i = r * ROW_BYTES; i < Math.min(bytes.length, (r + 1) * ROW_BYTES); i++) {
+    // The bytes in hex, then as text (printable ASCII, '.' for the rest), both highlighted with the selection.
+    const text = document.createElement('span');
+    text.className = 'text';
+    const end = Math.min(bytes.length, (r + 1) * ROW_BYTES);
+    for (let i = r * ROW_BYTES; i < end; i++) {
+      const sel = selected && i >= selected.start && i < selected.end ? ' sel' : '';
       const b = document.createElement('span');
-      b.className = selected && i >= selected.start && i < selected.end ? 'byte sel' : 'byte';
+      b.className = `byte${sel}`;
       b.dataset.offset = String(i);
       b.textContent = bytes[i]!.toString(16).padStart(2, '0');
       row.append(b);
+      const c = document.createElement('span');
+      c.className = `char${sel}`;
+      c.dataset.offset = String(i);
+      c.textContent = bytes[i]! >= 0x20 && bytes[i]! < 0x7f ? String.fromCharCode(bytes[i]!) : '.';
+      text.append(c);
     }
+    // A short last row keeps the text column where the others have it.
+    if (end - r * ROW_BYTES < ROW_BYTES) text.style.marginLeft = `calc(12px + ${ROW_BYTES - (end - r * ROW_BYTES)} * (2ch + 4px))`;
+    row.append(text);
     rows.push(row);
   }
   spacer.replaceChildren(...rows);
@@ -732,6 +777,21 @@ document.addEventListener('drop', (e) => {
   const file = e.dataTransfer?.files[0];
   if (file) void open(file);
 });
+
+// The start page offers a sample of each kind (the repository's fixtures, bundled with the page).
+const SAMPLES: Record<string, { url: string; name: string }> = {
+  map: { url: sampleMap, name: 'ctf1.map' },
+  demo: { url: sampleDemo, name: 'ctf2_server_Alpha_server_manual.demo' },
+  teehistorian: { url: sampleTeehistorian, name: 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian' },
+};
+for (const button of Array.from(welcomeEl.querySelectorAll<HTMLButtonElement>('button[data-sample]'))) {
+  button.onclick = async () => {
+    const sample = SAMPLES[button.dataset.sample!]!;
+    statusEl.textContent = `Loading the sample ${sample.name}…`;
+    const response = await fetch(sample.url);
+    void open(new File([await response.arrayBuffer()], sample.name));
+  };
+}
 
 // Works offline once loaded: a service worker keeps the page's files (not on file: URLs, where none can run).
 if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {

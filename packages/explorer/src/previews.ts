@@ -107,9 +107,16 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
       })),
     };
   });
+  // Images and sounds keep their names in a data item (not in the item's ints, as layers, groups and envelopes
+  // do): the tree shows them as the map reader reads them.
+  const soundNodes = ofKind('sound');
+  map.sounds.forEach((sound, i) => {
+    if (soundNodes[i] && sound.name !== undefined) soundNodes[i].value = JSON.stringify(sound.name);
+  });
   const imageNodes = ofKind('image');
   map.images.forEach((image, i) => {
     const node = imageNodes[i];
+    if (node && image.name !== undefined) node.value = JSON.stringify(image.name);
     const { width, height } = image.item;
     if (!node || !image.pixels || width * height > MAX_TILES) return;
     const channels = image.pixels.length === width * height * 3 ? 3 : 4;

@@ -7,7 +7,8 @@ import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef
 import { decodeObject, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
 import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
-import type { LayoutNode } from './layout.js';
+import { jsonNodes } from './json.js';
+import { type LayoutNode, unreadNode } from './layout.js';
 
 /** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
 export interface StreamDocs {
@@ -62,11 +63,20 @@ export interface Overview {
 /** A decoded file the worker keeps so that the page can ask for the insides of chunks and records. */
 export interface StreamSession {
   root: LayoutNode;
+  /** Why reading stopped before the end (a damaged or cut-short file): the tree holds what was read before. */
+  damaged?: string;
   children(key: string): LayoutNode[];
   /** A one-line summary of a lazy node (a demo message's fields), for the tree rows in view; undefined: keep. */
   summary(key: string): string | undefined;
   overview(): Overview;
 }
+
+const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** Where reading stopped: the error's byte offset (a CodecError's), at least `from`. */
+const errorOffset = (e: unknown, from: number, length: number) => {
+  const offset = (e as { offset?: unknown }).offset;
+  return typeof offset === 'number' && offset >= from ? Math.min(offset, length) : from;
+};
 
 const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -236,52 +246,60 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   // The decompressed chunks are kept until the overview is built, which replays them instead of decompressing
   // the file a second time.
   let decoded: DemoChunk[] | undefined = [];
-  for (const c of demo.chunks()) {
-    decoded.push(c);
-    finishPrevious(c.offset);
-    let node: LayoutNode;
-    if (c.kind === 'tick') {
-      tick = c.tick;
-      node = { label: c.keyframe ? 'tick marker (keyframe)' : 'tick marker', start: c.offset, end: c.offset, type: 'chunk', value: String(c.tick), description: 'Starts a tick: a compressed tick delta in the flag byte, or a 4-byte absolute tick.' };
-      current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, tick: c.tick, children: [node] };
-      ticks.push(current);
-    } else if (c.kind === 'message') {
-      const { def, id } = peekMessage(netTable, c.data);
-      messages.set(c.offset, { data: c.data, end: c.offset });
-      lastMessage = { offset: c.offset };
-      let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
-      if (def?.name === 'sv_chat') {
-        const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
-        if (message.kind === 'sv_chat') {
-          // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
-          const team = demo.protocol.name === 'teeworlds-0.7' ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
-          chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
-          value = messageSummary(message, def);
+  let damaged: unknown;
+  try {
+    for (const c of demo.chunks()) {
+      decoded.push(c);
+      finishPrevious(c.offset);
+      let node: LayoutNode;
+      if (c.kind === 'tick') {
+        tick = c.tick;
+        node = { label: c.keyframe ? 'tick marker (keyframe)' : 'tick marker', start: c.offset, end: c.offset, type: 'chunk', value: String(c.tick), description: 'Starts a tick: a compressed tick delta in the flag byte, or a 4-byte absolute tick.' };
+        current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, tick: c.tick, children: [node] };
+        ticks.push(current);
+      } else if (c.kind === 'message') {
+        const { def, id } = peekMessage(netTable, c.data);
+        messages.set(c.offset, { data: c.data, end: c.offset });
+        lastMessage = { offset: c.offset };
+        let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
+        if (def?.name === 'sv_chat') {
+          const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+          if (message.kind === 'sv_chat') {
+            // 0.7 chat modes are 1 everyone, 2 team, 3 whisper; 0.6 teams 0, 1, 2.
+            const team = demo.protocol.name === 'teeworlds-0.7' ? Math.max(0, Number(message.mode) - 1) : Number(message.team);
+            chat.push({ tick: tick ?? -1, clientId: Number(message.clientId), team, text: String(message.message) });
+            value = messageSummary(message, def);
+          }
         }
+        node = {
+          label: `message ${def ? def.name : `(unknown id ${id})`}`,
+          start: c.offset,
+          end: c.offset,
+          type: `chunk: ${def?.system ? 'system' : 'game'} message`,
+          value,
+          description: def?.description ?? 'A network message the client received, of a kind the protocol tables do not know (kept as bytes).',
+          lazy: `msg:${c.offset}`,
+          tick,
+        };
+      } else {
+        const what = c.kind === 'snapshot' ? 'Full snapshot (keyframe): Huffman-compressed, variable-width ints.' : 'Snapshot delta against the previous recorded snapshot; expand it for the snapshot it gives.';
+        const value = c.kind === 'snapshot' ? `${c.storedSize} bytes stored, ${c.ints[1] ?? 0} items` : `${c.storedSize} bytes stored, ${c.ints[0] ?? 0} deleted, ${c.ints[1] ?? 0} changed items`;
+        node = { label: c.kind, start: c.offset, end: c.offset, type: 'chunk', value, description: what, lazy: `snap:${c.offset}`, tick };
       }
-      node = {
-        label: `message ${def ? def.name : `(unknown id ${id})`}`,
-        start: c.offset,
-        end: c.offset,
-        type: `chunk: ${def?.system ? 'system' : 'game'} message`,
-        value,
-        description: def?.description ?? 'A network message the client received, of a kind the protocol tables do not know (kept as bytes).',
-        lazy: `msg:${c.offset}`,
-        tick,
-      };
-    } else {
-      const what = c.kind === 'snapshot' ? 'Full snapshot (keyframe): Huffman-compressed, variable-width ints.' : 'Snapshot delta against the previous recorded snapshot; expand it for the snapshot it gives.';
-      const value = c.kind === 'snapshot' ? `${c.storedSize} bytes stored, ${c.ints[1] ?? 0} items` : `${c.storedSize} bytes stored, ${c.ints[0] ?? 0} deleted, ${c.ints[1] ?? 0} changed items`;
-      node = { label: c.kind, start: c.offset, end: c.offset, type: 'chunk', value, description: what, lazy: `snap:${c.offset}`, tick };
+      if (current && node !== current.children![0]) current.children!.push(node);
+      else if (!current) ticks.push(node);
+      previous = node;
     }
-    if (current && node !== current.children![0]) current.children!.push(node);
-    else if (!current) ticks.push(node);
-    previous = node;
+  } catch (e) {
+    // A damaged or cut-short demo: the chunks read so far stay, the rest is one node saying why it was not read.
+    damaged = e;
   }
-  finishPrevious(bytes.length);
+  const readEnd = damaged ? errorOffset(damaged, decoded[decoded.length - 1]?.offset ?? at, bytes.length) : bytes.length;
+  finishPrevious(readEnd);
   for (const t of ticks) if (t.children?.length) t.end = t.children[t.children.length - 1]!.end;
   const first = ticks[0]?.start ?? bytes.length;
   root.children!.push({ label: 'chunks', start: first, end: ticks[ticks.length - 1]?.end ?? first, description: 'Chunks by tick: tick markers, snapshots or deltas, messages.', children: ticks });
+  if (damaged) root.children!.push(unreadNode(damaged, readEnd, bytes.length));
 
   // Full snapshots by the offset of their chunk, and the overview, are built on the first request for either.
   let snapshots: Map<number, Snapshot> | undefined;
@@ -300,6 +318,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   };
   return {
     root,
+    ...(damaged ? { damaged: errorMessage(damaged) } : {}),
     overview() {
       if (!overview) build();
       return overview!;
@@ -421,7 +440,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     end: bytes.length,
     children: [
       { label: 'uuid', start: 0, end: 16, type: 'uuid', value: '699db17b-8efb-34ff-b1d8-da6f60c15dd1', description: 'Identifies a teehistorian file.' },
-      { label: 'header', start: 16, end: headerEnd, type: 'json', value: `${Object.keys(reader.header).length} keys`, description: 'Server settings and map as NUL-terminated JSON.' },
+      { label: 'header', start: 16, end: headerEnd, type: 'json', value: `${Object.keys(reader.header).length} keys`, description: 'Server settings and map as NUL-terminated JSON.', children: headerNodes(bytes, headerEnd) },
     ],
   };
   const records: TickedMessage[] = [];
@@ -435,58 +454,67 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
   const seen = new Set<number>();
   const joinEvents = new Map<number, Overview['events'][number]>();
   const t0 = performance.now();
-  for (const m of reader) {
-    const last = nodes[nodes.length - 1];
-    if (last) last.end = m.offset;
-    const name = m.kind.startsWith('EX:') ? m.kind.slice(3) : m.kind;
-    const index = records.length;
-    records.push(m);
-    nodes.push({ label: `${m.tick}: ${m.kind}`, start: m.offset, end: m.offset, type: m.kind, value: summary(m), description: messageDocs[name] ?? '', lazy: `th:${index}`, tick: m.tick });
+  let damaged: unknown;
+  try {
+    for (const m of reader) {
+      const last = nodes[nodes.length - 1];
+      if (last) last.end = m.offset;
+      const name = m.kind.startsWith('EX:') ? m.kind.slice(3) : m.kind;
+      const index = records.length;
+      records.push(m);
+      nodes.push({ label: `${m.tick}: ${m.kind}`, start: m.offset, end: m.offset, type: m.kind, value: summary(m), description: messageDocs[name] ?? '', lazy: `th:${index}`, tick: m.tick });
 
-    // Players: a client id is present from its JOIN (or its first record, for players already there when the
-    // file starts) to its DROP, named by the names it sends.
-    const cid = 'cid' in m && typeof m.cid === 'number' ? m.cid : undefined;
-    if (cid !== undefined && cid >= 0) {
-      let p = open.get(cid);
-      const joins = m.kind === 'JOIN' || m.kind.startsWith('EX:joinver') || (!seen.has(cid) && m.kind !== 'DROP' && m.kind !== 'PLAYER_OLD');
-      if (!p && joins) {
-        open.set(cid, (p = { clientId: cid, name: names.names.get(cid) ?? '', fromTick: m.tick, toTick: m.tick }));
-        const event = { tick: m.tick, kind: 'join' as const, text: `#${cid} joins` };
-        joinEvents.set(cid, event);
-        events.push(event);
-        seen.add(cid);
+      // Players: a client id is present from its JOIN (or its first record, for players already there when the
+      // file starts) to its DROP, named by the names it sends.
+      const cid = 'cid' in m && typeof m.cid === 'number' ? m.cid : undefined;
+      if (cid !== undefined && cid >= 0) {
+        let p = open.get(cid);
+        const joins = m.kind === 'JOIN' || m.kind.startsWith('EX:joinver') || (!seen.has(cid) && m.kind !== 'DROP' && m.kind !== 'PLAYER_OLD');
+        if (!p && joins) {
+          open.set(cid, (p = { clientId: cid, name: names.names.get(cid) ?? '', fromTick: m.tick, toTick: m.tick }));
+          const event = { tick: m.tick, kind: 'join' as const, text: `#${cid} joins` };
+          joinEvents.set(cid, event);
+          events.push(event);
+          seen.add(cid);
+        }
+        if (p) p.toTick = m.tick;
       }
-      if (p) p.toTick = m.tick;
+      const net = names.update(m);
+      if (cid !== undefined && open.has(cid)) {
+        const p = open.get(cid)!;
+        // The clan comes with the name in the client's start info and its changes.
+        if (net?.kind === 'cl_start_info' || net?.kind === 'cl_change_info') p.clan = net.clan;
+        const name = names.names.get(cid);
+        if (name && name !== p.name) {
+          p.name = name;
+          const join = joinEvents.get(cid);
+          if (join) join.text = `${name} (#${cid}) joins`;
+        }
+        if (net?.kind === 'cl_say') events.push({ tick: m.tick, kind: 'chat', text: `${p.name || `#${cid}`}: ${String(net.message)}` });
+        if (m.kind === 'DROP') {
+          players.push(p);
+          open.delete(cid);
+          joinEvents.delete(cid);
+          events.push({ tick: m.tick, kind: 'leave', text: `${p.name || `#${cid}`} (#${cid}) leaves` });
+        }
+      }
+      if (m.kind === 'PLAYER_NEW' || m.kind === 'PLAYER_DIFF' || m.kind === 'PLAYER_OLD') {
+        tracker.apply(m);
+        const pos = tracker.positions.get(m.cid);
+        let t = tracks.get(m.cid);
+        if (!t) tracks.set(m.cid, (t = { ticks: [], x: [], y: [] }));
+        t.ticks.push(m.tick);
+        t.x.push(pos ? pos.x : TRACK_BREAK);
+        t.y.push(pos ? pos.y : TRACK_BREAK);
+      } else tracker.apply(m);
     }
-    const net = names.update(m);
-    if (cid !== undefined && open.has(cid)) {
-      const p = open.get(cid)!;
-      const name = names.names.get(cid);
-      if (name && name !== p.name) {
-        p.name = name;
-        const join = joinEvents.get(cid);
-        if (join) join.text = `${name} (#${cid}) joins`;
-      }
-      if (net?.kind === 'cl_say') events.push({ tick: m.tick, kind: 'chat', text: `${p.name || `#${cid}`}: ${String(net.message)}` });
-      if (m.kind === 'DROP') {
-        players.push(p);
-        open.delete(cid);
-        joinEvents.delete(cid);
-        events.push({ tick: m.tick, kind: 'leave', text: `${p.name || `#${cid}`} (#${cid}) leaves` });
-      }
-    }
-    if (m.kind === 'PLAYER_NEW' || m.kind === 'PLAYER_DIFF' || m.kind === 'PLAYER_OLD') {
-      tracker.apply(m);
-      const pos = tracker.positions.get(m.cid);
-      let t = tracks.get(m.cid);
-      if (!t) tracks.set(m.cid, (t = { ticks: [], x: [], y: [] }));
-      t.ticks.push(m.tick);
-      t.x.push(pos ? pos.x : TRACK_BREAK);
-      t.y.push(pos ? pos.y : TRACK_BREAK);
-    } else tracker.apply(m);
+  } catch (e) {
+    // A damaged or cut-short file: the records read so far stay, the rest is one node saying why it was not read.
+    damaged = e;
   }
   const last = nodes[nodes.length - 1];
-  if (last) last.end = reader.end?.offset ?? bytes.length;
+  const readEnd = damaged ? errorOffset(damaged, last?.start ?? headerEnd, bytes.length) : (reader.end?.offset ?? bytes.length);
+  if (last) last.end = readEnd;
   players.push(...open.values());
   players.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId);
   root.children!.push({
@@ -496,6 +524,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     description: 'Messages, each starting with a variable-width int (a client id, or minus a message id).',
     children: nodes,
   });
+  if (damaged) root.children!.push(unreadNode(damaged, readEnd, bytes.length));
   const overview: Overview = {
     firstTick: records[0]?.tick ?? 0,
     lastTick: records[records.length - 1]?.tick ?? 0,
@@ -508,6 +537,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
   };
   return {
     root,
+    ...(damaged ? { damaged: errorMessage(damaged) } : {}),
     overview: () => overview,
     summary: () => undefined,
     children(key) {
@@ -540,6 +570,16 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
       return out;
     },
   };
+}
+
+/** The header's JSON, key by key, then its NUL; without children when it does not scan (the value still says it). */
+function headerNodes(bytes: Uint8Array, headerEnd: number): LayoutNode[] | undefined {
+  try {
+    const description = 'A key of the header JSON (server version, game UUID, map, config, tuning, ...).';
+    return [...jsonNodes(bytes, 16, headerEnd - 1, description), { label: 'NUL', start: headerEnd - 1, end: headerEnd, type: 'u8', value: '0', description: 'Ends the header JSON.' }];
+  } catch {
+    return undefined;
+  }
 }
 
 function summary(m: object): string {

@@ -7,7 +7,7 @@ import schemas from 'virtual:map-item-schemas';
 import streamDocs from 'virtual:stream-docs';
 import thDocs from 'virtual:teehistorian-message-docs';
 import { placeFindings } from './findings.js';
-import { detectKind, type LayoutNode, mapLayout } from './layout.js';
+import { damagedLayout, detectKind, type LayoutNode, mapLayout } from './layout.js';
 import { attachPreviews, type Preview, renderLayer } from './previews.js';
 import { demoSession, type Overview, type StreamSession, teehistorianSession } from './streams.js';
 
@@ -18,7 +18,11 @@ export type WorkerRequest =
   | { id: number; op: 'overview' }
   | { id: number; op: 'summaries'; keys: string[] };
 
-export type OpenReply = { ok: true; kind: string; root: LayoutNode; ms: number } | { ok: false; message: string };
+/**
+ * `damaged`: the file could not be read to its end; the tree holds what was read before (at least its fixed-size
+ * start) and a node for the rest.
+ */
+export type OpenReply = { ok: true; kind: string; root: LayoutNode; ms: number; damaged?: string } | { ok: false; message: string };
 export type WorkerReply = { id: number } & (
   | { op: 'open'; reply: OpenReply }
   | { op: 'children'; children: LayoutNode[] }
@@ -39,14 +43,24 @@ export function describe(bytes: Uint8Array): OpenReply {
     let root: LayoutNode;
     if (kind === 'map') {
       root = mapLayout(bytes, schemas);
-      placeFindings(bytes, root);
-      map = attachPreviews(bytes, root);
+      try {
+        placeFindings(bytes, root);
+        map = attachPreviews(bytes, root);
+      } catch (e) {
+        // The container reads but the map does not (a data item that does not inflate, a broken layer): the
+        // byte layout stays, without the pictures and findings that need the whole map.
+        return { ok: true, kind, root, ms: performance.now() - t0, damaged: `${errorText(kind, e)}; no pictures or validation findings` };
+      }
     } else if (kind === 'demo') root = (session = demoSession(bytes, streamDocs)).root;
     else if (kind === 'teehistorian') root = (session = teehistorianSession(bytes, thDocs, streamDocs)).root;
     else return { ok: false, message: 'Not a file this page knows: a map starts with "DATA", a demo with "TWDEMO", a teehistorian file with its UUID 699db17b-8efb-34ff-b1d8-da6f60c15dd1.' };
-    return { ok: true, kind, root, ms: performance.now() - t0 };
+    const damaged = session?.damaged;
+    return { ok: true, kind, root, ms: performance.now() - t0, ...(damaged ? { damaged: `This ${kind} is damaged: ${damaged}` } : {}) };
   } catch (e) {
-    return { ok: false, message: errorText(kind, e) };
+    // Nothing past the fixed-size start could be read: that start and the error.
+    session = undefined;
+    map = undefined;
+    return { ok: true, kind, root: damagedLayout(bytes, kind, e), ms: performance.now() - t0, damaged: errorText(kind, e) };
   }
 }
 
