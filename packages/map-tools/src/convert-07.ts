@@ -1,5 +1,5 @@
-import { readMap, type TwMap, writeMap } from '@twcodec/map';
-import { decode } from 'fast-png';
+import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
+import { decodePng, readPngHeader } from './png.js';
 
 // DDNet to Teeworlds 0.7, with the facts of DDNet 16.4's src/tools/map_convert_07.cpp (and its PNG loader,
 // src/engine/gfx/image_loader.cpp). The tool copies every item and data item as map_resave does and changes
@@ -39,24 +39,27 @@ export interface ConvertTo07Result {
 
 /**
  * Decodes a PNG as map_convert_07 accepts it: only colour type 6 (RGBA) at 8 or 16 bits (16-bit samples keep
- * their high byte, as libpng's png_set_strip_16 does), at most 16384 pixels a side. Returns the reason as a
- * string for anything else (DDNet keeps such an image external).
+ * their high byte, as libpng's png_set_strip_16 does), at most MAX_IMAGE_SIDE (8192) pixels a side, where
+ * map_convert_07 takes up to 16384. Returns the reason as a string for anything else (DDNet keeps such an image
+ * external).
  */
-export function decodeRgbaPngFor07(png: Uint8Array): { width: number; height: number; pixels: Uint8Array } | string {
-  let decoded;
+export function decodeRgbaPngFor07(png: Uint8Array, source?: string): { width: number; height: number; pixels: Uint8Array } | string {
+  let header;
   try {
-    decoded = decode(png);
+    header = readPngHeader(png, source);
   } catch (e) {
-    return `not a readable PNG (${(e as Error).message})`;
+    if (!(e instanceof MapError)) throw e;
+    // Sides past MAX_IMAGE_SIDE (up to map_convert_07's 16384) are refused too: 16384x16384 RGBA is 1 GiB.
+    return e.code === 'png.size' ? `${e.detail}; larger images are not embedded` : `not a readable PNG (${e.detail})`;
   }
-  const { width, height, channels, depth } = decoded;
-  if (decoded.palette || channels !== 4 || (depth !== 8 && depth !== 16)) return `PNG is not RGBA (${channels} channels${decoded.palette ? ', indexed' : ''}, ${depth} bits); only RGBA PNGs are embedded`;
-  if (width < 1 || height < 1 || width > CONVERT_07_MAX_IMAGE_SIDE || height > CONVERT_07_MAX_IMAGE_SIDE) return `PNG is ${width}x${height}; at most ${CONVERT_07_MAX_IMAGE_SIDE} pixels a side are embedded`;
-  const samples = decoded.data;
-  const pixels = new Uint8Array(width * height * 4);
-  if (depth === 8) pixels.set(samples as Uint8Array);
-  else for (let i = 0; i < pixels.length; i++) pixels[i] = samples[i]! >>> 8;
-  return { width, height, pixels };
+  const { colorType, bitDepth } = header;
+  if (colorType !== 6) return `PNG is not RGBA (colour type ${colorType}, ${bitDepth} bits); only RGBA PNGs are embedded`;
+  try {
+    return decodePng(png, source);
+  } catch (e) {
+    if (!(e instanceof MapError)) throw e;
+    return `not a readable PNG (${e.detail})`;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
-import { decode } from 'fast-png';
 import { imageToPng, listImages, pngToRgba } from './images.js';
+import { readPngHeader } from './png.js';
 import { soundFileNames } from './sounds.js';
 
 /**
@@ -149,28 +149,22 @@ const safeName = (name: string) => name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(
 
 /** Decodes a PNG to the channel count the image is stored with (3 for 0.7's RGB images, else 4). */
 function pngPixels(png: Uint8Array, channels: number, file: string): Uint8Array {
-  if (channels === 3) {
-    const d = decode(png);
-    if (d.channels === 3 && d.depth === 8 && !d.palette) return new Uint8Array(d.data.buffer, d.data.byteOffset, d.data.byteLength);
-  }
   try {
-    const rgba = pngToRgba(png).pixels;
+    const rgba = pngToRgba(png, file).pixels;
     if (channels === 4) return rgba;
     const rgb = new Uint8Array((rgba.length / 4) * 3);
     for (let i = 0, o = 0; i < rgba.length; i += 4, o += 3) rgb.set(rgba.subarray(i, i + 3), o);
     return rgb;
   } catch (e) {
+    // PNG errors are typed and name the file already.
+    if (e instanceof MapError) throw e;
     throw new MapError('mapdir.png', (e as Error).message, -1, file);
   }
 }
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(png: Uint8Array, file: string): { width: number; height: number } {
-  if (png.length < 24 || png[12] !== 0x49 || png[13] !== 0x48 || png[14] !== 0x44 || png[15] !== 0x52) {
-    throw new MapError('mapdir.png', 'not a PNG (no IHDR chunk first)', -1, file);
-  }
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
+  return readPngHeader(png, file);
 }
 
 /** Packs a directory form (as unpackMap makes it, possibly edited) back into a map file. */

@@ -1,29 +1,10 @@
 import { MapError, type MapImage, type TwMap } from '@twcodec/map';
-import { convertIndexedToRgb, decode, encode } from 'fast-png';
+import { encode } from 'fast-png';
+import { decodePng, type RgbaImage } from './png.js';
 
-/**
- * Largest image DDNet's editor loads (its image loader refuses anything wider or taller; checked against
- * DDNet src/engine/gfx/image_loader.cpp and the editor's image import).
- */
-export const MAX_IMAGE_SIDE = 8192;
+import { uniqueFileNames } from './file-names.js';
 
-/** A file name safe on every common file system, from an image or sound name. */
-export function safeFileName(name: string | undefined, fallback: string): string {
-  const cleaned = (name ?? '').replace(/[\u0000-\u001f<>:"/\\|?*]/g, '_').replace(/^[.\s]+|[.\s]+$/g, '');
-  const base = cleaned === '' ? fallback : cleaned;
-  return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(base) ? `_${base}` : base;
-}
-
-/** File names `<safe name>.<ext>`, unique case-insensitively (a clash gets `-<index>`), one per name. */
-export function uniqueFileNames(names: (string | undefined)[], fallback: string, ext: string): string[] {
-  const used = new Set<string>();
-  return names.map((name, index) => {
-    let base = safeFileName(name, `${fallback}${index}`);
-    if (used.has(base.toLowerCase())) base = `${base}-${index}`;
-    used.add(base.toLowerCase());
-    return `${base}.${ext}`;
-  });
-}
+export { MAX_IMAGE_SIDE, type RgbaImage } from './png.js';
 
 /** Encodes an embedded image's pixels as a PNG (RGBA, or RGB for 0.7 images stored as RGB). */
 export function imageToPng(image: MapImage): Uint8Array {
@@ -36,50 +17,12 @@ export function imageToPng(image: MapImage): Uint8Array {
   return encode({ width, height, data: image.pixels, channels, depth: 8 });
 }
 
-export interface RgbaImage {
-  width: number;
-  height: number;
-  /** RGBA, 4 bytes a pixel, row by row. */
-  pixels: Uint8Array;
-}
-
-/** Decodes a PNG of any colour type and bit depth into 8-bit RGBA, as DDNet's editor does on import. */
-export function pngToRgba(png: Uint8Array): RgbaImage {
-  let decoded;
-  try {
-    decoded = decode(png);
-  } catch (e) {
-    throw new MapError('png.invalid', `not a readable PNG: ${(e as Error).message}`);
-  }
-  const { width, height } = decoded;
-  if (width < 1 || height < 1 || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
-    throw new MapError('png.size', `PNG is ${width}x${height}; DDNet loads images from 1x1 to ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`);
-  }
-  let samples: ArrayLike<number> = decoded.data;
-  let channels = decoded.channels;
-  let max = decoded.depth === 16 ? 65535 : (1 << decoded.depth) - 1;
-  if (decoded.palette) {
-    samples = convertIndexedToRgb(decoded);
-    channels = samples.length / (width * height);
-    max = 255;
-  }
-  const pixels = new Uint8Array(width * height * 4);
-  const scale = (v: number) => (max === 255 ? v : Math.round((v * 255) / max));
-  for (let i = 0; i < width * height; i++) {
-    const s = i * channels;
-    const o = i * 4;
-    if (channels <= 2) {
-      const g = scale(samples[s]!);
-      pixels[o] = pixels[o + 1] = pixels[o + 2] = g;
-      pixels[o + 3] = channels === 2 ? scale(samples[s + 1]!) : 255;
-    } else {
-      pixels[o] = scale(samples[s]!);
-      pixels[o + 1] = scale(samples[s + 1]!);
-      pixels[o + 2] = scale(samples[s + 2]!);
-      pixels[o + 3] = channels === 4 ? scale(samples[s + 3]!) : 255;
-    }
-  }
-  return { width, height, pixels };
+/**
+ * Decodes a PNG of any colour type and bit depth into 8-bit RGBA, as DDNet's image loader does (see png.ts);
+ * errors name `source` (e.g. the PNG's file name) as their path.
+ */
+export function pngToRgba(png: Uint8Array, source?: string): RgbaImage {
+  return decodePng(png, source);
 }
 
 export interface ImageFile {
@@ -124,13 +67,21 @@ export function findImage(map: TwMap, which: number | string): number {
   return index;
 }
 
+export interface ImageSourceOptions {
+  /** A new name for the image. */
+  name?: string;
+  /** Where the PNG came from (e.g. its file name): the path errors about the PNG name. */
+  source?: string;
+}
+
 /**
  * Replaces an image's pixels with a PNG's (converted to RGBA) and makes it embedded; the size may change
  * (the layers using it keep their tile indices). The image becomes a DDNet version-1 RGBA image.
  */
-export function replaceImage(map: TwMap, index: number, png: Uint8Array, name?: string): void {
+export function replaceImage(map: TwMap, index: number, png: Uint8Array, options?: string | ImageSourceOptions): void {
+  const { name, source } = typeof options === 'string' ? { name: options, source: undefined } : (options ?? {});
   const image = imageAt(map, index);
-  const rgba = pngToRgba(png);
+  const rgba = pngToRgba(png, source);
   image.item = { ...image.item, width: rgba.width, height: rgba.height, external: false, version: 1 };
   delete image.item.format;
   image.pixels = rgba.pixels;
@@ -138,8 +89,8 @@ export function replaceImage(map: TwMap, index: number, png: Uint8Array, name?: 
 }
 
 /** Adds an embedded image from a PNG; returns its index. */
-export function addImage(map: TwMap, name: string, png: Uint8Array): number {
-  const rgba = pngToRgba(png);
+export function addImage(map: TwMap, name: string, png: Uint8Array, source?: string): number {
+  const rgba = pngToRgba(png, source);
   map.images.push({ item: { version: 1, width: rgba.width, height: rgba.height, external: false, name: -1, data: -1 }, name, pixels: rgba.pixels });
   return map.images.length - 1;
 }
@@ -152,8 +103,8 @@ export function makeImageExternal(map: TwMap, index: number): void {
 }
 
 /** Embeds an external image from its PNG (e.g. from DDNet's data/mapres). */
-export function embedImage(map: TwMap, index: number, png: Uint8Array): void {
-  replaceImage(map, index, png);
+export function embedImage(map: TwMap, index: number, png: Uint8Array, source?: string): void {
+  replaceImage(map, index, png, { source });
 }
 
 /** RGB pixels (0.7's 3-byte format) as RGBA, opaque. */

@@ -1,4 +1,6 @@
-export { addImage, embedImage, extractImages, findImage, imageToPng, listImages, makeImageExternal, MAX_IMAGE_SIDE, pngToRgba, replaceImage, safeFileName, uniqueFileNames, type ImageFile, type RgbaImage } from './images.js';
+export { addImage, embedImage, extractImages, findImage, imageToPng, listImages, makeImageExternal, MAX_IMAGE_SIDE, pngToRgba, replaceImage, type ImageFile, type ImageSourceOptions, type RgbaImage } from './images.js';
+export { checkDirReference, MAX_FILE_NAME_BYTES, mapresFileName, safeFileName, uniqueFileNames } from './file-names.js';
+export { decodePng, readPngHeader, type PngHeader } from './png.js';
 export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';
 export { MAP_JSON, ORIGINAL_MAP, packMap, textToTiles, tilesToText, unpackMap, type MapFiles } from './dir.js';
 export { diffMaps, formatMapDiff, type MapDiff, type MapDifference, type TileChange } from './diff.js';

@@ -1,5 +1,5 @@
 import { MapError, type TwMap } from '@twcodec/map';
-import { uniqueFileNames } from './images.js';
+import { uniqueFileNames } from './file-names.js';
 
 const ascii = (bytes: Uint8Array, at: number, text: string) => [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
 
@@ -7,14 +7,14 @@ const ascii = (bytes: Uint8Array, at: number, text: string) => [...text].every((
  * Checks that bytes are an Ogg Opus file: an Ogg page ("OggS", stream version 0) whose first packet is the
  * Opus identification header ("OpusHead"), as RFC 7845 requires; DDNet's opusfile loader needs exactly this.
  */
-export function checkOggOpus(bytes: Uint8Array): void {
+export function checkOggOpus(bytes: Uint8Array, source = 'Opus file'): void {
   if (bytes.length < 27 || !ascii(bytes, 0, 'OggS') || bytes[4] !== 0) {
-    throw new MapError('opus.not_ogg', 'not an Ogg file (no "OggS" page at the start)');
+    throw new MapError('opus.not_ogg', 'not an Ogg file (no "OggS" page at the start)', 0, source);
   }
   const segments = bytes[26]!;
   const body = 27 + segments;
   if (bytes.length < body + 19 || !ascii(bytes, body, 'OpusHead')) {
-    throw new MapError('opus.not_opus', 'an Ogg file, but its first packet is not an Opus header ("OpusHead")');
+    throw new MapError('opus.not_opus', 'an Ogg file, but its first packet is not an Opus header ("OpusHead")', body, source);
   }
 }
 
@@ -39,8 +39,9 @@ export function findSound(map: TwMap, which: number | string): number {
 }
 
 /** Replaces a sound's data with an Ogg Opus file (checked first). */
-export function replaceSound(map: TwMap, index: number, opus: Uint8Array, name?: string): void {
-  checkOggOpus(opus);
+export function replaceSound(map: TwMap, index: number, opus: Uint8Array, options?: string | { name?: string; source?: string }): void {
+  const { name, source } = typeof options === 'string' ? { name: options, source: undefined } : (options ?? {});
+  checkOggOpus(opus, source);
   const sound = map.sounds[findSound(map, index)]!;
   sound.data = opus;
   sound.item = { ...sound.item, dataSize: opus.length };

@@ -1,0 +1,207 @@
+import { decode, encode } from 'fast-png';
+import { Zlib } from 'fflate';
+import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { MapError } from '@twcodec/map';
+import { decodePng, readPngHeader } from './png.js';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function chunk(type: string, body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + body.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, body.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(body, 8);
+  let crc = 0xffffffff;
+  for (let i = 4; i < 8 + body.length; i++) crc = CRC_TABLE[(crc ^ out[i]!) & 0xff]! ^ (crc >>> 8);
+  view.setUint32(8 + body.length, (crc ^ 0xffffffff) >>> 0);
+  return out;
+}
+
+/**
+ * A PNG built by hand: IHDR from the arguments, the given chunks (PLTE, tRNS), and IDAT holding `scanlines`
+ * (each chunk of raw bytes handed to a streaming deflater, so a huge image costs only its compressed size).
+ */
+export function buildPng(header: { width: number; height: number; bitDepth: number; colorType: number; interlace?: number }, scanlines: Iterable<Uint8Array>, extra: Uint8Array[] = []): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, header.width);
+  view.setUint32(4, header.height);
+  ihdr.set([header.bitDepth, header.colorType, 0, 0, header.interlace ?? 0], 8);
+  const compressed: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (data) => compressed.push(data));
+  for (const line of scanlines) zlib.push(line);
+  zlib.push(new Uint8Array(0), true);
+  return assemble(ihdr, extra, compressed);
+}
+
+function buildPngFromStream(header: { width: number; height: number; bitDepth: number; colorType: number }, stream: Uint8Array): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, header.width);
+  view.setUint32(4, header.height);
+  ihdr.set([header.bitDepth, header.colorType, 0, 0, 0], 8);
+  return assemble(ihdr, [], [stream]);
+}
+
+function assemble(ihdr: Uint8Array, extra: Uint8Array[], compressed: Uint8Array[]): Uint8Array {
+  const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), chunk('IHDR', ihdr), ...extra, ...compressed.map((c) => chunk('IDAT', c)), chunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * A PNG whose image data is `segments` x `segmentBytes` zero bytes, built in a few milliseconds: one segment
+ * deflated (ending on a byte boundary, not final) and repeated, then a final empty block and the Adler-32.
+ */
+export function zerosPng(header: { width: number; height: number; bitDepth: number; colorType: number }, segmentBytes: number, segments: number): Uint8Array {
+  const segment = deflateRawSync(new Uint8Array(segmentBytes), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  const end = deflateRawSync(new Uint8Array(0));
+  const total = segmentBytes * segments;
+  const stream = new Uint8Array(2 + segment.length * segments + end.length + 4);
+  stream.set([0x78, 0x9c]);
+  for (let i = 0; i < segments; i++) stream.set(segment, 2 + i * segment.length);
+  stream.set(end, 2 + segment.length * segments);
+  // Adler-32 of zeros: a = 1, b = length mod 65521.
+  new DataView(stream.buffer).setUint32(stream.length - 4, (((total % 65521) << 16) | 1) >>> 0);
+  return buildPngFromStream(header, stream);
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(MapError);
+    return (e as MapError).code;
+  }
+  return undefined;
+}
+
+/** Pixels of a deterministic test image: every channel a different function of x and y. */
+function samples(width: number, height: number, channels: number, max: number): number[] {
+  const out: number[] = [];
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) for (let c = 0; c < channels; c++) out.push((x * 37 + y * 91 + c * 53 + x * y) % (max + 1));
+  return out;
+}
+
+describe('decodePng', () => {
+  it('gives what fast-png gives, as 8-bit RGBA, for every colour type and bit depth fast-png writes', () => {
+    for (const [channels, depth] of [[1, 8], [2, 8], [3, 8], [4, 8], [1, 16], [2, 16], [3, 16], [4, 16]] as const) {
+      const [width, height] = [13, 7];
+      const data = depth === 8 ? Uint8Array.from(samples(width, height, channels, 255)) : Uint16Array.from(samples(width, height, channels, 65535));
+      const png = encode({ width, height, data, channels, depth });
+      const reference = decode(png);
+      const rgba = decodePng(png).pixels;
+      for (let i = 0; i < width * height; i++) {
+        const s = Array.from({ length: channels }, (_, c) => reference.data[i * channels + c]! >>> (depth === 16 ? 8 : 0));
+        const want = channels === 1 ? [s[0], s[0], s[0], 255] : channels === 2 ? [s[0], s[0], s[0], s[1]] : channels === 3 ? [...s, 255] : s;
+        expect([...rgba.subarray(i * 4, i * 4 + 4)], `${channels} channels, ${depth} bits, pixel ${i}`).toEqual(want);
+      }
+    }
+  });
+
+  it('expands palettes and low bit depths, and turns tRNS into alpha, as libpng does for DDNet', () => {
+    // 4 pixels of 2-bit palette indices 0..3 in one byte; the palette has 4 entries, tRNS gives 2 alphas.
+    const palette = chunk('PLTE', Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12));
+    const trns = chunk('tRNS', Uint8Array.of(0, 128));
+    const png = buildPng({ width: 4, height: 1, bitDepth: 2, colorType: 3 }, [Uint8Array.of(0, 0b00011011)], [palette, trns]);
+    expect([...decodePng(png).pixels]).toEqual([1, 2, 3, 0, 4, 5, 6, 128, 7, 8, 9, 255, 10, 11, 12, 255]);
+    // 1-bit grey: 0 -> 0, 1 -> 255; tRNS marks grey value 1 transparent.
+    const grey = buildPng({ width: 3, height: 1, bitDepth: 1, colorType: 0 }, [Uint8Array.of(0, 0b10100000)], [chunk('tRNS', Uint8Array.of(0, 1))]);
+    expect([...decodePng(grey).pixels]).toEqual([255, 255, 255, 0, 0, 0, 0, 255, 255, 255, 255, 0]);
+    // 4-bit grey scales by 17.
+    const grey4 = buildPng({ width: 2, height: 1, bitDepth: 4, colorType: 0 }, [Uint8Array.of(0, 0x3f)]);
+    expect([...decodePng(grey4).pixels]).toEqual([51, 51, 51, 255, 255, 255, 255, 255]);
+  });
+
+  it('undoes every scanline filter and reads Adam7-interlaced images', () => {
+    // A 10x9 RGBA image, written interlaced with each pass row filtered by (row % 5): decoded, it must give the
+    // same pixels as the plain image fast-png writes.
+    const [width, height] = [10, 9];
+    const pixels = Uint8Array.from(samples(width, height, 4, 255));
+    const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+    const lines: Uint8Array[] = [];
+    for (const [x0, y0, dx, dy] of passes) {
+      const pw = Math.ceil((width - x0!) / dx!);
+      const ph = Math.ceil((height - y0!) / dy!);
+      if (pw <= 0 || ph <= 0) continue;
+      let previous = new Uint8Array(pw * 4);
+      for (let r = 0; r < ph; r++) {
+        const raw = new Uint8Array(pw * 4);
+        for (let i = 0; i < pw; i++) raw.set(pixels.subarray(((y0! + r * dy!) * width + x0! + i * dx!) * 4, ((y0! + r * dy!) * width + x0! + i * dx!) * 4 + 4), i * 4);
+        const filter = r % 5;
+        const line = new Uint8Array(1 + raw.length);
+        line[0] = filter;
+        for (let i = 0; i < raw.length; i++) {
+          const a = i >= 4 ? raw[i - 4]! : 0;
+          const b = previous[i]!;
+          const c = i >= 4 ? previous[i - 4]! : 0;
+          const p = a + b - c;
+          const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+          const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
+          line[1 + i] = (raw[i]! - predictor) & 0xff;
+        }
+        lines.push(line);
+        previous = raw;
+      }
+    }
+    const png = buildPng({ width, height, bitDepth: 8, colorType: 6, interlace: 1 }, lines);
+    expect(decodePng(png).pixels).toEqual(pixels);
+  });
+
+  it('refuses a palette index past the palette with a typed error naming the pixel and the input', () => {
+    const png = buildPng({ width: 2, height: 1, bitDepth: 8, colorType: 3 }, [Uint8Array.of(0, 1, 5)], [chunk('PLTE', Uint8Array.of(1, 2, 3, 4, 5, 6))]);
+    const error = (() => {
+      try {
+        decodePng(png, 'tiles.png');
+      } catch (e) {
+        return e as MapError;
+      }
+    })();
+    expect(error).toBeInstanceOf(MapError);
+    expect(error!.code).toBe('png.palette_index');
+    expect(error!.message).toMatch(/pixel \(1, 0\) uses palette index 5; the palette has 2 entries \(at tiles\.png\)/);
+  });
+
+  it('stops inflating a bomb at the size the header allows: 200 MB of image data for a 64x64 image', () => {
+    const png = zerosPng({ width: 64, height: 64, bitDepth: 8, colorType: 6 }, 1 << 20, 200);
+    expect(png.length).toBeLessThan(400 * 1024);
+    const started = performance.now();
+    expect(codeOf(() => decodePng(png))).toBe('png.data_size');
+    // Refused after the first slice of compressed data (a few MB inflated), not after 200 MB.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses image data shorter than the header needs, bad filters and bad headers, all typed', () => {
+    expect(codeOf(() => decodePng(buildPng({ width: 4, height: 4, bitDepth: 8, colorType: 6 }, [new Uint8Array(17)])))).toBe('png.data_size');
+    expect(codeOf(() => decodePng(buildPng({ width: 1, height: 1, bitDepth: 8, colorType: 0 }, [Uint8Array.of(9, 0)])))).toBe('png.filter');
+    expect(codeOf(() => decodePng(buildPng({ width: 1, height: 1, bitDepth: 3, colorType: 0 }, [Uint8Array.of(0, 0)])))).toBe('png.header');
+    expect(codeOf(() => decodePng(buildPng({ width: 0, height: 1, bitDepth: 8, colorType: 0 }, [])))).toBe('png.size');
+    expect(codeOf(() => decodePng(buildPng({ width: 8193, height: 1, bitDepth: 8, colorType: 0 }, [])))).toBe('png.size');
+    expect(codeOf(() => decodePng(buildPng({ width: 1, height: 1, bitDepth: 8, colorType: 3 }, [Uint8Array.of(0, 0)])))).toBe('png.palette');
+    const good = buildPng({ width: 1, height: 1, bitDepth: 8, colorType: 0 }, [Uint8Array.of(0, 0)]);
+    for (let cut = 0; cut < good.length - 12; cut++) expect(codeOf(() => decodePng(good.subarray(0, cut)))).toMatch(/^png\./);
+    expect(readPngHeader(good)).toEqual({ width: 1, height: 1, bitDepth: 8, colorType: 0, interlaced: false });
+  });
+
+  it('decodes an 8192x8192 RGBA PNG of 261 KB in time proportional to its pixels', () => {
+    // 8192 rows of a filter byte and 8192 transparent pixels, all zero: 8 rows a segment.
+    const png = zerosPng({ width: 8192, height: 8192, bitDepth: 8, colorType: 6 }, 8 * (1 + 8192 * 4), 1024);
+    expect(png.length).toBeLessThan(400 * 1024);
+    const started = performance.now();
+    const image = decodePng(png);
+    expect(image.pixels.length).toBe(8192 * 8192 * 4);
+    // fast-png took 34 s here (issue 25); this decoder streams rows into the RGBA result.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
