@@ -1,4 +1,4 @@
-import { ENTITY_OFFSET, TileId, type TwMap } from '@twcodec/map';
+import { ENTITY_OFFSET, MapError, TileId, type TwMap } from '@twcodec/map';
 import { encode } from 'fast-png';
 import { pngToRgba, type RgbaImage } from './images.js';
 
@@ -56,34 +56,100 @@ class Canvas {
   }
 }
 
-function gameLayer(map: TwMap) {
-  for (const group of map.groups) for (const layer of group.layers) if (layer.kind === 'tilemap' && layer.tilemapKind === 'game') return layer;
+function gameLayerOf(map: TwMap) {
+  for (let g = 0; g < map.groups.length; g++) {
+    const layers = map.groups[g]!.layers;
+    for (let l = 0; l < layers.length; l++) {
+      const layer = layers[l]!;
+      if (layer.kind === 'tilemap' && layer.tilemapKind === 'game') return { layer, path: `groups[${g}].layers[${l}]` };
+    }
+  }
   return undefined;
 }
 
-/** A canvas over the game layer's grid (1x1 without one), tiles scaled down to fit `maxSide`. */
-function gridCanvas(map: TwMap, options: RenderOptions, defaultTileSize: number) {
-  const layer = gameLayer(map);
-  const width = layer?.item.width ?? 1;
-  const height = layer?.item.height ?? 1;
-  const size = Math.max(1, Math.min(options.tileSize ?? defaultTileSize, Math.floor((options.maxSide ?? 4096) / Math.max(width, height, 1))));
-  return { layer, width, height, size, canvas: new Canvas(width * size, height * size, SKY) };
+/**
+ * Blends (pixels a tile, x tiles a pixel) drawn in all: a preview costs at most this much, however many layers
+ * and tiles the map claims. At 8 pixels a tile, a 500x500 map of 20 full layers is about 2^28.
+ */
+const WORK_BUDGET = 1 << 28;
+const DEFAULT_MAX_SIDE = 4096;
+
+/**
+ * How a grid of `width` x `height` tiles maps onto the canvas: `size` pixels a tile, drawing every `step`-th
+ * tile in each direction (one of them is 1). Scaled down from `tileSize` until the canvas fits `maxSide` a side
+ * and `layers` layers over it fit the work budget.
+ */
+export interface RenderScale {
+  size: number;
+  step: number;
+  /** Canvas size in pixels. */
+  width: number;
+  height: number;
+}
+
+function scaleFor(width: number, height: number, tileSize: number, maxSide: number, layers: number): RenderScale {
+  const pixels = Math.max(1, Math.min(maxSide * maxSide, Math.floor(WORK_BUDGET / Math.max(1, layers))));
+  const side = Math.max(width, height);
+  const size = Math.min(tileSize, Math.floor(maxSide / side), Math.floor(Math.sqrt(pixels / (width * height))));
+  if (size >= 1) return { size, step: 1, width: width * size, height: height * size };
+  let step = Math.max(Math.ceil(side / maxSide), Math.ceil(Math.sqrt((width * height) / pixels)));
+  while (Math.ceil(width / step) * Math.ceil(height / step) > pixels) step++;
+  return { size: 1, step, width: Math.ceil(width / step), height: Math.ceil(height / step) };
+}
+
+/**
+ * The grid a preview is drawn over: the game layer's (1x1 without one). A game layer whose size is not
+ * positive is refused with a MapError (the reader keeps such a layer, empty, in a lenient read).
+ */
+function gridOf(map: TwMap) {
+  const game = gameLayerOf(map);
+  if (!game) return { layer: undefined, width: 1, height: 1 };
+  const { width, height } = game.layer.item;
+  if (!(width > 0 && height > 0)) throw new MapError('render.layer_size', `the game layer is ${width}x${height}; nothing to draw over`, -1, game.path);
+  return { layer: game.layer, width, height };
+}
+
+/** The scale renderGameLayer / renderMap use for a map and options (canvas size, pixels a tile, tiles skipped). */
+export function renderScale(map: TwMap, options: RenderOptions = {}, what: 'game' | 'tiles' = 'tiles'): RenderScale {
+  const { width, height } = gridOf(map);
+  const layers = what === 'game' ? 1 : drawnLayers(map).length;
+  return scaleFor(width, height, options.tileSize ?? (what === 'game' ? 4 : 8), options.maxSide ?? DEFAULT_MAX_SIDE, layers);
 }
 
 /** A PNG of the game layer, one square a tile coloured by the tile's meaning (see gameTileColour). */
 export function renderGameLayer(map: TwMap, options: RenderOptions = {}): Uint8Array {
-  const { layer, width, height, size, canvas } = gridCanvas(map, options, 4);
+  const { layer, width, height } = gridOf(map);
+  const { size, step, width: cw, height: ch } = renderScale(map, options, 'game');
+  const canvas = new Canvas(cw, ch, SKY);
   if (layer) {
     const bytes = layer.tiles.bytes;
-    for (let i = 0; i < width * height && i * 4 < bytes.length; i++) {
-      const colour = gameTileColour(bytes[i * 4]!);
-      if (!colour) continue;
-      const x0 = (i % width) * size;
-      const y0 = Math.floor(i / width) * size;
-      for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) canvas.blend(x0 + x, y0 + y, ...colour);
+    for (let ty = 0; ty < height; ty += step) {
+      for (let tx = 0; tx < width; tx += step) {
+        const o = (ty * width + tx) * 4;
+        if (o >= bytes.length) break;
+        const colour = gameTileColour(bytes[o]!);
+        if (!colour) continue;
+        const x0 = (tx / step) * size;
+        const y0 = (ty / step) * size;
+        for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) canvas.blend(x0 + x, y0 + y, colour[0], colour[1], colour[2], colour[3]);
+      }
     }
   }
   return canvas.png();
+}
+
+/** The tile layers renderMap draws: tiles layers of a positive size that are not detail layers. */
+function drawnLayers(map: TwMap) {
+  const out = [];
+  for (const group of map.groups) {
+    for (const layer of group.layers) {
+      if (layer.kind !== 'tilemap' || layer.tilemapKind !== 'tiles') continue;
+      if (layer.item.flags & 1) continue; // detail layers: DDNet hides them at low detail
+      if (!(layer.item.width > 0 && layer.item.height > 0)) continue; // read leniently as empty
+      out.push(layer);
+    }
+  }
+  return out;
 }
 
 // Tile flags (checked against DDNet src/game/mapitems.h: TILEFLAG_XFLIP 1, YFLIP 2, OPAQUE 4, ROTATE 8).
@@ -98,7 +164,10 @@ const ROTATE = 8;
  * images come from `mapres`, else a checkered placeholder. Quads are not drawn.
  */
 export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
-  const { width, height, size, canvas } = gridCanvas(map, options, 8);
+  const { width, height } = gridOf(map);
+  const { size, step, width: cw, height: ch } = renderScale(map, options, 'tiles');
+  const canvas = new Canvas(cw, ch, SKY);
+  const out = canvas.pixels;
   const images = new Map<number, RgbaImage | undefined>();
   const imageOf = (index: number): RgbaImage | undefined => {
     if (images.has(index)) return images.get(index);
@@ -108,15 +177,17 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
       if (image?.pixels && !image.item.external) {
         const { width: w, height: h } = image.item;
         const ch = image.pixels.length / (w * h);
-        const px = new Uint8Array(w * h * 4);
-        for (let i = 0; i < w * h; i++) {
-          px.set(image.pixels.subarray(i * ch, i * ch + 3), i * 4);
-          px[i * 4 + 3] = ch === 4 ? image.pixels[i * ch + 3]! : 255;
+        if (w > 0 && h > 0 && (ch === 3 || ch === 4)) {
+          const px = new Uint8Array(w * h * 4);
+          for (let i = 0; i < w * h; i++) {
+            px.set(image.pixels.subarray(i * ch, i * ch + 3), i * 4);
+            px[i * 4 + 3] = ch === 4 ? image.pixels[i * ch + 3]! : 255;
+          }
+          rgba = { width: w, height: h, pixels: px };
         }
-        rgba = { width: w, height: h, pixels: px };
       } else if (image?.name !== undefined) {
         const png = options.mapres?.(image.name);
-        if (png) rgba = pngToRgba(png);
+        if (png) rgba = pngToRgba(png, `${image.name}.png`);
       }
     } catch {
       rgba = undefined;
@@ -124,49 +195,61 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
     images.set(index, rgba);
     return rgba;
   };
-  for (const group of map.groups) {
-    for (const layer of group.layers) {
-      if (layer.kind !== 'tilemap' || layer.tilemapKind !== 'tiles') continue;
-      if (layer.item.flags & 1) continue; // detail layers: DDNet hides them at low detail
-      const { width: lw, height: lh, image: imageIndex } = layer.item;
-      const colour = layer.item.color;
-      const tint = colour ? [colour.r, colour.g, colour.b, colour.a] : [255, 255, 255, 255];
-      const image = imageIndex >= 0 ? imageOf(imageIndex) : undefined;
-      const placeholder = imageIndex >= 0 && !image;
-      const bytes = layer.tiles.bytes;
-      for (let ty = 0; ty < Math.min(lh, height); ty++) {
-        for (let tx = 0; tx < Math.min(lw, width); tx++) {
-          const o = (ty * lw + tx) * 4;
-          const id = bytes[o]!;
-          if (id === 0 || o >= bytes.length) continue;
-          const flags = bytes[o + 1]!;
-          for (let y = 0; y < size; y++) {
-            for (let x = 0; x < size; x++) {
-              let r: number, g: number, b: number, a: number;
-              if (image) {
-                // Position in the tile, 0..1, flipped/rotated as DDNet's renderer does.
-                let u = (x + 0.5) / size;
-                let v = (y + 0.5) / size;
-                if (flags & ROTATE) [u, v] = [v, 1 - u];
-                if (flags & XFLIP) u = 1 - u;
-                if (flags & YFLIP) v = 1 - v;
-                const cw = image.width / 16;
-                const chh = image.height / 16;
-                const px = Math.min(image.width - 1, Math.floor(((id % 16) + u) * cw));
-                const py = Math.min(image.height - 1, Math.floor((Math.floor(id / 16) + v) * chh));
-                const p = (py * image.width + px) * 4;
-                r = image.pixels[p]!;
-                g = image.pixels[p + 1]!;
-                b = image.pixels[p + 2]!;
-                a = image.pixels[p + 3]!;
-              } else if (placeholder) {
-                const checker = (Math.floor((x * 2) / size) ^ Math.floor((y * 2) / size)) ? 150 : 110;
-                [r, g, b, a] = [checker, checker, checker + 20, 160];
-              } else {
-                [r, g, b, a] = [200, 200, 200, 255];
+  for (const layer of drawnLayers(map)) {
+    const { width: lw, height: lh, image: imageIndex } = layer.item;
+    const colour = layer.item.color;
+    const [tr, tg, tb, ta] = colour ? [colour.r / 255, colour.g / 255, colour.b / 255, colour.a / 255] : [1, 1, 1, 1];
+    const image = imageIndex >= 0 ? imageOf(imageIndex) : undefined;
+    const placeholder = imageIndex >= 0 && !image;
+    const bytes = layer.tiles.bytes;
+    const rows = Math.min(lh, height);
+    const columns = Math.min(lw, width);
+    for (let ty = 0; ty < rows; ty += step) {
+      for (let tx = 0; tx < columns; tx += step) {
+        const o = (ty * lw + tx) * 4;
+        if (o >= bytes.length) break;
+        const id = bytes[o]!;
+        if (id === 0) continue;
+        const flags = bytes[o + 1]!;
+        const x0 = (tx / step) * size;
+        const y0 = (ty / step) * size;
+        for (let y = 0; y < size; y++) {
+          for (let x = 0; x < size; x++) {
+            let r: number, g: number, b: number, a: number;
+            if (image) {
+              // Position in the tile, 0..1, flipped/rotated as DDNet's renderer does.
+              let u = (x + 0.5) / size;
+              let v = (y + 0.5) / size;
+              if (flags & ROTATE) {
+                const t = u;
+                u = v;
+                v = 1 - t;
               }
-              canvas.blend(tx * size + x, ty * size + y, (r * tint[0]!) / 255, (g * tint[1]!) / 255, (b * tint[2]!) / 255, (a * tint[3]!) / 255);
+              if (flags & XFLIP) u = 1 - u;
+              if (flags & YFLIP) v = 1 - v;
+              const px = Math.min(image.width - 1, Math.floor(((id % 16) + u) * (image.width / 16)));
+              const py = Math.min(image.height - 1, Math.floor((Math.floor(id / 16) + v) * (image.height / 16)));
+              const p = (py * image.width + px) * 4;
+              r = image.pixels[p]!;
+              g = image.pixels[p + 1]!;
+              b = image.pixels[p + 2]!;
+              a = image.pixels[p + 3]!;
+            } else if (placeholder) {
+              const checker = (Math.floor((x * 2) / size) ^ Math.floor((y * 2) / size)) ? 150 : 110;
+              r = g = checker;
+              b = checker + 20;
+              a = 160;
+            } else {
+              r = g = b = 200;
+              a = 255;
             }
+            // canvas.blend, inlined: this loop runs up to WORK_BUDGET times.
+            const k = (a * ta) / 255;
+            if (k === 0) continue;
+            const q = ((y0 + y) * cw + x0 + x) * 4;
+            out[q] = out[q]! + (r * tr - out[q]!) * k;
+            out[q + 1] = out[q + 1]! + (g * tg - out[q + 1]!) * k;
+            out[q + 2] = out[q + 2]! + (b * tb - out[q + 2]!) * k;
           }
         }
       }
