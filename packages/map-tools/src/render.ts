@@ -39,7 +39,9 @@ class Canvas {
   readonly pixels: Uint8Array;
   constructor(readonly width: number, readonly height: number, fill: Rgba) {
     this.pixels = new Uint8Array(width * height * 4);
-    for (let i = 0; i < this.pixels.length; i += 4) this.pixels.set(fill, i);
+    // One pixel, then doubling copies: a pixel-by-pixel fill of a 4096x4096 canvas takes seconds.
+    this.pixels.set(fill.slice(0, Math.min(4, this.pixels.length)));
+    for (let n = 4; n < this.pixels.length; n *= 2) this.pixels.copyWithin(n, 0, Math.min(n, this.pixels.length - n));
   }
   blend(x: number, y: number, r: number, g: number, b: number, a: number): void {
     if (a === 0 || x < 0 || y < 0 || x >= this.width || y >= this.height) return;
@@ -68,16 +70,17 @@ function gameLayerOf(map: TwMap) {
 }
 
 /**
- * Blends (pixels a tile, x tiles a pixel) drawn in all: a preview costs at most this much, however many layers
- * and tiles the map claims. At 8 pixels a tile, a 500x500 map of 20 full layers is about 2^28.
+ * What a preview may cost, however many layers and tiles a map claims: pixels blended (about 13 ns each on a
+ * 2-core Xeon, so under 1 s) and tiles looked at (empty ones cost ~1 ns).
  */
-const WORK_BUDGET = 1 << 28;
+const BLEND_BUDGET = 1 << 25;
+const VISIT_BUDGET = 1 << 28;
 const DEFAULT_MAX_SIDE = 4096;
 
 /**
  * How a grid of `width` x `height` tiles maps onto the canvas: `size` pixels a tile, drawing every `step`-th
- * tile in each direction (one of them is 1). Scaled down from `tileSize` until the canvas fits `maxSide` a side
- * and `layers` layers over it fit the work budget.
+ * tile in each direction (one of them is 1). Scaled down from the asked tile size until the canvas fits
+ * `maxSide` a side and drawing the layers fits the budgets.
  */
 export interface RenderScale {
   size: number;
@@ -87,13 +90,20 @@ export interface RenderScale {
   height: number;
 }
 
-function scaleFor(width: number, height: number, tileSize: number, maxSide: number, layers: number): RenderScale {
-  const pixels = Math.max(1, Math.min(maxSide * maxSide, Math.floor(WORK_BUDGET / Math.max(1, layers))));
+/** What drawing costs at one tile a pixel: tiles visited, and tiles drawn (not empty; all, when too many to count). */
+interface RenderCost {
+  visits: number;
+  drawn: number;
+}
+
+function scaleFor(width: number, height: number, tileSize: number, maxSide: number, cost: RenderCost): RenderScale {
   const side = Math.max(width, height);
-  const size = Math.min(tileSize, Math.floor(maxSide / side), Math.floor(Math.sqrt(pixels / (width * height))));
+  const drawn = Math.max(1, cost.drawn);
+  let size = Math.min(Math.max(1, Math.floor(tileSize)), Math.floor(maxSide / side), Math.floor(Math.sqrt(BLEND_BUDGET / drawn)));
+  if (size >= 1 && cost.visits > VISIT_BUDGET) size = 0;
   if (size >= 1) return { size, step: 1, width: width * size, height: height * size };
-  let step = Math.max(Math.ceil(side / maxSide), Math.ceil(Math.sqrt((width * height) / pixels)));
-  while (Math.ceil(width / step) * Math.ceil(height / step) > pixels) step++;
+  let step = Math.max(2, Math.ceil(side / maxSide), Math.ceil(Math.sqrt(drawn / BLEND_BUDGET)), Math.ceil(Math.sqrt(cost.visits / VISIT_BUDGET)));
+  while (Math.max(Math.ceil(width / step), Math.ceil(height / step)) > maxSide) step++;
   return { size: 1, step, width: Math.ceil(width / step), height: Math.ceil(height / step) };
 }
 
@@ -111,9 +121,25 @@ function gridOf(map: TwMap) {
 
 /** The scale renderGameLayer / renderMap use for a map and options (canvas size, pixels a tile, tiles skipped). */
 export function renderScale(map: TwMap, options: RenderOptions = {}, what: 'game' | 'tiles' = 'tiles'): RenderScale {
-  const { width, height } = gridOf(map);
-  const layers = what === 'game' ? 1 : drawnLayers(map).length;
-  return scaleFor(width, height, options.tileSize ?? (what === 'game' ? 4 : 8), options.maxSide ?? DEFAULT_MAX_SIDE, layers);
+  const { layer, width, height } = gridOf(map);
+  const layers = what === 'game' ? (layer ? [layer] : []) : drawnLayers(map);
+  const areas = layers.map((l) => Math.min(l.item.width, width) * Math.min(l.item.height, height));
+  const visits = areas.reduce((n, a) => n + a, 0);
+  // Count the tiles that are drawn when that is cheap (at most the visits the budget allows); else all count.
+  const drawn = visits > VISIT_BUDGET ? visits : layers.reduce((n, l) => n + nonEmptyTiles(l.tiles.bytes, l.item.width, width, height), 0);
+  return scaleFor(width, height, options.tileSize ?? (what === 'game' ? 4 : 8), options.maxSide ?? DEFAULT_MAX_SIDE, { visits, drawn });
+}
+
+/** Tiles with a non-zero id within the grid's `width` x `height` of a layer `layerWidth` tiles wide. */
+function nonEmptyTiles(bytes: Uint8Array, layerWidth: number, width: number, height: number): number {
+  let n = 0;
+  for (let y = 0; y < height; y++) {
+    const start = y * layerWidth * 4;
+    const end = Math.min(bytes.length, start + Math.min(layerWidth, width) * 4);
+    for (let o = start; o < end; o += 4) if (bytes[o] !== 0) n++;
+    if (end === bytes.length) break;
+  }
+  return n;
 }
 
 /** A PNG of the game layer, one square a tile coloured by the tile's meaning (see gameTileColour). */
@@ -198,12 +224,17 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
   for (const layer of drawnLayers(map)) {
     const { width: lw, height: lh, image: imageIndex } = layer.item;
     const colour = layer.item.color;
-    const [tr, tg, tb, ta] = colour ? [colour.r / 255, colour.g / 255, colour.b / 255, colour.a / 255] : [1, 1, 1, 1];
+    // Tint and alpha as integers 0..255 (the blend below is integer arithmetic: this loop runs up to
+    // BLEND_BUDGET times).
+    const [tr, tg, tb, ta] = colour ? [colour.r & 255, colour.g & 255, colour.b & 255, colour.a & 255] : [255, 255, 255, 255];
     const image = imageIndex >= 0 ? imageOf(imageIndex) : undefined;
     const placeholder = imageIndex >= 0 && !image;
+    const cellW = image ? image.width / 16 : 0;
+    const cellH = image ? image.height / 16 : 0;
     const bytes = layer.tiles.bytes;
     const rows = Math.min(lh, height);
     const columns = Math.min(lw, width);
+    const half = size / 2;
     for (let ty = 0; ty < rows; ty += step) {
       for (let tx = 0; tx < columns; tx += step) {
         const o = (ty * lw + tx) * 4;
@@ -213,8 +244,11 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
         const flags = bytes[o + 1]!;
         const x0 = (tx / step) * size;
         const y0 = (ty / step) * size;
+        const cellX = id & 15;
+        const cellY = id >> 4;
         for (let y = 0; y < size; y++) {
-          for (let x = 0; x < size; x++) {
+          let q = ((y0 + y) * cw + x0) * 4;
+          for (let x = 0; x < size; x++, q += 4) {
             let r: number, g: number, b: number, a: number;
             if (image) {
               // Position in the tile, 0..1, flipped/rotated as DDNet's renderer does.
@@ -227,15 +261,15 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
               }
               if (flags & XFLIP) u = 1 - u;
               if (flags & YFLIP) v = 1 - v;
-              const px = Math.min(image.width - 1, Math.floor(((id % 16) + u) * (image.width / 16)));
-              const py = Math.min(image.height - 1, Math.floor((Math.floor(id / 16) + v) * (image.height / 16)));
+              const px = Math.min(image.width - 1, ((cellX + u) * cellW) | 0);
+              const py = Math.min(image.height - 1, ((cellY + v) * cellH) | 0);
               const p = (py * image.width + px) * 4;
               r = image.pixels[p]!;
               g = image.pixels[p + 1]!;
               b = image.pixels[p + 2]!;
               a = image.pixels[p + 3]!;
             } else if (placeholder) {
-              const checker = (Math.floor((x * 2) / size) ^ Math.floor((y * 2) / size)) ? 150 : 110;
+              const checker = (x < half) !== (y < half) ? 150 : 110;
               r = g = checker;
               b = checker + 20;
               a = 160;
@@ -243,13 +277,13 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
               r = g = b = 200;
               a = 255;
             }
-            // canvas.blend, inlined: this loop runs up to WORK_BUDGET times.
-            const k = (a * ta) / 255;
+            // Integer blends (x * 257 >> 16 is x / 255): a float stored into the canvas costs 3x as much.
+            const k = (a * ta * 257) >> 16;
             if (k === 0) continue;
-            const q = ((y0 + y) * cw + x0 + x) * 4;
-            out[q] = out[q]! + (r * tr - out[q]!) * k;
-            out[q + 1] = out[q + 1]! + (g * tg - out[q + 1]!) * k;
-            out[q + 2] = out[q + 2]! + (b * tb - out[q + 2]!) * k;
+            const keep = 255 - k;
+            out[q] = ((out[q]! * keep + ((r * tr * 257) >> 16) * k) * 257) >> 16;
+            out[q + 1] = ((out[q + 1]! * keep + ((g * tg * 257) >> 16) * k) * 257) >> 16;
+            out[q + 2] = ((out[q + 2]! * keep + ((b * tb * 257) >> 16) * k) * 257) >> 16;
           }
         }
       }
