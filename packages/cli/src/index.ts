@@ -9,8 +9,9 @@ import { ExportDependencyError, loadFormat } from '@twcodec/export';
 import { EXPORT_FLAGS, exportCommand, exportDirs, exportOptions } from './export.js';
 import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import {
-  externalImageNames,
+  type ItemChoice,
   mapConvert,
+  mapresFiles,
   mapDiffCommand,
   mapExtract,
   mapInfo,
@@ -62,6 +63,23 @@ function counter(io: CliIo, what: string, every: number) {
       if (n >= every) io.progress(`${n} ${what}, done`);
     },
   };
+}
+
+/**
+ * The item (image or sound) a replace command means: `--index N`, `--name NAME`, or the WHAT argument (digits:
+ * an index, else a name); and the other arguments (IN, FILE, OUT).
+ */
+function pickItem(positionals: string[], flags: Record<string, boolean | string | undefined>, what: string): { which: ItemChoice; rest: string[] } {
+  const { index, name } = flags as { index?: string; name?: string };
+  if (index !== undefined && name !== undefined) throw new UsageError('give --index or --name, not both');
+  if (index === undefined && name === undefined) {
+    if (positionals.length < 4) throw new UsageError(`missing OUT (or name the ${what.toLowerCase()} with --index N or --name NAME)`);
+    const [input, which, file, output] = positionals;
+    return { which: { auto: which! }, rest: [input!, file!, output!] };
+  }
+  if (positionals.length !== 3) throw new UsageError(`with --${index !== undefined ? 'index' : 'name'}, give IN, the file and OUT (${positionals.length} arguments given)`);
+  if (index !== undefined && !/^\d+$/.test(index)) throw new UsageError(`--index needs a number 0, 1, ..., got "${index}"`);
+  return { which: index !== undefined ? { index: Number(index) } : { name: name! }, rest: positionals };
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -198,9 +216,9 @@ const COMMANDS: Record<string, Command> = {
       let mapres: Map<string, Uint8Array> | undefined;
       if (typeof flags.mapres === 'string') {
         mapres = new Map();
-        for (const name of externalImageNames(bytes)) {
+        for (const { name, file } of mapresFiles(bytes)) {
           try {
-            mapres.set(name, await io.readFile(`${flags.mapres}/${name}.png`));
+            mapres.set(name, await io.readFile(`${flags.mapres}/${file}`));
           } catch {
             // reported as kept external
           }
@@ -241,11 +259,11 @@ const COMMANDS: Record<string, Command> = {
       let mapres: Map<string, Uint8Array> | undefined;
       if (typeof flags.mapres === 'string') {
         mapres = new Map();
-        for (const name of externalImageNames(bytes)) {
+        for (const { name, file } of mapresFiles(bytes)) {
           try {
-            mapres.set(name, await io.readFile(`${flags.mapres}/${name}.png`));
+            mapres.set(name, await io.readFile(`${flags.mapres}/${file}`));
           } catch {
-            io.stderr(`mapres: no ${name}.png, drawn as a placeholder\n`);
+            io.stderr(`mapres: no ${file}, drawn as a placeholder\n`);
           }
         }
       }
@@ -255,17 +273,29 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'map replace-image': {
-    args: ['IN', 'IMAGE', 'PNG', 'OUT'],
+    args: ['IN', '[IMAGE]', 'PNG', 'OUT'],
+    flags: {
+      index: { type: 'string', value: 'N', help: 'the image by its index (0 is the first), instead of IMAGE' },
+      name: { type: 'string', value: 'NAME', help: 'the image by its name (also a name made of digits, such as 28), instead of IMAGE' },
+    },
     summary: 'Replace image IMAGE (index or name) with a PNG (any colour type, made RGBA and embedded)',
-    async run(io, [input, which, png, output]) {
-      await io.writeFile(output!, mapReplaceImage(await io.readFile(input!), which!, await io.readFile(png!)));
+    details: 'IMAGE made of digits is an index; when an image has that name too, say which with --index or --name.',
+    async run(io, positionals, flags) {
+      const { which, rest: [input, png, output] } = pickItem(positionals, flags, 'IMAGE');
+      await io.writeFile(output!, mapReplaceImage(await io.readFile(input!), which, await io.readFile(png!), png!));
     },
   },
   'map replace-sound': {
-    args: ['IN', 'SOUND', 'OPUS', 'OUT'],
+    args: ['IN', '[SOUND]', 'OPUS', 'OUT'],
+    flags: {
+      index: { type: 'string', value: 'N', help: 'the sound by its index (0 is the first), instead of SOUND' },
+      name: { type: 'string', value: 'NAME', help: 'the sound by its name (also a name made of digits), instead of SOUND' },
+    },
     summary: 'Replace sound SOUND (index or name) with an Ogg Opus file',
-    async run(io, [input, which, opus, output]) {
-      await io.writeFile(output!, mapReplaceSound(await io.readFile(input!), which!, await io.readFile(opus!)));
+    details: 'SOUND made of digits is an index; when a sound has that name too, say which with --index or --name.',
+    async run(io, positionals, flags) {
+      const { which, rest: [input, opus, output] } = pickItem(positionals, flags, 'SOUND');
+      await io.writeFile(output!, mapReplaceSound(await io.readFile(input!), which, await io.readFile(opus!), opus!));
     },
   },
   'teehistorian stats': {
@@ -466,7 +496,9 @@ function parseCommandArgs(name: string, command: Command, args: string[]) {
     if (flag.type === 'boolean' && token.inlineValue) throw new UsageError(`option --${token.name} takes no value ${help}`);
   }
   if (positionals.length > command.args.length && !command.batch) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${help}`);
-  if (positionals.length < command.args.length) throw new UsageError(`missing ${command.args.slice(positionals.length).join(' ')} ${help}`);
+  // Arguments in [brackets] may be left out (the command says what stands for them).
+  const required = command.args.filter((a) => !a.startsWith('['));
+  if (positionals.length < required.length) throw new UsageError(`missing ${required.slice(positionals.length).join(' ')} ${help}`);
   return { values: values as Record<string, boolean | string | undefined>, positionals };
 }
 
@@ -576,10 +608,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>): string {
   if (e instanceof CodecError) {
     // Say what the file looks like when it is not what the command reads: the usual cause of BAD_MAGIC.
+    // Errors of a command's other inputs (a PNG, an Opus file, map.json, a mapres name) name that input
+    // themselves; a PNG, Ogg or JSON file besides the map is such an input, not a wrong map.
     const expected = EXPECTED_INPUT[group];
+    if (/^(png|opus|mapdir|mapres)\./.test(e.code)) return e.message;
+    let first = true;
     for (const [path, head] of expected ? heads : []) {
       const looks = sniff(head);
-      if (!isExpectedKind(group, looks)) return `${e.message}: expected ${expected}; ${path === '-' ? 'standard input' : path} looks like ${looks}`;
+      const otherInput = !first && /PNG|Ogg|JSON/.test(looks);
+      first = false;
+      if (!isExpectedKind(group, looks) && !otherInput) return `${e.message}: expected ${expected}; ${path === '-' ? 'standard input' : path} looks like ${looks}`;
     }
     return e.message;
   }

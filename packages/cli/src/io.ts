@@ -57,6 +57,7 @@ const FS_REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
   EEXIST: 'already exists',
   EMFILE: 'too many open files',
+  ENAMETOOLONG: 'file name too long',
 };
 
 /** Turns a Node file system error into a CliError naming the user's path and what was being done. */

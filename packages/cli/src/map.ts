@@ -1,5 +1,7 @@
 import { MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import { UsageError } from './io.js';
 import {
+  checkDirReference,
   convert07ToDdnetFile,
   convertDdnetTo07File,
   type ConvertTo07Result,
@@ -11,6 +13,7 @@ import {
   listImages,
   MAP_JSON,
   type MapFiles,
+  mapresFileName,
   ORIGINAL_MAP,
   renderGameLayer,
   renderMap,
@@ -111,7 +114,7 @@ export async function mapPackFiles(readFile: (path: string) => Promise<Uint8Arra
     // packMap reports the broken JSON with its file name.
   }
   for (const ref of refs) {
-    if (ref.split('/').includes('..')) throw new MapError('mapdir.path', `map.json refers to "${ref}" outside the directory`);
+    checkDirReference(ref, MAP_JSON);
     files.set(ref, await readFile(`${dir}/${ref}`));
   }
   try {
@@ -149,19 +152,40 @@ export function mapRender(bytes: Uint8Array, what: string, tileSize: number | un
   return what === 'game' ? renderGameLayer(map, options) : renderMap(map, options);
 }
 
-/** Names of the external images a render needs from a mapres directory. */
-export function externalImageNames(bytes: Uint8Array): string[] {
-  return listImages(readMap(bytes, { strict: false })).filter((i) => i.external && i.name !== undefined).map((i) => i.name!);
+/**
+ * The external images a render or a conversion looks up in a mapres directory: name and relative file
+ * (`<name>.png`). Refuses (MapError `mapres.name`, naming the image) a name that would leave the directory.
+ */
+export function mapresFiles(bytes: Uint8Array): { name: string; file: string }[] {
+  return listImages(readMap(bytes, { strict: false }))
+    .filter((i) => i.external && i.name !== undefined)
+    .map((i) => ({ name: i.name!, file: mapresFileName(i.name!, i.index) }));
 }
 
-export function mapReplaceImage(bytes: Uint8Array, which: string, png: Uint8Array): Uint8Array {
+/** An image or sound as the command line names it: by index, by name, or `auto` (digits: an index, else a name). */
+export type ItemChoice = { index: number } | { name: string } | { auto: string };
+
+/** The index of the item `which` names among `names`; an `auto` choice of digits that is also a name is refused. */
+function resolveItem(names: (string | undefined)[], which: ItemChoice, kind: 'image' | 'sound'): number | string {
+  if ('index' in which) return which.index;
+  if ('name' in which) return which.name;
+  if (!/^\d+$/.test(which.auto)) return which.auto;
+  const index = Number(which.auto);
+  const named = names.indexOf(which.auto);
+  if (named >= 0 && named !== index) {
+    throw new UsageError(`${kind} "${which.auto}" is ambiguous: ${kind} ${named} is named "${which.auto}"; say --index ${which.auto} or --name ${which.auto}`);
+  }
+  return index;
+}
+
+export function mapReplaceImage(bytes: Uint8Array, which: ItemChoice, png: Uint8Array, source?: string): Uint8Array {
   const map = readMap(bytes, { strict: false });
-  replaceImage(map, findImage(map, /^\d+$/.test(which) ? Number(which) : which), png);
+  replaceImage(map, findImage(map, resolveItem(map.images.map((i) => i.name), which, 'image')), png, { source });
   return writeMap(map);
 }
 
-export function mapReplaceSound(bytes: Uint8Array, which: string, opus: Uint8Array): Uint8Array {
+export function mapReplaceSound(bytes: Uint8Array, which: ItemChoice, opus: Uint8Array, source?: string): Uint8Array {
   const map = readMap(bytes, { strict: false });
-  replaceSound(map, findSound(map, /^\d+$/.test(which) ? Number(which) : which), opus);
+  replaceSound(map, findSound(map, resolveItem(map.sounds.map((s) => s.name), which, 'sound')), opus, { source });
   return writeMap(map);
 }
