@@ -116,6 +116,10 @@ describe('decodePng', () => {
     expect(codeOf(() => decodePng(buildPng({ width: 0, height: 1, bitDepth: 8, colorType: 0 }, [])))).toBe('png.size');
     expect(codeOf(() => decodePng(buildPng({ width: 8193, height: 1, bitDepth: 8, colorType: 0 }, [])))).toBe('png.size');
     expect(codeOf(() => decodePng(buildPng({ width: 1, height: 1, bitDepth: 8, colorType: 3 }, [Uint8Array.of(0, 0)])))).toBe('png.palette');
+    // 8192x8192 claimed by 20 bytes of image data: refused before the 256 MiB result is allocated.
+    const before = process.memoryUsage().arrayBuffers;
+    expect(codeOf(() => decodePng(buildPng({ width: 8192, height: 8192, bitDepth: 8, colorType: 6 }, [new Uint8Array(5)])))).toBe('png.data_size');
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
     const good = buildPng({ width: 1, height: 1, bitDepth: 8, colorType: 0 }, [Uint8Array.of(0, 0)]);
     for (let cut = 0; cut < good.length - 12; cut++) expect(codeOf(() => decodePng(good.subarray(0, cut)))).toMatch(/^png\./);
     expect(readPngHeader(good)).toEqual({ width: 1, height: 1, bitDepth: 8, colorType: 0, interlaced: false });

@@ -1,3 +1,4 @@
+import { MAX_DEFLATE_RATIO } from '@twcodec/datafile';
 import { MapError } from '@twcodec/map';
 import { Unzlib } from 'fflate';
 
@@ -152,6 +153,12 @@ export function decodePng(png: Uint8Array, source = 'PNG'): RgbaImage {
   const passes = passesOf(header);
   const rowBytesOf = (pass: Pass) => Math.ceil((pass.width * bitsPerPixel) / 8);
   const expected = passes.reduce((n, p) => n + p.height * (1 + rowBytesOf(p)), 0);
+  // Deflate expands at most ~1032:1: image data too short to ever inflate to the size the header needs is
+  // refused before the RGBA result is allocated, so a PNG never costs more memory than ~1032x its size.
+  const compressed = data.reduce((n, d) => n + d.length, 0);
+  if (compressed * MAX_DEFLATE_RATIO + 64 < expected) {
+    throw new MapError('png.data_size', `${compressed} bytes of image data cannot inflate to the ${expected} bytes a ${width}x${height} image of colour type ${colorType}, ${bitDepth} bits needs`, data[0]!.byteOffset - png.byteOffset, source);
+  }
   const pixels = new Uint8Array(width * height * 4);
   const toRgba = rowConverter(header, palette, transparency, source);
   const firstData = data[0]!.byteOffset - png.byteOffset;
