@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readDemo } from '@twcodec/demo';
 import { readTeehistorian } from '@twcodec/teehistorian';
 import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
+import { mapToolsSeeds } from './map-tools-targets.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
@@ -70,7 +71,10 @@ export function seedsFor(target) {
         for (const m of readTeehistorian(read(path), { onTruncated: 'stop' })) if (m.kind === 'MESSAGE') out.set(`th${m.data[0]}:${m.data.length}`, m.data);
       return [...out.values()];
     }
-    default:
+    default: {
+      const mapTools = mapToolsSeeds(target, () => fixtures('maps', '.map', LIMIT.map).map(read));
+      if (mapTools) return mapTools;
       throw new Error(`unknown target ${target}`);
+    }
   }
 }

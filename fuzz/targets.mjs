@@ -8,6 +8,7 @@ import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehi
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
+import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
 
 /** A property that must hold for every input was broken: a finding even though nothing crashed. */
 export class PropertyViolation extends Error {}
@@ -192,4 +193,13 @@ function snapshot(bytes) {
   check(equalBytes(new Uint8Array(rebuilt.toInts().buffer), new Uint8Array(next.toInts().buffer)), 'snapshot: createDelta + applyDelta does not give the snapshot back');
 }
 
-export const TARGETS = { datafile, map, teehistorian, demo, snapshot, netmsg };
+export const TARGETS = {
+  datafile,
+  map,
+  teehistorian,
+  demo,
+  snapshot,
+  netmsg,
+  // The map tools on hostile PNG, Opus and map inputs (fuzz/map-tools-targets.mjs).
+  ...MAP_TOOLS_TARGETS,
+};

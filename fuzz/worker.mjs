@@ -67,7 +67,8 @@ function newCoverage() {
 
 const seeds = seedsFor(target);
 const pool = [...seeds];
-const structured = target === 'datafile' || target === 'map';
+// Targets that take maps (a `structured` property) get the container-aware mutations too.
+const structured = target === 'datafile' || target === 'map' || run.structured === true;
 let inputs = 0;
 let findings = 0;
 let poolBytes = 0;

@@ -23,7 +23,7 @@ describe('fuzz targets', () => {
     const seeds = seedsFor(target) as Uint8Array[];
     const rng = prng(7);
     for (let i = 0; i < 200; i++) {
-      const input = mutate(rng, rng.pick(seeds), rng.pick(seeds), target === 'map' || target === 'datafile');
+      const input = mutate(rng, rng.pick(seeds), rng.pick(seeds), target === 'map' || target === 'datafile' || TARGETS[target].structured === true);
       try {
         await TARGETS[target](input);
       } catch (e) {

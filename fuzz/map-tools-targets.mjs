@@ -1,0 +1,207 @@
+// Fuzz targets for the map tools that take hostile images, sounds and maps (issue 25): replace-image (PNG
+// inputs), replace-sound (Opus inputs), render, convert (to 0.7 and to DDNet) and extract (maps). Each returns
+// normally or throws a CodecError (a typed refusal); a PropertyViolation or any other error is a finding. The
+// runner enforces the time (--timeout) and memory (--max-rss) budgets on every input.
+import { CodecError } from '@twcodec/datafile';
+import { readMap, writeMap } from '@twcodec/map';
+import {
+  convert07ToDdnetFile,
+  convertDdnetTo07File,
+  extractImages,
+  extractSounds,
+  listImages,
+  MAX_FILE_NAME_BYTES,
+  pngToRgba,
+  readPngHeader,
+  renderGameLayer,
+  renderMap,
+  renderScale,
+  replaceImage,
+  replaceSound,
+  soundFileNames,
+} from '@twcodec/map-tools';
+import { encode } from 'fast-png';
+
+class PropertyViolation extends Error {}
+Object.defineProperty(PropertyViolation, 'name', { value: 'PropertyViolation' });
+
+function check(ok, message) {
+  if (!ok) throw new PropertyViolation(message);
+}
+
+function equalBytes(a, b) {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Runs fn; a CodecError is a refusal (returns undefined), anything else propagates. */
+function refusing(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof CodecError) return undefined;
+    throw e;
+  }
+}
+
+// The map hostile PNGs and Opus files go into: a small map built here with one embedded image and one sound.
+const TINY_OPUS = (() => {
+  // An Ogg page (27-byte header, one segment) whose packet is an Opus identification header.
+  const head = new Uint8Array(27 + 1 + 19);
+  head.set([...'OggS'].map((c) => c.charCodeAt(0)));
+  head[26] = 1;
+  head[27] = 19;
+  head.set([...'OpusHead'].map((c) => c.charCodeAt(0)), 28);
+  head[36] = 1;
+  return head;
+})();
+const SMALL_PNG = encode({ width: 16, height: 16, data: new Uint8Array(16 * 16 * 4).fill(200), channels: 4, depth: 8 });
+let baseMap;
+function base() {
+  if (!baseMap) {
+    const map = {
+      version: undefined,
+      info: undefined,
+      images: [{ item: { version: 1, width: 1, height: 1, external: false, name: -1, data: -1 }, name: 'image', pixels: new Uint8Array(4) }],
+      envelopes: [],
+      groups: [],
+      sounds: [{ item: { version: 1, external: false, name: -1, data: -1, dataSize: TINY_OPUS.length }, name: 'sound', data: TINY_OPUS }],
+      items: {},
+      unknownItems: [],
+      envelopePointLayout: 'ddnet',
+      readIssues: [],
+    };
+    baseMap = writeMap(map);
+  }
+  return readMap(baseMap);
+}
+
+/** Runs fn: true when it returned, false when it refused with a CodecError; anything else propagates. */
+function accepts(fn) {
+  try {
+    fn();
+    return true;
+  } catch (e) {
+    if (e instanceof CodecError) return false;
+    throw e;
+  }
+}
+
+/** replace-image: a PNG decodes into RGBA of its header's size, or is refused; the map written reads back equal. */
+function replaceImageTarget(png) {
+  const map = base();
+  const before = map.images[0].pixels;
+  if (!accepts(() => replaceImage(map, 0, png, { source: 'input.png' }))) {
+    check(map.images[0].pixels === before, 'replace-image: a refused PNG changed the image');
+    return;
+  }
+  const header = readPngHeader(png, 'input.png');
+  const image = map.images[0];
+  check(image.item.width === header.width && image.item.height === header.height, "replace-image: the image size is not the PNG header's");
+  check(image.pixels.length === header.width * header.height * 4, 'replace-image: RGBA pixels of the wrong length');
+  const back = readMap(writeMap(map));
+  check(equalBytes(back.images[0].pixels, image.pixels), 'replace-image: the written map does not read back the same pixels');
+}
+
+/** replace-sound: an Ogg Opus file is stored as it is, or refused; the map written reads back the same bytes. */
+function replaceSoundTarget(opus) {
+  const map = base();
+  if (!accepts(() => replaceSound(map, 0, opus, { source: 'input.opus' }))) {
+    check(equalBytes(map.sounds[0].data, TINY_OPUS), 'replace-sound: a refused file changed the sound');
+    return;
+  }
+  const back = readMap(writeMap(map));
+  check(equalBytes(back.sounds[0].data, opus), 'replace-sound: the written map does not read back the same Opus bytes');
+}
+
+const mapres = () => SMALL_PNG;
+
+/** render: both previews are PNGs of the size renderScale says, at most 4096 a side. */
+function renderTarget(bytes) {
+  const map = refusing(() => readMap(bytes, { strict: false }));
+  if (!map) return;
+  for (const [what, render] of [['game', renderGameLayer], ['tiles', renderMap]]) {
+    const scale = refusing(() => renderScale(map, {}, what));
+    const png = refusing(() => render(map, { mapres }));
+    check((scale === undefined) === (png === undefined), `render ${what}: renderScale and the render disagree on refusing`);
+    if (!png) continue;
+    const header = readPngHeader(png);
+    check(header.width === scale.width && header.height === scale.height, `render ${what}: the PNG is ${header.width}x${header.height}, renderScale says ${scale.width}x${scale.height}`);
+    check(Math.max(header.width, header.height) <= 4096, `render ${what}: a canvas of ${header.width}x${header.height}`);
+  }
+}
+
+/** convert: to 0.7 (external images embedded from a mapres) and to DDNet; whatever is written reads back. */
+function convertTarget(bytes) {
+  const to07 = refusing(() => convertDdnetTo07File(bytes, { mapres }));
+  if (to07) check(refusing(() => readMap(to07.bytes, { strict: false })) !== undefined, 'convert --to 0.7: the output does not read back');
+  const toDdnet = refusing(() => convert07ToDdnetFile(bytes));
+  if (toDdnet) check(refusing(() => readMap(toDdnet, { strict: false })) !== undefined, 'convert --to ddnet: the output does not read back');
+}
+
+const utf8 = new TextEncoder();
+
+/** extract: file names unique, capped, plain; every PNG written decodes back to the image's pixels. */
+function extractTarget(bytes) {
+  const map = refusing(() => readMap(bytes, { strict: false }));
+  if (!map) return;
+  const names = [...listImages(map).map((i) => `images/${i.fileName}`), ...soundFileNames(map).map((n) => `sounds/${n}`)];
+  check(new Set(names.map((n) => n.normalize('NFC').toLowerCase())).size === names.length, 'extract: two items share a file name');
+  for (const name of names) {
+    const file = name.slice(name.indexOf('/') + 1);
+    check(!/[\u0000-\u001f/\\]/.test(file) && !file.startsWith('.') && utf8.encode(file).length <= MAX_FILE_NAME_BYTES + 32, `extract: file name ${JSON.stringify(file)} is not plain or too long`);
+  }
+  const images = refusing(() => extractImages(map));
+  if (images) {
+    for (const entry of listImages(map)) {
+      const png = images.get(entry.fileName);
+      if (!png) continue;
+      const image = map.images[entry.index];
+      const rgba = pngToRgba(png, entry.fileName).pixels;
+      const channels = image.pixels.length / (entry.width * entry.height);
+      let same = rgba.length === entry.width * entry.height * 4;
+      for (let i = 0; same && i < entry.width * entry.height; i++) {
+        for (let c = 0; c < 4; c++) if (rgba[i * 4 + c] !== (c < channels ? image.pixels[i * channels + c] : 255)) same = false;
+      }
+      check(same, `extract: ${entry.fileName} does not decode to the image's pixels`);
+    }
+  }
+  refusing(() => extractSounds(map));
+}
+
+// The map targets take map inputs: the runner's structure-aware mutations (item ints, inflated data) apply.
+for (const target of [renderTarget, convertTarget, extractTarget]) target.structured = true;
+
+export const MAP_TOOLS_TARGETS = {
+  'replace-image': replaceImageTarget,
+  'replace-sound': replaceSoundTarget,
+  render: renderTarget,
+  convert: convertTarget,
+  extract: extractTarget,
+};
+
+/** Seeds of the map-tools targets: maps from `mapSeeds`, PNGs of every colour type, an Opus header. */
+export function mapToolsSeeds(target, mapSeeds) {
+  switch (target) {
+    case 'render':
+    case 'convert':
+    case 'extract':
+      return mapSeeds();
+    case 'replace-image': {
+      const pixels = (n) => Uint8Array.from({ length: n }, (_, i) => (i * 37) & 255);
+      return [
+        SMALL_PNG,
+        encode({ width: 5, height: 3, data: pixels(15), channels: 1, depth: 8 }),
+        encode({ width: 5, height: 3, data: pixels(30), channels: 2, depth: 8 }),
+        encode({ width: 5, height: 3, data: pixels(45), channels: 3, depth: 8 }),
+        encode({ width: 5, height: 3, data: Uint16Array.from(pixels(60), (v) => v * 257), channels: 4, depth: 16 }),
+        encode({ width: 4, height: 2, data: Uint8Array.of(0, 1, 2, 1, 0, 2, 2, 1), channels: 1, depth: 8, palette: [[0, 0, 0], [10, 20, 30], [200, 100, 50]] }),
+      ];
+    }
+    case 'replace-sound':
+      return [TINY_OPUS];
+    default:
+      return undefined;
+  }
+}
