@@ -20,43 +20,12 @@ import {
   replaceSound,
   soundFileNames,
 } from '@twcodec/map-tools';
-import { encode } from 'fast-png';
-
-class PropertyViolation extends Error {}
-Object.defineProperty(PropertyViolation, 'name', { value: 'PropertyViolation' });
-
-function check(ok, message) {
-  if (!ok) throw new PropertyViolation(message);
-}
-
-function equalBytes(a, b) {
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Runs fn; a CodecError is a refusal (returns undefined), anything else propagates. */
-function refusing(fn) {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof CodecError) return undefined;
-    throw e;
-  }
-}
+// A cycle: targets.mjs spreads these targets, and is what imports this module (the helpers are only called,
+// never read while the modules load).
+import { SMALL_PNG, TINY_OPUS } from './map-tools-seeds.mjs';
+import { check, equalBytes, refusing } from './targets.mjs';
 
 // The map hostile PNGs and Opus files go into: a small map built here with one embedded image and one sound.
-const TINY_OPUS = (() => {
-  // An Ogg page (27-byte header, one segment) whose packet is an Opus identification header.
-  const head = new Uint8Array(27 + 1 + 19);
-  head.set([...'OggS'].map((c) => c.charCodeAt(0)));
-  head[26] = 1;
-  head[27] = 19;
-  head.set([...'OpusHead'].map((c) => c.charCodeAt(0)), 28);
-  head[36] = 1;
-  return head;
-})();
-const SMALL_PNG = encode({ width: 16, height: 16, data: new Uint8Array(16 * 16 * 4).fill(200), channels: 4, depth: 8 });
 let baseMap;
 function base() {
   if (!baseMap) {
@@ -180,28 +149,3 @@ export const MAP_TOOLS_TARGETS = {
   convert: convertTarget,
   extract: extractTarget,
 };
-
-/** Seeds of the map-tools targets: maps from `mapSeeds`, PNGs of every colour type, an Opus header. */
-export function mapToolsSeeds(target, mapSeeds) {
-  switch (target) {
-    case 'render':
-    case 'convert':
-    case 'extract':
-      return mapSeeds();
-    case 'replace-image': {
-      const pixels = (n) => Uint8Array.from({ length: n }, (_, i) => (i * 37) & 255);
-      return [
-        SMALL_PNG,
-        encode({ width: 5, height: 3, data: pixels(15), channels: 1, depth: 8 }),
-        encode({ width: 5, height: 3, data: pixels(30), channels: 2, depth: 8 }),
-        encode({ width: 5, height: 3, data: pixels(45), channels: 3, depth: 8 }),
-        encode({ width: 5, height: 3, data: Uint16Array.from(pixels(60), (v) => v * 257), channels: 4, depth: 16 }),
-        encode({ width: 4, height: 2, data: Uint8Array.of(0, 1, 2, 1, 0, 2, 2, 1), channels: 1, depth: 8, palette: [[0, 0, 0], [10, 20, 30], [200, 100, 50]] }),
-      ];
-    }
-    case 'replace-sound':
-      return [TINY_OPUS];
-    default:
-      return undefined;
-  }
-}

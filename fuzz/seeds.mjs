@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readDemo } from '@twcodec/demo';
 import { readTeehistorian } from '@twcodec/teehistorian';
 import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
-import { mapToolsSeeds } from './map-tools-targets.mjs';
+import { mapToolsSeeds } from './map-tools-seeds.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));

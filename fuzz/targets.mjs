@@ -13,18 +13,18 @@ import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
 /** A property that must hold for every input was broken: a finding even though nothing crashed. */
 export class PropertyViolation extends Error {}
 
-function check(ok, message) {
+export function check(ok, message) {
   if (!ok) throw new PropertyViolation(message);
 }
 
-function equalBytes(a, b) {
+export function equalBytes(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
 /** Runs fn; a CodecError is a refusal (returns undefined), anything else propagates. */
-function refusing(fn) {
+export function refusing(fn) {
   try {
     return fn();
   } catch (e) {
