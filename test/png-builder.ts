@@ -1,5 +1,6 @@
 // PNG files built by hand for tests: any header (also ones no encoder writes), any chunks, and image data of
 // any size built from its compressed form, so that hostile PNGs (bombs, 8192x8192) cost milliseconds to make.
+import { concatBytes } from '@twcodec/runtime';
 import { Zlib } from 'fflate';
 import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
 
@@ -21,48 +22,42 @@ export function chunk(type: string, body: Uint8Array): Uint8Array {
   return out;
 }
 
+export interface PngHeaderFields {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+  interlace?: number;
+}
+
 /**
  * A PNG built by hand: IHDR from the arguments, the given chunks (PLTE, tRNS), and IDAT holding `scanlines`
  * (each chunk of raw bytes handed to a streaming deflater, so a huge image costs only its compressed size).
  */
-export function buildPng(header: { width: number; height: number; bitDepth: number; colorType: number; interlace?: number }, scanlines: Iterable<Uint8Array>, extra: Uint8Array[] = []): Uint8Array {
+export function buildPng(header: PngHeaderFields, scanlines: Iterable<Uint8Array>, extra: Uint8Array[] = []): Uint8Array {
+  const compressed: Uint8Array[] = [];
+  const zlib = new Zlib({ level: 9 }, (data) => compressed.push(data));
+  for (const line of scanlines) zlib.push(line);
+  zlib.push(new Uint8Array(0), true);
+  return assemble(header, extra, compressed);
+}
+
+/** The PNG file: signature, IHDR, `extra` chunks, one IDAT per compressed piece, IEND. */
+function assemble(header: PngHeaderFields, extra: Uint8Array[], compressed: Uint8Array[]): Uint8Array {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, header.width);
   view.setUint32(4, header.height);
   ihdr.set([header.bitDepth, header.colorType, 0, 0, header.interlace ?? 0], 8);
-  const compressed: Uint8Array[] = [];
-  const zlib = new Zlib({ level: 9 }, (data) => compressed.push(data));
-  for (const line of scanlines) zlib.push(line);
-  zlib.push(new Uint8Array(0), true);
-  return assemble(ihdr, extra, compressed);
-}
-
-function buildPngFromStream(header: { width: number; height: number; bitDepth: number; colorType: number }, stream: Uint8Array): Uint8Array {
-  const ihdr = new Uint8Array(13);
-  const view = new DataView(ihdr.buffer);
-  view.setUint32(0, header.width);
-  view.setUint32(4, header.height);
-  ihdr.set([header.bitDepth, header.colorType, 0, 0, 0], 8);
-  return assemble(ihdr, [], [stream]);
-}
-
-function assemble(ihdr: Uint8Array, extra: Uint8Array[], compressed: Uint8Array[]): Uint8Array {
   const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), chunk('IHDR', ihdr), ...extra, ...compressed.map((c) => chunk('IDAT', c)), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**
  * A PNG whose image data is `segments` x `segmentBytes` zero bytes, built in a few milliseconds: one segment
  * deflated (ending on a byte boundary, not final) and repeated, then a final empty block and the Adler-32.
  */
-export function zerosPng(header: { width: number; height: number; bitDepth: number; colorType: number }, segmentBytes: number, segments: number): Uint8Array {
+export function zerosPng(header: PngHeaderFields, segmentBytes: number, segments: number): Uint8Array {
   const segment = deflateRawSync(new Uint8Array(segmentBytes), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   const end = deflateRawSync(new Uint8Array(0));
   const total = segmentBytes * segments;
@@ -72,6 +67,6 @@ export function zerosPng(header: { width: number; height: number; bitDepth: numb
   stream.set(end, 2 + segment.length * segments);
   // Adler-32 of zeros: a = 1, b = length mod 65521.
   new DataView(stream.buffer).setUint32(stream.length - 4, (((total % 65521) << 16) | 1) >>> 0);
-  return buildPngFromStream(header, stream);
+  return assemble(header, [], [stream]);
 }
 
