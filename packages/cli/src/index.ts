@@ -609,13 +609,14 @@ function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>
   if (e instanceof CodecError) {
     // Say what the file looks like when it is not what the command reads: the usual cause of BAD_MAGIC.
     // Errors of a command's other inputs (a PNG, an Opus file, map.json, a mapres name) name that input
-    // themselves; a PNG, Ogg or JSON file besides the map is such an input, not a wrong map.
+    // themselves; a PNG, Ogg or JSON file besides the map, and map pack's map.json, are such inputs, not a
+    // wrong map.
     const expected = EXPECTED_INPUT[group];
     if (/^(png|opus|mapdir|mapres)\./.test(e.code)) return e.message;
     let first = true;
     for (const [path, head] of expected ? heads : []) {
       const looks = sniff(head);
-      const otherInput = !first && /PNG|Ogg|JSON/.test(looks);
+      const otherInput = (!first && /PNG|Ogg|JSON/.test(looks)) || /(^|\/)map\.json$/.test(path);
       first = false;
       if (!isExpectedKind(group, looks) && !otherInput) return `${e.message}: expected ${expected}; ${path === '-' ? 'standard input' : path} looks like ${looks}`;
     }
