@@ -76,6 +76,11 @@ function gameLayerOf(map: TwMap) {
 const BLEND_BUDGET = 1 << 25;
 const VISIT_BUDGET = 1 << 28;
 const DEFAULT_MAX_SIDE = 4096;
+/**
+ * Most pixels a canvas has: encoding the PNG costs about 0.1 s a million pixels (deflate), so 2^23 keeps the
+ * encode near a second; a 4096x2048 preview fits, a square one is at most 2896 a side.
+ */
+const MAX_CANVAS_PIXELS = 1 << 23;
 
 /**
  * How a grid of `width` x `height` tiles maps onto the canvas: `size` pixels a tile, drawing every `step`-th
@@ -99,11 +104,12 @@ interface RenderCost {
 function scaleFor(width: number, height: number, tileSize: number, maxSide: number, cost: RenderCost): RenderScale {
   const side = Math.max(width, height);
   const drawn = Math.max(1, cost.drawn);
-  let size = Math.min(Math.max(1, Math.floor(tileSize)), Math.floor(maxSide / side), Math.floor(Math.sqrt(BLEND_BUDGET / drawn)));
+  const area = width * height;
+  let size = Math.min(Math.max(1, Math.floor(tileSize)), Math.floor(maxSide / side), Math.floor(Math.sqrt(BLEND_BUDGET / drawn)), Math.floor(Math.sqrt(MAX_CANVAS_PIXELS / area)));
   if (size >= 1 && cost.visits > VISIT_BUDGET) size = 0;
   if (size >= 1) return { size, step: 1, width: width * size, height: height * size };
-  let step = Math.max(2, Math.ceil(side / maxSide), Math.ceil(Math.sqrt(drawn / BLEND_BUDGET)), Math.ceil(Math.sqrt(cost.visits / VISIT_BUDGET)));
-  while (Math.max(Math.ceil(width / step), Math.ceil(height / step)) > maxSide) step++;
+  let step = Math.max(2, Math.ceil(side / maxSide), Math.ceil(Math.sqrt(drawn / BLEND_BUDGET)), Math.ceil(Math.sqrt(cost.visits / VISIT_BUDGET)), Math.ceil(Math.sqrt(area / MAX_CANVAS_PIXELS)));
+  while (Math.max(Math.ceil(width / step), Math.ceil(height / step)) > maxSide || Math.ceil(width / step) * Math.ceil(height / step) > MAX_CANVAS_PIXELS) step++;
   return { size: 1, step, width: Math.ceil(width / step), height: Math.ceil(height / step) };
 }
 
