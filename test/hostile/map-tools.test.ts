@@ -7,7 +7,7 @@ import { encode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
-import { addImage, MAX_FILE_NAME_BYTES, pngToRgba, renderGameLayer, renderMap, replaceImage, uniqueFileNames } from '@twcodec/map-tools';
+import { addImage, extractImages, imageToPng, MAX_FILE_NAME_BYTES, pngToRgba, renderGameLayer, renderMap, replaceImage, uniqueFileNames } from '@twcodec/map-tools';
 import { type CliIo, main, nodeIo } from '../../packages/cli/src/index.js';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { buildPng, chunk, zerosPng } from '../png-builder.js';
@@ -224,5 +224,15 @@ describe('issue 26: replace-image takes --index N or --name NAME', () => {
     expect((await run(['map', 'replace-image', join(dir, 'in.map'), '--index', '0', '--name', 'a', join(dir, 'new.png'), join(dir, 'out.map')])).code).toBe(2);
     // pngToRgba of what was written reads back.
     expect(pngToRgba(smallPng(99)).pixels[0]).toBe(99);
+  });
+});
+
+describe('extract: images that cannot be written', () => {
+  it('an embedded image of size 0x0 is left out with the others written, not a TypeError', () => {
+    const map = readMap(mapWithImages(['a', 'b']));
+    map.images[0]!.item = { ...map.images[0]!.item, width: 0, height: 0 };
+    map.images[0]!.pixels = new Uint8Array(0);
+    expect([...extractImages(map).keys()]).toEqual(['b.png']);
+    expect(errorOf(() => imageToPng(map.images[0]!))?.code).toBe('map.image_size');
   });
 });

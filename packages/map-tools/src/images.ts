@@ -11,7 +11,7 @@ export function imageToPng(image: MapImage): Uint8Array {
   if (!image.pixels) throw new MapError('map.image_external', 'image has no embedded pixels (external or unreadable)');
   const { width, height } = image.item;
   const channels = image.pixels.length === width * height * 3 ? 3 : 4;
-  if (image.pixels.length !== width * height * channels) {
+  if (!(width > 0 && height > 0) || image.pixels.length !== width * height * channels) {
     throw new MapError('map.image_size', `image pixels (${image.pixels.length} bytes) do not match ${width}x${height}`);
   }
   return encode({ width, height, data: image.pixels, channels, depth: 8 });
@@ -43,12 +43,21 @@ export function listImages(map: TwMap): ImageFile[] {
   });
 }
 
-/** The embedded images as PNG files by file name; external images are listed by listImages only. */
+/**
+ * The embedded images as PNG files by file name; external images are listed by listImages only. An image whose
+ * pixels do not fit its size (or that has no positive size) is left out, as DDNet's map_extract goes on past an
+ * image it cannot write.
+ */
 export function extractImages(map: TwMap): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   for (const entry of listImages(map)) {
     const image = map.images[entry.index]!;
-    if (!image.item.external && image.pixels) files.set(entry.fileName, imageToPng(image));
+    if (image.item.external || !image.pixels) continue;
+    try {
+      files.set(entry.fileName, imageToPng(image));
+    } catch (e) {
+      if (!(e instanceof MapError)) throw e;
+    }
   }
   return files;
 }
