@@ -40,6 +40,7 @@ const directionText = { server: 'server to client', client: 'client to server', 
 function fieldDoc(f: NetFieldSchema): string {
   const notes = [f.description];
   if (f.min !== undefined || f.max !== undefined) notes.push(`DDNet accepts ${f.min ?? '-inf'} to ${f.max ?? 'inf'}.`);
+  if (f.mask !== undefined) notes.push(`DDNet accepts the bits of ${f.mask} only.`);
   if (f.sanitize && f.sanitize !== 'none') notes.push(`DDNet sanitises it (${f.sanitize}); kept here as sent.`);
   if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}.`);
   return notes.join(' ');
@@ -51,6 +52,7 @@ function tableEntry(m: NetMessageSchema): string {
     if (f.optional) parts.push('optional: true');
     if (f.min !== undefined) parts.push(`min: ${f.min}`);
     if (f.max !== undefined) parts.push(`max: ${f.max}`);
+    if (f.mask !== undefined) parts.push(`mask: ${f.mask}`);
     if (f.sanitize) parts.push(`sanitize: ${str(f.sanitize)}`);
     if (f.size !== undefined) parts.push(`size: ${f.size}`);
     if (f.count !== undefined) parts.push(`count: ${f.count}`);
@@ -60,7 +62,9 @@ function tableEntry(m: NetMessageSchema): string {
   });
   const head = [`name: ${str(m.name)}`, `system: ${m.system}`, `id: ${m.id}`];
   if (m.uuid) head.push(`uuid: ${str(m.uuid)}`, `uuidName: ${str(m.uuidName!)}`);
-  head.push(`direction: ${str(m.direction)}`, `description: ${str(m.description)}`);
+  head.push(`direction: ${str(m.direction)}`);
+  if (m.since) head.push(`since: ${str(m.since)}`);
+  head.push(`description: ${str(m.description)}`);
   return `{ ${head.join(', ')}, fields: [${fields.join(', ')}] },`;
 }
 
@@ -84,7 +88,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
       name: messageInterface(m),
       isExported: true,
       extends: [earlier ? `Omit<${earlier}, 'kind'>` : 'NetMessageBase'],
-      docs: doc(`${m.description} (${m.system ? 'system' : 'game'} message, ${framing(m)}; ${directionText[m.direction]})`),
+      docs: doc(`${m.description} (${m.system ? 'system' : 'game'} message, ${framing(m)}; ${directionText[m.direction]}${m.since ? `; since DDNet ${m.since}` : ''})`),
       properties: [
         { kind: StructureKind.PropertySignature, name: 'kind', type: str(m.name) },
         ...(earlier ? [] : m.fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), hasQuestionToken: f.optional === true, type: tsType(f), docs: doc(fieldDoc(f)) }))),
@@ -162,6 +166,7 @@ function fieldKind(f: NetFieldSchema): string {
   if (f.size_field) text = f.type === 'raw' ? `bytes (\`${f.size_field}\` of them)` : `ints (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
   const extras: string[] = [];
   if (f.min !== undefined || f.max !== undefined) extras.push(`${f.min ?? '…'}..${f.max ?? '…'}`);
+  if (f.mask !== undefined) extras.push(`mask ${f.mask}`);
   if (f.sanitize && f.sanitize !== 'none') extras.push(`sanitise: ${f.sanitize}`);
   if (f.optional) extras.push('optional');
   return extras.length ? `${text}; ${extras.join('; ')}` : text;
@@ -212,7 +217,7 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
       lines.push(`### ${title}`, '');
       for (const m of list) {
         lines.push(`#### ${m.name}`, '');
-        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**.`, '');
+        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**${m.since ? `; since DDNet ${m.since}` : ''}.`, '');
         if (!m.fields.length) {
           lines.push('No fields.', '');
           continue;

@@ -16,6 +16,8 @@ export interface NetFieldSchema {
   since?: string;
   min?: number;
   max?: number;
+  /** Flags: the bits DDNet accepts. */
+  mask?: number;
   sanitize?: 'none' | 'sanitize' | 'sanitize_cc' | 'strict';
   size?: number;
   count?: number;

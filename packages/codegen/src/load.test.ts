@@ -85,4 +85,9 @@ describe('schema loading', () => {
     expect(snap).toContain('schemas/snapshot/more.yaml:5:5: type_id 1 is already used by a (schemas/snapshot/more.yaml:4:5)');
     expect(snap.some((l) => l.startsWith('schemas/snapshot/more.yaml:8:5: UUID '))).toBe(true);
   });
+
+  it('refuses a UUID snapshot item whose later fields make it shorter from older servers without variable_size', () => {
+    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nitems:\n  - { type_id: 1, name: a, description: A. }\nuuid_items:\n  - name: c\n    uuid_name: c@example.org\n    size: 2\n    since: "1.0"\n    description: C.\n    fields:\n      - { name: x, kind: int }\n      - { name: y, kind: int, default: 0, since: "1.1" }\n' }, 'snapshot');
+    expect(snap).toEqual(['schemas/snapshot/more.yaml:6:5: c: field y came later (1.1), so older servers send fewer ints: add variable_size: true']);
+  });
 });

@@ -525,6 +525,12 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
       ...(d.uuid_items ?? []).map((raw, i) => ({ raw: raw as unknown as RawSnapshotItem, path: ['uuid_items', i] })),
     ];
     const layouts = snapshotLayouts(f, raws, problems);
+    // A field added after its item means older servers send the item shorter: DDNet reads such items with
+    // defaults (validate_size=False or a default on the new field), so the schema must say the size varies.
+    (d.uuid_items ?? []).forEach((u, i) => {
+      const later = (u.fields ?? []).find((field) => field.since !== undefined && field.since !== u.since);
+      if (later && u.variable_size !== true) problems.push({ file: f.file, ...positionOf(f, ['uuid_items', i]), message: `${u.name}: field ${later.name} came later (${later.since}), so older servers send fewer ints: add variable_size: true` });
+    });
     const layoutOf = (raw: RawSnapshotItem) => ({
       event: raw.event === true,
       ...(raw.since !== undefined ? { since: raw.since } : {}),

@@ -27,6 +27,8 @@ export interface NetFieldDef {
   readonly optional?: boolean;
   readonly min?: number;
   readonly max?: number;
+  /** Flags: the bits DDNet accepts (a value with another bit set is dropped). */
+  readonly mask?: number;
   readonly sanitize?: SanitizeRule;
   /** raw: fixed size in bytes. int_array/string_array: fixed count. */
   readonly size?: number;
@@ -47,6 +49,8 @@ export interface NetMessageDef {
   readonly uuidName?: string;
   /** Who sends it: `server` (server to client), `client` (client to server) or `both`. */
   readonly direction: Direction;
+  /** The DDNet release that added the message, when the schema says. */
+  readonly since?: string;
   readonly description: string;
   readonly fields: readonly NetFieldDef[];
 }

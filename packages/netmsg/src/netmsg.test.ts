@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGES, decodeDdnet06Message, encodeDdnet06Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, encodeDdnet06Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -129,3 +129,23 @@ describe('net messages (teeworlds-0.7)', () => {
     expect(decodeTeeworlds07Message(mapData)).toEqual({ kind: 'map_data', data: new Uint8Array([1, 2, 3]) });
   });
 });
+
+describe('schema errata checked against DDNet (issue 26)', () => {
+  const field = (table: typeof DDNET_0_6_MESSAGES, message: string, name: string) => netMessageDef(table, message)!.fields.find((f) => f.name === name)!;
+  it('carries the ranges DDNet validates', () => {
+    // datasrc/network.py: SaveStates (5 values), NetTickStrict = MIN_TICK..MAX_TICK (protocol.h: 0..0x6FFFFFFF).
+    expect(field(DDNET_0_6_MESSAGES, 'sv_save_code', 'state')).toMatchObject({ min: 0, max: 4 });
+    expect(field(DDNET_0_6_MESSAGES, 'sv_change_info_cooldown', 'wait_until')).toMatchObject({ min: 0, max: 0x6fffffff });
+    expect(field(DDNET_0_6_MESSAGES, 'sv_pre_input', 'intended_tick')).toMatchObject({ min: 0, max: 0x6fffffff });
+    // datasrc/seven/network.py: Votes (7 values), GameFlags (4 flags), NetBool arrays.
+    expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_vote_set', 'type')).toMatchObject({ min: 0, max: 6 });
+    expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_game_info', 'game_flags')).toMatchObject({ mask: 15 });
+    for (const m of ['sv_client_info', 'cl_start_info', 'sv_skin_change', 'cl_skin_change']) expect(field(TEEWORLDS_0_7_MESSAGES, m, 'use_custom_colors')).toMatchObject({ min: 0, max: 1 });
+  });
+  it('says when DDNet added a message', () => {
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_save_code')!.since).toBe('19.6');
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_pre_input')!.since).toBe('19.4');
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_change_info_cooldown')!.since).toBe('18.2');
+  });
+});
+

@@ -111,3 +111,12 @@ describe('snapshot objects', () => {
     }
   });
 });
+
+describe('snapshot schema errata checked against DDNet (issue 26)', () => {
+  it('dates DDNetCharacter\'s display fields to 16.2 and lets DDNetSpectatorInfo be shorter', () => {
+    const character = DDNET_0_6.uuidItems.find((u) => u.name === 'ddnet_character')!;
+    for (const name of ['jumped_total', 'ninja_activation_tick', 'freeze_start', 'target_x', 'target_y']) expect(character.fields.find((f) => f.name === name)!.since).toBe('16.2');
+    // 18.9 and 19.0 send 4 ints; spectator_count came in 19.1.
+    expect(DDNET_0_6.uuidItems.find((u) => u.name === 'ddnet_spectator_info')!.variableSize).toBe(true);
+  });
+});

@@ -707,10 +707,10 @@ export interface SvCommandInfoGroupEndMessage extends NetMessageBase {
   kind: 'sv_command_info_group_end';
 }
 
-/** When the player may change info again. (game message, UUID message `change-info-cooldown@netmsg.ddnet.org` (746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009); server to client) */
+/** When the player may change info again. (game message, UUID message `change-info-cooldown@netmsg.ddnet.org` (746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009); server to client; since DDNet 18.2) */
 export interface SvChangeInfoCooldownMessage extends NetMessageBase {
   kind: 'sv_change_info_cooldown';
-  /** Tick. */
+  /** Tick. DDNet accepts 0 to 1879048191. */
   waitUntil: number;
 }
 
@@ -721,7 +721,7 @@ export interface SvMapSoundGlobalMessage extends NetMessageBase {
   soundId: number;
 }
 
-/** Another player's input, ahead of the snapshot. (game message, UUID message `preinput@netmsg.ddnet.org` (b5d3a686-ad59-382c-b3de-d9fedc3320ae); server to client) */
+/** Another player's input, ahead of the snapshot. (game message, UUID message `preinput@netmsg.ddnet.org` (b5d3a686-ad59-382c-b3de-d9fedc3320ae); server to client; since DDNet 19.4) */
 export interface SvPreInputMessage extends NetMessageBase {
   kind: 'sv_pre_input';
   /** Direction. */
@@ -744,14 +744,14 @@ export interface SvPreInputMessage extends NetMessageBase {
   prevWeapon: number;
   /** Client id. DDNet accepts 0 to 127. */
   owner: number;
-  /** Tick. */
+  /** Tick. DDNet accepts 0 to 1879048191. */
   intendedTick: number;
 }
 
-/** State of a team save. (game message, UUID message `save-code@netmsg.ddnet.org` (dc9edffb-266a-3bd6-b101-a949fa44e16b); server to client) */
+/** State of a team save. (game message, UUID message `save-code@netmsg.ddnet.org` (dc9edffb-266a-3bd6-b101-a949fa44e16b); server to client; since DDNet 19.6) */
 export interface SvSaveCodeMessage extends NetMessageBase {
   kind: 'sv_save_code';
-  /** Save state (pending, done, fallback file, warning, error). */
+  /** Save state (pending, done, fallback file, warning, error). DDNet accepts 0 to 4. */
   state: number;
   /** Error. DDNet sanitises it (strict); kept here as sent. */
   error: string;
@@ -889,10 +889,10 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'sv_vote_option_group_end', system: false, id: 0, uuid: '4f096765-39b1-3766-82dc-61b20ccf589a', uuidName: 'sv-vote-option-group-end@netmsg.ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
       { name: 'sv_command_info_group_start', system: false, id: 0, uuid: '9e220138-d393-3cb0-90f1-e587c00ab1d0', uuidName: 'sv-commandinfo-group-start@netmsg.ddnet.org', direction: 'server', description: 'A batch of command infos follows.', fields: [] },
       { name: 'sv_command_info_group_end', system: false, id: 0, uuid: '054125d8-0062-3891-840b-47462285a01f', uuidName: 'sv-commandinfo-group-end@netmsg.ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
-      { name: 'sv_change_info_cooldown', system: false, id: 0, uuid: '746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009', uuidName: 'change-info-cooldown@netmsg.ddnet.org', direction: 'server', description: 'When the player may change info again.', fields: [{ name: 'wait_until', key: 'waitUntil', type: 'tick', description: 'Tick.' }] },
+      { name: 'sv_change_info_cooldown', system: false, id: 0, uuid: '746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009', uuidName: 'change-info-cooldown@netmsg.ddnet.org', direction: 'server', since: '18.2', description: 'When the player may change info again.', fields: [{ name: 'wait_until', key: 'waitUntil', type: 'tick', description: 'Tick.', min: 0, max: 1879048191 }] },
       { name: 'sv_map_sound_global', system: false, id: 0, uuid: '669c9741-695a-369b-856c-a254f6b7f0cb', uuidName: 'map-sound-global@netmsg.ddnet.org', direction: 'server', description: 'Play a sound of the map for everyone.', fields: [{ name: 'sound_id', key: 'soundId', type: 'int', description: 'Map sound index.' }] },
-      { name: 'sv_pre_input', system: false, id: 0, uuid: 'b5d3a686-ad59-382c-b3de-d9fedc3320ae', uuidName: 'preinput@netmsg.ddnet.org', direction: 'server', description: 'Another player\'s input, ahead of the snapshot.', fields: [{ name: 'direction', key: 'direction', type: 'int', description: 'Direction.' }, { name: 'target_x', key: 'targetX', type: 'int', description: 'Target x.' }, { name: 'target_y', key: 'targetY', type: 'int', description: 'Target y.' }, { name: 'jump', key: 'jump', type: 'int', description: 'Jump.' }, { name: 'fire', key: 'fire', type: 'int', description: 'Fire count.' }, { name: 'hook', key: 'hook', type: 'int', description: 'Hook.' }, { name: 'wanted_weapon', key: 'wantedWeapon', type: 'int', description: 'Wanted weapon.' }, { name: 'next_weapon', key: 'nextWeapon', type: 'int', description: 'Next weapon.' }, { name: 'prev_weapon', key: 'prevWeapon', type: 'int', description: 'Previous weapon.' }, { name: 'owner', key: 'owner', type: 'int', description: 'Client id.', min: 0, max: 127 }, { name: 'intended_tick', key: 'intendedTick', type: 'tick', description: 'Tick.' }] },
-      { name: 'sv_save_code', system: false, id: 0, uuid: 'dc9edffb-266a-3bd6-b101-a949fa44e16b', uuidName: 'save-code@netmsg.ddnet.org', direction: 'server', description: 'State of a team save.', fields: [{ name: 'state', key: 'state', type: 'int', description: 'Save state (pending, done, fallback file, warning, error).' }, { name: 'error', key: 'error', type: 'string', description: 'Error.', sanitize: 'strict' }, { name: 'save_requester', key: 'saveRequester', type: 'string', description: 'Who saved.', sanitize: 'strict' }, { name: 'server_name', key: 'serverName', type: 'string', description: 'Server.', sanitize: 'strict' }, { name: 'generated_code', key: 'generatedCode', type: 'string', description: 'Generated code.', sanitize: 'strict' }, { name: 'code', key: 'code', type: 'string', description: 'Code.', sanitize: 'strict' }, { name: 'team_members', key: 'teamMembers', type: 'string', description: 'Members.', sanitize: 'strict' }] },
+      { name: 'sv_pre_input', system: false, id: 0, uuid: 'b5d3a686-ad59-382c-b3de-d9fedc3320ae', uuidName: 'preinput@netmsg.ddnet.org', direction: 'server', since: '19.4', description: 'Another player\'s input, ahead of the snapshot.', fields: [{ name: 'direction', key: 'direction', type: 'int', description: 'Direction.' }, { name: 'target_x', key: 'targetX', type: 'int', description: 'Target x.' }, { name: 'target_y', key: 'targetY', type: 'int', description: 'Target y.' }, { name: 'jump', key: 'jump', type: 'int', description: 'Jump.' }, { name: 'fire', key: 'fire', type: 'int', description: 'Fire count.' }, { name: 'hook', key: 'hook', type: 'int', description: 'Hook.' }, { name: 'wanted_weapon', key: 'wantedWeapon', type: 'int', description: 'Wanted weapon.' }, { name: 'next_weapon', key: 'nextWeapon', type: 'int', description: 'Next weapon.' }, { name: 'prev_weapon', key: 'prevWeapon', type: 'int', description: 'Previous weapon.' }, { name: 'owner', key: 'owner', type: 'int', description: 'Client id.', min: 0, max: 127 }, { name: 'intended_tick', key: 'intendedTick', type: 'tick', description: 'Tick.', min: 0, max: 1879048191 }] },
+      { name: 'sv_save_code', system: false, id: 0, uuid: 'dc9edffb-266a-3bd6-b101-a949fa44e16b', uuidName: 'save-code@netmsg.ddnet.org', direction: 'server', since: '19.6', description: 'State of a team save.', fields: [{ name: 'state', key: 'state', type: 'int', description: 'Save state (pending, done, fallback file, warning, error).', min: 0, max: 4 }, { name: 'error', key: 'error', type: 'string', description: 'Error.', sanitize: 'strict' }, { name: 'save_requester', key: 'saveRequester', type: 'string', description: 'Who saved.', sanitize: 'strict' }, { name: 'server_name', key: 'serverName', type: 'string', description: 'Server.', sanitize: 'strict' }, { name: 'generated_code', key: 'generatedCode', type: 'string', description: 'Generated code.', sanitize: 'strict' }, { name: 'code', key: 'code', type: 'string', description: 'Code.', sanitize: 'strict' }, { name: 'team_members', key: 'teamMembers', type: 'string', description: 'Members.', sanitize: 'strict' }] },
       { name: 'sv_server_alert', system: false, id: 0, uuid: '035206dc-9f8b-315c-9abf-5ab9153a857c', uuidName: 'server-alert@netmsg.ddnet.org', direction: 'server', description: 'An alert for everyone.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'Text.', sanitize: 'sanitize' }] },
       { name: 'sv_moderator_alert', system: false, id: 0, uuid: 'd7c55683-7983-32f0-8d9a-877434ea19d5', uuidName: 'moderator-alert@netmsg.ddnet.org', direction: 'server', description: 'An alert from a moderator.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'Text.', sanitize: 'sanitize' }] },
       { name: 'cl_enable_spectator_count', system: false, id: 0, uuid: 'e19b66e8-0646-351b-aa03-d4aba7b9545f', uuidName: 'enable-spectator-count@netmsg.ddnet.org', direction: 'client', description: 'Wants the spectator count.', fields: [{ name: 'enable', key: 'enable', type: 'bool', description: 'Enable.' }] },
