@@ -43,6 +43,8 @@ function fieldDoc(f: NetFieldSchema): string {
   if (f.mask !== undefined) notes.push(`DDNet accepts the bits of ${f.mask} only.`);
   if (f.sanitize && f.sanitize !== 'none') notes.push(`DDNet sanitises it (${f.sanitize}); kept here as sent.`);
   if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}.`);
+  if (f.counts) notes.push(`Senders write ${f.counts.join(' or ')}; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in \`trailing\`.`);
+  if (f.nonempty) notes.push('Senders write no empty strings; empty ones at the end of a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`.');
   return notes.join(' ');
 }
 
@@ -58,6 +60,9 @@ function tableEntry(m: NetMessageSchema): string {
     if (f.count !== undefined) parts.push(`count: ${f.count}`);
     if (f.size_field) parts.push(`sizeField: ${str(f.size_field)}`);
     if (f.count_divisor !== undefined) parts.push(`countDivisor: ${f.count_divisor}`);
+    if (f.count_table) parts.push(`countTable: [${f.count_table.join(', ')}]`);
+    if (f.counts) parts.push(`counts: [${f.counts.join(', ')}]`);
+    if (f.nonempty) parts.push('nonempty: true');
     return `{ ${parts.join(', ')} }`;
   });
   const head = [`name: ${str(m.name)}`, `system: ${m.system}`, `id: ${m.id}`];
@@ -163,7 +168,12 @@ function fieldKind(f: NetFieldSchema): string {
   let text = FIELD_TEXT[f.type];
   if (f.size !== undefined) text = `${f.size} bytes`;
   if (f.count !== undefined) text = `${f.count} ${f.type === 'int_array' ? 'ints' : 'strings'}`;
-  if (f.size_field) text = f.type === 'raw' ? `bytes (\`${f.size_field}\` of them)` : `ints (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
+  if (f.size_field) {
+    const items = f.type === 'raw' ? 'bytes' : f.type === 'string_array' ? 'strings' : 'ints';
+    text = f.count_table ? `ints (by \`${f.size_field}\`: ${f.count_table.join(', ')})` : `${items} (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
+  }
+  if (f.counts) text += ` (senders write ${f.counts.join(' or ')}; a demo's zero padding after them is not data)`;
+  if (f.nonempty) text += " (never empty; a demo's zero padding is not data)";
   const extras: string[] = [];
   if (f.min !== undefined || f.max !== undefined) extras.push(`${f.min ?? '…'}..${f.max ?? '…'}`);
   if (f.mask !== undefined) extras.push(`mask ${f.mask}`);
