@@ -5,7 +5,7 @@ import { emitMapTs } from './emit-map.js';
 import { emitTileMeaningsDocs, emitTileMeaningsTs } from './emit-tile-meanings.js';
 import { loadTileMeanings } from './load-tile-meanings.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
-import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
+import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './emit-snapshot.js';
 import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
 import { emitNetDocs, emitNetTs } from './emit-net.js';
@@ -59,7 +59,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   }
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
-  for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
+  for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot), emitSnapshotEnumsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
   for (const p of net) {
     const file = emitNetTs(p);

@@ -135,6 +135,9 @@ describe('demo and teehistorian sessions', () => {
     expect(character, items.map((i) => i.label).join(' ')).toBeDefined();
     expect(character!.children!.map((f) => f.label)).toEqual(expect.arrayContaining(['x', 'y', 'health', 'weapon']));
     expect(character!.children!.every((f) => f.decoded && f.start === snapshot.start && f.end === snapshot.end)).toBe(true);
+    // Enum values by their schema names beside the number (issue 26).
+    const weapon = character!.children!.find((f) => f.label === 'weapon')!;
+    expect(weapon.value).toMatch(/^-1$|^\d \((hammer|gun|shotgun|grenade|laser|ninja)\)$/);
     const info = items.find((i) => i.label.startsWith('client_info '))!;
     expect(info.children!.find((f) => f.label === 'name')!.value).toMatch(/^".*"$/);
     const message = all.find((c) => c.label.startsWith('message ') && c.label !== 'message (unknown')!;
