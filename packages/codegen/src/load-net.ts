@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { uuidFromName } from '@twcodec/datafile';
+import { uuidFromName } from '@twcodec/runtime';
 import { SchemaError, type SchemaProblem } from './load.js';
 import { camel } from './model.js';
 
