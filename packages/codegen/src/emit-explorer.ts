@@ -1,7 +1,7 @@
 // Emits what the explorer shows of the schemas (packages/explorer/src/generated/schemas.gen.ts): map item field
 // lists with each field's width in ints (as the codecs read them), and the descriptions of snapshot objects and
 // teehistorian messages. The explorer takes them from here instead of reading the YAML a second time.
-import { createProject, exportedConst, GENERATED_HEADER, type GeneratedFile } from './emit-shared.js';
+import { createProject, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText } from './emit-shared.js';
 import { fieldInts, type FieldDef, type FieldEntry, type SchemaSet, type SnapshotProtocolDef, type TeehistorianSchema } from './model.js';
 
 type ExplorerEntry =
@@ -64,5 +64,5 @@ export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema,
     },
     { overwrite: true },
   );
-  return { path: 'schemas.gen.ts', text: file.getFullText() };
+  return { path: 'schemas.gen.ts', text: generatedText(file) };
 }

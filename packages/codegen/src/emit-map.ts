@@ -10,7 +10,7 @@ import {
 } from 'ts-morph';
 import { registryStatements } from './emit-map-registry.js';
 import { itemInterface, recordInterface, tileClass, tileInterface, variantInterface } from './map-names.js';
-import { createProject, doc, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { createProject, doc, GENERATED_HEADER, type GeneratedFile, str, generatedText } from './emit-shared.js';
 import {
   camel,
   type EnumDef,
@@ -789,5 +789,5 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       "export * from './types.gen.js';",
     ]),
   );
-  return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: f.getFullText() }));
+  return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: generatedText(f) }));
 }

@@ -3,7 +3,7 @@
 // interpreter in @twcodec/netmsg's codec.ts; the generated file gives each message its interface, the
 // union of them keyed by `kind`, the table and typed decode/encode functions.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from './emit-shared.js';
 import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema } from './load-net.js';
 import { camel, pascal } from './model.js';
 
@@ -147,7 +147,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   });
   const path = `${p.protocol}.gen.ts`;
   const file = project.createSourceFile(path, { statements }, { overwrite: true });
-  return { path, text: file.getFullText() };
+  return { path, text: generatedText(file) };
 }
 
 const FIELD_TEXT: Record<NetFieldSchema['type'], string> = {

@@ -1,7 +1,7 @@
 // Emits what the snapshot field layouts give: the layout literals inside the item tables, one TypeScript
 // interface per object and event (objects.gen.ts), and the field tables of the snapshot format reference.
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import { createProject, GENERATED_HEADER, type GeneratedFile, readonlyInterface, str } from './emit-shared.js';
+import { createProject, GENERATED_HEADER, type GeneratedFile, readonlyInterface, str, generatedText } from './emit-shared.js';
 import { camel, pascal, type SnapshotEnumDef, type SnapshotFieldDef, type SnapshotLayoutDef, type SnapshotProtocolDef } from './model.js';
 
 /** The TypeScript of one field in the item tables; `sets` is the expression of the protocol's value sets. */
@@ -98,7 +98,7 @@ export function emitSnapshotObjectsTs(protocols: SnapshotProtocolDef[], source =
     });
   }
   const file = project.createSourceFile('objects.gen.ts', { statements }, { overwrite: true });
-  return { path: 'objects.gen.ts', text: file.getFullText() };
+  return { path: 'objects.gen.ts', text: generatedText(file) };
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');

@@ -1,6 +1,6 @@
 // Emits the snapshot item tables and the snapshot format reference from schemas/snapshot.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str } from './emit-shared.js';
+import { createProject, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from './emit-shared.js';
 import { LAYOUT_INTERFACES, layoutLiteral, objectsMapName, protocolTypePrefix, snapshotEnumTables, snapshotFieldTables, valueSetLiteral } from './emit-snapshot-objects.js';
 import { pascal, type SnapshotProtocolDef } from './model.js';
 
@@ -29,7 +29,7 @@ export function emitSnapshotEnumsTs(protocols: SnapshotProtocolDef[], source = '
     }
   }
   const file = project.createSourceFile('enums.gen.ts', { statements }, { overwrite: true });
-  return { path: 'enums.gen.ts', text: file.getFullText() };
+  return { path: 'enums.gen.ts', text: generatedText(file) };
 }
 
 export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): GeneratedFile[] {
@@ -129,7 +129,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
     declarations: [{ name: 'SNAPSHOT_PROTOCOLS', type: 'readonly SnapshotProtocol[]', initializer: `[${protocols.map(protocolConst).join(', ')}]` }],
   });
   const file = project.createSourceFile('tables.gen.ts', { statements }, { overwrite: true });
-  return [{ path: 'tables.gen.ts', text: file.getFullText() }];
+  return [{ path: 'tables.gen.ts', text: generatedText(file) }];
 }
 
 export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): string {

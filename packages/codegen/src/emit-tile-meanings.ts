@@ -1,7 +1,7 @@
 // Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
 // the tile meanings of the map schemas.
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str } from './emit-shared.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from './emit-shared.js';
 import { inRanges, rangeText, TEMPLATE_PLACEHOLDERS, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
 import { pascal } from './model.js';
 
@@ -97,7 +97,7 @@ export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
     ...colourStatements(meanings),
   );
   const file = project.createSourceFile('tile-meanings.gen.ts', { statements }, { overwrite: true });
-  return { path: 'tile-meanings.gen.ts', text: file.getFullText() };
+  return { path: 'tile-meanings.gen.ts', text: generatedText(file) };
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

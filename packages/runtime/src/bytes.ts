@@ -85,13 +85,7 @@ export function encodeUtf8Escaped(text: string): Uint8Array {
     run = i + 1;
   }
   parts.push(textEncoder.encode(text.slice(run)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** The string in a C string buffer: its bytes up to the first NUL (or all of them), as UTF-8. */
@@ -405,6 +399,39 @@ export function packVarInt(value: number, out: Uint8Array, pos: number): number 
     }
     out[pos++] = b | 0x80;
   }
+}
+
+/**
+ * Unpacks the variable-width int at `bytes[pos]` (layout: see packVarInt) into `out[slot]` and returns the
+ * position after it, or -1 where ByteReader.readVarInt throws: the int does not end before `end`, is longer
+ * than 5 bytes, or is not the shortest form (which could not be written back byte for byte). For decoders
+ * that neither allocate nor throw on their fast path (the teehistorian scanner).
+ */
+export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: Int32Array, slot: number): number {
+  if (pos >= end) return -1;
+  let p = pos;
+  let b = bytes[p++]!;
+  const sign = (b >> 6) & 1;
+  let value = b & 0x3f;
+  if (b & 0x80) {
+    let shift = 6;
+    for (let i = 0; ; i++) {
+      if (p >= end) return -1;
+      b = bytes[p++]!;
+      if (i === 3) {
+        if (b & 0xf0) return -1;
+        value |= b << shift;
+        break;
+      }
+      value |= (b & 0x7f) << shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+    }
+  }
+  const result = sign ? ~value : value | 0;
+  if (p - pos !== varIntSize(result)) return -1;
+  out[slot] = result;
+  return p;
 }
 
 /** The number of bytes `packVarInt` writes for a value. */

@@ -2,7 +2,7 @@
 import { decodeI32String, encodeI32String } from '@twcodec/runtime';
 import { need } from './errors.gen.js';
 import { ENVELOPE_POINT_BEZIER_INTS, decodeEnvelopePointBezierArray, encodeEnvelopePointBezierArray, type EnvelopePointBezier } from './records.gen.js';
-import type { Color, Point } from './types.gen.js';
+import type { Color } from './types.gen.js';
 
 /** The map format version. Every map has exactly one; DDNet refuses maps without it or with another version than 1. (type_id 0) */
 export interface VersionItem {
