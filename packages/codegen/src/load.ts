@@ -149,7 +149,7 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
   const msgOf = (s: Site) => (s as Site & { m: ThMessageDef }).m;
   const extOf = (s: Site) => (s as Site & { e: ThExtensionDef }).e;
   findDuplicates(problems, messageSites, (s) => msgOf(s).id, (id, o) => `message id ${id} is already used by ${o.what}`);
-  findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name, o) => `message name ${name} is defined twice`);
+  findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name) => `message name ${name} is defined twice`);
   findDuplicates(problems, extensionSites, (s) => extOf(s).name, (name) => `extension ${name} is defined twice`);
   findDuplicates(problems, extensionSites, (s) => extOf(s).uuid, (uuid, o) => `UUID ${uuid} (${extOf(o).uuidName}) is already used by extension ${o.what}`);
   if (problems.length) throw new SchemaError(problems);

@@ -8,7 +8,6 @@ import {
   readMap,
   TILEMAP_KINDS,
   tilemapKind,
-  type TilemapLayer,
   Tiles,
   type TwMap,
   validateMap,
