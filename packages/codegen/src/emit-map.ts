@@ -415,14 +415,18 @@ function itemStatements(item: ItemDef): StatementStructures[] {
 }
 
 function decodeFunction(item: ItemDef, iface: string, body: string[]): StatementStructures {
-  // Items that read any length (arrays of records) never report an offset.
+  // Items that read any length (arrays of records) never report an offset; they keep the parameter, unused,
+  // so that every decoder has the same signature.
   const reports = body.some((line) => /\boffset\b/.test(line));
   return {
     kind: StructureKind.Function,
     name: `decode${iface}`,
     isExported: true,
-    docs: doc(`Decodes a ${item.name} item's ints.${reports ? ' `offset` is the item\'s byte offset in the file, for errors.' : ''}`),
-    parameters: [{ name: 'd', type: 'Int32Array' }, ...(reports ? [{ name: 'offset', type: 'number', initializer: '-1' }] : [])],
+    docs: doc(`Decodes a ${item.name} item's ints. \`offset\` is the item's byte offset in the file, for errors${reports ? '' : ' (this item reads any length: it has none)'}.`),
+    parameters: [
+      { name: 'd', type: 'Int32Array' },
+      { name: reports ? 'offset' : '_offset', type: 'number', initializer: '-1' },
+    ],
     returnType: iface,
     statements: body,
   };

@@ -841,8 +841,8 @@ export interface EnvelopePointsBezierItem {
   extra?: number[];
 }
 
-/** Decodes a envelope_points_bezier item's ints. */
-export function decodeEnvelopePointsBezierItem(d: Int32Array): EnvelopePointsBezierItem {
+/** Decodes a envelope_points_bezier item's ints. `offset` is the item's byte offset in the file, for errors (this item reads any length: it has none). */
+export function decodeEnvelopePointsBezierItem(d: Int32Array, _offset: number = -1): EnvelopePointsBezierItem {
   const records = decodeEnvelopePointBezierArray(d);
   const used = records.length * ENVELOPE_POINT_BEZIER_INTS;
   return used < d.length ? { records, extra: Array.from(d.subarray(used)) } : { records };
