@@ -1,84 +1,31 @@
-// Builds the explorer as static files (dist/). The map item field descriptions come from schemas/map/items/*.yaml
-// at build time through a virtual module, so the page never carries a second copy of them.
-import { readdirSync, readFileSync } from 'node:fs';
+// Builds the explorer as static files (dist/). What the page shows of the schemas (map item fields with their
+// widths, descriptions of snapshot objects and teehistorian messages) is generated with the codecs
+// (src/generated/schemas.gen.ts, `npm run generate`) and served as virtual modules, so the page never reads the
+// YAML itself nor carries a second copy of it.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { defineConfig } from 'vite';
+import { MAP_ITEM_SCHEMAS, STREAM_DOCS, TEEHISTORIAN_MESSAGE_DOCS } from './src/generated/schemas.gen.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const ITEMS_DIR = join(here, '..', '..', 'schemas', 'map', 'items');
-const TEEHISTORIAN_DIR = join(here, '..', '..', 'schemas', 'teehistorian');
+const GENERATED = join(here, 'src', 'generated', 'schemas.gen.ts');
 const VIRTUAL = 'virtual:map-item-schemas';
 const VIRTUAL_TH = 'virtual:teehistorian-message-docs';
 const VIRTUAL_STREAM = 'virtual:stream-docs';
-const SNAPSHOT_DIR = join(here, '..', '..', 'schemas', 'snapshot');
-
-/** Keeps what the page needs of a field list: names, types, widths in ints, descriptions and the groups. */
-function fieldList(list) {
-  return (list ?? []).map((f) =>
-    f.fields
-      ? { group: f.since_version !== undefined ? 'since' : 'if_room', sinceVersion: f.since_version, description: f.description, fields: fieldList(f.fields) }
-      : { name: f.name, type: f.type, ints: f.type === 'color' ? 4 : (f.ints ?? 1), description: f.description ?? '' },
-  );
-}
 
 export function mapItemSchemas() {
-  return readdirSync(ITEMS_DIR)
-    .filter((f) => f.endsWith('.yaml'))
-    .sort()
-    .map((file) => {
-      const s = parse(readFileSync(join(ITEMS_DIR, file), 'utf8'));
-      return {
-        name: s.item,
-        typeId: s.type_id,
-        uuidName: s.uuid_name,
-        description: s.description ?? '',
-        source: `schemas/map/items/${file}`,
-        fields: fieldList(s.fields),
-        variants: s.variants
-          ? { on: s.variants.on, cases: s.variants.cases.map((c) => ({ name: c.name, value: c.value, description: c.description ?? '', fields: fieldList(c.fields) })) }
-          : undefined,
-      };
-    });
+  return MAP_ITEM_SCHEMAS;
 }
 
 /** Message name (core) or extension name -> the schema's description. */
 export function teehistorianMessageDocs() {
-  const core = parse(readFileSync(join(TEEHISTORIAN_DIR, 'core.yaml'), 'utf8'));
-  const ext = parse(readFileSync(join(TEEHISTORIAN_DIR, 'extensions.yaml'), 'utf8'));
-  const docs = {};
-  for (const m of core.messages ?? []) docs[m.name] = m.description ?? '';
-  for (const m of ext.extensions ?? []) docs[m.name] = m.description ?? '';
-  return docs;
+  return TEEHISTORIAN_MESSAGE_DOCS;
 }
 
-/**
- * Descriptions for the decoded insides of demos and teehistorian files: snapshot objects (by protocol, item
- * name, field name) from schemas/snapshot/*.yaml, teehistorian message fields from schemas/teehistorian/*.yaml.
- */
+/** Descriptions for the decoded insides of demos and teehistorian files (snapshot objects, teehistorian message fields). */
 export function streamDocs() {
-  const snapshot = {};
-  for (const file of readdirSync(SNAPSHOT_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
-    const s = parse(readFileSync(join(SNAPSHOT_DIR, file), 'utf8'));
-    const items = {};
-    for (const item of [...(s.items ?? []), ...(s.uuid_items ?? [])]) {
-      const fields = {};
-      for (const f of item.fields ?? []) if (f.description) fields[f.name] = f.description;
-      items[item.name] = { description: item.description ?? '', fields };
-    }
-    snapshot[s.protocol] = items;
-  }
-  const teehistorianFields = {};
-  for (const file of ['core.yaml', 'extensions.yaml']) {
-    const s = parse(readFileSync(join(TEEHISTORIAN_DIR, file), 'utf8'));
-    for (const m of [...(s.messages ?? []), ...(s.extensions ?? [])]) {
-      const fields = {};
-      for (const f of m.fields ?? []) if (f.description) fields[f.name] = f.description;
-      teehistorianFields[m.name] = fields;
-    }
-  }
-  return { snapshot, teehistorianFields };
+  return STREAM_DOCS;
 }
 
 /** Serves the schema-derived virtual modules. */
@@ -87,9 +34,8 @@ function schemaModules() {
     name: 'map-item-schemas',
     resolveId: (id) => (id === VIRTUAL || id === VIRTUAL_TH || id === VIRTUAL_STREAM ? '\0' + id : undefined),
     load(id) {
-      if (id === '\0' + VIRTUAL) return `export default ${JSON.stringify(mapItemSchemas())};`;
-      if (id === '\0' + VIRTUAL_TH) return `export default ${JSON.stringify(teehistorianMessageDocs())};`;
-      if (id === '\0' + VIRTUAL_STREAM) return `export default ${JSON.stringify(streamDocs())};`;
+      const name = { [VIRTUAL]: 'MAP_ITEM_SCHEMAS', [VIRTUAL_TH]: 'TEEHISTORIAN_MESSAGE_DOCS', [VIRTUAL_STREAM]: 'STREAM_DOCS' }[id.slice(1)];
+      if (id.startsWith('\0') && name) return `export { ${name} as default } from ${JSON.stringify(GENERATED)};`;
       return undefined;
     },
   };

@@ -118,7 +118,7 @@ describe('quads and sound sources against their counts', () => {
   });
 
   it('data that is not a whole number of quads is a warning, and resaves byte for byte', () => {
-    const bytes = withQuads((ints, data) => {
+    const bytes = withQuads((_ints, data) => {
       const longer = new Uint8Array(data.length + 7);
       longer.set(data);
       return longer;

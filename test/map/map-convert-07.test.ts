@@ -8,7 +8,7 @@
 // (version 2, with a format int; Teeworlds 0.7 maps such as tw07/ctf1) makes DDNet 16.4 copy the item's
 // original size from its 6-int image struct, so the 7th int is stack memory (it differs between runs). For
 // those maps the converted file is compared with those ints masked; everything else must be identical.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Datafile } from '@twcodec/datafile';
@@ -125,7 +125,7 @@ describe.skipIf(!hasCorpus || !haveTool)('convertDdnetTo07 equals map_convert_07
     expect(names.length).toBeGreaterThan(10);
   });
 
-  it.each(corpus)('%s without mapres: identical bytes', (name, path) => {
+  it.each(corpus)('%s without mapres: identical bytes', (_name, path) => {
     const theirs = mapConvert07(path, join(work, 'plain.map'), work);
     const ours = convertDdnetTo07File(readBytes(path));
     expect(ours.ok).toBe(theirs.status === 0);

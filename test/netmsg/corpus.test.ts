@@ -31,6 +31,18 @@ describe.each(demos.map((path) => ({ name: basename(path), path })))('demo $name
     expect(count).toBe(data.size);
     expect(unknown).toEqual([]);
   });
+
+  it('reads the 64 teams and 45 tune params DDNet 16.4 sends, not the demo\'s zero padding (issue 26)', () => {
+    const demo = readDemo(readBytes(path));
+    if (demo.header.netVersion.startsWith('0.7')) return;
+    const counts = new Set<string>();
+    for (const m of demoMessages(demo, { strict: true })) {
+      if (m.message.kind === 'sv_teams_state') counts.add(`teams ${m.message.teams.length}`);
+      if (m.message.kind === 'sv_tune_params') counts.add(`tune ${m.message.params.length}`);
+    }
+    for (const c of counts) expect(['teams 64', 'tune 45']).toContain(c);
+    expect(counts).toContain('tune 45');
+  });
 });
 
 describe.each(teehistorianFiles().map((path) => ({ name: basename(path), path })))('teehistorian $name', ({ path }) => {

@@ -1,6 +1,6 @@
 import { readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
 import { ByteReader } from '@twcodec/runtime';
-import { type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
+import { objectValueNames, type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { UsageError } from './io.js';
 
 export function demoInfo(bytes: Uint8Array) {
@@ -52,7 +52,8 @@ function typeNames(snapshot: Snapshot, protocol: SnapshotProtocol): (type: numbe
 
 /**
  * One JSON line per recorded tick: tick, checksum, and every item with its named fields (`object`, `id`,
- * `fields`; items of unknown type keep their ints and say why), plus what DDNet's validation would correct.
+ * `fields`, and `names`: the names of its enum values and flag bits; items of unknown type keep their ints and
+ * say why), plus what DDNet's validation would correct.
  */
 export function* demoSnapshotObjects(bytes: Uint8Array, protocolOption?: SnapshotProtocol): Generator<string> {
   const demo = readDemo(bytes);
@@ -61,7 +62,11 @@ export function* demoSnapshotObjects(bytes: Uint8Array, protocolOption?: Snapsho
     const objects = snapshotObjects(s.snapshot, protocol);
     const items = [];
     for (const entry of objects.entries()) {
-      if (entry.known) items.push({ object: entry.view.layout.name, id: entry.view.item.id, fields: entry.view.toObject() });
+      if (entry.known) {
+        // Names beside the numbers of enum and flags fields (schema enums), keyed like `fields`.
+        const names = objectValueNames(entry.view.layout, entry.view.item.data);
+        items.push({ object: entry.view.layout.name, id: entry.view.item.id, fields: entry.view.toObject(), ...(Object.keys(names).length ? { names } : {}) });
+      }
       else items.push({ object: entry.uuid ?? `type_${entry.item.type}`, id: entry.item.id, unknown: entry.reason, data: Array.from(entry.item.data) });
     }
     const problems = objects.validate().map((p) => p.message);

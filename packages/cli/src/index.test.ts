@@ -193,6 +193,11 @@ describe('twcodec demo', () => {
     const info = lines[0].items.find((i: { object: string }) => i.object === 'client_info');
     expect(typeof info.fields.name).toBe('string');
     expect(lines[0].problems).toBeUndefined();
+    // Names beside the numbers of enum and flags fields (issue 26): DDNet's WEAPON_* and EMOTE_* lists.
+    const weapons = ['hammer', 'gun', 'shotgun', 'grenade', 'laser', 'ninja'];
+    expect(character.names.weapon).toBe(weapons[character.fields.weapon]);
+    expect(character.names.emote).toBe(['normal', 'pain', 'happy', 'surprise', 'angry', 'blink'][character.fields.emote]);
+    expect(Array.isArray(character.names.playerFlags)).toBe(true);
   });
 
   it('snapshots --summary prints one line per tick with items by type name and the checksum', async () => {

@@ -425,7 +425,7 @@ const COMMANDS: Record<string, Command> = {
   'demo snapshots': {
     args: ['FILE'],
     summary: 'NDJSON: one line per recorded tick: tick, checksum, every item with its named fields',
-    details: `Items are {object, id, fields}; an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". ${STDIN_NOTE}`,
+    details: `Items are {object, id, fields, names}: names gives the names of enum values and flag bits beside the numbers in fields (weapon: "gun", playerFlags: ["playing", "aim"]); an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". ${STDIN_NOTE}`,
     flags: { summary: { type: 'boolean', help: 'only the item count and the items by type name per tick' } },
     async run(io, [file], flags) {
       const progress = counter(io, 'snapshots', 1_000);

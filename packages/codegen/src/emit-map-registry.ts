@@ -37,6 +37,16 @@ function variantText(v: VariantDef): string {
   return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)} }`;
 }
 
+/** Each field of a tile with its byte offset. */
+function fieldOffsets(tile: TileDef): [string, number][] {
+  let at = 0;
+  return tile.fields.map((f) => {
+    const out: [string, number] = [f.name, at];
+    at += tileFieldBytes(f);
+    return out;
+  });
+}
+
 /** Byte offsets of a tile's fields that must be zero. */
 function zeroBytes(tile: TileDef): number[] {
   const out: number[] = [];
@@ -231,6 +241,12 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
       'Readonly<Record<string, readonly ItemRefField[]>>',
       'Item references inside records (`ref:` fields of schemas/map/records), by record name.',
       listInitializer('{', recordRefs.map((r) => `${r.name}: ${refsText(r.fields)},`), '}'),
+    ),
+    exportedConst(
+      'TILE_BYTE_OFFSETS',
+      undefined,
+      'Where each field of each tile type (schemas/map/tiles) starts in the tile, in bytes, by tile type and field (camelCase).',
+      listInitializer('{', set.tiles.map((t) => `${t.name}: { ${fieldOffsets(t).map(([name, at]) => `${camel(name)}: ${at}`).join(', ')} },`), '} as const'),
     ),
   ];
   if (kinds.length) {

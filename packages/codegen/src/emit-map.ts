@@ -10,7 +10,7 @@ import {
 } from 'ts-morph';
 import { registryStatements } from './emit-map-registry.js';
 import { itemInterface, recordInterface, tileClass, tileInterface, variantInterface } from './map-names.js';
-import { createProject, doc, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { createProject, doc, GENERATED_HEADER, type GeneratedFile, str, generatedText } from './emit-shared.js';
 import {
   camel,
   type EnumDef,
@@ -415,14 +415,17 @@ function itemStatements(item: ItemDef): StatementStructures[] {
 }
 
 function decodeFunction(item: ItemDef, iface: string, body: string[]): StatementStructures {
+  // Items that read any length (arrays of records) never report an offset; they keep the parameter, unused,
+  // so that every decoder has the same signature.
+  const reports = body.some((line) => /\boffset\b/.test(line));
   return {
     kind: StructureKind.Function,
     name: `decode${iface}`,
     isExported: true,
-    docs: doc(`Decodes a ${item.name} item's ints. \`offset\` is the item's byte offset in the file, for errors.`),
+    docs: doc(`Decodes a ${item.name} item's ints. \`offset\` is the item's byte offset in the file, for errors${reports ? '' : ' (this item reads any length: it has none)'}.`),
     parameters: [
       { name: 'd', type: 'Int32Array' },
-      { name: 'offset', type: 'number', initializer: '-1' },
+      { name: reports ? 'offset' : '_offset', type: 'number', initializer: '-1' },
     ],
     returnType: iface,
     statements: body,
@@ -789,5 +792,5 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       "export * from './types.gen.js';",
     ]),
   );
-  return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: f.getFullText() }));
+  return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: generatedText(f) }));
 }

@@ -3,7 +3,7 @@
 // interpreter in @twcodec/netmsg's codec.ts; the generated file gives each message its interface, the
 // union of them keyed by `kind`, the table and typed decode/encode functions.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from './emit-shared.js';
 import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema } from './load-net.js';
 import { camel, pascal } from './model.js';
 
@@ -40,8 +40,11 @@ const directionText = { server: 'server to client', client: 'client to server', 
 function fieldDoc(f: NetFieldSchema): string {
   const notes = [f.description];
   if (f.min !== undefined || f.max !== undefined) notes.push(`DDNet accepts ${f.min ?? '-inf'} to ${f.max ?? 'inf'}.`);
+  if (f.mask !== undefined) notes.push(`DDNet accepts the bits of ${f.mask} only.`);
   if (f.sanitize && f.sanitize !== 'none') notes.push(`DDNet sanitises it (${f.sanitize}); kept here as sent.`);
   if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}.`);
+  if (f.counts) notes.push(`Senders write ${f.counts.join(' or ')}; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in \`trailing\`.`);
+  if (f.nonempty) notes.push('Senders write no empty strings; empty ones at the end of a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`.');
   return notes.join(' ');
 }
 
@@ -51,16 +54,22 @@ function tableEntry(m: NetMessageSchema): string {
     if (f.optional) parts.push('optional: true');
     if (f.min !== undefined) parts.push(`min: ${f.min}`);
     if (f.max !== undefined) parts.push(`max: ${f.max}`);
+    if (f.mask !== undefined) parts.push(`mask: ${f.mask}`);
     if (f.sanitize) parts.push(`sanitize: ${str(f.sanitize)}`);
     if (f.size !== undefined) parts.push(`size: ${f.size}`);
     if (f.count !== undefined) parts.push(`count: ${f.count}`);
     if (f.size_field) parts.push(`sizeField: ${str(f.size_field)}`);
     if (f.count_divisor !== undefined) parts.push(`countDivisor: ${f.count_divisor}`);
+    if (f.count_table) parts.push(`countTable: [${f.count_table.join(', ')}]`);
+    if (f.counts) parts.push(`counts: [${f.counts.join(', ')}]`);
+    if (f.nonempty) parts.push('nonempty: true');
     return `{ ${parts.join(', ')} }`;
   });
   const head = [`name: ${str(m.name)}`, `system: ${m.system}`, `id: ${m.id}`];
   if (m.uuid) head.push(`uuid: ${str(m.uuid)}`, `uuidName: ${str(m.uuidName!)}`);
-  head.push(`direction: ${str(m.direction)}`, `description: ${str(m.description)}`);
+  head.push(`direction: ${str(m.direction)}`);
+  if (m.since) head.push(`since: ${str(m.since)}`);
+  head.push(`description: ${str(m.description)}`);
   return `{ ${head.join(', ')}, fields: [${fields.join(', ')}] },`;
 }
 
@@ -84,7 +93,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
       name: messageInterface(m),
       isExported: true,
       extends: [earlier ? `Omit<${earlier}, 'kind'>` : 'NetMessageBase'],
-      docs: doc(`${m.description} (${m.system ? 'system' : 'game'} message, ${framing(m)}; ${directionText[m.direction]})`),
+      docs: doc(`${m.description} (${m.system ? 'system' : 'game'} message, ${framing(m)}; ${directionText[m.direction]}${m.since ? `; since DDNet ${m.since}` : ''})`),
       properties: [
         { kind: StructureKind.PropertySignature, name: 'kind', type: str(m.name) },
         ...(earlier ? [] : m.fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), hasQuestionToken: f.optional === true, type: tsType(f), docs: doc(fieldDoc(f)) }))),
@@ -138,7 +147,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   });
   const path = `${p.protocol}.gen.ts`;
   const file = project.createSourceFile(path, { statements }, { overwrite: true });
-  return { path, text: file.getFullText() };
+  return { path, text: generatedText(file) };
 }
 
 const FIELD_TEXT: Record<NetFieldSchema['type'], string> = {
@@ -159,9 +168,15 @@ function fieldKind(f: NetFieldSchema): string {
   let text = FIELD_TEXT[f.type];
   if (f.size !== undefined) text = `${f.size} bytes`;
   if (f.count !== undefined) text = `${f.count} ${f.type === 'int_array' ? 'ints' : 'strings'}`;
-  if (f.size_field) text = f.type === 'raw' ? `bytes (\`${f.size_field}\` of them)` : `ints (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
+  if (f.size_field) {
+    const items = f.type === 'raw' ? 'bytes' : f.type === 'string_array' ? 'strings' : 'ints';
+    text = f.count_table ? `ints (by \`${f.size_field}\`: ${f.count_table.join(', ')})` : `${items} (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
+  }
+  if (f.counts) text += ` (senders write ${f.counts.join(' or ')}; a demo's zero padding after them is not data)`;
+  if (f.nonempty) text += " (never empty; a demo's zero padding is not data)";
   const extras: string[] = [];
   if (f.min !== undefined || f.max !== undefined) extras.push(`${f.min ?? '…'}..${f.max ?? '…'}`);
+  if (f.mask !== undefined) extras.push(`mask ${f.mask}`);
   if (f.sanitize && f.sanitize !== 'none') extras.push(`sanitise: ${f.sanitize}`);
   if (f.optional) extras.push('optional');
   return extras.length ? `${text}; ${extras.join('; ')}` : text;
@@ -212,7 +227,7 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
       lines.push(`### ${title}`, '');
       for (const m of list) {
         lines.push(`#### ${m.name}`, '');
-        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**.`, '');
+        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**${m.since ? `; since DDNet ${m.since}` : ''}.`, '');
         if (!m.fields.length) {
           lines.push('No fields.', '');
           continue;

@@ -7,7 +7,9 @@ import {
   NewLineKind,
   Project,
   QuoteKind,
+  type SourceFile,
   StructureKind,
+  SyntaxKind,
   VariableDeclarationKind,
   type VariableStatementStructure,
   type WriterFunction,
@@ -84,3 +86,18 @@ export const listInitializer =
     w.indent(() => lines.forEach((line) => w.writeLine(line)));
     w.write(close);
   };
+
+/**
+ * The text of a generated file with its imports cut to the names its code uses: an emitter imports what a file
+ * of its kind may need, and the names no statement refers to (and imports left empty) are dropped here, so
+ * that the generated code compiles under noUnusedLocals whatever the schema holds.
+ */
+export function generatedText(file: SourceFile): string {
+  const used = new Set<string>();
+  for (const id of file.getDescendantsOfKind(SyntaxKind.Identifier)) if (!id.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) used.add(id.getText());
+  for (const declaration of file.getImportDeclarations()) {
+    for (const named of declaration.getNamedImports()) if (!used.has((named.getAliasNode() ?? named.getNameNode()).getText())) named.remove();
+    if (!declaration.getNamedImports().length && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) declaration.remove();
+  }
+  return file.getFullText();
+}

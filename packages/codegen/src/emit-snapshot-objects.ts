@@ -1,22 +1,28 @@
 // Emits what the snapshot field layouts give: the layout literals inside the item tables, one TypeScript
 // interface per object and event (objects.gen.ts), and the field tables of the snapshot format reference.
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import { createProject, GENERATED_HEADER, type GeneratedFile, readonlyInterface, str } from './emit-shared.js';
-import { camel, pascal, type SnapshotFieldDef, type SnapshotLayoutDef, type SnapshotProtocolDef } from './model.js';
+import { createProject, GENERATED_HEADER, type GeneratedFile, readonlyInterface, str, generatedText } from './emit-shared.js';
+import { camel, pascal, type SnapshotEnumDef, type SnapshotFieldDef, type SnapshotLayoutDef, type SnapshotProtocolDef } from './model.js';
 
-/** The TypeScript of one field in the item tables. */
-function fieldLiteral(f: SnapshotFieldDef): string {
+/** The TypeScript of one field in the item tables; `sets` is the expression of the protocol's value sets. */
+function fieldLiteral(f: SnapshotFieldDef, sets: string): string {
   const parts = [`name: ${str(f.name)}`, `kind: ${str(f.kind)}`, `offset: ${f.offset}`, `ints: ${f.ints}`];
   for (const key of ['min', 'max', 'mask', 'default', 'scale'] as const) if (f[key] !== undefined) parts.push(`${key}: ${f[key]}`);
   if (f.since !== undefined) parts.push(`since: ${str(f.since)}`);
+  const set = f.enum ?? f.flags;
+  if (set !== undefined) parts.push(`values: ${sets}.${set}`);
   return `{ ${parts.join(', ')} }`;
 }
 
 /** The layout part of an item table entry: `event, since, fields`. */
-export function layoutLiteral(layout: SnapshotLayoutDef): string {
+export function layoutLiteral(layout: SnapshotLayoutDef, sets: string): string {
   const since = layout.since !== undefined ? `, since: ${str(layout.since)}` : '';
-  return `event: ${layout.event}${since}, fields: [${layout.fields.map(fieldLiteral).join(', ')}]`;
+  return `event: ${layout.event}${since}, fields: [${layout.fields.map((f) => fieldLiteral(f, sets)).join(', ')}]`;
 }
+
+/** The literal of one value set in the tables. */
+export const valueSetLiteral = (e: SnapshotEnumDef) =>
+  `{ name: ${str(e.name)}, kind: ${str(e.kind)}, values: [${e.values.map((v) => `{ name: ${str(v.name)}, value: ${v.value} }`).join(', ')}] }`;
 
 /** The interfaces SnapshotField and SnapshotLayout, written into tables.gen.ts. */
 export const LAYOUT_INTERFACES: StatementStructures[] = [
@@ -31,6 +37,12 @@ export const LAYOUT_INTERFACES: StatementStructures[] = [
     ['default?', 'number', "The value DDNet uses when an older server's item ends before the field."],
     ['scale?', 'number'],
     ['since?', 'string', 'The DDNet release that added the field.'],
+    ['values?', 'SnapshotValueSet', 'enum and flags fields: the names of their values (see valueName, flagNames).'],
+  ]),
+  readonlyInterface('SnapshotValueSet', 'An enum or flag set of a protocol: each name with its value (flags: the bit).', [
+    ['name', 'string'],
+    ['kind', "'enum' | 'flags'"],
+    ['values', 'readonly { readonly name: string; readonly value: number }[]'],
   ]),
   readonlyInterface('SnapshotLayout', 'The field layout of a snapshot object or event.', [
     ['name', 'string'],
@@ -86,10 +98,22 @@ export function emitSnapshotObjectsTs(protocols: SnapshotProtocolDef[], source =
     });
   }
   const file = project.createSourceFile('objects.gen.ts', { statements }, { overwrite: true });
-  return { path: 'objects.gen.ts', text: file.getFullText() };
+  return { path: 'objects.gen.ts', text: generatedText(file) };
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The enums and flag sets of one protocol for docs/formats/snapshot.md. */
+export function snapshotEnumTables(p: SnapshotProtocolDef): string[] {
+  if (!p.enums.length) return [];
+  const out = [`### ${p.protocol} enums and flags`, '', '| set | kind | values |', '| --- | --- | --- |'];
+  for (const e of p.enums) {
+    const values = e.values.map((v) => (e.kind === 'flags' ? `${v.name} (bit ${Math.log2(v.value)})` : `${v.value} ${v.name}`)).join(', ');
+    out.push(`| ${e.name}${e.ddnet ? ` (\`${e.ddnet}_*\`)` : ''} | ${e.kind} | ${escapeCell(values)} |`);
+  }
+  out.push('');
+  return out;
+}
 
 /** The field tables of one protocol for docs/formats/snapshot.md. */
 export function snapshotFieldTables(p: SnapshotProtocolDef): string[] {

@@ -1,10 +1,36 @@
 // Emits the snapshot item tables and the snapshot format reference from schemas/snapshot.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
-import { LAYOUT_INTERFACES, layoutLiteral, objectsMapName, snapshotFieldTables } from './emit-snapshot-objects.js';
-import type { SnapshotProtocolDef } from './model.js';
+import { createProject, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from './emit-shared.js';
+import { LAYOUT_INTERFACES, layoutLiteral, objectsMapName, protocolTypePrefix, snapshotEnumTables, snapshotFieldTables, valueSetLiteral } from './emit-snapshot-objects.js';
+import { pascal, type SnapshotProtocolDef } from './model.js';
 
 export const protocolConst = (p: SnapshotProtocolDef) => p.protocol.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+const setsConst = (p: SnapshotProtocolDef) => `${protocolConst(p)}_ENUMS`;
+
+/** enums.gen.ts: per protocol and set, an object of named constants and its value type (e.g. Ddnet06Emote.Happy). */
+export function emitSnapshotEnumsTs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): GeneratedFile {
+  const project = createProject();
+  const statements: (string | StatementStructures)[] = [GENERATED_HEADER(source)];
+  for (const p of protocols) {
+    // An object interface of the same name (0.7's pickup) keeps its name; the set's constants get `Value`.
+    const layouts = new Set([...p.items, ...p.uuidItems].map((l) => pascal(l.name)));
+    for (const e of p.enums) {
+      const name = `${protocolTypePrefix(p)}${pascal(e.name)}${layouts.has(pascal(e.name)) ? 'Value' : ''}`;
+      const what = e.kind === 'flags' ? 'bits' : 'values';
+      statements.push(
+        exportedConst(
+          name,
+          undefined,
+          `${e.description ?? `The ${what} of ${e.name}`} (${p.protocol}${e.ddnet ? `; DDNet's ${e.ddnet}_*` : ''}).`,
+          listInitializer('{', e.values.map((v) => `${pascal(v.name)}: ${v.value},`), '} as const'),
+        ),
+        { kind: StructureKind.TypeAlias, name, isExported: true, type: `(typeof ${name})[keyof typeof ${name}]` },
+      );
+    }
+  }
+  const file = project.createSourceFile('enums.gen.ts', { statements }, { overwrite: true });
+  return { path: 'enums.gen.ts', text: generatedText(file) };
+}
 
 export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): GeneratedFile[] {
   const project = createProject();
@@ -49,9 +75,18 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
         { name: 'name', type: 'string', isReadonly: true },
         { name: 'items', type: 'readonly SnapshotItemType[]', isReadonly: true },
         { name: 'uuidItems', type: 'readonly SnapshotUuidItemType[]', isReadonly: true },
+        { name: 'enums', type: 'Readonly<Record<string, SnapshotValueSet>>', isReadonly: true, docs: [{ description: 'The enums and flag sets of the protocol by name.' }] },
       ],
     },
   ];
+  for (const p of protocols) {
+    statements.push({
+      kind: StructureKind.VariableStatement,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [{ description: `The enums and flag sets of ${p.protocol}, from ${p.protocol}.yaml.` }],
+      declarations: [{ name: setsConst(p), initializer: listInitializer('{', p.enums.map((e) => `${e.name}: ${valueSetLiteral(e)},`), '} as const satisfies Record<string, SnapshotValueSet>') }],
+    });
+  }
   for (const p of protocols) {
     statements.push({
       kind: StructureKind.VariableStatement,
@@ -68,16 +103,17 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
               w.writeLine(`name: ${str(p.protocol)},`);
               w.writeLine('items: [');
               w.indent(() => {
-                for (const item of p.items) w.writeLine(`{ typeId: ${item.type_id}, name: ${str(item.name)}, size: ${item.size ?? 'undefined'}, ${layoutLiteral(item)} },`);
+                for (const item of p.items) w.writeLine(`{ typeId: ${item.type_id}, name: ${str(item.name)}, size: ${item.size ?? 'undefined'}, ${layoutLiteral(item, setsConst(p))} },`);
               });
               w.writeLine('],');
               w.writeLine('uuidItems: [');
               w.indent(() => {
                 for (const u of p.uuidItems) {
-                  w.writeLine(`{ name: ${str(u.name)}, uuid: ${str(u.uuid)}, uuidName: ${str(u.uuidName)}, size: ${u.size}, variableSize: ${u.variableSize}, ${layoutLiteral(u)} },`);
+                  w.writeLine(`{ name: ${str(u.name)}, uuid: ${str(u.uuid)}, uuidName: ${str(u.uuidName)}, size: ${u.size}, variableSize: ${u.variableSize}, ${layoutLiteral(u, setsConst(p))} },`);
                 }
               });
               w.writeLine('],');
+              w.writeLine(`enums: ${setsConst(p)},`);
             });
             w.write('}');
           },
@@ -93,7 +129,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
     declarations: [{ name: 'SNAPSHOT_PROTOCOLS', type: 'readonly SnapshotProtocol[]', initializer: `[${protocols.map(protocolConst).join(', ')}]` }],
   });
   const file = project.createSourceFile('tables.gen.ts', { statements }, { overwrite: true });
-  return [{ path: 'tables.gen.ts', text: file.getFullText() }];
+  return [{ path: 'tables.gen.ts', text: generatedText(file) }];
 }
 
 export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): string {
@@ -149,6 +185,8 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
   }
   out.push('## Objects and events', '', 'The fields of every snapshot object and event, as `snapshotObjects(snapshot, protocol).items(name)` reads them',
     '(worked example on a real demo: [examples.md](examples.md#snapshot-objects)).', 'Ranges are what DDNet\'s snapshot validation checks (`validate()` reports values outside them); a field with a', 'default may be missing from an older server\'s shorter item. Field names here are snake_case; the views use camelCase.', '');
+  out.push('## Enums and flags', '', 'The names of the values of enum fields and the bits of flags fields (`valueName`, `flagNames`; constants such as', '`Ddnet06Emote.Happy` in `@twcodec/snapshot`). Enum values count from 0 unless said; flags are bits.', '');
+  for (const p of protocols) out.push(...snapshotEnumTables(p));
   for (const p of protocols) out.push(...snapshotFieldTables(p));
   return out.join('\n');
 }

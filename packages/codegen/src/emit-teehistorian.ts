@@ -1,6 +1,6 @@
 // Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from './emit-shared.js';
+import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from './emit-shared.js';
 import { camel, pascal, type TeehistorianSchema, type ThExtensionDef, type ThFieldDef, type ThMessageDef } from './model.js';
 
 
@@ -72,7 +72,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(source),
-    "import { BinaryError, type ByteReader, type ByteWriter, type Uuid, uuidFromBytes, uuidToBytes, varIntSize } from '@twcodec/runtime';",
+    "import { BinaryError, type ByteReader, type ByteWriter, unpackVarInt, type Uuid, uuidFromBytes, uuidToBytes, varIntSize } from '@twcodec/runtime';",
   ];
   for (const m of schema.messages) {
     statements.push({
@@ -217,7 +217,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
   });
   statements.push(...emitScanner(schema));
   const file = project.createSourceFile('messages.gen.ts', { statements }, { overwrite: true });
-  return [{ path: 'messages.gen.ts', text: file.getFullText() }];
+  return [{ path: 'messages.gen.ts', text: generatedText(file) }];
 }
 
 /** The names of a message's int slots in `scanMessage`'s output, in schema order (an int array gives one per int). */
@@ -237,15 +237,15 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
     'if (p >= end) return -1;',
     'b = bytes[p]!;',
     'if (b & 0x80) {',
-    '  // Two bytes inline (canonical when the second holds bits); longer ones in scanLongVarInt.',
+    "  // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.",
     '  c = p + 1 < end ? bytes[p + 1]! : 0x80;',
     '  if (c !== 0 && !(c & 0x80)) {',
     '    v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);',
     '    p += 2;',
     '  } else {',
-    '    v = scanLongVarInt(bytes, p, end);',
-    '    if (scanPos < 0) return -1;',
-    '    p = scanPos;',
+    '    p = unpackVarInt(bytes, p, end, longInt, 0);',
+    '    if (p < 0) return -1;',
+    '    v = longInt[0]!;',
     '  }',
     '} else {',
     '  v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;',
@@ -319,41 +319,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
       docs: doc("The length `scanMessage`'s `ints` needs: the message id and the most int fields of any message."),
       declarations: [{ name: 'SCAN_INTS', initializer: String(maxSlots) }],
     },
-    '/** Where scanLongVarInt stopped: the position after the varint, or -1 where decodeMessage would have thrown. */\nlet scanPos = 0;',
-    {
-      kind: StructureKind.Function,
-      name: 'scanLongVarInt',
-      parameters: [{ name: 'bytes', type: 'Uint8Array' }, { name: 'start', type: 'number' }, { name: 'end', type: 'number' }],
-      returnType: 'number',
-      statements: [
-        'let p = start;',
-        'let b = bytes[p++]!;',
-        'const sign = (b >> 6) & 1;',
-        'let value = b & 0x3f;',
-        'let shift = 6;',
-        'for (let i = 0; ; i++) {',
-        '  if (p >= end) {',
-        '    scanPos = -1;',
-        '    return 0;',
-        '  }',
-        '  b = bytes[p++]!;',
-        '  if (i === 3) {',
-        '    if (b & 0xf0) {',
-        '      scanPos = -1;',
-        '      return 0;',
-        '    }',
-        '    value |= b << shift;',
-        '    break;',
-        '  }',
-        '  value |= (b & 0x7f) << shift;',
-        '  shift += 7;',
-        '  if (!(b & 0x80)) break;',
-        '}',
-        'const result = sign ? ~value : value | 0;',
-        'scanPos = p - start === varIntSize(result) ? p : -1;',
-        'return result;',
-      ],
-    },
+    "/** Where unpackVarInt puts the varints of 3 bytes and more that scanMessage reads. */\nconst longInt = new Int32Array(1);",
     {
       kind: StructureKind.Function,
       name: 'scannedMessage',

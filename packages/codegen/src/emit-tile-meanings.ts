@@ -1,7 +1,7 @@
 // Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
 // the tile meanings of the map schemas.
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str } from './emit-shared.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from './emit-shared.js';
 import { inRanges, rangeText, TEMPLATE_PLACEHOLDERS, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load-tile-meanings.js';
 import { pascal } from './model.js';
 
@@ -43,11 +43,41 @@ function predicate(name: string, rule: TileIdRuleDef, what: string): StatementSt
   };
 }
 
+/**
+ * The colours of the tile meanings: per physics layer the ids whose meaning there has a colour (an entity's in
+ * every layer that accepts its tile id), and `tileColour`, which falls back to the colours of other ids.
+ */
+function colourStatements(meanings: TileMeaningsDef): StatementStructures[] {
+  const rgb = (c: readonly number[]) => `[${c.join(', ')}]`;
+  const perLayer = meanings.layers.map((layer) => {
+    const entries = new Map<number, string>();
+    for (const e of meanings.entities) if (e.colour && e.layers.includes(layer.name)) entries.set(e.id + meanings.entityOffset, rgb(e.colour));
+    for (const t of meanings.tiles) if (t.colour && t.layers.includes(layer.name)) entries.set(t.id, rgb(t.colour));
+    const list = [...entries].sort((a, b) => a[0] - b[0]).map(([id, c]) => `${id}: ${c}`);
+    return `${layer.name}: ${list.length ? `{ ${list.join(', ')} }` : '{}'},`;
+  });
+  return [
+    exportedConst('OTHER_TILE_COLOUR', 'Rgb', 'The colour of a tile id whose meaning has none.', rgb(meanings.otherTileColour)),
+    exportedConst('OTHER_ENTITY_COLOUR', 'Rgb', 'The colour of an entity whose meaning has none.', rgb(meanings.otherEntityColour)),
+    exportedConst('TILE_COLOURS', 'Readonly<Record<string, Readonly<Record<number, Rgb>>>>', 'The colours of the tile meanings by physics layer and tile id (entities at their tile id).', listInitializer('{', perLayer, '}')),
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: 'tileColour',
+      parameters: [{ name: 'layer', type: 'string' }, { name: 'id', type: 'number' }],
+      returnType: 'Rgb | undefined',
+      docs: doc('The colour tile id `id` of a physics layer (a tilemap kind: `game`, `front`, ...) is drawn in: its meaning\'s, else the colour of other entities or other tiles; undefined for air (0).'),
+      statements: ['if (id === 0) return undefined;', `return TILE_COLOURS[layer]?.[id] ?? (id > ENTITY_OFFSET ? OTHER_ENTITY_COLOUR : OTHER_TILE_COLOUR);`],
+    },
+  ];
+}
+
 /** The generated tile id file, relative to the map package's src/generated/. */
 export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
   const project = createProject();
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(meanings.file),
+    { kind: StructureKind.TypeAlias, isExported: true, name: 'Rgb', type: 'readonly [r: number, g: number, b: number]', docs: doc('A colour: red, green, blue 0-255.') },
     exportedConst('ENTITY_OFFSET', undefined, 'Entities are stored in game, front and switch layers as tile id `ENTITY_OFFSET + entity`.', `${meanings.entityOffset}`),
     ...constObject('TileId', 'Every named tile id (DDNet\'s TILE_*); some ids mean different things in different layers.', meanings.tiles),
     ...constObject('EntityId', 'Entity numbers (DDNet\'s ENTITY_*); the tile id is `ENTITY_OFFSET` more.', meanings.entities),
@@ -64,9 +94,10 @@ export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
       listInitializer('{', meanings.layers.map((layer) => `${layer.name}: ${layerPredicate(layer)},`), '}'),
     ),
     exportedConst('INVALID_TILE_ID_BEHAVIOUR', undefined, 'What DDNet does with a tile id its layer does not accept.', str(meanings.whatDdnetDoes)),
+    ...colourStatements(meanings),
   );
   const file = project.createSourceFile('tile-meanings.gen.ts', { statements }, { overwrite: true });
-  return { path: 'tile-meanings.gen.ts', text: file.getFullText() };
+  return { path: 'tile-meanings.gen.ts', text: generatedText(file) };
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { emitMapDocs } from './emit-docs.js';
+import { emitExplorerTs } from './emit-explorer.js';
 import { emitMapTs } from './emit-map.js';
 import { emitTileMeaningsDocs, emitTileMeaningsTs } from './emit-tile-meanings.js';
 import { loadTileMeanings } from './load-tile-meanings.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
-import { emitSnapshotDocs, emitSnapshotTs } from './emit-snapshot.js';
+import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './emit-snapshot.js';
 import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
 import { emitNetDocs, emitNetTs } from './emit-net.js';
@@ -22,6 +23,8 @@ export interface GenerateOptions {
   snapshotOut?: string;
   /** Where the net message codecs go; default packages/netmsg/src/generated under root. */
   netOut?: string;
+  /** Where the explorer's schema data goes; default packages/explorer/src/generated under root. */
+  explorerOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -59,13 +62,16 @@ export function generate(options: GenerateOptions): GenerateResult {
   }
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
-  for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
+  for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot), emitSnapshotEnumsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
   for (const p of net) {
     const file = emitNetTs(p);
     outputs.set(join(netOut, file.path), file.text);
   }
   outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net));
+  const explorerOut = options.explorerOut ?? join(options.root, 'packages', 'explorer', 'src', 'generated');
+  const explorer = emitExplorerTs(map, teehistorian, snapshot);
+  outputs.set(join(explorerOut, explorer.path), explorer.text);
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -80,7 +86,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut]) {
+  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { uuidFromName } from '@twcodec/datafile';
+import { uuidFromName } from '@twcodec/runtime';
 import { SchemaError, type SchemaProblem } from './load.js';
 import { camel } from './model.js';
 
@@ -16,11 +16,16 @@ export interface NetFieldSchema {
   since?: string;
   min?: number;
   max?: number;
+  /** Flags: the bits DDNet accepts. */
+  mask?: number;
   sanitize?: 'none' | 'sanitize' | 'sanitize_cc' | 'strict';
   size?: number;
   count?: number;
   size_field?: string;
   count_divisor?: number;
+  count_table?: number[];
+  counts?: number[];
+  nonempty?: boolean;
 }
 
 export interface NetMessageSchema {
@@ -103,6 +108,9 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
         const fieldAt = ['messages', i, 'fields', j];
         if (earlier.has(f.name)) problem(fieldAt, `field ${f.name} is defined twice`);
         if (f.size_field && !['int'].includes(earlier.get(f.size_field)?.type ?? '')) problem(fieldAt, `size_field ${f.size_field} must name an earlier int field`);
+        if (f.count_table && (f.type !== 'int_array' || !f.size_field)) problem(fieldAt, 'count_table is for an int_array with size_field');
+        if (f.counts && f.type !== 'int_rest') problem(fieldAt, 'counts is for int_rest fields');
+        if (f.nonempty && f.type !== 'string_rest') problem(fieldAt, 'nonempty is for string_rest fields');
         if (REST_TYPES.has(f.type) && j !== m.fields.length - 1) problem(fieldAt, `a ${f.type} field must be the last one`);
         if (optionalSeen && !f.optional) problem(fieldAt, 'fields after an optional field must be optional too');
         if (f.sanitize && f.type !== 'string' && f.type !== 'string_array' && f.type !== 'string_rest') problem(fieldAt, 'sanitize is for strings');

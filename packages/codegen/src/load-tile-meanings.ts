@@ -15,7 +15,12 @@ export interface TileMeaningDef {
   description: string;
   /** The layers in which the id means this; every layer that accepts the id when the schema does not say. */
   layers: string[];
+  /** The colour it is drawn in (map render, explorer previews), when the schema gives one. */
+  colour?: Rgb;
 }
+
+/** A colour: red, green, blue 0-255. */
+export type Rgb = [number, number, number];
 
 /** Which ids a layer (or a named set) accepts. */
 export interface TileIdRuleDef {
@@ -36,6 +41,9 @@ export interface TileMeaningsDef {
   layers: TileIdRuleDef[];
   tiles: TileMeaningDef[];
   entities: TileMeaningDef[];
+  /** The colours of ids without their own. */
+  otherTileColour: Rgb;
+  otherEntityColour: Rgb;
   /** The docs page's prose, with `{{placeholder}}`s for the tables (schemas/map/tile-meanings.md). */
   template: string;
   templateFile: string;
@@ -60,6 +68,7 @@ interface RawMeaning {
   name: string;
   ddnet?: string;
   layers?: string[];
+  colour?: string;
   description: string;
 }
 interface RawTileMeanings {
@@ -70,7 +79,11 @@ interface RawTileMeanings {
   layers: RawRule[];
   tiles: RawMeaning[];
   entities: RawMeaning[];
+  colours: { other_tile: string; other_entity: string };
 }
+
+/** `#rrggbb` (the JSON schema checks the form) as [r, g, b]. */
+const rgb = (text: string): Rgb => [1, 3, 5].map((i) => parseInt(text.slice(i, i + 2), 16)) as Rgb;
 
 /** Whether `id` lies in one of `ranges`. */
 export const inRanges = (ranges: [number, number][], id: number) => ranges.some(([lo, hi]) => id >= lo && id <= hi);
@@ -127,7 +140,7 @@ function buildTileMeanings(f: ParsedFile, layerNames: string[]): Omit<TileMeanin
       if (names.has(m.name)) problem([key, i, 'name'], `${key === 'tiles' ? 'tile' : 'entity'} '${m.name}' is defined twice`);
       names.add(m.name);
       if (key === 'entities' && m.id + offset > 255) problem([key, i, 'id'], `entity ${m.id} + entity_offset ${offset} is not a tile id (0-255)`);
-      return { id: m.id, name: m.name, ddnet: m.ddnet ?? `${prefix}${m.name.toUpperCase()}`, description: m.description, layers: m.layers ?? [] };
+      return { id: m.id, name: m.name, ddnet: m.ddnet ?? `${prefix}${m.name.toUpperCase()}`, description: m.description, layers: m.layers ?? [], ...(m.colour ? { colour: rgb(m.colour) } : {}) };
     });
   };
   const tiles = meanings(raw.tiles, 'tiles', 'TILE_');
@@ -207,5 +220,7 @@ function buildTileMeanings(f: ParsedFile, layerNames: string[]): Omit<TileMeanin
     layers,
     tiles: [...tiles].sort((a, b) => a.id - b.id),
     entities: [...entities].sort((a, b) => a.id - b.id),
+    otherTileColour: rgb(raw.colours.other_tile),
+    otherEntityColour: rgb(raw.colours.other_entity),
   };
 }

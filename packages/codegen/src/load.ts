@@ -8,6 +8,7 @@ import { uuidFromName } from '@twcodec/runtime';
 import {
   camel,
   type EnumDef,
+  type SnapshotEnumDef,
   type SnapshotFieldDef,
   type SnapshotProtocolDef,
   type TeehistorianSchema,
@@ -47,7 +48,8 @@ export interface ParsedFile {
   data: Record<string, unknown>;
 }
 
-const KINDS = ['item', 'record', 'tile', 'enums', 'tile_meanings', 'messages', 'extensions', 'protocol'] as const;
+// In the order a file's kind is looked for: a snapshot protocol file also has `enums`.
+const KINDS = ['item', 'record', 'tile', 'protocol', 'enums', 'tile_meanings', 'messages', 'extensions'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
@@ -147,7 +149,7 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
   const msgOf = (s: Site) => (s as Site & { m: ThMessageDef }).m;
   const extOf = (s: Site) => (s as Site & { e: ThExtensionDef }).e;
   findDuplicates(problems, messageSites, (s) => msgOf(s).id, (id, o) => `message id ${id} is already used by ${o.what}`);
-  findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name, o) => `message name ${name} is defined twice`);
+  findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name) => `message name ${name} is defined twice`);
   findDuplicates(problems, extensionSites, (s) => extOf(s).name, (name) => `extension ${name} is defined twice`);
   findDuplicates(problems, extensionSites, (s) => extOf(s).uuid, (uuid, o) => `UUID ${uuid} (${extOf(o).uuidName}) is already used by extension ${o.what}`);
   if (problems.length) throw new SchemaError(problems);
@@ -508,13 +510,61 @@ function snapshotLayouts(f: ParsedFile, raws: { raw: RawSnapshotItem; path: (str
   return out;
 }
 
+interface RawSnapshotEnum {
+  name: string;
+  kind: 'enum' | 'flags';
+  ddnet?: string;
+  start?: number;
+  description?: string;
+  values: string[];
+}
+
+/**
+ * Resolves a protocol's enums and flag sets to values and checks that every `enum:` / `flags:` a field names
+ * is a set of that kind in the same file, and that names are unique.
+ */
+function snapshotEnums(f: ParsedFile, raw: RawSnapshotEnum[], items: { raw: RawSnapshotItem; path: (string | number)[] }[], problems: SchemaProblem[]): SnapshotEnumDef[] {
+  const report = (path: (string | number)[], message: string) => problems.push({ file: f.file, ...positionOf(f, path), message });
+  const byName = new Map<string, RawSnapshotEnum>();
+  raw.forEach((e, i) => {
+    if (byName.has(e.name)) report(['enums', i, 'name'], `enum ${e.name} is defined twice`);
+    byName.set(e.name, e);
+    const seen = new Set<string>();
+    e.values.forEach((v, j) => {
+      if (seen.has(v)) report(['enums', i, 'values', j], `${e.name} names ${v} twice`);
+      seen.add(v);
+    });
+    if (e.kind === 'flags' && e.start !== undefined) report(['enums', i, 'start'], 'start is for enums; flags are bits 0, 1, 2, ...');
+    if (e.kind === 'flags' && e.values.length > 32) report(['enums', i, 'values'], `${e.name} has ${e.values.length} flags; an int holds 32`);
+  });
+  for (const { raw: item, path } of items) {
+    (item.fields ?? []).forEach((field, i) => {
+      for (const kind of ['enum', 'flags'] as const) {
+        const name = field[kind];
+        if (name === undefined) continue;
+        const set = byName.get(name);
+        if (field.kind !== kind) report([...path, 'fields', i, kind], `${kind}: is for ${kind} fields, ${field.name} is ${field.kind}`);
+        else if (!set) report([...path, 'fields', i, kind], `${kind} ${name} is not among this file's enums (${[...byName.keys()].join(', ')})`);
+        else if (set.kind !== kind) report([...path, 'fields', i, kind], `${name} is a set of kind ${set.kind}, not ${kind}`);
+      }
+    });
+  }
+  return raw.map((e) => ({
+    name: e.name,
+    kind: e.kind,
+    ...(e.ddnet !== undefined ? { ddnet: e.ddnet } : {}),
+    ...(e.description !== undefined ? { description: e.description } : {}),
+    values: e.values.map((name, i) => ({ name, value: e.kind === 'flags' ? 2 ** i : (e.start ?? 0) + i })),
+  }));
+}
+
 /** Loads the snapshot item tables (`schemasDir/snapshot`), one per protocol. */
 export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir): SnapshotProtocolDef[] {
   const files = parseFamily(schemasDir, 'snapshot', displayRoot);
   const problems: SchemaProblem[] = [];
   const out: SnapshotProtocolDef[] = [];
   for (const f of files) {
-    const d = f.data as { protocol: string; description: string; items: (RawSnapshotItem & { type_id: number })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
+    const d = f.data as { protocol: string; description: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
     const sites = d.items.map((item, i) => ({ f, path: ['items', i], what: item.name, typeId: item.type_id }));
     findDuplicates(problems, sites, (s) => (s as (typeof sites)[number]).typeId, (id, o) => `type_id ${id} is already used by ${o.what}`);
     const uuidSites = (d.uuid_items ?? []).map((u, i) => ({ f, path: ['uuid_items', i], what: u.name, uuid: uuidFromName(u.uuid_name) }));
@@ -525,6 +575,13 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
       ...(d.uuid_items ?? []).map((raw, i) => ({ raw: raw as unknown as RawSnapshotItem, path: ['uuid_items', i] })),
     ];
     const layouts = snapshotLayouts(f, raws, problems);
+    const enums = snapshotEnums(f, d.enums ?? [], raws, problems);
+    // A field added after its item means older servers send the item shorter: DDNet reads such items with
+    // defaults (validate_size=False or a default on the new field), so the schema must say the size varies.
+    (d.uuid_items ?? []).forEach((u, i) => {
+      const later = (u.fields ?? []).find((field) => field.since !== undefined && field.since !== u.since);
+      if (later && u.variable_size !== true) problems.push({ file: f.file, ...positionOf(f, ['uuid_items', i]), message: `${u.name}: field ${later.name} came later (${later.since}), so older servers send fewer ints: add variable_size: true` });
+    });
     const layoutOf = (raw: RawSnapshotItem) => ({
       event: raw.event === true,
       ...(raw.since !== undefined ? { since: raw.since } : {}),
@@ -534,6 +591,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
     out.push({
       protocol: d.protocol,
       description: d.description,
+      enums,
       items: [...d.items].sort((a, b) => a.type_id - b.type_id).map((item) => ({ type_id: item.type_id, name: item.name, ...(item.size !== undefined ? { size: item.size } : {}), description: item.description, ...layoutOf(item as unknown as RawSnapshotItem) })),
       uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description, ...layoutOf(u as unknown as RawSnapshotItem) })),
     });

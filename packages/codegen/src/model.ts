@@ -190,9 +190,20 @@ export interface SnapshotUuidItemDef extends SnapshotLayoutDef {
   description: string;
 }
 
+/** An enum or flag set of a snapshot protocol: names with their values (flags: one bit each). */
+export interface SnapshotEnumDef {
+  name: string;
+  kind: 'enum' | 'flags';
+  /** The prefix of DDNet's constants, e.g. EMOTE. */
+  ddnet?: string;
+  description?: string;
+  values: { name: string; value: number }[];
+}
+
 export interface SnapshotProtocolDef {
   protocol: string;
   description: string;
+  enums: SnapshotEnumDef[];
   items: (SnapshotLayoutDef & { type_id: number; size?: number })[];
   uuidItems: SnapshotUuidItemDef[];
 }

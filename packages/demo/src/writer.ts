@@ -1,4 +1,4 @@
-import { ByteWriter, CodecError, encodeUtf8, packVarInt, uuidToBytes } from '@twcodec/runtime';
+import { CodecError, concatBytes, encodeUtf8, packVarInt, uuidToBytes } from '@twcodec/runtime';
 import { createDelta, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 import { DemoError, demoProtocolOf } from './demo.js';
@@ -235,10 +235,7 @@ export class DemoWriter {
     this.finished = true;
     if (this.header.length === undefined) be32(this.headerBytes, 152, this.lengthFromTicks);
     if (this.sink) return this.headerBytes;
-    const size = this.parts.reduce((s, p) => s + p.length, 0);
-    const out = new ByteWriter(size);
-    for (const p of this.parts) out.writeBytes(p);
-    return out.finish();
+    return concatBytes(this.parts);
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENTITY_OFFSET, EntityId, readMap, tileColour, TileId } from '@twcodec/map';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
 import { attachPreviews, renderLayer } from './previews.js';
@@ -85,8 +86,17 @@ describe('previews', () => {
     const game = layers.find((l) => l.children!.find((c) => c.label === 'tilemap_flags')!.value === '0x1')!;
     const colours = new Set<string>();
     for (let i = 0; i < game.preview!.rgba.length; i += 4) colours.add(Array.from(game.preview!.rgba.subarray(i, i + 3)).join(','));
-    expect(colours).toContain('120,120,120');
-    for (const c of ['255,90,90', '90,120,255', '180,0,0', '0,0,180']) expect(colours).toContain(c);
+    // Colours from schemas/map/tile-meanings.yaml, the same `map render` draws (issue 26).
+    const colour = (id: number) => tileColour('game', id)!.join(',');
+    expect(colours).toContain(colour(TileId.Solid));
+    for (const e of [EntityId.SpawnRed, EntityId.SpawnBlue, EntityId.FlagstandRed, EntityId.FlagstandBlue]) expect(colours).toContain(colour(ENTITY_OFFSET + e));
+    const map = readMap(bytes);
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
+    const tiles = layer.kind === 'tilemap' ? layer.tiles.bytes : new Uint8Array();
+    for (let i = 0; i < tiles.length / 4; i++) {
+      const id = tiles[i * 4]!;
+      if (id !== 0) expect(Array.from(game.preview!.rgba.subarray(i * 4, i * 4 + 3)).join(',')).toBe(colour(id));
+    }
   });
 });
 
@@ -150,6 +160,9 @@ describe('demo and teehistorian sessions', () => {
     expect(character, items.map((i) => i.label).join(' ')).toBeDefined();
     expect(character!.children!.map((f) => f.label)).toEqual(expect.arrayContaining(['x', 'y', 'health', 'weapon']));
     expect(character!.children!.every((f) => f.decoded && f.start === snapshot.start && f.end === snapshot.end)).toBe(true);
+    // Enum values by their schema names beside the number (issue 26).
+    const weapon = character!.children!.find((f) => f.label === 'weapon')!;
+    expect(weapon.value).toMatch(/^-1$|^\d \((hammer|gun|shotgun|grenade|laser|ninja)\)$/);
     const info = items.find((i) => i.label.startsWith('client_info '))!;
     expect(info.children!.find((f) => f.label === 'name')!.value).toMatch(/^".*"$/);
     // The first message (before the first tick) is input_timing: its fields with their values.

@@ -1,7 +1,7 @@
 // Pictures for map nodes: each tilemap layer as one pixel per tile (physics layers coloured by tile meaning,
 // tiles layers in their tint), tiles layers with an embedded tileset drawn with it (on request, when selected),
 // embedded images as they are, envelopes as plots. Built in the worker, drawn by the page.
-import { EntityId, ENTITY_OFFSET, GameTileId, type MapImage, readMap, TileFlags, type TilemapLayer, type TwMap } from '@twcodec/map';
+import { type MapImage, readMap, TileFlags, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
 import type { LayoutNode } from './layout.js';
 
 export interface Preview {
@@ -12,25 +12,7 @@ export interface Preview {
   note?: string;
 }
 
-type Rgb = [number, number, number];
-const MEANING: Record<number, Rgb> = {
-  [GameTileId.Solid]: [120, 120, 120],
-  [GameTileId.Death]: [220, 30, 30],
-  [GameTileId.Nohook]: [60, 60, 90],
-  [GameTileId.Freeze]: [120, 200, 255],
-  [GameTileId.Unfreeze]: [255, 220, 120],
-  [GameTileId.Start]: [40, 200, 40],
-  [GameTileId.Finish]: [200, 40, 200],
-};
-const ENTITY: Record<number, Rgb> = {
-  [EntityId.Spawn]: [40, 220, 80],
-  [EntityId.SpawnRed]: [255, 90, 90],
-  [EntityId.SpawnBlue]: [90, 120, 255],
-  [EntityId.FlagstandRed]: [180, 0, 0],
-  [EntityId.FlagstandBlue]: [0, 0, 180],
-};
-const OTHER_TILE: Rgb = [230, 160, 40];
-const OTHER_ENTITY: Rgb = [250, 240, 60];
+type Rgb = readonly [number, number, number];
 /** Largest layer drawn (tiles); larger layers get no preview rather than a huge allocation. */
 const MAX_TILES = 4_000_000;
 
@@ -75,7 +57,8 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
       for (let i = 0; i < width * height; i++) {
         const id = tiles[i * 4]!;
         if (id === 0) continue;
-        const c = !physics ? tint : id >= ENTITY_OFFSET ? (ENTITY[id - ENTITY_OFFSET] ?? OTHER_ENTITY) : (MEANING[id] ?? OTHER_TILE);
+        // Physics layers in the colours of the tile meanings (schemas/map/tile-meanings.yaml), as `map render` draws them.
+        const c = !physics ? tint : tileColour(layer.tilemapKind, id)!;
         rgba.set([c[0], c[1], c[2], 255], i * 4);
       }
       node.preview = { width, height, rgba };

@@ -4,7 +4,7 @@
 // opens quickly; those nodes carry `decoded` and the byte range of their chunk.
 import { type DemoChunk, type DemoReader, readDemo, snapshotPlayers } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
-import { decodeObject, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
+import { decodeObject, fieldValueText, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
 import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
@@ -175,7 +175,9 @@ function snapshotNodes(snapshot: Snapshot, protocol: SnapshotProtocol, docs: Str
     for (const f of layout.fields) {
       const key = camel(f.name);
       if (!(key in decoded)) continue;
-      fields.push({ label: f.name, start, end, decoded: true, type: fieldType(f), value: clip(show(decoded[key]), 200), description: doc?.fields[f.name] ?? `Field of ${layout.name}: ${doc?.description ?? ''}` });
+      // Enum values and flag bits by their schema names beside the number: `2 (happy)`, `17 (playing|aim)`.
+      const named = typeof decoded[key] === 'number' ? fieldValueText(f, decoded[key] as number) : undefined;
+      fields.push({ label: f.name, start, end, decoded: true, type: fieldType(f), value: clip(`${show(decoded[key])}${named ? ` (${named})` : ''}`, 200), description: doc?.fields[f.name] ?? `Field of ${layout.name}: ${doc?.description ?? ''}` });
     }
     if (decoded.extra) fields.push({ label: 'extra', start, end, decoded: true, type: `int[${decoded.extra.length}]`, value: decoded.extra.join(', '), description: 'Ints after the fields the schema knows (a newer server); kept unchanged.' });
     let value: string;

@@ -1,6 +1,6 @@
 import { demoChat, type DemoReader, type DemoSnapshot, readDemo } from '@twcodec/demo';
 import { ByteReader, decodeI32String } from '@twcodec/runtime';
-import { type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects } from '@twcodec/snapshot';
+import { fieldValueText, type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects } from '@twcodec/snapshot';
 import { type ColumnType, type ExportTable, TableBuilder } from './table.js';
 
 export interface DemoExportOptions {
@@ -18,6 +18,8 @@ interface FieldPlan {
   field: SnapshotField;
   /** First column of the field in the table (after tick and id). */
   column: number;
+  /** enum and flags fields: the column of the value's name (see objectTable). */
+  nameColumn?: number;
 }
 
 interface ObjectTable {
@@ -30,7 +32,8 @@ interface ObjectTable {
  * client_info, ...), then one per field under the schema's name: ints as stored, fixed-point fields as their
  * value (vel_x: the int / 256), strings decoded, arrays as name_0, name_1, .... A field named tick or id is
  * called <object>_<field> (character_tick). A field past the end of an older server's shorter item is its
- * default, or null.
+ * default, or null. An enum or flags field is followed by <field>_name: the name of its value from the schema
+ * (weapon_name `gun`; flags joined with `|`, player_flags_name `playing|aim`), null where the schema names none.
  */
 function objectTable(layout: SnapshotLayout): ObjectTable {
   const columns: { name: string; type: ColumnType }[] = [
@@ -40,9 +43,14 @@ function objectTable(layout: SnapshotLayout): ObjectTable {
   const fields: FieldPlan[] = [];
   for (const field of layout.fields) {
     const name = field.name === 'tick' || field.name === 'id' ? `${layout.name}_${field.name}` : field.name;
-    fields.push({ field, column: columns.length });
+    const plan: FieldPlan = { field, column: columns.length };
+    fields.push(plan);
     if (field.kind === 'array') for (let i = 0; i < field.ints; i++) columns.push({ name: `${name}_${i}`, type: 'int32' });
     else columns.push({ name, type: field.kind === 'string' ? 'string' : field.kind === 'fixed' ? 'float64' : 'int32' });
+    if (field.values) {
+      plan.nameColumn = columns.length;
+      columns.push({ name: `${name}_name`, type: 'string' });
+    }
   }
   return { builder: new TableBuilder(layout.name, columns), fields };
 }
@@ -63,8 +71,12 @@ function addObject(table: ObjectTable, tick: number, item: SnapshotItem): void {
   const data = item.data;
   columns[0]!.push(tick);
   columns[1]!.push(item.id);
-  for (const { field, column } of table.fields) {
+  for (const { field, column, nameColumn } of table.fields) {
     const at = field.offset;
+    if (nameColumn !== undefined) {
+      const value = at < data.length ? data[at] : field.default;
+      columns[nameColumn]!.push(value === undefined ? null : (fieldValueText(field, value) ?? null));
+    }
     switch (field.kind) {
       case 'array':
         for (let i = 0; i < field.ints; i++) columns[column + i]!.push(at + i < data.length ? data[at + i] : field.default);

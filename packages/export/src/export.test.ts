@@ -89,6 +89,17 @@ describe('demoTables', () => {
     expect(rows(tables.get('client_info')!)[0]).toMatchObject({ name: 'Alpha', skin: 'default' });
   });
 
+  it('puts the name of each enum value and flag set beside its number (issue 26)', () => {
+    const character = tables.get('character')!;
+    const names = character.columns.map((c) => c.name);
+    expect(names.slice(names.indexOf('weapon'), names.indexOf('weapon') + 4)).toEqual(['weapon', 'weapon_name', 'emote', 'emote_name']);
+    const weapons = ['hammer', 'gun', 'shotgun', 'grenade', 'laser', 'ninja'];
+    for (const row of rows(character)) {
+      expect(row.weapon_name).toBe(weapons[row.weapon as number] ?? null);
+      expect(typeof row.player_flags_name).toBe('string');
+    }
+  });
+
   it('an item shorter than its layout (an older server) gives defaults or nulls; unknown types their ints', () => {
     const snapshot = new Snapshot([
       { type: 11, id: 2, data: Int32Array.of(0, 0, 0, 0) }, // client_info cut after the name

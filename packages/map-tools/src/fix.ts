@@ -1,14 +1,15 @@
 import { rgbToRgba } from './images.js';
 import {
+  ImageFormat,
   type ItemRefField,
-  LayerFlags,
+  LAYER_LOAD_FIXES,
   MAP_ITEM_TYPE,
   MAP_RECORD_REFS,
   type MapIssue,
   readMap,
+  TILE_BYTE_OFFSETS,
   TILEMAP_KINDS,
   tilemapKind,
-  type TilemapLayer,
   Tiles,
   type TwMap,
   validateMap,
@@ -71,7 +72,7 @@ export function fixMapModel(map: TwMap): void {
   }
 
   for (const image of map.images) {
-    if (image.item.external || image.item.version < 2 || image.item.format === 1 || !image.pixels) continue;
+    if (image.item.external || image.item.version < 2 || image.item.format === ImageFormat.Rgba || !image.pixels) continue;
     const { width, height } = image.item;
     if (image.pixels.length !== width * height * 3) continue;
     image.pixels = rgbToRgba(image.pixels, width, height);
@@ -82,7 +83,9 @@ export function fixMapModel(map: TwMap): void {
   const tileDataUsers = new Set<number>();
   for (const group of map.groups) {
     for (const layer of group.layers) {
-      if (layer.item.layerVersion !== 0) layer.item = { ...layer.item, layerVersion: 0 };
+      // What DDNet's loader changes (layer version, physics layer name, colour, detail flag, other kinds' data
+      // indices): the table validateMap reports from.
+      layer.item = LAYER_LOAD_FIXES.reduce((item, rule) => rule.apply(item), layer.item);
       const variant = MAP_ITEM_TYPE.layer.variants.find((v) => v.name === layer.kind);
       if (variant) clearRefs(layer.item, variant.refs);
       if (layer.kind === 'quads') layer.quads.forEach((q) => clearRefs(q, MAP_RECORD_REFS.quad ?? []));
@@ -91,15 +94,6 @@ export function fixMapModel(map: TwMap): void {
 
       const item = { ...layer.item };
       const kind = TILEMAP_KINDS.find((k) => k.kind === tilemapKind(item.tilemapFlags))!;
-      if (kind.flag !== 0) {
-        const name = kind.kind.charAt(0).toUpperCase() + kind.kind.slice(1);
-        if (item.name !== undefined) item.name = name;
-        item.color = { r: 255, g: 255, b: 255, a: 255 };
-        item.flags &= ~LayerFlags.Detail;
-      }
-      for (const other of TILEMAP_KINDS) {
-        if (other.property && other.kind !== kind.kind && item[other.field] !== undefined) (item[other.field] as number) = -1;
-      }
       // Shared tile data: this layer's tiles go to a new data item.
       const own = item[kind.field] as number | undefined;
       if (own !== undefined && own >= 0) {
@@ -114,7 +108,8 @@ export function fixMapModel(map: TwMap): void {
       const tileCount = item.width * item.height;
       let tiles = layer.tiles.bytes;
       if (tiles.length > tileCount * 4) tiles = tiles.slice(0, tileCount * 4);
-      tiles = zeroed(tiles, 4, [2, 3]) ?? tiles;
+      const tile = TILE_BYTE_OFFSETS.tile;
+      tiles = zeroed(tiles, 4, [tile.skip, tile.reserved]) ?? tiles;
       if (tiles !== layer.tiles.bytes) layer.tiles = new Tiles(tiles);
       if (kind.property) {
         const views = layer as unknown as Record<string, { bytes: Uint8Array } | undefined>;
@@ -122,7 +117,7 @@ export function fixMapModel(map: TwMap): void {
         if (view) {
           let bytes = view.bytes;
           if (bytes.length > tileCount * kind.tileBytes) bytes = bytes.slice(0, tileCount * kind.tileBytes);
-          bytes = zeroed(bytes, kind.tileBytes, kind.tile === 'tile' ? [2, ...kind.zeroBytes] : kind.zeroBytes) ?? bytes;
+          bytes = zeroed(bytes, kind.tileBytes, kind.tile === 'tile' ? [tile.skip, ...kind.zeroBytes] : kind.zeroBytes) ?? bytes;
           if (bytes !== view.bytes) views[kind.property] = kind.view(bytes);
         }
       }

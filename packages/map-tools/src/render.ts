@@ -1,4 +1,4 @@
-import { ENTITY_OFFSET, MapError, TileId, type TwMap } from '@twcodec/map';
+import { MapError, tileColour, type TwMap } from '@twcodec/map';
 import { encode } from 'fast-png';
 import { pngToRgba, type RgbaImage } from './images.js';
 
@@ -13,26 +13,12 @@ export interface RenderOptions {
 
 type Rgba = [number, number, number, number];
 
-// Colours by tile meaning (ids from the generated TileId table, checked against DDNet src/game/mapitems.h).
-const GAME_COLOURS = new Map<number, Rgba>([
-  [TileId.Solid, [90, 90, 100, 255]],
-  [TileId.Death, [200, 30, 30, 255]],
-  [TileId.Nohook, [160, 140, 110, 255]],
-  [TileId.Freeze, [40, 40, 160, 255]],
-  [TileId.Unfreeze, [120, 200, 255, 255]],
-  [TileId.Dfreeze, [20, 20, 110, 255]],
-  [TileId.Dunfreeze, [150, 220, 255, 255]],
-  [TileId.Start, [40, 200, 40, 255]],
-  [TileId.Finish, [230, 200, 30, 255]],
-]);
-const ENTITY_COLOUR: Rgba = [255, 120, 0, 255];
-const OTHER_COLOUR: Rgba = [200, 80, 200, 255];
 const SKY: Rgba = [30, 34, 44, 255];
 
-/** The colour a game tile id is drawn in: walls grey, death red, freeze blue, start/finish, entities orange. */
+/** The colour a game tile id is drawn in: its meaning's in schemas/map/tile-meanings.yaml (generated `tileColour`). */
 export function gameTileColour(id: number): Rgba | undefined {
-  if (id === 0) return undefined;
-  return GAME_COLOURS.get(id) ?? (id > ENTITY_OFFSET ? ENTITY_COLOUR : OTHER_COLOUR);
+  const c = tileColour('game', id);
+  return c && [c[0], c[1], c[2], 255];
 }
 
 class Canvas {

@@ -25,6 +25,7 @@ export type {
 export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
 export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
+export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';
 export { validateMap } from './validate.js';
 export { validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';

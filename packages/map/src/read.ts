@@ -5,7 +5,6 @@ import {
   type DatafileReadOptions,
   decodeCString,
   decodeUtf8,
-  int32sFromBytes,
   ITEMTYPE_EX,
 } from '@twcodec/datafile';
 import { MapError } from './errors.js';

@@ -2,25 +2,23 @@
 // master) refuses or silently fixes, and what its client and editor ignore, reported on the map model with
 // the element's path. Version ranges and item references come from the schemas (generated registry).
 import {
+  ImageFormat,
   type ItemRefField,
-  LayerFlags,
   MAP_ITEM_TYPE,
   MAP_ITEM_TYPES,
   MAP_RECORD_REFS,
   type MapItemName,
   type MapItemTypeInfo,
   type SinceVersionField,
+  TILE_BYTE_OFFSETS,
   TILEMAP_KIND_FLAGS,
   TILEMAP_KINDS,
-  type TilemapKind,
   tilemapKind,
   type VersionRange,
 } from './generated/index.gen.js';
+import { LAYER_LOAD_FIXES } from './load-fixes.js';
 import type { MapIssue, MapLayer, TilemapLayer, TwMap } from './model.js';
 import { validateTileIds } from './tile-validity.js';
-
-/** Names DDNet gives physics layers on load (src/engine/shared/map.cpp, EnsureTileLayerProperties). */
-const physicsName = (kind: TilemapKind) => kind.charAt(0).toUpperCase() + kind.slice(1);
 
 /** Everything DDNet would refuse (`error`), change (`fixed`) or ignore (`warning`) when loading this map, plus read issues. */
 export function validateMap(map: TwMap): MapIssue[] {
@@ -94,13 +92,13 @@ export function validateMap(map: TwMap): MapIssue[] {
     checkItem(MAP_ITEM_TYPE.image, image.item, path);
     if (image.name === undefined) warning('IMAGE_NAME_MISSING', `${path}.name`, 'the image has no readable name; DDNet names it "(error)" and cannot load it if it is external');
     if (image.item.external) return;
-    if (image.item.version >= 2 && image.item.format !== 1) {
+    if (image.item.version >= 2 && image.item.format !== ImageFormat.Rgba) {
       // DDNet 18.3 and later load embedded images as RGBA only (src/game/client/components/mapimages.cpp,
       // "invalid map image type"; DDNet commit 8a64feabc3 removed RGB images from the format).
       warning('IMAGE_FORMAT', `${path}.format`, `pixel format ${image.item.format} is not RGBA; DDNet (since 18.3) does not load the image`);
     }
     if (image.pixels) {
-      const bpp = image.item.version >= 2 && image.item.format === 0 ? 3 : 4;
+      const bpp = image.item.version >= 2 && image.item.format === ImageFormat.Rgb ? 3 : 4;
       const want = image.item.width * image.item.height * bpp;
       if (image.pixels.length < want) warning('IMAGE_DATA_SIZE', `${path}.data`, `${image.pixels.length} bytes of pixels, ${image.item.width}x${image.item.height}x${bpp} needs ${want}; DDNet does not load the image`);
     } else warning('IMAGE_DATA_MISSING', `${path}.data`, 'an embedded image has no pixel data; DDNet does not load the image');
@@ -129,7 +127,7 @@ export function validateMap(map: TwMap): MapIssue[] {
       const path = `groups[${g}].layers[${l}]`;
       checkItem(MAP_ITEM_TYPE.layer, layer.item, path);
       for (const [record, list] of recordsOf(layer)) list.forEach((r, k) => checkRefs(r, MAP_RECORD_REFS[record] ?? [], `${path}.${record === 'quad' ? 'quads' : 'sources'}[${k}]`));
-      if (layer.item.layerVersion !== 0) fixed('LAYER_VERSION', `${path}.layerVersion`, `unused version ${layer.item.layerVersion} is reset to 0`);
+      for (const rule of LAYER_LOAD_FIXES) for (const f of rule.find(layer.item)) fixed(rule.code, `${path}.${f.field}`, f.message);
       if (layer.kind === 'tilemap') {
         tilemaps.push([layer, path]);
         if (layer.tilemapKind === 'game') {
@@ -177,9 +175,10 @@ export function validateMap(map: TwMap): MapIssue[] {
       }
       // Without skip compression (tilemap version 4) the skip byte of tiles must be 0 too.
       if (kind.tile === 'tile') {
-        for (let o = 0; o + 3 < bytes.length; o += 4) {
-          if (bytes[o + 2] !== 0) {
-            error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${o / 4} has skip ${bytes[o + 2]} but the layer does not use skip compression`);
+        const skip = TILE_BYTE_OFFSETS.tile.skip;
+        for (let o = 0; o + kind.tileBytes <= bytes.length; o += kind.tileBytes) {
+          if (bytes[o + skip] !== 0) {
+            error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${o / kind.tileBytes} has skip ${bytes[o + skip]} but the layer does not use skip compression`);
             break;
           }
         }
@@ -188,20 +187,10 @@ export function validateMap(map: TwMap): MapIssue[] {
     if (kind.property && gameLayer && count < gameLayer.item.width * gameLayer.item.height) {
       error('PHYSICS_LAYER_SMALL', path, `${kind.kind} layer ${item.width}x${item.height} is smaller than the game layer ${gameLayer.item.width}x${gameLayer.item.height}`);
     }
-    if (kind.flag !== 0) {
-      const expected = physicsName(kind.kind);
-      if (item.name !== undefined && item.name !== expected) fixed('PHYSICS_LAYER_NAME', `${path}.name`, `name '${item.name}' is reset to '${expected}'`);
-      const c = item.color;
-      if (c.r !== 255 || c.g !== 255 || c.b !== 255 || c.a !== 255) fixed('PHYSICS_LAYER_COLOR', `${path}.color`, 'colour is reset to white');
-      if (item.flags & LayerFlags.Detail) fixed('PHYSICS_LAYER_DETAIL', `${path}.flags`, 'detail flag is cleared');
-    } else {
+    // Physics layers: what DDNet's loader changes is reported with the other LAYER_LOAD_FIXES above.
+    if (kind.flag === 0) {
       const c = item.color;
       if ([c.r, c.g, c.b, c.a].some((v) => v < 0 || v > 255)) error('TILEMAP_COLOR', `${path}.color`, `colour (${c.r}, ${c.g}, ${c.b}, ${c.a}) out of range`);
-    }
-    for (const other of TILEMAP_KINDS) {
-      if (!other.property || other.kind === kind.kind) continue;
-      const value = item[other.field] as number | undefined;
-      if (value !== undefined && value !== -1) fixed('PHYSICS_DATA_UNUSED', `${path}.${other.field}`, `unused ${other.kind} data index ${value} is reset to -1`);
     }
   }
 
@@ -210,9 +199,10 @@ export function validateMap(map: TwMap): MapIssue[] {
     const list = (map.items as Record<string, object[] | undefined>)[type.name];
     list?.forEach((item, i) => checkItem(type, item, `items.${type.name}[${i}]`));
   }
+  const automapperVersions = MAP_ITEM_TYPE.automapper.versions;
   map.items.automapper?.forEach((a, i) => {
-    // Only DDNet's editor reads these, and only version 1 (checked by the version range above).
-    if (a.version !== 1) return;
+    // Only DDNet's editor reads these, and only the versions of its range (checked above).
+    if (automapperVersions && (a.version < automapperVersions.min || a.version > automapperVersions.max)) return;
     const group = map.groups[a.group];
     if (group && (a.layer < 0 || a.layer >= group.layers.length)) {
       warning('AUTOMAPPER_TARGET', `items.automapper[${i}].layer`, `group ${a.group} has no layer ${a.layer}; the editor ignores this config`);

@@ -12,6 +12,7 @@ import {
   type Uuid,
 } from '@twcodec/datafile';
 import { deflateLikeZlib } from '@twcodec/datafile/deflate';
+import { concatBytes } from '@twcodec/runtime';
 import {
   decodeEnvelopeItem,
   decodeGroupItem,
@@ -64,16 +65,7 @@ const encodeCString = (text: string) => {
   return out;
 };
 
-const encodeCStringList = (list: string[]) => {
-  const parts = list.map(encodeCString);
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const encodeCStringList = (list: string[]) => concatBytes(list.map(encodeCString));
 
 /**
  * Writes a map. Items and data that did not change (compared by value with what was read) keep their

@@ -27,13 +27,24 @@ export interface NetFieldDef {
   readonly optional?: boolean;
   readonly min?: number;
   readonly max?: number;
+  /** Flags: the bits DDNet accepts (a value with another bit set is dropped). */
+  readonly mask?: number;
   readonly sanitize?: SanitizeRule;
   /** raw: fixed size in bytes. int_array/string_array: fixed count. */
   readonly size?: number;
   readonly count?: number;
-  /** raw/int_array: the earlier field that holds the length (divided by `countDivisor` for int_array). */
+  /** raw/int_array/string_array: the earlier field that holds the length (divided by `countDivisor` for int_array). */
   readonly sizeField?: string;
   readonly countDivisor?: number;
+  /** int_array with sizeField: the count is `countTable[value]`; a value outside the table does not read. */
+  readonly countTable?: readonly number[];
+  /**
+   * int_rest: the numbers of ints senders write. A demo pads each message chunk with zeros to a multiple of 4
+   * bytes (DDNet's demo.cpp); up to 3 zero ints after one of these counts are that padding, kept in `trailing`.
+   */
+  readonly counts?: readonly number[];
+  /** string_rest: senders write no empty strings, so empty ones in a demo's padding are not data. */
+  readonly nonempty?: boolean;
 }
 
 export type Direction = 'server' | 'client' | 'both';
@@ -47,6 +58,8 @@ export interface NetMessageDef {
   readonly uuidName?: string;
   /** Who sends it: `server` (server to client), `client` (client to server) or `both`. */
   readonly direction: Direction;
+  /** The DDNet release that added the message, when the schema says. */
+  readonly since?: string;
   readonly description: string;
   readonly fields: readonly NetFieldDef[];
 }
@@ -188,7 +201,7 @@ function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: stri
     case 'raw_rest':
       return r.readBytes(r.remaining, path).slice();
     case 'int_array': {
-      const n = f.count ?? lengthFrom(r, f, out, path, f.countDivisor ?? 1);
+      const n = f.count ?? (f.countTable ? countFromTable(r, f, out, path) : lengthFrom(r, f, out, path, f.countDivisor ?? 1));
       // Every int takes at least one byte: a count beyond the bytes left is truncation, not an allocation.
       if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} ints, ${r.remaining} bytes left`, r.offset, path);
       const ints: number[] = [];
@@ -196,21 +209,54 @@ function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: stri
       return ints;
     }
     case 'string_array': {
+      const n = f.count ?? lengthFrom(r, f, out, path, 1);
+      // Every string takes at least its NUL: a count beyond the bytes left is truncation, not an allocation.
+      if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} strings, ${r.remaining} bytes left`, r.offset, path);
       const strings: string[] = [];
-      for (let i = 0; i < f.count!; i++) strings.push(r.readCString(`${path}[${i}]`));
+      for (let i = 0; i < n; i++) strings.push(r.readCString(`${path}[${i}]`));
       return strings;
     }
     case 'int_rest': {
       const ints: number[] = [];
       while (r.remaining > 0) ints.push(r.readVarInt(`${path}[${ints.length}]`));
-      return ints;
+      return withoutPadding(r, f, ints, 0);
     }
     case 'string_rest': {
       const strings: string[] = [];
       while (r.remaining > 0) strings.push(r.readCString(`${path}[${strings.length}]`));
-      return strings;
+      return withoutPadding(r, f, strings, '');
     }
   }
+}
+
+/**
+ * A demo pads each message chunk with zero bytes to a multiple of 4 (DDNet's CDemoRecorder::Write); read to
+ * the end, those bytes are up to 3 ints 0 or empty strings. When the field says what senders write (`counts`,
+ * `nonempty`), the items that can only be padding are given back to the reader, so they end up in `trailing`
+ * and the message is still written back byte for byte.
+ */
+function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T): T[] {
+  if (r.end % 4 !== 0) return items;
+  let zeros = 0;
+  while (zeros < 3 && zeros < items.length && items[items.length - 1 - zeros] === zero) zeros++;
+  let drop = 0;
+  if (f.nonempty) drop = zeros;
+  // The fewest items a sender could have written: DDNet 16.4's 45 tune params padded with 2 zeros read as 47,
+  // the count of 18.0, whose last two (ground elasticity) default to 0; the bytes cannot tell them apart, and
+  // DDNet's client gives a missing param its default, so both readings mean the same tuning.
+  else if (f.counts) drop = [3, 2, 1].find((k) => k <= zeros && f.counts!.includes(items.length - k)) ?? 0;
+  if (drop === 0) return items;
+  // Each such item is the single byte 0.
+  r.pos -= drop;
+  return items.slice(0, items.length - drop);
+}
+
+function countFromTable(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string): number {
+  const key = f.sizeField!.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const value = out[key] as number;
+  const n = f.countTable![value];
+  if (n === undefined) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${value}, which says no count (0..${f.countTable!.length - 1})`, r.offset, path);
+  return n;
 }
 
 function lengthFrom(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string, divisor: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGES, decodeDdnet06Message, encodeDdnet06Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -116,7 +116,6 @@ function catchError(f: () => unknown): CodecError {
 
 describe('net messages (teeworlds-0.7)', () => {
   it('decodes a 0.7 chat line and client info, and writes them back', async () => {
-    const { decodeTeeworlds07Message, encodeTeeworlds07Message } = await import('./index.js');
     const chat = pack(3 << 1, 1, 0, -1, 'salut ça va');
     const m = decodeTeeworlds07Message(chat);
     expect(m).toEqual({ kind: 'sv_chat', mode: 1, clientId: 0, targetId: -1, message: 'salut ça va' });
@@ -127,5 +126,88 @@ describe('net messages (teeworlds-0.7)', () => {
     expect(encodeTeeworlds07Message(ci)).toEqual(info);
     const mapData = pack((3 << 1) | 1, new Uint8Array([1, 2, 3]));
     expect(decodeTeeworlds07Message(mapData)).toEqual({ kind: 'map_data', data: new Uint8Array([1, 2, 3]) });
+  });
+});
+
+describe('schema errata checked against DDNet (issue 26)', () => {
+  const field = (table: typeof DDNET_0_6_MESSAGES, message: string, name: string) => netMessageDef(table, message)!.fields.find((f) => f.name === name)!;
+  it('carries the ranges DDNet validates', () => {
+    // datasrc/network.py: SaveStates (5 values), NetTickStrict = MIN_TICK..MAX_TICK (protocol.h: 0..0x6FFFFFFF).
+    expect(field(DDNET_0_6_MESSAGES, 'sv_save_code', 'state')).toMatchObject({ min: 0, max: 4 });
+    expect(field(DDNET_0_6_MESSAGES, 'sv_change_info_cooldown', 'wait_until')).toMatchObject({ min: 0, max: 0x6fffffff });
+    expect(field(DDNET_0_6_MESSAGES, 'sv_pre_input', 'intended_tick')).toMatchObject({ min: 0, max: 0x6fffffff });
+    // datasrc/seven/network.py: Votes (7 values), GameFlags (4 flags), NetBool arrays.
+    expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_vote_set', 'type')).toMatchObject({ min: 0, max: 6 });
+    expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_game_info', 'game_flags')).toMatchObject({ mask: 15 });
+    for (const m of ['sv_client_info', 'cl_start_info', 'sv_skin_change', 'cl_skin_change']) expect(field(TEEWORLDS_0_7_MESSAGES, m, 'use_custom_colors')).toMatchObject({ min: 0, max: 1 });
+  });
+  it('says when DDNet added a message', () => {
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_save_code')!.since).toBe('19.6');
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_pre_input')!.since).toBe('19.4');
+    expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_change_info_cooldown')!.since).toBe('18.2');
+  });
+});
+
+
+describe('a demo\'s zero padding is not data (issue 26)', () => {
+  /** Pads as DDNet's demo recorder does: zeros to a multiple of 4 bytes. */
+  const padded = (bytes: Uint8Array) => {
+    const out = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
+    out.set(bytes);
+    return out;
+  };
+  const teamsHeader = (...rest: number[]) => pack(0, uuidToBytes(uuidFromName('teamsstate@netmsg.ddnet.tw')), ...rest);
+
+  it('sv_teams_state: 64 teams (DDNet\'s MAX_CLIENTS), the padding in trailing', () => {
+    const bytes = padded(teamsHeader(...Array.from({ length: 64 }, (_, i) => (i === 5 ? 3 : 0))));
+    expect(bytes.length % 4).toBe(0);
+    const m = decodeDdnet06Message(bytes);
+    expect(m.kind === 'sv_teams_state' && m.teams.length).toBe(64);
+    expect(m.kind === 'sv_teams_state' && m.trailing).toEqual(new Uint8Array(3));
+    expect(encodeDdnet06Message(m)).toEqual(bytes);
+  });
+
+  it('sv_tune_params: the 45 values DDNet 16.4 sends with 1, 2 or 3 bytes of padding, and 47 of 18.0', () => {
+    for (const big of [0, 1, 2, 3]) {
+      // Values of two bytes move the message's length through every remainder mod 4.
+      const values = Array.from({ length: 45 }, (_, i) => (i < big ? 1000 : 7));
+      const bytes = padded(pack(6 << 1, ...values));
+      const m = decodeDdnet06Message(bytes);
+      expect(m.kind === 'sv_tune_params' && m.params).toEqual(values);
+      expect(encodeDdnet06Message(m)).toEqual(bytes);
+    }
+    const newer = Array.from({ length: 47 }, () => 9);
+    const n = decodeDdnet06Message(padded(pack(6 << 1, ...newer)));
+    expect(n.kind === 'sv_tune_params' && n.params).toEqual(newer);
+  });
+
+  it('keeps zeros as data where the message was not padded', () => {
+    // 1 + 45 + 1 bytes: not a multiple of 4, so no demo padded it.
+    const bytes = pack(6 << 1, ...Array.from({ length: 45 }, () => 1), 0);
+    expect(bytes.length % 4).not.toBe(0);
+    const m = decodeDdnet06Message(bytes);
+    expect(m.kind === 'sv_tune_params' && m.params.length).toBe(46);
+  });
+
+  it('maplist_add: empty names are padding', () => {
+    const bytes = padded(pack(1, uuidToBytes(uuidFromName('sv-maplist-add@ddnet.org')), 'ctf1', 'dm1'));
+    const m = decodeDdnet06Message(bytes);
+    expect(m.kind === 'maplist_add' && m.maps).toEqual(['ctf1', 'dm1']);
+    expect(encodeDdnet06Message(m)).toEqual(bytes);
+  });
+
+  it('0.7: sv_vote_option_list_add reads num_options strings, sv_game_msg the ints its id takes', () => {
+    const list = padded(pack(12 << 1, 2, 'a', 'b'));
+    const l = decodeTeeworlds07Message(list);
+    expect(l).toMatchObject({ kind: 'sv_vote_option_list_add', numOptions: 2, descriptions: ['a', 'b'] });
+    expect(encodeTeeworlds07Message(l)).toEqual(list);
+    const capture = padded(pack(21 << 1, 9, 1, 3, 250));
+    expect(decodeTeeworlds07Message(capture)).toMatchObject({ kind: 'sv_game_msg', gameMsgId: 9, params: [1, 3, 250] });
+    const swap = padded(pack(21 << 1, 0));
+    const s = decodeTeeworlds07Message(swap);
+    expect(s).toMatchObject({ kind: 'sv_game_msg', gameMsgId: 0, params: [], trailing: new Uint8Array(2) });
+    expect(encodeTeeworlds07Message(s)).toEqual(swap);
+    // An id DDNet does not know stays raw.
+    expect(decodeTeeworlds07Message(pack(21 << 1, 11), { lenient: true })).toMatchObject({ kind: 'unknown', error: expect.stringContaining('BAD_LENGTH') });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, varIntSize } from './bytes.js';
+import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, unpackVarInt, varIntSize } from './bytes.js';
 import { BinaryError } from './errors.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
@@ -156,5 +156,27 @@ describe('UTF-8 with escaped bytes', () => {
   it('keeps lone surrogates of real text apart from escapes only where UTF-8 cannot hold them', () => {
     expect(encodeUtf8Escaped('\ud83d\ude00')).toEqual(new TextEncoder().encode('😀'));
     expect(encodeUtf8Escaped('x\udc80')).toEqual(Uint8Array.of(0x78, 0x80));
+  });
+});
+
+describe('unpackVarInt (the allocation-free decoder the teehistorian scanner uses)', () => {
+  it('reads what ByteReader.readVarInt reads and gives -1 where it throws', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    const out = new Int32Array(2);
+    for (let n = 0; n < 20_000; n++) {
+      const bytes = Uint8Array.from({ length: 1 + (n % 6) }, next);
+      const end = n % 7 === 0 ? bytes.length - 1 : bytes.length;
+      const reader = new ByteReader(bytes, 0, end);
+      let expected: number | undefined;
+      try {
+        expected = reader.readVarInt();
+      } catch (e) {
+        expect(e).toBeInstanceOf(BinaryError);
+      }
+      const pos = unpackVarInt(bytes, 0, end, out, 1);
+      if (expected === undefined) expect(pos).toBe(-1);
+      else expect([pos, out[1]]).toEqual([reader.pos, expected]);
+    }
   });
 });

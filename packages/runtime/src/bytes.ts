@@ -85,13 +85,7 @@ export function encodeUtf8Escaped(text: string): Uint8Array {
     run = i + 1;
   }
   parts.push(textEncoder.encode(text.slice(run)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** The string in a C string buffer: its bytes up to the first NUL (or all of them), as UTF-8. */
@@ -255,40 +249,36 @@ export class ByteReader {
   }
 
   private readLongVarInt(path: string): number {
+    const p = unpackVarInt(this.bytes, this.pos, this.end, longVarInt, 0);
+    if (p >= 0) {
+      this.pos = p;
+      return longVarInt[0]!;
+    }
+    throw this.varIntError(path);
+  }
+
+  /** Why unpackVarInt refused the varint at `pos`: it runs out, is longer than 5 bytes, or is not the shortest form. */
+  private varIntError(path: string): BinaryError {
     const bytes = this.bytes;
-    let p = this.pos;
-    if (p >= this.end) throw new BinaryError('TRUNCATED', 'varint needs 1 byte, 0 left', this.offset, path);
-    let b = bytes[p++]!;
-    const sign = (b >> 6) & 1;
-    let value = b & 0x3f;
-    if (b & 0x80) {
-      let shift = 6;
+    if (this.pos >= this.end) return new BinaryError('TRUNCATED', 'varint needs 1 byte, 0 left', this.offset, path);
+    let p = this.pos + 1;
+    if (bytes[this.pos]! & 0x80) {
       for (let i = 0; ; i++) {
-        if (p >= this.end) {
-          throw new BinaryError('TRUNCATED', 'varint ends in the middle', this.baseOffset + p, path);
-        }
-        b = bytes[p++]!;
+        if (p >= this.end) return new BinaryError('TRUNCATED', 'varint ends in the middle', this.baseOffset + p, path);
+        const b = bytes[p++]!;
+        // The fifth byte holds the top 4 bits; anything more cannot be written back the same way.
         if (i === 3) {
-          // The fifth byte holds the top 4 bits; anything more cannot be written back the same way.
-          if (b & 0xf0) {
-            throw new BinaryError('VARINT_OVERLONG', 'varint longer than 5 bytes or out of range', this.baseOffset + p - 1, path);
-          }
-          value |= b << shift;
+          if (b & 0xf0) return new BinaryError('VARINT_OVERLONG', 'varint longer than 5 bytes or out of range', this.baseOffset + p - 1, path);
           break;
         }
-        value |= (b & 0x7f) << shift;
-        shift += 7;
         if (!(b & 0x80)) break;
       }
     }
-    const result = sign ? ~value : value | 0;
     // DDNet always writes the shortest form; a longer one could not be written back byte for byte.
-    if (p - this.pos !== varIntSize(result)) {
-      throw new BinaryError('VARINT_NONCANONICAL', `varint of ${result} takes ${p - this.pos} bytes, not ${varIntSize(result)}`, this.offset, path);
-    }
-    this.pos = p;
-    return result;
+    const result = longVarInt[0]!;
+    return new BinaryError('VARINT_NONCANONICAL', `varint of ${result} takes ${p - this.pos} bytes, not ${varIntSize(result)}`, this.offset, path);
   }
+
 }
 
 /**
@@ -405,6 +395,42 @@ export function packVarInt(value: number, out: Uint8Array, pos: number): number 
     }
     out[pos++] = b | 0x80;
   }
+}
+
+/** Where ByteReader's long varints are unpacked. */
+const longVarInt = new Int32Array(1);
+
+/**
+ * Unpacks the variable-width int at `bytes[pos]` (layout: see packVarInt) into `out[slot]` and returns the
+ * position after it, or -1 where ByteReader.readVarInt throws: the int does not end before `end`, is longer
+ * than 5 bytes, or is not the shortest form (which could not be written back byte for byte). For decoders
+ * that neither allocate nor throw on their fast path (the teehistorian scanner).
+ */
+export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: Int32Array, slot: number): number {
+  if (pos >= end) return -1;
+  let p = pos;
+  let b = bytes[p++]!;
+  const sign = (b >> 6) & 1;
+  let value = b & 0x3f;
+  if (b & 0x80) {
+    let shift = 6;
+    for (let i = 0; ; i++) {
+      if (p >= end) return -1;
+      b = bytes[p++]!;
+      if (i === 3) {
+        if (b & 0xf0) return -1;
+        value |= b << shift;
+        break;
+      }
+      value |= (b & 0x7f) << shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+    }
+  }
+  const result = sign ? ~value : value | 0;
+  // Written also when the form is not the shortest, for ByteReader's error message.
+  out[slot] = result;
+  return p - pos === varIntSize(result) ? p : -1;
 }
 
 /** The number of bytes `packVarInt` writes for a value. */

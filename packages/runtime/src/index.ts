@@ -12,6 +12,7 @@ export {
   encodeUtf8,
   encodeUtf8Escaped,
   packVarInt,
+  unpackVarInt,
   varIntSize,
 } from './bytes.js';
 export { BinaryError, CodecError } from './errors.js';

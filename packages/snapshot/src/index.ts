@@ -1,11 +1,15 @@
 export { applyDelta, type ApplyDeltaOptions, createDelta, sizeTable } from './delta.js';
 export * from './generated/tables.gen.js';
+export * from './generated/enums.gen.js';
 export type * from './generated/objects.gen.js';
 export {
   decodeObject,
   type DecodedObject,
   encodeObject,
+  fieldValueText,
+  flagNames,
   layoutNamed,
+  objectValueNames,
   type ObjectName,
   type ObjectProblem,
   type ObjectView,
@@ -14,6 +18,7 @@ export {
   snapshotObjects,
   type UnknownItemReason,
   validateObject,
+  valueName,
   viewObject,
 } from './objects.js';
 export {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodecError, encodeI32String, uuidFromName, uuidToInts } from '@twcodec/runtime';
-import { DDNET_0_6, decodeObject, encodeObject, layoutNamed, Snapshot, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7, validateObject, viewObject } from './index.js';
+import { DDNET_0_6, Ddnet06CharacterFlags, Ddnet06Weapon, decodeObject, encodeObject, fieldValueText, flagNames, layoutNamed, objectValueNames, Snapshot, snapshotObjects, type SnapshotProtocol, TEEWORLDS_0_7, Teeworlds07GameFlags, validateObject, valueName, viewObject } from './index.js';
 
 const layout = (name: string, protocol: SnapshotProtocol = DDNET_0_6) => layoutNamed(protocol, name)!;
 const clientInfo = (name: string, clan: string, skin: string) =>
@@ -109,5 +109,41 @@ describe('snapshot objects', () => {
         }
       }
     }
+  });
+});
+
+describe('snapshot schema errata checked against DDNet (issue 26)', () => {
+  it('dates DDNetCharacter\'s display fields to 16.2 and lets DDNetSpectatorInfo be shorter', () => {
+    const character = DDNET_0_6.uuidItems.find((u) => u.name === 'ddnet_character')!;
+    for (const name of ['jumped_total', 'ninja_activation_tick', 'freeze_start', 'target_x', 'target_y']) expect(character.fields.find((f) => f.name === name)!.since).toBe('16.2');
+    // 18.9 and 19.0 send 4 ints; spectator_count came in 19.1.
+    expect(DDNET_0_6.uuidItems.find((u) => u.name === 'ddnet_spectator_info')!.variableSize).toBe(true);
+  });
+});
+
+describe('enum and flag names from the schema (issue 26)', () => {
+  it('names weapons, emotes and character flags as DDNet\'s datasrc lists them', () => {
+    const character = layout('character');
+    const weapon = character.fields.find((f) => f.name === 'weapon')!;
+    expect(weapon.values?.name).toBe('weapon');
+    expect(valueName(weapon.values!, 1)).toBe('gun');
+    expect(valueName(weapon.values!, 99)).toBeUndefined();
+    const ddnet = layout('ddnet_character').fields.find((f) => f.name === 'flags')!;
+    expect(flagNames(ddnet.values!, 0b11 | (1 << 30))).toEqual(['solo', 'jetpack', 'bit_30']);
+    expect(fieldValueText(ddnet, Ddnet06CharacterFlags.Super | Ddnet06CharacterFlags.Invincible)).toBe('super|invincible');
+    expect(Ddnet06Weapon.Ninja).toBe(5);
+    // Teams start at -2 (TEAM_ALL) in network.py.
+    expect(valueName(DDNET_0_6.enums.team!, -1)).toBe('spectators');
+    expect(Teeworlds07GameFlags.Race).toBe(8);
+    const laser = layout('ddnet_laser').fields.find((f) => f.name === 'type')!;
+    expect(valueName(laser.values!, 4)).toBe('dragger');
+  });
+
+  it('gives the names beside the numbers of one item', () => {
+    const data = new Int32Array(22);
+    data[15] = 1 | 16; // player_flags: playing, aim
+    data[19] = 3; // weapon: grenade
+    data[20] = 2; // emote: happy
+    expect(objectValueNames(layout('character'), data)).toEqual({ playerFlags: ['playing', 'aim'], weapon: 'grenade', emote: 'happy' });
   });
 });

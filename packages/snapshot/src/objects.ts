@@ -2,7 +2,7 @@
 // its item's Int32Array through getters (nothing is copied), decodeObject/encodeObject turn an item into a
 // plain object and back int for int, validateObject reports what DDNet's snapshot validation would.
 import { decodeI32String, encodeI32String, uuidFromInts } from '@twcodec/runtime';
-import type { SnapshotField, SnapshotLayout, SnapshotProtocol } from './generated/tables.gen.js';
+import type { SnapshotField, SnapshotLayout, SnapshotProtocol, SnapshotValueSet } from './generated/tables.gen.js';
 import { type Snapshot, SNAPSHOT_OFFSET_UUID_TYPE, SnapshotError, type SnapshotItem } from './snapshot.js';
 
 /** A typed, read-only view of one item: its named fields plus where it came from. */
@@ -182,6 +182,48 @@ export function decodeObject(layout: SnapshotLayout, data: Int32Array): DecodedO
     } else out[key] = value as number | boolean;
   }
   if (end < data.length) out.extra = Array.from(data.subarray(end));
+  return out;
+}
+
+/** The name of an enum value (`weapon` 1 -> `gun`), or undefined for a value the set does not name. */
+export function valueName(set: SnapshotValueSet, value: number): string | undefined {
+  for (const v of set.values) if (v.value === value) return v.name;
+  return undefined;
+}
+
+/**
+ * The names of the bits set in a flags value, lowest bit first (`character_flags` 3 -> `['solo', 'jetpack']`);
+ * a bit the set does not name is `bit_N`, so that no set bit goes unmentioned.
+ */
+export function flagNames(set: SnapshotValueSet, value: number): string[] {
+  const out: string[] = [];
+  for (let bit = 0; bit < 32; bit++) {
+    if (((value >>> bit) & 1) === 0) continue;
+    const named = set.values.find((v) => (v.value | 0) === 1 << bit);
+    out.push(named ? named.name : `bit_${bit}`);
+  }
+  return out;
+}
+
+/** A field's value as text: enum values by name, flags as names joined with `|` (`solo|jetpack`); undefined for other fields or unnamed enum values. */
+export function fieldValueText(field: SnapshotField, value: number): string | undefined {
+  if (!field.values) return undefined;
+  return field.kind === 'flags' ? flagNames(field.values, value).join('|') : valueName(field.values, value);
+}
+
+/**
+ * The names beside the numbers of an item's enum and flags fields, keyed like decodeObject's fields (camelCase):
+ * `{ weapon: 'gun', playerFlags: ['playing', 'aim'] }`. Enum values the schema does not name, and fields past
+ * the item's end, are left out.
+ */
+export function objectValueNames(layout: SnapshotLayout, data: Int32Array): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const field of layout.fields) {
+    if (!field.values || field.offset >= data.length) continue;
+    const value = data[field.offset]!;
+    const name = field.kind === 'flags' ? flagNames(field.values, value) : valueName(field.values, value);
+    if (name !== undefined) out[camel(field.name)] = name;
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@
 import { decodeI32String, encodeI32String } from '@twcodec/runtime';
 import { need } from './errors.gen.js';
 import { ENVELOPE_POINT_BEZIER_INTS, decodeEnvelopePointBezierArray, encodeEnvelopePointBezierArray, type EnvelopePointBezier } from './records.gen.js';
-import type { Color, Point } from './types.gen.js';
+import type { Color } from './types.gen.js';
 
 /** The map format version. Every map has exactly one; DDNet refuses maps without it or with another version than 1. (type_id 0) */
 export interface VersionItem {
@@ -841,8 +841,8 @@ export interface EnvelopePointsBezierItem {
   extra?: number[];
 }
 
-/** Decodes a envelope_points_bezier item's ints. `offset` is the item's byte offset in the file, for errors. */
-export function decodeEnvelopePointsBezierItem(d: Int32Array, offset: number = -1): EnvelopePointsBezierItem {
+/** Decodes a envelope_points_bezier item's ints. `offset` is the item's byte offset in the file, for errors (this item reads any length: it has none). */
+export function decodeEnvelopePointsBezierItem(d: Int32Array, _offset: number = -1): EnvelopePointsBezierItem {
   const records = decodeEnvelopePointBezierArray(d);
   const used = records.length * ENVELOPE_POINT_BEZIER_INTS;
   return used < d.length ? { records, extra: Array.from(d.subarray(used)) } : { records };

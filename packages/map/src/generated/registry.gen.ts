@@ -280,6 +280,14 @@ export const MAP_RECORD_REFS: Readonly<Record<string, readonly ItemRefField[]>> 
     sound_source: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
     sound_source_deprecated: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
   };
+/** Where each field of each tile type (schemas/map/tiles) starts in the tile, in bytes, by tile type and field (camelCase). */
+export const TILE_BYTE_OFFSETS = {
+    speedup: { force: 0, maxSpeed: 1, id: 2, reserved: 3, angle: 4 },
+    switch: { number: 0, id: 1, flags: 2, delay: 3 },
+    tele: { number: 0, id: 1 },
+    tile: { id: 0, flags: 1, skip: 2, reserved: 3 },
+    tune: { number: 0, id: 1 },
+  } as const;
 /** Any tile view class. */
 export type TileView = SpeedupTiles | SwitchTiles | TeleTiles | Tiles | TuneTiles;
 /** What a tilemap layer is, from the one flag set in `tilemap_flags` (`tiles` when none is). */

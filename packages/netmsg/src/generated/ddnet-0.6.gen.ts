@@ -322,7 +322,7 @@ export interface ReconnectMessage extends NetMessageBase {
 /** Map names for the rcon map list. (system message, UUID message `sv-maplist-add@ddnet.org` (ca956101-b034-3339-92ca-aa104b20d770); server to client) */
 export interface MaplistAddMessage extends NetMessageBase {
   kind: 'maplist_add';
-  /** Map names up to the end of the message. */
+  /** Map names up to the end of the message. Senders write no empty strings; empty ones at the end of a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`. */
   maps: string[];
 }
 
@@ -384,7 +384,7 @@ export interface SvSoundGlobalMessage extends NetMessageBase {
 /** The tuning parameters (fixed point x100). (game message, id 6; server to client) */
 export interface SvTuneParamsMessage extends NetMessageBase {
   kind: 'sv_tune_params';
-  /** Tuning values in the order of DDNet's tuning.h. */
+  /** Tuning values in the order of DDNet's tuning.h. Senders write 45 or 47; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`. */
   params: number[];
 }
 
@@ -576,7 +576,7 @@ export interface Unused2Message extends NetMessageBase {
 /** DDRace teams (old DDNet): one int per client. (game message, id 30; server to client) */
 export interface SvTeamsStateLegacyMessage extends NetMessageBase {
   kind: 'sv_teams_state_legacy';
-  /** Team of each client. */
+  /** Team of each client. Senders write 64; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`. */
   teams: number[];
 }
 
@@ -624,7 +624,7 @@ export interface ClCameraInfoMessage extends NetMessageBase {
 /** DDRace team of every client, one int per client id (as many as the receiving client supports). (game message, UUID message `teamsstate@netmsg.ddnet.tw` (a091961a-95e8-3744-bb60-5eac9bd563c6); server to client) */
 export interface SvTeamsStateMessage extends NetMessageBase {
   kind: 'sv_teams_state';
-  /** Team per client id, to the end of the message. */
+  /** Team per client id, to the end of the message. Senders write 64; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`. */
   teams: number[];
 }
 
@@ -707,10 +707,10 @@ export interface SvCommandInfoGroupEndMessage extends NetMessageBase {
   kind: 'sv_command_info_group_end';
 }
 
-/** When the player may change info again. (game message, UUID message `change-info-cooldown@netmsg.ddnet.org` (746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009); server to client) */
+/** When the player may change info again. (game message, UUID message `change-info-cooldown@netmsg.ddnet.org` (746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009); server to client; since DDNet 18.2) */
 export interface SvChangeInfoCooldownMessage extends NetMessageBase {
   kind: 'sv_change_info_cooldown';
-  /** Tick. */
+  /** Tick. DDNet accepts 0 to 1879048191. */
   waitUntil: number;
 }
 
@@ -721,7 +721,7 @@ export interface SvMapSoundGlobalMessage extends NetMessageBase {
   soundId: number;
 }
 
-/** Another player's input, ahead of the snapshot. (game message, UUID message `preinput@netmsg.ddnet.org` (b5d3a686-ad59-382c-b3de-d9fedc3320ae); server to client) */
+/** Another player's input, ahead of the snapshot. (game message, UUID message `preinput@netmsg.ddnet.org` (b5d3a686-ad59-382c-b3de-d9fedc3320ae); server to client; since DDNet 19.4) */
 export interface SvPreInputMessage extends NetMessageBase {
   kind: 'sv_pre_input';
   /** Direction. */
@@ -744,14 +744,14 @@ export interface SvPreInputMessage extends NetMessageBase {
   prevWeapon: number;
   /** Client id. DDNet accepts 0 to 127. */
   owner: number;
-  /** Tick. */
+  /** Tick. DDNet accepts 0 to 1879048191. */
   intendedTick: number;
 }
 
-/** State of a team save. (game message, UUID message `save-code@netmsg.ddnet.org` (dc9edffb-266a-3bd6-b101-a949fa44e16b); server to client) */
+/** State of a team save. (game message, UUID message `save-code@netmsg.ddnet.org` (dc9edffb-266a-3bd6-b101-a949fa44e16b); server to client; since DDNet 19.6) */
 export interface SvSaveCodeMessage extends NetMessageBase {
   kind: 'sv_save_code';
-  /** Save state (pending, done, fallback file, warning, error). */
+  /** Save state (pending, done, fallback file, warning, error). DDNet accepts 0 to 4. */
   state: number;
   /** Error. DDNet sanitises it (strict); kept here as sent. */
   error: string;
@@ -839,7 +839,7 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'rcon_cmd_group_end', system: true, id: 0, uuid: '5e02c980-6ca1-3c99-a9af-4650ae956252', uuidName: 'rcon-cmd-group-end@ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
       { name: 'map_reload', system: true, id: 0, uuid: '9a9b28a3-19b0-37d9-b1f4-2cccfba05bac', uuidName: 'map-reload@ddnet.org', direction: 'server', description: 'Reload the current map.', fields: [] },
       { name: 'reconnect', system: true, id: 0, uuid: '5f4d5db7-3947-3711-b04e-07a1ff23c970', uuidName: 'reconnect@ddnet.org', direction: 'server', description: 'Reconnect to the server.', fields: [] },
-      { name: 'maplist_add', system: true, id: 0, uuid: 'ca956101-b034-3339-92ca-aa104b20d770', uuidName: 'sv-maplist-add@ddnet.org', direction: 'server', description: 'Map names for the rcon map list.', fields: [{ name: 'maps', key: 'maps', type: 'string_rest', description: 'Map names up to the end of the message.' }] },
+      { name: 'maplist_add', system: true, id: 0, uuid: 'ca956101-b034-3339-92ca-aa104b20d770', uuidName: 'sv-maplist-add@ddnet.org', direction: 'server', description: 'Map names for the rcon map list.', fields: [{ name: 'maps', key: 'maps', type: 'string_rest', description: 'Map names up to the end of the message.', nonempty: true }] },
       { name: 'maplist_group_start', system: true, id: 0, uuid: 'd2fafec0-5cd2-319a-a84d-480f2072dee4', uuidName: 'sv-maplist-start@ddnet.org', direction: 'server', description: 'A batch of maplist_add follows.', fields: [{ name: 'length', key: 'length', type: 'int', description: 'Number of maps.' }] },
       { name: 'maplist_group_end', system: true, id: 0, uuid: '43fd0a8b-8b23-350d-b3f6-0de549246a70', uuidName: 'sv-maplist-end@ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
       { name: 'sv_motd', system: false, id: 1, direction: 'server', description: 'Message of the day.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize' }] },
@@ -847,7 +847,7 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'sv_chat', system: false, id: 3, direction: 'server', description: 'A chat line.', fields: [{ name: 'team', key: 'team', type: 'int', description: '0 everyone, 1 team (or spectators), 2 whisper sent, 3 whisper received (DDNet\'s whispers).', min: -2, max: 3 }, { name: 'client_id', key: 'clientId', type: 'int', description: 'Who said it; -1 the server.', min: -1, max: 127 }, { name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize_cc' }] },
       { name: 'sv_kill_msg', system: false, id: 4, direction: 'server', description: 'A kill.', fields: [{ name: 'killer', key: 'killer', type: 'int', description: 'Killer\'s client id.', min: 0, max: 127 }, { name: 'victim', key: 'victim', type: 'int', description: 'Victim\'s client id.', min: 0, max: 127 }, { name: 'weapon', key: 'weapon', type: 'int', description: 'Weapon; -1 world, -2 self kill... (WEAPON_GAME -3).', min: -3, max: 5 }, { name: 'mode_special', key: 'modeSpecial', type: 'int', description: 'Game-mode flags (1 killer had the flag, 2 victim had it).' }] },
       { name: 'sv_sound_global', system: false, id: 5, direction: 'server', description: 'A sound everyone hears.', fields: [{ name: 'sound_id', key: 'soundId', type: 'int', description: 'Sound id.', min: 0, max: 40 }] },
-      { name: 'sv_tune_params', system: false, id: 6, direction: 'server', description: 'The tuning parameters (fixed point x100).', fields: [{ name: 'params', key: 'params', type: 'int_rest', description: 'Tuning values in the order of DDNet\'s tuning.h.' }] },
+      { name: 'sv_tune_params', system: false, id: 6, direction: 'server', description: 'The tuning parameters (fixed point x100).', fields: [{ name: 'params', key: 'params', type: 'int_rest', description: 'Tuning values in the order of DDNet\'s tuning.h.', counts: [45, 47] }] },
       { name: 'unused', system: false, id: 7, direction: 'server', description: 'Unused id (was sv_extra_projectile).', fields: [] },
       { name: 'sv_ready_to_enter', system: false, id: 8, direction: 'server', description: 'The client may enter the game.', fields: [] },
       { name: 'sv_weapon_pickup', system: false, id: 9, direction: 'server', description: 'A weapon was picked up.', fields: [{ name: 'weapon', key: 'weapon', type: 'int', description: 'Weapon.', min: 0, max: 5 }] },
@@ -871,13 +871,13 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'sv_ddrace_time_legacy', system: false, id: 27, direction: 'server', description: 'Race time (old DDNet).', fields: [{ name: 'time', key: 'time', type: 'int', description: 'Time in centiseconds.' }, { name: 'check', key: 'check', type: 'int', description: 'Checkpoint difference.' }, { name: 'finish', key: 'finish', type: 'int', description: 'Finished.', min: 0, max: 1 }] },
       { name: 'sv_record_legacy', system: false, id: 28, direction: 'server', description: 'Best times (old DDNet).', fields: [{ name: 'server_time_best', key: 'serverTimeBest', type: 'int', description: 'Server record.' }, { name: 'player_time_best', key: 'playerTimeBest', type: 'int', description: 'Player\'s record.' }] },
       { name: 'unused2', system: false, id: 29, direction: 'server', description: 'Unused id.', fields: [] },
-      { name: 'sv_teams_state_legacy', system: false, id: 30, direction: 'server', description: 'DDRace teams (old DDNet): one int per client.', fields: [{ name: 'teams', key: 'teams', type: 'int_rest', description: 'Team of each client.' }] },
+      { name: 'sv_teams_state_legacy', system: false, id: 30, direction: 'server', description: 'DDRace teams (old DDNet): one int per client.', fields: [{ name: 'teams', key: 'teams', type: 'int_rest', description: 'Team of each client.', counts: [64] }] },
       { name: 'cl_show_others_legacy', system: false, id: 31, direction: 'client', description: 'Show other teams\' players (deprecated).', fields: [{ name: 'show', key: 'show', type: 'bool', description: 'Show.' }] },
       { name: 'sv_my_own_message', system: false, id: 0, uuid: '1231e484-f607-3722-a89a-bd85db46f5d2', uuidName: 'my-own-message@heinrich5991.de', direction: 'server', description: 'A test message.', fields: [{ name: 'test', key: 'test', type: 'int', description: 'Test value.' }] },
       { name: 'cl_show_distance', system: false, id: 0, uuid: '53bb28af-4252-3ac9-8fd3-6ccbc2a603e3', uuidName: 'show-distance@netmsg.ddnet.tw', direction: 'client', description: 'The client\'s view size.', fields: [{ name: 'x', key: 'x', type: 'int', description: 'Width.' }, { name: 'y', key: 'y', type: 'int', description: 'Height.' }] },
       { name: 'cl_show_others', system: false, id: 0, uuid: '7f264cdd-71a2-3962-bbce-0f94bbd81913', uuidName: 'showothers@netmsg.ddnet.tw', direction: 'client', description: 'Show other teams\' players.', fields: [{ name: 'show', key: 'show', type: 'int', description: '0 no, 1 yes, 2 own team only.', min: 0, max: 2 }] },
       { name: 'cl_camera_info', system: false, id: 0, uuid: '8c470228-ee11-3808-93b9-c5c87d08b51c', uuidName: 'camera-info@netmsg.ddnet.org', direction: 'client', description: 'The client\'s camera settings.', fields: [{ name: 'zoom', key: 'zoom', type: 'int', description: 'Zoom.' }, { name: 'deadzone', key: 'deadzone', type: 'int', description: 'Dead zone.' }, { name: 'follow_factor', key: 'followFactor', type: 'int', description: 'Follow factor.' }] },
-      { name: 'sv_teams_state', system: false, id: 0, uuid: 'a091961a-95e8-3744-bb60-5eac9bd563c6', uuidName: 'teamsstate@netmsg.ddnet.tw', direction: 'server', description: 'DDRace team of every client, one int per client id (as many as the receiving client supports).', fields: [{ name: 'teams', key: 'teams', type: 'int_rest', description: 'Team per client id, to the end of the message.' }] },
+      { name: 'sv_teams_state', system: false, id: 0, uuid: 'a091961a-95e8-3744-bb60-5eac9bd563c6', uuidName: 'teamsstate@netmsg.ddnet.tw', direction: 'server', description: 'DDRace team of every client, one int per client id (as many as the receiving client supports).', fields: [{ name: 'teams', key: 'teams', type: 'int_rest', description: 'Team per client id, to the end of the message.', counts: [64] }] },
       { name: 'sv_ddrace_time', system: false, id: 0, uuid: '5dde8b3c-6f6f-37ac-a72a-bb341fe76de5', uuidName: 'ddrace-time@netmsg.ddnet.tw', direction: 'server', description: 'Race time.', fields: [{ name: 'time', key: 'time', type: 'int', description: 'Time in centiseconds.' }, { name: 'check', key: 'check', type: 'int', description: 'Checkpoint difference.' }, { name: 'finish', key: 'finish', type: 'int', description: 'Finished.', min: 0, max: 1 }] },
       { name: 'sv_record', system: false, id: 0, uuid: '804f149f-9b53-3b0a-897f-59663a1c4eb9', uuidName: 'record@netmsg.ddnet.tw', direction: 'server', description: 'Best times.', fields: [{ name: 'server_time_best', key: 'serverTimeBest', type: 'int', description: 'Server record.' }, { name: 'player_time_best', key: 'playerTimeBest', type: 'int', description: 'Player\'s record.' }] },
       { name: 'sv_kill_msg_team', system: false, id: 0, uuid: 'ee610b6f-909f-311e-93f7-11a95f55a086', uuidName: 'killmsgteam@netmsg.ddnet.tw', direction: 'server', description: 'A DDRace team was killed.', fields: [{ name: 'team', key: 'team', type: 'int', description: 'Team.', min: 0, max: 127 }, { name: 'first', key: 'first', type: 'int', description: 'Client id of the player who caused it.', min: -1, max: 127 }] },
@@ -889,10 +889,10 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'sv_vote_option_group_end', system: false, id: 0, uuid: '4f096765-39b1-3766-82dc-61b20ccf589a', uuidName: 'sv-vote-option-group-end@netmsg.ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
       { name: 'sv_command_info_group_start', system: false, id: 0, uuid: '9e220138-d393-3cb0-90f1-e587c00ab1d0', uuidName: 'sv-commandinfo-group-start@netmsg.ddnet.org', direction: 'server', description: 'A batch of command infos follows.', fields: [] },
       { name: 'sv_command_info_group_end', system: false, id: 0, uuid: '054125d8-0062-3891-840b-47462285a01f', uuidName: 'sv-commandinfo-group-end@netmsg.ddnet.org', direction: 'server', description: 'End of the batch.', fields: [] },
-      { name: 'sv_change_info_cooldown', system: false, id: 0, uuid: '746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009', uuidName: 'change-info-cooldown@netmsg.ddnet.org', direction: 'server', description: 'When the player may change info again.', fields: [{ name: 'wait_until', key: 'waitUntil', type: 'tick', description: 'Tick.' }] },
+      { name: 'sv_change_info_cooldown', system: false, id: 0, uuid: '746cb54c-6b2b-39a7-8cd8-7c7a1c6c3009', uuidName: 'change-info-cooldown@netmsg.ddnet.org', direction: 'server', since: '18.2', description: 'When the player may change info again.', fields: [{ name: 'wait_until', key: 'waitUntil', type: 'tick', description: 'Tick.', min: 0, max: 1879048191 }] },
       { name: 'sv_map_sound_global', system: false, id: 0, uuid: '669c9741-695a-369b-856c-a254f6b7f0cb', uuidName: 'map-sound-global@netmsg.ddnet.org', direction: 'server', description: 'Play a sound of the map for everyone.', fields: [{ name: 'sound_id', key: 'soundId', type: 'int', description: 'Map sound index.' }] },
-      { name: 'sv_pre_input', system: false, id: 0, uuid: 'b5d3a686-ad59-382c-b3de-d9fedc3320ae', uuidName: 'preinput@netmsg.ddnet.org', direction: 'server', description: 'Another player\'s input, ahead of the snapshot.', fields: [{ name: 'direction', key: 'direction', type: 'int', description: 'Direction.' }, { name: 'target_x', key: 'targetX', type: 'int', description: 'Target x.' }, { name: 'target_y', key: 'targetY', type: 'int', description: 'Target y.' }, { name: 'jump', key: 'jump', type: 'int', description: 'Jump.' }, { name: 'fire', key: 'fire', type: 'int', description: 'Fire count.' }, { name: 'hook', key: 'hook', type: 'int', description: 'Hook.' }, { name: 'wanted_weapon', key: 'wantedWeapon', type: 'int', description: 'Wanted weapon.' }, { name: 'next_weapon', key: 'nextWeapon', type: 'int', description: 'Next weapon.' }, { name: 'prev_weapon', key: 'prevWeapon', type: 'int', description: 'Previous weapon.' }, { name: 'owner', key: 'owner', type: 'int', description: 'Client id.', min: 0, max: 127 }, { name: 'intended_tick', key: 'intendedTick', type: 'tick', description: 'Tick.' }] },
-      { name: 'sv_save_code', system: false, id: 0, uuid: 'dc9edffb-266a-3bd6-b101-a949fa44e16b', uuidName: 'save-code@netmsg.ddnet.org', direction: 'server', description: 'State of a team save.', fields: [{ name: 'state', key: 'state', type: 'int', description: 'Save state (pending, done, fallback file, warning, error).' }, { name: 'error', key: 'error', type: 'string', description: 'Error.', sanitize: 'strict' }, { name: 'save_requester', key: 'saveRequester', type: 'string', description: 'Who saved.', sanitize: 'strict' }, { name: 'server_name', key: 'serverName', type: 'string', description: 'Server.', sanitize: 'strict' }, { name: 'generated_code', key: 'generatedCode', type: 'string', description: 'Generated code.', sanitize: 'strict' }, { name: 'code', key: 'code', type: 'string', description: 'Code.', sanitize: 'strict' }, { name: 'team_members', key: 'teamMembers', type: 'string', description: 'Members.', sanitize: 'strict' }] },
+      { name: 'sv_pre_input', system: false, id: 0, uuid: 'b5d3a686-ad59-382c-b3de-d9fedc3320ae', uuidName: 'preinput@netmsg.ddnet.org', direction: 'server', since: '19.4', description: 'Another player\'s input, ahead of the snapshot.', fields: [{ name: 'direction', key: 'direction', type: 'int', description: 'Direction.' }, { name: 'target_x', key: 'targetX', type: 'int', description: 'Target x.' }, { name: 'target_y', key: 'targetY', type: 'int', description: 'Target y.' }, { name: 'jump', key: 'jump', type: 'int', description: 'Jump.' }, { name: 'fire', key: 'fire', type: 'int', description: 'Fire count.' }, { name: 'hook', key: 'hook', type: 'int', description: 'Hook.' }, { name: 'wanted_weapon', key: 'wantedWeapon', type: 'int', description: 'Wanted weapon.' }, { name: 'next_weapon', key: 'nextWeapon', type: 'int', description: 'Next weapon.' }, { name: 'prev_weapon', key: 'prevWeapon', type: 'int', description: 'Previous weapon.' }, { name: 'owner', key: 'owner', type: 'int', description: 'Client id.', min: 0, max: 127 }, { name: 'intended_tick', key: 'intendedTick', type: 'tick', description: 'Tick.', min: 0, max: 1879048191 }] },
+      { name: 'sv_save_code', system: false, id: 0, uuid: 'dc9edffb-266a-3bd6-b101-a949fa44e16b', uuidName: 'save-code@netmsg.ddnet.org', direction: 'server', since: '19.6', description: 'State of a team save.', fields: [{ name: 'state', key: 'state', type: 'int', description: 'Save state (pending, done, fallback file, warning, error).', min: 0, max: 4 }, { name: 'error', key: 'error', type: 'string', description: 'Error.', sanitize: 'strict' }, { name: 'save_requester', key: 'saveRequester', type: 'string', description: 'Who saved.', sanitize: 'strict' }, { name: 'server_name', key: 'serverName', type: 'string', description: 'Server.', sanitize: 'strict' }, { name: 'generated_code', key: 'generatedCode', type: 'string', description: 'Generated code.', sanitize: 'strict' }, { name: 'code', key: 'code', type: 'string', description: 'Code.', sanitize: 'strict' }, { name: 'team_members', key: 'teamMembers', type: 'string', description: 'Members.', sanitize: 'strict' }] },
       { name: 'sv_server_alert', system: false, id: 0, uuid: '035206dc-9f8b-315c-9abf-5ab9153a857c', uuidName: 'server-alert@netmsg.ddnet.org', direction: 'server', description: 'An alert for everyone.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'Text.', sanitize: 'sanitize' }] },
       { name: 'sv_moderator_alert', system: false, id: 0, uuid: 'd7c55683-7983-32f0-8d9a-877434ea19d5', uuidName: 'moderator-alert@netmsg.ddnet.org', direction: 'server', description: 'An alert from a moderator.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'Text.', sanitize: 'sanitize' }] },
       { name: 'cl_enable_spectator_count', system: false, id: 0, uuid: 'e19b66e8-0646-351b-aa03-d4aba7b9545f', uuidName: 'enable-spectator-count@netmsg.ddnet.org', direction: 'client', description: 'Wants the spectator count.', fields: [{ name: 'enable', key: 'enable', type: 'bool', description: 'Enable.' }] },

@@ -227,15 +227,15 @@ export interface Ddnet06DdnetCharacter {
   readonly teleCheckpoint: number;
   /** DDNet checks 0..127. */
   readonly strongWeakId: number;
-  /** DDNet checks -1..255. Since DDNet 16.3; older servers leave it out (reads -1). */
+  /** DDNet checks -1..255. Since DDNet 16.2; older servers leave it out (reads -1). */
   readonly jumpedTotal: number;
-  /** Since DDNet 16.3; older servers leave it out (reads -1). */
+  /** Since DDNet 16.2; older servers leave it out (reads -1). */
   readonly ninjaActivationTick: number;
-  /** Since DDNet 16.3; older servers leave it out (reads -1). */
+  /** Since DDNet 16.2; older servers leave it out (reads -1). */
   readonly freezeStart: number;
-  /** Since DDNet 16.3; older servers leave it out (reads 0). */
+  /** Since DDNet 16.2; older servers leave it out (reads 0). */
   readonly targetX: number;
-  /** Since DDNet 16.3; older servers leave it out (reads 0). */
+  /** Since DDNet 16.2; older servers leave it out (reads 0). */
   readonly targetY: number;
   /** DDNet checks -1..255. Since DDNet 19.0; older servers leave it out (reads -1). */
   readonly tuneZoneOverride: number;
