@@ -89,7 +89,7 @@ describe('twcodec map', () => {
     const result = await run(['map', 'validate', join(dir, 'bad.map')]);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).issues[0]).toMatchObject({ severity: 'error', code: 'GROUP_LAYERS_RANGE', path: 'groups[0]' });
-    expect(result.stderr).toBe('twcodec: 1 errors\n');
+    expect(result.stderr).toBe('twcodec: 1 error\n');
   });
 
   it('validate warns about tile ids a physics layer does not accept, with x and y, and exits 0', async () => {

@@ -23,7 +23,7 @@ import {
   mapResave,
   mapValidate,
 } from './map.js';
-import { fixMap, formatMapDiff, packMap, unpackMap } from '@twcodec/map-tools';
+import { fixMap, formatMapDiff, packMap, plural, unpackMap } from '@twcodec/map-tools';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
@@ -121,7 +121,7 @@ const COMMANDS: Record<string, Command> = {
     async run(io, [file]) {
       const result = mapValidate(await io.readFile(file!));
       io.stdout(json({ file, ...result }));
-      if (!result.ok) throw new ReportedFailure(`${result.errors} errors`);
+      if (!result.ok) throw new ReportedFailure(plural(result.errors, 'error'));
     },
   },
   'map resave': {
@@ -178,7 +178,7 @@ const COMMANDS: Record<string, Command> = {
         await io.writeFile(`${dir}/${name}`, data, { mkdir: true });
         io.progress(`${++n}/${files.size} files`);
       }
-      io.progress(`${files.size} files, done`);
+      io.progress(`${plural(files.size, 'file')}, done`);
     },
   },
   'map pack': {
@@ -195,7 +195,7 @@ const COMMANDS: Record<string, Command> = {
     async run(io, [a, b], flags) {
       const diff = mapDiffCommand(await io.readFile(a!), await io.readFile(b!));
       io.stdout(flags.json ? json(diff) : formatMapDiff(diff));
-      if (diff.changes.length || diff.tiles.length) throw new ReportedFailure(`${diff.changes.length} changes, ${diff.tiles.length} tiles`);
+      if (diff.changes.length || diff.tiles.length) throw new ReportedFailure(`${plural(diff.changes.length, 'change')}, ${plural(diff.tiles.length, 'tile')}`);
     },
   },
   'map convert': {
@@ -227,7 +227,7 @@ const COMMANDS: Record<string, Command> = {
       const result = mapConvert(bytes, to, mapres && ((name) => mapres.get(name)));
       await io.writeFile(output!, result.bytes);
       if (result.report) await io.stdout(json({ notes: result.report }));
-      if (!result.ok) throw new ReportedFailure(`${result.report?.filter((n) => n.severity === 'refuse').length} problems map_convert_07 refuses (OUT written)`);
+      if (!result.ok) throw new ReportedFailure(`${plural(result.report?.filter((n) => n.severity === 'refuse').length ?? 0, 'problem')} map_convert_07 refuses (OUT written)`);
     },
   },
   'map fix': {
@@ -591,7 +591,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         optionsFor = (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
       }
       const summary = await runBatch(io, name, inputs, jobs, optionsFor);
-      const text = `${name}: ${summary.files} files, ${summary.ok} ok, ${summary.failed} failed (${summary.seconds.toFixed(1)} s, ${summary.jobs} ${summary.jobs === 1 ? 'thread' : 'worker threads'})`;
+      const text = `${name}: ${plural(summary.files, 'file')}, ${summary.ok} ok, ${summary.failed} failed (${summary.seconds.toFixed(1)} s, ${summary.jobs} ${summary.jobs === 1 ? 'thread' : 'worker threads'})`;
       if (summary.failed) throw new ReportedFailure(text);
       io.stderr(`twcodec: ${text}\n`);
       return 0;

@@ -1,4 +1,4 @@
-import { type MapLayer, TILEMAP_KINDS, type TwMap } from '@twcodec/map';
+import { type MapLayer, TILEMAP_KINDS, tileIdName, type TileView, type TwMap } from '@twcodec/map';
 
 export interface TileChange {
   group: number;
@@ -12,9 +12,12 @@ export interface TileChange {
   /** The tile's bytes before and after, in hex (for `tiles`: index, flags, skip, reserved). */
   from: string;
   to: string;
-  /** The tile index (first byte) before and after. */
+  /** The tile id before and after (the tileset index of `tiles`; the kind byte of tele, speedup, ... tiles). */
   fromIndex: number;
   toIndex: number;
+  /** The ids' names in this layer (schemas/map/tile-meanings.yaml), where the layer gives them one. */
+  fromName?: string;
+  toName?: string;
 }
 
 export interface MapDifference {
@@ -41,9 +44,11 @@ function hash(a: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) h = Math.imul(h ^ (a[i]! & 0xffffffff), 16777619);
   return h >>> 0;
 }
-// Index fields writeMap recomputes; they are not differences of the map's content.
-const DERIVED = new Set(['data', 'name', 'startLayer', 'numLayers', 'startPoint', 'numPoints', 'numQuads', 'numSources', 'dataSize', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune']);
-const content = (item: unknown) => Object.fromEntries(Object.entries(item as object).filter(([k]) => !DERIVED.has(k)));
+// Index fields writeMap recomputes; they are not differences of the map's content. `name` is one only where it
+// is a data index (images, sounds: the name itself is compared beside); groups', layers' and envelopes' names
+// are strings in the item and are compared.
+const DERIVED = new Set(['data', 'startLayer', 'numLayers', 'startPoint', 'numPoints', 'numQuads', 'numSources', 'dataSize', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune']);
+const content = (item: unknown) => Object.fromEntries(Object.entries(item as object).filter(([k, v]) => !DERIVED.has(k) && !(k === 'name' && typeof v === 'number')));
 
 function compareList<T>(out: MapDifference[], path: string, a: T[], b: T[], label: (x: T) => string, eq: (x: T, y: T) => boolean, detail?: (p: string, x: T, y: T) => void) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -67,7 +72,7 @@ export function diffMaps(a: TwMap, b: TwMap): MapDiff {
   if (!same(a.info && { ...a.info, item: content(a.info.item) }, b.info && { ...b.info, item: content(b.info.item) })) changes.push({ path: 'info', what: 'changed map info' });
   compareList(changes, 'images', a.images, b.images, (i) => `image "${i.name}"${i.item.external ? ' (external)' : ` ${i.item.width}x${i.item.height}`}`, (x, y) => x.name === y.name && same(content(x.item), content(y.item)) && same(x.pixels, y.pixels));
   compareList(changes, 'sounds', a.sounds, b.sounds, (s) => `sound "${s.name}"`, (x, y) => x.name === y.name && same(x.data, y.data));
-  compareList(changes, 'envelopes', a.envelopes, b.envelopes, (e) => `envelope (${e.points.length} points)`, (x, y) => same(content(x.item), content(y.item)) && same(x.points, y.points));
+  compareList(changes, 'envelopes', a.envelopes, b.envelopes, (e) => `envelope${e.item.name ? ` "${e.item.name}"` : ''} (${e.points.length} points)`, (x, y) => same(content(x.item), content(y.item)) && same(x.points, y.points));
   compareList(changes, 'groups', a.groups, b.groups, (g) => `group "${g.item.name ?? ''}" (${g.layers.length} layers)`, (x, y) => same(x, y), (gp, ga, gb) => {
     if (!same(content(ga.item), content(gb.item))) changes.push({ path: gp, what: `changed group "${gb.item.name ?? ''}" properties` });
     compareList(changes, `${gp}.layers`, ga.layers, gb.layers, layerLabel, (x, y) => same(x, y), (lp, la, lb) => {
@@ -84,19 +89,32 @@ export function diffMaps(a: TwMap, b: TwMap): MapDiff {
           return changes.push({ path: lp, what: `resized ${layerLabel(lb)} from ${la.item.width}x${la.item.height} to ${lb.item.width}x${lb.item.height}` });
         }
         for (const prop of TILE_PROPERTIES) {
-          const ta = (la as unknown as Record<string, { bytes: Uint8Array } | undefined>)[prop];
-          const tb = (lb as unknown as Record<string, { bytes: Uint8Array } | undefined>)[prop];
+          const ta = (la as unknown as Record<string, TileView | undefined>)[prop];
+          const tb = (lb as unknown as Record<string, TileView | undefined>)[prop];
           if (!ta || !tb) continue;
-          const size = ta.bytes.length / Math.max(1, la.item.width * la.item.height) || 1;
+          const size = TILEMAP_KINDS.find((k) => (k.property ?? 'tiles') === prop)!.tileBytes;
+          // The ids' meanings: the layer's own kind for its physics tiles and a game layer's tiles; none for
+          // tileset indices.
+          const meaning = prop === 'tiles' ? (la.tilemapKind === 'game' ? 'game' : undefined) : la.tilemapKind;
           const before = tiles.length;
-          for (let i = 0; i * size < Math.min(ta.bytes.length, tb.bytes.length); i++) {
+          const common = Math.min(ta.bytes.length, tb.bytes.length);
+          for (let i = 0; i * size < common; i++) {
             let differs = false;
             for (let k = 0; k < size; k++) if (ta.bytes[i * size + k] !== tb.bytes[i * size + k]) differs = true;
             if (!differs) continue;
             const hex = (t: Uint8Array) => [...t.subarray(i * size, (i + 1) * size)].map((v) => v.toString(16).padStart(2, '0')).join('');
-            tiles.push({ group: g, layer: l, name: lb.item.name ?? '', kind: prop, x: i % la.item.width, y: Math.floor(i / la.item.width), from: hex(ta.bytes), to: hex(tb.bytes), fromIndex: ta.bytes[i * size]!, toIndex: tb.bytes[i * size]! });
+            const fromIndex = ta.getId(i);
+            const toIndex = tb.getId(i);
+            const fromName = meaning && tileIdName(meaning, fromIndex);
+            const toName = meaning && tileIdName(meaning, toIndex);
+            tiles.push({ group: g, layer: l, name: lb.item.name ?? '', kind: prop, x: i % la.item.width, y: Math.floor(i / la.item.width), from: hex(ta.bytes), to: hex(tb.bytes), fromIndex, toIndex, ...(fromName ? { fromName } : {}), ...(toName ? { toName } : {}) });
           }
-          if (tiles.length > before) changes.push({ path: lp, what: `${tiles.length - before} ${prop} changed in ${layerLabel(lb)}` });
+          if (tiles.length > before) changes.push({ path: lp, what: `${plural(tiles.length - before, prop === 'tiles' ? 'tile' : `${prop} tile`)} changed in ${layerLabel(lb)}` });
+          // Tile data of another length under the same size (a short layer read leniently, or extra tiles
+          // DDNet does not use): a difference even where the common tiles agree.
+          if (ta.bytes.length !== tb.bytes.length) {
+            changes.push({ path: lp, what: `${prop} data of ${layerLabel(lb)} has ${plural(ta.bytes.length / size, 'tile')} before and ${tb.bytes.length / size} after` });
+          }
         }
       }
       return undefined;
@@ -108,9 +126,13 @@ export function diffMaps(a: TwMap, b: TwMap): MapDiff {
   return { changes, tiles };
 }
 
+/** `1 tile`, `2 tiles`. */
+export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** diffMaps as text: one line per element difference, then one per changed tile (as DDNet's map_diff prints them). */
 export function formatMapDiff(diff: MapDiff): string {
   const lines = diff.changes.map((c) => `${c.path}: ${c.what}`);
-  for (const t of diff.tiles) lines.push(`  [${t.group}.${t.layer}:${t.name}] ${t.kind} ${t.x}x${t.y}: ${t.from} -> ${t.to}`);
+  const named = (hex: string, name: string | undefined) => (name ? `${hex} (${name})` : hex);
+  for (const t of diff.tiles) lines.push(`  [${t.group}.${t.layer}:${t.name}] ${t.kind} ${t.x}x${t.y}: ${named(t.from, t.fromName)} -> ${named(t.to, t.toName)}`);
   return lines.length ? `${lines.join('\n')}\n` : 'no differences\n';
 }

@@ -3,7 +3,7 @@ export { checkDirReference, MAX_FILE_NAME_BYTES, mapresFileName, safeFileName, u
 export { decodePng, readPngHeader, type PngHeader } from './png.js';
 export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';
 export { MAP_JSON, ORIGINAL_MAP, packMap, textToTiles, tilesToText, unpackMap, type MapFiles } from './dir.js';
-export { diffMaps, formatMapDiff, type MapDiff, type MapDifference, type TileChange } from './diff.js';
+export { diffMaps, formatMapDiff, plural, type MapDiff, type MapDifference, type TileChange } from './diff.js';
 export { gameTileColour, renderGameLayer, renderMap, renderScale, type RenderOptions, type RenderScale } from './render.js';
 export { convert07ToDdnet, convert07ToDdnetFile } from './convert.js';
 export { fixMap, fixMapModel, type FixResult } from './fix.js';

@@ -27,7 +27,7 @@ export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMap
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';
 export { validateMap } from './validate.js';
-export { validateTileIds, type TileIdOptions } from './tile-validity.js';
+export { tileIdName, validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/runtime';

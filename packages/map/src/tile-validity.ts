@@ -2,7 +2,18 @@
 // DDNet's IsValid*Tile). DDNet loads such maps unchanged (its editor does not place such ids), so these are
 // warnings; docs/formats/map-tiles.md says what DDNet does with them.
 import { TILEMAP_KINDS, type TileView } from './generated/index.gen.js';
-import { ENTITY_OFFSET, EntityId, TILE_ID_VALIDITY, TileId } from './generated/tile-meanings.gen.js';
+import {
+  ENTITY_OFFSET,
+  EntityId,
+  FrontTileId,
+  GameTileId,
+  SpeedupTileId,
+  SwitchTileId,
+  TeleTileId,
+  TILE_ID_VALIDITY,
+  TileId,
+  TuneTileId,
+} from './generated/tile-meanings.gen.js';
 import type { MapIssue, TilemapLayer, TwMap } from './model.js';
 
 export interface TileIdOptions {
@@ -22,6 +33,29 @@ function nameOf(id: number): string | undefined {
   }
   return names.get(id);
 }
+
+/**
+ * The name of tile id `id` in a physics layer of `kind` (`game`, `front`, `tele`, ...), when that layer accepts
+ * the id and the tile meanings name it (schemas/map/tile-meanings.yaml); undefined otherwise (id 0, ids the
+ * layer does not accept, plain tiles layers, whose ids are tileset indices).
+ */
+export function tileIdName(kind: string, id: number): string | undefined {
+  const isValid = TILE_ID_VALIDITY[kind];
+  if (id === TileId.Air || !isValid?.(id)) return undefined;
+  // An id some layers give another meaning (22: solo end in the game layer, a timed switch in the switch
+  // layer) is named by the layer's own set first.
+  const own = Object.entries(LAYER_TILE_IDS[kind] ?? {}).find(([, value]) => value === id);
+  return own ? own[0] : nameOf(id);
+}
+
+const LAYER_TILE_IDS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  game: GameTileId,
+  front: FrontTileId,
+  tele: TeleTileId,
+  speedup: SpeedupTileId,
+  switch: SwitchTileId,
+  tune: TuneTileId,
+};
 
 /** The tiles holding a physics layer's tile ids (the generated kind table says where) and their model path. */
 function physicsTiles(layer: TilemapLayer): { tiles: TileView | undefined; field: string } {
