@@ -1,4 +1,4 @@
-import { MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import { isCollectedItemType, MAP_ITEM_TYPES, MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
 import { UsageError } from './io.js';
 import {
   checkDirReference,
@@ -22,7 +22,8 @@ import {
 } from '@twcodec/map-tools';
 
 export function mapInfo(bytes: Uint8Array) {
-  const map = readMap(bytes, { strict: false });
+  // Nothing here needs tiles, pixels or sounds: they stay compressed (an 8192x8192 layer costs nothing).
+  const map = readMap(bytes, { strict: false, skipData: true });
   const layersByKind: Record<string, number> = {};
   let gameLayer: { width: number; height: number } | undefined;
   for (const group of map.groups) {
@@ -43,6 +44,8 @@ export function mapInfo(bytes: Uint8Array) {
     gameLayer,
     sounds: map.sounds.length,
     automappers: map.items.automapper?.length ?? 0,
+    // Every other item type the schemas' registry knows, by name, with its count (0 when absent).
+    items: Object.fromEntries(MAP_ITEM_TYPES.filter((t) => isCollectedItemType(t.name)).map((t) => [t.name, (map.items as Record<string, unknown[] | undefined>)[t.name]?.length ?? 0])),
     unknownItems: map.unknownItems.length,
   };
 }

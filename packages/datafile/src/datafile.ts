@@ -1,5 +1,5 @@
 import { defaultDeflate, defaultZlib } from '#zlib';
-import { asUint8Array, ByteWriter, type Uuid, uuidFromInts, uuidToInts } from '@twcodec/runtime';
+import { asUint8Array, ByteWriter, bytesEqual, type Uuid, uuidFromInts, uuidToInts } from '@twcodec/runtime';
 import { DatafileError } from './errors.js';
 import { type DeflateFunction, InflateLimitError, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
 
@@ -150,6 +150,27 @@ export class DatafileData {
     } catch {
       // Left for bytes().
     }
+  }
+
+  /**
+   * Whether the uncompressed bytes equal `expected`, without keeping them: with the codec's inflateEquals
+   * when the item is not inflated, so that no copy of its size is made. False for data that does not
+   * inflate (where bytes() throws).
+   */
+  equals(expected: Uint8Array): boolean {
+    const stored = this.stored;
+    if (this.raw || !stored || !this.storedCompressed || !this.zlib.inflateEquals) {
+      try {
+        return bytesEqual(this.bytes(), expected);
+      } catch {
+        return false;
+      } finally {
+        this.unload();
+      }
+    }
+    // What bytes() refuses is unequal to anything.
+    if (this.size !== expected.length || this.size === 0 || this.size > maxInflatedSize(stored.length)) return false;
+    return this.zlib.inflateEquals(stored, expected);
   }
 
   /** Replaces the content; the item will be compressed again on write. */

@@ -68,6 +68,8 @@ export interface TwMap {
    * empty, and writeMap keeps their references and stored bytes while they stay empty.
    */
   unreadData?: Set<number>;
+  /** Read with `skipData`: tiles, pixels and sound data were left unread (empty); writeMap refuses the model. */
+  dataSkipped?: true;
 }
 
 export interface MapInfo {

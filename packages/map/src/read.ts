@@ -77,6 +77,12 @@ export interface ReadMapOptions extends DatafileReadOptions {
    * problems are recorded in `readIssues`, the element gets empty data, and validateMap reports them.
    */
   strict?: boolean;
+  /**
+   * Items only (default false): tile, pixel and sound data are not inflated, and the elements get empty
+   * tiles, no pixels and no sound data (`TwMap.dataSkipped` is set, and writeMap refuses such a model). For
+   * summaries such as `map info`, whose cost then stays that of the items whatever the layers' sizes.
+   */
+  skipData?: boolean;
 }
 
 const BY_TYPE_ID = new Map(MAP_ITEM_TYPES.filter((t) => t.typeId !== undefined).map((t) => [t.typeId!, t]));
@@ -127,7 +133,7 @@ export function decodeCStringList(bytes: Uint8Array): string[] {
  * broken container: the DatafileError is its `cause`, with the same code, offset and path).
  */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  return new MapReader(openDatafile(input, options), options.strict ?? true).read();
+  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false).read();
 }
 
 /**
@@ -140,7 +146,7 @@ export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = 
 export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMapOptions = {}): Promise<TwMap> {
   const df = openDatafile(input, options);
   await df.preloadData();
-  return new MapReader(df, options.strict ?? true).read();
+  return new MapReader(df, options.strict ?? true, options.skipData ?? false).read();
 }
 
 function openDatafile(input: Uint8Array | Datafile, options: ReadMapOptions): Datafile {
@@ -162,6 +168,7 @@ class MapReader {
   constructor(
     private readonly df: Datafile,
     private readonly strict: boolean,
+    private readonly skipData: boolean,
   ) {}
 
   private problem(code: string, path: string, message: string, offset = -1): void {
@@ -229,6 +236,7 @@ class MapReader {
       envelopePointLayout: 'ddnet',
       readIssues: this.issues,
       unreadData: this.unread,
+      ...(this.skipData ? { dataSkipped: true as const } : {}),
     };
 
     const byName = new Map<MapItemName, DatafileItem[]>();
@@ -280,7 +288,7 @@ class MapReader {
       return {
         item,
         name: this.string(item.name, `${path}.name`),
-        pixels: item.external ? undefined : this.data(item.data, `${path}.data`, true, true),
+        pixels: item.external || this.skipData ? undefined : this.data(item.data, `${path}.data`, true, true),
       };
     });
 
@@ -296,7 +304,7 @@ class MapReader {
       const path = `sounds[${i}]`;
       const item = this.decode(decodeSoundItem, raw, path);
       // DDNet skips sounds it cannot load.
-      return { item, name: this.string(item.name, `${path}.name`), data: this.data(item.data, `${path}.data`, false, true) };
+      return { item, name: this.string(item.name, `${path}.name`), data: this.skipData ? undefined : this.data(item.data, `${path}.data`, false, true) };
     });
     map.items = this.readCollected(byName);
 
@@ -419,6 +427,7 @@ class MapReader {
     if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
     const tileCount = sizeOk ? count : 0;
     const tiles = (field: keyof TilemapLayerItem, tileBytes: number, skipCompressed: boolean): Uint8Array => {
+      if (this.skipData) return new Uint8Array(0);
       const dataPath = `${path}.${field}`;
       const dataIndex = item[field] as number | undefined;
       if (dataIndex === undefined) {

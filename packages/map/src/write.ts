@@ -74,6 +74,7 @@ const encodeCStringList = (list: string[]) => concatBytes(list.map(encodeCString
  * out as DDNet's writer does.
  */
 export function writeMap(map: TwMap, options: WriteMapOptions = {}): Uint8Array {
+  if (map.dataSkipped) throw new TypeError('writeMap: the map was read with skipData (its tiles, pixels and sounds are missing)');
   const df = new MapWriter(map).build();
   // Browser codecs carry no deflater (so that read-only bundles leave pako out); writing brings its own. A
   // codec that has one keeps using it.
@@ -113,9 +114,9 @@ class MapWriter {
 
   /**
    * The data index for an element whose content is `bytes()`: its original data item when the content did
-   * not change (`same` decides, given the original bytes), else that item replaced, else a new one.
+   * not change (`same` decides, given the original data item), else that item replaced, else a new one.
    */
-  private dataIndex(original: number | undefined, bytes: () => Uint8Array, same: (orig: Uint8Array) => boolean): number {
+  private dataIndex(original: number | undefined, bytes: () => Uint8Array, same: (orig: DatafileData) => boolean): number {
     const src = this.src;
     if (original !== undefined && this.unreadable(original) && bytes().length === 0) return original;
     if (src && original !== undefined && original >= 0 && original < src.data.length && !this.claimed.has(original)) {
@@ -123,7 +124,7 @@ class MapWriter {
       const srcData = src.data[original]!;
       let unchanged = false;
       try {
-        unchanged = same(srcData.bytes());
+        unchanged = same(srcData);
       } catch {
         unchanged = false; // corrupt original data: write the element's content instead
       } finally {
@@ -140,7 +141,7 @@ class MapWriter {
     if (src && original !== undefined && this.claimed.has(original) && this.out.data[original] === src.data[original]) {
       const srcData = src.data[original]!;
       try {
-        if (same(srcData.bytes())) return original;
+        if (same(srcData)) return original;
       } catch {
         // corrupt original data: written as a new data item below
       } finally {
@@ -159,6 +160,9 @@ class MapWriter {
     const src = this.src;
     if (!src || index === -1) return false;
     if (!Number.isInteger(index) || index < 0 || index >= src.data.length || this.map.unreadData?.has(index)) return true;
+    // readMap listed every reference it could not follow: the others need not be inflated to know (a 256 MB
+    // layer was inflated once more here on every resave, issue 25).
+    if (this.map.unreadData) return false;
     try {
       src.data[index]!.bytes();
       return false;
@@ -188,11 +192,12 @@ class MapWriter {
   }
 
   private bytesData(original: number | undefined, bytes: Uint8Array): number {
-    return this.dataIndex(original, () => bytes, (orig) => bytesEqual(orig, bytes));
+    // Compared as the original inflates, without a copy of its size (see DatafileData#equals).
+    return this.dataIndex(original, () => bytes, (orig) => orig.equals(bytes));
   }
 
   private stringData(original: number | undefined, text: string): number {
-    return this.dataIndex(original, () => encodeCString(text), (orig) => decodeCString(orig) === text);
+    return this.dataIndex(original, () => encodeCString(text), (orig) => decodeCString(orig.bytes()) === text);
   }
 
   private optionalString(original: number, text: string | undefined): number {
@@ -230,7 +235,7 @@ class MapWriter {
       };
       if (info.settings !== undefined) {
         const settings = info.settings;
-        item.settings = this.dataIndex(info.item.settings, () => encodeCStringList(settings), (orig) => deepEqual(decodeCStringList(orig), settings));
+        item.settings = this.dataIndex(info.item.settings, () => encodeCStringList(settings), (orig) => deepEqual(decodeCStringList(orig.bytes()), settings));
       } else if (info.item.settings !== undefined) item.settings = -1;
       this.emit('info', item, encodeInfoItem, decodeInfoItem);
     }
@@ -440,7 +445,7 @@ class MapWriter {
     const data = this.dataIndex(
       item.data,
       () => bytesFromInt32s(recordData(encode(records), recordInts)),
-      (orig) => (unchanged = deepEqual(decode(usedRecords(orig, recordInts, count, rule).ints), records)),
+      (orig) => (unchanged = deepEqual(decode(usedRecords(orig.bytes(), recordInts, count, rule).ints), records)),
     );
     return { ...item, [countField]: unchanged ? count : records.length, data };
   }
@@ -456,7 +461,7 @@ class MapWriter {
           item.data,
           () => (skip ? compressSkippedTiles(tiles) : tiles),
           // Compared expanded: another editor may have grouped the runs differently.
-          (orig) => bytesEqual(skip ? expandSkippedTiles(orig, tiles.length / TILE_TILE_BYTES, 'data') : orig, tiles),
+          (orig) => (skip ? bytesEqual(expandSkippedTiles(orig.bytes(), tiles.length / TILE_TILE_BYTES, 'data'), tiles) : orig.equals(tiles)),
         );
         // The tiles of the layer's own kind, when they are not those behind `data`.
         for (const k of TILEMAP_KINDS) {

@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { constants, Inflate, inflateSync } from 'node:zlib';
+import { bytesEqual } from '@twcodec/runtime';
 import { deflateLikeZlib } from './deflate.js';
 import { type DeflateFunction, InflateLimitError, initialOutputSize, type ZlibCodec } from './types.js';
 
@@ -42,39 +43,86 @@ function newEngine(): ReusedEngine | undefined {
 }
 
 /**
- * Inflates into `out` with one reused engine, avoiding the stream object, native context and window that
- * every inflateSync call builds (measured on the corpus maps: parsing the container and inflating every data
- * item this way costs what bare inflateSync calls cost). Returns the number of bytes written, or -1 when the
- * engine's internals are unavailable.
+ * Inflates into a buffer of `limit` bytes with one reused engine, avoiding the stream object, native context
+ * and window that every inflateSync call builds (measured on the corpus maps: parsing the container and
+ * inflating every data item this way costs what bare inflateSync calls cost). The first `firstRoom` bytes
+ * are room enough for most data; only a stream that fills them gets the whole `limit` (its first part
+ * copied over), so a lying size costs an allocation only after that much real output, and a large item is
+ * held once rather than as chunks and their concatenation (issue 25: an 8192x8192 layer peaked at twice its
+ * size). Returns the bytes written (a view of the buffer), or undefined when the engine's internals are
+ * unavailable.
  */
-function inflateInto(compressed: Uint8Array, out: Uint8Array): number {
-  if (!engineUsable) return -1;
+function inflateInto(compressed: Uint8Array, limit: number, firstRoom: number): Uint8Array | undefined {
+  if (!engineUsable) return undefined;
   engine ??= newEngine();
   if (!engine) {
     engineUsable = false;
-    return -1;
+    return undefined;
   }
   const current = engine;
-  let produced: number;
   try {
     current.handle.reset();
+    let out: Uint8Array = Buffer.allocUnsafe(Math.min(limit, firstRoom));
     current.handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, out, 0, out.length);
-    produced = out.length - current.state[0]!;
-    if (produced === out.length && !current.error) {
+    let produced = out.length - current.state[0]!;
+    if (produced === out.length && out.length < limit && !current.error) {
+      const first = out;
+      out = Buffer.allocUnsafe(limit);
+      out.set(first);
+      const consumed = compressed.length - current.state[1]!;
+      current.handle.writeSync(constants.Z_FINISH, compressed, consumed, compressed.length - consumed, out, produced, limit - produced);
+      produced = limit - current.state[0]!;
+    }
+    if (produced === limit && !current.error) {
       // Out of room: inflate a little further, so that a corrupt stream is reported as corrupt rather than
       // as too long (as inflateSync does).
       const consumed = compressed.length - current.state[1]!;
-      const scratch = new Uint8Array(Math.min(out.length, 65536));
+      const scratch = new Uint8Array(Math.min(limit, 65536));
       current.handle.writeSync(constants.Z_FINISH, compressed, consumed, compressed.length - consumed, scratch, 0, scratch.length);
     }
     if (current.error) throw current.error;
+    return new Uint8Array(out.buffer, out.byteOffset, produced);
   } catch (e) {
     // zlib's state after an error is not trusted: the next call builds a new engine.
     engine = undefined;
     current.stream.close();
     throw e;
   }
-  return produced;
+}
+
+const EQUALS_SLICE = 1 << 20;
+let equalsScratch: Uint8Array | undefined;
+
+/** ZlibCodec.inflateEquals with the reused engine: a slice of output at a time, compared as it comes. */
+function inflateEquals(compressed: Uint8Array, expected: Uint8Array): boolean | undefined {
+  if (!engineUsable) return undefined;
+  engine ??= newEngine();
+  if (!engine) {
+    engineUsable = false;
+    return undefined;
+  }
+  const current = engine;
+  const scratch = (equalsScratch ??= new Uint8Array(EQUALS_SLICE));
+  let consumed = 0;
+  let at = 0;
+  try {
+    current.handle.reset();
+    for (;;) {
+      current.handle.writeSync(constants.Z_FINISH, compressed, consumed, compressed.length - consumed, scratch, 0, scratch.length);
+      if (current.error) throw current.error;
+      const produced = scratch.length - current.state[0]!;
+      consumed = compressed.length - current.state[1]!;
+      if (at + produced > expected.length || !bytesEqual(scratch.subarray(0, produced), expected.subarray(at, at + produced))) return false;
+      at += produced;
+      // Room left over: the stream ended (or its input ran out, which the length check below refuses).
+      if (produced < scratch.length) return at === expected.length;
+    }
+  } catch {
+    // zlib's state after an error is not trusted: the next call builds a new engine. A corrupt stream equals nothing.
+    engine = undefined;
+    current.stream.close();
+    return false;
+  }
 }
 
 /** Inflate with node:zlib (native, about 5x faster than fflate here), deflate with pako (see deflate.ts). Output is capped with maxOutputLength, so a zip bomb stops at the declared size. */
@@ -82,13 +130,10 @@ export const nodeZlib: ZlibCodec = {
   name: 'node:zlib',
   inflate(compressed, maxSize) {
     const limit = maxSize + 1;
-    if (limit <= initialOutputSize(compressed.length)) {
-      // Exactly limit bytes of room: a full buffer means the stream is longer than declared.
-      const out = Buffer.allocUnsafe(limit);
-      const produced = inflateInto(compressed, out);
-      if (produced === limit) throw new InflateLimitError(maxSize);
-      if (produced >= 0) return new Uint8Array(out.buffer, out.byteOffset, produced);
-    }
+    // Exactly limit bytes of room at most: a full buffer means the stream is longer than declared.
+    const fast = inflateInto(compressed, limit, initialOutputSize(compressed.length));
+    if (fast?.length === limit) throw new InflateLimitError(maxSize);
+    if (fast) return fast;
     // One chunk of exactly limit bytes: zlib sees the stream end without asking for another chunk, and no
     // concatenation follows. initialOutputSize caps what a lying size field can make us allocate.
     const chunkSize = Math.max(64, Math.min(limit, initialOutputSize(compressed.length)));
@@ -100,6 +145,9 @@ export const nodeZlib: ZlibCodec = {
       throw e;
     }
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  },
+  inflateEquals(compressed, expected) {
+    return inflateEquals(compressed, expected) ?? bytesEqual(nodeZlib.inflate(compressed, expected.length), expected);
   },
   deflate: deflateLikeZlib,
 };

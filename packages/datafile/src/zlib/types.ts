@@ -18,6 +18,13 @@ export interface ZlibCodec {
    */
   inflateAsync?(compressed: Uint8Array, maxSize: number): Promise<Uint8Array>;
   /**
+   * Whether the stream inflates to exactly `expected`, inflating a slice at a time against it rather than
+   * into a copy of its size (writers compare unchanged data with what they read; for a 256 MB layer the copy
+   * was a second 256 MB). Optional: without it the caller inflates and compares. False also for a corrupt
+   * stream.
+   */
+  inflateEquals?(compressed: Uint8Array, expected: Uint8Array): boolean;
+  /**
    * Compresses into one zlib stream. Optional: the browser default (fflate) has none, so that bundles which
    * only read do not carry a deflater; writing then uses the `deflate` write option or, in Node, pako.
    */
@@ -46,7 +53,8 @@ export class InflateLimitError extends Error {
  * How much output a codec may allocate before any has been produced. Allocating the declared size at once
  * is about 1.5x faster than growing chunk by chunk (measured with node:zlib on the corpus, whose largest
  * data item is 8 MiB), but a hostile size field must not buy a large allocation: up to 16 MiB, or 8x the
- * input, is allocated up front; beyond that, output memory grows only as real output arrives.
+ * input, is allocated up front; beyond that, output memory grows only as real output arrives (node:zlib
+ * allocates the declared size once that much real output has arrived).
  */
 export function initialOutputSize(compressedLength: number): number {
   return Math.max(16 * 1024 * 1024, compressedLength * 8 + 65536);

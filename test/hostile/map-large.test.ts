@@ -1,0 +1,68 @@
+// Large valid maps (issue 25, row 9): an 8192x8192 game layer made `map info` inflate 256 MB it does not
+// report, and `map resave` inflate it twice more to see it unchanged. Here a smaller layer, with a zlib codec
+// that counts what is inflated: the costs are the same calls at any size.
+import { describe, expect, it } from 'vitest';
+import type { ZlibCodec } from '@twcodec/datafile';
+import { nodeZlib } from '@twcodec/datafile/zlib-node';
+import { readMap, Tiles, type TilemapLayer, writeMap } from '@twcodec/map';
+import { mapInfo } from '../../packages/cli/src/map.js';
+import { fixturesDir, readBytes } from '../corpus.js';
+import { join } from 'node:path';
+
+const SIDE = 1024;
+
+/** dm7 (DDNet tiles, not skip-compressed) with a SIDE x SIDE game layer holding a few walls. */
+function bigMap(): Uint8Array {
+  const map = readMap(readBytes(join(fixturesDir, 'maps', 'dm7-legacy-size.map')));
+  const game = map.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
+  game.item = { ...game.item, width: SIDE, height: SIDE };
+  game.tiles = new Tiles(new Uint8Array(SIDE * SIDE * 4));
+  for (let i = 0; i < SIDE; i++) game.tiles.setId(i * SIDE + i, 1);
+  return writeMap(map);
+}
+
+function countingZlib() {
+  const inflated: number[] = [];
+  const compared: number[] = [];
+  const zlib: ZlibCodec = {
+    ...nodeZlib,
+    inflate: (c, max) => (inflated.push(max), nodeZlib.inflate(c, max)),
+    inflateEquals: (c, expected) => (compared.push(expected.length), nodeZlib.inflateEquals!(c, expected)),
+  };
+  return { zlib, inflated, compared };
+}
+
+describe('a large valid layer', () => {
+  const bytes = bigMap();
+  const layerBytes = SIDE * SIDE * 4;
+
+  it('readMap with skipData inflates no tiles; map info reports the layer and every registry item type', () => {
+    const { zlib, inflated } = countingZlib();
+    const map = readMap(bytes, { zlib, skipData: true });
+    expect(inflated.filter((n) => n >= layerBytes)).toEqual([]);
+    expect(map.dataSkipped).toBe(true);
+    expect(() => writeMap(map)).toThrow(/skipData/);
+    const info = mapInfo(bytes);
+    expect(info.gameLayer).toEqual({ width: SIDE, height: SIDE });
+    expect(Object.keys(info.items)).toEqual(expect.arrayContaining(['automapper', 'group_ex']));
+  });
+
+  it('writeMap of the unchanged map inflates nothing again: the layer is compared as it inflates', () => {
+    const { zlib, inflated, compared } = countingZlib();
+    const map = readMap(bytes, { zlib });
+    expect(inflated.filter((n) => n >= layerBytes)).toEqual([layerBytes]);
+    inflated.length = 0;
+    expect(writeMap(map)).toEqual(bytes);
+    expect(inflated.filter((n) => n >= layerBytes)).toEqual([]);
+    expect(compared).toContain(layerBytes);
+  });
+
+  it('an edit deep in the layer is still seen', () => {
+    const map = readMap(bytes);
+    const game = map.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
+    game.tiles.setId(SIDE * SIDE - 1, 2);
+    const again = readMap(writeMap(map));
+    const back = again.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
+    expect(back.tiles.getId(SIDE * SIDE - 1)).toBe(2);
+  });
+});
