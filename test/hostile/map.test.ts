@@ -1,7 +1,7 @@
 // Regression tests for hostile maps a fuzzing campaign found (issue 17): each input is generated here, small.
 import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
-import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, writeMap } from '@twcodec/map';
+import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, validateMap, writeMap } from '@twcodec/map';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
 
@@ -271,5 +271,29 @@ describe('groups that use the layers out of order (found by the fuzzer)', () => 
       next += nums[g]!;
     });
     expect(again.groups.map((g) => g.layers.length)).toEqual(map.groups.map((g) => g.layers.length));
+  });
+});
+
+describe('a UUID index that names one UUID twice (issue 25 row 12, issue 26)', () => {
+  // coverage.map has automapper items (a UUID type); a second index item gives their UUID to another internal
+  // type, with an item of id 0 there too.
+  function twoAutomapperTypes(): Uint8Array {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const ex = df.items.find((i) => i.type === 0xffff && df.uuidIndex().get(i.id) === '3e1b2716-178c-3978-9bd9-b11ae0410dd8')!;
+    const automapper = df.items.find((i) => i.type === ex.id)!;
+    const other = Math.min(...df.items.filter((i) => i.type > 0x8000).map((i) => i.type)) - 1;
+    df.items.push({ type: 0xffff, id: other, data: ex.data.slice() });
+    df.items.push({ type: other, id: automapper.id, data: automapper.data.slice() });
+    return df.write();
+  }
+
+  it('validateMap says so, and writeMap keeps the item ids unique: what it writes reads back equal', () => {
+    const bytes = twoAutomapperTypes();
+    const map = readMap(bytes);
+    expect(validateMap(map)).toContainEqual(expect.objectContaining({ code: 'UUID_INDEX_DUPLICATE', path: 'items.automapper', severity: 'warning' }));
+    const written = writeMap(map);
+    const again = readMap(written);
+    expect(again.items.automapper).toEqual(map.items.automapper);
+    expect(writeMap(again)).toEqual(written);
   });
 });

@@ -239,6 +239,16 @@ class MapReader {
       ...(this.skipData ? { dataSkipped: true as const } : {}),
     };
 
+    // Internal types the UUID index gives one UUID are read as one type (items.<name> holds the items of
+    // all of them, in file order); writeMap writes them as one, with unique ids (issue 26).
+    const internalTypes = new Map<string, number[]>();
+    for (const [internal, uuid] of df.uuidIndex()) internalTypes.set(uuid, [...(internalTypes.get(uuid) ?? []), internal]);
+    for (const [uuid, types] of internalTypes) {
+      if (types.length < 2) continue;
+      const name = BY_UUID.get(uuid)?.name;
+      this.warn('UUID_INDEX_DUPLICATE', name ? (isCollectedItemType(name) ? `items.${name}` : name) : 'uuidIndex', `the UUID index names ${name ?? uuid} for ${types.length} internal types (${types.join(', ')}): read as one type, written as one with unique item ids`);
+    }
+
     const byName = new Map<MapItemName, DatafileItem[]>();
     for (const item of df.items) {
       if (item.type === ITEMTYPE_EX) continue; // the UUID index belongs to the container

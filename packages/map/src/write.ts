@@ -90,6 +90,8 @@ class MapWriter {
   /** The regenerated blocks of item ints, by map item type name. */
   private readonly blocks = new Map<MapItemName, Int32Array[]>();
   private readonly srcItems = new Map<MapItemName, DatafileItem[]>();
+  /** The item ids of each collected type's block, once worked out (see itemId). */
+  private readonly collectedIds = new Map<MapItemName, number[]>();
   /** Unknown items written as part of a block (layers no group uses). */
   private readonly absorbed = new Set<DatafileItem>();
 
@@ -521,8 +523,10 @@ class MapWriter {
 
   /**
    * The item id of the `i`th item of a type. Structure items are numbered by position (DDNet refers to them
-   * by index) unless the source's ids are kept (see below); items in `map.items` keep the ids they were read with (DDNet's group extension uses the id as
-   * the group's index), new ones count on from the largest.
+   * by index) unless the source's ids are kept (see below); items in `map.items` keep the ids they were read
+   * with (DDNet's group extension uses the id as the group's index), new ones count on from the largest. Ids
+   * stay unique within the type: items read from two internal types the UUID index gives one UUID (read as
+   * one type, written as one) can carry the same id, and a later one gets the next free id (issue 26).
    */
   private itemId(name: MapItemName, i: number): number {
     const src = this.srcItems.get(name) ?? [];
@@ -532,7 +536,21 @@ class MapWriter {
       if (count !== src.length || new Set(src.map((item) => item.id)).size !== count) return i;
       return src[i]!.id;
     }
-    if (i < src.length) return src[i]!.id;
-    return Math.max(i, ...src.map((item) => item.id + 1 + (i - src.length)));
+    let ids = this.collectedIds.get(name);
+    if (!ids) {
+      const count = this.blocks.get(name)?.length ?? 0;
+      const used = new Set<number>();
+      // Fresh ids count on from past every id read, so that they meet none of them.
+      let next = Math.max(src.length, ...src.map((item) => item.id + 1));
+      ids = [];
+      for (let k = 0; k < count; k++) {
+        let id = k < src.length ? src[k]!.id : next++;
+        if (used.has(id)) id = next++;
+        used.add(id);
+        ids.push(id);
+      }
+      this.collectedIds.set(name, ids);
+    }
+    return ids[i]!;
   }
 }
