@@ -23,7 +23,7 @@ import {
   mapResave,
   mapValidate,
 } from './map.js';
-import { fixMap, formatMapDiff, packMap, plural, unpackMap } from '@twcodec/map-tools';
+import { fixMap, formatMapDiff, ORIGINAL_MAP, packMap, plural, unpackMap } from '@twcodec/map-tools';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
@@ -184,8 +184,14 @@ const COMMANDS: Record<string, Command> = {
   'map pack': {
     args: ['DIR', 'OUT'],
     summary: 'Pack a directory made by `map unpack` (possibly edited) back into a map',
+    details:
+      'Without DIR/original.map the map is written afresh: it reads back as map.json says, but its bytes (compression, item layout) ' +
+      'may differ from the map that was unpacked; pack says so on stderr.',
     async run(io, [dir, output]) {
-      await io.writeFile(output!, packMap(await mapPackFiles((p) => io.readFile(p), dir!)));
+      const files = await mapPackFiles((p) => io.readFile(p), dir!);
+      const packed = packMap(files);
+      await io.writeFile(output!, packed);
+      if (!files.has(ORIGINAL_MAP)) io.stderr(`note: no ${ORIGINAL_MAP} in ${dir}: the map was written afresh, so its bytes may differ from the map that was unpacked (its content does not)\n`);
     },
   },
   'map diff': {

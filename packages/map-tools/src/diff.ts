@@ -48,7 +48,9 @@ function hash(a: ArrayLike<number>): number {
 // is a data index (images, sounds: the name itself is compared beside); groups', layers' and envelopes' names
 // are strings in the item and are compared.
 const DERIVED = new Set(['data', 'startLayer', 'numLayers', 'startPoint', 'numPoints', 'numQuads', 'numSources', 'dataSize', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune']);
-const content = (item: unknown) => Object.fromEntries(Object.entries(item as object).filter(([k, v]) => !DERIVED.has(k) && !(k === 'name' && typeof v === 'number')));
+/** Whether an item field is one writeMap derives (an index or a count), not content. */
+export const isDerivedField = (key: string, value: unknown) => DERIVED.has(key) || (key === 'name' && typeof value === 'number');
+const content = (item: unknown) => Object.fromEntries(Object.entries(item as object).filter(([k, v]) => !isDerivedField(k, v)));
 
 function compareList<T>(out: MapDifference[], path: string, a: T[], b: T[], label: (x: T) => string, eq: (x: T, y: T) => boolean, detail?: (p: string, x: T, y: T) => void) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {

@@ -1,4 +1,5 @@
-import { MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { describeValue, firstDifference, type JsonPath, jsonLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng, listImages, pngToRgba } from './images.js';
 import { readPngHeader } from './png.js';
 import { soundFileNames } from './sounds.js';
@@ -55,36 +56,60 @@ export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number)
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-/** Parses tilesToText's form back into bytes (tiles separated by any white space). */
-export function textToTiles(text: string, tileBytes: number, file = 'tiles'): Uint8Array {
+/**
+ * Parses tilesToText's form back into bytes (tiles separated by spaces or tabs, rows by line breaks). With
+ * `size`, the first `size.height` lines must hold `size.width` tiles each (lines after them are tiles past
+ * the layer's size, which DDNet ignores and resaves keep): a row one tile short, or a width changed in
+ * map.json, is refused here with the line and column rather than packed into a map the reader refuses.
+ */
+export function textToTiles(text: string, tileBytes: number, file = 'tiles', size?: { width: number; height: number }): Uint8Array {
   const out = new Uint8Array(Math.ceil(text.length / 2));
   let n = 0;
-  let tileStart = -1;
-  const bad = (at: number) => {
-    const token = text.slice(tileStart, at).split(/\s/)[0];
-    return new MapError('mapdir.tile', `tile ${Math.floor(n / tileBytes)} "${token}" is not ${tileBytes} bytes in hex`, -1, file);
+  let line = 1;
+  let lineStart = 0;
+  let rowTiles = 0;
+  const at = (i: number) => `${file}:${line}:${i - lineStart + 1}`;
+  const bad = (start: number) => {
+    const token = text.slice(start).split(/\s/)[0]!.slice(0, 40);
+    return new MapError('mapdir.tile', `"${token}" is not a tile of ${tileBytes} bytes in hex`, -1, at(start));
+  };
+  const endRow = (i: number) => {
+    if (size && line <= size.height && rowTiles !== size.width) {
+      throw new MapError('mapdir.tile_row', `row ${line - 1} has ${rowTiles} tiles; the layer is ${size.width} tiles wide (map.json)`, -1, at(i));
+    }
   };
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) {
-      if (tileStart >= 0 && n % tileBytes !== 0) throw bad(i);
-      tileStart = -1;
+    if (c === 10) {
+      endRow(i);
+      line++;
+      lineStart = ++i;
+      rowTiles = 0;
+      continue;
+    }
+    if (c === 32 || c === 13 || c === 9) {
       i++;
       continue;
     }
-    if (tileStart < 0) tileStart = i;
-    else if (n % tileBytes === 0) throw bad(i + tileBytes * 2);
-    const hi = HEX_VALUE[c] ?? -1;
-    const lo = HEX_VALUE[text.charCodeAt(i + 1)] ?? -1;
-    if (hi < 0 || lo < 0) throw bad(i + 2);
-    out[n++] = (hi << 4) | lo;
-    i += 2;
-    if (n % tileBytes === 0 && i < text.length) {
-      const next = text.charCodeAt(i);
-      if (next !== 32 && next !== 10 && next !== 13 && next !== 9) throw bad(i + 1);
+    const start = i;
+    for (let b = 0; b < tileBytes; b++, i += 2) {
+      const hi = HEX_VALUE[text.charCodeAt(i)] ?? -1;
+      const lo = HEX_VALUE[text.charCodeAt(i + 1)] ?? -1;
+      if (hi < 0 || lo < 0) throw bad(start);
+      out[n++] = (hi << 4) | lo;
     }
+    if (i < text.length) {
+      const next = text.charCodeAt(i);
+      if (next !== 32 && next !== 10 && next !== 13 && next !== 9) throw bad(start);
+    }
+    rowTiles++;
   }
-  if (n % tileBytes !== 0) throw bad(text.length);
+  // The last line, unless the text ended with its line break.
+  if (lineStart < text.length) endRow(text.length);
+  else line--;
+  if (size && line < size.height && size.width > 0) {
+    throw new MapError('mapdir.tile_row', `${line} rows; the layer is ${size.height} tiles high (map.json)`, -1, `${file}:${line + 1}:1`);
+  }
   return out.slice(0, n);
 }
 
@@ -174,46 +199,142 @@ export function packMap(files: MapFiles): Uint8Array {
     if (!bytes) throw new MapError('mapdir.missing', `${file} is missing from the map directory`, -1, file);
     return bytes;
   };
+  let jsonText: string;
   let model: Record<string, unknown>;
   try {
-    model = JSON.parse(fromUtf8.decode(need(MAP_JSON)));
+    jsonText = fromUtf8.decode(need(MAP_JSON));
+    model = JSON.parse(jsonText);
   } catch (e) {
     if (e instanceof MapError) throw e;
     throw new MapError('mapdir.json', `map.json is not valid JSON: ${(e as Error).message}`, -1, MAP_JSON);
   }
-  const revive = (value: unknown, path: string, channels: number): unknown => {
-    if (Array.isArray(value)) return value.map((v, i) => revive(v, `${path}[${i}]`, channels));
+  const json = jsonText;
+  const fail = (code: string, path: JsonPath, message: string) => new MapError(code, `${pathText(path)}: ${message}`, -1, jsonLocation(MAP_JSON, json, path));
+  // Layers the unpacked map already had broken (a read issue on the layer) are packed as they are.
+  const brokenLayers = new Set(
+    (Array.isArray(model.readIssues) ? model.readIssues : []).flatMap((i: { severity?: unknown; path?: unknown }) =>
+      i && i.severity === 'error' && typeof i.path === 'string' ? [/^groups\[\d+\]\.layers\[\d+\]/.exec(i.path)?.[0] ?? ''] : [],
+    ),
+  );
+  type Size = { width: number; height: number } | undefined;
+  const revive = (value: unknown, path: JsonPath, channels: number, size: Size): unknown => {
+    // Deeper than any model (the unpacked form nests 8 levels): refused before it costs stack.
+    if (path.length > MAX_JSON_DEPTH) throw fail('mapdir.json', path, `nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (Array.isArray(value)) return value.map((v, i) => revive(v, [...path, i], channels, size));
     if (!value || typeof value !== 'object') return value;
     const o = value as Record<string, unknown>;
-    if (typeof o.png === 'string') return pngPixels(need(o.png), channels, o.png);
-    if (typeof o.opus === 'string') return need(o.opus);
-    if (typeof o.base64 === 'string') return fromBase64(o.base64);
-    if (Array.isArray(o.int32)) return Int32Array.from(o.int32 as number[]);
-    if (typeof o.tiles === 'string' && typeof o.tile === 'string') {
+    const ref = (key: string) => {
+      if (typeof o[key] !== 'string') throw fail('mapdir.value', [...path, key], `expected a file name, found ${describeValue(o[key])}`);
+      return o[key] as string;
+    };
+    if ('png' in o) return pngPixels(need(ref('png')), channels, ref('png'));
+    if ('opus' in o) return need(ref('opus'));
+    if ('base64' in o) {
+      const text = o.base64;
+      if (typeof text === 'string' && BASE64.test(text)) {
+        try {
+          return fromBase64(text);
+        } catch {
+          // refused below, as any other text that is not base64
+        }
+      }
+      throw fail('mapdir.base64', [...path, 'base64'], `${describeValue(text)} is not base64`);
+    }
+    if ('int32' in o) {
+      const ints = o.int32;
+      if (!Array.isArray(ints)) throw fail('mapdir.value', [...path, 'int32'], `expected an array of ints, found ${describeValue(ints)}`);
+      const bad = ints.findIndex((v) => !Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff);
+      if (bad >= 0) throw fail('mapdir.value', [...path, 'int32', bad], `${describeValue(ints[bad])} is not a 32-bit int`);
+      return Int32Array.from(ints as number[]);
+    }
+    if ('tiles' in o && 'tile' in o) {
       const info = TILEMAP_KINDS.find((k) => k.tile === o.tile);
-      if (!info) throw new MapError('mapdir.tile_type', `unknown tile type "${o.tile}"`, -1, path);
-      const text = new TextDecoder().decode(need(o.tiles));
-      return info.view(textToTiles(text, info.tileBytes, o.tiles));
+      if (!info) throw fail('mapdir.tile_type', [...path, 'tile'], `unknown tile type ${describeValue(o.tile)}`);
+      const file = ref('tiles');
+      let text: string;
+      try {
+        text = fromUtf8.decode(need(file));
+      } catch (e) {
+        if (e instanceof MapError) throw e;
+        throw new MapError('mapdir.tile', 'not UTF-8 text', -1, file);
+      }
+      return info.view(textToTiles(text, info.tileBytes, file, size));
     }
     let ch = channels;
-    const item = o.item as { version?: number; format?: number; width?: number; height?: number } | undefined;
-    if (path.startsWith('images[') && item) ch = item.version !== undefined && item.version >= 2 && item.format === 0 ? 3 : 4;
+    let sz = size;
+    const item = o.item as { version?: number; format?: number; width?: unknown; height?: unknown; kind?: unknown } | undefined;
+    if (path[0] === 'images' && path.length === 2 && item) ch = item.version !== undefined && item.version >= 2 && item.format === 0 ? 3 : 4;
+    if (item && item.kind === 'tilemap' && path[0] === 'groups') {
+      const { width, height } = item;
+      const valid = Number.isInteger(width) && Number.isInteger(height) && (width as number) > 0 && (height as number) > 0;
+      sz = valid && !brokenLayers.has(pathText(path)) ? { width: width as number, height: height as number } : undefined;
+    }
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = revive(v, path ? `${path}.${k}` : k, ch);
+    for (const [k, v] of Object.entries(o)) out[k] = revive(v, [...path, k], ch, sz);
     // An image's size is the size of its PNG: a PNG replaced by one of another size resizes the image.
     const png = (o.pixels as { png?: unknown } | undefined)?.png;
-    if (/^images\[\d+\]$/.test(path) && item && typeof png === 'string') {
+    if (path[0] === 'images' && path.length === 2 && item && typeof png === 'string') {
       const { width, height } = pngSize(need(png), png);
       out.item = { ...(out.item as object), width, height };
     }
     return out;
   };
-  const revived = revive(model, '', 4) as Omit<TwMap, 'datafile' | 'unreadData'>;
+  checkShape(model, fail);
+  const revived = revive(model, [], 4, undefined) as Omit<TwMap, 'datafile' | 'unreadData'>;
   const originalBytes = files.get(ORIGINAL_MAP);
   const original = originalBytes ? readMap(originalBytes, { strict: false }) : undefined;
   const map: TwMap = { ...revived, datafile: original?.datafile, unreadData: original?.unreadData } as TwMap;
   map.items ??= {};
   map.unknownItems ??= [];
   map.readIssues ??= [];
-  return writeMap(map);
+  let packed: Uint8Array;
+  try {
+    packed = writeMap(map);
+  } catch (e) {
+    if (e instanceof CodecError) throw e;
+    // A value of a type the model does not have somewhere checkShape does not look.
+    throw new MapError('mapdir.value', `map.json describes no map the writer can write: ${(e as Error).message}`, -1, MAP_JSON);
+  }
+  // The fixed point: what is written reads back as map.json says (a name too long for its item, a number
+  // where a string belongs, a fraction where an int belongs would otherwise change silently).
+  const difference = firstDifference(map, readMap(packed, { strict: false }));
+  if (difference) throw readBackError(MAP_JSON, json, difference);
+  return packed;
+}
+
+/** map.json nests 8 levels deep (groups[].layers[].quads[].topLeft.x); far more is not a map. */
+const MAX_JSON_DEPTH = 32;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The model's lists and their elements' items are where map.json says; a clear error with the path if not. */
+function checkShape(model: Record<string, unknown>, fail: (code: string, path: JsonPath, message: string) => MapError): void {
+  const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(model)) throw fail('mapdir.value', [], `expected an object, found ${describeValue(model)}`);
+  const list = (v: unknown, path: JsonPath, element: (e: Record<string, unknown>, p: JsonPath) => void) => {
+    if (!Array.isArray(v)) throw fail('mapdir.value', path, `expected an array, found ${describeValue(v)}`);
+    v.forEach((e, i) => {
+      if (!isObject(e)) throw fail('mapdir.value', [...path, i], `expected an object, found ${describeValue(e)}`);
+      element(e, [...path, i]);
+    });
+  };
+  const withItem = (e: Record<string, unknown>, p: JsonPath) => {
+    if (!isObject(e.item)) throw fail('mapdir.value', [...p, 'item'], `expected an object, found ${describeValue(e.item)}`);
+  };
+  for (const key of ['images', 'envelopes', 'sounds'] as const) list(model[key], [key], withItem);
+  list(model.groups, ['groups'], (g, gp) => {
+    withItem(g, gp);
+    list(g.layers, [...gp, 'layers'], (l, lp) => {
+      withItem(l, lp);
+      if (typeof l.kind !== 'string') throw fail('mapdir.value', [...lp, 'kind'], `expected a string, found ${describeValue(l.kind)}`);
+    });
+  });
+  if (model.items !== undefined && !isObject(model.items)) throw fail('mapdir.value', ['items'], `expected an object, found ${describeValue(model.items)}`);
+  if (model.unknownItems !== undefined) {
+    list(model.unknownItems, ['unknownItems'], (u, up) => {
+      for (const key of ['type', 'id'] as const) {
+        if (!Number.isInteger(u[key])) throw fail('mapdir.value', [...up, key], `expected an int, found ${describeValue(u[key])}`);
+      }
+    });
+  }
 }

@@ -1,0 +1,113 @@
+// Hostile and edited directory forms (issue 25 rows 3, 4, 13; issue 26): map pack gives one typed error with
+// the file and line:column, or a map that reads back as map.json says.
+import { describe, expect, it } from 'vitest';
+import { MapError, readMap } from '@twcodec/map';
+import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, unpackMap } from '@twcodec/map-tools';
+import { fixturesDir, readBytes } from '../corpus.js';
+import { join } from 'node:path';
+
+const fixture = (name: string) => readBytes(join(fixturesDir, 'maps', name));
+const text = (files: MapFiles, name: string) => new TextDecoder().decode(files.get(name));
+const setText = (files: MapFiles, name: string, value: string) => files.set(name, new TextEncoder().encode(value));
+
+function refusal(files: MapFiles): MapError {
+  try {
+    packMap(files);
+  } catch (e) {
+    expect(e).toBeInstanceOf(MapError);
+    return e as MapError;
+  }
+  throw new Error('packMap accepted it');
+}
+
+/** ctf1 unpacked, map.json edited by `edit` (on the parsed model). */
+function edited(edit: (model: Record<string, any>) => void): MapFiles {
+  const files = unpackMap(fixture('ctf1.map'));
+  const model = JSON.parse(text(files, MAP_JSON));
+  edit(model);
+  setText(files, MAP_JSON, JSON.stringify(model, null, 2));
+  return files;
+}
+
+const LOCATION = /^map\.json:\d+:\d+$/;
+
+describe('map.json with values of the wrong kind', () => {
+  it('an object where a string belongs: typed error at the value', () => {
+    const e = refusal(edited((m) => (m.groups[0].layers[0].item.name = { a: 1 })));
+    expect(e.code).toBe('mapdir.value');
+    expect(e.path).toMatch(LOCATION);
+    expect(e.message).toMatch(/groups\[0\]\.layers\[0\]\.item\.name: expected a string, found an object/);
+    const files = edited((m) => (m.groups[0].layers[0].item.name = { a: 1 }));
+    const [, line, column] = e.path.split(':').map(Number);
+    expect(text(files, MAP_JSON).split('\n')[line! - 1]!.slice(column! - 1)).toMatch(/^\{/);
+  });
+
+  it('groups that are not a list, a layer without item, a string for an int', () => {
+    expect(refusal(edited((m) => (m.groups = 5))).message).toMatch(/groups: expected an array/);
+    expect(refusal(edited((m) => delete m.groups[1].layers[0].item)).message).toMatch(/groups\[1\]\.layers\[0\]\.item: expected an object/);
+    expect(refusal(edited((m) => (m.groups[0].item.offsetX = '7'))).message).toMatch(/groups\[0\]\.item\.offsetX: expected a number/);
+  });
+
+  it('very deep nesting', () => {
+    const files = unpackMap(fixture('ctf1.map'));
+    const json = text(files, MAP_JSON);
+    const deep = `${'['.repeat(100000)}${']'.repeat(100000)}`;
+    setText(files, MAP_JSON, json.replace('"groups": [', `"groups": [${deep},`));
+    expect(refusal(files).code).toMatch(/^mapdir\./);
+  });
+
+  it('bad base64 and bad int32 lists', () => {
+    for (const bad of ['%%%', 'a', 7]) {
+      const e = refusal(edited((m) => (m.unknownItems = [{ type: 100, id: 0, data: { base64: bad } }])));
+      expect([e.code, e.path, e.message]).toEqual(['mapdir.base64', expect.stringMatching(LOCATION), expect.stringContaining('unknownItems[0].data.base64')]);
+    }
+    const e = refusal(edited((m) => (m.unknownItems = [{ type: 100, id: 0, data: { int32: [1, 2 ** 31] } }])));
+    expect(e.message).toMatch(/unknownItems\[0\]\.data\.int32\[1\]: 2147483648 is not a 32-bit int/);
+  });
+
+  it('a layer name over 11 bytes is refused with the limit (the item holds 3 ints, NUL included)', () => {
+    const e = refusal(edited((m) => (m.groups[1].layers[0].item.name = 'twelve bytes')));
+    expect(e.message).toMatch(/groups\[1\]\.layers\[0\]\.item\.name: 12 bytes is longer than the item holds: at most 11 bytes fit/);
+    expect(e.path).toMatch(LOCATION);
+  });
+});
+
+describe('tile text that does not fit the layer', () => {
+  const gameFile = (files: MapFiles) => [...files.keys()].find((k) => k.startsWith('layers/') && k.includes('Game'))!;
+
+  it('a row one tile short: refused with the file, line and column', () => {
+    const files = unpackMap(fixture('ctf1.map'));
+    const file = gameFile(files);
+    const lines = text(files, file).split('\n');
+    lines[3] = lines[3]!.slice(0, lines[3]!.lastIndexOf(' '));
+    setText(files, file, lines.join('\n'));
+    const e = refusal(files);
+    expect(e.code).toBe('mapdir.tile_row');
+    expect(e.path).toBe(`${file}:4:${lines[3]!.length + 1}`);
+  });
+
+  it('a width changed in map.json', () => {
+    const e = refusal(edited((m) => m.groups.forEach((g: any) => g.layers.forEach((l: any) => l.item.kind === 'tilemap' && (l.item.tilemapFlags & 1) && (l.item.width -= 1)))));
+    expect(e.code).toBe('mapdir.tile_row');
+    expect(e.path).toMatch(/^layers\/.*:1:\d+$/);
+  });
+
+  it('a row missing at the end', () => {
+    const files = unpackMap(fixture('ctf1.map'));
+    const file = gameFile(files);
+    const lines = text(files, file).trimEnd().split('\n');
+    setText(files, file, `${lines.slice(0, -1).join('\n')}\n`);
+    expect(refusal(files)).toMatchObject({ code: 'mapdir.tile_row', path: `${file}:${lines.length}:1` });
+  });
+});
+
+describe('the rebuild path (no original.map)', () => {
+  it.each(['dm7-legacy-size.map', 'ctf1.map', 'coverage.map'])('%s packs afresh into a map that reads back with no differences', (name) => {
+    const bytes = fixture(name);
+    const files = unpackMap(bytes);
+    files.delete(ORIGINAL_MAP);
+    const packed = packMap(files);
+    const diff = diffMaps(readMap(bytes, { strict: false }), readMap(packed, { strict: false }));
+    expect(diff).toEqual({ changes: [], tiles: [] });
+  });
+});
