@@ -2,7 +2,8 @@
 // the file and line:column, or a map that reads back as map.json says.
 import { describe, expect, it } from 'vitest';
 import { MapError, readMap } from '@twcodec/map';
-import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, unpackMap } from '@twcodec/map-tools';
+import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, unpackMap, unpackMapEntries } from '@twcodec/map-tools';
+import { Datafile } from '@twcodec/datafile';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
 
@@ -109,5 +110,45 @@ describe('the rebuild path (no original.map)', () => {
     const packed = packMap(files);
     const diff = diffMaps(readMap(bytes, { strict: false }), readMap(packed, { strict: false }));
     expect(diff).toEqual({ changes: [], tiles: [] });
+  });
+});
+
+describe('unpacking a small map with a large layer (issue 25 row 11)', () => {
+  // ctf1 with its game layer made 4096 x 4096 of skip-compressed tiles: a few KB of map, 151 MB of tile text.
+  function skipLayerMap(side: number): Uint8Array {
+    const df = Datafile.read(fixture('ctf1.map'));
+    const game = df.items.find((i) => i.type === 5 && i.data[1] === 2 && (i.data[6]! & 1) === 1)!;
+    const ints = game.data.slice();
+    ints[4] = side;
+    ints[5] = side;
+    game.data = ints;
+    const stored = new Uint8Array((side * side) / 256 * 4);
+    for (let i = 0; i < stored.length; i += 4) [stored[i], stored[i + 2]] = [1, 255];
+    df.data[ints[14]!]!.set(stored);
+    return df.write();
+  }
+
+  it('the tile text is made in chunks on demand, its size known before', () => {
+    const bytes = skipLayerMap(4096);
+    expect(bytes.length).toBeLessThan(8192);
+    const entries = unpackMapEntries(bytes);
+    const game = entries.find((e) => e.size === 4096 * 4096 * 9)!;
+    expect(game.name).toMatch(/^layers\//);
+    const first = game.chunks()[Symbol.iterator]().next().value as Uint8Array;
+    expect(first.length).toBeLessThanOrEqual(1 << 20);
+    expect(new TextDecoder().decode(first.subarray(0, 18))).toBe('01000000 01000000 ');
+  });
+
+  it('a directory form over the limit is refused before anything is made', () => {
+    expect(() => unpackMapEntries(skipLayerMap(256), { maxBytes: 100_000 })).toThrow(expect.objectContaining({ code: 'mapdir.too_large' }));
+    expect(() => unpackMap(skipLayerMap(256), { maxBytes: 100_000 })).toThrow(MapError);
+  });
+
+  it('chunked text is the text tilesToText gives, and packs back to the same bytes', () => {
+    const bytes = skipLayerMap(256);
+    const files = unpackMap(bytes);
+    expect(packMap(files)).toEqual(bytes);
+    const entries = unpackMapEntries(bytes);
+    for (const e of entries) expect(e.size).toBe(files.get(e.name)!.length);
   });
 });

@@ -23,7 +23,7 @@ import {
   mapResave,
   mapValidate,
 } from './map.js';
-import { fixMap, formatMapDiff, ORIGINAL_MAP, packMap, plural, unpackMap } from '@twcodec/map-tools';
+import { fixMap, formatMapDiff, ORIGINAL_MAP, packMap, plural, unpackMapEntries } from '@twcodec/map-tools';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
@@ -170,15 +170,18 @@ const COMMANDS: Record<string, Command> = {
   'map unpack': {
     args: ['IN', 'DIR'],
     summary: 'Unpack into an editable directory: map.json, layers/*.txt (one line per tile row), images/*.png, sounds/*.opus',
-    details: 'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh.',
+    details:
+      'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh. ' +
+      'A map whose files would exceed 512 MiB together (e.g. a 8192x8192 layer: 604 MB of tile text) is refused before anything is written.',
     async run(io, [input, dir]) {
-      const files = unpackMap(await io.readFile(input!));
+      // Tile text is written in chunks as it is made: memory stays at the map's size, not the text's.
+      const files = unpackMapEntries(await io.readFile(input!));
       let n = 0;
-      for (const [name, data] of files) {
-        await io.writeFile(`${dir}/${name}`, data, { mkdir: true });
-        io.progress(`${++n}/${files.size} files`);
+      for (const { name, chunks } of files) {
+        await io.writeFile(`${dir}/${name}`, chunks(), { mkdir: true });
+        io.progress(`${++n}/${files.length} files`);
       }
-      io.progress(`${plural(files.size, 'file')}, done`);
+      io.progress(`${plural(files.length, 'file')}, done`);
     },
   },
   'map pack': {

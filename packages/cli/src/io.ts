@@ -12,7 +12,7 @@ export interface CliIo {
    * Writes atomically: to a temporary file beside the target, then renamed over it. `-` writes to standard
    * output.
    */
-  writeFile(path: string, bytes: Uint8Array, options?: { mkdir?: boolean }): Promise<void>;
+  writeFile(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options?: { mkdir?: boolean }): Promise<void>;
   /** The file as a stream of chunks (`-`: standard input). */
   openRead(path: string): AsyncIterable<Uint8Array>;
   /**
@@ -128,7 +128,7 @@ function stdoutWriter(): (text: string | Uint8Array) => void | Promise<void> {
  * Writes atomically: to a temporary file beside the target, then renamed over it; `mkdir` creates the parent
  * directories. Errors name the user's path.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array, options?: { mkdir?: boolean }): Promise<void> {
+export async function writeFileAtomic(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options?: { mkdir?: boolean }): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw new CliError('EISDIR', `cannot write ${path}: is a directory (give a file name, or - for standard output)`);
   try {
@@ -160,7 +160,10 @@ export function nodeIo(): CliIo {
       }
     },
     async writeFile(path, bytes, options) {
-      if (path === '-') return out(bytes);
+      if (path === '-') {
+        for (const chunk of bytes instanceof Uint8Array ? [bytes] : bytes) await out(chunk);
+        return;
+      }
       await writeFileAtomic(path, bytes, options);
     },
     openRead: readStream,

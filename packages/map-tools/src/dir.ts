@@ -1,4 +1,4 @@
-import { CodecError, MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng, listImages, pngToRgba } from './images.js';
 import { readPngHeader } from './png.js';
@@ -42,19 +42,79 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 
 /** Tile bytes as text: one line per row of `width` tiles, each tile its `tileBytes` bytes in hex. */
 export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number): string {
-  const rowBytes = Math.max(1, width) * tileBytes;
-  const lines: string[] = [];
-  for (let row = 0; row * rowBytes < bytes.length; row++) {
-    const tiles: string[] = [];
-    for (let o = row * rowBytes; o < Math.min(bytes.length, (row + 1) * rowBytes); o += tileBytes) {
-      let t = '';
-      for (let b = 0; b < tileBytes; b++) t += HEX[bytes[o + b]!];
-      tiles.push(t);
-    }
-    lines.push(tiles.join(' '));
-  }
-  return lines.length ? `${lines.join('\n')}\n` : '';
+  let text = '';
+  for (const chunk of tileTextChunks(bytes, width, tileBytes)) text += latin1.decode(chunk);
+  return text;
 }
+
+const latin1 = new TextDecoder('latin1');
+
+/** The size of tilesToText's text in bytes: every tile is its hex and one space or line break. */
+export const tileTextSize = (bytes: Uint8Array, tileBytes: number) => Math.floor(bytes.length / tileBytes) * (tileBytes * 2 + 1);
+
+/**
+ * tilesToText's text as ASCII bytes, in chunks of about `chunkBytes`, so that a large layer's text is never
+ * held whole (a 4096x4096 layer is 151 MB of text; issue 25).
+ */
+export function* tileTextChunks(bytes: Uint8Array, width: number, tileBytes: number, chunkBytes = 1 << 20): Generator<Uint8Array> {
+  const perRow = Math.max(1, width);
+  const count = Math.floor(bytes.length / tileBytes);
+  const tileChars = tileBytes * 2 + 1;
+  const tilesPerChunk = Math.max(perRow, Math.floor(chunkBytes / tileChars / perRow) * perRow);
+  for (let first = 0; first < count; first += tilesPerChunk) {
+    const last = Math.min(count, first + tilesPerChunk);
+    const out = new Uint8Array((last - first) * tileChars);
+    let o = 0;
+    for (let t = first; t < last; t++) {
+      for (let b = t * tileBytes, end = b + tileBytes; b < end; b++) {
+        const v = bytes[b]!;
+        out[o++] = HEX_CHARS[v >> 4]!;
+        out[o++] = HEX_CHARS[v & 15]!;
+      }
+      out[o++] = (t + 1) % perRow === 0 || t + 1 === count ? 10 : 32;
+    }
+    yield out;
+  }
+}
+
+const HEX_CHARS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/**
+ * The most bytes unpackMap writes (its files together) unless told otherwise: 512 MiB. A 4096x4096 layer is
+ * 151 MB of tile text and unpacks; an 8192x8192 one (604 MB, from a 266 KB map) is refused before anything
+ * is written: its directory form is no longer a thing to edit by hand.
+ */
+export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+
+/** One file of the directory form: its size, and its bytes as chunks made on demand. */
+export interface MapDirEntry {
+  name: string;
+  size: number;
+  chunks(): Iterable<Uint8Array>;
+}
+
+export interface UnpackOptions {
+  /** Refuse (MapError `mapdir.too_large`) when the files would be larger together; default MAX_UNPACKED_BYTES. */
+  maxBytes?: number;
+}
+
+/**
+ * unpackMap's files, with the tile text made on demand in chunks: writing them one at a time keeps memory at
+ * the map's own size, whatever the text's.
+ */
+export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {}): MapDirEntry[] {
+  const { files, tileTexts } = unpack(bytes);
+  const entries: MapDirEntry[] = [...files].map(([name, data]) => ({ name, ...(tileTexts.get(name) ?? { size: data.length, chunks: () => [data] }) }));
+  const total = entries.reduce((sum, e) => sum + e.size, 0);
+  const max = options.maxBytes ?? MAX_UNPACKED_BYTES;
+  if (total > max) {
+    const largest = entries.reduce((a, b) => (b.size > a.size ? b : a));
+    throw new MapError('mapdir.too_large', `the directory form would be ${megabytes(total)} (${largest.name}: ${megabytes(largest.size)}), over the limit of ${megabytes(max)}`, -1, largest.name);
+  }
+  return entries;
+}
+
+const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 /**
  * Parses tilesToText's form back into bytes (tiles separated by spaces or tabs, rows by line breaks). With
@@ -62,15 +122,20 @@ export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number)
  * the layer's size, which DDNet ignores and resaves keep): a row one tile short, or a width changed in
  * map.json, is refused here with the line and column rather than packed into a map the reader refuses.
  */
-export function textToTiles(text: string, tileBytes: number, file = 'tiles', size?: { width: number; height: number }): Uint8Array {
-  const out = new Uint8Array(Math.ceil(text.length / 2));
+export function textToTiles(input: string | Uint8Array, tileBytes: number, file = 'tiles', size?: { width: number; height: number }): Uint8Array {
+  // Parsed as bytes (ASCII): the text of a large layer is never made a string.
+  const text = typeof input === 'string' ? utf8.encode(input) : input;
+  // At most one tile per 2 * tileBytes hex digits and a separator.
+  const out = new Uint8Array(Math.floor((text.length + 1) / (tileBytes * 2 + 1)) * tileBytes);
   let n = 0;
   let line = 1;
   let lineStart = 0;
   let rowTiles = 0;
   const at = (i: number) => `${file}:${line}:${i - lineStart + 1}`;
   const bad = (start: number) => {
-    const token = text.slice(start).split(/\s/)[0]!.slice(0, 40);
+    let end = start;
+    while (end < text.length && end - start < 40 && ![32, 10, 13, 9].includes(text[end]!)) end++;
+    const token = new TextDecoder().decode(text.subarray(start, end));
     return new MapError('mapdir.tile', `"${token}" is not a tile of ${tileBytes} bytes in hex`, -1, at(start));
   };
   const endRow = (i: number) => {
@@ -79,7 +144,7 @@ export function textToTiles(text: string, tileBytes: number, file = 'tiles', siz
     }
   };
   for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i);
+    const c = text[i]!;
     if (c === 10) {
       endRow(i);
       line++;
@@ -92,14 +157,15 @@ export function textToTiles(text: string, tileBytes: number, file = 'tiles', siz
       continue;
     }
     const start = i;
+    if (n + tileBytes > out.length) throw bad(start);
     for (let b = 0; b < tileBytes; b++, i += 2) {
-      const hi = HEX_VALUE[text.charCodeAt(i)] ?? -1;
-      const lo = HEX_VALUE[text.charCodeAt(i + 1)] ?? -1;
+      const hi = HEX_VALUE[text[i]!] ?? -1;
+      const lo = HEX_VALUE[text[i + 1]!] ?? -1;
       if (hi < 0 || lo < 0) throw bad(start);
       out[n++] = (hi << 4) | lo;
     }
     if (i < text.length) {
-      const next = text.charCodeAt(i);
+      const next = text[i]!;
       if (next !== 32 && next !== 10 && next !== 13 && next !== 9) throw bad(start);
     }
     rowTiles++;
@@ -110,10 +176,11 @@ export function textToTiles(text: string, tileBytes: number, file = 'tiles', siz
   if (size && line < size.height && size.width > 0) {
     throw new MapError('mapdir.tile_row', `${line} rows; the layer is ${size.height} tiles high (map.json)`, -1, `${file}:${line + 1}:1`);
   }
-  return out.slice(0, n);
+  return n === out.length ? out : out.slice(0, n);
 }
 
-const HEX_VALUE: (number | undefined)[] = [];
+/** The value of each hex digit's char code; -1 for every other byte. */
+const HEX_VALUE = new Int8Array(256).fill(-1);
 for (let i = 0; i < 16; i++) {
   HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
   HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
@@ -121,10 +188,17 @@ for (let i = 0; i < 16; i++) {
 
 const tileTypeOf = (view: TileView) => TILEMAP_KINDS.find((k) => k.view(new Uint8Array(0)).constructor === view.constructor)!;
 
-/** Unpacks a map into its directory form (see MapFiles). */
-export function unpackMap(bytes: Uint8Array): MapFiles {
+/** Unpacks a map into its directory form (see MapFiles); unpackMapEntries makes the same files in chunks. */
+export function unpackMap(bytes: Uint8Array, options: UnpackOptions = {}): MapFiles {
+  const files: MapFiles = new Map();
+  for (const entry of unpackMapEntries(bytes, options)) files.set(entry.name, concatBytes([...entry.chunks()], entry.size));
+  return files;
+}
+
+function unpack(bytes: Uint8Array): { files: MapFiles; tileTexts: Map<string, Omit<MapDirEntry, 'name'>> } {
   const map = readMap(bytes, { strict: false });
   const files: MapFiles = new Map();
+  const tileTexts = new Map<string, Omit<MapDirEntry, 'name'>>();
   const imageNames = listImages(map);
   const soundNames = soundFileNames(map);
   const convert = (value: unknown, path: (string | number)[], width: number): unknown => {
@@ -152,7 +226,9 @@ export function unpackMap(bytes: Uint8Array): MapFiles {
       const [, g, , l] = path;
       const layerName = safeName(String((map.groups[g as number]?.layers[l as number]?.item as { name?: string } | undefined)?.name ?? ''));
       const file = `layers/g${g}-l${l}${layerName ? `-${layerName}` : ''}.${path.at(-1)}.txt`;
-      files.set(file, utf8.encode(tilesToText(value.bytes, width, info.tileBytes)));
+      const tiles = value.bytes;
+      files.set(file, new Uint8Array(0)); // its place in the order; the text is made on demand
+      tileTexts.set(file, { size: tileTextSize(tiles, info.tileBytes), chunks: () => tileTextChunks(tiles, width, info.tileBytes) });
       return { tiles: file, tile: info.tile };
     }
     if (Array.isArray(value)) return value.map((v, i) => convert(v, [...path, i], width));
@@ -167,7 +243,7 @@ export function unpackMap(bytes: Uint8Array): MapFiles {
   const { datafile: _datafile, unreadData: _unreadData, ...model } = map;
   files.set(MAP_JSON, utf8.encode(`${JSON.stringify(convert(model, [], 0), null, 2)}\n`));
   files.set(ORIGINAL_MAP, bytes);
-  return files;
+  return { files, tileTexts };
 }
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
@@ -251,14 +327,7 @@ export function packMap(files: MapFiles): Uint8Array {
       const info = TILEMAP_KINDS.find((k) => k.tile === o.tile);
       if (!info) throw fail('mapdir.tile_type', [...path, 'tile'], `unknown tile type ${describeValue(o.tile)}`);
       const file = ref('tiles');
-      let text: string;
-      try {
-        text = fromUtf8.decode(need(file));
-      } catch (e) {
-        if (e instanceof MapError) throw e;
-        throw new MapError('mapdir.tile', 'not UTF-8 text', -1, file);
-      }
-      return info.view(textToTiles(text, info.tileBytes, file, size));
+      return info.view(textToTiles(need(file), info.tileBytes, file, size));
     }
     let ch = channels;
     let sz = size;

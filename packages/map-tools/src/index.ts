@@ -2,7 +2,7 @@ export { addImage, embedImage, extractImages, findImage, imageToPng, listImages,
 export { checkDirReference, MAX_FILE_NAME_BYTES, mapresFileName, safeFileName, uniqueFileNames } from './file-names.js';
 export { decodePng, readPngHeader, type PngHeader } from './png.js';
 export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';
-export { MAP_JSON, ORIGINAL_MAP, packMap, textToTiles, tilesToText, unpackMap, type MapFiles } from './dir.js';
+export { MAP_JSON, MAX_UNPACKED_BYTES, ORIGINAL_MAP, packMap, textToTiles, tileTextChunks, tilesToText, unpackMap, unpackMapEntries, type MapDirEntry, type MapFiles, type UnpackOptions } from './dir.js';
 export { diffMaps, formatMapDiff, plural, type MapDiff, type MapDifference, type TileChange } from './diff.js';
 export { gameTileColour, renderGameLayer, renderMap, renderScale, type RenderOptions, type RenderScale } from './render.js';
 export { convert07ToDdnet, convert07ToDdnetFile } from './convert.js';

@@ -31,3 +31,5 @@ export { tileIdName, validateTileIds, type TileIdOptions } from './tile-validity
 export { writeMap, type WriteMapOptions } from './write.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/runtime';
+// Joins chunks of bytes (the map tools build files from chunks of tile text).
+export { concatBytes } from '@twcodec/runtime';
