@@ -235,6 +235,7 @@ const COMMANDS: Record<string, Command> = {
       }
       const result = mapConvert(bytes, to, mapres && ((name) => mapres.get(name)));
       await io.writeFile(output!, result.bytes);
+      if (result.note) io.stderr(`note: ${result.note}\n`);
       if (result.report) await io.stdout(json({ notes: result.report }));
       if (!result.ok) throw new ReportedFailure(`${plural(result.report?.filter((n) => n.severity === 'refuse').length ?? 0, 'problem')} map_convert_07 refuses (OUT written)`);
     },

@@ -23,6 +23,14 @@ export function convert07ToDdnet(map: TwMap): TwMap {
   return map;
 }
 
+/**
+ * Whether a map has anything of Teeworlds 0.7's form that convert07ToDdnet changes: version-2 images (0.7's
+ * RGB/RGBA formats) or skip-compressed (version 4) tile layers. (0.7's envelope points DDNet reads as they are.)
+ */
+export function hasTeeworlds07Form(map: TwMap): boolean {
+  return map.images.some((i) => i.item.version >= 2) || map.groups.some((g) => g.layers.some((l) => l.kind === 'tilemap' && l.item.version >= 4));
+}
+
 /** convert07ToDdnet on a map file: returns a DDNet map file. */
 export function convert07ToDdnetFile(bytes: Uint8Array): Uint8Array {
   return writeMap(convert07ToDdnet(readMap(bytes, { strict: false })), { mode: 'ddnet' });

@@ -1,0 +1,60 @@
+// What the map commands say beyond their output (issue 26): convert of a map already in the target form,
+// pack without original.map, every item type in map info.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAP_ITEM_TYPES, isCollectedItemType, readMap } from '@twcodec/map';
+import { fixturesDir, readBytes } from '../../../test/corpus.js';
+import { type CliIo, main, nodeIo } from './index.js';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
+  return { code: await main(args, io), stdout, stderr };
+}
+
+const ctf1 = join(fixturesDir, 'maps', 'ctf1.map'); // Teeworlds 0.7: RGB images, skip-compressed tiles
+const coverage = join(fixturesDir, 'maps', 'coverage.map'); // DDNet
+
+describe('map convert says when there was nothing to convert', () => {
+  it('--to ddnet of a DDNet map: written, with a note on stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-notes-'));
+    const r = await run(['map', 'convert', coverage, join(dir, 'a.map')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^note: the map has no Teeworlds 0\.7 images or skip-compressed layers: nothing to convert/);
+    const converted = await run(['map', 'convert', ctf1, join(dir, 'b.map')]);
+    expect([converted.code, converted.stderr]).toEqual([0, '']);
+    const back = await run(['map', 'convert', join(dir, 'b.map'), join(dir, 'c.map')]);
+    expect(back.stderr).toMatch(/nothing to convert/);
+  });
+
+  it('--to 0.7 of a 0.7 map: a note too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-notes-'));
+    const r = await run(['map', 'convert', ctf1, join(dir, 'a.map'), '--to', '0.7']);
+    expect(r.stderr).toMatch(/^note: the map already has Teeworlds 0\.7 images or skip-compressed layers/);
+  });
+});
+
+describe('map pack without original.map', () => {
+  it('notes that the map was written afresh', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-notes-'));
+    expect((await run(['map', 'unpack', ctf1, join(dir, 'u')])).code).toBe(0);
+    const { rmSync } = await import('node:fs');
+    rmSync(join(dir, 'u', 'original.map'));
+    const r = await run(['map', 'pack', join(dir, 'u'), join(dir, 'p.map')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^note: no original\.map in .*: the map was written afresh/);
+  });
+});
+
+describe('map info', () => {
+  it('lists every item type of the registry beside the structure', async () => {
+    const info = JSON.parse((await run(['map', 'info', coverage])).stdout);
+    expect(Object.keys(info.items).sort()).toEqual(MAP_ITEM_TYPES.filter((t) => isCollectedItemType(t.name)).map((t) => t.name).sort());
+    const map = readMap(readBytes(coverage));
+    for (const [name, count] of Object.entries(info.items)) expect(count).toBe((map.items as Record<string, unknown[] | undefined>)[name]?.length ?? 0);
+    expect(info.items.automapper).toBe(map.items.automapper!.length);
+  });
+});
