@@ -6,6 +6,8 @@ import { readDemo } from '@twcodec/demo';
 import { readTeehistorian } from '@twcodec/teehistorian';
 import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
 import { mapToolsSeeds } from './map-tools-seeds.mjs';
+import { unpackMap } from '@twcodec/map-tools';
+import { dirToInput } from './map-dir-input.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
@@ -71,6 +73,18 @@ export function seedsFor(target) {
         for (const m of readTeehistorian(read(path), { onTruncated: 'stop' })) if (m.kind === 'MESSAGE') out.set(`th${m.data[0]}:${m.data.length}`, m.data);
       return [...out.values()];
     }
+    case 'map-unpack':
+    case 'map-fix':
+    case 'map-diff':
+      return fixtures('maps', '.map', LIMIT.map).map(read);
+    case 'map-pack':
+      // Small maps unpacked, with and without original.map.
+      return fixtures('maps', '.map', 64 * 1024).flatMap((path) => {
+        const files = unpackMap(read(path));
+        const withOriginal = dirToInput(files);
+        files.delete('original.map');
+        return [withOriginal, dirToInput(files)];
+      });
     default: {
       const mapTools = mapToolsSeeds(target, () => fixtures('maps', '.map', LIMIT.map).map(read));
       if (mapTools) return mapTools;

@@ -9,6 +9,8 @@ import { demoMessages, readDemo } from '@twcodec/demo';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
+import { diffMaps, fixMap, formatMapDiff, ORIGINAL_MAP, packMap, unpackMap } from '@twcodec/map-tools';
+import { inputToDir } from './map-dir-input.mjs';
 
 /** A property that must hold for every input was broken: a finding even though nothing crashed. */
 export class PropertyViolation extends Error {}
@@ -193,6 +195,60 @@ function snapshot(bytes) {
   check(equalBytes(new Uint8Array(rebuilt.toInts().buffer), new Uint8Array(next.toInts().buffer)), 'snapshot: createDelta + applyDelta does not give the snapshot back');
 }
 
+// --- map tools: unpack/pack, fix, diff (issue 25) ---
+
+/**
+ * Hostile maps through unpack and pack: unpack gives files or a typed refusal; an unchanged directory packs
+ * back to the same bytes (the lossless promise, with original.map); without original.map it packs into a map
+ * that reads back with no differences from the input (diffMaps), or refuses with a typed error.
+ */
+function mapUnpack(bytes) {
+  const files = unpackMap(bytes);
+  const packed = packMap(files);
+  // What `map resave --lenient` writes: the input itself for every map the model holds whole; a map read with
+  // errors (tile data of a wrong size, ...) comes back as the model holds it, in pack as in resave.
+  const resaved = writeMap(readMap(bytes, { strict: false }));
+  check(equalBytes(packed, resaved), `map-unpack: an unchanged unpack then pack did not give what resave gives${equalBytes(resaved, bytes) ? ' (the input)' : ''}`);
+  files.delete(ORIGINAL_MAP);
+  const rebuilt = refusing(() => packMap(files));
+  if (!rebuilt) return;
+  const diff = diffMaps(readMap(bytes, { strict: false }), readMap(rebuilt, { strict: false }));
+  check(diff.changes.length === 0 && diff.tiles.length === 0, `map-unpack: rebuilt without original.map, the map differs: ${formatMapDiff(diff).slice(0, 200)}`);
+}
+
+/**
+ * Hostile directories (edited map.json, tile text, PNG): pack gives a map or a typed refusal; what it packs
+ * reads back, and unpacks and packs again to the same bytes (the writer is a fixed point).
+ */
+function mapPack(bytes) {
+  const out = packMap(inputToDir(bytes));
+  check(refusing(() => readMap(out, { strict: false })) !== undefined, 'map-pack: the packed map does not read back');
+  const again = packMap(unpackMap(out));
+  check(equalBytes(again, out), 'map-pack: the packed map does not unpack and pack to the same bytes');
+}
+
+/** map fix: its output reads back, and fixing it again changes nothing more. */
+function mapFix(bytes) {
+  const first = fixMap(bytes);
+  const second = fixMap(first.bytes);
+  check(second.fixed.length === 0, `map-fix: fixing the fixed map fixed more: ${second.fixed.map((i) => i.code).join(', ')}`);
+  check(equalBytes(second.bytes, first.bytes), 'map-fix: fixing the fixed map changed its bytes');
+}
+
+/** map diff: a map against itself and against its resave has no differences; the text form always formats. */
+function mapDiff(bytes) {
+  const a = readMap(bytes, { strict: false });
+  const self = diffMaps(a, readMap(bytes, { strict: false }));
+  check(self.changes.length === 0 && self.tiles.length === 0, 'map-diff: a map differs from itself');
+  const resaved = refusing(() => writeMap(readMap(bytes, { strict: false })));
+  if (!resaved) return;
+  const diff = diffMaps(a, readMap(resaved, { strict: false }));
+  check(diff.changes.length === 0 && diff.tiles.length === 0, `map-diff: a map differs from its resave: ${formatMapDiff(diff).slice(0, 200)}`);
+}
+
+// Map files: half the mutations edit items and inflated data behind a valid container (see mutate.mjs).
+for (const target of [mapUnpack, mapFix, mapDiff]) target.structured = true;
+
 export const TARGETS = {
   datafile,
   map,
@@ -202,4 +258,9 @@ export const TARGETS = {
   netmsg,
   // The map tools on hostile PNG, Opus and map inputs (fuzz/map-tools-targets.mjs).
   ...MAP_TOOLS_TARGETS,
+  // Unpack and pack, fix and diff (above).
+  'map-unpack': mapUnpack,
+  'map-pack': mapPack,
+  'map-fix': mapFix,
+  'map-diff': mapDiff,
 };
