@@ -42,6 +42,14 @@ function newEngine(): ReusedEngine | undefined {
   return created;
 }
 
+/** The reused engine, built on first use; undefined when node:zlib's internals are not there. */
+function usableEngine(): ReusedEngine | undefined {
+  if (!engineUsable) return undefined;
+  engine ??= newEngine();
+  if (!engine) engineUsable = false;
+  return engine;
+}
+
 /**
  * Inflates into a buffer of `limit` bytes with one reused engine, avoiding the stream object, native context
  * and window that every inflateSync call builds (measured on the corpus maps: parsing the container and
@@ -53,13 +61,8 @@ function newEngine(): ReusedEngine | undefined {
  * unavailable.
  */
 function inflateInto(compressed: Uint8Array, limit: number, firstRoom: number): Uint8Array | undefined {
-  if (!engineUsable) return undefined;
-  engine ??= newEngine();
-  if (!engine) {
-    engineUsable = false;
-    return undefined;
-  }
-  const current = engine;
+  const current = usableEngine();
+  if (!current) return undefined;
   try {
     current.handle.reset();
     let out: Uint8Array = Buffer.allocUnsafe(Math.min(limit, firstRoom));
@@ -95,13 +98,8 @@ let equalsScratch: Uint8Array | undefined;
 
 /** ZlibCodec.inflateEquals with the reused engine: a slice of output at a time, compared as it comes. */
 function inflateEquals(compressed: Uint8Array, expected: Uint8Array): boolean | undefined {
-  if (!engineUsable) return undefined;
-  engine ??= newEngine();
-  if (!engine) {
-    engineUsable = false;
-    return undefined;
-  }
-  const current = engine;
+  const current = usableEngine();
+  if (!current) return undefined;
   const scratch = (equalsScratch ??= new Uint8Array(EQUALS_SLICE));
   let consumed = 0;
   let at = 0;
