@@ -38,8 +38,6 @@ function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
 /** Tile bytes as text: one line per row of `width` tiles, each tile its `tileBytes` bytes in hex. */
 export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number): string {
   let text = '';
