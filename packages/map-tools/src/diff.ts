@@ -74,8 +74,8 @@ export function diffMaps(a: TwMap, b: TwMap): MapDiff {
   if (!same(a.info && { ...a.info, item: content(a.info.item) }, b.info && { ...b.info, item: content(b.info.item) })) changes.push({ path: 'info', what: 'changed map info' });
   compareList(changes, 'images', a.images, b.images, (i) => `image "${i.name}"${i.item.external ? ' (external)' : ` ${i.item.width}x${i.item.height}`}`, (x, y) => x.name === y.name && same(content(x.item), content(y.item)) && same(x.pixels, y.pixels));
   compareList(changes, 'sounds', a.sounds, b.sounds, (s) => `sound "${s.name}"`, (x, y) => x.name === y.name && same(x.data, y.data));
-  compareList(changes, 'envelopes', a.envelopes, b.envelopes, (e) => `envelope${e.item.name ? ` "${e.item.name}"` : ''} (${e.points.length} points)`, (x, y) => same(content(x.item), content(y.item)) && same(x.points, y.points));
-  compareList(changes, 'groups', a.groups, b.groups, (g) => `group "${g.item.name ?? ''}" (${g.layers.length} layers)`, (x, y) => same(x, y), (gp, ga, gb) => {
+  compareList(changes, 'envelopes', a.envelopes, b.envelopes, (e) => `envelope${e.item.name ? ` "${e.item.name}"` : ''} (${plural(e.points.length, 'point')})`, (x, y) => same(content(x.item), content(y.item)) && same(x.points, y.points));
+  compareList(changes, 'groups', a.groups, b.groups, (g) => `group "${g.item.name ?? ''}" (${plural(g.layers.length, 'layer')})`, (x, y) => same(x, y), (gp, ga, gb) => {
     if (!same(content(ga.item), content(gb.item))) changes.push({ path: gp, what: `changed group "${gb.item.name ?? ''}" properties` });
     compareList(changes, `${gp}.layers`, ga.layers, gb.layers, layerLabel, (x, y) => same(x, y), (lp, la, lb) => {
       if (la.kind !== lb.kind) return changes.push({ path: lp, what: `replaced ${layerLabel(la)} by ${layerLabel(lb)}` });

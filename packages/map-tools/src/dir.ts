@@ -1,4 +1,5 @@
 import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng, listImages, pngToRgba } from './images.js';
 import { readPngHeader } from './png.js';
@@ -138,7 +139,7 @@ export function textToTiles(input: string | Uint8Array, tileBytes: number, file 
   };
   const endRow = (i: number) => {
     if (size && line <= size.height && rowTiles !== size.width) {
-      throw new MapError('mapdir.tile_row', `row ${line - 1} has ${rowTiles} tiles; the layer is ${size.width} tiles wide (map.json)`, -1, at(i));
+      throw new MapError('mapdir.tile_row', `row ${line - 1} has ${plural(rowTiles, 'tile')}; the layer is ${plural(size.width, 'tile')} wide (map.json)`, -1, at(i));
     }
   };
   for (let i = 0; i < text.length; ) {
@@ -172,7 +173,7 @@ export function textToTiles(input: string | Uint8Array, tileBytes: number, file 
   if (lineStart < text.length) endRow(text.length);
   else line--;
   if (size && line < size.height && size.width > 0) {
-    throw new MapError('mapdir.tile_row', `${line} rows; the layer is ${size.height} tiles high (map.json)`, -1, `${file}:${line + 1}:1`);
+    throw new MapError('mapdir.tile_row', `${plural(line, 'row')}; the layer is ${plural(size.height, 'tile')} high (map.json)`, -1, `${file}:${line + 1}:1`);
   }
   return n === out.length ? out : out.slice(0, n);
 }
