@@ -152,3 +152,21 @@ describe('unpacking a small map with a large layer (issue 25 row 11)', () => {
     for (const e of entries) expect(e.size).toBe(files.get(e.name)!.length);
   });
 });
+
+describe('a physics layer without its Teeworlds tiles', () => {
+  it('unpacks and packs back to the same bytes (the empty text is not a short layer)', () => {
+    const df = Datafile.read(fixture('coverage.map'));
+    // Layer item ints: 1 = layer type (2 tiles), 6 = tilemap flags (2 = tele), 14 = data index.
+    const tele = df.items.find((i) => i.type === 5 && i.data[1] === 2 && (i.data[6]! & 2) === 2)!;
+    const ints = tele.data.slice();
+    ints[14] = -1;
+    tele.data = ints;
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.readIssues.map((i) => i.code)).toContain('PHYSICS_COMPAT_DATA');
+    expect(packMap(unpackMap(bytes))).toEqual(bytes);
+    const files = unpackMap(bytes);
+    files.delete(ORIGINAL_MAP);
+    expect(diffMaps(map, readMap(packMap(files), { strict: false }))).toEqual({ changes: [], tiles: [] });
+  });
+});

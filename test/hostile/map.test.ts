@@ -297,3 +297,20 @@ describe('a UUID index that names one UUID twice (issue 25 row 12, issue 26)', (
     expect(writeMap(again)).toEqual(written);
   });
 });
+
+describe('a physics layer whose Teeworlds tiles are no data item', () => {
+  it('resaves byte for byte, and written afresh keeps -1 (an empty data item is refused by every reader)', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const tele = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 2 && (i.data[TILEMAP_FLAGS]! & 2) === 2)!;
+    const ints = tele.data.slice();
+    ints[DATA] = -1;
+    tele.data = ints;
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(writeMap(map)).toEqual(bytes);
+    map.datafile = undefined;
+    const afresh = readMap(writeMap(map));
+    const layer = afresh.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'tele')!;
+    expect((layer.item as { data: number }).data).toBe(-1);
+  });
+});

@@ -1,4 +1,4 @@
-import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng, listImages, pngToRgba } from './images.js';
@@ -291,7 +291,8 @@ export function packMap(files: MapFiles): Uint8Array {
       i && i.severity === 'error' && typeof i.path === 'string' ? [/^groups\[\d+\]\.layers\[\d+\]/.exec(i.path)?.[0] ?? ''] : [],
     ),
   );
-  type Size = { width: number; height: number } | undefined;
+  /** The layer's size, and whether it is a physics layer (whose `tiles` are zeroed tiles for Teeworlds). */
+  type Size = { width: number; height: number; physics: boolean } | undefined;
   const revive = (value: unknown, path: JsonPath, channels: number, size: Size): unknown => {
     // Deeper than any model (the unpacked form nests 8 levels): refused before it costs stack.
     if (path.length > MAX_JSON_DEPTH) throw fail('mapdir.json', path, `nested deeper than ${MAX_JSON_DEPTH} levels`);
@@ -326,7 +327,10 @@ export function packMap(files: MapFiles): Uint8Array {
       const info = TILEMAP_KINDS.find((k) => k.tile === o.tile);
       if (!info) throw fail('mapdir.tile_type', [...path, 'tile'], `unknown tile type ${describeValue(o.tile)}`);
       const file = ref('tiles');
-      return info.view(textToTiles(need(file), info.tileBytes, file, size));
+      const text = need(file);
+      // A physics layer's Teeworlds tiles may be missing (DDNet never reads them): empty text stays empty.
+      const compatMissing = size?.physics && path.at(-1) === 'tiles' && text.length === 0;
+      return info.view(textToTiles(text, info.tileBytes, file, compatMissing ? undefined : size));
     }
     let ch = channels;
     let sz = size;
@@ -335,7 +339,8 @@ export function packMap(files: MapFiles): Uint8Array {
     if (item && item.kind === 'tilemap' && path[0] === 'groups') {
       const { width, height } = item;
       const valid = Number.isInteger(width) && Number.isInteger(height) && (width as number) > 0 && (height as number) > 0;
-      sz = valid && !brokenLayers.has(pathText(path)) ? { width: width as number, height: height as number } : undefined;
+      const physics = !['tiles', 'game'].includes(tilemapKind(Number((item as { tilemapFlags?: unknown }).tilemapFlags) | 0));
+      sz = valid && !brokenLayers.has(pathText(path)) ? { width: width as number, height: height as number, physics } : undefined;
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(o)) out[k] = revive(v, [...path, k], ch, sz);

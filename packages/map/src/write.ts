@@ -459,7 +459,14 @@ class MapWriter {
         const kind = TILEMAP_KINDS.find((k) => k.kind === tilemapKind(item.tilemapFlags))!;
         const skip = item.version >= 4 && kind.field === 'data';
         const tiles = layer.tiles.bytes;
-        item.data = this.dataIndex(
+        // A physics layer's Teeworlds tiles read as none (DDNet never reads them; readMap warns
+        // PHYSICS_COMPAT_DATA): the reference stays as it was, -1 for a map built afresh; an empty data item
+        // is something no reader takes (DATA_EMPTY: writeMap failed on such a map, which DDNet loads).
+        const compatMissing = kind.field !== 'data' && tiles.length === 0;
+        const srcData = this.src?.data.length ?? 0;
+        if (compatMissing && (item.data === -1 || !Number.isInteger(item.data) || item.data < 0 || item.data >= srcData)) {
+          if (!this.src) item.data = -1;
+        } else item.data = this.dataIndex(
           item.data,
           () => (skip ? compressSkippedTiles(tiles) : tiles),
           // Compared expanded: another editor may have grouped the runs differently.
