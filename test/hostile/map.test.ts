@@ -1,6 +1,6 @@
 // Regression tests for hostile maps a fuzzing campaign found (issue 17): each input is generated here, small.
 import { describe, expect, it } from 'vitest';
-import { Datafile } from '@twcodec/datafile';
+import { Datafile, encodeI32String } from '@twcodec/datafile';
 import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, validateMap, writeMap } from '@twcodec/map';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
@@ -312,5 +312,24 @@ describe('a physics layer whose Teeworlds tiles are no data item', () => {
     const afresh = readMap(writeMap(map));
     const layer = afresh.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'tele')!;
     expect((layer.item as { data: number }).data).toBe(-1);
+  });
+});
+
+describe('a name that is not UTF-8, in an item that changes elsewhere', () => {
+  it('keeps its bytes (the model holds it as U+FFFD): the resave reads back the same name', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+    // Quads layer item ints (CMapItemLayerQuads): 1 = layer type (3), 3 = version (2 has a name), 7..9 = name.
+    const quads = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 3 && i.data[3]! >= 2)!;
+    const ints = quads.data.slice();
+    ints.set(encodeI32String('Quad', 3), 7);
+    ints[8] = 0x7f7f7f7f; // four 0xFF bytes (each stored plus 128)
+    quads.data = ints;
+    const map = readMap(df.write());
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.name?.startsWith('Quad'))!;
+    expect(layer.item.name).toBe('Quad\uFFFD\uFFFD\uFFFD\uFFFD');
+    layer.item = { ...layer.item, flags: layer.item.flags ^ 1 };
+    const again = readMap(writeMap(map));
+    const back = again.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.name?.startsWith('Quad'))!;
+    expect([back.item.name, back.item.flags]).toEqual([layer.item.name, layer.item.flags]);
   });
 });

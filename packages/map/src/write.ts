@@ -82,6 +82,69 @@ export function writeMap(map: TwMap, options: WriteMapOptions = {}): Uint8Array 
   return df.write(hasDeflate ? options : { ...options, deflate: deflateLikeZlib });
 }
 
+/**
+ * A changed item's ints, with the ints of each string field that did not change copied from the original
+ * item: a name is held as text, and bytes that are not UTF-8 (read as U+FFFD) or follow its NUL cannot be
+ * encoded back from it, so an item changed elsewhere (a count, a data index) would otherwise get another name
+ * (fuzzer finding: a layer named "Quad" and four invalid bytes came back with three U+FFFD). Where a field's
+ * ints are is found by encoding it with two different texts; it is copied only when it takes the same ints
+ * in both items.
+ */
+function keepStringInts<T>(
+  ints: Int32Array,
+  item: T,
+  positional: { read: T; ints: Int32Array } | undefined,
+  others: () => { read: T; ints: Int32Array }[],
+  encode: (item: T) => Int32Array,
+): Int32Array {
+  const fields = Object.entries(item as object).filter(([, value]) => typeof value === 'string');
+  let out = ints;
+  let candidates: { read: T; ints: Int32Array }[] | undefined;
+  for (const [key, value] of fields) {
+    const same = (c: { read: T }) => (c.read as Record<string, unknown>)[key] === value;
+    let source = positional && same(positional) ? positional : undefined;
+    // Only text that cannot be encoded back is worth a search among the other items.
+    if (!source && (value as string).includes('\uFFFD')) source = (candidates ??= others()).find(same);
+    if (!source) continue;
+    const now = firstStringInt(item, key, encode);
+    const before = firstStringInt(source.read, key, encode);
+    if (now === undefined || before === undefined) continue;
+    const span = stringSpan(item, key, encode, now);
+    if (span === 0 || stringSpan(source.read, key, encode, before) !== span) continue;
+    if (out === ints) out = ints.slice();
+    out.set(source.ints.subarray(before, before + span), now);
+  }
+  return out;
+}
+
+/** The first int of string field `key` in `value`'s encoding: the one int two one-byte texts differ in. */
+function firstStringInt<T>(value: T, key: string, encode: (item: T) => Int32Array): number | undefined {
+  try {
+    const a = encode({ ...value, [key]: '\u0001' });
+    const b = encode({ ...value, [key]: '\u0002' });
+    if (a.length !== b.length) return undefined;
+    const at: number[] = [];
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) at.push(i);
+    return at.length === 1 ? at[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many ints the string field `key` starting at int `at` takes: the run that a long text changes. */
+function stringSpan<T>(value: T, key: string, encode: (item: T) => Int32Array, at: number): number {
+  try {
+    const empty = encode({ ...value, [key]: '' });
+    const full = encode({ ...value, [key]: '\u0001'.repeat(4096) });
+    if (empty.length !== full.length) return 0;
+    let n = 0;
+    while (at + n < empty.length && empty[at + n] !== full[at + n]) n++;
+    return n;
+  } catch {
+    return 0;
+  }
+}
+
 class MapWriter {
   private readonly src: Datafile | undefined;
   private readonly out: Datafile;
@@ -213,14 +276,27 @@ class MapWriter {
     if (!block) this.blocks.set(name, (block = []));
     const original = this.srcItems.get(name)?.[block.length];
     let ints: Int32Array | undefined;
+    let read: T | undefined;
     if (original) {
       try {
-        if (deepEqual(decode(original.data), item)) ints = original.data;
+        read = decode(original.data);
+        if (deepEqual(read, item)) ints = original.data;
       } catch {
         ints = undefined;
       }
     }
-    block.push(ints ?? encode(item));
+    if (ints) return void block.push(ints);
+    // The items this one may have been read from: the one at its position, else (layers written in another
+    // order than read) any of its type with the same text in a field that cannot be encoded back.
+    const others = () =>
+      (this.srcItems.get(name) ?? []).flatMap((raw) => {
+        try {
+          return [{ read: decode(raw.data), ints: raw.data }];
+        } catch {
+          return [];
+        }
+      });
+    block.push(keepStringInts(encode(item), item, original && read !== undefined ? { read, ints: original.data } : undefined, others, encode));
   }
 
   build(): Datafile {
