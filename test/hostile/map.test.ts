@@ -333,3 +333,19 @@ describe('a name that is not UTF-8, in an item that changes elsewhere', () => {
     expect([back.item.name, back.item.flags]).toEqual([layer.item.name, layer.item.flags]);
   });
 });
+
+describe('info settings behind a data index out of range', () => {
+  it('a lenient resave keeps the reference, as for the info strings', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    // Info item ints (CMapItemInfoSettings): 0 version, 1 author, 2 map version, 3 credits, 4 license, 5 settings.
+    const info = df.items.find((i) => i.type === 1)!;
+    expect(info.data.length).toBeGreaterThan(5);
+    const ints = info.data.slice();
+    ints[5] = -129;
+    info.data = ints;
+    const bytes = df.write();
+    const map = readMap(bytes, { strict: false });
+    expect(map.readIssues).toContainEqual(expect.objectContaining({ code: 'DATA_INDEX_RANGE', path: 'info.settings' }));
+    expect(writeMap(map)).toEqual(bytes);
+  });
+});

@@ -314,7 +314,11 @@ class MapWriter {
       if (info.settings !== undefined) {
         const settings = info.settings;
         item.settings = this.dataIndex(info.item.settings, () => encodeCStringList(settings), (orig) => deepEqual(decodeCStringList(orig.bytes()), settings));
-      } else if (info.item.settings !== undefined) item.settings = -1;
+      } else if (info.item.settings !== undefined) {
+        // No settings read: a reference readMap could not follow stays as it was (as for the strings above;
+        // fuzzer finding: a lenient resave turned settings -129 into -1).
+        item.settings = this.unreadable(info.item.settings) ? info.item.settings : -1;
+      }
       this.emit('info', item, encodeInfoItem, decodeInfoItem);
     }
     map.images.forEach((image, i) => {
