@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Datafile, encodeI32String } from '@twcodec/datafile';
 import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, validateMap, writeMap } from '@twcodec/map';
+import { fixMap } from '@twcodec/map-tools';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
 
@@ -347,5 +348,19 @@ describe('info settings behind a data index out of range', () => {
     const map = readMap(bytes, { strict: false });
     expect(map.readIssues).toContainEqual(expect.objectContaining({ code: 'DATA_INDEX_RANGE', path: 'info.settings' }));
     expect(writeMap(map)).toEqual(bytes);
+  });
+});
+
+describe('map fix of a layer with an invalid size', () => {
+  it('drops no tiles (a negative size cut more each time): fixing again changes nothing', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const tiles = df.items.find((i) => i.type === 5 && i.data[LAYER_TYPE] === 2 && i.data[TILEMAP_FLAGS] === 0)!;
+    const ints = tiles.data.slice();
+    ints[HEIGHT] = -1;
+    tiles.data = ints;
+    const first = fixMap(df.write());
+    const second = fixMap(first.bytes);
+    expect(second.fixed).toEqual([]);
+    expect(second.bytes).toEqual(first.bytes);
   });
 });

@@ -105,7 +105,10 @@ export function fixMapModel(map: TwMap): void {
       // Tiles past width x height dropped; padding (and skip, outside skip compression) zeroed: the tiles
       // behind `data` (their skip byte is 0 also in the model of a skip-compressed layer, which holds them
       // expanded), and those of the layer's physics kind.
-      const tileCount = item.width * item.height;
+      // Only a valid size says how many tiles the layer uses (a negative one would cut more each time; fuzzer
+      // finding: fixing a 130x-1 layer again dropped 130 more tiles).
+      const validSize = item.width > 0 && item.height > 0;
+      const tileCount = validSize ? item.width * item.height : Infinity;
       let tiles = layer.tiles.bytes;
       if (tiles.length > tileCount * 4) tiles = tiles.slice(0, tileCount * 4);
       const tile = TILE_BYTE_OFFSETS.tile;
