@@ -1,5 +1,5 @@
 // The binary runtime every twcodec package shares: bounds-checked readers and writers, variable-width ints,
-// I32String, Teeworlds UUIDs (MD5-based), and the error classes. No dependencies, no Node APIs.
+// I32String, Teeworlds UUIDs (MD5-based), the network Huffman code, and the error classes. No dependencies, no Node APIs.
 export {
   asUint8Array,
   concatBytes,
@@ -16,6 +16,7 @@ export {
   varIntSize,
 } from './bytes.js';
 export { BinaryError, CodecError } from './errors.js';
+export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
 export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
 export { md5 } from './md5.js';
