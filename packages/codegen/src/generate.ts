@@ -11,6 +11,7 @@ import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
 import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
 import { emitNetDocs, emitNetTs } from './emit-net.js';
 import { loadNetSchemas } from './load-net.js';
+import { emitPacketDocs, emitPacketTs, loadPacketSchemas } from './packet.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
@@ -25,6 +26,8 @@ export interface GenerateOptions {
   netOut?: string;
   /** Where the explorer's schema data goes; default packages/explorer/src/generated under root. */
   explorerOut?: string;
+  /** Where the packet-layer codecs go; default packages/net/src/generated under root. */
+  packetOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -72,6 +75,10 @@ export function generate(options: GenerateOptions): GenerateResult {
   const explorerOut = options.explorerOut ?? join(options.root, 'packages', 'explorer', 'src', 'generated');
   const explorer = emitExplorerTs(map, teehistorian, snapshot);
   outputs.set(join(explorerOut, explorer.path), explorer.text);
+  const packetOut = options.packetOut ?? join(options.root, 'packages', 'net', 'src', 'generated');
+  const packet = loadPacketSchemas(schemas, options.root);
+  for (const file of packet.map(emitPacketTs)) outputs.set(join(packetOut, file.path), file.text);
+  outputs.set(join(docsOut, 'network.md'), emitPacketDocs(packet));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -86,7 +93,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut]) {
+  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut, packetOut]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);

@@ -49,7 +49,7 @@ export interface ParsedFile {
 }
 
 // In the order a file's kind is looked for: a snapshot protocol file also has `enums`.
-const KINDS = ['item', 'record', 'tile', 'protocol', 'enums', 'tile_meanings', 'messages', 'extensions'] as const;
+const KINDS = ['item', 'record', 'tile', 'protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
@@ -59,6 +59,7 @@ const DEFINITION = {
   messages: 'thMessagesFile',
   extensions: 'thExtensionsFile',
   protocol: 'snapshotFile',
+  packet_protocol: 'packetFile',
 } as const;
 
 function listYaml(dir: string): string[] {

@@ -61,8 +61,8 @@ describe('generated code', () => {
       }
     });
 
-  it('exists in the map, netmsg, snapshot and teehistorian packages, and the explorer (its schema data)', () => {
-    expect(new Set(generated.map((g) => g.pkg))).toEqual(new Set(['explorer', 'map', 'netmsg', 'snapshot', 'teehistorian']));
+  it('exists in the map, net, netmsg, snapshot and teehistorian packages, and the explorer (its schema data)', () => {
+    expect(new Set(generated.map((g) => g.pkg))).toEqual(new Set(['explorer', 'map', 'net', 'netmsg', 'snapshot', 'teehistorian']));
   });
 
   it.each(generated.map((g) => [`${g.pkg}/${g.file}`, g] as const))('%s imports only @twcodec/runtime and its own package', (_name, g) => {

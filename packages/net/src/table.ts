@@ -1,0 +1,62 @@
+// The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/packet): the
+// header codecs are generated functions, control and connectionless payloads field lists that payload.ts reads.
+
+export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
+
+export interface PacketPayloadFieldDef {
+  /** Schema name (snake_case). */
+  readonly name: string;
+  /** Property name in the decoded object (camelCase). */
+  readonly key: string;
+  readonly type: PacketPayloadFieldType;
+  /** magic: the bytes (ASCII). */
+  readonly value?: string;
+  /** Present only when bytes remain (magic: when they match). */
+  readonly optional?: boolean;
+  /** list_rest: the fields of one entry. */
+  readonly fields?: readonly PacketPayloadFieldDef[];
+}
+
+export interface ControlMessageDef {
+  readonly name: string;
+  readonly id: number;
+  readonly fields: readonly PacketPayloadFieldDef[];
+}
+
+export interface ConnlessHeaderDef {
+  readonly name: string;
+  readonly size: number;
+  /** The bytes the header starts with. */
+  readonly prefix?: readonly number[];
+  /** Or: the first byte, masked, equals value. */
+  readonly match?: { readonly mask: number; readonly value: number };
+  readonly decode?: (bytes: Uint8Array, offset?: number) => object;
+}
+
+export interface ConnlessMessageDef {
+  readonly name: string;
+  readonly magic: string;
+  readonly direction: 'server' | 'client' | 'both';
+  readonly fields: readonly PacketPayloadFieldDef[];
+}
+
+export interface PacketProtocolDef {
+  readonly protocol: string;
+  readonly headerSize: number;
+  readonly decodeHeader: (bytes: Uint8Array, offset?: number) => { flags: number; ack?: number; numChunks?: number; token?: number };
+  readonly encodeHeader: (value: never, out: Uint8Array, offset?: number) => number;
+  readonly headerFields: readonly string[];
+  readonly packetFlags: Readonly<Record<string, number>>;
+  /** Bytes of DDNet's security token at the end of the data (0: the protocol has none). */
+  readonly securityTokenSize: number;
+  readonly chunkHeaderSize: number;
+  readonly vitalChunkHeaderSize: number;
+  readonly decodeChunkHeader: (bytes: Uint8Array, offset?: number) => { flags: number; size: number };
+  readonly decodeChunkHeaderVital: (bytes: Uint8Array, offset?: number) => { sequence: number };
+  readonly encodeChunkHeader: (value: never, out: Uint8Array, offset?: number) => number;
+  readonly chunkFlags: Readonly<Record<string, number>>;
+  readonly controlMessages: readonly ControlMessageDef[];
+  readonly connlessHeaders: readonly ConnlessHeaderDef[];
+  readonly connlessMagicPrefix: readonly number[];
+  readonly connlessMessages: readonly ConnlessMessageDef[];
+}
