@@ -7,6 +7,7 @@ import * as datafile from '@twcodec/datafile';
 import * as demo from '@twcodec/demo';
 import * as map from '@twcodec/map';
 import * as mapTools from '@twcodec/map-tools';
+import * as net from '@twcodec/net';
 import * as netmsg from '@twcodec/netmsg';
 import * as snapshot from '@twcodec/snapshot';
 import * as teehistorian from '@twcodec/teehistorian';
@@ -21,6 +22,7 @@ describe('CodecError', () => {
     ['snapshot', snapshot],
     ['teehistorian', teehistorian],
     ['netmsg', netmsg],
+    ['net', net],
     ['demo', demo],
   ] as const)('@twcodec/%s re-exports the runtime CodecError and BinaryError', (_name, mod) => {
     expect(mod.CodecError).toBe(CodecError);

@@ -1,0 +1,11 @@
+// @twcodec/net: the UDP layer of Teeworlds 0.6/DDNet and 0.7 (packet and chunk headers, control and
+// connectionless messages, generated from schemas/packet), and capture files decoded down to net messages.
+export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
+export { NetError } from './errors.js';
+export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
+export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
+export * from './generated/ddnet-0.6.gen.js';
+export * from './generated/teeworlds-0.7.gen.js';
+// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+export { BinaryError, CodecError } from '@twcodec/runtime';

@@ -1,0 +1,201 @@
+// One UDP datagram of Teeworlds 0.6/DDNet or 0.7, decoded: the packet header (generated from
+// schemas/packet), the Huffman-compressed data inflated, then one control message, the chunks with their net
+// messages (@twcodec/netmsg's tables), or a connectionless message. The structure lives here; what the bytes
+// mean lives in the schemas.
+import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessage, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { ByteReader, CodecError, teeworldsHuffman } from '@twcodec/runtime';
+import { NetError } from './errors.js';
+import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
+import { TEEWORLDS_0_7_PACKET } from './generated/teeworlds-0.7.gen.js';
+import { readFields } from './payload.js';
+import type { PacketProtocolDef } from './table.js';
+
+/** The two packet layers: Teeworlds 0.6 with DDNet's additions, and Teeworlds 0.7. */
+export type NetProtocolName = '0.6' | '0.7';
+
+export const PACKET_PROTOCOLS: Readonly<Record<NetProtocolName, PacketProtocolDef>> = { '0.6': DDNET_0_6_PACKET, '0.7': TEEWORLDS_0_7_PACKET };
+const MESSAGE_TABLES = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES } as const;
+
+/** The biggest packet DDNet and Teeworlds send or accept (NET_MAX_PACKETSIZE), also the cap on inflated data. */
+export const MAX_PACKET_SIZE = 1400;
+
+export interface DecodedChunk {
+  /** Names of the chunk flags set (vital, resend). */
+  flags: string[];
+  size: number;
+  /** Sequence number of a vital chunk. */
+  sequence?: number;
+  /** The chunk's net message, decoded with the protocol's message table (`unknown` with `error` when it does not read). */
+  message: AnyNetMessage | UnknownNetMessage;
+}
+
+export interface ControlMessage {
+  kind: string;
+  id: number;
+  [field: string]: unknown;
+}
+
+export interface ConnlessMessage {
+  /** The message name (get_info, info, info_extended, ...) or `unknown` (its bytes in `data`). */
+  kind: string;
+  data?: Uint8Array;
+  [field: string]: unknown;
+}
+
+export interface DecodedPacket {
+  protocol: NetProtocolName;
+  /** `connection` (chunks), `control` or `connless`. */
+  kind: 'connection' | 'control' | 'connless';
+  /** The header's fields by name (flags, ack, num_chunks; 0.7's token; a connless header's tokens). */
+  header: Record<string, number | string>;
+  /** Names of the packet flags set. */
+  flags: string[];
+  /** DDNet's security token at the end of the data (0.6 only). */
+  securityToken?: number;
+  control?: ControlMessage;
+  chunks?: DecodedChunk[];
+  connless?: ConnlessMessage;
+}
+
+export interface DecodePacketOptions {
+  /** The connection's protocol (connectionless packets tell theirs apart by their header). Default '0.6'. */
+  protocol?: NetProtocolName;
+  /**
+   * Whether the 0.6 connection negotiated DDNet's security token (its connect had the TKEN magic): the last
+   * 4 bytes of every control message are then the token. Undefined: 4 bytes left after the fields are taken
+   * as the token. Chunk packets always take 4 bytes left after their chunks as the token.
+   */
+  securityToken?: boolean;
+}
+
+const flagNames = (flags: Readonly<Record<string, number>>, value: number) => Object.entries(flags).filter(([, bit]) => value & bit).map(([name]) => name);
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const named = (header: object) => Object.fromEntries(Object.entries(header).map(([k, v]) => [snake(k), v as number]));
+
+function wrap(e: unknown, offset: number, path: string): never {
+  if (e instanceof NetError) throw e;
+  if (e instanceof CodecError) throw new NetError(e.code, e.detail, offset + Math.max(0, e.offset), e.path || path, { cause: e });
+  throw e;
+}
+
+/** The connless header a packet starts with, in either protocol's table. */
+function connlessHeaderOf(bytes: Uint8Array) {
+  for (const name of ['0.6', '0.7'] as const)
+    for (const h of PACKET_PROTOCOLS[name].connlessHeaders) {
+      if (bytes.length < h.size) continue;
+      if (h.prefix && h.prefix.every((b, i) => bytes[i] === b)) return { protocol: name, def: h };
+      if (h.match && (bytes[0]! & h.match.mask) === h.match.value) return { protocol: name, def: h };
+    }
+  return undefined;
+}
+
+/** Whether the datagram is connectionless (its connless flag, in the same bit in both protocols). */
+export function isConnless(bytes: Uint8Array): boolean {
+  return bytes.length > 0 && ((bytes[0]! >> 2) & DDNET_0_6_PACKET.packetFlags.connless!) !== 0;
+}
+
+function decodeConnless(bytes: Uint8Array): DecodedPacket {
+  const found = connlessHeaderOf(bytes);
+  if (!found) throw new NetError('BAD_CONNLESS_HEADER', 'a connectionless packet without a known header', 0, 'header');
+  const table = PACKET_PROTOCOLS[found.protocol];
+  const header: Record<string, number | string> = { form: found.def.name, ...(found.def.decode ? named(found.def.decode(bytes)) : {}) };
+  const prefix = table.connlessMagicPrefix;
+  const start = found.def.size;
+  let connless: ConnlessMessage = { kind: 'unknown', data: bytes.subarray(start) };
+  if (bytes.length >= start + prefix.length + 4 && prefix.every((b, i) => bytes[start + i] === b)) {
+    const magic = String.fromCharCode(...bytes.subarray(start + prefix.length, start + prefix.length + 4));
+    const def = table.connlessMessages.find((m) => m.magic === magic);
+    if (def) {
+      const r = new ByteReader(bytes, start + prefix.length + 4);
+      try {
+        connless = { kind: def.name, ...readFields(r, def.fields) };
+      } catch (e) {
+        wrap(e, 0, def.name);
+      }
+      if (r.remaining) connless.trailing = r.readBytes(r.remaining);
+    }
+  }
+  return { protocol: found.protocol, kind: 'connless', header, flags: ['connless'], connless };
+}
+
+/** Decodes one UDP payload; throws NetError when it does not read as a packet of the protocol. */
+export function decodePacket(bytes: Uint8Array, options: DecodePacketOptions = {}): DecodedPacket {
+  if (isConnless(bytes)) return decodeConnless(bytes);
+  const protocol = options.protocol ?? '0.6';
+  const table = PACKET_PROTOCOLS[protocol];
+  if (bytes.length < table.headerSize) throw new NetError('TRUNCATED', `a ${protocol} packet needs ${table.headerSize} header bytes, has ${bytes.length}`, 0, 'header');
+  if (bytes.length > MAX_PACKET_SIZE) throw new NetError('PACKET_TOO_BIG', `${bytes.length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
+  const raw = table.decodeHeader(bytes);
+  const flags = flagNames(table.packetFlags, raw.flags);
+  const header = named(raw);
+  let data = bytes.subarray(table.headerSize);
+  if (raw.flags & table.packetFlags.compression!) {
+    try {
+      data = teeworldsHuffman().decompress(data, MAX_PACKET_SIZE, table.headerSize);
+    } catch (e) {
+      wrap(e, 0, 'data');
+    }
+  }
+  const tokenSize = table.securityTokenSize;
+  if (raw.flags & table.packetFlags.control!) {
+    if (data.length < 1) throw new NetError('TRUNCATED', 'a control packet without its message id', table.headerSize, 'control');
+    const def = table.controlMessages.find((m) => m.id === data[0]);
+    if (!def) throw new NetError('UNKNOWN_CONTROL', `control message ${data[0]} is not in the ${protocol} schema`, table.headerSize, 'control');
+    const tokenFirst = tokenSize > 0 && options.securityToken === true && data.length >= 1 + tokenSize;
+    const end = tokenFirst ? data.length - tokenSize : data.length;
+    const r = new ByteReader(data, 1, end);
+    let control: ControlMessage;
+    try {
+      control = { kind: def.name, id: def.id, ...readFields(r, def.fields) };
+    } catch (e) {
+      if (tokenSize === 0 || options.securityToken !== undefined || data.length < 1 + tokenSize) wrap(e, table.headerSize, def.name);
+      // The message's last field may have run into the token: read it again without the token.
+      const r2 = new ByteReader(data, 1, data.length - tokenSize);
+      try {
+        control = { kind: def.name, id: def.id, ...readFields(r2, def.fields) };
+      } catch (e2) {
+        wrap(e2, table.headerSize, def.name);
+      }
+      r.pos = r2.pos;
+    }
+    const packet: DecodedPacket = { protocol, kind: 'control', header, flags, control };
+    const left = data.length - r.pos;
+    if (tokenFirst) packet.securityToken = readToken(data, data.length - tokenSize);
+    else if (left === tokenSize && tokenSize > 0) packet.securityToken = readToken(data, r.pos);
+    else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after the ${def.name} control message`, table.headerSize + r.pos, def.name);
+    return packet;
+  }
+  const chunks: DecodedChunk[] = [];
+  const messages = MESSAGE_TABLES[protocol];
+  let pos = 0;
+  const numChunks = raw.numChunks ?? 0;
+  for (let i = 0; i < numChunks; i++) {
+    const path = `chunks[${i}]`;
+    if (data.length - pos < table.chunkHeaderSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its header`, pos, path);
+    const ch = table.decodeChunkHeader(data, pos);
+    const vital = (ch.flags & table.chunkFlags.vital!) !== 0;
+    const headerSize = vital ? table.vitalChunkHeaderSize : table.chunkHeaderSize;
+    if (data.length - pos < headerSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its vital header`, pos, path);
+    const chunk: Omit<DecodedChunk, 'message'> = { flags: flagNames(table.chunkFlags, ch.flags), size: ch.size };
+    if (vital) chunk.sequence = table.decodeChunkHeaderVital(data, pos).sequence;
+    pos += headerSize;
+    if (data.length - pos < ch.size) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks} says ${ch.size} bytes, ${data.length - pos} left`, pos, path);
+    const body = data.subarray(pos, pos + ch.size);
+    let message: AnyNetMessage | UnknownNetMessage;
+    try {
+      message = decodeNetMessage(messages, body, { lenient: true });
+    } catch (e) {
+      // Not even the message id reads: kept raw, like a message the schema does not name.
+      message = { kind: 'unknown', system: false, id: -1, data: body, error: e instanceof CodecError ? e.message : String(e) };
+    }
+    chunks.push({ ...chunk, message });
+    pos += ch.size;
+  }
+  const packet: DecodedPacket = { protocol, kind: 'connection', header, flags, chunks };
+  const left = data.length - pos;
+  if (left === tokenSize && tokenSize > 0) packet.securityToken = readToken(data, pos);
+  else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after ${numChunks} chunks`, pos, 'chunks');
+  return packet;
+}
+
+const readToken = (data: Uint8Array, at: number) => ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) >>> 0;
