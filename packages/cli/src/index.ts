@@ -27,6 +27,7 @@ import { fixMap, formatMapDiff, ORIGINAL_MAP, packMap, plural, unpackMapEntries 
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
+import { NET_COMMANDS } from './net.js';
 
 export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 
@@ -447,6 +448,7 @@ const COMMANDS: Record<string, Command> = {
       progress.done();
     },
   },
+  ...NET_COMMANDS,
 };
 
 function synopsis(name: string, command: Command): string {

@@ -1,0 +1,73 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusDir, fixturesDir, hasCorpus } from '../../../test/corpus.js';
+import { type CliIo, main, nodeIo } from './index.js';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+type Chunk = { message: string; fields: Record<string, unknown> };
+const chatOf = (out: Record<string, unknown>[]) =>
+  out.flatMap((l) => ((l.chunks as Chunk[] | undefined) ?? []).filter((c) => c.message === 'cl_say' || c.message === 'sv_chat').map((c) => `${c.message} ${String(c.fields.message)}`));
+
+const fixture = join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap');
+
+describe('twcodec net pcap', () => {
+  it('prints one line per datagram: time, endpoints, protocol, header, chunks with messages', async () => {
+    const { code, stdout } = await run(['net', 'pcap', fixture]);
+    expect(code).toBe(0);
+    const out = lines(stdout);
+    expect(out).toHaveLength(257);
+    expect(out.filter((l) => 'error' in l)).toEqual([]);
+    expect(out[0]).toMatchObject({ index: 0, time: '2026-11-23T15:41:24.917568Z', source: '127.0.0.1:58601', destination: '127.0.0.1:18503', protocol: '0.7', kind: 'control', control: { kind: 'token' } });
+    expect(chatOf(out)).toContain('cl_say Hi from Charlie (Teeworlds 0.7.5)! äöü 日本語');
+    const chunk = out.flatMap((l) => (l.chunks as Chunk[] | undefined) ?? []).find((c) => c.message === 'sv_chat');
+    expect(chunk).toMatchObject({ flags: ['vital'], message: 'sv_chat', fields: { mode: expect.any(Number), clientId: expect.any(Number) } });
+  });
+
+  it('a datagram that does not decode gets "error" on its own line and the rest go on', async () => {
+    const bytes = new Uint8Array(readFileSync(fixture));
+    // The 6th record's UDP payload: its first chunk claims more bytes than the packet holds.
+    let pos = 24;
+    for (let i = 0; i < 5; i++) pos += 16 + new DataView(bytes.buffer).getUint32(pos + 8, true);
+    const payload = pos + 16 + 14 + 20 + 8;
+    bytes.set([0x00, 0x00, 0x01, 0xff, 0xff, 0xff, 0xff, 0x3f, 0x3f], payload);
+    const file = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'bad.pcap');
+    writeFileSync(file, bytes);
+    const { code, stdout } = await run(['net', 'pcap', file]);
+    expect(code).toBe(0);
+    const out = lines(stdout);
+    expect(out).toHaveLength(257);
+    expect(out.filter((l) => 'error' in l).map((l) => l.index)).toEqual([5]);
+    expect(String(out[5]!.error)).toMatch(/^TRUNCATED: /);
+  });
+
+  it('refuses a bad --protocol as a usage error, a file that is no capture with one line', async () => {
+    expect((await run(['net', 'pcap', '--protocol', '0.8', fixture])).code).toBe(2);
+    const bad = await run(['net', 'pcap', join(fixturesDir, 'net', '..', 'LICENSE.md')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^twcodec: BAD_MAGIC: /);
+  });
+
+  describe.skipIf(!hasCorpus)('on the corpus captures', () => {
+    it.each([
+      ['ddnet-0.6-session', 15227],
+      ['teeworlds-0.7-session', 2842],
+      ['connless', 502],
+    ])('%s: tcpdump\'s count of lines, no error', async (name, count) => {
+      const out = lines((await run(['net', 'pcap', join(corpusDir, 'net', `${name}.pcap`)])).stdout);
+      expect(out).toHaveLength(count);
+      expect(out.filter((l) => 'error' in l)).toEqual([]);
+      const chat = chatOf(out);
+      if (name === 'ddnet-0.6-session') for (const t of ['Hello from Alpha! This is a chat message. äöü 日本語', 'Grüße von Bravo – ñ € 中文 ✓', 'Team chat from Alpha', 'Team chat from Bravo', '/me is testing the /me command']) expect(chat).toContain(`cl_say ${t}`);
+      if (name === 'teeworlds-0.7-session') for (const t of ['Hi from Charlie (Teeworlds 0.7.5)! äöü 日本語', 'Team chat from Charlie (0.7)', 'Bye from Charlie']) expect(chat).toContain(`sv_chat ${t}`);
+    });
+  });
+});
