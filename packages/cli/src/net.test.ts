@@ -65,6 +65,9 @@ describe('twcodec net pcap', () => {
       const out = lines((await run(['net', 'pcap', join(corpusDir, 'net', `${name}.pcap`)])).stdout);
       expect(out).toHaveLength(count);
       expect(out.filter((l) => 'error' in l)).toEqual([]);
+      const snapshots = out.flatMap((l) => (l.snapshots as { crcOk?: boolean }[] | undefined) ?? []);
+      expect(snapshots.length).toBeGreaterThan(200);
+      expect(snapshots.filter((s) => s.crcOk !== true)).toEqual([]);
       const chat = chatOf(out);
       if (name === 'ddnet-0.6-session') for (const t of ['Hello from Alpha! This is a chat message. äöü 日本語', 'Grüße von Bravo – ñ € 中文 ✓', 'Team chat from Alpha', 'Team chat from Bravo', '/me is testing the /me command']) expect(chat).toContain(`cl_say ${t}`);
       if (name === 'teeworlds-0.7-session') for (const t of ['Hi from Charlie (Teeworlds 0.7.5)! äöü 日本語', 'Team chat from Charlie (0.7)', 'Bye from Charlie']) expect(chat).toContain(`sv_chat ${t}`);

@@ -4,6 +4,7 @@ export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from '
 export { NetError } from './errors.js';
 export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
+export { type ChunkDelivery, ConnectionTracker, type RebuiltSnapshot, type TrackedDatagram } from './tracker.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
 export * from './generated/ddnet-0.6.gen.js';
 export * from './generated/teeworlds-0.7.gen.js';

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packVarInt } from '@twcodec/runtime';
+import { createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
+import { corpusDir, hasCorpus, readBytes } from '../../../test/corpus.js';
+import { type CaptureDatagram, ConnectionTracker, decodeCapture, type DecodedChunk } from './index.js';
+
+const datagram = (source: string, destination: string, chunks: Partial<DecodedChunk>[]): CaptureDatagram => ({
+  index: 0,
+  seconds: 0,
+  nanoseconds: 0,
+  source,
+  destination,
+  packet: { protocol: '0.6', kind: 'connection', header: {}, flags: [], chunks: chunks.map((c) => ({ flags: [], size: 0, message: { kind: 'unknown', system: false, id: 0, data: new Uint8Array(0) }, ...c })) as DecodedChunk[] },
+});
+const vital = (sequence: number) => ({ flags: ['vital'], sequence });
+const snap = (message: Record<string, unknown>) => ({ message: message as unknown as DecodedChunk['message'] });
+
+function packed(ints: Int32Array): Uint8Array {
+  const out = new Uint8Array(ints.length * 5);
+  let n = 0;
+  for (const v of ints) n = packVarInt(v, out, n);
+  return out.slice(0, n);
+}
+
+const snapshotOf = (n: number) => new Snapshot(Array.from({ length: n }, (_, i) => ({ type: 100, id: i, data: Int32Array.of(i, i * 7, -i) })));
+
+describe('connection tracker', () => {
+  it('delivers a vital chunk once: resent ones the receiver had are duplicates, ones after a gap out of order', () => {
+    const t = new ConnectionTracker();
+    const seen = [1, 2, 2, 1, 4, 3, 1023].map((s) => t.feed(datagram('a:1', 'b:2', [vital(s)])).delivery[0]);
+    expect(seen).toEqual(['delivered', 'delivered', 'duplicate', 'duplicate', 'out_of_order', 'delivered', 'duplicate']);
+    // The other direction has sequences of its own.
+    expect(t.feed(datagram('b:2', 'a:1', [vital(7)])).delivery).toEqual(['delivered']);
+  });
+
+  it('rebuilds a snapshot from its parts in any order, applies the next delta to it and checks the CRC', () => {
+    const t = new ConnectionTracker();
+    const first = snapshotOf(200);
+    const data = packed(createDelta(new Snapshot([]), first, DDNET_0_6));
+    expect(data.length).toBeGreaterThan(900);
+    const parts = Array.from({ length: Math.ceil(data.length / 900) }, (_, i) => data.subarray(i * 900, (i + 1) * 900));
+    expect(parts.length).toBeGreaterThan(1);
+    const part = (i: number) => snap({ kind: 'snap', tick: 100, deltaTick: 101, numParts: parts.length, part: i, crc: first.checksum(), partSize: parts[i]!.length, data: parts[i] });
+    for (let i = parts.length - 1; i > 0; i--) expect(t.feed(datagram('s:1', 'c:2', [part(i)])).snapshots).toEqual([]);
+    const [rebuilt] = t.feed(datagram('s:1', 'c:2', [part(0)])).snapshots;
+    expect(rebuilt).toMatchObject({ tick: 100, deltaTick: -1, crcOk: true });
+    expect(rebuilt!.snapshot!.items).toHaveLength(200);
+    const next = snapshotOf(150);
+    const delta = packed(createDelta(first, next, DDNET_0_6));
+    const single = t.feed(datagram('s:1', 'c:2', [snap({ kind: 'snap_single', tick: 110, deltaTick: 10, crc: next.checksum(), partSize: delta.length, data: delta })])).snapshots;
+    expect(single).toMatchObject([{ tick: 110, deltaTick: 100, crcOk: true }]);
+    expect(t.feed(datagram('s:1', 'c:2', [snap({ kind: 'snap_empty', tick: 111, deltaTick: 1 })])).snapshots).toMatchObject([{ tick: 111, deltaTick: 110, crcOk: true }]);
+    const wrong = t.feed(datagram('s:1', 'c:2', [snap({ kind: 'snap_single', tick: 120, deltaTick: 9, crc: 12345, partSize: 3, data: packed(new Int32Array(3)) })])).snapshots;
+    expect(wrong).toMatchObject([{ tick: 120, crcOk: false }]);
+    const missing = t.feed(datagram('s:1', 'c:2', [snap({ kind: 'snap_empty', tick: 130, deltaTick: 25 })])).snapshots;
+    expect(missing[0]!.error).toMatch(/^DELTA_BASE_MISSING/);
+  });
+
+  it('drops what DDNet drops: part numbers out of range, parts too big, stale ticks', () => {
+    const t = new ConnectionTracker();
+    const big = new Uint8Array(901);
+    for (const m of [
+      { kind: 'snap', tick: 5, deltaTick: 6, numParts: 65, part: 0, crc: 0, data: new Uint8Array(0) },
+      { kind: 'snap', tick: 5, deltaTick: 6, numParts: 2, part: 2, crc: 0, data: new Uint8Array(0) },
+      { kind: 'snap_single', tick: 5, deltaTick: 6, crc: 0, data: big },
+    ])
+      expect(t.feed(datagram('s:1', 'c:2', [snap(m)])).snapshots).toEqual([]);
+    expect(t.feed(datagram('s:1', 'c:2', [snap({ kind: 'snap_empty', tick: 9, deltaTick: 10 })])).snapshots).toMatchObject([{ tick: 9, crcOk: true }]);
+    expect(t.feed(datagram('s:1', 'c:2', [snap({ kind: 'snap_empty', tick: 8, deltaTick: 9 })])).snapshots).toEqual([]);
+  });
+
+  it('refuses a delta that unpacks to more ints than a snapshot holds, as an error on that snapshot', () => {
+    const t = new ConnectionTracker();
+    const data = new Uint8Array(900 * 40).fill(1);
+    const parts = Array.from({ length: 40 }, (_, i) => snap({ kind: 'snap', tick: 3, deltaTick: 4, numParts: 40, part: i, crc: 0, data: data.subarray(i * 900, (i + 1) * 900) }));
+    const [result] = t.feed(datagram('s:1', 'c:2', parts)).snapshots;
+    expect(result!.error).toMatch(/^DELTA_TOO_BIG/);
+  });
+});
+
+describe.skipIf(!hasCorpus)('connection tracker on the corpus captures', () => {
+  it.each(['ddnet-0.6-session', 'teeworlds-0.7-session', 'connless'])('%s: every snapshot rebuilt with its CRC right', (name) => {
+    const t = new ConnectionTracker();
+    let snapshots = 0;
+    const bad: string[] = [];
+    for (const d of decodeCapture(readBytes(join(corpusDir, 'net', `${name}.pcap`)))) {
+      for (const s of t.feed(d).snapshots) {
+        snapshots++;
+        if (!s.crcOk) bad.push(`${d.index} tick ${s.tick}: ${s.error ?? 'crc'}`);
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(snapshots).toBeGreaterThan(200);
+  });
+});
