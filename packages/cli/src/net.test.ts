@@ -3,15 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusDir, fixturesDir, hasCorpus } from '../../../test/corpus.js';
-import { type CliIo, main, nodeIo } from './index.js';
+import { runCli as run } from '../../../test/cli-run.js';
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 type Chunk = { message: string; fields: Record<string, unknown> };
 const chatOf = (out: Record<string, unknown>[]) =>

@@ -18,7 +18,7 @@ import {
 
 const fixture = () => readBytes(join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap'));
 const chatOf = (lines: CaptureDatagram[]) =>
-  lines.flatMap((d) => (d.packet?.chunks ?? []).flatMap((c) => (c.message.kind === 'cl_say' || c.message.kind === 'sv_chat' ? [`${c.message.kind} ${(c.message as { message: string }).message}`] : [])));
+  lines.flatMap((d) => (d.packet?.chunks ?? []).flatMap((c) => (c.message.kind === 'cl_say' || c.message.kind === 'sv_chat' ? [`${c.message.kind} ${(c.message as unknown as { message: string }).message}`] : [])));
 /** What a datagram decodes to, without where it sits in the file. */
 const decoded = (d: CaptureDatagram) => ({ source: d.source, destination: d.destination, packet: d.packet, error: d.error?.code });
 
@@ -38,7 +38,7 @@ function pcapFile(frames: { data: Uint8Array; seconds: number; nanoseconds: numb
   head.setUint16(6, 4, opts.little);
   head.setUint32(16, 262144, opts.little);
   head.setUint32(20, linkType, opts.little);
-  const parts = [new Uint8Array(head.buffer)];
+  const parts: Uint8Array[] = [new Uint8Array(head.buffer)];
   for (const f of frames) {
     const rec = new DataView(new ArrayBuffer(16));
     rec.setUint32(0, f.seconds, opts.little);
@@ -71,7 +71,7 @@ function pcapngFile(frames: { data: Uint8Array; seconds: number; nanoseconds: nu
   idb.setUint16(8, 9, little);
   idb.setUint16(10, 1, little);
   idb.setUint8(12, 9);
-  const parts = [block(0x0a0d0d0a, new Uint8Array(shb.buffer)), block(1, new Uint8Array(idb.buffer))];
+  const parts: Uint8Array[] = [block(0x0a0d0d0a, new Uint8Array(shb.buffer)), block(1, new Uint8Array(idb.buffer))];
   for (const f of frames) {
     const ticks = BigInt(f.seconds) * 1_000_000_000n + BigInt(f.nanoseconds);
     const epb = new DataView(new ArrayBuffer(20 + f.data.length));

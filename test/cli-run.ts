@@ -1,0 +1,10 @@
+// Runs the twcodec command in-process with its output captured, for CLI tests.
+import { type CliIo, main, nodeIo } from '../packages/cli/src/index.js';
+
+export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
