@@ -3,7 +3,8 @@
 // DDNet takes it for 0.7 too) carrying the token message (5) or connect (1); a 0.6 flow with a control packet
 // whose first byte is 0x10 (0.6's control flag) carrying connect (1), with DDNet's TKEN magic when the client
 // asks for a security token. A flow caught without its handshake counts as 0.7 when a packet sets that 0x04
-// bit, else as 0.6 (or `protocol` when given). Connectionless packets tell their protocol by their header.
+// bit, else as 0.6, and changes its guess when a packet reads only as the other protocol (or is `protocol`
+// when given). Connectionless packets tell their protocol by their header.
 import { CodecError } from '@twcodec/runtime';
 import { type DecodedPacket, decodePacket, isConnless, type NetProtocolName } from './packet.js';
 import { type CaptureFrame, readCapture, udpOf } from './pcap.js';
@@ -39,7 +40,12 @@ const endpoint = (address: string, port: number) => (address.includes(':') ? `[$
 /** What a connection packet's first bytes say about its flow's protocol, if anything. */
 function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?: boolean } | undefined {
   if (p.length >= 8 && p[0] === 0x04 && p[1] === 0 && p[2] === 0 && (p[7] === 5 || p[7] === 1)) return { protocol: '0.7' };
-  if (p.length >= 4 && p[0] === 0x10 && p[1] === 0 && p[2] === 0 && p[3] === 1) return { protocol: '0.6', securityToken: p.length >= 8 && TKEN.every((b, i) => p[4 + i] === b) };
+  // 0.6's connect carries nothing (Teeworlds) or the TKEN magic and a token (DDNet): anything else with these
+  // first bytes is not a 0.6 connect.
+  if (p.length >= 4 && p[0] === 0x10 && p[1] === 0 && p[2] === 0 && p[3] === 1) {
+    const tken = p.length >= 8 && TKEN.every((b, i) => p[4 + i] === b);
+    if (tken || p.length === 4) return { protocol: '0.6', securityToken: tken };
+  }
   return undefined;
 }
 
@@ -75,11 +81,23 @@ function* decodeFrame(frame: CaptureFrame, flows: Map<string, FlowState>, option
       flows.set(key, flow);
     } else if (!flow.fromHandshake && !options.protocol && p.length > 0 && p[0]! & 0x04) flow.protocol = '0.7';
   }
+  const decode = (protocol: NetProtocolName) => decodePacket(p, { protocol, ...(flow?.securityToken !== undefined ? { securityToken: flow.securityToken } : {}) });
   try {
-    const packet = decodePacket(p, { protocol: flow?.protocol ?? options.protocol ?? '0.6', ...(flow?.securityToken !== undefined ? { securityToken: flow.securityToken } : {}) });
-    yield { ...base, source, destination, packet };
+    yield { ...base, source, destination, packet: decode(flow?.protocol ?? options.protocol ?? '0.6') };
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
+    // A guessed protocol that does not read gives way to the other one when that one does.
+    if (flow && !flow.fromHandshake && !options.protocol) {
+      const other = flow.protocol === '0.6' ? '0.7' : '0.6';
+      try {
+        const packet = decode(other);
+        flow.protocol = other;
+        yield { ...base, source, destination, packet };
+        return;
+      } catch (e2) {
+        if (!(e2 instanceof CodecError)) throw e2;
+      }
+    }
     yield { ...base, source, destination, error: e };
   }
 }

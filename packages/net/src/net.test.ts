@@ -154,6 +154,18 @@ describe('pcap reader', () => {
     expect(eth.map(decoded)).toEqual(expected.map(six));
   });
 
+  it('a flow caught without its handshake: told from its packets, or given', () => {
+    const late = pcapFile(plain.slice(4), 1, { little: true, nano: false });
+    const guessed = [...decodeCapture(late)];
+    // Guessed 0.6 first; the first packet that reads only as 0.7 turns the guess.
+    const switched = guessed.findIndex((d) => d.packet?.protocol === '0.7');
+    expect(switched).toBeGreaterThanOrEqual(0);
+    expect(switched).toBeLessThan(5);
+    expect(guessed.slice(switched).map(decoded)).toEqual(expected.slice(4 + switched));
+    const given = [...decodeCapture(late, { protocol: '0.7' })];
+    expect(given.map(decoded)).toEqual(expected.slice(4));
+  });
+
   it('refuses IP fragments with a typed error on that datagram, and goes on', () => {
     const fragmented = frames.slice(0, 3).map((f, i) => {
       const data = f.data.slice();
