@@ -8,6 +8,7 @@ import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
 import { mapToolsSeeds } from './map-tools-seeds.mjs';
 import { unpackMap } from '@twcodec/map-tools';
 import { dirToInput } from './map-dir-input.mjs';
+import { readCapture, udpOf } from '@twcodec/net';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
@@ -85,10 +86,39 @@ export function seedsFor(target) {
         files.delete('original.map');
         return [withOriginal, dirToInput(files)];
       });
+    case 'net':
+      return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read));
     default: {
       const mapTools = mapToolsSeeds(target, () => fixtures('maps', '.map', LIMIT.map).map(read));
       if (mapTools) return mapTools;
       throw new Error(`unknown target ${target}`);
     }
   }
+}
+
+// --- net (issue 27) -----------------------------------------------------------------------------------------
+/** The fixture capture, short captures cut from each capture, and UDP payloads of every shape (one per first byte and length). */
+function netSeeds(captures) {
+  const out = [];
+  const payloads = new Map();
+  for (const bytes of captures) {
+    if (bytes.length <= 64 * 1024) out.push(bytes);
+    const frames = [...readCapture(bytes)];
+    for (let i = 0; i < frames.length && out.length < 40; i += 400) {
+      const cut = frames.slice(i, i + 12);
+      out.push(concat([bytes.subarray(0, 24), ...cut.map((f) => bytes.subarray(f.offset - 16, f.offset + f.data.length))]));
+    }
+    for (const f of frames) {
+      const udp = udpOf(f);
+      if (udp && payloads.size < 300) payloads.set(`${udp.payload[0]}:${udp.payload.length}`, udp.payload);
+    }
+  }
+  return [...out, ...payloads.values()];
+}
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) (out.set(p, at), (at += p.length));
+  return out;
 }

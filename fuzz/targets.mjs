@@ -264,3 +264,45 @@ export const TARGETS = {
   'map-fix': mapFix,
   'map-diff': mapDiff,
 };
+
+// --- net (issue 27): capture files and UDP packets ----------------------------------------------------------
+import { ConnectionTracker, decodeCapture, decodePacket, isCapture, MAX_PACKET_SIZE, PACKET_PROTOCOLS } from '@twcodec/net';
+
+/** A decoded packet's own properties: its header writes back to its bytes, its chunks fit in a packet. */
+function checkPacket(packet, bytes, protocol) {
+  if (packet.kind === 'connless') return;
+  const table = PACKET_PROTOCOLS[protocol];
+  const header = new Uint8Array(table.headerSize);
+  table.encodeHeader(table.decodeHeader(bytes), header);
+  check(equalBytes(header, bytes.subarray(0, table.headerSize)), `net: a ${protocol} packet header does not write back to its bytes`);
+  const sizes = (packet.chunks ?? []).reduce((n, c) => n + c.size, 0);
+  check(sizes <= MAX_PACKET_SIZE, `net: ${sizes} bytes of chunks in one packet`);
+}
+
+/**
+ * Captures and packets: an input that starts like a pcap/pcapng file is decoded datagram by datagram (a
+ * datagram that does not decode carries a CodecError, the rest go on) and followed by the connection tracker
+ * (a delivery per chunk, every snapshot rebuilt or refused with a reason); anything else is one UDP payload,
+ * decoded as 0.6/DDNet (with and without a security token) and as 0.7.
+ */
+function net(bytes) {
+  if (isCapture(bytes)) {
+    let n = 0;
+    const tracker = new ConnectionTracker();
+    for (const d of decodeCapture(bytes)) {
+      n++;
+      const tracked = tracker.feed(d);
+      check(tracked.delivery.length === (d.packet?.chunks?.length ?? 0), 'net: the tracker gave a chunk no delivery');
+      for (const s of tracked.snapshots) check(s.snapshot ? typeof s.crcOk === 'boolean' : typeof s.error === 'string', 'net: a snapshot neither rebuilt nor refused');
+      check(d.error ? d.error instanceof CodecError && !d.packet : !!d.packet, 'net: a datagram with neither a packet nor a typed error');
+      check(n <= bytes.length / 16, 'net: more datagrams than record headers fit in the file');
+    }
+    return;
+  }
+  for (const [protocol, securityToken] of [['0.6', undefined], ['0.6', true], ['0.6', false], ['0.7', undefined]]) {
+    const packet = refusing(() => decodePacket(bytes, { protocol, securityToken }));
+    if (packet) checkPacket(packet, bytes, packet.protocol);
+  }
+}
+
+TARGETS.net = net;
