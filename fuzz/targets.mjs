@@ -266,10 +266,16 @@ export const TARGETS = {
 };
 
 // --- net (issue 27): capture files and UDP packets ----------------------------------------------------------
-import { ConnectionTracker, decodeCapture, decodePacket, isCapture, MAX_PACKET_SIZE, PACKET_PROTOCOLS } from '@twcodec/net';
+import { ConnectionTracker, decodeCapture, decodePacket, encodePacket, isCapture, MAX_PACKET_SIZE, PACKET_PROTOCOLS } from '@twcodec/net';
+import { deepEqual } from '@twcodec/runtime';
 
-/** A decoded packet's own properties: its header writes back to its bytes, its chunks fit in a packet. */
-function checkPacket(packet, bytes, protocol) {
+/**
+ * A decoded packet's own properties: encodePacket gives bytes that decode to the same packet (not always the
+ * input: bits after Huffman's EOF symbol are dropped); its header writes back to its bytes; its chunks fit.
+ */
+function checkPacket(packet, bytes, protocol, options) {
+  const again = decodePacket(encodePacket(packet), options);
+  check(deepEqual(again, packet), `net: a ${protocol} ${packet.kind} packet does not decode to itself after encodePacket`);
   if (packet.kind === 'connless') return;
   const table = PACKET_PROTOCOLS[protocol];
   const header = new Uint8Array(table.headerSize);
@@ -301,7 +307,7 @@ function net(bytes) {
   }
   for (const [protocol, securityToken] of [['0.6', undefined], ['0.6', true], ['0.6', false], ['0.7', undefined]]) {
     const packet = refusing(() => decodePacket(bytes, { protocol, securityToken }));
-    if (packet) checkPacket(packet, bytes, packet.protocol);
+    if (packet) checkPacket(packet, bytes, packet.protocol, { protocol, securityToken });
   }
 }
 

@@ -234,7 +234,7 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
         const parts = [`name: ${str(h.name)}`, `size: ${size}`];
         if (h.prefix) parts.push(`prefix: ${hexBytes(h.prefix)}`);
         if (h.match) parts.push(`match: { mask: ${h.match.mask}, value: ${h.match.value} }`);
-        if (h.fields?.length) parts.push(`decode: decode${P}Connless${pascal(h.name)}Header`);
+        if (h.fields?.length) parts.push(`decode: decode${P}Connless${pascal(h.name)}Header`, `encode: encode${P}Connless${pascal(h.name)}Header`);
         return `{ ${parts.join(', ')} }`;
       })
       .join(', ')}],`,

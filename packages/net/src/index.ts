@@ -2,7 +2,7 @@
 // connectionless messages, generated from schemas/packet), and capture files decoded down to net messages.
 export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 export { NetError } from './errors.js';
-export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, encodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
 export { type ChunkDelivery, ConnectionTracker, type RebuiltSnapshot, type TrackedDatagram } from './tracker.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';

@@ -10,15 +10,27 @@ import {
   decodeDdnet06ChunkHeaderVital,
   decodePacket,
   decodeTeeworlds07PacketHeader,
+  encodePacket,
   encodeDdnet06ChunkHeader,
   encodeTeeworlds07PacketHeader,
   NetError,
   readCapture,
+  udpOf,
 } from './index.js';
 
 const fixture = () => readBytes(join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap'));
 const chatOf = (lines: CaptureDatagram[]) =>
   lines.flatMap((d) => (d.packet?.chunks ?? []).flatMap((c) => (c.message.kind === 'cl_say' || c.message.kind === 'sv_chat' ? [`${c.message.kind} ${(c.message as unknown as { message: string }).message}`] : [])));
+/** Datagrams whose packet does not encode back to the bytes it was decoded from (by frame index). */
+function notRoundTripping(bytes: Uint8Array): number[] {
+  const payloads = new Map([...readCapture(bytes)].map((f) => [f.index, udpOf(f)?.payload]));
+  return [...decodeCapture(bytes)].filter((d) => {
+    const original = payloads.get(d.index)!;
+    const again = encodePacket(d.packet!);
+    return again.length !== original.length || again.some((b, i) => b !== original[i]);
+  }).map((d) => d.index);
+}
+
 /** What a datagram decodes to, without where it sits in the file. */
 const decoded = (d: CaptureDatagram) => ({ source: d.source, destination: d.destination, packet: d.packet, error: d.error?.code });
 
@@ -237,6 +249,21 @@ describe('packet decoder', () => {
     expect(thrown).toBeInstanceOf(CodecError);
   });
 
+  it('encodePacket writes every packet of the fixture back to its bytes', () => {
+    expect(notRoundTripping(fixture())).toEqual([]);
+  });
+
+  it('encodePacket keeps what does not read: an unframed chunk, flag bits the schema does not name', () => {
+    const unframed = new Uint8Array([0x00, 0x00, 0x01, 0x40, 0x02, 0x01, 0xff, 0xff]);
+    const p = decodePacket(unframed);
+    expect(p.chunks![0]).toMatchObject({ unframed: true, message: { kind: 'unknown', id: -1 } });
+    expect(Array.from(encodePacket(p))).toEqual(Array.from(unframed));
+    const unnamed = new Uint8Array([0x80, 0x00, 0x00, 1, 2, 3, 4]);
+    const q = decodePacket(unnamed, { protocol: '0.7' });
+    expect(q.flags).toEqual([]);
+    expect(Array.from(encodePacket(q))).toEqual(Array.from(unnamed));
+  });
+
   it('the fixture holds the 0.7 handshake and chat', () => {
     const lines = [...decodeCapture(fixture())];
     expect(lines.slice(0, 4).map((d) => d.packet?.control?.kind)).toEqual(['token', 'token', 'connect', 'accept']);
@@ -257,6 +284,10 @@ describe.skipIf(!hasCorpus)('corpus captures (RECORDING-NET.txt)', () => {
     expect(lines).toHaveLength(count);
     expect(lines.filter((d) => d.error).map((d) => `${d.index}: ${d.error!.message}`)).toEqual([]);
     expect(lines.flatMap((d) => (d.packet?.chunks ?? []).filter((c) => c.message.kind === 'unknown'))).toEqual([]);
+  });
+
+  it.each(['ddnet-0.6-session', 'teeworlds-0.7-session', 'connless'])('%s: encodePacket writes every packet back to its bytes', (name) => {
+    expect(notRoundTripping(readBytes(join(corpusDir, 'net', `${name}.pcap`)))).toEqual([]);
   });
 
   it('the DDNet session: every chat line with its exact text', () => {

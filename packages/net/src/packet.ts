@@ -2,12 +2,12 @@
 // schemas/packet), the Huffman-compressed data inflated, then one control message, the chunks with their net
 // messages (@twcodec/netmsg's tables), or a connectionless message. The structure lives here; what the bytes
 // mean lives in the schemas.
-import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessage, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
-import { ByteReader, CodecError, teeworldsHuffman } from '@twcodec/runtime';
+import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessage, encodeNetMessage, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { ByteReader, ByteWriter, CodecError, teeworldsHuffman } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
 import { TEEWORLDS_0_7_PACKET } from './generated/teeworlds-0.7.gen.js';
-import { readFields } from './payload.js';
+import { readFields, writeFields } from './payload.js';
 import type { PacketProtocolDef } from './table.js';
 
 /** The two packet layers: Teeworlds 0.6 with DDNet's additions, and Teeworlds 0.7. */
@@ -27,6 +27,8 @@ export interface DecodedChunk {
   sequence?: number;
   /** The chunk's net message, decoded with the protocol's message table (`unknown` with `error` when it does not read). */
   message: AnyNetMessage | UnknownNetMessage;
+  /** Not even the message id reads: `message.data` is the whole chunk (id -1). */
+  unframed?: true;
 }
 
 export interface ControlMessage {
@@ -186,6 +188,7 @@ export function decodePacket(bytes: Uint8Array, options: DecodePacketOptions = {
       message = decodeNetMessage(messages, body, { lenient: true });
     } catch (e) {
       // Not even the message id reads: kept raw, like a message the schema does not name.
+      chunk.unframed = true;
       message = { kind: 'unknown', system: false, id: -1, data: body, error: e instanceof CodecError ? e.message : String(e) };
     }
     chunks.push({ ...chunk, message });
@@ -199,3 +202,61 @@ export function decodePacket(bytes: Uint8Array, options: DecodePacketOptions = {
 }
 
 const readToken = (data: Uint8Array, at: number) => ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) >>> 0;
+
+const camelKeys = (header: Record<string, number | string>) => Object.fromEntries(Object.entries(header).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+
+/**
+ * The bytes of a packet (the inverse of decodePacket): the header from `header` and `flags` as given, the
+ * payload compressed when `flags` says so, DDNet's security token at the end of the data when present.
+ * decodePacket's output encodes back to the same bytes.
+ */
+export function encodePacket(packet: DecodedPacket): Uint8Array {
+  const table = PACKET_PROTOCOLS[packet.protocol];
+  const w = new ByteWriter(256);
+  if (packet.kind === 'connless') {
+    const def = table.connlessHeaders.find((h) => h.name === packet.header.form);
+    if (!def) throw new NetError('BAD_CONNLESS_HEADER', `no connless header ${String(packet.header.form)} in ${packet.protocol}`, -1, 'header');
+    const head = new Uint8Array(def.size);
+    if (def.encode) def.encode(camelKeys(packet.header) as never, head);
+    if (def.prefix) head.set(def.prefix);
+    if (def.match) head[0] = (head[0]! & ~def.match.mask) | def.match.value;
+    w.writeBytes(head);
+    const m = packet.connless!;
+    const message = table.connlessMessages.find((x) => x.name === m.kind);
+    if (message) {
+      w.writeBytes(Uint8Array.from(table.connlessMagicPrefix));
+      w.writeBytes(new TextEncoder().encode(message.magic));
+      writeFields(w, message.fields, m);
+      if (m.trailing instanceof Uint8Array) w.writeBytes(m.trailing);
+    } else if (m.data) w.writeBytes(m.data);
+    return w.finish();
+  }
+  const data = new ByteWriter(256);
+  if (packet.kind === 'control') {
+    const c = packet.control!;
+    const def = table.controlMessages.find((x) => x.name === c.kind);
+    if (!def) throw new NetError('UNKNOWN_CONTROL', `no control message ${c.kind} in ${packet.protocol}`, -1, 'control');
+    data.writeU8(def.id);
+    writeFields(data, def.fields, c);
+  } else {
+    const messages = MESSAGE_TABLES[packet.protocol];
+    const header = new Uint8Array(table.vitalChunkHeaderSize);
+    for (const chunk of packet.chunks ?? []) {
+      const body = chunk.unframed ? (chunk.message as UnknownNetMessage).data : encodeNetMessage(messages, chunk.message);
+      const flags = chunk.flags.reduce((n, name) => n | (table.chunkFlags[name] ?? 0), 0);
+      const n = table.encodeChunkHeader({ flags, size: body.length, ...(chunk.sequence !== undefined ? { sequence: chunk.sequence } : {}) } as never, header);
+      data.writeBytes(header.subarray(0, n));
+      data.writeBytes(body);
+    }
+  }
+  if (packet.securityToken !== undefined) data.writeI32BE(packet.securityToken | 0);
+  let payload = data.finish();
+  // The header's flags field as decoded (it keeps bits the schema does not name), else the named flags.
+  const flags = typeof packet.header.flags === 'number' ? packet.header.flags : packet.flags.reduce((n, name) => n | (table.packetFlags[name] ?? 0), 0);
+  if (flags & table.packetFlags.compression!) payload = teeworldsHuffman().compress(payload);
+  const head = new Uint8Array(table.headerSize);
+  table.encodeHeader({ ...camelKeys(packet.header), flags } as never, head);
+  w.writeBytes(head);
+  w.writeBytes(payload);
+  return w.finish();
+}

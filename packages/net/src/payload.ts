@@ -1,6 +1,6 @@
 // Reads a control or connectionless payload by its generated field list (schemas/packet): the one
 // interpreter behind every table, so that every bounds check lives here.
-import { ByteReader, CodecError, decodeUtf8Escaped } from '@twcodec/runtime';
+import { ByteReader, type ByteWriter, CodecError, decodeUtf8Escaped } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import type { PacketPayloadFieldDef } from './table.js';
 
@@ -70,4 +70,40 @@ export function readFields(r: ByteReader, fields: readonly PacketPayloadFieldDef
     }
   }
   return out;
+}
+
+/** Writes `fields` of `value` (the inverse of readFields): optional fields only when present. */
+export function writeFields(w: ByteWriter, fields: readonly PacketPayloadFieldDef[], value: Record<string, unknown>, path = ''): void {
+  for (const f of fields) {
+    const v = value[f.key];
+    const at = path ? `${path}.${f.name}` : f.name;
+    if (v === undefined) {
+      if (f.optional) continue;
+      throw new NetError('MISSING_FIELD', `${at} is missing`, -1, at);
+    }
+    switch (f.type) {
+      case 'u8':
+        w.writeU8(v as number);
+        break;
+      case 'token':
+        w.writeI32BE((v as number) | 0);
+        break;
+      case 'magic':
+        w.writeBytes(magicOf(f.value!));
+        break;
+      case 'string':
+      case 'int_string':
+        w.writeCString(v as string);
+        break;
+      case 'int':
+        w.writeVarInt(v as number);
+        break;
+      case 'padding':
+        w.writeBytes(new Uint8Array(v as number));
+        break;
+      case 'list_rest':
+        (v as Record<string, unknown>[]).forEach((entry, i) => writeFields(w, f.fields!, entry, `${at}[${i}]`));
+        break;
+    }
+  }
 }

@@ -31,6 +31,7 @@ export interface ConnlessHeaderDef {
   /** Or: the first byte, masked, equals value. */
   readonly match?: { readonly mask: number; readonly value: number };
   readonly decode?: (bytes: Uint8Array, offset?: number) => object;
+  readonly encode?: (value: never, out: Uint8Array, offset?: number) => number;
 }
 
 export interface ConnlessMessageDef {
