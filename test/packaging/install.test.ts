@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir, repoRoot } from '../corpus.js';
 
-const PACKAGES = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'netmsg', 'demo', 'export', 'cli'];
+const PACKAGES = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'netmsg', 'net', 'demo', 'export', 'cli'];
 const packDir = mkdtempSync(join(tmpdir(), 'twcodec-pack-'));
 const tarballs = new Map<string, string>();
 const internalDeps = new Map<string, string[]>();
@@ -50,6 +50,9 @@ ok(applyDelta(a, createDelta(a, b, DDNET_0_6), DDNET_0_6).get(5, 0).data[2] === 
 const bytes = Uint8Array.of(6, 0, 1, 0x68, 0x69, 0);
 const m = decodeDdnet06Message(bytes);
 ok(m.kind === 'sv_chat' && m.message === 'hi' && encodeDdnet06Message(m).every((b, i) => b === bytes[i]));`,
+  net: `import { decodeCapture, encodePacket } from '@twcodec/net';
+const lines = [...decodeCapture(new Uint8Array(readFileSync(fixture('net/teeworlds-0.7-cut.pcap'))))];
+ok(lines.length === 257 && lines.every((d) => d.packet && encodePacket(d.packet).length > 0) && lines[0].packet.control.kind === 'token');`,
   demo: `import { readDemo } from '@twcodec/demo';
 const demo = readDemo(new Uint8Array(readFileSync(fixture('demos/ctf2_server_Alpha_server_manual.demo'))));
 ok(demo.header.mapName === 'ctf2' && [...demo.snapshots()].length > 10);`,
