@@ -326,11 +326,12 @@ describe('a name that is not UTF-8, in an item that changes elsewhere', () => {
     ints[8] = 0x7f7f7f7f; // four 0xFF bytes (each stored plus 128)
     quads.data = ints;
     const map = readMap(df.write());
-    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.name?.startsWith('Quad'))!;
+    const quadsLayers = (m: typeof map) => m.groups.flatMap((g) => g.layers).flatMap((l) => (l.kind === 'quads' ? [l] : []));
+    const layer = quadsLayers(map).find((l) => l.item.name?.startsWith('Quad'))!;
     expect(layer.item.name).toBe('Quad\uFFFD\uFFFD\uFFFD\uFFFD');
     layer.item = { ...layer.item, flags: layer.item.flags ^ 1 };
     const again = readMap(writeMap(map));
-    const back = again.groups.flatMap((g) => g.layers).find((l) => l.kind === 'quads' && l.item.name?.startsWith('Quad'))!;
+    const back = quadsLayers(again).find((l) => l.item.name?.startsWith('Quad'))!;
     expect([back.item.name, back.item.flags]).toEqual([layer.item.name, layer.item.flags]);
   });
 });

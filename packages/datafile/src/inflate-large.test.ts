@@ -22,12 +22,12 @@ describe('large zlib items', () => {
   it('inflateEquals compares without a copy, and refuses other lengths, other bytes and corrupt streams', () => {
     expect(nodeZlib.inflateEquals!(z, data)).toBe(true);
     const other = data.slice();
-    other[SIZE - 1] ^= 1;
+    other[SIZE - 1]! ^= 1;
     expect(nodeZlib.inflateEquals!(z, other)).toBe(false);
     expect(nodeZlib.inflateEquals!(z, data.subarray(0, SIZE - 1))).toBe(false);
     expect(nodeZlib.inflateEquals!(z, new Uint8Array(SIZE + 1))).toBe(false);
     const corrupt = z.slice();
-    corrupt[z.length >> 1] ^= 0xff;
+    corrupt[z.length >> 1]! ^= 0xff;
     expect(nodeZlib.inflateEquals!(corrupt, data)).toBe(false);
     expect(nodeZlib.inflateEquals!(z.subarray(0, z.length >> 1), data)).toBe(false);
     // The engine is usable after a refusal.
