@@ -15,8 +15,8 @@ export type BatchOptions = Record<string, unknown>;
 
 const exportJob = (kind: 'teehistorian' | 'demo') => async (bytes: Uint8Array, options: BatchOptions) => {
   const dir = options.dir as string;
-  const tables = await exportFile(kind, bytes, options as unknown as ExportOptions, { dir }, writeFileAtomic);
-  return { out: dir, tables };
+  const { written: tables, end } = await exportFile(kind, bytes, options as unknown as ExportOptions, { dir }, writeFileAtomic);
+  return { out: dir, ...(end?.truncated ? { truncated: true, end } : {}), tables };
 };
 
 /** The commands that take many files, by name: each turns a file's bytes into its result. */

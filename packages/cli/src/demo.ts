@@ -1,10 +1,14 @@
-import { readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
+import { type DemoReader, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
 import { ByteReader } from '@twcodec/runtime';
 import { objectValueNames, type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { UsageError } from './io.js';
 
+/**
+ * Header, tick range and chunk counts. A demo cut short (a recording that was killed) is read up to the cut:
+ * `end.truncated` says so and where, as `teehistorian stats` does.
+ */
 export function demoInfo(bytes: Uint8Array) {
-  const demo = readDemo(bytes);
+  const demo = readDemo(bytes, { onTruncated: 'stop' });
   const chunks: Record<string, number> = { tick: 0, keyframe: 0, snapshot: 0, delta: 0, message: 0 };
   let first: number | undefined;
   let last = 0;
@@ -35,6 +39,7 @@ export function demoInfo(bytes: Uint8Array) {
     embeddedMap: demo.map ? { bytes: demo.map.length } : undefined,
     ticks: { first: first ?? 0, last, span: first === undefined ? 0 : last - first + 1, markers: chunks.tick, snapshots },
     chunks,
+    end: demo.end,
   };
 }
 
@@ -56,7 +61,7 @@ function typeNames(snapshot: Snapshot, protocol: SnapshotProtocol): (type: numbe
  * say why), plus what DDNet's validation would correct.
  */
 export function* demoSnapshotObjects(bytes: Uint8Array, protocolOption?: SnapshotProtocol): Generator<string> {
-  const demo = readDemo(bytes);
+  const demo = readDemo(bytes, { onTruncated: 'stop' });
   const protocol = protocolOption ?? demo.protocol.snapshots; // the demo's own, from its net version
   for (const s of demo.snapshots(protocol)) {
     const objects = snapshotObjects(s.snapshot, protocol);
@@ -72,11 +77,17 @@ export function* demoSnapshotObjects(bytes: Uint8Array, protocolOption?: Snapsho
     const problems = objects.validate().map((p) => p.message);
     yield `${JSON.stringify({ tick: s.tick, source: s.source, checksum: s.snapshot.checksum(), items, ...(problems.length ? { problems } : {}) })}\n`;
   }
+  yield* cutShort(demo);
+}
+
+/** A last line for a demo cut short: where reading stopped (as `demo info` reports it). */
+function* cutShort(demo: DemoReader): Generator<string> {
+  if (demo.end?.truncated) yield `${JSON.stringify({ end: demo.end })}\n`;
 }
 
 /** One JSON line per recorded tick: tick, checksum, item count, items by type name. */
 export function* demoSnapshots(bytes: Uint8Array, protocolOption?: SnapshotProtocol): Generator<string> {
-  const demo = readDemo(bytes);
+  const demo = readDemo(bytes, { onTruncated: 'stop' });
   const protocol = protocolOption ?? demo.protocol.snapshots; // the demo's own, from its net version
   for (const s of demo.snapshots(protocol)) {
     const name = typeNames(s.snapshot, protocol);
@@ -87,6 +98,7 @@ export function* demoSnapshots(bytes: Uint8Array, protocolOption?: SnapshotProto
     }
     yield `${JSON.stringify({ tick: s.tick, source: s.source, checksum: s.snapshot.checksum(), items: s.snapshot.items.length, byType })}\n`;
   }
+  yield* cutShort(demo);
 }
 
 export function demoResave(bytes: Uint8Array): Uint8Array {

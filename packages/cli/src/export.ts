@@ -19,7 +19,7 @@ export function exportOptions(flags: Record<string, boolean | string | undefined
 
 /**
  * One file's tables written as `dir/<table>.<ext>` (or, with `single`, the one table asked for as `single`),
- * through `write`. Returns what was written.
+ * through `write`. Returns what was written, and where reading ended (`end.truncated`: the file was cut short).
  */
 export async function exportFile(
   kind: 'teehistorian' | 'demo',
@@ -51,7 +51,10 @@ export async function exportFile(
     written.push({ table: table.name, rows: table.rows, columns: table.columns.length, file: path, bytes: encoded.length });
     progress?.(written.length, tables.length);
   }
-  return written;
+  // Where reading ended, as the tables' metadata records it (`teehistorian.end`, `demo.end`).
+  const endText = tables[0]?.metadata[`${kind}.end`];
+  const end = endText ? (JSON.parse(endText) as { truncated: boolean; offset: number }) : undefined;
+  return { written, end };
 }
 
 /**
@@ -63,8 +66,11 @@ export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', in
   if (options.table === undefined && output === '-') throw new UsageError('OUT - (standard output) takes one table: add --table NAME');
   const bytes = await io.readFile(input);
   const target = options.table === undefined ? { dir: output } : { single: output };
-  const written = await exportFile(kind, bytes, options, target, (path, data, o) => io.writeFile(path, data, o), (n, total) => io.progress(`${n}/${total} tables`));
-  if (output !== '-') await io.stdout(`${JSON.stringify({ file: input, format: options.format, tables: written }, null, 2)}\n`);
+  const { written, end } = await exportFile(kind, bytes, options, target, (path, data, o) => io.writeFile(path, data, o), (n, total) => io.progress(`${n}/${total} tables`));
+  // A file cut short is exported up to the cut: the summary says so, as `teehistorian stats` and `demo info` do.
+  const cut = end?.truncated ? { truncated: true, end } : {};
+  if (output !== '-') await io.stdout(`${JSON.stringify({ file: input, format: options.format, ...cut, tables: written }, null, 2)}\n`);
+  else if (end?.truncated) io.stderr(`twcodec: the file is cut short at offset ${end.offset}: exported up to there\n`);
 }
 
 /** The directory of each file of a many-file export: OUT/<its name without extension>, -2, -3, ... on a clash. */

@@ -92,6 +92,22 @@ export function unpackChunk(stored: Uint8Array, offset: number): Int32Array {
   return out.subarray(0, n);
 }
 
+export interface DemoReadOptions {
+  /**
+   * `throw` (default): a file that ends inside a chunk throws TRUNCATED after its whole chunks. `stop`: it just
+   * ends there, and `end` says where (as the teehistorian reader's option of the same name).
+   */
+  onTruncated?: 'throw' | 'stop';
+}
+
+/** Where reading the chunks ended: `truncated` when the file ends inside a chunk, at `offset`. */
+export interface DemoEnd {
+  truncated: boolean;
+  offset: number;
+  /** With `truncated`: what was cut off. */
+  reason?: string;
+}
+
 /** A demo file in memory. */
 export class DemoReader {
   readonly header: DemoHeader;
@@ -101,9 +117,13 @@ export class DemoReader {
   readonly chunksOffset: number;
   /** The protocol the demo was recorded in (from its header's net version): the default of every reader. */
   readonly protocol: DemoProtocol;
+  /** Set when an iteration over the chunks has ended (with `onTruncated: 'stop'`, also at a cut). */
+  end: DemoEnd | undefined;
   private readonly bytes: Uint8Array;
+  private readonly onTruncated: 'throw' | 'stop';
 
-  constructor(input: Uint8Array) {
+  constructor(input: Uint8Array, options: DemoReadOptions = {}) {
+    this.onTruncated = options.onTruncated ?? 'throw';
     const bytes = (this.bytes = asUint8Array(input));
     if (bytes.length < HEADER_SIZE) throw new DemoError('TRUNCATED', `file has ${bytes.length} bytes, the header needs ${HEADER_SIZE}`, bytes.length, 'header');
     if (decodeUtf8(bytes.subarray(0, 7)) !== MARKER) throw new DemoError('BAD_MAGIC', 'not a demo (no TWDEMO marker)', 0, 'header.marker');
@@ -154,6 +174,11 @@ export class DemoReader {
     const bytes = this.bytes;
     let at = this.chunksOffset;
     let tick = 0;
+    // A chunk the file ends inside: thrown, or with onTruncated 'stop' the end of the chunks.
+    const cut = (e: DemoError) => {
+      this.end = { truncated: true, offset: e.offset, reason: e.detail };
+      if (this.onTruncated === 'throw') throw e;
+    };
     while (at < bytes.length) {
       const offset = at;
       const c = bytes[at++]!;
@@ -163,7 +188,7 @@ export class DemoReader {
         if (this.header.version < VERSION_TICK_COMPRESSION && legacyDelta !== 0) tick += legacyDelta;
         else if (c & CHUNKTICKFLAG_TICK_COMPRESSED) tick += c & 0x1f;
         else {
-          if (at + 4 > bytes.length) throw new DemoError('TRUNCATED', 'tick marker cut off', offset, 'chunk.tick');
+          if (at + 4 > bytes.length) return cut(new DemoError('TRUNCATED', 'tick marker cut off', offset, 'chunk.tick'));
           tick = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
           at += 4;
         }
@@ -173,14 +198,14 @@ export class DemoReader {
       const type = (c & 0x60) >> 5;
       let size = c & 0x1f;
       if (size === 30) {
-        if (at + 1 > bytes.length) throw new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size');
+        if (at + 1 > bytes.length) return cut(new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size'));
         size = bytes[at++]!;
       } else if (size === 31) {
-        if (at + 2 > bytes.length) throw new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size');
+        if (at + 2 > bytes.length) return cut(new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size'));
         size = bytes[at]! | (bytes[at + 1]! << 8);
         at += 2;
       }
-      if (at + size > bytes.length) throw new DemoError('TRUNCATED', `chunk of ${size} bytes, ${bytes.length - at} left`, offset, 'chunk.data');
+      if (at + size > bytes.length) return cut(new DemoError('TRUNCATED', `chunk of ${size} bytes, ${bytes.length - at} left`, offset, 'chunk.data'));
       const stored = bytes.subarray(at, at + size);
       at += size;
       let ints: Int32Array;
@@ -195,6 +220,7 @@ export class DemoReader {
       else if (type === 2) yield { kind: 'message', data: bytesFromInt32s(ints).slice(), offset, storedSize: size };
       else throw new DemoError('BAD_CHUNK', `chunk type ${type}`, offset, 'chunk.type');
     }
+    this.end = { truncated: false, offset: at };
   }
 
   /**
@@ -278,6 +304,6 @@ function orderDeleted(snapshot: Snapshot, delta: Int32Array): Snapshot {
   return items ? new Snapshot(items) : snapshot;
 }
 
-export function readDemo(bytes: Uint8Array): DemoReader {
-  return new DemoReader(bytes);
+export function readDemo(bytes: Uint8Array, options?: DemoReadOptions): DemoReader {
+  return new DemoReader(bytes, options);
 }

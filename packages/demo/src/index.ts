@@ -1,4 +1,4 @@
-export { DemoError, type DemoChunk, type DemoHeader, type DemoProtocol, type DemoProtocolName, demoProtocolOf, DemoReader, type DemoSnapshot, readDemo, unpackChunk } from './demo.js';
+export { DemoError, type DemoChunk, type DemoEnd, type DemoHeader, type DemoProtocol, type DemoProtocolName, demoProtocolOf, type DemoReadOptions, DemoReader, type DemoSnapshot, readDemo, unpackChunk } from './demo.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeClientInfo, type DemoChatLine, demoChat, type DemoMessage, demoMessages, type DemoPlayer, type DemoPlayerInfo, type DemoPlayerInfo06, type DemoPlayerInfo07, demoPlayers, snapshotPlayers } from './messages.js';
 export { DEMO_KEYFRAME_INTERVAL, type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';

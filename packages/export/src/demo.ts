@@ -11,6 +11,8 @@ export interface DemoExportOptions {
   tables?: readonly string[];
   /** The snapshot protocol; default: Teeworlds 0.7 for a demo whose net version starts with 0.7, else DDNet 0.6. */
   protocol?: SnapshotProtocol;
+  /** As for the reader; a demo cut short (a recording that was killed) is exported up to its last whole chunk by default. */
+  onTruncated?: 'throw' | 'stop';
 }
 
 /** How one field of a layout becomes columns. */
@@ -124,10 +126,11 @@ export function demoProtocol(demo: DemoReader): SnapshotProtocol {
  *   (the ints as a JSON array);
  * - `chat`: tick, client_id (-1: the server), name (from the client-info items), team, text.
  *
- * Every table carries the demo's header as JSON in its metadata (`demo.header`).
+ * Every table carries the demo's header as JSON in its metadata (`demo.header`), and where reading ended
+ * (`demo.end`: `truncated` for a demo cut short, exported up to its last whole chunk).
  */
 export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): ExportTable[] {
-  const read = readDemo(bytes);
+  const read = readDemo(bytes, { onTruncated: options.onTruncated ?? 'stop' });
   // The object tables and the chat (its names come from a pass over the snapshots, its lines from the
   // messages) each walk the chunks: decompress them once, not three times; and of the messages keep only
   // those demoChat reads, so that the others are not decoded.
@@ -142,7 +145,8 @@ export function demoTables(bytes: Uint8Array, options: DemoExportOptions = {}): 
   }
   const want = (name: string) => !wanted || wanted.has(name);
   const wantObjects = !wanted || [...wanted].some((n) => n !== 'chat');
-  const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)) };
+  // The chunks were all read above: `end` says whether the file was cut short, and where.
+  const metadata = { 'demo.header': JSON.stringify(demo.header, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v)), 'demo.end': JSON.stringify(read.end) };
   // demoChat takes its names from the snapshots (client-info items, in the demo's own protocol): it gets those
   // of the object pass instead of applying every delta again.
   let decoded: DemoSnapshot[] | undefined;
