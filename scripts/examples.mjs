@@ -134,7 +134,7 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
   if (r.pos < data.length) rows.push([`${r.pos}-${data.length - 1}`, 'trailing', 'zero padding to 4 bytes (kept)']);
   out.push('## Net messages', '', `\`fixtures/${name}\` (Bravo's client demo), the first chat line, tick ${tick}: a message chunk at offset ${offset}`,
     `(${chunk.storedSize} bytes Huffman-compressed), unpacked to these ${data.length} bytes:`, '', hex(data, 0, data.length), '', table(rows), '',
-    `\`twcodec demo messages\` prints it as \`${JSON.stringify({ tick, message: message.kind, fields: { team: message.team, clientId: message.clientId, message: message.message } })}\`.`,
+    `\`twcodec demo messages\` prints it as \`${JSON.stringify({ tick, kind: message.kind, fields: { team: message.team, clientId: message.clientId, message: message.message } })}\`.`,
     'Message layouts: [net-messages.md](net-messages.md).', '');
 }
 

@@ -16,15 +16,15 @@ const clientDemo = join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22
 const teehistorian = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
 
 describe('twcodec net messages', () => {
-  it('demo messages prints tick, message kind and fields, filtered by --kind', async () => {
+  it('demo messages prints tick, kind (as teehistorian dump names it) and fields, filtered by --kind', async () => {
     const all = await run(['demo', 'messages', clientDemo]);
     expect(all.code).toBe(0);
-    const kinds = new Set(lines(all.stdout).map((l) => l.message));
+    const kinds = new Set(lines(all.stdout).map((l) => l.kind));
     expect(kinds).toContain('sv_chat');
     expect(kinds).not.toContain('unknown');
     const chat = await run(['demo', 'messages', '--kind', 'sv_chat', clientDemo]);
     const first = lines(chat.stdout)[0];
-    expect(first).toEqual({ tick: 3154, message: 'sv_chat', fields: { team: 0, clientId: -1, message: "'BravoDmy' entered and joined the game" } });
+    expect(first).toEqual({ tick: 3154, kind: 'sv_chat', fields: { team: 0, clientId: -1, message: "'BravoDmy' entered and joined the game" } });
   });
 
   it('demo chat prints the chat lines with names', async () => {

@@ -6,12 +6,15 @@ import { messageJson } from './teehistorian.js';
 /** Zero bytes after the last field: a demo's padding to 4 bytes, not worth a column. */
 const isPadding = (bytes: Uint8Array | undefined) => !bytes || (bytes.length < 4 && bytes.every((b) => b === 0));
 
-/** One JSON line per recorded message: tick, message kind, its fields (bytes as hex). */
+/**
+ * One JSON line per recorded message: tick, kind (as `teehistorian dump` calls it), its fields (bytes as hex).
+ * Messages recorded before the first tick marker have the first tick.
+ */
 export function* demoMessagesNdjson(bytes: Uint8Array, kinds?: Set<string>): Generator<string> {
   for (const { tick, message } of demoMessages(readDemo(bytes))) {
     if (kinds && !kinds.has(message.kind)) continue;
     const { kind, trailing, ...fields } = message as typeof message & { trailing?: Uint8Array };
-    yield `${messageJson({ tick, message: kind, fields, ...(isPadding(trailing) ? {} : { trailing }) })}\n`;
+    yield `${messageJson({ tick, kind, fields, ...(isPadding(trailing) ? {} : { trailing }) })}\n`;
   }
 }
 

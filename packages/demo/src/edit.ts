@@ -75,11 +75,22 @@ export function sliceDemo(bytes: Uint8Array, options: SliceOptions = {}): Uint8A
     if (t >= from && t <= to && (markers.length === 0 || t - markers.at(-1)! >= 50)) markers.push(t);
   }
   const writer = new DemoWriter({ ...headerOf(reader), length: undefined, timelineMarkers: markers, timelinePadding: undefined }, reader.map, options);
+  let kept = 0;
   for (const e of demoEvents(reader, options.protocol)) {
     if (e.tick > to) break;
     if (e.tick < from) continue;
-    if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot);
-    else writer.message(e.data);
+    if (e.kind === 'snapshot') {
+      writer.snapshot(e.tick, e.snapshot);
+      kept++;
+    } else writer.message(e.data);
+  }
+  // A range that holds no recorded tick would give a demo without snapshots, which no player plays: refused,
+  // with the ticks the demo has.
+  if (!kept) {
+    const ticks = [...reader.chunks()].flatMap((c) => (c.kind === 'tick' ? [c.tick] : []));
+    const range = `${Number.isFinite(from) ? from : ''}..${Number.isFinite(to) ? to : ''}`;
+    const has = ticks.length ? `its ticks are ${ticks[0]}..${ticks.at(-1)}` : 'it has no ticks';
+    throw new DemoError('BAD_RANGE', `the demo has no recorded tick in ${range} (${has})`, -1, 'slice');
   }
   return writer.finish();
 }

@@ -22,12 +22,19 @@ export type DemoMessage =
   | (DemoMessageBase & { protocol: 'ddnet-0.6'; message: Ddnet06Message | UnknownNetMessage })
   | (DemoMessageBase & { protocol: 'teeworlds-0.7'; message: Teeworlds07Message | UnknownNetMessage });
 
-/** Every message chunk of the demo, decoded, with its tick. */
+/** Every message chunk of the demo, decoded, with its tick (the first tick for those before the first tick marker). */
 export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = {}): Generator<DemoMessage> {
   const { name: protocol, messages: table } = demo.protocol;
-  let tick = 0;
+  // Messages recorded before the first tick marker (a recording that starts between ticks) get the first
+  // tick: they are held back until it is known (0 when the demo has no tick marker at all).
+  let tick: number | undefined;
+  let early: DemoMessage[] | undefined = [];
   for (const chunk of demo.chunks()) {
-    if (chunk.kind === 'tick') tick = chunk.tick;
+    if (chunk.kind === 'tick') {
+      tick = chunk.tick;
+      if (early) for (const m of early) yield { ...m, tick };
+      early = undefined;
+    }
     if (chunk.kind !== 'message') continue;
     let message: Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     try {
@@ -36,8 +43,11 @@ export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = 
       if (e instanceof CodecError) throw new DemoError(e.code, e.detail, chunk.offset, `message.${e.path}`, { cause: e });
       throw e;
     }
-    yield { tick, offset: chunk.offset, protocol, message } as DemoMessage;
+    const m = { tick: tick ?? 0, offset: chunk.offset, protocol, message } as DemoMessage;
+    if (early) early.push(m);
+    else yield m;
   }
+  if (early) yield* early;
 }
 
 interface DemoPlayerBase {
@@ -121,9 +131,16 @@ export function* snapshotPlayers(snapshot: Snapshot, protocol: DemoProtocol): Ge
  * same id starts a new entry).
  */
 export function demoPlayers(demo: DemoReader): DemoPlayer[] {
+  return playersAndTicks(demo).players;
+}
+
+/** demoPlayers, and the ticks of the snapshots they come from (ascending). */
+function playersAndTicks(demo: DemoReader): { players: DemoPlayer[]; ticks: number[] } {
   const done: DemoPlayer[] = [];
   const open = new Map<number, DemoPlayer>();
+  const ticks: number[] = [];
   for (const { tick, snapshot } of demo.snapshots()) {
+    ticks.push(tick);
     const seen = new Set<number>();
     for (const info of snapshotPlayers(snapshot, demo.protocol)) {
       seen.add(info.clientId);
@@ -142,7 +159,7 @@ export function demoPlayers(demo: DemoReader): DemoPlayer[] {
     }
   }
   done.push(...open.values());
-  return done.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId);
+  return { players: done.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId), ticks };
 }
 
 /** Whether two infos of one client id say the same (the players' fields compared value by value). */
@@ -166,12 +183,18 @@ export interface DemoChatLine {
  */
 export function demoChat(demo: DemoReader): DemoChatLine[] {
   const server = demo.header.type === 'server';
-  const players = demoPlayers(demo);
+  const { players, ticks } = playersAndTicks(demo);
   const nameAt = (clientId: number, tick: number) => {
     let best: DemoPlayer | undefined;
     for (const p of players) if (p.clientId === clientId && p.fromTick <= tick && (!best || p.fromTick > best.fromTick)) best = p;
-    // A line sent before the sender's first snapshot (joining messages) takes the name it will have.
-    best ??= players.find((p) => p.clientId === clientId && p.fromTick > tick);
+    // A line sent in the tick a player joins is recorded before the snapshot that first shows them: it takes
+    // the name of a player who is in the next snapshot, never of one who joins later (the id may be another
+    // player's by then, or nobody's).
+    if (!best || best.toTick < tick) {
+      const next = ticks[upperBound(ticks, tick)];
+      const joining = next === undefined ? undefined : players.find((p) => p.clientId === clientId && p.fromTick > tick && p.fromTick <= next);
+      if (joining || best) best = joining ?? (best!.toTick >= previousTick(ticks, tick) ? best : undefined);
+    }
     return best?.name;
   };
   const lines: DemoChatLine[] = [];
@@ -195,4 +218,22 @@ export function demoChat(demo: DemoReader): DemoChatLine[] {
     lines.push(line);
   }
   return lines;
+}
+
+/** The index of the first of the ascending `ticks` that is greater than `tick`. */
+function upperBound(ticks: number[], tick: number): number {
+  let lo = 0;
+  let hi = ticks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ticks[mid]! <= tick) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The last of the ascending `ticks` at or before `tick` (-Infinity when none). */
+function previousTick(ticks: number[], tick: number): number {
+  const at = upperBound(ticks, tick) - 1;
+  return at >= 0 ? ticks[at]! : -Infinity;
 }
