@@ -311,8 +311,8 @@ describe('twcodec map tools', () => {
     expect(JSON.parse(out.stdout).notes.filter((n: { code: string }) => n.code === 'image_embedded')).toHaveLength(1);
     expect(readFileSync(join(dir, 'c.map'))).toEqual(readFileSync(recorded));
     const bad = await run(['map', 'convert', ctf1, join(dir, 'd.map'), '--to', '0.6']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/--to 0.6 is not supported/);
+    // A usage error (exit 2) that lists the values, before any file is read.
+    expect(bad).toMatchObject({ code: 2, stderr: 'twcodec: --to 0.6: the value is one of ddnet, 0.7, 07 (see twcodec map convert --help)\n' });
     expect((await run(['map', 'convert', ctf1, join(dir, 'd.map'), '--mapres', dir])).code).toBe(2);
     expect(existsSync(join(dir, 'd.map'))).toBe(false);
   });

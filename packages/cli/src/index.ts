@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CodecError } from '@twcodec/runtime';
+import { CodecError, describeSource } from '@twcodec/runtime';
+import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
 import { datafileInfo, resaveDatafile } from './datafile.js';
 import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
 import { isGlob, runBatch } from './batch.js';
@@ -22,6 +23,7 @@ import {
   mapReplaceSound,
   mapResave,
   mapValidate,
+  CONVERT_TARGETS,
 } from './map.js';
 import { fixMap, formatMapDiff, ORIGINAL_MAP, packMap, plural, unpackMapEntries } from '@twcodec/map-tools';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
@@ -35,9 +37,19 @@ export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 /** A failure whose report was already printed (e.g. validation errors): exit 1 with a one-line summary. */
 class ReportedFailure extends Error {}
 
+interface Flag {
+  type: 'boolean' | 'string';
+  value?: string;
+  help: string;
+  /** The values a string option takes (anything else is a usage error listing them). */
+  choices?: readonly string[];
+  /** With choices: a comma-separated list of them. */
+  list?: true;
+}
+
 interface Command {
   args: string[];
-  flags?: Record<string, { type: 'boolean' | 'string'; value?: string; help: string }>;
+  flags?: Record<string, Flag>;
   /** One line for the command list. */
   summary: string;
   /** More, for `twcodec <command> --help`. */
@@ -51,6 +63,17 @@ const BATCH_FLAGS = { jobs: { type: 'string', value: 'N', help: 'with many files
 const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed. Export of many files writes each into OUT/<its name without extension>/.';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * The documentation is in the repository, not in the npm package: help links there. The same URL as the
+ * repository field of package.json (index.test.ts checks that they agree).
+ */
+export const REPOSITORY = 'https://github.com/twcodec/twcodec';
+const docs = (path: string) => `${REPOSITORY}/blob/main/${path}`;
+
+
+/** What `demo messages --kind` takes: every message kind of both protocols a demo can hold, and unknown. */
+const MESSAGE_KINDS = [...new Set([...DDNET_0_6_MESSAGES.messages, ...TEEWORLDS_0_7_MESSAGES.messages].map((m) => m.name))].sort().concat('unknown');
 const STDIN_NOTE = 'FILE may be - to read standard input.';
 
 /** Calls `report` every `every` items, for progress on long runs. */
@@ -211,7 +234,7 @@ const COMMANDS: Record<string, Command> = {
   'map convert': {
     args: ['IN', 'OUT'],
     flags: {
-      to: { type: 'string', value: 'FORMAT', help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
+      to: { type: 'string', value: 'FORMAT', choices: [...CONVERT_TARGETS, '07'], help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
       mapres: { type: 'string', value: 'DIR', help: "with --to 0.7: embed each external image from DIR/<name>.png (an RGBA PNG, e.g. from DDNet's data/mapres)" },
     },
     summary: 'Convert a Teeworlds 0.7 map to DDNet (RGBA images, expanded tiles), or a DDNet map to 0.7 (--to 0.7)',
@@ -260,7 +283,7 @@ const COMMANDS: Record<string, Command> = {
   'map render': {
     args: ['IN', 'OUT'],
     flags: {
-      layer: { type: 'string', value: 'WHICH', help: 'game (the game layer, coloured by tile meaning) or tiles (default: the tile layers with their images)' },
+      layer: { type: 'string', value: 'WHICH', choices: ['game', 'tiles'], help: 'game (the game layer, coloured by tile meaning) or tiles (default: the tile layers with their images)' },
       'tile-size': { type: 'string', value: 'PX', help: 'pixels per tile (default 4 for game, 8 for tiles)' },
       mapres: { type: 'string', value: 'DIR', help: "where external images are (DDNet's data/mapres); else they are drawn as placeholders" },
     },
@@ -345,7 +368,7 @@ const COMMANDS: Record<string, Command> = {
     batch: true,
     flags: { ...EXPORT_FLAGS, ...BATCH_FLAGS },
     summary: 'Tables for DuckDB, Spark, pandas: positions, inputs, events as OUT/<table>.parquet (or .arrow)',
-    details: `positions: tick, cid, x, y (absolute); inputs: tick, cid and the 10 input fields (absolute); events: tick, cid, kind, data (JSON) for every other message but TICK_SKIP and FINISH. Each file's metadata holds the header as JSON. See docs/export.md. ${STDIN_NOTE}`,
+    details: `positions: tick, cid, x, y (absolute); inputs: tick, cid and the 10 input fields (absolute); events: tick, cid, kind, data (JSON) for every other message but TICK_SKIP and FINISH. Each file's metadata holds the header as JSON. See ${docs('docs/export.md')}. ${STDIN_NOTE}`,
     async run(io, [file, out], flags) {
       await exportCommand(io, 'teehistorian', file!, out!, flags);
     },
@@ -362,7 +385,7 @@ const COMMANDS: Record<string, Command> = {
     batch: true,
     flags: BATCH_FLAGS,
     summary: 'JSON: header fields, tick range, chunk counts by kind',
-    details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). ${STDIN_NOTE}`,
+    details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). end: where reading stopped; a demo cut short (a recording that was killed) is read up to its last whole chunk, with end.truncated true. ${STDIN_NOTE}`,
     async run(io, [file]) {
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
     },
@@ -372,7 +395,7 @@ const COMMANDS: Record<string, Command> = {
     batch: true,
     flags: { ...EXPORT_FLAGS, ...BATCH_FLAGS },
     summary: 'Tables for DuckDB, Spark, pandas: one per snapshot object (character, player_info, ...) and chat, as OUT/<table>.parquet',
-    details: `Object tables have a row per item per recorded tick: tick, id (the client id for character, player_info, client_info), then the fields by their schema names (fixed-point fields as values, strings decoded). unknown_items holds items of unknown types; chat the chat lines. See docs/export.md. ${STDIN_NOTE}`,
+    details: `Object tables have a row per item per recorded tick: tick, id (the client id for character, player_info, client_info), then the fields by their schema names (fixed-point fields as values, strings decoded). unknown_items holds items of unknown types; chat the chat lines. A demo cut short is exported up to its last whole chunk (the summary says truncated). See ${docs('docs/export.md')}. ${STDIN_NOTE}`,
     async run(io, [file, out], flags) {
       await exportCommand(io, 'demo', file!, out!, flags);
     },
@@ -407,14 +430,15 @@ const COMMANDS: Record<string, Command> = {
     },
     summary: 'Write the demo again without chat and/or its embedded map',
     async run(io, [input, output], flags) {
+      if (flags.chat !== true && flags.map !== true) throw new UsageError("demo strip needs --chat, --map or both (without them it would only copy the demo) (usage: twcodec demo strip IN OUT [--chat] [--map])");
       await io.writeFile(output!, demoStrip(await io.readFile(input!), { chat: flags.chat === true, map: flags.map === true }));
     },
   },
   'demo messages': {
     args: ['FILE'],
-    flags: { kind: { type: 'string', help: 'only these message kinds, comma-separated (e.g. sv_chat,sv_broadcast)' } },
-    summary: 'NDJSON: one line per recorded net message: tick, message kind, fields',
-    details: `Kinds are the names in docs/formats/net-messages.md; messages the schema does not know print as "unknown" with their id or UUID and bytes (hex). ${STDIN_NOTE}`,
+    flags: { kind: { type: 'string', value: 'KIND,...', choices: MESSAGE_KINDS, list: true, help: 'only these message kinds, comma-separated (e.g. sv_chat,sv_broadcast)' } },
+    summary: 'NDJSON: one line per recorded net message: tick, kind, fields',
+    details: `Kinds are the names in ${docs('docs/formats/net-messages.md')}; messages recorded before the first tick marker have the first tick; messages the schema does not know print as "unknown" with their id or UUID and bytes (hex). ${STDIN_NOTE}`,
     async run(io, [file], flags) {
       const kinds = typeof flags.kind === 'string' ? new Set(flags.kind.split(',').map((k) => k.trim())) : undefined;
       const progress = counter(io, 'messages', 10_000);
@@ -436,7 +460,7 @@ const COMMANDS: Record<string, Command> = {
   'demo snapshots': {
     args: ['FILE'],
     summary: 'NDJSON: one line per recorded tick: tick, checksum, every item with its named fields',
-    details: `Items are {object, id, fields, names}: names gives the names of enum values and flag bits beside the numbers in fields (weapon: "gun", playerFlags: ["playing", "aim"]); an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". ${STDIN_NOTE}`,
+    details: `Items are {object, id, fields, names}: names gives the names of enum values and flag bits beside the numbers in fields (weapon: "gun", playerFlags: ["playing", "aim"]); an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". A demo cut short (a recording that was killed) is read up to its last whole chunk; a last line {"end": {"truncated": true, ...}} says where it ended. ${STDIN_NOTE}`,
     flags: { summary: { type: 'boolean', help: 'only the item count and the items by type name per tick' } },
     async run(io, [file], flags) {
       const progress = counter(io, 'snapshots', 1_000);
@@ -451,15 +475,47 @@ const COMMANDS: Record<string, Command> = {
   ...NET_COMMANDS,
 };
 
-function synopsis(name: string, command: Command): string {
+/** The synopsis of a command as words that are not broken across lines: name, arguments, [--option VALUE]. */
+function synopsisWords(name: string, command: Command): string[] {
   const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `[--${flag}${f.value ? ` ${f.value}` : ''}]`);
-  return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags].join(' ');
+  return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags];
 }
+
+function synopsis(name: string, command: Command): string {
+  return synopsisWords(name, command).join(' ');
+}
+
+/** Help lines fit an 80-column terminal. */
+const WIDTH = 80;
+
+/**
+ * `words` joined by spaces into lines of at most `width` columns, the first starting with `first`, the others
+ * with `indent` (a word longer than a line gets a line of its own).
+ */
+function wrapWords(words: string[], first: string, indent: string, width = WIDTH): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of words) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent;
+      empty = true;
+    }
+    line += empty ? word : ` ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+const wrap = (text: string, first: string, indent = first) => wrapWords(text.split(' ').filter(Boolean), first, indent);
 
 function usage(group?: string): string {
   const names = Object.keys(COMMANDS).filter((n) => !group || n.startsWith(`${group} `));
-  const width = Math.max(...names.map((n) => synopsis(n, COMMANDS[n]!).length)) + 2;
-  const lines = names.map((n) => `  ${synopsis(n, COMMANDS[n]!).padEnd(width)}${COMMANDS[n]!.summary}`);
+  // Each command: its synopsis, then what it does, indented below it (a column beside the synopses would be
+  // ~100 columns wide: every line would wrap in a terminal).
+  const lines = names.flatMap((n) => [...wrapWords(synopsisWords(n, COMMANDS[n]!), '  ', '      '), ...wrap(COMMANDS[n]!.summary, '      ')]);
   return [
     `Usage: twcodec ${group ?? '<command>'} ... [options]`,
     '',
@@ -467,18 +523,35 @@ function usage(group?: string): string {
     ...lines,
     '',
     'Options:',
-    '  -h, --help  Show help (also after a command: twcodec map info --help; or twcodec help map info)',
+    '  -h, --help  Show help (also after a command: twcodec map info --help; or',
+    '              twcodec help map info)',
     '  --version   Print the version',
     '',
     'FILE and IN may be - for standard input, OUT - for standard output.',
-    'Errors print one line (code, message, path, byte offset) and exit 1; usage errors exit 2.',
+    'Errors print one line (code, message, path, byte offset) and exit 1; usage',
+    'errors exit 2.',
+    `Documentation: ${REPOSITORY}#readme`,
     '',
   ].join('\n');
 }
 
 function commandHelp(name: string, command: Command): string {
-  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `  --${flag}${f.value ? ` ${f.value}` : ''}  ${f.help}`);
-  return [`Usage: twcodec ${synopsis(name, command)}`, '', command.summary + '.', ...(command.details ? ['', command.details] : []), ...(command.batch ? ['', BATCH_NOTE] : []), ...(flags.length ? ['', 'Options:', ...flags] : []), ''].join('\n');
+  const flags = Object.entries(command.flags ?? {}).flatMap(([flag, f]) => {
+    const spec = `  --${flag}${f.value ? ` ${f.value}` : ''}`;
+    const values = f.choices && f.choices.length <= 8 ? ` (${f.choices.join(', ')})` : '';
+    // Short options keep their help beside them; long ones get it on the lines below.
+    if (spec.length <= 24) return wrap(`${f.help}${values}`, spec.padEnd(26), ' '.repeat(26));
+    return [spec, ...wrap(`${f.help}${values}`, ' '.repeat(26))];
+  });
+  return [
+    ...wrapWords(synopsisWords(name, command), 'Usage: twcodec ', '         '),
+    '',
+    ...wrap(`${command.summary}.`, ''),
+    ...(command.details ? ['', ...wrap(command.details, '')] : []),
+    ...(command.batch ? ['', ...wrap(BATCH_NOTE, '')] : []),
+    ...(flags.length ? ['', 'Options:', ...flags] : []),
+    '',
+  ].join('\n');
 }
 
 const groups = () => [...new Set(Object.keys(COMMANDS).map((n) => n.split(' ')[0]!))];
@@ -505,6 +578,11 @@ function parseCommandArgs(name: string, command: Command, args: string[]) {
       throw new UsageError(`unknown option ${token.rawName} for '${name}' (${known ? `its options: ${known}` : 'it takes no options'}; see twcodec ${name} --help)`);
     }
     if (flag.type === 'string' && typeof token.value !== 'string') throw new UsageError(`option --${token.name} needs a value ${flag.value ?? ''} ${help}`.replace('  ', ' '));
+    if (flag.choices && typeof token.value === 'string') {
+      const given = flag.list ? token.value.split(',').map((v) => v.trim()) : [token.value];
+      const wrong = given.filter((v) => !flag.choices!.includes(v));
+      if (wrong.length) throw new UsageError(`--${token.name} ${wrong.join(',')}: ${flag.list ? 'each value is one' : 'the value is one'} of ${flag.choices.join(', ')} (see twcodec ${name} --help)`);
+    }
     if (flag.type === 'boolean' && token.inlineValue) throw new UsageError(`option --${token.name} takes no value ${help}`);
   }
   if (positionals.length > command.args.length && !command.batch) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${help}`);
@@ -545,6 +623,8 @@ function trackInputs(io: CliIo, heads: Map<string, Uint8Array>): CliIo {
 export async function main(argv: string[], io: CliIo): Promise<number> {
   let group = '';
   const heads = new Map<string, Uint8Array>();
+  // The command's arguments by name (in, png, dir, ...): which file an error is about.
+  let roles: Record<string, string> = {};
   try {
     if (argv.length === 0) {
       io.stderr(usage());
@@ -608,31 +688,56 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`twcodec: ${text}\n`);
       return 0;
     }
+    roles = Object.fromEntries(command.args.map((a, i) => [a.toLowerCase(), positionals[i]!]));
     await command.run(trackInputs(io, heads), positionals, values);
     return 0;
   } catch (e) {
     if (e instanceof OutputClosed) return 0;
-    io.stderr(`twcodec: ${describeError(e, group, heads)}\n`);
+    io.stderr(`twcodec: ${describeError(e, group, heads, roles)}\n`);
     return e instanceof UsageError ? 2 : 1;
   }
 }
 
-function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>): string {
+/** What an input given as argument `role` should be, for "expected ..." (undefined: not sniffed, e.g. a directory). */
+function expectedOf(role: string | undefined, group: string): { text: string; is: (looks: string) => boolean } | undefined {
+  if (role === 'png') return { text: 'a PNG image', is: (looks) => looks === 'a PNG image' };
+  if (role === 'opus') return { text: 'an Ogg Opus file', is: (looks) => looks === 'an Ogg file (sound)' };
+  const expected = EXPECTED_INPUT[group];
+  // The main input of a command (IN, FILE, or either map of map diff) is of the command group's kind.
+  return expected && role !== undefined && ['in', 'file', 'a', 'b'].includes(role) ? { text: expected, is: (looks) => isExpectedKind(group, looks) } : undefined;
+}
+
+/**
+ * The file a CodecError is about, as the user named it, and the argument it was given as. The error's `input`
+ * says which when the code that threw knows (`png`: the argument PNG; `layers/x.txt`: a file of the directory
+ * DIR); without it, the command's first argument (its main input).
+ */
+function sourceOf(e: CodecError, roles: Record<string, string>): { file?: string; role?: string } {
+  const first = Object.keys(roles)[0];
+  if (e.input === undefined) return first === undefined ? {} : { file: roles[first], role: first };
+  if (roles[e.input] !== undefined) return { file: roles[e.input], role: e.input };
+  if (roles.dir !== undefined) return { file: `${roles.dir}/${e.input}`, role: 'file in dir' };
+  return {};
+}
+
+function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string> = {}): string {
   if (e instanceof CodecError) {
-    // Say what the file looks like when it is not what the command reads: the usual cause of BAD_MAGIC.
-    // Errors of a command's other inputs (a PNG, an Opus file, map.json, a mapres name) name that input
-    // themselves; a PNG, Ogg or JSON file besides the map, and map pack's map.json, are such inputs, not a
-    // wrong map.
-    const expected = EXPECTED_INPUT[group];
-    if (/^(png|opus|mapdir|mapres)\./.test(e.code)) return e.message;
-    let first = true;
-    for (const [path, head] of expected ? heads : []) {
+    // Errors of a command's other inputs that name the input in their message (a PNG, an Opus file, map pack's
+    // files, a mapres name) are printed as they are.
+    if (e.input === undefined && /^(png|opus|mapdir|mapres)\./.test(e.code)) return e.message;
+    const { file, role } = sourceOf(e, roles);
+    const name = file === '-' ? 'standard input' : file;
+    // The input is named when the error says which it is, or when the command read more than one file.
+    const named = name !== undefined && (e.input !== undefined || heads.size > 1) ? name : e.input;
+    const text = named === e.input ? e.message : `${e.code}: ${e.detail}${describeSource({ input: named, line: e.line, column: e.column, path: e.path, offset: e.offset })}`;
+    // Say what the file looks like when it is not what the command reads there: the usual cause of BAD_MAGIC.
+    const head = file === undefined ? undefined : heads.get(file);
+    const expected = expectedOf(role, group);
+    if (head && expected) {
       const looks = sniff(head);
-      const otherInput = (!first && /PNG|Ogg|JSON/.test(looks)) || /(^|\/)map\.json$/.test(path);
-      first = false;
-      if (!isExpectedKind(group, looks) && !otherInput) return `${e.message}: expected ${expected}; ${path === '-' ? 'standard input' : path} looks like ${looks}`;
+      if (!expected.is(looks)) return `${text}: expected ${expected.text}; ${name} looks like ${looks}`;
     }
-    return e.message;
+    return text;
   }
   if (e instanceof ReportedFailure || e instanceof CliError) return e.message;
   if (e instanceof UsageError) return /\((usage|the |.*see twcodec)/.test(e.message) ? e.message : `${e.message} (see twcodec --help)`;

@@ -1,5 +1,6 @@
 import { isCollectedItemType, MAP_ITEM_TYPES, MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
 import { UsageError } from './io.js';
+import { CodecError, errorAbout } from '@twcodec/runtime';
 import {
   checkDirReference,
   convert07ToDdnetFile,
@@ -135,7 +136,15 @@ export function mapExtract(bytes: Uint8Array) {
 }
 
 export function mapDiffCommand(a: Uint8Array, b: Uint8Array) {
-  return diffMaps(readMap(a, { strict: false }), readMap(b, { strict: false }));
+  // Errors say which of the two maps they are about (the arguments A and B).
+  const read = (bytes: Uint8Array, input: string) => {
+    try {
+      return readMap(bytes, { strict: false });
+    } catch (e) {
+      throw e instanceof CodecError ? errorAbout(e, input) : e;
+    }
+  };
+  return diffMaps(read(a, 'a'), read(b, 'b'));
 }
 
 /** The targets of `map convert --to`: `ddnet` (a 0.7 map to DDNet) and `0.7` (a DDNet map for 0.7, as map_convert_07). */

@@ -301,7 +301,11 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
   const i32 = (offset: number) => view.getInt32(offset, true);
 
   const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
-  if (magic !== 'DATA' && magic !== 'ATAD') fail('BAD_MAGIC', `magic is ${JSON.stringify(magic)}`, 0, 'header.magic');
+  // Bytes outside printable ASCII as \xNN: a PNG's 0x89 "PNG" would print as "PNG" (U+0089 shows as nothing).
+  if (magic !== 'DATA' && magic !== 'ATAD') {
+    const shown = Array.from(bytes.subarray(0, 4), (b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+    fail('BAD_MAGIC', `magic is "${shown}"`, 0, 'header.magic');
+  }
   df.magic = magic;
   const version = i32(4);
   if (version !== 3 && version !== 4) fail('BAD_VERSION', `version ${version} is not 3 or 4`, 4, 'header.version');

@@ -15,7 +15,7 @@ export {
   unpackVarInt,
   varIntSize,
 } from './bytes.js';
-export { BinaryError, CodecError } from './errors.js';
+export { BinaryError, CodecError, type CodecErrorSource, describeSource, errorAbout, lineColumn } from './errors.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
 export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
