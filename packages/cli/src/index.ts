@@ -403,6 +403,7 @@ const COMMANDS: Record<string, Command> = {
   'demo resave': {
     args: ['IN', 'OUT'],
     summary: 'Read and write again through the demo writer (identical bytes for demos DDNet recorded)',
+    details: "A demo that would not come back byte for byte (two snapshot chunks in one tick, a message before its tick's snapshot, more than 64 timeline markers, another packing) is refused with what would change and where (NOT_LOSSLESS); nothing is written.",
     async run(io, [input, output]) {
       await io.writeFile(output!, demoResave(await io.readFile(input!)));
     },

@@ -65,6 +65,18 @@ describe('demo commands tell the truth', () => {
     expect(twcodec(['demo', 'slice', '--to', '10', demo, join(dir, 's.demo')]).stderr).toMatch(/no recorded tick in \.\.10 \(its ticks are 616\.\.686\)/);
   });
 
+  it('demo resave refuses a demo it would not give back byte for byte, says why and writes nothing', () => {
+    const dir = tmp();
+    const mutated = readBytes(demo).slice();
+    new DataView(mutated.buffer).setInt32(176, 65, false); // 65 timeline markers: read as at most 64
+    writeFileSync(join(dir, 'in.demo'), mutated);
+    const r = twcodec(['demo', 'resave', join(dir, 'in.demo'), join(dir, 'out.demo')]);
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe("twcodec: NOT_LOSSLESS: the demo would not be written back as it is: the header's count of timeline markers changes (it is read as 0 to 64) (at header, offset 179)\n");
+    expect(readdirSync(dir)).toEqual(['in.demo']);
+    expect(twcodec(['demo', 'resave', demo, '-']).code).toBe(0);
+  });
+
   it('demo info and demo snapshots of a demo cut short report what was read, with end.truncated', () => {
     const bytes = readBytes(demo);
     const whole = JSON.parse(twcodec(['demo', 'info', demo]).stdout);

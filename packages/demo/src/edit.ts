@@ -1,5 +1,6 @@
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
-import { DemoError, type DemoReader, readDemo } from './demo.js';
+import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
+import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
 import { type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
 
 /** What a demo recorded, in order: the snapshot of each tick, and net messages with the tick they came in. */
@@ -41,15 +42,107 @@ function headerOf(reader: DemoReader): DemoWriteHeader {
   };
 }
 
-/** Reads a demo and writes it again through DemoWriter: a DDNet demo comes back byte for byte. */
-export function resaveDemo(bytes: Uint8Array, options: DemoWriterOptions = {}): Uint8Array {
+export interface ResaveOptions extends DemoWriterOptions {
+  /**
+   * `true` (default): a demo that would not come back byte for byte is refused (NOT_LOSSLESS, saying what would
+   * change and where). `false`: it is recorded again as DDNet's recorder would write it.
+   */
+  exact?: boolean;
+}
+
+/**
+ * Reads a demo and writes it again through DemoWriter: a DDNet demo comes back byte for byte. A demo DDNet's
+ * recorder would not have written so (two snapshot chunks in one tick, a message before a tick's snapshot,
+ * more than 64 timeline markers, another packing of the same data, ...) is refused with what would change,
+ * unless `exact` is false.
+ */
+export function resaveDemo(bytes: Uint8Array, options: ResaveOptions = {}): Uint8Array {
   const reader = readDemo(bytes);
   const writer = new DemoWriter(headerOf(reader), reader.map, options);
   for (const e of demoEvents(reader, options.protocol)) {
     if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot);
     else writer.message(e.data);
   }
-  return writer.finish();
+  const out = writer.finish();
+  if (options.exact !== false && !sameBytes(out, bytes)) {
+    const { message, offset, path } = firstChange(reader, bytes, out);
+    throw new DemoError('NOT_LOSSLESS', `the demo would not be written back as it is: ${message}`, offset, path);
+  }
+  return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// The header's fields by their first byte (DDNet's CDemoHeader and CTimelineMarkers, src/engine/demo.h).
+const HEADER_FIELDS: [number, string][] = [
+  [0, 'marker'],
+  [7, 'version'],
+  [8, 'net version'],
+  [72, 'map name'],
+  [136, 'map size'],
+  [140, 'map CRC'],
+  [144, 'type'],
+  [152, 'length'],
+  [156, 'timestamp'],
+  [176, 'count of timeline markers'],
+  [180, 'timeline markers'],
+];
+
+/** What differs first between a demo and what the writer made of it: in words, with the input's offset. */
+function firstChange(reader: DemoReader, input: Uint8Array, output: Uint8Array): { message: string; offset: number; path: string } {
+  let at = 0;
+  while (at < input.length && at < output.length && input[at] === output[at]) at++;
+  if (at < reader.chunksOffset) {
+    let field = 'map SHA-256';
+    if (at >= reader.chunksOffset - (reader.map?.length ?? 0)) field = 'embedded map';
+    else if (at < HEADER_SIZE + TIMELINE_SIZE) for (const [start, name] of HEADER_FIELDS) if (start <= at) field = name;
+    const note = field === 'count of timeline markers' ? ` (it is read as 0 to ${MAX_TIMELINE_MARKERS})` : '';
+    return { message: `the header's ${field} changes${note}`, offset: at, path: 'header' };
+  }
+  // The chunks of both, side by side: the first whose bytes differ, described with what was around it.
+  const written = readDemo(output, { onTruncated: 'stop' });
+  const theirs = [...written.chunks()];
+  let tick: number | undefined;
+  let snapshotsInTick = 0;
+  let index = 0;
+  const chunks = reader.chunks();
+  for (let next = chunks.next(); !next.done; index++) {
+    const chunk = next.value;
+    next = chunks.next();
+    const end = next.done ? input.length : next.value.offset;
+    const other = theirs[index];
+    const otherEnd = index + 1 < theirs.length ? theirs[index + 1]!.offset : output.length;
+    const where = tick === undefined ? 'before the first tick marker' : `in tick ${tick}`;
+    const path = `chunks[${index}]`;
+    if (!other) return { message: `the chunks from offset ${chunk.offset} on (${where}) are left out`, offset: chunk.offset, path };
+    const same = end - chunk.offset === otherEnd - other.offset && sameBytes(input.subarray(chunk.offset, end), output.subarray(other.offset, otherEnd));
+    if (!same) {
+      const isSnapshot = (k: string) => k === 'snapshot' || k === 'delta';
+      let why: string;
+      if (isSnapshot(chunk.kind) && snapshotsInTick > 0) why = `a second snapshot chunk ${where}: one snapshot a tick is recorded`;
+      else if (chunk.kind === 'message' && isSnapshot(other.kind)) why = `a message before the snapshot ${where}: the snapshot is recorded first`;
+      else if (chunk.kind !== other.kind) why = `a ${chunk.kind} chunk ${where} becomes a ${other.kind} chunk (DDNet's recorder writes a keyframe when more than 250 ticks passed, a delta otherwise, and no delta when nothing changed)`;
+      else if (chunk.kind === 'tick' && other.kind === 'tick') why = chunk.tick !== other.tick ? `tick ${chunk.tick} becomes tick ${other.tick}` : `the tick marker of tick ${chunk.tick} is encoded otherwise (keyframe flag or tick delta)`;
+      else if (sameContent(chunk, other)) why = `a ${chunk.kind} chunk ${where} is packed otherwise (its data reads the same)`;
+      else why = `a ${chunk.kind} chunk ${where} holds other data when recorded again`;
+      return { message: why, offset: chunk.offset, path };
+    }
+    if (chunk.kind === 'tick') {
+      tick = chunk.tick;
+      snapshotsInTick = 0;
+    } else if (chunk.kind === 'snapshot' || chunk.kind === 'delta') snapshotsInTick++;
+  }
+  return { message: `${output.length - input.length} bytes more after the last chunk`, offset: input.length, path: `chunks[${index}]` };
+}
+
+function sameContent(a: DemoChunk, b: DemoChunk): boolean {
+  if (a.kind === 'message' && b.kind === 'message') return sameBytes(a.data, b.data);
+  if ((a.kind === 'snapshot' || a.kind === 'delta') && a.kind === b.kind) return sameBytes(new Uint8Array(a.ints.buffer, a.ints.byteOffset, a.ints.byteLength), new Uint8Array(b.ints.buffer, b.ints.byteOffset, b.ints.byteLength));
+  return false;
 }
 
 export interface SliceOptions extends DemoWriterOptions {

@@ -2,6 +2,6 @@ export { DemoError, type DemoChunk, type DemoEnd, type DemoHeader, type DemoProt
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeClientInfo, type DemoChatLine, demoChat, type DemoMessage, demoMessages, type DemoPlayer, type DemoPlayerInfo, type DemoPlayerInfo06, type DemoPlayerInfo07, demoPlayers, snapshotPlayers } from './messages.js';
 export { DEMO_KEYFRAME_INTERVAL, type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
-export { type DemoEvent, demoEvents, resaveDemo, sliceDemo, type SliceOptions, stripDemo, type StripOptions } from './edit.js';
+export { type DemoEvent, demoEvents, resaveDemo, type ResaveOptions, sliceDemo, type SliceOptions, stripDemo, type StripOptions } from './edit.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
 export { BinaryError, CodecError } from '@twcodec/runtime';
