@@ -36,7 +36,6 @@ const { values } = parseArgs({
 const targets = values.target ? values.target.split(',').filter(Boolean) : Object.keys((await import('./targets.mjs')).TARGETS);
 
 if (values.replay) {
-  const { TARGETS } = await import('./targets.mjs');
   const buf = readFileSync(values.replay);
   const input = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   try {

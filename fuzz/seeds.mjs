@@ -39,8 +39,13 @@ export function seedsFor(target) {
     case 'map':
       return fixtures('maps', '.map', LIMIT.map).map(read);
     case 'teehistorian':
+    case 'teehistorian-export':
       return fixtures('teehistorian', '.teehistorian', LIMIT.teehistorian).map(read);
     case 'demo':
+    case 'demo-resave':
+    case 'demo-slice':
+    case 'demo-strip':
+    case 'demo-export':
       return fixtures('demos', '.demo', LIMIT.demo).map(read);
     case 'snapshot': {
       // Pairs of consecutive snapshots of a demo: the old snapshot's ints, then the delta to the next. The

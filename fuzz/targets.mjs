@@ -5,7 +5,8 @@ import { CodecError, Datafile } from '@twcodec/datafile';
 import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
 import { readMap, readMapAsync, validateMap, writeMap } from '@twcodec/map';
 import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, scanTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
-import { demoMessages, readDemo } from '@twcodec/demo';
+import { demoEvents, demoMessages, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
+import { demoTables, encodeTable, loadFormat, teehistorianTables } from '@twcodec/export';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
@@ -248,6 +249,97 @@ function mapDiff(bytes) {
 
 // Map files: half the mutations edit items and inflated data behind a valid container (see mutate.mjs).
 for (const target of [mapUnpack, mapFix, mapDiff]) target.structured = true;
+// --- The demo writers and the exports (issue 25): the commands `demo resave`, `demo slice`, `demo strip`,
+// `demo export` and `teehistorian export` as the CLI runs them. Each input must give a result or a CodecError
+// within the budget; what a writer writes must read back to what it was given (a fixed point), and a resave
+// must be the input itself or refused.
+
+/** A demo's recorded events as comparable text (tick, kind, the snapshot's checksum and size or the message bytes). */
+function demoEventsText(bytes) {
+  return [...demoEvents(readDemo(bytes))].map((e) => (e.kind === 'snapshot' ? `${e.tick} s ${e.snapshot.checksum()} ${e.snapshot.items.length}` : `${e.tick} m ${e.data.join(',')}`));
+}
+
+function sameList(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** What the writer writes is read back and written again to the same bytes. */
+function writerFixedPoint(written, what) {
+  const again = refusing(() => resaveDemo(written));
+  check(again !== undefined, `${what}: the writer's output is refused when read and written again`);
+  check(equalBytes(again, written), `${what}: the writer's output does not resave byte for byte`);
+}
+
+/** `demo resave`: the input itself, or a refusal; recorded again (exact: false), a fixed point of reader and writer. */
+function demoResave(bytes) {
+  const exact = refusing(() => resaveDemo(bytes));
+  if (exact) check(equalBytes(exact, bytes), 'demo-resave: accepted, but not byte for byte');
+  const again = refusing(() => resaveDemo(bytes, { exact: false }));
+  if (again) writerFixedPoint(again, 'demo-resave');
+}
+
+/** `demo slice` over a range drawn from the input: the events of the range, read back from a demo that resaves exactly. */
+function demoSlice(bytes) {
+  const events = refusing(() => demoEventsText(bytes));
+  if (!events) return;
+  const ticks = [...new Set(events.map((e) => Number(e.split(' ')[0])))];
+  const pick = (i) => (ticks.length ? ticks[(bytes[bytes.length - 1 - i] ?? 0) % ticks.length] : 0);
+  const [from, to] = [pick(0), pick(1)].sort((a, b) => a - b);
+  const slice = refusing(() => sliceDemo(bytes, { from, to }));
+  if (!slice) return;
+  const expected = events.filter((e) => {
+    const t = Number(e.split(' ')[0]);
+    return t >= from && t <= to;
+  });
+  check(sameList(demoEventsText(slice), expected), `demo-slice: the slice ${from}..${to} does not read back as the source's events of that range`);
+  writerFixedPoint(slice, 'demo-slice');
+}
+
+/** `demo strip --chat --map`: the events without chat, no map, and a demo that resaves exactly. */
+function demoStrip(bytes) {
+  const events = refusing(() => demoEventsText(bytes));
+  if (!events) return;
+  // Chat (sv_chat, DDNet's 0.6 id 3: the varint 3 << 1 in one byte), as the CLI's --chat drops it.
+  const isChat = (data) => data[0] === 6;
+  const stripped = refusing(() => stripDemo(bytes, { dropMessage: isChat, dropMap: true }));
+  if (!stripped) return;
+  check(readDemo(stripped).map === undefined, 'demo-strip: the map is still there');
+  const expected = events.filter((e) => !/^-?\d+ m 6(,|$)/.test(e));
+  check(sameList(demoEventsText(stripped), expected), 'demo-strip: the stripped demo does not read back as the source without chat');
+  writerFixedPoint(stripped, 'demo-strip');
+}
+
+let parquet;
+/** hyparquet-writer and hyparquet, when installed (optional dependencies of @twcodec/export). */
+async function parquetTools() {
+  parquet ??= Promise.all([import('hyparquet'), loadFormat('parquet')]).then(([reader]) => reader, () => null);
+  return parquet;
+}
+
+/** Every table is consistent (each column has a value per row) and written as Parquet reads back with its rows and columns. */
+async function exportedTables(tables, what) {
+  const reader = await parquetTools();
+  for (const table of tables) {
+    for (const column of table.columns) check(column.values.length === table.rows, `${what}: column ${table.name}.${column.name} has ${column.values.length} values for ${table.rows} rows`);
+    if (!reader) continue;
+    const file = await encodeTable(table, 'parquet');
+    const meta = reader.parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength));
+    check(Number(meta.num_rows) === table.rows, `${what}: ${table.name}.parquet reads back with ${meta.num_rows} rows, not ${table.rows}`);
+    check(meta.schema.length - 1 === table.columns.length, `${what}: ${table.name}.parquet reads back with ${meta.schema.length - 1} columns, not ${table.columns.length}`);
+  }
+}
+
+/** `demo export`: the tables of a demo (read up to a cut, as the CLI does). */
+async function demoExport(bytes) {
+  const tables = refusing(() => demoTables(bytes));
+  if (tables) await exportedTables(tables, 'demo-export');
+}
+
+/** `teehistorian export`: the tables of a teehistorian file. */
+async function teehistorianExport(bytes) {
+  const tables = refusing(() => teehistorianTables(bytes));
+  if (tables) await exportedTables(tables, 'teehistorian-export');
+}
 
 export const TARGETS = {
   datafile,
@@ -263,6 +355,11 @@ export const TARGETS = {
   'map-pack': mapPack,
   'map-fix': mapFix,
   'map-diff': mapDiff,
+  'demo-resave': demoResave,
+  'demo-slice': demoSlice,
+  'demo-strip': demoStrip,
+  'demo-export': demoExport,
+  'teehistorian-export': teehistorianExport,
 };
 
 // --- net (issue 27): capture files and UDP packets ----------------------------------------------------------
