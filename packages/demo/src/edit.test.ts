@@ -3,6 +3,7 @@
 // tick, a message moved before its tick's snapshot, a count of timeline markers past 64.
 import { describe, expect, it } from 'vitest';
 import { encodeDdnet06Message } from '@twcodec/netmsg';
+import { concatBytes } from '@twcodec/runtime';
 import { Snapshot } from '@twcodec/snapshot';
 import { CodecError, DemoWriter, readDemo, resaveDemo } from './index.js';
 
@@ -29,15 +30,7 @@ function chunkRanges(bytes: Uint8Array): { start: number; end: number; kind: str
   });
 }
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 
 function refusal(bytes: Uint8Array): CodecError {
   try {
