@@ -6,7 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type BatchLine, type BatchOptions, runBatchJob } from './batch-jobs.js';
-import { type CliIo, UsageError } from './io.js';
+import { type CliIo, plural, UsageError } from './io.js';
 
 const GLOB_CHARS = /[*?[{]/;
 
@@ -219,7 +219,7 @@ export async function runBatch(io: CliIo, command: string, args: string[], jobs:
   } finally {
     await pool?.close();
   }
-  if (files.length) io.progress(`${files.length} files, done`);
+  if (files.length) io.progress(`${plural(files.length, 'file')}, done`);
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }

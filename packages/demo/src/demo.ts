@@ -205,7 +205,7 @@ export class DemoReader {
         size = bytes[at]! | (bytes[at + 1]! << 8);
         at += 2;
       }
-      if (at + size > bytes.length) return cut(new DemoError('TRUNCATED', `chunk of ${size} bytes, ${bytes.length - at} left`, offset, 'chunk.data'));
+      if (at + size > bytes.length) return cut(new DemoError('TRUNCATED', `chunk of ${size} byte${size === 1 ? '' : 's'}, ${bytes.length - at} left`, offset, 'chunk.data'));
       const stored = bytes.subarray(at, at + size);
       at += size;
       let ints: Int32Array;
