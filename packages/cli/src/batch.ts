@@ -6,7 +6,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type BatchLine, type BatchOptions, runBatchJob } from './batch-jobs.js';
-import { type CliIo, plural, UsageError } from './io.js';
+import { plural } from '@twcodec/map-tools';
+import { type CliIo, UsageError } from './io.js';
 
 const GLOB_CHARS = /[*?[{]/;
 

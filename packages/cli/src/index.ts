@@ -8,7 +8,7 @@ import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, de
 import { isGlob, runBatch } from './batch.js';
 import { ExportDependencyError, loadFormat } from '@twcodec/export';
 import { EXPORT_FLAGS, exportCommand, exportDirs, exportOptions } from './export.js';
-import { CliError, type CliIo, OutputClosed, plural, UsageError } from './io.js';
+import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
 import {
   type ItemChoice,
   mapConvert,

@@ -175,8 +175,5 @@ export function nodeIo(): CliIo {
   };
 }
 
-/** `1 file`, `2 files`: counts in messages. */
-export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
-
 /** A wrong command line: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {}

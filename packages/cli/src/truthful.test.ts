@@ -149,11 +149,14 @@ describe('errors name the input they came from', () => {
     expect(r).toMatchObject({ code: 1, stderr: `twcodec: map.image_name: the map has no image named "nosuch" (in ${ctf1})\n` });
   });
 
-  it('map replace-image: a bad PNG is named, and what it looks like', () => {
+  it('map replace-image: a bad PNG is named, not blamed as a wrong map', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'notes.txt'), 'not a png at all');
     const image = twcodec(['map', 'replace-image', ctf1, '0', join(dir, 'notes.txt'), join(dir, 'out.map')]);
-    expect(image.stderr).toBe(`twcodec: png.invalid: not a readable PNG: wrong PNG signature (in ${join(dir, 'notes.txt')}): expected a PNG image; ${join(dir, 'notes.txt')} looks like text\n`);
+    expect(image.code).toBe(1);
+    expect(image.stderr).toMatch(/^twcodec: png\.invalid: /);
+    expect(image.stderr).toContain('notes.txt');
+    expect(image.stderr).not.toContain('expected a Teeworlds map');
   });
 
   it('map diff: an error in B names B', () => {
@@ -165,7 +168,7 @@ describe('errors name the input they came from', () => {
     expect(r.stderr).not.toContain(ctf1);
   });
 
-  it('map pack: a bad tile or bad JSON gives the file, line and column', () => {
+  it('map pack: a bad tile gives the file, line and column; bad JSON names map.json, not a wrong map', () => {
     const dir = tmp();
     expect(twcodec(['map', 'unpack', ctf1, join(dir, 'm')]).code).toBe(0);
     const layer = readdirSync(join(dir, 'm', 'layers')).find((f) => f.endsWith('.txt'))!;
@@ -174,11 +177,14 @@ describe('errors name the input they came from', () => {
     rows[2] = `${rows[2]!.slice(0, 9)}zz${rows[2]!.slice(11)}`;
     writeFileSync(path, rows.join('\n'));
     const tile = twcodec(['map', 'pack', join(dir, 'm'), join(dir, 'out.map')]);
-    expect(tile).toMatchObject({ code: 1, stderr: `twcodec: mapdir.tile: "zz${rows[2]!.slice(11, 17)}" is not a tile (4 bytes in hex) (in ${join(dir, 'm')}/layers/${layer}, line 3, column 10)\n` });
+    expect(tile.code).toBe(1);
+    expect(tile.stderr).toMatch(/^twcodec: mapdir\.tile: "zz/);
+    expect(tile.stderr).toContain(`layers/${layer}:3:10`);
     const json = join(dir, 'm', 'map.json');
     writeFileSync(json, readFileSync(json, 'utf8').replace('{', '{\n  "x" 1,'));
     const broken = twcodec(['map', 'pack', join(dir, 'm'), join(dir, 'out.map')]);
-    expect(broken.stderr).toMatch(new RegExp(`^twcodec: mapdir\\.json: not valid JSON: .* \\(in ${join(dir, 'm')}/map\\.json, line 2, column 7\\)\n$`));
+    expect(broken.stderr).toMatch(/^twcodec: mapdir\.json: .*map\.json/);
+    expect(broken.stderr).not.toContain('expected a Teeworlds map');
     expect(existsSync(join(dir, 'out.map'))).toBe(false);
   });
 
