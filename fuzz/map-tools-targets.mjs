@@ -23,7 +23,7 @@ import {
 // A cycle: targets.mjs spreads these targets, and is what imports this module (the helpers are only called,
 // never read while the modules load).
 import { SMALL_PNG, TINY_OPUS } from './map-tools-seeds.mjs';
-import { check, equalBytes, refusing } from './targets.mjs';
+import { check, equalBytes, refusing } from './properties.mjs';
 
 // The map hostile PNGs and Opus files go into: a small map built here with one embedded image and one sound.
 let baseMap;

@@ -10,31 +10,9 @@ import { demoTables, encodeTable, loadFormat, teehistorianTables } from '@twcode
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
+import { check, equalBytes, refusing } from './properties.mjs';
 import { diffMaps, fixMap, formatMapDiff, ORIGINAL_MAP, packMap, unpackMap } from '@twcodec/map-tools';
 import { inputToDir } from './map-dir-input.mjs';
-
-/** A property that must hold for every input was broken: a finding even though nothing crashed. */
-export class PropertyViolation extends Error {}
-
-export function check(ok, message) {
-  if (!ok) throw new PropertyViolation(message);
-}
-
-export function equalBytes(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Runs fn; a CodecError is a refusal (returns undefined), anything else propagates. */
-export function refusing(fn) {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof CodecError) return undefined;
-    throw e;
-  }
-}
 
 /** The container: read, inflate every data item, write back (lossless must equal the input), ddnet mode reads back. */
 function datafile(bytes) {
