@@ -85,7 +85,12 @@ export function jsonLocation(file: string, text: string, path: JsonPath): string
     } else return file;
   }
   ws();
-  const { line, column } = lineColumn(text, i);
+  return jsonTextLocation(file, text, i);
+}
+
+/** `file:line:column` of character `index` of `text` (1-based line and column). */
+export function jsonTextLocation(file: string, text: string, index: number): string {
+  const { line, column } = lineColumn(text, index);
   return `${file}:${line}:${column}`;
 }
 

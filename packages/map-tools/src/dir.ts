@@ -1,6 +1,6 @@
 import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
-import { describeValue, firstDifference, type JsonPath, jsonLocation, pathText, readBackError } from './dir-check.js';
+import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng, listImages, pngToRgba } from './images.js';
 import { readPngHeader } from './png.js';
 import { soundFileNames } from './sounds.js';
@@ -281,7 +281,10 @@ export function packMap(files: MapFiles): Uint8Array {
     model = JSON.parse(jsonText);
   } catch (e) {
     if (e instanceof MapError) throw e;
-    throw new MapError('mapdir.json', `map.json is not valid JSON: ${(e as Error).message}`, -1, MAP_JSON);
+    // JSON.parse says where as a character position ("... at position 51"): give it as line:column of map.json.
+    const position = /position (\d+)/.exec((e as Error).message)?.[1];
+    const where = position === undefined ? MAP_JSON : jsonTextLocation(MAP_JSON, fromUtf8.decode(need(MAP_JSON)), Number(position));
+    throw new MapError('mapdir.json', `map.json is not valid JSON: ${(e as Error).message}`, -1, where);
   }
   const json = jsonText;
   const fail = (code: string, path: JsonPath, message: string) => new MapError(code, `${pathText(path)}: ${message}`, -1, jsonLocation(MAP_JSON, json, path));

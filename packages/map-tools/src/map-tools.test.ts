@@ -74,5 +74,8 @@ describe('directory form', () => {
     expect(diff.changes).toEqual([{ path: 'groups[0]', what: expect.stringContaining('properties') }]);
     files.set(MAP_JSON, new TextEncoder().encode('{'));
     expect(() => packMap(files)).toThrow(/mapdir.json/);
+    // A syntax error is placed by line and column of map.json, not a character position alone.
+    files.set(MAP_JSON, new TextEncoder().encode('{\n  "version": 1,\n  "info": { ,,, }\n}'));
+    expect(() => packMap(files)).toThrow(expect.objectContaining({ code: 'mapdir.json', path: 'map.json:3:13' }));
   });
 });
