@@ -8,20 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
 import { addImage, extractImages, imageToPng, MAX_FILE_NAME_BYTES, pngToRgba, renderGameLayer, renderMap, replaceImage, uniqueFileNames } from '@twcodec/map-tools';
-import { type CliIo, main, nodeIo } from '../../packages/cli/src/index.js';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { buildPng, chunk, zerosPng } from '../png-builder.js';
+import { runCli } from '../cli-run.js';
 
 const ctf1Path = join(fixturesDir, 'maps', 'ctf1.map');
 const ctf1 = () => readMap(readBytes(ctf1Path));
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 function errorOf(fn: () => unknown): MapError | undefined {
   try {

@@ -5,6 +5,7 @@ import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, validateMap, writeMap } fro
 import { fixMap } from '@twcodec/map-tools';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
+import { codeOf as codeOfError } from '../error-code.js';
 
 // Layer item ints (src/game/mapitems.h CMapItemLayer + CMapItemLayerTilemap): 1 = layer type (2 tiles),
 // 4/5 = width/height, 6 = tilemap flags (1 = game), 14 = data index.
@@ -36,15 +37,7 @@ function skipTiles(count: number): Uint8Array {
   return out;
 }
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(MapError);
-    return (e as MapError).code;
-  }
-  return undefined;
-}
+const codeOf = (fn: () => unknown) => codeOfError(fn, MapError);
 
 describe('skip-compressed tile bomb', () => {
   it('a layer declaring more tiles than the limit is refused before it is expanded', () => {

@@ -1,16 +1,9 @@
 // Regression tests for snapshot edge cases a fuzzing campaign found (issue 17).
 import { describe, expect, it } from 'vitest';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot, SnapshotError, sizeTable } from '@twcodec/snapshot';
+import { codeOf as codeOfError } from '../error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(SnapshotError);
-    return (e as SnapshotError).code;
-  }
-  return undefined;
-}
+const codeOf = (fn: () => unknown) => codeOfError(fn, SnapshotError);
 
 describe('createDelta', () => {
   const sizes = sizeTable(DDNET_0_6);

@@ -6,14 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAP_ITEM_TYPES, isCollectedItemType, readMap } from '@twcodec/map';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
-import { type CliIo, main, nodeIo } from './index.js';
+import { runCli } from '../../../test/cli-run.js';
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
-  return { code: await main(args, io), stdout, stderr };
-}
+const run = runCli;
 
 const ctf1 = join(fixturesDir, 'maps', 'ctf1.map'); // Teeworlds 0.7: RGB images, skip-compressed tiles
 const coverage = join(fixturesDir, 'maps', 'coverage.map'); // DDNet

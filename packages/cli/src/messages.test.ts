@@ -1,15 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../../../test/corpus.js';
-import { type CliIo, main, nodeIo } from './index.js';
+import { runCli } from '../../../test/cli-run.js';
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l));
 
 const clientDemo = join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo');

@@ -3,16 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { MapError } from '@twcodec/map';
 import { buildPng, chunk, zerosPng } from '../../../test/png-builder.js';
 import { decodePng, readPngHeader } from './png.js';
+import { codeOf as codeOfError } from '../../../test/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(MapError);
-    return (e as MapError).code;
-  }
-  return undefined;
-}
+const codeOf = (fn: () => unknown) => codeOfError(fn, MapError);
 
 /** Pixels of a deterministic test image: every channel a different function of x and y. */
 function samples(width: number, height: number, channels: number, max: number): number[] {
