@@ -1,6 +1,6 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
-import { CodecError, decodeI32String } from '@twcodec/runtime';
+import { CodecError, decodeI32String, deepEqual } from '@twcodec/runtime';
 import { type ClStartInfoMessage, decodeNetMessage, type Ddnet06Message, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, type Ddnet06Objects, type ObjectView, Snapshot, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { DemoError, type DemoProtocol, type DemoReader } from './demo.js';
@@ -162,8 +162,8 @@ function playersAndTicks(demo: DemoReader): { players: DemoPlayer[]; ticks: numb
   return { players: done.sort((a, b) => a.fromTick - b.fromTick || a.clientId - b.clientId), ticks };
 }
 
-/** Whether two infos of one client id say the same (the players' fields compared value by value). */
-const sameInfo = (a: DemoPlayerInfo, b: DemoPlayerInfo) => JSON.stringify({ ...a, fromTick: 0, toTick: 0 }) === JSON.stringify({ ...b, fromTick: 0, toTick: 0 });
+/** Whether an open player still says what `info` says: each of the info's fields compared by value (deepEqual). */
+const sameInfo = (player: DemoPlayer, info: DemoPlayerInfo) => (Object.keys(info) as (keyof DemoPlayerInfo)[]).every((key) => deepEqual(player[key], info[key]));
 
 /** One chat line. */
 export interface DemoChatLine {
