@@ -1,5 +1,8 @@
-// `net pcap`: the UDP datagrams of a capture file, decoded by @twcodec/net, one JSON line each.
-import { type CaptureDatagram, ConnectionTracker, decodeCapture, type NetProtocolName, type TrackedDatagram } from '@twcodec/net';
+// `net pcap`: the UDP datagrams of a capture file, decoded by @twcodec/net, one JSON line each. `net info`,
+// `net say`, `net record`: a live server, through @twcodec/net/node's client.
+import { DemoWriter } from '@twcodec/demo';
+import { type CaptureDatagram, type ClientClose, ConnectionTracker, decodeCapture, NetError, type NetProtocolName, type TrackedDatagram } from '@twcodec/net';
+import { connect, NET_VERSIONS, type NetClient, serverInfo } from '@twcodec/net/node';
 import { type CliIo, UsageError } from './io.js';
 import { messageJson } from './teehistorian.js';
 
@@ -44,6 +47,54 @@ export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): str
   return messageJson(line);
 }
 
+/** The default port of Teeworlds and DDNet servers. */
+const DEFAULT_PORT = 8303;
+
+/** HOST:PORT, [IPv6]:PORT, or HOST alone (port 8303). */
+export function parseServerAddress(text: string): { host: string; port: number } {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:]+)(?::(\d+))?$/.exec(text);
+  const port = m?.[2] === undefined ? DEFAULT_PORT : Number(m[2]);
+  if (!m || !m[1] || !Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`'${text}' is not HOST:PORT`);
+  return { host: m[1], port };
+}
+
+function protocolOf(flags: Record<string, boolean | string | undefined>): NetProtocolName {
+  const protocol = flags.protocol ?? '0.6';
+  if (protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
+  return protocol;
+}
+
+function nameOf(flags: Record<string, boolean | string | undefined>): string {
+  const name = flags.name ?? 'twcodec';
+  if (typeof name !== 'string' || !name) throw new UsageError('--name needs a name');
+  return name;
+}
+
+const secondsOf = (text: unknown, flag: string, fallback: number) => {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > 86400) throw new UsageError(`--${flag} takes seconds (more than 0, at most 86400), not '${String(text)}'`);
+  return n;
+};
+
+const PROTOCOL_FLAG = { protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the server\'s protocol: 0.6 (Teeworlds 0.6 and DDNet, the default) or 0.7 (Teeworlds 0.7)' } };
+const LIVE_FLAGS = {
+  ...PROTOCOL_FLAG,
+  name: { type: 'string' as const, value: 'NAME', help: 'the player name (default twcodec)' },
+  timeout: { type: 'string' as const, value: 'SECONDS', help: 'give up when not in game after this long, or when the server is silent this long (default 10)' },
+};
+
+/** Connects and waits until in game; the caller disconnects. */
+async function joinServer(address: string, flags: Record<string, boolean | string | undefined>): Promise<NetClient> {
+  const { host, port } = parseServerAddress(address);
+  const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
+  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout });
+  await client.ready();
+  return client;
+}
+
+const timestamp = (d: Date) => d.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
+
 export const NET_COMMANDS = {
   'net pcap': {
     args: ['FILE'],
@@ -57,6 +108,70 @@ export const NET_COMMANDS = {
       const options = protocol ? { protocol: protocol as NetProtocolName } : {};
       const tracker = new ConnectionTracker();
       for (const d of decodeCapture(await io.readFile(file!), options)) await io.stdout(`${datagramJson(d, tracker.feed(d))}\n`);
+    },
+  },  'net info': {
+    args: ['HOST:PORT'],
+    flags: { ...PROTOCOL_FLAG, timeout: { type: 'string' as const, value: 'SECONDS', help: 'how long to wait for the answer (default 3)' } },
+    summary: "JSON: a live server's info (name, map, game type, version, players and their clients)",
+    details:
+      'Asks as a server browser does: 0.6/DDNet sends DDNet\'s info request and reads DDNet\'s extended info (all clients, over several packets, with the map\'s CRC and size) or a vanilla server\'s inf3; 0.7 gets the server\'s token first, then its info. Fields: protocol, form (info, info_extended, info_07), version, name, map, gameType, flags, numPlayers, maxPlayers, numClients, maxClients, mapCrc and mapSize (DDNet), hostname and skillLevel (0.7), clients [{name, clan, country, score, isPlayer}]. No answer in time: error TIMEOUT. The port defaults to 8303.',
+    async run(io: CliIo, [address]: string[], flags: Record<string, boolean | string | undefined>) {
+      const { host, port } = parseServerAddress(address!);
+      const info = await serverInfo(host, port, protocolOf(flags), { timeout: secondsOf(flags.timeout, 'timeout', 3) * 1000 });
+      await io.stdout(`${JSON.stringify(info, null, 2)}\n`);
+    },
+  },
+  'net say': {
+    args: ['HOST:PORT', 'TEXT'],
+    flags: { ...LIVE_FLAGS, team: { type: 'boolean' as const, help: 'team chat' } },
+    summary: 'joins a live server as a player, says TEXT in the chat, and leaves',
+    details:
+      'Connects (0.6/DDNet: the TKEN handshake with DDNet\'s security token; 0.7: tokens), enters the game without downloading the map, sends the chat line, waits until the server acknowledged it, and disconnects. Errors: CONNECT_TIMEOUT (not in game in time), TIMEOUT, CLOSED_BY_SERVER (the server\'s reason, e.g. a ban or a full server).',
+    async run(io: CliIo, [address, text]: string[], flags: Record<string, boolean | string | undefined>) {
+      const client = await joinServer(address!, flags);
+      try {
+        client.say(text!, flags.team === true);
+        await client.flushed();
+      } finally {
+        client.disconnect();
+      }
+      io.stderr(`said ${JSON.stringify(text)} as ${JSON.stringify(nameOf(flags))} on ${address}\n`);
+    },
+  },
+  'net record': {
+    args: ['HOST:PORT', 'OUT'],
+    flags: { ...LIVE_FLAGS, seconds: { type: 'string' as const, value: 'N', help: 'how long to record (default 10)' } },
+    summary: 'joins a live server as a player and records what it receives as a demo',
+    details:
+      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is not downloaded: the demo names it (name, CRC, SHA-256 in the header) without its data, as a demo of a map the player has. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
+    async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
+      const seconds = secondsOf(flags.seconds, 'seconds', 10);
+      const protocol = protocolOf(flags);
+      const client = await joinServer(address!, flags);
+      const map = client.map;
+      let writer: DemoWriter;
+      try {
+        if (!map) throw new UsageError(`${address} sent no map before the game started`);
+        writer = new DemoWriter(
+          { version: protocol === '0.7' ? 4 : map.sha256 ? 6 : 5, netVersion: NET_VERSIONS[protocol], mapName: map.name, mapCrc: (map.crc >>> 0).toString(16).padStart(8, '0'), type: 'client', timestamp: timestamp(new Date()), mapSha256: map.sha256 },
+          undefined,
+        );
+      } catch (e) {
+        client.disconnect();
+        throw e;
+      }
+      let snapshots = 0;
+      // Game messages, as a client records them (system messages are the engine's, not the demo's).
+      client.on('message', (m) => m.system || writer.message(m.data));
+      client.on('snapshot', (s) => (writer.snapshot(s.tick, s.snapshot), snapshots++));
+      await new Promise<void>((resolve, reject) => {
+        const stop = setTimeout(() => (client.off('close', closed), resolve()), seconds * 1000);
+        const closed = (c: ClientClose) => (clearTimeout(stop), reject(c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection')));
+        client.on('close', closed);
+      });
+      client.disconnect();
+      await io.writeFile(out!, writer.finish());
+      io.stderr(`recorded ${snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
     },
   },
 };

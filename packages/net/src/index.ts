@@ -1,10 +1,13 @@
 // @twcodec/net: the UDP layer of Teeworlds 0.6/DDNet and 0.7 (packet and chunk headers, control and
 // connectionless messages, generated from schemas/packet), and capture files decoded down to net messages.
 export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
+export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, NET_VERSIONS, NetClient, type PlayerInput } from './client.js';
 export { NetError } from './errors.js';
+export { type ServerInfo, type ServerInfoClient, ServerInfoQuery } from './info.js';
 export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, encodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
-export { type ChunkDelivery, ConnectionTracker, type RebuiltSnapshot, type TrackedDatagram } from './tracker.js';
+export { type ChunkDelivery, ConnectionTracker, type TrackedDatagram } from './tracker.js';
+export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotReceiver } from './snapshot-receiver.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
 export * from './generated/ddnet-0.6.gen.js';
 export * from './generated/teeworlds-0.7.gen.js';

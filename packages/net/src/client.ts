@@ -1,0 +1,475 @@
+// A game client's side of one connection, for Teeworlds 0.6/DDNet and 0.7, without any socket: the caller
+// hands it the datagrams the server sent (`receive`) and a function that sends (`send`); the Node entry
+// (node.ts) wires it to node:dgram. It does what a client does to get into the game and stay there:
+// - the handshake: 0.6/DDNet connect with the TKEN magic, connect_accept carrying DDNet's security token (put at
+//   the end of every packet after it), accept; 0.7 a token request, the server's token, connect, accept
+//   (as the corpus captures show them byte by byte: ../shared/corpus/net/connless.pcap, teeworlds-0.7-session.pcap);
+// - the game handshake: info, ready on map_change (the map is not downloaded: the server lets a client without
+//   it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
+// - vital chunks in order by sequence, acknowledged in every packet's header; its own vital chunks kept until
+//   acknowledged and sent again after a second, or at once when the server asks (resend flag);
+// - snapshots rebuilt from their deltas (snapshot-receiver.ts) and acknowledged in `input` messages, so that the
+//   server goes on sending deltas at its full rate;
+// - keep-alives when nothing else was sent for half a second; every wait bounded (connect, silence, unacked).
+// Timings from Teeworlds/DDNet network_conn.cpp as libtw2's protocol notes describe them (keep-alive after
+// half a second, resend after one second) and the captures (a client input every tick or two).
+import { type AnyNetMessage, DDNET_0_6_MESSAGES, encodeNetMessage, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import type { Snapshot } from '@twcodec/snapshot';
+import { NetError } from './errors.js';
+import { type DecodedPacket, decodePacket, encodePacket, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
+import { inBackroom, MAX_SEQUENCE } from './tracker.js';
+
+/** The net versions the info message sends (the captures' clients: DDNet 16.4 and Teeworlds 0.7.5). */
+export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': '0.6 626fce9a778df4d4', '0.7': '0.7 802f1be60a05665f' };
+const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
+/** 0.7's client version in its info message (0x0705, as the 0.7.5 client sends). */
+const CLIENT_VERSION_07 = 0x0705;
+/** 0.6 connect and 0.7 token/connect: the token that says "none yet" (NET_SECURITY_TOKEN_UNKNOWN, NET_TOKEN_NONE). */
+const NO_TOKEN = 0xffffffff;
+/** 0.7 token request and connect are padded to this many data bytes (NET_TOKENREQUEST_DATASIZE). */
+const TOKEN_REQUEST_SIZE = 512;
+
+/** Keep-alive after this long without sending; resend an unacknowledged vital chunk after this long. */
+const KEEP_ALIVE_MS = 500;
+const RESEND_MS = 1000;
+/** The handshake packets (connect, token request) are sent again this often until answered. */
+const HANDSHAKE_RESEND_MS = 500;
+/** How often the client looks at its clocks. */
+const TICK_MS = 20;
+/** Inputs: at least this often while in game, and not more often than each TICK_MS. */
+const INPUT_MS = 100;
+
+/** Hostile-server caps: unacknowledged vital chunks kept, datagrams that do not decode, snapshots that do not rebuild. */
+export const CLIENT_LIMITS = { maxUnacked: 256, maxBadPackets: 64, maxBadSnapshots: 64, maxChunkBytes: 1024 } as const;
+
+export interface ClientOptions {
+  protocol?: NetProtocolName;
+  /** The player's name (at most 15 bytes are shown by the game). */
+  name: string;
+  clan?: string;
+  /** ISO 3166-1 numeric country code, -1 for none. */
+  country?: number;
+  password?: string;
+  /** Milliseconds from start until in game (default 10000). */
+  connectTimeout?: number;
+  /** Milliseconds without a packet from the server, or with a vital chunk unacknowledged, before giving up (default 10000). */
+  timeout?: number;
+}
+
+/** A message the server sent (each vital one once, in order). */
+export interface ClientMessage {
+  message: AnyNetMessage | UnknownNetMessage;
+  /** System (engine) message or game message. */
+  system: boolean;
+  /** The message's bytes as sent (id and fields): what a demo records. */
+  data: Uint8Array;
+}
+
+/** A snapshot rebuilt from the server's delta, its CRC right. */
+export interface ClientSnapshot {
+  tick: number;
+  snapshot: Snapshot;
+}
+
+/** Why the connection ended. */
+export interface ClientClose {
+  /** `disconnect` (the caller), `server` (the server closed it), `timeout`, or `error`. */
+  cause: 'disconnect' | 'server' | 'timeout' | 'error';
+  /** The server's or the caller's reason text, or the error message. */
+  reason: string;
+  error?: NetError;
+}
+
+/** The map the server named (map_change, DDNet's map_details): what a demo header carries. */
+export interface ClientMap {
+  name: string;
+  crc: number;
+  size: number;
+  /** SHA-256 as 64 hex digits (DDNet's map_details, 0.7's map_change). */
+  sha256?: string;
+}
+
+/** The player's input (CNetObj_PlayerInput); unset fields are 0, target (1, 0) and player flags 1 (playing). */
+export interface PlayerInput {
+  direction?: number;
+  targetX?: number;
+  targetY?: number;
+  jump?: number;
+  fire?: number;
+  hook?: number;
+  playerFlags?: number;
+  wantedWeapon?: number;
+  nextWeapon?: number;
+  prevWeapon?: number;
+}
+
+const INPUT_FIELDS = ['direction', 'targetX', 'targetY', 'jump', 'fire', 'hook', 'playerFlags', 'wantedWeapon', 'nextWeapon', 'prevWeapon'] as const;
+
+interface ClientEvents {
+  message: ClientMessage;
+  snapshot: ClientSnapshot;
+  /** The first snapshot arrived: the client is in the game. */
+  ingame: void;
+  close: ClientClose;
+}
+
+type Listener<T> = (value: T) => void;
+
+interface Unacked {
+  sequence: number;
+  message: { kind: string };
+  firstSent: number;
+  lastSent: number;
+}
+
+export type ClientState = 'token' | 'connecting' | 'loading' | 'entering' | 'ingame' | 'closed';
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const randomToken = () => crypto.getRandomValues(new Uint32Array(1))[0]!;
+
+/**
+ * One connection to a server, driven from outside: `start()` sends the first packet, `receive(bytes)` takes
+ * each datagram from the server, `send(bytes)` (given to the constructor) sends. Events: `message`,
+ * `snapshot`, `ingame`, `close`.
+ */
+export class NetClient {
+  readonly protocol: NetProtocolName;
+  state: ClientState;
+  /** The map the server named, once it did. */
+  map: ClientMap | undefined;
+  /** Why the connection ended, once it did. */
+  closeReason: ClientClose | undefined;
+  private readonly options: Required<Omit<ClientOptions, 'protocol'>>;
+  private readonly table: NetProtocolDef;
+  private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], close: [] };
+  private readonly snapshots: SnapshotReceiver;
+  /** 0.6: DDNet's security token (undefined before connect_accept or with a server without them). 0.7: the server's token. */
+  private peerToken: number | undefined;
+  /** 0.7: the client's own token, which the server puts in its packet headers. */
+  private readonly ownToken = randomToken();
+  private sequence = 0;
+  private ack = 0;
+  private askResend = false;
+  private unacked: Unacked[] = [];
+  private started = 0;
+  private lastRecv = 0;
+  private lastSend = 0;
+  private lastHandshake = 0;
+  private lastInput = 0;
+  private inputTick = -1;
+  private input: number[] = [0, 1, 0, 0, 0, 0, 1, 0, 0, 0];
+  private badPackets = 0;
+  private badSnapshots = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    options: ClientOptions,
+    private readonly transmit: (bytes: Uint8Array) => void,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    this.protocol = options.protocol ?? '0.6';
+    if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
+    this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
+    this.table = MESSAGE_TABLES[this.protocol];
+    this.snapshots = new SnapshotReceiver(this.protocol);
+    this.state = this.protocol === '0.7' ? 'token' : 'connecting';
+  }
+
+  on<K extends keyof ClientEvents>(event: K, listener: Listener<ClientEvents[K]>): this {
+    (this.listeners[event] as Listener<ClientEvents[K]>[]).push(listener);
+    return this;
+  }
+
+  off<K extends keyof ClientEvents>(event: K, listener: Listener<ClientEvents[K]>): this {
+    const list = this.listeners[event] as Listener<ClientEvents[K]>[];
+    const i = list.indexOf(listener);
+    if (i >= 0) list.splice(i, 1);
+    return this;
+  }
+
+  private emit<K extends keyof ClientEvents>(event: K, value: ClientEvents[K]): void {
+    for (const listener of [...(this.listeners[event] as Listener<ClientEvents[K]>[])]) listener(value);
+  }
+
+  /** Sends the first handshake packet and starts the clock (timeouts, resends, keep-alives, inputs). */
+  start(): void {
+    if (this.started) return;
+    this.started = this.lastRecv = this.now();
+    this.sendHandshake();
+    this.timer = setInterval(() => this.update(), TICK_MS);
+  }
+
+  /** Resolves when the client is in the game (its first snapshot); rejects with the reason when it closes first. */
+  ready(): Promise<void> {
+    if (this.state === 'ingame') return Promise.resolve();
+    if (this.closeReason) return Promise.reject(this.closeError(this.closeReason));
+    return new Promise((resolve, reject) => {
+      const onIngame = () => (cleanup(), resolve());
+      const onClose = (c: ClientClose) => (cleanup(), reject(this.closeError(c)));
+      const cleanup = () => (this.off('ingame', onIngame), this.off('close', onClose));
+      this.on('ingame', onIngame).on('close', onClose);
+    });
+  }
+
+  /** Resolves when the server acknowledged every vital chunk sent so far; rejects when the connection closes first. */
+  flushed(): Promise<void> {
+    if (!this.unacked.length) return Promise.resolve();
+    if (this.closeReason) return Promise.reject(this.closeError(this.closeReason));
+    const last = this.sequence;
+    return new Promise((resolve, reject) => {
+      const check = setInterval(() => {
+        if (this.closeReason) (clearInterval(check), reject(this.closeError(this.closeReason)));
+        else if (!this.unacked.some((u) => u.sequence === last)) (clearInterval(check), resolve());
+      }, TICK_MS);
+    });
+  }
+
+  private closeError(c: ClientClose): NetError {
+    return c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', c.reason || c.cause, -1, 'connection');
+  }
+
+  /** Sends a chat line (0.6: team chat when `team`; 0.7: mode 2). */
+  say(text: string, team = false): void {
+    if (this.protocol === '0.7') this.sendMessage({ kind: 'cl_say', mode: team ? 2 : 1, target: -1, message: text });
+    else this.sendMessage({ kind: 'cl_say', team, message: text });
+  }
+
+  /** Sets the input sent from now on (fields not given keep their value). */
+  setInput(input: PlayerInput): void {
+    INPUT_FIELDS.forEach((field, i) => {
+      const v = input[field];
+      if (v !== undefined) this.input[i] = v | 0;
+    });
+    this.lastInput = 0;
+  }
+
+  /** Sends a message by its @twcodec/netmsg kind and fields (vital unless `vital` is false). */
+  sendMessage(message: { kind: string; [field: string]: unknown }, vital = true): void {
+    if (this.state === 'closed') throw new NetError('CLOSED', 'the connection is closed', -1, 'connection');
+    // Encoded now, so that a message the table does not know throws here, at the caller.
+    const bytes = encodeNetMessage(this.table, message);
+    if (bytes.length > CLIENT_LIMITS.maxChunkBytes) throw new NetError('CHUNK_TOO_BIG', `${bytes.length} bytes, at most ${CLIENT_LIMITS.maxChunkBytes} in one chunk`, -1, message.kind);
+    if (!vital) return this.sendChunks([{ message }], false);
+    if (this.unacked.length >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
+    this.sequence = (this.sequence + 1) % MAX_SEQUENCE;
+    const t = this.now();
+    const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
+    this.unacked.push(u);
+    this.sendChunks([{ message, sequence: u.sequence }], false);
+  }
+
+  /** Closes the connection (tells the server, with `reason`). */
+  disconnect(reason = ''): void {
+    if (this.state === 'closed') return;
+    if (this.state !== 'token') this.sendControl({ kind: 'close', ...(reason ? { reason } : {}) });
+    this.close('disconnect', reason);
+  }
+
+  /** Ends the connection with an error of the caller's (e.g. the socket's), without telling the server. */
+  abort(error: NetError): void {
+    this.close('error', error.message, error);
+  }
+
+  private close(cause: ClientClose['cause'], reason: string, error?: NetError): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.closeReason = { cause, reason, ...(error ? { error } : {}) };
+    this.emit('close', this.closeReason);
+  }
+
+  // --- sending ---
+
+  private header(flags: string[], numChunks: number): Pick<DecodedPacket, 'header' | 'flags'> {
+    const bits = PACKET_PROTOCOLS[this.protocol].packetFlags;
+    const header: Record<string, number> = { flags: flags.reduce((n, f) => n | (bits[f] ?? 0), 0), ack: this.ack, num_chunks: numChunks };
+    if (this.protocol === '0.7') header.token = this.peerToken ?? NO_TOKEN;
+    return { header, flags };
+  }
+
+  private transmitPacket(packet: DecodedPacket): void {
+    this.lastSend = this.now();
+    this.transmit(encodePacket(packet));
+  }
+
+  private sendControl(control: { kind: string; [field: string]: unknown }, token = this.peerToken): void {
+    const packet: DecodedPacket = { protocol: this.protocol, kind: 'control', ...this.header(['control'], 0), control: { id: 0, ...control } };
+    if (this.protocol === '0.6' && token !== undefined) packet.securityToken = token;
+    this.transmitPacket(packet);
+  }
+
+  private sendHandshake(): void {
+    this.lastHandshake = this.now();
+    if (this.state === 'token') this.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
+    else if (this.protocol === '0.7') this.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
+    else this.sendControl({ kind: 'connect', tokenMagic: true }, NO_TOKEN);
+  }
+
+  /** Sends chunks (vital ones with their sequence), as few packets as fit MAX_PACKET_SIZE. */
+  private sendChunks(chunks: { message: { kind: string }; sequence?: number; resend?: boolean }[], resend: boolean): void {
+    const room = MAX_PACKET_SIZE - 64;
+    let batch: typeof chunks = [];
+    let size = 0;
+    const flush = () => {
+      const flags = this.askResend ? ['resend'] : [];
+      this.askResend = false;
+      const packet: DecodedPacket = {
+        protocol: this.protocol,
+        kind: 'connection',
+        ...this.header(flags, batch.length),
+        chunks: batch.map((c) => ({
+          flags: c.sequence === undefined ? [] : resend ? ['vital', 'resend'] : ['vital'],
+          size: 0,
+          ...(c.sequence !== undefined ? { sequence: c.sequence } : {}),
+          message: c.message as AnyNetMessage,
+        })),
+      };
+      if (this.protocol === '0.6' && this.peerToken !== undefined) packet.securityToken = this.peerToken;
+      this.transmitPacket(packet);
+      batch = [];
+      size = 0;
+    };
+    for (const c of chunks) {
+      const bytes = encodeNetMessage(this.table, c.message).length + 3;
+      if (batch.length && (size + bytes > room || batch.length >= 255)) flush();
+      batch.push(c);
+      size += bytes;
+    }
+    flush();
+  }
+
+  private resendAll(): void {
+    if (!this.unacked.length) return;
+    const t = this.now();
+    for (const u of this.unacked) u.lastSent = t;
+    this.sendChunks(this.unacked, true);
+  }
+
+  private update(): void {
+    if (this.state === 'closed') return;
+    const t = this.now();
+    if (this.state !== 'ingame' && t - this.started > this.options.connectTimeout)
+      return this.close('timeout', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, new NetError('CONNECT_TIMEOUT', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, -1, 'connection'));
+    if (t - this.lastRecv > this.options.timeout) return this.close('timeout', `no packet from the server for ${this.options.timeout} ms`, new NetError('TIMEOUT', `no packet from the server for ${this.options.timeout} ms`, -1, 'connection'));
+    if (this.state === 'token' || this.state === 'connecting') {
+      if (t - this.lastHandshake >= HANDSHAKE_RESEND_MS) this.sendHandshake();
+      return;
+    }
+    const oldest = this.unacked[0];
+    if (oldest && t - oldest.firstSent > this.options.timeout) return this.close('timeout', `a vital chunk unacknowledged for ${this.options.timeout} ms`, new NetError('TIMEOUT', `vital chunk ${oldest.sequence} unacknowledged for ${this.options.timeout} ms`, -1, 'connection'));
+    if (oldest && t - oldest.lastSent > RESEND_MS) this.resendAll();
+    if (this.state === 'ingame' && (this.inputTick !== this.snapshots.lastTick || t - this.lastInput >= INPUT_MS)) {
+      this.inputTick = this.snapshots.lastTick;
+      this.lastInput = t;
+      this.sendChunks([{ message: { kind: 'input', ackGameTick: this.snapshots.lastTick, predictionTick: this.snapshots.lastTick + 2, size: this.input.length * 4, data: [...this.input] } as AnyNetMessage }], false);
+    } else if (this.askResend) this.sendChunks([], false);
+    else if (t - this.lastSend > KEEP_ALIVE_MS) this.sendControl({ kind: 'keep_alive' });
+  }
+
+  // --- receiving ---
+
+  /** Takes one datagram from the server. Datagrams that do not decode or carry the wrong token are dropped (and counted). */
+  receive(bytes: Uint8Array): void {
+    if (this.state === 'closed') return;
+    let p: DecodedPacket;
+    try {
+      p = decodePacket(bytes, { protocol: this.protocol, ...(this.protocol === '0.6' && this.state !== 'connecting' ? { securityToken: this.peerToken !== undefined } : {}) });
+    } catch (e) {
+      if (!(e instanceof NetError)) throw e;
+      return this.bad(e);
+    }
+    if (p.kind === 'connless') return;
+    // A packet for another connection (a forged or stale one): DDNet and Teeworlds drop it.
+    if (this.protocol === '0.7' && p.header.token !== this.ownToken) return;
+    if (this.protocol === '0.6' && this.peerToken !== undefined && p.securityToken !== this.peerToken) return;
+    this.lastRecv = this.now();
+    if (p.control) return this.onControl(p);
+    this.onAck(p.header.ack as number);
+    if (p.flags.includes('resend')) this.resendAll();
+    for (const chunk of p.chunks ?? []) {
+      if (chunk.sequence !== undefined) {
+        if (chunk.sequence === (this.ack + 1) % MAX_SEQUENCE) this.ack = chunk.sequence;
+        else {
+          // Had it (a resend): drop. A gap: drop, and ask for the chunks after `ack` again.
+          if (!inBackroom(chunk.sequence, this.ack)) this.askResend = true;
+          continue;
+        }
+      }
+      this.onMessage(chunk.message);
+      if ((this.state as ClientState) === 'closed') return;
+    }
+  }
+
+  private bad(error: NetError): void {
+    if (++this.badPackets > CLIENT_LIMITS.maxBadPackets) this.close('error', error.message, new NetError('BAD_PEER', `more than ${CLIENT_LIMITS.maxBadPackets} datagrams that do not decode, the last: ${error.message}`, -1, 'connection', { cause: error }));
+  }
+
+  private onAck(ack: number): void {
+    while (this.unacked.length && inBackroom(this.unacked[0]!.sequence, ack)) this.unacked.shift();
+  }
+
+  private onControl(p: DecodedPacket): void {
+    const c = p.control!;
+    if (c.kind === 'close') return this.close('server', typeof c.reason === 'string' ? c.reason : '');
+    if (this.state === 'token' && c.kind === 'token') {
+      this.peerToken = c.responseToken as number;
+      this.state = 'connecting';
+      return this.sendHandshake();
+    }
+    if (this.state !== 'connecting') return;
+    if (this.protocol === '0.6' && c.kind === 'connect_accept') {
+      // DDNet: a connect_accept with TKEN carries the token every later packet ends with; a vanilla one has none.
+      if (c.tokenMagic === true && p.securityToken !== undefined) this.peerToken = p.securityToken;
+      this.sendControl({ kind: 'accept' });
+    } else if (!(this.protocol === '0.7' && c.kind === 'accept')) return;
+    this.state = 'loading';
+    this.sendMessage(this.protocol === '0.7' ? { kind: 'info', version: NET_VERSIONS['0.7'], password: this.options.password, clientVersion: CLIENT_VERSION_07 } : { kind: 'info', version: NET_VERSIONS['0.6'], password: this.options.password });
+  }
+
+  private onMessage(message: AnyNetMessage | UnknownNetMessage): void {
+    const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
+    const m = message as AnyNetMessage;
+    if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
+    if (system && m.kind === 'map_change') {
+      // 0.7's map_change carries the SHA-256; DDNet sends it in map_details just before.
+      const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : this.map?.name === m.mapName ? this.map?.sha256 : undefined;
+      this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
+      if (this.state === 'loading') this.sendMessage({ kind: 'ready' });
+    } else if (system && m.kind === 'map_details') {
+      this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
+    } else if (system && m.kind === 'con_ready' && this.state === 'loading') {
+      this.state = 'entering';
+      this.sendMessage(this.startInfo());
+      if (this.protocol === '0.6') this.sendMessage({ kind: 'enter_game' });
+    } else if (!system && m.kind === 'sv_ready_to_enter' && this.protocol === '0.7' && this.state === 'entering') {
+      this.sendMessage({ kind: 'enter_game' });
+    }
+    this.emit('message', { message, system, data: encodeNetMessage(this.table, message) });
+  }
+
+  private startInfo(): { kind: string; [field: string]: unknown } {
+    const { name, clan, country } = this.options;
+    if (this.protocol === '0.6') return { kind: 'cl_start_info', name, clan, country, skin: 'default', useCustomColor: false, colorBody: 65408, colorFeet: 65408 };
+    // The 0.7.5 client's default skin ("standard" body, marking, decoration, hands, feet, eyes), as captured.
+    return { kind: 'cl_start_info', name, clan, country, skinPartNames: ['standard', '', '', 'standard', 'standard', 'standard'], useCustomColors: [0, 0, 0, 0, 0, 0], skinPartColors: [0, 0, 0, 0, 0, 0] };
+  }
+
+  private onSnap(m: SnapMessage): void {
+    const rebuilt = this.snapshots.feed(m);
+    if (!rebuilt) return;
+    if (!rebuilt.snapshot || !rebuilt.crcOk) {
+      if (++this.badSnapshots > CLIENT_LIMITS.maxBadSnapshots) this.close('error', 'snapshots do not rebuild', new NetError('BAD_SNAPSHOTS', `more than ${CLIENT_LIMITS.maxBadSnapshots} snapshots that do not rebuild, the last: ${rebuilt.error ?? `tick ${rebuilt.tick}: CRC mismatch`}`, -1, 'snapshot'));
+      return;
+    }
+    this.badSnapshots = 0;
+    if (this.state === 'entering') {
+      this.state = 'ingame';
+      this.emit('ingame', undefined);
+      // A listener may have disconnected.
+      if ((this.state as ClientState) === 'closed') return;
+    }
+    this.emit('snapshot', { tick: rebuilt.tick, snapshot: rebuilt.snapshot });
+  }
+}

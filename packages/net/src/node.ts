@@ -1,0 +1,86 @@
+// @twcodec/net/node: the live client and the server-info query on a node:dgram UDP socket. The protocol
+// work is in client.ts and info.ts (no Node APIs); this file only owns the socket and the clock.
+import { createSocket, type Socket } from 'node:dgram';
+import { isIP } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { type ClientOptions, NetClient } from './client.js';
+import { NetError } from './errors.js';
+import { type ServerInfo, ServerInfoQuery } from './info.js';
+import type { NetProtocolName } from './packet.js';
+
+export * from './index.js';
+
+export interface ConnectOptions extends ClientOptions {
+  host: string;
+  port: number;
+}
+
+async function openSocket(host: string): Promise<{ socket: Socket; address: string }> {
+  const address = isIP(host) ? host : (await lookup(host)).address;
+  const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(0, () => (socket.off('error', reject), resolve()));
+  });
+  return { socket, address };
+}
+
+function checkPort(port: number): void {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new NetError('BAD_ADDRESS', `port ${port}: 1 to 65535`, -1, 'port');
+}
+
+/**
+ * Connects to a server: resolves with the client once the handshake started (listen for `ingame`, or await
+ * `client.ready()`); the socket closes when the connection does.
+ */
+export async function connect(options: ConnectOptions): Promise<NetClient> {
+  checkPort(options.port);
+  const { socket, address } = await openSocket(options.host);
+  const client = new NetClient(options, (bytes) => socket.send(bytes, options.port, address));
+  socket.on('message', (bytes, from) => {
+    if (from.port === options.port && from.address === address) client.receive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+  });
+  socket.on('error', (e) => client.abort(new NetError('SOCKET', e.message, -1, 'socket', { cause: e })));
+  client.on('close', () => socket.close());
+  client.start();
+  return client;
+}
+
+export interface ServerInfoOptions {
+  /** Milliseconds to wait for the whole answer (default 3000); the request is sent again each second. */
+  timeout?: number;
+}
+
+/**
+ * Asks the server at host:port for its info (0.6/DDNet: DDNet's extended info or vanilla inf3; 0.7: after its
+ * token). Rejects with a NetError `TIMEOUT` when no answer comes in time.
+ */
+export async function serverInfo(host: string, port: number, protocol: NetProtocolName = '0.6', options: ServerInfoOptions = {}): Promise<ServerInfo> {
+  checkPort(port);
+  const query = new ServerInfoQuery(protocol);
+  const timeout = options.timeout ?? 3000;
+  const { socket, address } = await openSocket(host);
+  const send = (datagrams: Uint8Array[]) => datagrams.forEach((d) => socket.send(d, port, address));
+  try {
+    return await new Promise<ServerInfo>((resolve, reject) => {
+      const finish = () => {
+        clearInterval(again);
+        clearTimeout(limit);
+        const info = query.result();
+        if (info) resolve(info);
+        else reject(new NetError('TIMEOUT', `no server info from ${host}:${port} (${protocol}) within ${timeout} ms`, -1, 'info'));
+      };
+      const again = setInterval(() => send(query.requests()), 1000);
+      const limit = setTimeout(finish, timeout);
+      socket.on('message', (bytes, from) => {
+        if (from.port !== port || from.address !== address) return;
+        send(query.receive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)));
+        if (query.done) finish();
+      });
+      socket.on('error', (e) => (clearInterval(again), clearTimeout(limit), reject(e)));
+      send(query.requests());
+    });
+  } finally {
+    socket.close();
+  }
+}

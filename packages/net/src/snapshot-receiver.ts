@@ -1,0 +1,113 @@
+// The snapshots a client receives, rebuilt as the client does: `snap` parts gathered per tick, `snap_single`,
+// `snap_empty`, the delta applied to the stored snapshot of the delta tick, the server's CRC checked. Shared by
+// the capture tracker (tracker.ts) and the live client (client.ts). Facts from DDNet src/engine/client/client.cpp
+// (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
+import { ByteReader, CodecError } from '@twcodec/runtime';
+import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import type { NetProtocolName } from './packet.js';
+
+/** Snapshot parts: at most this many (CSnapshot::MAX_PARTS), each at most this many bytes (MAX_SNAPSHOT_PACKSIZE). */
+export const MAX_SNAPSHOT_PARTS = 64;
+const MAX_PART_SIZE = 900;
+/** The biggest unpacked delta (CSnapshot::MAX_SIZE bytes). */
+const MAX_DELTA_INTS = 65536 / 4;
+/** Snapshots kept for later deltas (DDNet purges older than the delta tick). */
+const MAX_STORED = 64;
+
+const SNAPSHOT_PROTOCOLS: Record<NetProtocolName, SnapshotProtocol> = { '0.6': DDNET_0_6, '0.7': TEEWORLDS_0_7 };
+
+/** A snapshot rebuilt from the parts of one tick. */
+export interface RebuiltSnapshot {
+  tick: number;
+  /** The tick of the snapshot the delta applied to (-1: none, a full snapshot). */
+  deltaTick: number;
+  /** The CRC the server sent (snap_empty sends none: undefined). */
+  crc?: number;
+  /** Whether the rebuilt snapshot's CRC is the one the server sent (snap_empty: true). */
+  crcOk?: boolean;
+  snapshot?: Snapshot;
+  /** Why the snapshot could not be rebuilt (no delta base, a delta that does not apply, ...). */
+  error?: string;
+}
+
+/** The fields of a snap, snap_single or snap_empty message as @twcodec/netmsg decodes them. */
+export interface SnapMessage {
+  kind: string;
+  tick?: number;
+  deltaTick?: number;
+  numParts?: number;
+  part?: number;
+  crc?: number;
+  data?: Uint8Array;
+}
+
+export const isSnapMessage = (kind: string) => kind === 'snap' || kind === 'snap_single' || kind === 'snap_empty';
+
+function unpackInts(bytes: Uint8Array): Int32Array {
+  const r = new ByteReader(bytes);
+  const out: number[] = [];
+  while (r.remaining > 0) {
+    if (out.length >= MAX_DELTA_INTS) throw new CodecError('DELTA_TOO_BIG', `a snapshot delta of more than ${MAX_DELTA_INTS} ints`, r.offset, 'data');
+    out.push(r.readVarInt('data'));
+  }
+  return Int32Array.from(out);
+}
+
+/** One receiving client's snapshot state: parts of the tick being received, the snapshots later deltas refer to. */
+export class SnapshotReceiver {
+  /** The tick whose parts are being gathered. */
+  private recvTick = -1;
+  /** The tick of the last snapshot rebuilt with the right CRC (what a client acknowledges in its input). */
+  lastTick = -1;
+  private parts: (Uint8Array | undefined)[] = [];
+  private readonly stored = new Map<number, Snapshot>();
+
+  constructor(private readonly protocol: NetProtocolName) {}
+
+  /** Takes one snap message; returns the snapshot it completes, if any. Parts a client drops give undefined. */
+  feed(m: SnapMessage): RebuiltSnapshot | undefined {
+    const tick = m.tick!;
+    const deltaTick = tick - m.deltaTick!;
+    const numParts = m.kind === 'snap' ? m.numParts! : 1;
+    const part = m.kind === 'snap' ? m.part! : 0;
+    const data = m.data ?? new Uint8Array(0);
+    // What DDNet's client drops without a word.
+    if (numParts < 1 || numParts > MAX_SNAPSHOT_PARTS || part < 0 || part >= numParts || data.length > MAX_PART_SIZE) return undefined;
+    if (tick < this.recvTick || tick <= this.lastTick) return undefined;
+    if (tick !== this.recvTick) {
+      this.recvTick = tick;
+      this.parts = [];
+    }
+    this.parts[part] = data;
+    for (let i = 0; i < numParts; i++) if (!this.parts[i]) return undefined;
+    const parts = this.parts.slice(0, numParts) as Uint8Array[];
+    this.parts = [];
+    const result: RebuiltSnapshot = { tick, deltaTick: deltaTick >= 0 ? deltaTick : -1 };
+    if (m.kind !== 'snap_empty') result.crc = m.crc!;
+    let base: Snapshot | undefined = new Snapshot([]);
+    if (deltaTick >= 0) base = this.stored.get(deltaTick);
+    if (!base) {
+      result.error = `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`;
+      return result;
+    }
+    try {
+      const size = parts.reduce((n, b) => n + b.length, 0);
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const b of parts) (bytes.set(b, at), (at += b.length));
+      const delta = size ? unpackInts(bytes) : new Int32Array(3);
+      const snapshot = applyDelta(base, delta, SNAPSHOT_PROTOCOLS[this.protocol]);
+      result.snapshot = snapshot;
+      result.crcOk = m.kind === 'snap_empty' || snapshot.checksum() === m.crc;
+      if (!result.crcOk) return result;
+      this.lastTick = tick;
+      // Keep what later deltas can refer to: ticks from the delta tick on, at most MAX_STORED of them.
+      for (const t of this.stored.keys()) if (t < deltaTick || this.stored.size >= MAX_STORED) this.stored.delete(t);
+      this.stored.set(tick, snapshot);
+    } catch (e) {
+      if (!(e instanceof CodecError)) throw e;
+      result.error = e.message;
+    }
+    return result;
+  }
+}

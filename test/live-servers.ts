@@ -1,0 +1,84 @@
+// Real game servers for the live-client tests: Debian's DDNet-Server (16.4) and teeworlds-server (0.7.5), each
+// on 127.0.0.1 only, on a free port, with a config written to a temp dir (no master registration), its output
+// kept for the test to read. Every server runs under `timeout` (a watchdog should the test process die) and is
+// stopped by its PID.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverInfo } from '../packages/net/src/node.js';
+
+export const SERVER_BINARIES = { '0.6': '/usr/games/DDNet-Server', '0.7': '/usr/games/teeworlds-server' } as const;
+/** Maps shipped with the server packages (ddnet-data, teeworlds-data). */
+export const SERVER_MAPS = { '0.6': 'ctf2', '0.7': 'dm1' } as const;
+/** The watchdog: a server lives at most this long. */
+const MAX_SERVER_SECONDS = 300;
+
+export const hasServer = (protocol: '0.6' | '0.7') => existsSync(SERVER_BINARIES[protocol]);
+
+export interface LiveServer {
+  protocol: '0.6' | '0.7';
+  port: number;
+  name: string;
+  map: string;
+  /** Everything the server printed so far. */
+  log(): string;
+  /** Resolves when the server printed `text` (rejects after `ms`). */
+  waitForLog(text: string, ms?: number): Promise<void>;
+  stop(): void;
+}
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const port = socket.address().port;
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+export async function startServer(protocol: '0.6' | '0.7'): Promise<LiveServer> {
+  const port = await freeUdpPort();
+  const dir = mkdtempSync(join(tmpdir(), `twcodec-live-${protocol}-`));
+  const name = `twcodec-live-${protocol}-${process.pid}`;
+  const map = SERVER_MAPS[protocol];
+  // bindaddr 127.0.0.1 with IPv6 also tried fails to open the socket on DDNet: sv_ipv4only (DDNet only).
+  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(protocol === '0.6' ? ['sv_ipv4only 1'] : [])];
+  writeFileSync(join(dir, 'server.cfg'), `${config.join('\n')}\n`);
+  // Teeworlds reads config files relative to its storage paths only: the temp dir is the current directory.
+  const child: ChildProcess = spawn('timeout', [String(MAX_SERVER_SECONDS), SERVER_BINARIES[protocol], '-f', 'server.cfg'], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (b: Buffer) => (output += b.toString('utf8')));
+  child.stderr!.on('data', (b: Buffer) => (output += b.toString('utf8')));
+  const stop = () => {
+    if (child.exitCode === null && child.pid !== undefined) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const server: LiveServer = {
+    protocol,
+    port,
+    name,
+    map,
+    log: () => output,
+    async waitForLog(text, ms = 5000) {
+      const until = Date.now() + ms;
+      while (!output.includes(text)) {
+        if (Date.now() > until) throw new Error(`the ${protocol} server did not print ${JSON.stringify(text)} in ${ms} ms; it printed:\n${output.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    stop,
+  };
+  // Up when it answers an info request (bounded: 20 tries).
+  for (let i = 0; ; i++) {
+    try {
+      await serverInfo('127.0.0.1', port, protocol, { timeout: 500 });
+      return server;
+    } catch (e) {
+      if (i >= 20 || child.exitCode !== null) {
+        stop();
+        throw new Error(`the ${protocol} server did not come up on port ${port}: ${String(e)}\n${output.slice(-2000)}`);
+      }
+    }
+  }
+}
