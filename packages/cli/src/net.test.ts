@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,5 +65,35 @@ describe('twcodec net pcap', () => {
       if (name === 'ddnet-0.6-session') for (const t of ['Hello from Alpha! This is a chat message. äöü 日本語', 'Grüße von Bravo – ñ € 中文 ✓', 'Team chat from Alpha', 'Team chat from Bravo', '/me is testing the /me command']) expect(chat).toContain(`cl_say ${t}`);
       if (name === 'teeworlds-0.7-session') for (const t of ['Hi from Charlie (Teeworlds 0.7.5)! äöü 日本語', 'Team chat from Charlie (0.7)', 'Bye from Charlie']) expect(chat).toContain(`sv_chat ${t}`);
     });
+  });
+});
+
+describe('twcodec net info / say / record (no server; against real servers: test/net/live-servers.test.ts)', () => {
+  it('HOST:PORT and --protocol are usage errors (exit 2) when malformed', async () => {
+    for (const args of [['net', 'info', 'host:99999'], ['net', 'info', 'a:b:c'], ['net', 'info', '127.0.0.1:8303', '--protocol', '0.5'], ['net', 'record', '127.0.0.1:8303', 'x.demo', '--seconds', '-1']]) {
+      const { code, stderr } = await run(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toMatch(/HOST:PORT|--protocol|--seconds/);
+    }
+  });
+
+  it('a server that does not answer: one line TIMEOUT / CONNECT_TIMEOUT, exit 1, no file written', async () => {
+    // A UDP socket that takes every datagram and answers none.
+    const { createSocket } = await import('node:dgram');
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${silent.address().port}`;
+    try {
+      const info = await run(['net', 'info', address, '--timeout', '0.3']);
+      expect(info.code).toBe(1);
+      expect(info.stderr).toMatch(/^twcodec: TIMEOUT: no server info from .*\n$/);
+      const out = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'never.demo');
+      const record = await run(['net', 'record', address, out, '--timeout', '0.5', '--protocol', '0.7']);
+      expect(record.code).toBe(1);
+      expect(record.stderr).toMatch(/^twcodec: CONNECT_TIMEOUT: /);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      silent.close();
+    }
   });
 });

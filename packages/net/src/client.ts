@@ -352,7 +352,9 @@ export class NetClient {
     const t = this.now();
     if (this.state !== 'ingame' && t - this.started > this.options.connectTimeout)
       return this.close('timeout', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, new NetError('CONNECT_TIMEOUT', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, -1, 'connection'));
-    if (t - this.lastRecv > this.options.timeout) return this.close('timeout', `no packet from the server for ${this.options.timeout} ms`, new NetError('TIMEOUT', `no packet from the server for ${this.options.timeout} ms`, -1, 'connection'));
+    // Before the server answered at all, the connect time-out is the one that counts.
+    const answered = this.state !== 'token' && this.state !== 'connecting';
+    if (answered && t - this.lastRecv > this.options.timeout) return this.close('timeout', `no packet from the server for ${this.options.timeout} ms`, new NetError('TIMEOUT', `no packet from the server for ${this.options.timeout} ms`, -1, 'connection'));
     if (this.state === 'token' || this.state === 'connecting') {
       if (t - this.lastHandshake >= HANDSHAKE_RESEND_MS) this.sendHandshake();
       return;

@@ -1,0 +1,275 @@
+// The client's connection logic against a scripted server (no socket, fake clock): the handshake bytes the
+// corpus captures show, vital chunks in order and resent, snapshots acknowledged, and a hostile server's
+// lies ending in a typed error. The same client against real servers: test/net/live-servers.test.ts.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ClientClose, NetClient } from './client.js';
+import { NetError } from './errors.js';
+import { ServerInfoQuery } from './info.js';
+import { type DecodedChunk, type DecodedPacket, decodePacket, encodePacket, type NetProtocolName } from './packet.js';
+
+const TOKEN = 0x94dba809;
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+type Msg = { kind: string; [field: string]: unknown };
+
+class Script {
+  readonly raw: Uint8Array[] = [];
+  readonly client: NetClient;
+  closed: ClientClose | undefined;
+  private seq = 0;
+  constructor(readonly protocol: NetProtocolName = '0.6') {
+    this.client = new NetClient({ protocol, name: 'bot', connectTimeout: 5000, timeout: 3000 }, (b) => this.raw.push(b));
+    this.client.on('close', (c) => (this.closed = c));
+  }
+  get sent(): DecodedPacket[] {
+    return this.raw.map((b) => decodePacket(b, { protocol: this.protocol }));
+  }
+  get chunks(): DecodedChunk[] {
+    return this.sent.flatMap((p) => p.chunks ?? []);
+  }
+  packet(p: Omit<DecodedPacket, 'protocol'>): void {
+    const packet = { protocol: this.protocol, ...p } as DecodedPacket;
+    if (this.protocol === '0.6') packet.securityToken = TOKEN;
+    else packet.header = { ...packet.header, token: this.clientToken() };
+    this.client.receive(encodePacket(packet));
+  }
+  control(control: Msg): void {
+    this.packet({ kind: 'control', header: { flags: this.protocol === '0.6' ? 4 : 1, ack: 0, num_chunks: 0 }, flags: ['control'], control: { id: 0, ...control } });
+  }
+  /** Vital chunks with the next sequences (or `sequence` given), header ack `ack`. */
+  vital(messages: Msg[], options: { ack?: number; sequence?: number; flags?: number } = {}): void {
+    const chunks = messages.map((message) => ({ flags: ['vital'], size: 0, sequence: options.sequence ?? (this.seq = this.seq + 1), message }));
+    this.packet({ kind: 'connection', header: { flags: options.flags ?? 0, ack: options.ack ?? 0, num_chunks: chunks.length }, flags: [], chunks });
+  }
+  plain(messages: Msg[]): void {
+    this.packet({ kind: 'connection', header: { flags: 0, ack: 0, num_chunks: messages.length }, flags: [], chunks: messages.map((message) => ({ flags: [], size: 0, message })) });
+  }
+  clientToken(): number {
+    const first = decodePacket(this.raw[0]!, { protocol: '0.7' });
+    return first.control!.responseToken as number;
+  }
+  /** Handshake and game handshake up to the first snapshot. */
+  toIngame(): void {
+    this.client.start();
+    if (this.protocol === '0.6') this.control({ kind: 'connect_accept', tokenMagic: true });
+    else {
+      this.control({ kind: 'token', responseToken: 0x1234 });
+      this.control({ kind: 'accept' });
+    }
+    this.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626, ...(this.protocol === '0.7' ? { chunksPerRequest: 8, chunkSize: 1384, mapSha256: new Uint8Array(32) } : {}) }, { kind: 'con_ready' }]);
+    if (this.protocol === '0.7') this.vital([{ kind: 'sv_ready_to_enter' }]);
+    this.emptySnap(100, -1);
+  }
+  /** A snapshot with no items: delta [0 removed, 0 updated, 0] of the empty snapshot, CRC 0. */
+  emptySnap(tick: number, deltaTick: number, crc = 0): void {
+    this.plain([{ kind: 'snap_single', tick, deltaTick: tick - deltaTick, crc, partSize: 3, data: new Uint8Array(3) }]);
+  }
+}
+
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
+
+describe('NetClient 0.6/DDNet', () => {
+  it('connects with the bytes DDNet 16.4 sends (connless.pcap): connect with TKEN, accept and every later packet ending in the token', () => {
+    const s = new Script();
+    s.client.start();
+    expect(hex(s.raw[0]!)).toBe('10000001544b454effffffff');
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    expect(hex(s.raw[1]!)).toBe('1000000394dba809');
+    expect(s.sent[2]!).toMatchObject({ kind: 'connection', securityToken: TOKEN, chunks: [{ flags: ['vital'], sequence: 1, message: { kind: 'info', version: '0.6 626fce9a778df4d4', password: '' } }] });
+    s.client.disconnect();
+  });
+
+  it('answers map_change with ready and con_ready with start info and enter_game; in game on the first snapshot, acked in its inputs', async () => {
+    const s = new Script();
+    const ingame = s.client.ready();
+    s.toIngame();
+    await ingame;
+    expect(s.client.state).toBe('ingame');
+    expect(s.client.map).toEqual({ name: 'ctf2', crc: 0x27bc5eac, size: 25626 });
+    expect(s.chunks.map((c) => c.message.kind)).toEqual(['info', 'ready', 'cl_start_info', 'enter_game']);
+    expect(s.chunks.map((c) => c.sequence)).toEqual([1, 2, 3, 4]);
+    vi.advanceTimersByTime(40);
+    const input = s.chunks.find((c) => c.message.kind === 'input')!;
+    expect(input.message).toMatchObject({ ackGameTick: 100, predictionTick: 102, size: 40 });
+    expect(s.sent.at(-1)!.header.ack).toBe(2);
+    // The next snapshot is a delta on tick 100.
+    const snapshots: number[] = [];
+    s.client.on('snapshot', (e) => snapshots.push(e.tick));
+    s.emptySnap(102, 100);
+    expect(snapshots).toEqual([102]);
+    vi.advanceTimersByTime(40);
+    expect(s.chunks.filter((c) => c.message.kind === 'input').at(-1)!.message).toMatchObject({ ackGameTick: 102 });
+    s.client.disconnect('bye');
+    expect(s.sent.at(-1)!.control).toMatchObject({ kind: 'close', reason: 'bye' });
+    expect(s.closed).toEqual({ cause: 'disconnect', reason: 'bye' });
+  });
+
+  it('resends an unacknowledged vital chunk after a second, and at once when the server asks; stops once acked', () => {
+    const s = new Script();
+    s.toIngame();
+    s.client.say('hello');
+    const say = () => s.chunks.filter((c) => c.message.kind === 'cl_say');
+    expect(say()).toHaveLength(1);
+    vi.advanceTimersByTime(1100);
+    expect(say()).toHaveLength(2);
+    expect(say()[1]).toMatchObject({ flags: ['vital', 'resend'], sequence: say()[0]!.sequence });
+    s.vital([], { flags: 16, ack: 4 });
+    expect(say()).toHaveLength(3);
+    s.vital([], { ack: say()[0]!.sequence });
+    vi.advanceTimersByTime(3000);
+    expect(say()).toHaveLength(3);
+    s.client.disconnect();
+  });
+
+  it('delivers a resent vital chunk once, drops one after a gap and asks for a resend', () => {
+    const s = new Script();
+    s.toIngame();
+    const chat: unknown[] = [];
+    s.client.on('message', (m) => m.message.kind === 'sv_chat' && chat.push(m.message.message));
+    s.vital([{ kind: 'sv_chat', team: 0, clientId: -1, message: 'one' }], { sequence: 3 });
+    s.vital([{ kind: 'sv_chat', team: 0, clientId: -1, message: 'one' }], { sequence: 3 });
+    s.vital([{ kind: 'sv_chat', team: 0, clientId: -1, message: 'three' }], { sequence: 5 });
+    expect(chat).toEqual(['one']);
+    vi.advanceTimersByTime(40);
+    expect(s.sent.some((p) => p.flags.includes('resend'))).toBe(true);
+    s.client.disconnect();
+  });
+
+  it('a server closing the connection rejects ready() with its reason', async () => {
+    const s = new Script();
+    const ready = s.client.ready();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.control({ kind: 'close', reason: 'You have been banned' });
+    await expect(ready).rejects.toMatchObject({ code: 'CLOSED_BY_SERVER', message: expect.stringContaining('You have been banned') });
+    expect(s.closed).toMatchObject({ cause: 'server', reason: 'You have been banned' });
+  });
+});
+
+describe('NetClient 0.7', () => {
+  it('asks for a token (a 520-byte datagram, as the 0.7.5 client), connects with the server token in the header', async () => {
+    const s = new Script('0.7');
+    const ready = s.client.ready();
+    s.client.start();
+    expect(s.raw[0]!.length).toBe(520);
+    expect(s.sent[0]).toMatchObject({ header: { token: 0xffffffff }, control: { kind: 'token', padding: 508 } });
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    expect(s.raw[1]!.length).toBe(520);
+    expect(s.sent[1]).toMatchObject({ header: { token: 0x1234 }, control: { kind: 'connect', responseToken: s.clientToken() } });
+    s.control({ kind: 'accept' });
+    expect(s.sent[2]).toMatchObject({ header: { token: 0x1234 }, chunks: [{ message: { kind: 'info', version: '0.7 802f1be60a05665f', clientVersion: 0x0705 } }] });
+    s.vital([{ kind: 'map_change', mapName: 'dm1', mapCrc: 5, mapSize: 6, chunksPerRequest: 8, chunkSize: 1384, mapSha256: new Uint8Array(32).fill(0xab) }, { kind: 'con_ready' }]);
+    // 0.7 enters only on sv_ready_to_enter.
+    expect(s.chunks.map((c) => c.message.kind)).toEqual(['info', 'ready', 'cl_start_info']);
+    s.vital([{ kind: 'sv_ready_to_enter' }]);
+    s.emptySnap(50, -1);
+    await ready;
+    expect(s.chunks.map((c) => c.message.kind)).toEqual(['info', 'ready', 'cl_start_info', 'enter_game']);
+    expect(s.client.map).toEqual({ name: 'dm1', crc: 5, size: 6, sha256: 'ab'.repeat(32) });
+    s.client.say('hi');
+    expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'cl_say', mode: 1, target: -1, message: 'hi' });
+    s.client.disconnect();
+  });
+});
+
+describe('NetClient against a hostile or silent server', () => {
+  it('no answer to connect: sent again every 500 ms, then CONNECT_TIMEOUT', async () => {
+    const s = new Script();
+    const ready = s.client.ready();
+    s.client.start();
+    vi.advanceTimersByTime(6000);
+    await expect(ready).rejects.toMatchObject({ code: 'CONNECT_TIMEOUT' });
+    expect(s.raw.length).toBeGreaterThanOrEqual(9);
+    expect(s.raw.length).toBeLessThanOrEqual(11);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a server that falls silent: TIMEOUT; one that never acknowledges a chunk: TIMEOUT too', () => {
+    const s = new Script();
+    s.toIngame();
+    vi.advanceTimersByTime(3100);
+    expect(s.closed).toMatchObject({ cause: 'timeout', error: { code: 'TIMEOUT' } });
+    const t = new Script();
+    t.toIngame();
+    t.client.say('x');
+    for (let i = 0; i < 40; i++) (vi.advanceTimersByTime(100), t.emptySnap(102 + 2 * i, 100 + 2 * i));
+    expect(t.closed).toMatchObject({ cause: 'timeout', error: { code: 'TIMEOUT', message: expect.stringContaining('unacknowledged') } });
+  });
+
+  it('datagrams that do not decode are dropped; more than 64 close the connection with BAD_PEER', () => {
+    const s = new Script();
+    s.toIngame();
+    for (let i = 0; i < 64; i++) s.client.receive(Uint8Array.of(0x00, 0x00, 0x05, 0xff));
+    expect(s.closed).toBeUndefined();
+    s.client.receive(new Uint8Array(2000));
+    expect(s.closed?.error).toBeInstanceOf(NetError);
+    expect(s.closed?.error?.code).toBe('BAD_PEER');
+  });
+
+  it('packets with another security token are ignored (a forged close does not end the connection)', () => {
+    const s = new Script();
+    s.toIngame();
+    s.client.receive(encodePacket({ protocol: '0.6', kind: 'control', header: { flags: 4, ack: 0, num_chunks: 0 }, flags: ['control'], control: { kind: 'close', id: 4 }, securityToken: TOKEN ^ 1 }));
+    expect(s.closed).toBeUndefined();
+    s.client.disconnect();
+  });
+
+  it('snapshot parts beyond 64 are dropped; snapshots that never rebuild close with BAD_SNAPSHOTS', () => {
+    const s = new Script();
+    s.toIngame();
+    const snapshots: number[] = [];
+    s.client.on('snapshot', (e) => snapshots.push(e.tick));
+    s.plain([{ kind: 'snap', tick: 102, deltaTick: 2, numParts: 65, part: 0, crc: 0, partSize: 3, data: new Uint8Array(3) }]);
+    expect(snapshots).toEqual([]);
+    for (let i = 0; i < 65; i++) s.emptySnap(104 + i, -1, 12345);
+    expect(snapshots).toEqual([]);
+    expect(s.closed?.error?.code).toBe('BAD_SNAPSHOTS');
+  });
+
+  it('a server that acknowledges nothing fills the resend buffer: RESEND_BUFFER_FULL; a chunk too big is refused', () => {
+    const s = new Script();
+    s.toIngame();
+    expect(() => s.client.say('x'.repeat(2000))).toThrow(expect.objectContaining({ code: 'CHUNK_TOO_BIG' }));
+    for (let i = 0; i < 300 && !s.closed; i++) s.client.say(`line ${i}`);
+    expect(s.closed?.error?.code).toBe('RESEND_BUFFER_FULL');
+    expect(() => s.client.say('more')).toThrow(expect.objectContaining({ code: 'CLOSED' }));
+  });
+});
+
+describe('ServerInfoQuery', () => {
+  const reply06 = (message: Msg) => encodePacket({ protocol: '0.6', kind: 'connless', header: { form: 'legacy' }, flags: ['connless'], connless: message });
+  const client = (name: string) => ({ name, clan: '', country: '-1', score: '0', isPlayer: '1', reserved: '' });
+
+  it("0.6: DDNet's request (connless.pcap's 15 bytes); extended info put together from iext and iex+, other tokens ignored", () => {
+    const q = new ServerInfoQuery('0.6');
+    const [request] = q.requests();
+    expect(request!.length).toBe(15);
+    expect(hex(request!.subarray(0, 2))).toBe('7865');
+    expect(hex(request!.subarray(6, 14))).toBe(`ffffffff${hex(new TextEncoder().encode('gie3'))}`);
+    const extra = (request![2]! << 8) | request![3]!;
+    const token = String((extra << 8) | request![14]!);
+    const base = { version: '0.6.4, 16.4', name: 'srv', map: 'ctf2', mapCrc: '1', mapSize: '2', gameType: 'DM', flags: '0', numPlayers: '2', maxPlayers: '64', numClients: '2', maxClients: '64', reserved: '' };
+    q.receive(reply06({ kind: 'info_extended', token: String(Number(token) ^ 1), ...base, clients: [] }));
+    expect(q.result()).toBeUndefined();
+    q.receive(reply06({ kind: 'info_extended', token, ...base, clients: [client('a')] }));
+    expect(q.done).toBe(false);
+    q.receive(reply06({ kind: 'info_extended_more', token, packetNo: '1', reserved: '', clients: [client('b')] }));
+    expect(q.done).toBe(true);
+    expect(q.result()).toMatchObject({ form: 'info_extended', name: 'srv', map: 'ctf2', numClients: 2, mapCrc: 1, clients: [{ name: 'a', isPlayer: true }, { name: 'b' }] });
+  });
+
+  it('0.7: the token request, then the info request with both tokens', () => {
+    const q = new ServerInfoQuery('0.7');
+    const [tokenRequest] = q.requests();
+    expect(tokenRequest!.length).toBe(520);
+    const own = decodePacket(tokenRequest!, { protocol: '0.7' }).control!.responseToken as number;
+    const [infoRequest] = q.receive(encodePacket({ protocol: '0.7', kind: 'control', header: { flags: 1, ack: 0, num_chunks: 0, token: own }, flags: ['control'], control: { kind: 'token', id: 5, responseToken: 77 } }));
+    const request = decodePacket(infoRequest!);
+    expect(request).toMatchObject({ header: { form: 'token', token: 77, response_token: own }, connless: { kind: 'get_info' } });
+    const info = { kind: 'info', token: request.connless!.token, version: '0.7.5', name: 'seven', hostname: '', map: 'dm1', gameType: 'DM', flags: 0, skillLevel: 1, numPlayers: 0, maxPlayers: 8, numClients: 0, maxClients: 8, clients: [] };
+    q.receive(encodePacket({ protocol: '0.7', kind: 'connless', header: { form: 'token', token: own, response_token: 77 }, flags: ['connless'], connless: info }));
+    expect(q.done).toBe(true);
+    expect(q.result()).toMatchObject({ protocol: '0.7', form: 'info_07', name: 'seven', map: 'dm1', version: '0.7.5' });
+  });
+});
