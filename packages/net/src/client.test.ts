@@ -114,6 +114,7 @@ describe('NetClient 0.6/DDNet', () => {
     vi.advanceTimersByTime(1100);
     expect(say()).toHaveLength(2);
     expect(say()[1]).toMatchObject({ flags: ['vital', 'resend'], sequence: say()[0]!.sequence });
+    vi.advanceTimersByTime(50);
     s.vital([], { flags: 16, ack: 4 });
     expect(say()).toHaveLength(3);
     s.vital([], { ack: say()[0]!.sequence });

@@ -26,9 +26,9 @@ const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0
 /** 0.7's client version in its info message (0x0705, as the 0.7.5 client sends). */
 const CLIENT_VERSION_07 = 0x0705;
 /** 0.6 connect and 0.7 token/connect: the token that says "none yet" (NET_SECURITY_TOKEN_UNKNOWN, NET_TOKEN_NONE). */
-const NO_TOKEN = 0xffffffff;
+export const NO_TOKEN = 0xffffffff;
 /** 0.7 token request and connect are padded to this many data bytes (NET_TOKENREQUEST_DATASIZE). */
-const TOKEN_REQUEST_SIZE = 512;
+export const TOKEN_REQUEST_SIZE = 512;
 
 /** Keep-alive after this long without sending; resend an unacknowledged vital chunk after this long. */
 const KEEP_ALIVE_MS = 500;
@@ -126,7 +126,8 @@ interface Unacked {
 export type ClientState = 'token' | 'connecting' | 'loading' | 'entering' | 'ingame' | 'closed';
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-const randomToken = () => crypto.getRandomValues(new Uint32Array(1))[0]!;
+/** A random token of `bits` bits (the top bits of a random 32-bit number). */
+export const randomToken = (bits = 32) => crypto.getRandomValues(new Uint32Array(1))[0]! >>> (32 - bits);
 
 /**
  * One connection to a server, driven from outside: `start()` sends the first packet, `receive(bytes)` takes
@@ -156,6 +157,7 @@ export class NetClient {
   private lastRecv = 0;
   private lastSend = 0;
   private lastHandshake = 0;
+  private lastResend = 0;
   private lastInput = 0;
   private inputTick = -1;
   private input: number[] = [0, 1, 0, 0, 0, 0, 1, 0, 0, 0];
@@ -343,6 +345,7 @@ export class NetClient {
   private resendAll(): void {
     if (!this.unacked.length) return;
     const t = this.now();
+    this.lastResend = t;
     for (const u of this.unacked) u.lastSent = t;
     this.sendChunks(this.unacked, true);
   }
@@ -388,8 +391,11 @@ export class NetClient {
     if (this.protocol === '0.6' && this.peerToken !== undefined && p.securityToken !== this.peerToken) return;
     this.lastRecv = this.now();
     if (p.control) return this.onControl(p);
+    // Chunks before the connection was accepted belong to no connection of this client.
+    if (this.state === 'token' || this.state === 'connecting') return;
     this.onAck(p.header.ack as number);
-    if (p.flags.includes('resend')) this.resendAll();
+    // At most once a tick: a server setting the flag on every packet does not multiply what is sent.
+    if (p.flags.includes('resend') && this.now() - this.lastResend >= TICK_MS) this.resendAll();
     for (const chunk of p.chunks ?? []) {
       if (chunk.sequence !== undefined) {
         if (chunk.sequence === (this.ack + 1) % MAX_SEQUENCE) this.ack = chunk.sequence;

@@ -3,6 +3,7 @@
 // as DDNet 16.4's client sends it in connless.pcap); DDNet 16.4 answers with `iext` and, past the clients one
 // packet holds, `iex+` packets; a vanilla server answers `inf3`. 0.7: a token request (a 0.7 control packet),
 // the server's token, then the connless `gie3` with both tokens, answered by 0.7's `inf3` (connless.pcap too).
+import { NO_TOKEN, randomToken, TOKEN_REQUEST_SIZE } from './client.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, type NetProtocolName } from './packet.js';
 
@@ -40,15 +41,11 @@ export interface ServerInfo {
 
 /** Replies kept at most: DDNet's extended info spreads 64 clients over a few packets (packet numbers 1-63). */
 const MAX_INFO_PACKETS = 64;
-const NO_TOKEN = 0xffffffff;
-const TOKEN_REQUEST_SIZE = 512;
 
 const num = (v: unknown) => {
   const n = Number(v);
   return Number.isFinite(n) ? n : 0;
 };
-
-const random = (bits: number) => crypto.getRandomValues(new Uint32Array(1))[0]! >>> (32 - bits);
 
 /**
  * One info request. `requests()` gives the datagrams to send (again, if no answer comes); `receive(bytes)` takes
@@ -62,10 +59,10 @@ export class ServerInfoQuery {
   private info: ServerInfo | undefined;
   private packets = 0;
   /** 0.6: the basic token (a byte) and the extra token (two bytes); 0.7: the client's token and the browser token. */
-  private readonly basicToken = random(8);
-  private readonly extraToken = random(16);
-  private readonly ownToken = random(32);
-  private readonly browserToken = random(31);
+  private readonly basicToken = randomToken(8);
+  private readonly extraToken = randomToken(16);
+  private readonly ownToken = randomToken(32);
+  private readonly browserToken = randomToken(31);
   private serverToken: number | undefined;
   private seenMore = new Set<number>();
 

@@ -16,7 +16,14 @@ export interface ConnectOptions extends ClientOptions {
 }
 
 async function openSocket(host: string): Promise<{ socket: Socket; address: string }> {
-  const address = isIP(host) ? host : (await lookup(host)).address;
+  let address = host;
+  if (!isIP(host)) {
+    try {
+      address = (await lookup(host)).address;
+    } catch (e) {
+      throw new NetError('BAD_ADDRESS', `cannot resolve ${host}: ${(e as Error).message}`, -1, 'host', { cause: e });
+    }
+  }
   const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
