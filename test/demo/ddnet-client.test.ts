@@ -3,16 +3,13 @@
 // header scanned for keyframes), then plays it; the chat lines the slice holds show up in the client's log as
 // they play, so the last of them proves playback went through the slice's snapshots, deltas and messages.
 // DDNet has no command-line demo tool (ddnet-tools has none), so the client is the strictest reader there is.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoChat, readDemo, sliceDemo } from '@twcodec/demo';
 import { corpusFiles, fixturesDir, hasCorpus, readBytes } from '../corpus.js';
+import { CLIENT, playInClient, XVFB_RUN } from '../ddnet-client.js';
 import { ddnetUserDir } from '../ddnet-tools.js';
-
-const CLIENT = ['/usr/games/DDNet', '/usr/bin/DDNet'].find((p) => existsSync(p));
-const XVFB_RUN = ['/usr/bin/xvfb-run'].find((p) => existsSync(p));
 
 /** Demos with chat lines: a fixture always, and client and server demos of the corpus when it is there. */
 const demos = [join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo')];
@@ -22,39 +19,6 @@ if (hasCorpus) {
     const path = corpus.find((p) => basename(p) === name);
     if (path) demos.push(path);
   }
-}
-
-/**
- * Runs the client on `demos/<name>` (in DDNet's user directory) until its log shows `until` or `seconds` pass,
- * and returns the log.
- */
-function playInClient(name: string, until: string, seconds: number): Promise<string> {
-  return new Promise((resolve) => {
-    const child = spawn(XVFB_RUN!, ['-a', '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', CLIENT!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    const stop = () => {
-      try {
-        // The whole process group: xvfb-run, Xvfb and the client (which does not quit on SIGTERM without its display).
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(stop, seconds * 1000);
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-      if (log.includes(until)) stop();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(log);
-    });
-  });
 }
 
 describe.skipIf(!CLIENT || !XVFB_RUN)("slices played by DDNet's client", () => {

@@ -1,12 +1,14 @@
 // The live client against real servers: Debian's DDNet-Server 16.4 (0.6/DDNet) and teeworlds-server 0.7.5,
 // started here on 127.0.0.1 (test/live-servers.ts). Without a server binary the suite skips (the skip names it).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDemo } from '../../packages/demo/src/index.js';
+import { demoChat, readDemo } from '../../packages/demo/src/index.js';
 import { connect, serverInfo } from '../../packages/net/src/node.js';
 import { runCli } from '../cli-run.js';
+import { CLIENT, playInClient, XVFB_RUN } from '../ddnet-client.js';
+import { ddnetUserDir } from '../ddnet-tools.js';
 import { hasServer, type LiveServer, SERVER_BINARIES, startServer } from '../live-servers.js';
 
 for (const protocol of ['0.6', '0.7'] as const) {
@@ -36,13 +38,24 @@ for (const protocol of ['0.6', '0.7'] as const) {
       await server.waitForLog(`:sayer: ${text}`);
     });
 
-    it('net record for 8 s gives a demo with a snapshot every tick or two that demo snapshots reads', async () => {
+    it('net record for 8 s gives a demo with a snapshot every tick or two that demo snapshots reads (0.6: DDNet\'s client plays it)', async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'live.demo');
-      const { code, stderr } = await runCli(['net', 'record', address(), out, '--seconds', '8', '--name', 'recorder', '--protocol', protocol]);
+      const recording = runCli(['net', 'record', address(), out, '--seconds', '8', '--name', 'recorder', '--protocol', protocol]);
+      // Another player says a line while the recorder records: the demo holds it.
+      await new Promise((r) => setTimeout(r, 2500));
+      const chatter = await connect({ host: '127.0.0.1', port: server.port, protocol, name: 'chatter' });
+      await chatter.ready();
+      const line = `recorded line ${protocol}`;
+      chatter.say(line);
+      await chatter.flushed();
+      chatter.disconnect();
+      const { code, stderr } = await recording;
       expect(stderr).toContain('recorded');
       expect(code).toBe(0);
-      const demo = readDemo(new Uint8Array(readFileSync(out)));
+      const bytes = new Uint8Array(readFileSync(out));
+      const demo = readDemo(bytes);
       expect(demo.header).toMatchObject({ mapName: server.map, type: 'client', mapSize: 0 });
+      expect([...demoChat(demo)].map((c) => c.text)).toContain(line);
       const snaps = await runCli(['demo', 'snapshots', '--summary', out]);
       expect(snaps.code).toBe(0);
       const ticks = snaps.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { tick: number }).tick);
@@ -55,7 +68,20 @@ for (const protocol of ['0.6', '0.7'] as const) {
       // A server that falls behind on a loaded machine runs several ticks in one go and snaps once (DDNet's
       // server loop), so a rare gap of 4 is the server's; nearly all are one or two ticks.
       expect(gaps.filter((g) => g > 2).length).toBeLessThanOrEqual(gaps.length / 20);
-    });
+      if (protocol !== '0.6' || !CLIENT || !XVFB_RUN) return;
+      // DDNet's client loads the map from its data by name, CRC and SHA-256 (the demo has no map data) and
+      // plays to the chat line.
+      const file = `twcodec-net-record-${process.pid}.demo`;
+      mkdirSync(join(ddnetUserDir, 'demos'), { recursive: true });
+      writeFileSync(join(ddnetUserDir, 'demos', file), bytes);
+      try {
+        const log = await playInClient(file, line, 60);
+        expect(log).not.toMatch(/demo_player: .*(failed|due to error)/);
+        expect(log).toContain(line);
+      } finally {
+        rmSync(join(ddnetUserDir, 'demos', file), { force: true });
+      }
+    }, 120_000);
 
     it('the library: in game with snapshots, listed by the server info, chat echoed back, disconnect', async () => {
       const client = await connect({ host: '127.0.0.1', port: server.port, protocol, name: 'libbot' });

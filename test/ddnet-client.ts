@@ -1,0 +1,40 @@
+// DDNet's own client (Debian package ddnet) under Xvfb, playing a demo from DDNet's user directory: the
+// strictest demo reader there is (DDNet has no command-line demo tool).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export const CLIENT = ['/usr/games/DDNet', '/usr/bin/DDNet'].find((p) => existsSync(p));
+export const XVFB_RUN = ['/usr/bin/xvfb-run'].find((p) => existsSync(p));
+
+/**
+ * Runs the client on `demos/<name>` (in DDNet's user directory) until its log shows `until` or `seconds` pass,
+ * and returns the log.
+ */
+export function playInClient(name: string, until: string, seconds: number): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(XVFB_RUN!, ['-a', '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', CLIENT!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    const stop = () => {
+      try {
+        // The whole process group: xvfb-run, Xvfb and the client (which does not quit on SIGTERM without its display).
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(stop, seconds * 1000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (log.includes(until)) stop();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(log);
+    });
+  });
+}
