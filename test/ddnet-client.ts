@@ -5,14 +5,16 @@ import { existsSync } from 'node:fs';
 
 export const CLIENT = ['/usr/games/DDNet', '/usr/bin/DDNet'].find((p) => existsSync(p));
 export const XVFB_RUN = ['/usr/bin/xvfb-run'].find((p) => existsSync(p));
+/** Teeworlds 0.7.5's client (Debian package teeworlds): it plays 0.7 demos from ~/.local/share/teeworlds/demos. */
+export const TEEWORLDS_CLIENT = ['/usr/games/teeworlds'].find((p) => existsSync(p));
 
 /**
- * Runs the client on `demos/<name>` (in DDNet's user directory) until its log shows `until` or `seconds` pass,
- * and returns the log.
+ * Runs the client (DDNet's, or `client`) on `demos/<name>` (in its user directory) until its log shows `until`
+ * or `seconds` pass, and returns the log.
  */
-export function playInClient(name: string, until: string, seconds: number): Promise<string> {
+export function playInClient(name: string, until: string, seconds: number, client = CLIENT): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(XVFB_RUN!, ['-a', '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', CLIENT!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
+    const child = spawn(XVFB_RUN!, ['-a', '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', client!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,13 +1,13 @@
 // The live client against real servers: Debian's DDNet-Server 16.4 (0.6/DDNet) and teeworlds-server 0.7.5,
 // started here on 127.0.0.1 (test/live-servers.ts). Without a server binary the suite skips (the skip names it).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoChat, readDemo } from '../../packages/demo/src/index.js';
 import { connect, serverInfo } from '../../packages/net/src/node.js';
 import { runCli } from '../cli-run.js';
-import { CLIENT, playInClient, XVFB_RUN } from '../ddnet-client.js';
+import { CLIENT, playInClient, TEEWORLDS_CLIENT, XVFB_RUN } from '../ddnet-client.js';
 import { ddnetUserDir } from '../ddnet-tools.js';
 import { hasServer, type LiveServer, SERVER_BINARIES, startServer } from '../live-servers.js';
 
@@ -38,7 +38,7 @@ for (const protocol of ['0.6', '0.7'] as const) {
       await server.waitForLog(`:sayer: ${text}`);
     });
 
-    it('net record for 8 s gives a demo with a snapshot every tick or two that demo snapshots reads (0.6: DDNet\'s client plays it)', async () => {
+    it('net record for 8 s gives a demo with a snapshot every tick or two that demo snapshots reads and the game\'s client plays', async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'live.demo');
       const recording = runCli(['net', 'record', address(), out, '--seconds', '8', '--name', 'recorder', '--protocol', protocol]);
       // Another player says a line while the recorder records: the demo holds it.
@@ -68,18 +68,21 @@ for (const protocol of ['0.6', '0.7'] as const) {
       // A server that falls behind on a loaded machine runs several ticks in one go and snaps once (DDNet's
       // server loop), so a rare gap of 4 is the server's; nearly all are one or two ticks.
       expect(gaps.filter((g) => g > 2).length).toBeLessThanOrEqual(gaps.length / 20);
-      if (protocol !== '0.6' || !CLIENT || !XVFB_RUN) return;
-      // DDNet's client loads the map from its data by name, CRC and SHA-256 (the demo has no map data) and
-      // plays to the chat line.
+      // The game's own client loads the map from its data by name and CRC (the demo has no map data) and plays
+      // the demo: DDNet's to the chat line (it logs chat), Teeworlds 0.7.5's to the end (it logs no chat).
+      const player = protocol === '0.6' ? CLIENT : TEEWORLDS_CLIENT;
+      if (!player || !XVFB_RUN) return;
+      const demos = join(protocol === '0.6' ? ddnetUserDir : join(homedir(), '.local', 'share', 'teeworlds'), 'demos');
       const file = `twcodec-net-record-${process.pid}.demo`;
-      mkdirSync(join(ddnetUserDir, 'demos'), { recursive: true });
-      writeFileSync(join(ddnetUserDir, 'demos', file), bytes);
+      mkdirSync(demos, { recursive: true });
+      writeFileSync(join(demos, file), bytes);
       try {
-        const log = await playInClient(file, line, 60);
-        expect(log).not.toMatch(/demo_player: .*(failed|due to error)/);
-        expect(log).toContain(line);
+        const until = protocol === '0.6' ? line : 'demo_player]: end of file';
+        const log = await playInClient(file, until, 60, player);
+        expect(log).not.toMatch(/demo_player\]?: .*(failed|due to error)/);
+        expect(log).toContain(until);
       } finally {
-        rmSync(join(ddnetUserDir, 'demos', file), { force: true });
+        rmSync(join(demos, file), { force: true });
       }
     }, 120_000);
 
