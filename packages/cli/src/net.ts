@@ -161,12 +161,24 @@ export const NET_COMMANDS = {
         throw e;
       }
       let snapshots = 0;
-      // Game messages, as a client records them (system messages are the engine's, not the demo's).
-      client.on('message', (m) => m.system || writer.message(m.data));
-      client.on('snapshot', (s) => (writer.snapshot(s.tick, s.snapshot), snapshots++));
       await new Promise<void>((resolve, reject) => {
         const stop = setTimeout(() => (client.off('close', closed), resolve()), seconds * 1000);
         const closed = (c: ClientClose) => (clearTimeout(stop), reject(c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection')));
+        // A snapshot or message the demo writer refuses ends the recording with its error (thrown here, it
+        // would reach the socket's event handler).
+        const record = (write: () => void) => {
+          try {
+            write();
+          } catch (e) {
+            client.off('close', closed);
+            clearTimeout(stop);
+            client.disconnect();
+            reject(e);
+          }
+        };
+        // Game messages, as a client records them (system messages are the engine's, not the demo's).
+        client.on('message', (m) => m.system || record(() => writer.message(m.data)));
+        client.on('snapshot', (s) => record(() => (writer.snapshot(s.tick, s.snapshot), snapshots++)));
         client.on('close', closed);
       });
       client.disconnect();
