@@ -73,6 +73,7 @@ describe('NetClient 0.6/DDNet', () => {
   it('connects with the bytes DDNet 16.4 sends (connless.pcap): connect with TKEN, accept and every later packet ending in the token', () => {
     const s = new Script();
     s.client.start();
+    expect(() => s.client.say('too early')).toThrow(expect.objectContaining({ code: 'NOT_CONNECTED' }));
     expect(hex(s.raw[0]!)).toBe('10000001544b454effffffff');
     s.control({ kind: 'connect_accept', tokenMagic: true });
     expect(hex(s.raw[1]!)).toBe('1000000394dba809');

@@ -249,6 +249,7 @@ export class NetClient {
   /** Sends a message by its @twcodec/netmsg kind and fields (vital unless `vital` is false). */
   sendMessage(message: { kind: string; [field: string]: unknown }, vital = true): void {
     if (this.state === 'closed') throw new NetError('CLOSED', 'the connection is closed', -1, 'connection');
+    if (this.state === 'token' || this.state === 'connecting') throw new NetError('NOT_CONNECTED', 'the server has not accepted the connection yet (await ready())', -1, 'connection');
     // Encoded now, so that a message the table does not know throws here, at the caller.
     const bytes = encodeNetMessage(this.table, message);
     if (bytes.length > CLIENT_LIMITS.maxChunkBytes) throw new NetError('CHUNK_TOO_BIG', `${bytes.length} bytes, at most ${CLIENT_LIMITS.maxChunkBytes} in one chunk`, -1, message.kind);
