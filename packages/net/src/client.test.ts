@@ -138,6 +138,19 @@ describe('NetClient 0.6/DDNet', () => {
     s.client.disconnect();
   });
 
+  it('sends a keep-alive after half a second without sending, with the security token', () => {
+    const s = new Script();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 1, mapSize: 2 }], { ack: 1 });
+    const before = s.raw.length;
+    vi.advanceTimersByTime(400);
+    expect(s.raw.length).toBe(before);
+    vi.advanceTimersByTime(200);
+    expect(s.sent.slice(before)).toMatchObject([{ kind: 'control', control: { kind: 'keep_alive' }, securityToken: TOKEN, header: { ack: 1 } }]);
+    s.client.disconnect();
+  });
+
   it('a server closing the connection rejects ready() with its reason', async () => {
     const s = new Script();
     const ready = s.client.ready();
