@@ -44,6 +44,16 @@ export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): str
       ...(s.snapshot ? { items: s.snapshot.items.length } : {}),
       ...(s.error ? { error: s.error } : {}),
     }));
+  if (tracked?.maps.length)
+    line.maps = tracked.maps.map((m) => ({
+      name: m.name,
+      size: m.size,
+      crc: m.crc.toString(16).padStart(8, '0'),
+      ...(m.sha256 ? { sha256: m.sha256 } : {}),
+      ...(m.crcOk !== undefined ? { crcOk: m.crcOk } : {}),
+      ...(m.sha256Ok !== undefined ? { sha256Ok: m.sha256Ok } : {}),
+      ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
+    }));
   return messageJson(line);
 }
 
@@ -101,7 +111,7 @@ export const NET_COMMANDS = {
     flags: { protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the protocol of flows the capture holds no handshake of (default: told from their packets, else 0.6)' } },
     summary: 'NDJSON: one line per UDP datagram of a pcap/pcapng capture: time, source, destination, protocol, header, chunks with their messages',
     details:
-      'Messages carry the names and fields of `demo messages` (https://github.com/twcodec/twcodec/blob/main/docs/formats/net-messages.md); control and connectionless packets (server info) are named as in https://github.com/twcodec/twcodec/blob/main/docs/formats/network.md. A datagram that does not decode gets its line with "error" and the rest go on. Each flow takes its protocol from its handshake (0.7 token/connect, 0.6 connect). Vital chunks the receiver already had carry "delivery": "duplicate" (out of order: "out_of_order"); each snapshot a datagram completes (snap parts of a tick, the delta applied to the snapshot of the delta tick) is listed under "snapshots" with its tick, item count and "crcOk". Not yet: the map download. FILE may be - to read standard input.',
+      'Messages carry the names and fields of `demo messages` (https://github.com/twcodec/twcodec/blob/main/docs/formats/net-messages.md); control and connectionless packets (server info) are named as in https://github.com/twcodec/twcodec/blob/main/docs/formats/network.md. A datagram that does not decode gets its line with "error" and the rest go on. Each flow takes its protocol from its handshake (0.7 token/connect, 0.6 connect). Vital chunks the receiver already had carry "delivery": "duplicate" (out of order: "out_of_order"); each snapshot a datagram completes (snap parts of a tick, the delta applied to the snapshot of the delta tick) is listed under "snapshots" with its tick, item count and "crcOk"; a map download over UDP (DDNet\'s map_details/map_change/map_data, 0.7\'s map_change/map_data) that a datagram completes is listed under "maps" with its name, size, CRC, SHA-256, "crcOk" and "sha256Ok" (a map-change announcing more than 64 MiB, or chunks beyond the announced size, give "error" there). FILE may be - to read standard input.',
     async run(io: CliIo, [file]: string[], flags: Record<string, boolean | string | undefined>) {
       const protocol = flags.protocol;
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);

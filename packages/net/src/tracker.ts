@@ -1,8 +1,10 @@
 // Follows each connection of a capture as its peers do: vital chunks by sequence (a resent chunk the peer
 // already had is a duplicate, delivered once), and the snapshots a server sends (snap parts gathered per tick,
 // the delta applied to the snapshot of the delta tick, the server's CRC checked: snapshot-receiver.ts). Facts
-// from DDNet src/engine/shared/network.cpp (CPacketChunkUnpacker: in-order sequence, IsSeqInBackroom).
+// from DDNet src/engine/shared/network.cpp (CPacketChunkUnpacker: in-order sequence, IsSeqInBackroom). The
+// map a client downloads is reassembled by mapdownload.ts.
 import type { CaptureDatagram } from './capture.js';
+import { type MapDownload, MapDownloader } from './mapdownload.js';
 import { isSnapMessage, type RebuiltSnapshot, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 
 export type { RebuiltSnapshot } from './snapshot-receiver.js';
@@ -18,6 +20,13 @@ export interface TrackedDatagram {
   delivery: ChunkDelivery[];
   /** Snapshots completed by this datagram. */
   snapshots: RebuiltSnapshot[];
+  /** Map downloads this datagram completed (or that were refused: `error`). */
+  maps: MapDownload[];
+}
+
+export interface ConnectionTrackerOptions {
+  /** The biggest map download taken, in bytes (default DEFAULT_MAX_MAP_SIZE, 64 MiB); bigger ones end in MAP_TOO_BIG. */
+  maxMapSize?: number;
 }
 
 interface Direction {
@@ -25,6 +34,8 @@ interface Direction {
   ack: number;
   /** Snapshot state of the receiving client (made with the first snapshot message). */
   snapshots?: SnapshotReceiver;
+  /** The map download of the receiving client. */
+  map?: MapDownloader;
 }
 
 /** Whether `seq` lies in the half of the sequence space before `ack` (already received). */
@@ -38,6 +49,8 @@ export function inBackroom(seq: number, ack: number): boolean {
 export class ConnectionTracker {
   private readonly directions = new Map<string, Direction>();
 
+  constructor(private readonly options: ConnectionTrackerOptions = {}) {}
+
   private direction(source: string, destination: string): Direction {
     const key = `${source} ${destination}`;
     let d = this.directions.get(key);
@@ -46,7 +59,7 @@ export class ConnectionTracker {
   }
 
   feed(d: CaptureDatagram): TrackedDatagram {
-    const out: TrackedDatagram = { delivery: [], snapshots: [] };
+    const out: TrackedDatagram = { delivery: [], snapshots: [], maps: [] };
     const p = d.packet;
     if (!p) return out;
     const dir = this.direction(d.source, d.destination);
@@ -57,6 +70,8 @@ export class ConnectionTracker {
         dir.ack = back.ack = 0;
         delete dir.snapshots;
         delete back.snapshots;
+        delete dir.map;
+        delete back.map;
       }
       return out;
     }
@@ -69,6 +84,12 @@ export class ConnectionTracker {
       out.delivery.push(delivery);
       if (delivery !== 'delivered') continue;
       const m = chunk.message as SnapMessage;
+      if (m.kind === 'map_details' || m.kind === 'map_change' || m.kind === 'map_data') {
+        dir.map ??= new MapDownloader(this.options.maxMapSize);
+        const ended = dir.map.message(p.protocol, m, chunk.sequence !== undefined);
+        if (ended) out.maps.push(ended);
+        continue;
+      }
       if (!isSnapMessage(m.kind)) continue;
       const rebuilt = (dir.snapshots ??= new SnapshotReceiver(p.protocol)).feed(m);
       if (rebuilt) out.snapshots.push(rebuilt);

@@ -16,6 +16,7 @@ export {
   varIntSize,
 } from './bytes.js';
 export { BinaryError, CodecError, type CodecErrorSource, describeSource, errorAbout, lineColumn } from './errors.js';
+export { crc32, sha256 } from './hash.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
 export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
