@@ -1,7 +1,8 @@
 // `net pcap`: the UDP datagrams of a capture file, decoded by @twcodec/net, one JSON line each. `net info`,
-// `net say`, `net record`: a live server, through @twcodec/net/node's client.
+// `net say`, `net record`: a live server, through @twcodec/net/node's client. `net demo`: a client's demo rebuilt
+// from a capture.
 import { DemoWriter } from '@twcodec/demo';
-import { type CaptureDatagram, type ClientClose, ConnectionTracker, decodeCapture, NetError, type NetProtocolName, type TrackedDatagram } from '@twcodec/net';
+import { type CaptureDatagram, captureDemo, type ClientClose, ConnectionTracker, decodeCapture, NetError, type NetProtocolName, type TrackedDatagram } from '@twcodec/net';
 import { connect, NET_VERSIONS, type NetClient, serverInfo } from '@twcodec/net/node';
 import { type CliIo, UsageError } from './io.js';
 import { messageJson } from './teehistorian.js';
@@ -194,6 +195,28 @@ export const NET_COMMANDS = {
       client.disconnect();
       await io.writeFile(out!, writer.finish());
       io.stderr(`recorded ${snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
+    },
+  },
+  'net demo': {
+    args: ['FILE', 'OUT'],
+    flags: {
+      player: { type: 'string' as const, value: 'NAME', help: 'the player whose client recorded the demo (the name its start info carries)' },
+      map: { type: 'string' as const, value: 'FILE', help: 'the map file, when the capture holds no download of it' },
+      protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the protocol of flows the capture holds no handshake of' },
+    },
+    summary: 'Write the demo the client playing NAME would have recorded from a pcap/pcapng capture of its session',
+    details:
+      "The demo holds the map (from its download in the capture, else --map FILE, checked against the CRC, size and SHA-256 the server announced), every snapshot the client received with its CRC right, at its tick, and the game messages it received, as the client records them: DDNet 16.4 (0.6) from the connection the player controls, its own or its dummy's (told from the order in which the client sends their inputs; around a switch the capture cannot show the exact frame, so a snapshot or two there may be the other connection's), with its tuning at each snapshot; Teeworlds 0.7.5 with the demo-only items (de_client_info, de_game_info, de_tune_params) and messages (de_client_enter/leave) its client adds. Messages before the first snapshot come right after it. Prints what it wrote as JSON: client, dummy and server endpoints, map, snapshots and messages.",
+    async run(io: CliIo, [file, out]: string[], flags: Record<string, boolean | string | undefined>) {
+      const player = flags.player;
+      if (typeof player !== 'string' || !player) throw new UsageError('net demo needs --player NAME (usage: twcodec net demo FILE OUT --player NAME [--map FILE])');
+      const protocol = flags.protocol;
+      if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
+      const map = typeof flags.map === 'string' ? await io.readFile(flags.map) : undefined;
+      const result = captureDemo(await io.readFile(file!), { player, ...(map ? { map } : {}), ...(protocol ? { protocol: protocol as NetProtocolName } : {}) });
+      await io.writeFile(out!, result.demo);
+      const { demo, map: m, ...rest } = result;
+      await io.stdout(`${messageJson({ ...rest, map: { name: m.name, size: m.size, crc: m.crc.toString(16).padStart(8, '0'), sha256: m.sha256, from: m.from }, bytes: demo.length })}\n`);
     },
   },
 };
