@@ -61,6 +61,11 @@ export interface CaptureDemo {
   snapshots: number;
   messages: number;
   dummySnapshots: number;
+  /**
+   * Ticks whose snapshot arrived while the client switched between its own connection and its dummy's (after
+   * the last input of one, before the first of the other): which of the two it recorded is a guess there.
+   */
+  switchTicks: number[];
 }
 
 interface Connection {
@@ -307,12 +312,14 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   const dummy = protocol === '0.6' ? findDummy(main, connections.values()) : undefined;
   const timeline = dummy ? controlTimeline(main, dummy) : [];
   let next = 0;
-  /** The connection the client controlled when datagram `d` arrived. */
+  let switching = false;
+  /** The connection the client controlled when datagram `d` arrived (`switching`: a guess, see switchTicks). */
   const controlled = (d: CaptureDatagram): Connection => {
     while (next < timeline.length && timeline[next]!.index < d.index) next++;
     const before = timeline[next - 1];
     const after = timeline[next];
-    if (!before || !after) return (after ?? before)?.connection ?? main;
+    switching = !!before && !!after && before.connection !== after.connection;
+    if (!before || !after || before.connection === after.connection) return (after ?? before)?.connection ?? main;
     // Between the last call of one connection and the first of the other the client switched, in a frame
     // the capture does not show (frames without input exist): take the middle of that window. In the corpus
     // captures 15 of 20 snapshots that arrived in such windows fall on the side the client recorded.
@@ -331,6 +338,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   let snapshots = 0;
   let messages = 0;
   let dummySnapshots = 0;
+  const switchTicks: number[] = [];
   const record = (bytes: Uint8Array) => {
     if (lastTick < 0) held.push(bytes);
     else (writer.message(bytes), messages++);
@@ -368,9 +376,10 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_tune_params', params: tune } as { kind: string }));
       snapshots++;
       if (from === dummy) dummySnapshots++;
+      if (switching) switchTicks.push(s.tick);
     }
   }
   if (!snapshots) fail('NO_SNAPSHOTS', `the capture holds no snapshot ${main.client} received with its CRC right`, 'snapshots');
   const demo = writer.finish();
-  return { demo, protocol, client: main.client, ...(dummy ? { dummy: dummy.client } : {}), server: main.server, map: { name: change.name, size: change.size, crc: change.crc, sha256: mapSha256, from }, snapshots, messages, dummySnapshots };
+  return { demo, protocol, client: main.client, ...(dummy ? { dummy: dummy.client } : {}), server: main.server, map: { name: change.name, size: change.size, crc: change.crc, sha256: mapSha256, from }, snapshots, messages, dummySnapshots, switchTicks };
 }

@@ -1,0 +1,186 @@
+// captureDemo on captures built here (a DDNet session with a map download, a client with a dummy) and on the
+// 0.7 fixture; the corpus captures against the clients' own demos are in test/net/capture-demo.test.ts.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { demoMessages, readDemo, resaveDemo } from '@twcodec/demo';
+import { crc32, packVarInt, sha256 } from '@twcodec/runtime';
+import { createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
+import { fixturesDir, readBytes } from '../../../test/corpus.js';
+import { captureDemo, type DecodedChunk, type DecodedPacket, encodePacket, LINKTYPE } from './index.js';
+
+interface Sent {
+  from: string;
+  to: string;
+  bytes: Uint8Array;
+  ms: number;
+}
+
+const ip = (endpoint: string) => endpoint.split(':')[0]!.split('.').map(Number);
+const port = (endpoint: string) => Number(endpoint.split(':')[1]);
+
+/** A classic pcap of raw IPv4/UDP frames (LINKTYPE_RAW). */
+function pcapOf(datagrams: Sent[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const head = new DataView(new ArrayBuffer(24));
+  head.setUint32(0, 0xa1b2c3d4, true);
+  head.setUint16(4, 2, true);
+  head.setUint16(6, 4, true);
+  head.setUint32(16, 65535, true);
+  head.setUint32(20, LINKTYPE.raw, true);
+  parts.push(new Uint8Array(head.buffer));
+  for (const d of datagrams) {
+    const frame = new Uint8Array(28 + d.bytes.length);
+    const v = new DataView(frame.buffer);
+    frame[0] = 0x45;
+    v.setUint16(2, frame.length);
+    frame[8] = 64;
+    frame[9] = 17;
+    frame.set(ip(d.from), 12);
+    frame.set(ip(d.to), 16);
+    v.setUint16(20, port(d.from));
+    v.setUint16(22, port(d.to));
+    v.setUint16(24, 8 + d.bytes.length);
+    frame.set(d.bytes, 28);
+    const rec = new DataView(new ArrayBuffer(16));
+    rec.setUint32(0, 1_800_000_000 + Math.floor(d.ms / 1000), true);
+    rec.setUint32(4, Math.round((d.ms % 1000) * 1000), true);
+    rec.setUint32(8, frame.length, true);
+    rec.setUint32(12, frame.length, true);
+    parts.push(new Uint8Array(rec.buffer), frame);
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) (out.set(p, at), (at += p.length));
+  return out;
+}
+
+function packed(ints: Int32Array): Uint8Array {
+  const out = new Uint8Array(ints.length * 5);
+  let n = 0;
+  for (const v of ints) n = packVarInt(v, out, n);
+  return out.slice(0, n);
+}
+
+/** A 0.6 session builder: connects clients, sends their messages and the server's, numbers vital chunks. */
+class Session {
+  readonly sent: Sent[] = [];
+  private readonly sequences = new Map<string, number>();
+  private ms = 0;
+
+  constructor(readonly server: string) {}
+
+  private send(from: string, to: string, bytes: Uint8Array) {
+    this.sent.push({ from, to, bytes, ms: (this.ms += 5) });
+  }
+
+  connect(client: string) {
+    this.send(client, this.server, Uint8Array.of(0x10, 0, 0, 1));
+    this.send(this.server, client, Uint8Array.of(0x10, 0, 0, 2));
+  }
+
+  message(from: string, to: string, message: Record<string, unknown>, vital = true) {
+    const key = `${from} ${to}`;
+    const sequence = (this.sequences.get(key) ?? 0) + 1;
+    if (vital) this.sequences.set(key, sequence);
+    const chunk = { flags: vital ? ['vital'] : [], size: 0, ...(vital ? { sequence } : {}), message: message as unknown as DecodedChunk['message'] } as DecodedChunk;
+    const packet: DecodedPacket = { protocol: '0.6', kind: 'connection', header: { flags: 0, ack: 0, num_chunks: 1 }, flags: [], chunks: [chunk] };
+    this.send(from, to, encodePacket(packet));
+  }
+
+  snapshot(client: string, tick: number, snapshot: Snapshot, base?: { tick: number; snapshot: Snapshot }) {
+    const data = packed(createDelta(base?.snapshot ?? new Snapshot([]), snapshot, DDNET_0_6));
+    this.message(this.server, client, { kind: 'snap_single', tick, deltaTick: base ? tick - base.tick : tick + 1, crc: snapshot.checksum(), partSize: data.length, data }, false);
+  }
+}
+
+const SERVER = '10.0.0.1:8303';
+const CLIENT = '10.0.0.2:50000';
+const DUMMY = '10.0.0.2:50001';
+const snapshotOf = (n: number, salt: number) => new Snapshot(Array.from({ length: n }, (_, i) => ({ type: 100, id: i, data: Int32Array.of(i, salt, -i) })));
+const startInfo = (name: string) => ({ kind: 'cl_start_info', name, clan: '', country: -1, skin: 'default', useCustomColor: false, colorBody: 0, colorFeet: 0 });
+const input = (predictionTick: number) => ({ kind: 'input', ackGameTick: 0, predictionTick, size: 40, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
+
+describe('captureDemo', () => {
+  const map = Uint8Array.from({ length: 1500 }, (_, i) => (i * 7) & 0xff);
+  const mapCrc = crc32(map) | 0;
+
+  function downloadSession(): Session {
+    const s = new Session(SERVER);
+    s.connect(CLIENT);
+    s.message(CLIENT, SERVER, startInfo('Tee'));
+    s.message(SERVER, CLIENT, { kind: 'map_details', mapName: 'tiny', mapSha256: sha256(map), mapCrc, mapSize: map.length, mapUrl: '' });
+    s.message(SERVER, CLIENT, { kind: 'map_change', mapName: 'tiny', mapCrc, mapSize: map.length });
+    s.message(SERVER, CLIENT, { kind: 'map_data', last: false, mapCrc, chunk: 0, chunkSize: 1000, data: map.subarray(0, 1000) });
+    s.message(SERVER, CLIENT, { kind: 'map_data', last: true, mapCrc, chunk: 1, chunkSize: 500, data: map.subarray(1000) });
+    s.message(SERVER, CLIENT, { kind: 'sv_motd', message: 'welcome' });
+    return s;
+  }
+
+  it('writes the map downloaded, the snapshots at their ticks and the game messages; the demo reads back and resaves to its bytes', () => {
+    const s = downloadSession();
+    const [a, b] = [snapshotOf(5, 1), snapshotOf(6, 2)];
+    s.snapshot(CLIENT, 100, a);
+    s.message(SERVER, CLIENT, { kind: 'sv_chat', team: 0, clientId: -1, message: 'hello' });
+    s.snapshot(CLIENT, 102, b, { tick: 100, snapshot: a });
+    s.message(SERVER, CLIENT, { kind: 'snap_empty', tick: 104, deltaTick: 2 }, false);
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result).toMatchObject({ protocol: '0.6', client: CLIENT, server: SERVER, snapshots: 3, map: { name: 'tiny', size: 1500, from: 'capture' } });
+    expect(result.dummy).toBeUndefined();
+    const demo = readDemo(result.demo);
+    expect(demo.header).toMatchObject({ version: 6, netVersion: '0.6 626fce9a778df4d4', mapName: 'tiny', mapSize: 1500, type: 'client', timestamp: '2027-01-15_08-00-00' });
+    expect(demo.map).toEqual(map);
+    expect([...demo.snapshots()].map(({ tick, snapshot }) => [tick, snapshot.checksum()])).toEqual([
+      [100, a.checksum()],
+      [102, b.checksum()],
+      [104, b.checksum()],
+    ]);
+    // The motd came before the first snapshot: it is written right after it.
+    expect([...demoMessages(demo)].map((m) => [m.tick, m.message.kind])).toEqual([
+      [100, 'sv_motd'],
+      [100, 'sv_chat'],
+    ]);
+    expect(resaveDemo(result.demo)).toEqual(result.demo);
+  });
+
+  it('refuses a player nobody played, a capture without the map and a map that is not the announced one', () => {
+    const s = downloadSession();
+    s.snapshot(CLIENT, 100, snapshotOf(3, 1));
+    const capture = pcapOf(s.sent);
+    const code = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+      return undefined;
+    };
+    expect(code(() => captureDemo(capture, { player: 'Nobody' }))).toBe('PLAYER_NOT_FOUND');
+    expect(code(() => captureDemo(capture, { player: 'Tee', map: map.subarray(1) }))).toBe('MAP_MISMATCH');
+    expect(captureDemo(capture, { player: 'Tee', map }).map.from).toBe('option');
+    const fixture = readBytes(join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap'));
+    expect(code(() => captureDemo(fixture, { player: 'Charlie' }))).toBe('MAP_MISSING');
+    expect(code(() => captureDemo(fixture, { player: 'Charlie', map: readBytes(join(fixturesDir, 'maps', 'ctf1.map')) }))).toBe('MAP_MISMATCH');
+  });
+
+  it("records the snapshots of the connection the player controls: its own or its dummy's, told from which input the client sends first", () => {
+    const s = downloadSession();
+    s.connect(DUMMY);
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    const own = (tick: number) => snapshotOf(4, tick);
+    const dummy = (tick: number) => snapshotOf(4, -tick);
+    const controlled: string[] = [];
+    for (let tick = 100; tick < 120; tick += 2) {
+      // The client controls its dummy from tick 106 to 112: it processes the snapshots that came, then sends
+      // its input, the controlled connection's first.
+      const order = tick >= 106 && tick <= 112 ? [DUMMY, CLIENT] : [CLIENT, DUMMY];
+      controlled.push(order[0]!);
+      s.snapshot(CLIENT, tick, own(tick));
+      s.snapshot(DUMMY, tick, dummy(tick));
+      for (const c of order) s.message(c, SERVER, input(tick + 1), false);
+    }
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result).toMatchObject({ dummy: DUMMY, snapshots: 10, dummySnapshots: 4 });
+    const sums = [...readDemo(result.demo).snapshots()].map(({ tick, snapshot }) => snapshot.checksum() === (controlled[(tick - 100) / 2] === DUMMY ? dummy(tick) : own(tick)).checksum());
+    expect(sums).toEqual(Array(10).fill(true));
+  });
+});
