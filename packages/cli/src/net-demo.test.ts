@@ -1,0 +1,33 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readDemo } from '@twcodec/demo';
+import { corpusDir, fixturesDir, hasCorpus, readBytes } from '../../../test/corpus.js';
+import { runCli as run } from '../../../test/cli-run.js';
+
+const fixture = join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap');
+const out = () => join(mkdtempSync(join(tmpdir(), 'twcodec-net-demo-')), 'out.demo');
+
+describe('twcodec net demo', () => {
+  it('needs --player (usage error, exit 2); a capture without the map is refused with one line and nothing written', async () => {
+    const target = out();
+    expect(await run(['net', 'demo', fixture, target])).toMatchObject({ code: 2 });
+    const { code, stderr } = await run(['net', 'demo', fixture, target, '--player', 'Charlie']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^twcodec: MAP_MISSING: the capture holds no download of map 'ctf2' \(24440 bytes, CRC 4a5ee326\)/);
+    expect(existsSync(target)).toBe(false);
+    expect((await run(['net', 'demo', fixture, target, '--player', 'Nobody'])).stderr).toContain("PLAYER_NOT_FOUND: no client in the capture sent start info with the name 'Nobody' (names: 'Charlie')");
+  });
+
+  it.skipIf(!hasCorpus)('writes the 0.7 demo of the fixture with --map and prints what it wrote', async () => {
+    const target = out();
+    const { code, stdout } = await run(['net', 'demo', fixture, target, '--player', 'Charlie', '--map', join(corpusDir, 'maps', 'tw07', 'ctf2.map')]);
+    expect(code).toBe(0);
+    const line = JSON.parse(stdout) as Record<string, unknown>;
+    expect(line).toMatchObject({ protocol: '0.7', client: '127.0.0.1:58601', server: '127.0.0.1:18503', map: { name: 'ctf2', crc: '4a5ee326', from: 'option' }, switchTicks: [] });
+    const demo = readDemo(readBytes(target));
+    expect(demo.header).toMatchObject({ version: 4, netVersion: '0.7 802f1be60a05665f', mapName: 'ctf2', type: 'client' });
+    expect([...demo.snapshots()]).toHaveLength(line.snapshots as number);
+  });
+});
