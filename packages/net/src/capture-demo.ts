@@ -17,7 +17,7 @@
 //   of another client (once the local one is known) and a non-silent drop are recorded as de_client_enter
 //   and de_client_leave.
 import { DemoWriter } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { crc32, encodeI32String, sha256 } from '@twcodec/runtime';
 import { Snapshot, type SnapshotItem } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
@@ -177,15 +177,10 @@ function findDummy(main: Connection, connections: Iterable<Connection>): Connect
   return best && bestPairs >= 10 && bestPairs * 2 >= best.inputs.length ? best : undefined;
 }
 
-interface Client07 {
-  team: number;
-  name: string;
-  clan: string;
-  country: number;
-  skinPartNames: string[];
-  useCustomColors: number[];
-  skinPartColors: number[];
-}
+type Message07<K extends Teeworlds07Message['kind']> = Extract<Teeworlds07Message, { kind: K }>;
+/** A client as the 0.7 client keeps it: what its last sv_client_info (and later sv_team, sv_skin_change) said. */
+type Client07 = Pick<Message07<'sv_client_info'>, 'team' | 'name' | 'clan' | 'country' | 'skinPartNames' | 'useCustomColors' | 'skinPartColors'>;
+const skinOf = (m: Message07<'sv_client_info' | 'sv_skin_change'>) => ({ skinPartNames: m.skinPartNames.slice(), useCustomColors: m.useCustomColors.map(Number), skinPartColors: m.skinPartColors.slice() });
 
 /** What a Teeworlds 0.7 client keeps from the messages it does not record, for the demo-only items. */
 class DemoState07 {
@@ -195,49 +190,40 @@ class DemoState07 {
   gameInfo: number[] | undefined;
 
   /** Applies a message; returns the demo message (de_client_enter/leave) the client records for it, if any. */
-  apply(m: Record<string, unknown> & { kind: string }): { kind: string; [field: string]: unknown } | undefined {
-    const id = m.clientId as number;
+  apply(m: Teeworlds07Message): Message07<'de_client_enter' | 'de_client_leave'> | undefined {
     switch (m.kind) {
       case 'sv_tune_params':
-        this.tuning = (m.params as number[]).slice();
+        this.tuning = m.params.slice();
         return undefined;
       case 'sv_game_info':
-        this.gameInfo = [m.gameFlags, m.scoreLimit, m.timeLimit, m.matchNum, m.matchCurrent] as number[];
+        this.gameInfo = [m.gameFlags, m.scoreLimit, m.timeLimit, m.matchNum, m.matchCurrent];
         return undefined;
       case 'sv_client_info': {
-        let enter;
+        let enter: Message07<'de_client_enter'> | undefined;
         if (m.local) {
           if (this.local !== -1) return undefined;
-          this.local = id;
+          this.local = m.clientId;
         } else {
-          if (this.clients.has(id)) return undefined;
-          if (this.local !== -1 && !m.silent) enter = { kind: 'de_client_enter', name: m.name, clientId: id, team: m.team };
+          if (this.clients.has(m.clientId)) return undefined;
+          if (this.local !== -1 && !m.silent) enter = { kind: 'de_client_enter', name: m.name, clientId: m.clientId, team: m.team };
         }
-        this.clients.set(id, {
-          team: m.team as number,
-          name: m.name as string,
-          clan: m.clan as string,
-          country: m.country as number,
-          skinPartNames: (m.skinPartNames as string[]).slice(),
-          useCustomColors: (m.useCustomColors as (number | boolean)[]).map(Number),
-          skinPartColors: (m.skinPartColors as number[]).slice(),
-        });
+        this.clients.set(m.clientId, { team: m.team, name: m.name, clan: m.clan, country: m.country, ...skinOf(m) });
         return enter;
       }
       case 'sv_client_drop': {
-        const c = this.clients.get(id);
-        if (this.local === id || !c) return undefined;
-        this.clients.delete(id);
-        return m.silent ? undefined : { kind: 'de_client_leave', name: c.name, clientId: id, reason: m.reason };
+        const c = this.clients.get(m.clientId);
+        if (this.local === m.clientId || !c) return undefined;
+        this.clients.delete(m.clientId);
+        return m.silent ? undefined : { kind: 'de_client_leave', name: c.name, clientId: m.clientId, reason: m.reason };
       }
       case 'sv_skin_change': {
-        const c = this.clients.get(id);
-        if (c) Object.assign(c, { skinPartNames: (m.skinPartNames as string[]).slice(), useCustomColors: (m.useCustomColors as (number | boolean)[]).map(Number), skinPartColors: (m.skinPartColors as number[]).slice() });
+        const c = this.clients.get(m.clientId);
+        if (c) Object.assign(c, skinOf(m));
         return undefined;
       }
       case 'sv_team': {
-        const c = this.clients.get(id);
-        if (c) c.team = m.team as number;
+        const c = this.clients.get(m.clientId);
+        if (c) c.team = m.team;
         return undefined;
       }
     }
@@ -356,11 +342,11 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       if (m.kind === 'sv_tune_params') tuning.set(from, m.params as number[]);
       if (!recording) return;
       if (state07 && NOT_RECORDED_07.has(m.kind)) {
-        const demoMessage = state07.apply(m);
+        const demoMessage = state07.apply(m as unknown as Teeworlds07Message);
         if (demoMessage) record(encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage));
         return;
       }
-      if (state07 && m.kind === 'sv_team') state07.apply(m);
+      if (state07 && m.kind === 'sv_team') state07.apply(m as unknown as Teeworlds07Message);
       record(chunkBytes(protocol, chunk));
     });
     if (!recording) continue;

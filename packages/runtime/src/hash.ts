@@ -1,6 +1,7 @@
 // CRC-32 (the zlib/PNG polynomial 0xedb88320, as Teeworlds' crc32 of a map file) and SHA-256 (FIPS 180-4),
 // without node:crypto so that the runtime works in browsers too: map downloads and demo headers name a map
 // by both.
+import { padToBlocks } from './md5.js';
 
 const CRC_TABLE = new Int32Array(256);
 for (let n = 0; n < 256; n++) {
@@ -25,13 +26,7 @@ const K = Uint32Array.from([
 
 /** SHA-256 of `bytes` (32 bytes). */
 export function sha256(bytes: Uint8Array): Uint8Array {
-  const bitLength = bytes.length * 8;
-  const padded = new Uint8Array((((bytes.length + 8) >> 6) + 1) << 6);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
+  const { padded, view } = padToBlocks(bytes, false);
   const h = Uint32Array.of(0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19);
   const w = new Uint32Array(64);
   const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));

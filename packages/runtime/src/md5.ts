@@ -5,14 +5,25 @@ const S = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14,
 const K = new Int32Array(64);
 for (let i = 0; i < 64; i++) K[i] = Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0;
 
-export function md5(message: Uint8Array): Uint8Array {
+/**
+ * The message padded to whole 64-byte blocks as MD5 and SHA-256 both pad it: a 1 bit, zeros, and the length in
+ * bits as 8 bytes (MD5 little-endian, SHA-256 big-endian).
+ */
+export function padToBlocks(message: Uint8Array, littleEndian: boolean): { padded: Uint8Array; view: DataView } {
   const bitLength = message.length * 8;
   const padded = new Uint8Array((((message.length + 8) >> 6) + 1) << 6);
   padded.set(message);
   padded[message.length] = 0x80;
   const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, bitLength >>> 0, true);
-  view.setUint32(padded.length - 4, Math.floor(bitLength / 2 ** 32), true);
+  const low = bitLength >>> 0;
+  const high = Math.floor(bitLength / 2 ** 32);
+  view.setUint32(padded.length - 8, littleEndian ? low : high, littleEndian);
+  view.setUint32(padded.length - 4, littleEndian ? high : low, littleEndian);
+  return { padded, view };
+}
+
+export function md5(message: Uint8Array): Uint8Array {
+  const { padded, view } = padToBlocks(message, true);
 
   let a0 = 0x67452301 | 0;
   let b0 = 0xefcdab89 | 0;
