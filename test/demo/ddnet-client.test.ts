@@ -7,25 +7,31 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoChat, readDemo, sliceDemo } from '@twcodec/demo';
+import { captureDemo } from '@twcodec/net';
 import { corpusFiles, fixturesDir, hasCorpus, readBytes } from '../corpus.js';
 import { CLIENT, playInClient, XVFB_RUN } from '../ddnet-client.js';
 import { ddnetUserDir } from '../ddnet-tools.js';
 
-/** Demos with chat lines: a fixture always, and client and server demos of the corpus when it is there. */
-const demos = [join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo')];
+/**
+ * Demos with chat lines: a fixture always, and client and server demos of the corpus when it is there, and the
+ * demo `net demo` writes for Bravo from the corpus's DDNet capture (its map downloaded in the capture).
+ */
+const demos: { name: string; bytes: () => Uint8Array }[] = [join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo')].map((path) => ({ name: basename(path), bytes: () => readBytes(path) }));
 if (hasCorpus) {
   const corpus = corpusFiles('demos', '.demo');
   for (const name of ['ctf2_clientA_record_Alpha_client.demo', 'ctf2_server_autorecord_2026-11-22_10-09-35.demo']) {
     const path = corpus.find((p) => basename(p) === name);
-    if (path) demos.push(path);
+    if (path) demos.push({ name, bytes: () => readBytes(path) });
   }
+  const capture = corpusFiles('net', '.pcap').find((p) => basename(p) === 'ddnet-0.6-session.pcap');
+  if (capture) demos.push({ name: 'net-demo-Bravo.demo', bytes: () => captureDemo(readBytes(capture), { player: 'Bravo' }).demo });
 }
 
 describe.skipIf(!CLIENT || !XVFB_RUN)("slices played by DDNet's client", () => {
-  it.each(demos.map((path) => ({ name: basename(path), path })))(
+  it.each(demos)(
     '$name: a slice around its last chat line loads and plays to that line',
-    async ({ name, path }) => {
-      const bytes = readBytes(path);
+    async ({ name, bytes: read }) => {
+      const bytes = read();
       const chat = [...demoChat(readDemo(bytes))];
       expect(chat.length).toBeGreaterThan(0);
       const last = chat.at(-1)!;
