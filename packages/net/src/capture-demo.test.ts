@@ -142,6 +142,16 @@ describe('captureDemo', () => {
     expect(resaveDemo(result.demo)).toEqual(result.demo);
   });
 
+  it('ends the demo where the server changes the map (the client stops recording there)', () => {
+    const s = downloadSession();
+    s.snapshot(CLIENT, 100, snapshotOf(3, 1));
+    s.message(SERVER, CLIENT, { kind: 'map_change', mapName: 'other', mapCrc: 1, mapSize: 10 });
+    s.snapshot(CLIENT, 200, snapshotOf(3, 2));
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result.map.name).toBe('tiny');
+    expect([...readDemo(result.demo).snapshots()].map((x) => x.tick)).toEqual([100]);
+  });
+
   it('refuses a player nobody played, a capture without the map and a map that is not the announced one', () => {
     const s = downloadSession();
     s.snapshot(CLIENT, 100, snapshotOf(3, 1));

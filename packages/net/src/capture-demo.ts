@@ -18,7 +18,7 @@
 //   and de_client_leave.
 import { DemoWriter } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
-import { crc32, encodeI32String, sha256 } from '@twcodec/runtime';
+import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
 import { Snapshot, type SnapshotItem } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 import { NetError } from './errors.js';
@@ -90,7 +90,6 @@ const fail = (code: string, message: string, path: string): never => {
 };
 const timeOf = (d: CaptureDatagram) => d.seconds * 1e9 + d.nanoseconds;
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 function isSystem(protocol: NetProtocolName, chunk: DecodedChunk): boolean {
   const m = chunk.message as { kind: string; system?: boolean };
@@ -127,6 +126,8 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
       else if (m.kind === 'con_ready') connection(d.destination, d.source, p.protocol).conReady ??= { index: d.index, time: timeOf(d) };
       else if (m.kind === 'map_change') {
         const c = connection(d.destination, d.source, p.protocol);
+        // The demo is of the first map: a client stops recording when the server changes the map.
+        if (c.mapChange) return;
         c.mapChange = { name: m.mapName!, crc: m.mapCrc! >>> 0, size: m.mapSize! };
         if (p.protocol === '0.7') c.mapSha256 = m.mapSha256;
         else if (c.mapDetails && c.mapDetails.name === m.mapName) c.mapSha256 = c.mapDetails.sha256;
@@ -330,8 +331,10 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     else (writer.message(bytes), messages++);
   };
   const tracker = new ConnectionTracker(options);
+  let mapChanges = 0;
   for (const d of decodeCapture(capture, options)) {
     const tracked = tracker.feed(d);
+    if (d.source === main.server && d.destination === main.client && d.packet?.chunks?.some((c, i) => c.message.kind === 'map_change' && tracked.delivery[i] === 'delivered') && ++mapChanges > 1) break;
     const from = d.source === main.server ? (d.destination === main.client ? main : d.destination === dummy?.client ? dummy : undefined) : undefined;
     if (!from || !d.packet?.chunks) continue;
     const recording = from === controlled(d);

@@ -9,7 +9,7 @@
 //   map_data is bare data, of which the client takes min(chunk size, bytes still missing); the download ends when
 //   all bytes arrived. Only vital map_data counts.
 // DDNet refuses map sizes over 1 GiB; a capture's reader holds the whole map, so it refuses far less (maxMapSize).
-import { concatBytes, crc32, sha256 } from '@twcodec/runtime';
+import { bytesEqual, concatBytes, crc32, sha256 } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import type { NetProtocolName } from './packet.js';
 
@@ -57,8 +57,6 @@ interface MapMessage {
   chunk?: number;
   data?: Uint8Array;
 }
-
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** The map download of one connection, as its client follows it. */
 export class MapDownloader {
