@@ -21,13 +21,12 @@ import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
 import { Snapshot, type SnapshotItem } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
+import { NET_VERSIONS } from './client.js';
 import { NetError } from './errors.js';
 import type { MapDownload } from './mapdownload.js';
 import type { DecodedChunk, NetProtocolName } from './packet.js';
 import { ConnectionTracker, type ConnectionTrackerOptions } from './tracker.js';
 
-/** The net versions the clients write into demo headers (GAME_NETVERSION). */
-const NET_VERSIONS: Record<NetProtocolName, string> = { '0.6': '0.6 626fce9a778df4d4', '0.7': '0.7 802f1be60a05665f' };
 const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
 /** Two inputs this close with the same prediction tick come from one SendInput call (the capture shows up to 32 ms between them on a loaded machine; a new call comes with a new prediction tick). */
 const SAME_CALL_NS = 100_000_000;
