@@ -204,7 +204,7 @@ export const NET_COMMANDS = {
       map: { type: 'string' as const, value: 'FILE', help: 'the map file, when the capture holds no download of it' },
       protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the protocol of flows the capture holds no handshake of' },
     },
-    summary: 'Write the demo the client playing NAME would have recorded from a pcap/pcapng capture of its session',
+    summary: 'writes the demo the client playing NAME would have recorded, from a pcap/pcapng capture of its session',
     details:
       "The demo holds the map (from its download in the capture, else --map FILE, checked against the CRC, size and SHA-256 the server announced), every snapshot the client received with its CRC right, at its tick, and the game messages it received, as the client records them: DDNet 16.4 (0.6) from the connection the player controls, its own or its dummy's (told from the order in which the client sends their inputs; around a switch the capture cannot show the exact frame, so a snapshot or two there may be the other connection's), with its tuning at each snapshot; Teeworlds 0.7.5 with the demo-only items (de_client_info, de_game_info, de_tune_params) and messages (de_client_enter/leave) its client adds. Messages before the first snapshot come right after it. Prints what it wrote as JSON: client, dummy and server endpoints, map, snapshots and messages.",
     async run(io: CliIo, [file, out]: string[], flags: Record<string, boolean | string | undefined>) {

@@ -288,7 +288,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       fail('MAP_MISMATCH', `the map given has ${mapBytes.length} bytes and CRC ${crc32(mapBytes).toString(16).padStart(8, '0')}; the server announced '${change.name}' with ${change.size} bytes and CRC ${change.crc.toString(16).padStart(8, '0')}`, 'map');
   } else {
     const download = maps.find((m) => m.name === change.name && m.size === change.size && m.crc === change.crc && m.crcOk);
-    if (!download) fail('MAP_MISSING', `the capture holds no download of map '${change.name}' (${change.size} bytes, CRC ${change.crc.toString(16).padStart(8, '0')}): give the map file`, 'map');
+    if (!download) fail('MAP_MISSING', `the capture holds no download of map '${change.name}' (${change.size} bytes, CRC ${change.crc.toString(16).padStart(8, '0')}): pass the map file (CLI: --map FILE; library: options.map)`, 'map');
     mapBytes = download!.data!;
     from = 'capture';
   }
