@@ -5,12 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
+import { Buffer } from 'node:buffer';
 import { Datafile } from '@twcodec/datafile';
+import { deflateLikeZlib } from '@twcodec/datafile/deflate';
+import { nodeDeflate } from '@twcodec/datafile/zlib-node';
 import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
 import { addImage, extractImages, imageToPng, MAX_FILE_NAME_BYTES, pngToRgba, renderGameLayer, renderMap, replaceImage, uniqueFileNames } from '@twcodec/map-tools';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { buildPng, chunk, zerosPng } from '../png-builder.js';
 import { runCli } from '../cli-run.js';
+import { mapReplaceImage } from '../../packages/cli/src/map.js';
 
 const ctf1Path = join(fixturesDir, 'maps', 'ctf1.map');
 const ctf1 = () => readMap(readBytes(ctf1Path));
@@ -108,6 +112,22 @@ describe('row 5, 6, 7: hostile PNGs in replace-image', () => {
     expect(map.images[0]!.item).toMatchObject({ width: 8192, height: 8192, external: false });
     // About 3 s on an idle 2-core Xeon; the bound leaves room for a machine shared with other work.
     expect(performance.now() - started).toBeLessThan(25_000);
+  });
+});
+
+describe('row 7: what replace-image writes', () => {
+  it('the CLI compresses the new image natively (pako took most of an 8192x8192 replace); the rest keeps its stored bytes', () => {
+    const [width, height] = [96, 80];
+    // Pixels for which node:zlib (Chromium's zlib) and pako store different bytes, so that the test sees which ran.
+    const pixels = new Uint8Array(width * height * 4).map((_, i) => (i % 4 === 3 ? 255 : (((i >> 2) * 13) ^ (i >> 9)) & 255));
+    expect(Buffer.compare(nodeDeflate(pixels, 6), deflateLikeZlib(pixels, 6))).not.toBe(0);
+    const out = mapReplaceImage(readBytes(ctf1Path), { index: 0 }, encode({ width, height, data: pixels, channels: 4, depth: 8 }));
+    const original = new Set(Datafile.read(readBytes(ctf1Path)).data.map((d) => Buffer.from(d.stored!).toString('hex')));
+    const written = Datafile.read(out).data;
+    const image = written.filter((d) => !original.has(Buffer.from(d.stored!).toString('hex')));
+    expect(image).toHaveLength(1);
+    expect(Buffer.compare(image[0]!.stored!, nodeDeflate(pixels, 6))).toBe(0);
+    expect(Buffer.compare(readMap(out).images[0]!.pixels!, pixels)).toBe(0);
   });
 });
 

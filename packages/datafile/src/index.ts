@@ -19,6 +19,7 @@ export {
   bytesEqual,
   bytesFromInt32s,
   CodecError,
+  concatBytes,
   decodeCString,
   decodeI32String,
   decodeUtf8,
@@ -41,4 +42,4 @@ export {
   varIntSize,
 } from '@twcodec/runtime';
 export { defaultZlib } from '#zlib';
-export { type DeflateFunction, InflateLimitError, MAX_DEFLATE_RATIO, maxInflatedSize, type ZlibCodec } from './zlib/types.js';
+export { type DeflateFunction, InflateLimitError, inflateSlices, MAX_DEFLATE_RATIO, maxInflatedSize, type ZlibCodec } from './zlib/types.js';

@@ -1,7 +1,11 @@
 import { decode, encode } from 'fast-png';
+import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { MapError } from '@twcodec/map';
 import { buildPng, chunk, zerosPng } from '../../../test/png-builder.js';
+import type { ZlibCodec } from '@twcodec/datafile';
+import { nodeZlib } from '@twcodec/datafile/zlib-node';
+import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
 import { decodePng, readPngHeader } from './png.js';
 import { codeOf as codeOfError } from '../../../test/error-code.js';
 
@@ -44,39 +48,61 @@ describe('decodePng', () => {
     expect([...decodePng(grey4).pixels]).toEqual([51, 51, 51, 255, 255, 255, 255, 255]);
   });
 
-  it('undoes every scanline filter and reads Adam7-interlaced images', () => {
-    // A 10x9 RGBA image, written interlaced with each pass row filtered by (row % 5): decoded, it must give the
-    // same pixels as the plain image fast-png writes.
+  it('undoes every scanline filter, plain and Adam7-interlaced, with either zlib codec', () => {
+    // A 10x9 RGBA image, each (pass) row filtered by (row % 5): decoded, it must give the same pixels. Plain
+    // 8-bit RGBA rows are unfiltered in the output itself, the others in scanline buffers: both are checked,
+    // inflated natively (the Node default) and by fflate (the browser default).
     const [width, height] = [10, 9];
     const pixels = Uint8Array.from(samples(width, height, 4, 255));
-    const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
-    const lines: Uint8Array[] = [];
-    for (const [x0, y0, dx, dy] of passes) {
-      const pw = Math.ceil((width - x0!) / dx!);
-      const ph = Math.ceil((height - y0!) / dy!);
-      if (pw <= 0 || ph <= 0) continue;
-      let previous = new Uint8Array(pw * 4);
-      for (let r = 0; r < ph; r++) {
-        const raw = new Uint8Array(pw * 4);
-        for (let i = 0; i < pw; i++) raw.set(pixels.subarray(((y0! + r * dy!) * width + x0! + i * dx!) * 4, ((y0! + r * dy!) * width + x0! + i * dx!) * 4 + 4), i * 4);
-        const filter = r % 5;
-        const line = new Uint8Array(1 + raw.length);
-        line[0] = filter;
-        for (let i = 0; i < raw.length; i++) {
-          const a = i >= 4 ? raw[i - 4]! : 0;
-          const b = previous[i]!;
-          const c = i >= 4 ? previous[i - 4]! : 0;
-          const p = a + b - c;
-          const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-          const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
-          line[1 + i] = (raw[i]! - predictor) & 0xff;
+    const interlacedPasses = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+    for (const interlace of [0, 1]) {
+      const lines: Uint8Array[] = [];
+      for (const [x0, y0, dx, dy] of interlace ? interlacedPasses : [[0, 0, 1, 1]]) {
+        const pw = Math.ceil((width - x0!) / dx!);
+        const ph = Math.ceil((height - y0!) / dy!);
+        if (pw <= 0 || ph <= 0) continue;
+        let previous = new Uint8Array(pw * 4);
+        for (let r = 0; r < ph; r++) {
+          const raw = new Uint8Array(pw * 4);
+          for (let i = 0; i < pw; i++) raw.set(pixels.subarray(((y0! + r * dy!) * width + x0! + i * dx!) * 4, ((y0! + r * dy!) * width + x0! + i * dx!) * 4 + 4), i * 4);
+          const filter = r % 5;
+          const line = new Uint8Array(1 + raw.length);
+          line[0] = filter;
+          for (let i = 0; i < raw.length; i++) {
+            const a = i >= 4 ? raw[i - 4]! : 0;
+            const b = previous[i]!;
+            const c = i >= 4 ? previous[i - 4]! : 0;
+            const p = a + b - c;
+            const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+            const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
+            line[1 + i] = (raw[i]! - predictor) & 0xff;
+          }
+          lines.push(line);
+          previous = raw;
         }
-        lines.push(line);
-        previous = raw;
       }
+      const png = buildPng({ width, height, bitDepth: 8, colorType: 6, interlace }, lines);
+      expect(decodePng(png).pixels, `interlace ${interlace}`).toEqual(pixels);
+      expect(decodePng(png, 'PNG', fflateZlib).pixels, `interlace ${interlace}, fflate`).toEqual(pixels);
     }
-    const png = buildPng({ width, height, bitDepth: 8, colorType: 6, interlace: 1 }, lines);
-    expect(decodePng(png).pixels).toEqual(pixels);
+  });
+
+  it('inflates through the zlib codec it is given, and refuses the same inputs with either', () => {
+    const [width, height] = [300, 200];
+    const pixels = Uint8Array.from(samples(width, height, 4, 255));
+    const png = encode({ width, height, data: pixels, channels: 4, depth: 8 });
+    for (const codec of [nodeZlib, fflateZlib]) {
+      const slices: number[] = [];
+      const counting: ZlibCodec = { ...codec, inflateSlices: (c, max, on) => codec.inflateSlices!(c, max, (s) => (slices.push(s.length), on(s))) };
+      expect(Buffer.compare(decodePng(png, 'PNG', counting).pixels, pixels), codec.name).toBe(0);
+      expect(slices.reduce((n, s) => n + s, 0), codec.name).toBe(height * (1 + width * 4));
+    }
+    const bomb = zerosPng({ width: 64, height: 64, bitDepth: 8, colorType: 6 }, 1 << 20, 20);
+    for (const zlib of [nodeZlib, fflateZlib]) {
+      expect(codeOf(() => decodePng(bomb, 'PNG', zlib)), zlib.name).toBe('png.data_size');
+      expect(codeOf(() => decodePng(buildPng({ width: 4, height: 4, bitDepth: 8, colorType: 6 }, [new Uint8Array(4 * 17 + 1)]), 'PNG', zlib)), zlib.name).toBe('png.data_size');
+      expect(codeOf(() => decodePng(buildPng({ width: 1, height: 1, bitDepth: 8, colorType: 0 }, [Uint8Array.of(9, 0)]), 'PNG', zlib)), zlib.name).toBe('png.filter');
+    }
   });
 
   it('refuses a palette index past the palette with a typed error naming the pixel and the input', () => {

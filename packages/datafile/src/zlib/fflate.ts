@@ -31,6 +31,19 @@ export const fflateZlib: ZlibCodec = {
     }
     return concatBytes(chunks, Math.min(total, limit));
   },
+  inflateSlices(compressed, maxSize, onSlice) {
+    let total = 0;
+    const stream = new Unzlib((chunk) => {
+      if (total + chunk.length > maxSize) throw new InflateLimitError(maxSize);
+      total += chunk.length;
+      if (chunk.length > 0) onSlice(chunk);
+    });
+    for (let pos = 0; pos < compressed.length; pos += STREAM_SLICE) {
+      const end = Math.min(compressed.length, pos + STREAM_SLICE);
+      stream.push(compressed.subarray(pos, end), end === compressed.length);
+    }
+    return total;
+  },
   // DecompressionStream for items of DECOMPRESSION_STREAM_MIN_SIZE and more, where the platform has it
   // (readMapAsync, Datafile#preloadData); fflate for the others.
   async inflateAsync(compressed, maxSize) {

@@ -25,6 +25,15 @@ export interface ZlibCodec {
    */
   inflateEquals?(compressed: Uint8Array, expected: Uint8Array): boolean;
   /**
+   * Inflates one zlib stream a slice at a time, handing each slice of output to `onSlice` (a view that is
+   * valid only during that call; `onSlice` must not itself inflate with this codec), and returns how many
+   * bytes it produced. Throws InflateLimitError as soon as the output passes `maxSize`, any error on a
+   * corrupt stream, and whatever `onSlice` throws. A stream whose input ends early just produces less.
+   * Optional (see inflateSlices below for the fallback): lets a caller that transforms the output as it comes
+   * (the PNG decoder unfilters rows) hold a slice rather than the whole output.
+   */
+  inflateSlices?(compressed: Uint8Array, maxSize: number, onSlice: (slice: Uint8Array) => void): number;
+  /**
    * Compresses into one zlib stream. Optional: the browser default (fflate) has none, so that bundles which
    * only read do not carry a deflater; writing then uses the `deflate` write option or, in Node, pako.
    */
@@ -58,4 +67,16 @@ export class InflateLimitError extends Error {
  */
 export function initialOutputSize(compressedLength: number): number {
   return Math.max(16 * 1024 * 1024, compressedLength * 8 + 65536);
+}
+
+/**
+ * `codec.inflateSlices`, or for a codec without it the whole output of `codec.inflate` as one slice (same
+ * contract: InflateLimitError past `maxSize`).
+ */
+export function inflateSlices(codec: ZlibCodec, compressed: Uint8Array, maxSize: number, onSlice: (slice: Uint8Array) => void): number {
+  if (codec.inflateSlices) return codec.inflateSlices(compressed, maxSize, onSlice);
+  const out = codec.inflate(compressed, maxSize);
+  if (out.length > maxSize) throw new InflateLimitError(maxSize);
+  if (out.length > 0) onSlice(out);
+  return out.length;
 }
