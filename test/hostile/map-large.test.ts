@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { ZlibCodec } from '@twcodec/datafile';
 import { nodeZlib } from '@twcodec/datafile/zlib-node';
 import { readMap, Tiles, type TilemapLayer, writeMap } from '@twcodec/map';
+import { Datafile } from '@twcodec/datafile';
+import { renderGameLayer, renderGameLayerFile, renderMap, renderMapFile } from '@twcodec/map-tools';
+import { Buffer } from 'node:buffer';
 import { mapInfo } from '../../packages/cli/src/map.js';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
@@ -24,12 +27,14 @@ function bigMap(): Uint8Array {
 function countingZlib() {
   const inflated: number[] = [];
   const compared: number[] = [];
+  const sliced: number[] = [];
   const zlib: ZlibCodec = {
     ...nodeZlib,
     inflate: (c, max) => (inflated.push(max), nodeZlib.inflate(c, max)),
     inflateEquals: (c, expected) => (compared.push(expected.length), nodeZlib.inflateEquals!(c, expected)),
+    inflateSlices: (c, max, onSlice) => (sliced.push(max), nodeZlib.inflateSlices!(c, max, onSlice)),
   };
-  return { zlib, inflated, compared };
+  return { zlib, inflated, compared, sliced };
 }
 
 describe('a large valid layer', () => {
@@ -64,5 +69,39 @@ describe('a large valid layer', () => {
     const again = readMap(writeMap(map));
     const back = again.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
     expect(back.tiles.getId(SIDE * SIDE - 1)).toBe(2);
+  });
+});
+
+describe('render from the file (issue 25 row 9: readMap held the whole layer)', () => {
+  const same = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
+
+  it('inflates the large layer a slice at a time, never whole, and draws what renderGameLayer / renderMap draw', () => {
+    const bytes = bigMap();
+    const { zlib, inflated, sliced } = countingZlib();
+    const game = renderGameLayerFile(bytes, { zlib });
+    const tiles = renderMapFile(bytes, { zlib });
+    expect(inflated.filter((n) => n >= SIDE * SIDE * 4)).toEqual([]);
+    expect(sliced).toContain(SIDE * SIDE * 4);
+    const map = readMap(bytes, { strict: false });
+    expect(same(game, renderGameLayer(map))).toBe(true);
+    expect(same(tiles, renderMap(map))).toBe(true);
+  });
+
+  it('gives the same PNGs as the model for the fixture maps, and leaves out a layer whose data is broken as a lenient read does', () => {
+    for (const name of ['ctf1.map', 'dm7-legacy-size.map', 'coverage.map']) {
+      const bytes = readBytes(join(fixturesDir, 'maps', name));
+      const map = readMap(bytes, { strict: false });
+      expect(same(renderMapFile(bytes, { tileSize: 3 }), renderMap(map, { tileSize: 3 })), name).toBe(true);
+      expect(same(renderGameLayerFile(bytes), renderGameLayer(map)), name).toBe(true);
+    }
+    // dm7 with each tile layer's data declaring one byte more than it inflates to: readMap (lenient) reads the
+    // layer as empty, and the file renderer draws nothing of it either.
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'dm7-legacy-size.map')));
+    const layers = readMap(df, { strict: false }).groups.flatMap((g) => g.layers).filter((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'tiles');
+    expect(layers.length).toBeGreaterThan(0);
+    for (const layer of layers) df.data[layer.item.data]!.size += 1;
+    const broken = df.write();
+    expect(same(renderMapFile(broken), renderMap(readMap(broken, { strict: false })))).toBe(true);
+    expect(same(renderMapFile(broken), renderMapFile(readBytes(join(fixturesDir, 'maps', 'dm7-legacy-size.map'))))).toBe(false);
   });
 });

@@ -18,8 +18,8 @@ import {
   type MapFiles,
   mapresFileName,
   ORIGINAL_MAP,
-  renderGameLayer,
-  renderMap,
+  renderGameLayerFile,
+  renderMapFile,
   replaceImage,
   replaceSound,
 } from '@twcodec/map-tools';
@@ -174,9 +174,9 @@ export function mapConvert(
 }
 
 export function mapRender(bytes: Uint8Array, what: string, tileSize: number | undefined, mapres: Map<string, Uint8Array> | undefined): Uint8Array {
-  const map = readMap(bytes, { strict: false });
   const options = { ...(tileSize ? { tileSize } : {}), mapres: (name: string) => mapres?.get(name) };
-  return what === 'game' ? renderGameLayer(map, options) : renderMap(map, options);
+  // From the file: layers are inflated as they are drawn, not held whole (an 8192x8192 layer is 256 MiB).
+  return what === 'game' ? renderGameLayerFile(bytes, options) : renderMapFile(bytes, options);
 }
 
 /**

@@ -4,7 +4,7 @@ export { decodePng, readPngHeader, type PngHeader } from './png.js';
 export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';
 export { MAP_JSON, MAX_UNPACKED_BYTES, ORIGINAL_MAP, packMap, textToTiles, tileTextChunks, tilesToText, unpackMap, unpackMapEntries, type MapDirEntry, type MapFiles, type UnpackOptions } from './dir.js';
 export { diffMaps, formatMapDiff, plural, type MapDiff, type MapDifference, type TileChange } from './diff.js';
-export { gameTileColour, renderGameLayer, renderMap, renderScale, type RenderOptions, type RenderScale } from './render.js';
+export { gameTileColour, renderGameLayer, renderGameLayerFile, renderMap, renderMapFile, renderScale, type RenderOptions, type RenderScale } from './render.js';
 export { convert07ToDdnet, convert07ToDdnetFile, hasTeeworlds07Form } from './convert.js';
 export { fixMap, fixMapModel, type FixResult } from './fix.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.

@@ -1,4 +1,5 @@
-import { MapError, tileColour, type TwMap } from '@twcodec/map';
+import { Datafile, inflateSlices, type ZlibCodec } from '@twcodec/datafile';
+import { expandSkippedTiles, type MapImage, MapError, readMap, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
 import { encode } from 'fast-png';
 import { pngToRgba, type RgbaImage } from './images.js';
 
@@ -9,6 +10,8 @@ export interface RenderOptions {
   mapres?: (name: string) => Uint8Array | undefined;
   /** Larger previews are scaled down to at most this many pixels a side (default 4096). */
   maxSide?: number;
+  /** renderGameLayerFile / renderMapFile: the zlib codec the map's data is inflated with (default: the platform's). */
+  zlib?: ZlibCodec;
 }
 
 type Rgba = [number, number, number, number];
@@ -113,45 +116,72 @@ function gridOf(map: TwMap) {
 
 /** The scale renderGameLayer / renderMap use for a map and options (canvas size, pixels a tile, tiles skipped). */
 export function renderScale(map: TwMap, options: RenderOptions = {}, what: 'game' | 'tiles' = 'tiles'): RenderScale {
+  return scaleOf(map, options, what, modelTiles(map));
+}
+
+function scaleOf(map: TwMap, options: RenderOptions, what: 'game' | 'tiles', tiles: TileSource): RenderScale {
   const { layer, width, height } = gridOf(map);
   const layers = what === 'game' ? (layer ? [layer] : []) : drawnLayers(map);
   const areas = layers.map((l) => Math.min(l.item.width, width) * Math.min(l.item.height, height));
   const visits = areas.reduce((n, a) => n + a, 0);
   // Count the tiles that are drawn when that is cheap (at most the visits the budget allows); else all count.
-  const drawn = visits > VISIT_BUDGET ? visits : layers.reduce((n, l) => n + nonEmptyTiles(l.tiles.bytes, l.item.width, width, height), 0);
+  const drawn = visits > VISIT_BUDGET ? visits : layers.reduce((n, l) => n + nonEmptyTiles(tiles, l, width, height), 0);
   return scaleFor(width, height, options.tileSize ?? (what === 'game' ? 4 : 8), options.maxSide ?? DEFAULT_MAX_SIDE, { visits, drawn });
 }
 
-/** Tiles with a non-zero id within the grid's `width` x `height` of a layer `layerWidth` tiles wide. */
-function nonEmptyTiles(bytes: Uint8Array, layerWidth: number, width: number, height: number): number {
+/** Tiles with a non-zero id within the grid's `width` x `height` of a layer. */
+function nonEmptyTiles(tiles: TileSource, layer: TilemapLayer, width: number, height: number): number {
   let n = 0;
-  for (let y = 0; y < height; y++) {
-    const start = y * layerWidth * 4;
-    const end = Math.min(bytes.length, start + Math.min(layerWidth, width) * 4);
-    for (let o = start; o < end; o += 4) if (bytes[o] !== 0) n++;
-    if (end === bytes.length) break;
-  }
+  const columns = Math.min(layer.item.width, width) * 4;
+  tiles.rows(layer, height, (row) => {
+    const end = Math.min(row.length - (row.length % 4), columns);
+    for (let o = 0; o < end; o += 4) if (row[o] !== 0) n++;
+  });
   return n;
+}
+
+/**
+ * Where a preview gets a layer's tiles and an image's pixels: the model's (renderGameLayer, renderMap), or a
+ * map file's data items, inflated as they are drawn (renderGameLayerFile, renderMapFile).
+ */
+interface TileSource {
+  /** Hands over the layer's rows in order (4 bytes a tile; the last may be short), at most `maxRows` of them. */
+  rows(layer: TilemapLayer, maxRows: number, onRow: (row: Uint8Array, y: number) => void): void;
+  pixels(image: MapImage): Uint8Array | undefined;
+}
+
+function modelTiles(_map: TwMap): TileSource {
+  return {
+    rows: (layer, maxRows, onRow) => rowsOfBytes(layer.tiles.bytes, layer.item.width * 4, maxRows, onRow),
+    pixels: (image) => image.pixels,
+  };
+}
+
+function rowsOfBytes(bytes: Uint8Array, rowBytes: number, maxRows: number, onRow: (row: Uint8Array, y: number) => void): void {
+  for (let y = 0, o = 0; o < bytes.length && y < maxRows; y++, o += rowBytes) onRow(bytes.subarray(o, o + rowBytes), y);
 }
 
 /** A PNG of the game layer, one square a tile coloured by the tile's meaning (see gameTileColour). */
 export function renderGameLayer(map: TwMap, options: RenderOptions = {}): Uint8Array {
+  return drawGameLayer(map, options, modelTiles(map));
+}
+
+function drawGameLayer(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Array {
   const { layer, width, height } = gridOf(map);
-  const { size, step, width: cw, height: ch } = renderScale(map, options, 'game');
+  const { size, step, width: cw, height: ch } = scaleOf(map, options, 'game', tiles);
   const canvas = new Canvas(cw, ch, SKY);
   if (layer) {
-    const bytes = layer.tiles.bytes;
-    for (let ty = 0; ty < height; ty += step) {
-      for (let tx = 0; tx < width; tx += step) {
-        const o = (ty * width + tx) * 4;
-        if (o >= bytes.length) break;
-        const colour = gameTileColour(bytes[o]!);
+    tiles.rows(layer, height, (row, ty) => {
+      if (ty % step) return;
+      const end = Math.min(row.length - (row.length % 4), width * 4);
+      for (let tx = 0; tx * 4 < end; tx += step) {
+        const colour = gameTileColour(row[tx * 4]!);
         if (!colour) continue;
         const x0 = (tx / step) * size;
         const y0 = (ty / step) * size;
         for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) canvas.blend(x0 + x, y0 + y, colour[0], colour[1], colour[2], colour[3]);
       }
-    }
+    });
   }
   return canvas.png();
 }
@@ -182,8 +212,12 @@ const ROTATE = 8;
  * images come from `mapres`, else a checkered placeholder. Quads are not drawn.
  */
 export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
+  return drawMap(map, options, modelTiles(map));
+}
+
+function drawMap(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Array {
   const { width, height } = gridOf(map);
-  const { size, step, width: cw, height: ch } = renderScale(map, options, 'tiles');
+  const { size, step, width: cw, height: ch } = scaleOf(map, options, 'tiles', tiles);
   const canvas = new Canvas(cw, ch, SKY);
   const out = canvas.pixels;
   const images = new Map<number, RgbaImage | undefined>();
@@ -192,14 +226,15 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
     const image = map.images[index];
     let rgba: RgbaImage | undefined;
     try {
-      if (image?.pixels && !image.item.external) {
+      const pixels = image && !image.item.external ? tiles.pixels(image) : undefined;
+      if (image && pixels) {
         const { width: w, height: h } = image.item;
-        const ch = image.pixels.length / (w * h);
+        const ch = pixels.length / (w * h);
         if (w > 0 && h > 0 && (ch === 3 || ch === 4)) {
           const px = new Uint8Array(w * h * 4);
           for (let i = 0; i < w * h; i++) {
-            px.set(image.pixels.subarray(i * ch, i * ch + 3), i * 4);
-            px[i * 4 + 3] = ch === 4 ? image.pixels[i * ch + 3]! : 255;
+            px.set(pixels.subarray(i * ch, i * ch + 3), i * 4);
+            px[i * 4 + 3] = ch === 4 ? pixels[i * ch + 3]! : 255;
           }
           rgba = { width: w, height: h, pixels: px };
         }
@@ -223,14 +258,13 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
     const placeholder = imageIndex >= 0 && !image;
     const cellW = image ? image.width / 16 : 0;
     const cellH = image ? image.height / 16 : 0;
-    const bytes = layer.tiles.bytes;
-    const rows = Math.min(lh, height);
     const columns = Math.min(lw, width);
     const half = size / 2;
-    for (let ty = 0; ty < rows; ty += step) {
+    tiles.rows(layer, Math.min(lh, height), (bytes, ty) => {
+      if (ty % step) return;
       for (let tx = 0; tx < columns; tx += step) {
-        const o = (ty * lw + tx) * 4;
-        if (o >= bytes.length) break;
+        const o = tx * 4;
+        if (o + 4 > bytes.length) break;
         const id = bytes[o]!;
         if (id === 0) continue;
         const flags = bytes[o + 1]!;
@@ -279,7 +313,96 @@ export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
           }
         }
       }
-    }
+    });
   }
   return canvas.png();
+}
+
+/**
+ * renderGameLayer for a map file: the same PNG, with only the items read up front; each drawn layer is
+ * inflated a slice at a time as it is drawn (and once before, to count its tiles), so memory does not grow
+ * with the layers' size: an 8192x8192 game layer no longer holds 256 MiB of tiles (issue 25). Refuses what
+ * a lenient readMap refuses.
+ */
+export function renderGameLayerFile(bytes: Uint8Array, options: RenderOptions = {}): Uint8Array {
+  const { map, tiles } = openForRender(bytes, options.zlib);
+  return drawGameLayer(map, options, tiles);
+}
+
+/** renderMap for a map file, as renderGameLayerFile: tiles and image pixels are inflated as they are drawn. */
+export function renderMapFile(bytes: Uint8Array, options: RenderOptions = {}): Uint8Array {
+  const { map, tiles } = openForRender(bytes, options.zlib);
+  return drawMap(map, options, tiles);
+}
+
+function openForRender(bytes: Uint8Array, zlib: ZlibCodec | undefined): { map: TwMap; tiles: TileSource } {
+  const map = readMap(bytes, { strict: false, skipData: true });
+  // readMap read the container from these bytes (and refused a broken one with a MapError); reading it again
+  // costs the item table only: data stays stored.
+  const df = Datafile.read(bytes, zlib ? { zlib } : {});
+  return { map, tiles: datafileTiles(df) };
+}
+
+/**
+ * Tiles and pixels from the data items: a layer's data whose stream breaks, or inflates to other than its
+ * declared size, is not drawn (a lenient readMap reads such a layer as empty). It is found out when the tiles
+ * are counted, before drawing starts; only a map too large to count (VISIT_BUDGET) can have a layer drawn in
+ * part.
+ */
+function datafileTiles(df: Datafile): TileSource {
+  const broken = new Set<number>();
+  return {
+    rows(layer, maxRows, onRow) {
+      const index = layer.item.data;
+      const data = df.data[index];
+      if (!data || broken.has(index)) return;
+      const rowBytes = layer.item.width * 4;
+      try {
+        // Skip-compressed tiles (Teeworlds 0.7, version 4) are expanded whole, as readMap does.
+        if (layer.item.version >= 4) {
+          const expanded = expandSkippedTiles(data.bytes(), layer.item.width * layer.item.height, `data[${index}]`);
+          data.unload();
+          rowsOfBytes(expanded, rowBytes, maxRows, onRow);
+          return;
+        }
+        if (!data.stored || !data.storedCompressed) {
+          rowsOfBytes(data.bytes(), rowBytes, maxRows, onRow);
+          return;
+        }
+        const row = new Uint8Array(rowBytes);
+        let filled = 0;
+        let y = 0;
+        const total = inflateSlices(df.zlib, data.stored, data.size, (slice) => {
+          for (let at = 0; at < slice.length && y < maxRows; ) {
+            const n = Math.min(slice.length - at, rowBytes - filled);
+            // A whole row inside the slice is handed over as it is; one split between slices is copied.
+            if (filled === 0 && n === rowBytes) onRow(slice.subarray(at, at + n), y++);
+            else {
+              row.set(slice.subarray(at, at + n), filled);
+              filled += n;
+              if (filled === rowBytes) {
+                onRow(row, y++);
+                filled = 0;
+              }
+            }
+            at += n;
+          }
+        });
+        if (total !== data.size) throw new MapError('DATA_SIZE', `inflates to ${total} bytes, not ${data.size}`, data.fileOffset, `data[${index}]`);
+        if (filled > 0 && y < maxRows) onRow(row.subarray(0, filled), y);
+      } catch {
+        broken.add(index);
+      }
+    },
+    pixels(image) {
+      const data = df.data[image.item.data];
+      try {
+        return data?.bytes();
+      } catch {
+        return undefined;
+      } finally {
+        data?.unload();
+      }
+    },
+  };
 }
