@@ -36,6 +36,24 @@ function bigLayerMap() {
   return writeMap(map, { deflate: (data, level) => deflateSync(data, { level }) });
 }
 
+/**
+ * dm7 with its game layer and its first tiles layer SIDE x SIDE, half of their tiles set (cave-like 32-tile
+ * blocks): what a large real map costs, beyond a mostly empty layer.
+ */
+function filledLayersMap() {
+  const map = readMap(readBytes(join(repoRoot, 'fixtures', 'maps', 'dm7-legacy-size.map')));
+  const layers = map.groups.flatMap((g) => g.layers).filter((l) => l.kind === 'tilemap');
+  const game = layers.find((l) => l.tilemapKind === 'game');
+  const tiles = layers.find((l) => l.tilemapKind === 'tiles');
+  for (const [layer, id] of [[game, 1], [tiles, 17]]) {
+    layer.item = { ...layer.item, width: SIDE, height: SIDE };
+    const bytes = new Uint8Array(SIDE * SIDE * 4);
+    for (let y = 0; y < SIDE; y++) for (let x = 0; x < SIDE; x++) if (((x >> 5) * 7 + (y >> 5) * 3) % 4 < 2) bytes[(y * SIDE + x) * 4] = id + ((x + y) & 3);
+    layer.tiles = new Tiles(bytes);
+  }
+  return writeMap(map, { deflate: (data, level) => deflateSync(data, { level }) });
+}
+
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -103,6 +121,7 @@ function measure(command, args) {
 const mapPath = join(work, 'big-layer.map');
 const pngPath = join(work, 'big.png');
 writeFileSync(mapPath, bigLayerMap());
+writeFileSync(join(work, 'filled-layers.map'), filledLayersMap());
 writeFileSync(pngPath, png(SIDE));
 // ctf1 with grass_main embedded (64x64): map_replace_image replaces only embedded images, by name.
 const imageName = 'grass_main';
@@ -134,6 +153,14 @@ const cases = {
   'render --layer game vs map_resave': {
     twcodec: () => measure(process.execPath, [cli, 'map', 'render', mapPath, join(work, 'render-game.png'), '--layer', 'game']),
     ddnet: () => measure(join(ddnetDir, 'map_resave'), ['big-layer.map', ddnetOut]),
+  },
+  'render (two filled layers) vs map_resave': {
+    twcodec: () => measure(process.execPath, [cli, 'map', 'render', 'filled-layers.map', 'render-filled.png']),
+    ddnet: () => measure(join(ddnetDir, 'map_resave'), ['filled-layers.map', ddnetOut]),
+  },
+  'resave (two filled layers)': {
+    twcodec: () => measure(process.execPath, [cli, 'map', 'resave', 'filled-layers.map', 'resaved-filled.map']),
+    ddnet: () => measure(join(ddnetDir, 'map_resave'), ['filled-layers.map', ddnetOut]),
   },
 };
 

@@ -14,7 +14,9 @@ import {
   pngToRgba,
   readPngHeader,
   renderGameLayer,
+  renderGameLayerFile,
   renderMap,
+  renderMapFile,
   renderScale,
   replaceImage,
   replaceSound,
@@ -87,7 +89,8 @@ function replaceSoundTarget(opus) {
 const mapres = () => SMALL_PNG;
 
 /**
- * render: both previews are PNGs of the size renderScale says, at most `maxSide` a side. One input in eight
+ * render: both previews are PNGs of the size renderScale says, at most `maxSide` a side, and what the CLI draws
+ * from the file (each layer inflated as it is drawn) is the same PNG, or the same refusal. One input in eight
  * renders at the default size (4096 a side, the budgets the CLI has); the others at 256 a side, which runs the
  * same scaling code many times faster.
  */
@@ -95,11 +98,14 @@ function renderTarget(bytes) {
   const map = refusing(() => readMap(bytes, { strict: false }));
   if (!map) return;
   const options = bytes.length % 8 === 0 ? {} : { maxSide: 256 };
-  for (const [what, render] of [['game', renderGameLayer], ['tiles', renderMap]]) {
+  for (const [what, render, renderFile] of [['game', renderGameLayer, renderGameLayerFile], ['tiles', renderMap, renderMapFile]]) {
     const scale = refusing(() => renderScale(map, options, what));
     const png = refusing(() => render(map, { ...options, mapres }));
+    const filePng = refusing(() => renderFile(bytes, { ...options, mapres }));
     check((scale === undefined) === (png === undefined), `render ${what}: renderScale and the render disagree on refusing`);
+    check((png === undefined) === (filePng === undefined), `render ${what}: the file renderer and the model renderer disagree on refusing`);
     if (!png) continue;
+    check(equalBytes(png, filePng), `render ${what}: the file renderer draws another PNG than the model renderer`);
     const header = readPngHeader(png);
     check(header.width === scale.width && header.height === scale.height, `render ${what}: the PNG is ${header.width}x${header.height}, renderScale says ${scale.width}x${scale.height}`);
     check(Math.max(header.width, header.height) <= (options.maxSide ?? 4096), `render ${what}: a canvas of ${header.width}x${header.height}`);

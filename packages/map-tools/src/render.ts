@@ -124,8 +124,11 @@ function scaleOf(map: TwMap, options: RenderOptions, what: 'game' | 'tiles', til
   const layers = what === 'game' ? (layer ? [layer] : []) : drawnLayers(map);
   const areas = layers.map((l) => Math.min(l.item.width, width) * Math.min(l.item.height, height));
   const visits = areas.reduce((n, a) => n + a, 0);
-  // Count the tiles that are drawn when that is cheap (at most the visits the budget allows); else all count.
-  const drawn = visits > VISIT_BUDGET ? visits : layers.reduce((n, l) => n + nonEmptyTiles(tiles, l, width, height), 0);
+  // Count the tiles that are drawn when that is cheap (at most the visits the budget allows); else all count,
+  // and the layers are only read through (a file's broken layer data is found before drawing starts).
+  let drawn = visits;
+  if (visits > VISIT_BUDGET) for (const l of layers) tiles.rows(l, 0, () => {});
+  else drawn = layers.reduce((n, l) => n + nonEmptyTiles(tiles, l, width, height), 0);
   return scaleFor(width, height, options.tileSize ?? (what === 'game' ? 4 : 8), options.maxSide ?? DEFAULT_MAX_SIDE, { visits, drawn });
 }
 
@@ -345,9 +348,8 @@ function openForRender(bytes: Uint8Array, zlib: ZlibCodec | undefined): { map: T
 
 /**
  * Tiles and pixels from the data items: a layer's data whose stream breaks, or inflates to other than its
- * declared size, is not drawn (a lenient readMap reads such a layer as empty). It is found out when the tiles
- * are counted, before drawing starts; only a map too large to count (VISIT_BUDGET) can have a layer drawn in
- * part.
+ * declared size, is not drawn (a lenient readMap reads such a layer as empty). That is found out when the
+ * scale is worked out (every layer is read through once), before drawing starts.
  */
 function datafileTiles(df: Datafile): TileSource {
   const broken = new Set<number>();
