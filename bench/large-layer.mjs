@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { readMap, Tiles, writeMap } from '../packages/map/dist/index.js';
 import { readBytes, repoRoot } from './common.mjs';
 
@@ -54,21 +54,13 @@ function filledLayersMap() {
   return writeMap(map, { deflate: (data, level) => deflateSync(data, { level }) });
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
+/** A PNG chunk: length, type, body, CRC-32 of type and body (node:zlib's crc32, Node 20.15 and later). */
 function chunk(type, body) {
   const out = new Uint8Array(12 + body.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, body.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  new DataView(out.buffer).setUint32(0, body.length);
+  out.set(new TextEncoder().encode(type), 4);
   out.set(body, 8);
-  let crc = 0xffffffff;
-  for (let i = 4; i < 8 + body.length; i++) crc = CRC_TABLE[(crc ^ out[i]) & 0xff] ^ (crc >>> 8);
-  view.setUint32(8 + body.length, (crc ^ 0xffffffff) >>> 0);
+  new DataView(out.buffer).setUint32(8 + body.length, crc32(out.subarray(4, 8 + body.length)));
   return out;
 }
 

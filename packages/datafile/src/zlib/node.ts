@@ -93,36 +93,6 @@ function inflateInto(compressed: Uint8Array, limit: number, firstRoom: number): 
   }
 }
 
-const EQUALS_SLICE = 1 << 20;
-let equalsScratch: Uint8Array | undefined;
-
-/** ZlibCodec.inflateEquals with the reused engine: a slice of output at a time, compared as it comes. */
-function inflateEquals(compressed: Uint8Array, expected: Uint8Array): boolean | undefined {
-  const current = usableEngine();
-  if (!current) return undefined;
-  const scratch = (equalsScratch ??= new Uint8Array(EQUALS_SLICE));
-  let consumed = 0;
-  let at = 0;
-  try {
-    current.handle.reset();
-    for (;;) {
-      current.handle.writeSync(constants.Z_FINISH, compressed, consumed, compressed.length - consumed, scratch, 0, scratch.length);
-      if (current.error) throw current.error;
-      const produced = scratch.length - current.state[0]!;
-      consumed = compressed.length - current.state[1]!;
-      if (at + produced > expected.length || !bytesEqual(scratch.subarray(0, produced), expected.subarray(at, at + produced))) return false;
-      at += produced;
-      // Room left over: the stream ended (or its input ran out, which the length check below refuses).
-      if (produced < scratch.length) return at === expected.length;
-    }
-  } catch {
-    // zlib's state after an error is not trusted: the next call builds a new engine. A corrupt stream equals nothing.
-    engine = undefined;
-    current.stream.close();
-    return false;
-  }
-}
-
 const SLICE = 1 << 20;
 /** The engine of inflateSlices: its own, as onSlice may call inflate (which resets the shared one). */
 let sliceEngine: ReusedEngine | undefined;
@@ -161,6 +131,26 @@ function inflateSlicesNative(compressed: Uint8Array, maxSize: number, onSlice: (
     throw e;
   } finally {
     slicing = false;
+  }
+}
+
+const NOT_EQUAL = Symbol('not equal');
+
+/**
+ * ZlibCodec.inflateEquals with the slice engine: a slice of output at a time, compared as it comes (stopping at
+ * the first difference). Undefined when the engine is not available; false also for a corrupt stream.
+ */
+function inflateEquals(compressed: Uint8Array, expected: Uint8Array): boolean | undefined {
+  let at = 0;
+  try {
+    const total = inflateSlicesNative(compressed, expected.length, (slice) => {
+      if (!bytesEqual(slice, expected.subarray(at, at + slice.length))) throw NOT_EQUAL;
+      at += slice.length;
+    });
+    return total === undefined ? undefined : total === expected.length;
+  } catch {
+    // Different bytes, more of them (InflateLimitError), or a corrupt stream.
+    return false;
   }
 }
 
