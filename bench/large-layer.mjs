@@ -18,7 +18,7 @@ const ddnetDir = '/usr/lib/x86_64-linux-gnu/ddnet';
 const ddnetUserDir = join(homedir(), '.local', 'share', 'ddnet');
 const cli = join(repoRoot, 'packages', 'cli', 'dist', 'bin.js');
 // KEEP=DIR writes the inputs and outputs there and leaves them (to run the tools by hand).
-const work = process.env.KEEP ?? mkdtempSync(join(tmpdir(), 'twcodec-large-layer-'));
+const work = process.env.KEEP ? (mkdirSync(process.env.KEEP, { recursive: true }), process.env.KEEP) : mkdtempSync(join(tmpdir(), 'twcodec-large-layer-'));
 
 /** dm7 (DDNet tiles) with a SIDE x SIDE game layer: a border, a diagonal and a filled block. */
 function bigLayerMap() {
