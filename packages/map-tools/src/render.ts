@@ -116,7 +116,7 @@ function gridOf(map: TwMap) {
 
 /** The scale renderGameLayer / renderMap use for a map and options (canvas size, pixels a tile, tiles skipped). */
 export function renderScale(map: TwMap, options: RenderOptions = {}, what: 'game' | 'tiles' = 'tiles'): RenderScale {
-  return scaleOf(map, options, what, modelTiles(map));
+  return scaleOf(map, options, what, MODEL_TILES);
 }
 
 function scaleOf(map: TwMap, options: RenderOptions, what: 'game' | 'tiles', tiles: TileSource): RenderScale {
@@ -153,12 +153,10 @@ interface TileSource {
   pixels(image: MapImage): Uint8Array | undefined;
 }
 
-function modelTiles(_map: TwMap): TileSource {
-  return {
-    rows: (layer, maxRows, onRow) => rowsOfBytes(layer.tiles.bytes, layer.item.width * 4, maxRows, onRow),
-    pixels: (image) => image.pixels,
-  };
-}
+const MODEL_TILES: TileSource = {
+  rows: (layer, maxRows, onRow) => rowsOfBytes(layer.tiles.bytes, layer.item.width * 4, maxRows, onRow),
+  pixels: (image) => image.pixels,
+};
 
 function rowsOfBytes(bytes: Uint8Array, rowBytes: number, maxRows: number, onRow: (row: Uint8Array, y: number) => void): void {
   for (let y = 0, o = 0; o < bytes.length && y < maxRows; y++, o += rowBytes) onRow(bytes.subarray(o, o + rowBytes), y);
@@ -166,7 +164,7 @@ function rowsOfBytes(bytes: Uint8Array, rowBytes: number, maxRows: number, onRow
 
 /** A PNG of the game layer, one square a tile coloured by the tile's meaning (see gameTileColour). */
 export function renderGameLayer(map: TwMap, options: RenderOptions = {}): Uint8Array {
-  return drawGameLayer(map, options, modelTiles(map));
+  return drawGameLayer(map, options, MODEL_TILES);
 }
 
 function drawGameLayer(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Array {
@@ -215,7 +213,7 @@ const ROTATE = 8;
  * images come from `mapres`, else a checkered placeholder. Quads are not drawn.
  */
 export function renderMap(map: TwMap, options: RenderOptions = {}): Uint8Array {
-  return drawMap(map, options, modelTiles(map));
+  return drawMap(map, options, MODEL_TILES);
 }
 
 function drawMap(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Array {
@@ -360,9 +358,11 @@ function datafileTiles(df: Datafile): TileSource {
       if (!data || broken.has(index)) return;
       const rowBytes = layer.item.width * 4;
       try {
-        // Skip-compressed tiles (Teeworlds 0.7, version 4) are expanded whole, as readMap does.
+        // Skip-compressed tiles (Teeworlds 0.7, version 4) are expanded whole, as readMap does (to no tiles
+        // for a size whose byte count overflows).
         if (layer.item.version >= 4) {
-          const expanded = expandSkippedTiles(data.bytes(), layer.item.width * layer.item.height, `data[${index}]`);
+          const count = layer.item.width * layer.item.height;
+          const expanded = expandSkippedTiles(data.bytes(), count <= 0x7fffffff / 6 ? count : 0, `data[${index}]`);
           data.unload();
           rowsOfBytes(expanded, rowBytes, maxRows, onRow);
           return;
