@@ -33,7 +33,9 @@ const { values } = parseArgs({
 });
 
 // Without --target: every target fuzz/targets.mjs has.
-const targets = values.target ? values.target.split(',').filter(Boolean) : Object.keys((await import('./targets.mjs')).TARGETS);
+const { TARGETS } = await import('./targets.mjs');
+const targets = values.target ? values.target.split(',').filter(Boolean) : Object.keys(TARGETS);
+for (const target of targets) if (!TARGETS[target]) throw new Error(`unknown target ${target} (the targets: ${Object.keys(TARGETS).join(', ')})`);
 
 if (values.replay) {
   const buf = readFileSync(values.replay);

@@ -9,7 +9,7 @@ import { createDelta, DDNET_0_6 } from '@twcodec/snapshot';
 import { mapToolsSeeds } from './map-tools-seeds.mjs';
 import { packMap, unpackMap } from '@twcodec/map-tools';
 import { dirToInput } from './map-dir-input.mjs';
-import { readCapture, udpOf } from '@twcodec/net';
+import { isCapture, readCapture, udpOf } from '@twcodec/net';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
@@ -38,15 +38,21 @@ export function seedsFor(target) {
   switch (target) {
     case 'datafile':
     case 'map':
+    case 'datafile-resave':
+    case 'map-validate':
+    case 'map-json':
+    case 'map-resave':
       return fixtures('maps', '.map', LIMIT.map).map(read);
     case 'teehistorian':
     case 'teehistorian-export':
+    case 'teehistorian-cli':
       return fixtures('teehistorian', '.teehistorian', LIMIT.teehistorian).map(read);
     case 'demo':
     case 'demo-resave':
     case 'demo-slice':
     case 'demo-strip':
     case 'demo-export':
+    case 'demo-cli':
       return fixtures('demos', '.demo', LIMIT.demo).map(read);
     case 'snapshot': {
       // Pairs of consecutive snapshots of a demo: the old snapshot's ints, then the delta to the next. The
@@ -101,6 +107,9 @@ export function seedsFor(target) {
       });
     case 'net':
       return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read));
+    case 'net-pcap':
+      // `net pcap` reads capture files: the captures and the cuts of them, not the single UDP payloads.
+      return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)).filter(isCapture);
     default: {
       const mapTools = mapToolsSeeds(target, () => fixtures('maps', '.map', LIMIT.map).map(read));
       if (mapTools) return mapTools;

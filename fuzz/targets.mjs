@@ -10,6 +10,7 @@ import { demoTables, encodeTable, loadFormat, teehistorianTables } from '@twcode
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
+import { CLI_TARGETS } from './cli-targets.mjs';
 import { check, equalBytes, refusing } from './properties.mjs';
 import { diffMaps, fixMap, formatMapDiff, ORIGINAL_MAP, packMap, unpackMap } from '@twcodec/map-tools';
 import { inputToDir } from './map-dir-input.mjs';
@@ -387,3 +388,6 @@ function net(bytes) {
 }
 
 TARGETS.net = net;
+
+// The readers' commands and the resaves as the command line runs them (fuzz/cli-targets.mjs).
+Object.assign(TARGETS, CLI_TARGETS);
