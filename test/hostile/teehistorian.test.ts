@@ -1,6 +1,10 @@
 // Regression tests for hostile teehistorian input a fuzzing campaign found (issue 17); inputs generated here.
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, uuidFromName, uuidToBytes } from '@twcodec/datafile';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../cli-run.js';
 import { readTeehistorian, readTeehistorianStream, scanTeehistorianStream, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
 
 const THEADER = uuidToBytes(uuidFromName('teehistorian@ddnet.tw'));
@@ -139,5 +143,19 @@ describe('strings that are not UTF-8', () => {
     expect(command.kind === 'CONSOLE_COMMAND' && command.args[1]).toBe('éA');
     expect(command.kind === 'CONSOLE_COMMAND' && command.command).toBe('s\udcff\udcc3(\udced\udca0\udc80');
     expect(writeTeehistorian({ header: reader.header, headerText: reader.headerText }, messages)).toEqual(bytes);
+  });
+});
+
+describe('a header with control characters where JSON breaks (fuzzer finding of teehistorian-cli)', () => {
+  it('the CLI prints the error as one line: the newlines JSON.parse quotes from the input are escaped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-hostile-'));
+    const file = join(dir, 'bad.teehistorian');
+    writeFileSync(file, fileOf(json('{"version":"2","map_name":\u0003\u0001\n\u0003\u0001\n\u0004"}'), FINISH));
+    for (const command of ['stats', 'dump', 'chat', 'resave']) {
+      const cli = await runCli(['teehistorian', command, file, ...(command === 'resave' ? [join(dir, 'out')] : [])]);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(/^twcodec: BAD_HEADER: header is not JSON: [^\n]*\\u0003\\u0001\\n[^\n]*\n$/);
+    }
+    rmSync(dir, { recursive: true });
   });
 });

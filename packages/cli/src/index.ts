@@ -694,7 +694,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof OutputClosed) return 0;
-    io.stderr(`twcodec: ${describeError(e, group, heads, roles)}\n`);
+    io.stderr(`twcodec: ${oneLine(describeError(e, group, heads, roles))}\n`);
     return e instanceof UsageError ? 2 : 1;
   }
 }
@@ -719,6 +719,15 @@ function sourceOf(e: CodecError, roles: Record<string, string>): { file?: string
   if (roles[e.input] !== undefined) return { file: roles[e.input], role: e.input };
   if (roles.dir !== undefined) return { file: `${roles.dir}/${e.input}`, role: 'file in dir' };
   return {};
+}
+
+/**
+ * An error message as one line: messages can quote the input (a teehistorian header's JSON.parse error quotes
+ * the bytes around the fault), and a newline or other control character from it would break the line, or a
+ * terminal. They are written as escapes: \n, \u0003.
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string> = {}): string {
