@@ -6,7 +6,7 @@
 // exit finding counts only when the input does it again alone, in a fresh process: a worker that has run for
 // half an hour has grown by itself, and its peak RSS no longer measures the input it was on.
 //
-//   npm run fuzz -- [--minutes N | --seconds N | --runs N] [--target map,teehistorian] [--seed S] [--max-rss MB] [--timeout MS] [--recycle S]
+//   npm run fuzz -- [--minutes N | --seconds N | --runs N [--cli-runs N]] [--target map,teehistorian] [--seed S] [--max-rss MB] [--timeout MS] [--recycle S]
 //   npm run fuzz -- --replay fuzz/findings/map/crash-0123abcd.bin --target map
 //
 // Findings go to fuzz/findings/<target>/ (not committed): <kind>-<hash>.bin with a .txt beside it.
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     minutes: { type: 'string' },
     seconds: { type: 'string' },
     runs: { type: 'string' },
+    'cli-runs': { type: 'string' },
     target: { type: 'string' },
     seed: { type: 'string', default: String(Date.now() % 1e9) },
     'max-rss': { type: 'string', default: '400' },
@@ -53,6 +54,10 @@ if (values.replay) {
 // --runs N: exactly N inputs per target (with a fixed --seed, the same inputs every time: what CI runs);
 // otherwise as many as fit in the time.
 const runs = values.runs ? Number(values.runs) : 0;
+// --cli-runs N: the command-line targets (fuzz/cli-targets.mjs) run several whole commands per input, each
+// many times slower than one decode; CI gives them fewer inputs to keep its pass short.
+const { CLI_TARGETS } = await import('./cli-targets.mjs');
+const runsOf = (target) => (runs && values['cli-runs'] && target in CLI_TARGETS ? Number(values['cli-runs']) : runs);
 const seconds = runs ? 3600 : values.seconds ? Number(values.seconds) : Number(values.minutes ?? 1) * 60;
 const maxRssMb = Number(values['max-rss']);
 const timeoutMs = Number(values.timeout);
@@ -89,6 +94,7 @@ function confirm(target, file, kind) {
 
 /** Runs one target for `seconds`, restarting its worker after a hang or crash. */
 async function fuzzTarget(target) {
+  const runs = runsOf(target);
   const started = Date.now();
   const deadline = started + seconds * 1000;
   const stats = { target, inputs: 0, findings: [], dismissed: [], pool: 0, seeds: 0, blocks: 0, peakRssMb: 0, restarts: 0, workers: 0 };
@@ -162,7 +168,7 @@ async function fuzzTarget(target) {
   return stats;
 }
 
-console.error(`fuzzing ${targets.join(', ')} for ${runs ? `${runs} inputs` : `${seconds} s`} each, seed ${baseSeed}, max RSS ${maxRssMb} MB, timeout ${timeoutMs} ms per input`);
+console.error(`fuzzing ${targets.join(', ')} for ${runs ? `${runs} inputs${values['cli-runs'] ? ` (command-line targets ${values['cli-runs']})` : ''}` : `${seconds} s`} each, seed ${baseSeed}, max RSS ${maxRssMb} MB, timeout ${timeoutMs} ms per input`);
 const all = [];
 for (const target of targets) {
   const stats = await fuzzTarget(target);
