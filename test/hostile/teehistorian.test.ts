@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../cli-run.js';
-import { readTeehistorian, readTeehistorianStream, scanTeehistorianStream, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
+import { decodeClientMessage, readTeehistorian, readTeehistorianStream, scanTeehistorianStream, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
 
 const THEADER = uuidToBytes(uuidFromName('teehistorian@ddnet.tw'));
 
@@ -156,6 +156,25 @@ describe('a header with control characters where JSON breaks (fuzzer finding of 
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/^twcodec: BAD_HEADER: header is not JSON: [^\n]*\\u0003\\u0001\\n[^\n]*\n$/);
     }
+    rmSync(dir, { recursive: true });
+  });
+});
+
+describe('a MESSAGE record without a readable message id (fuzzer finding of teehistorian-cli)', () => {
+  it('decodes as an unknown message with the error: dump and chat print the file stats reads', async () => {
+    const file = writeTeehistorian({ header: { version: '2' } }, [
+      { kind: 'MESSAGE', cid: 0, data: new Uint8Array(0) },
+      { kind: 'MESSAGE', cid: 1, data: Uint8Array.of(0x80) }, // a varint cut short
+      { kind: 'MESSAGE', cid: 2, data: Uint8Array.of(0x41) }, // a negative id
+    ]);
+    expect(decodeClientMessage({ data: new Uint8Array(0) })).toMatchObject({ kind: 'unknown', id: -1, error: expect.stringMatching(/^TRUNCATED: /) });
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-hostile-'));
+    writeFileSync(join(dir, 'x.teehistorian'), file);
+    const dump = await runCli(['teehistorian', 'dump', join(dir, 'x.teehistorian')]);
+    expect(dump.stderr).toBe('');
+    const lines = dump.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; net?: { kind: string; id: number } });
+    expect(lines.filter((l) => l.kind === 'MESSAGE').map((l) => [l.net?.kind, l.net?.id])).toEqual([['unknown', -1], ['unknown', -1], ['unknown', -1]]);
+    expect((await runCli(['teehistorian', 'chat', join(dir, 'x.teehistorian')])).code).toBe(0);
     rmSync(dir, { recursive: true });
   });
 });

@@ -1,15 +1,22 @@
 // The net messages inside MESSAGE records (what clients sent the server), decoded with @twcodec/netmsg's
 // generated tables. The record keeps its raw bytes (`data`), so decoding never changes what is written back.
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { CodecError } from '@twcodec/runtime';
 import type { MessageMessage } from './generated/messages.gen.js';
 import type { TeehistorianMessage } from './reader.js';
 
 /**
  * The client message a MESSAGE record holds. Never throws: a message that does not read as its schema says
- * comes back as `kind: 'unknown'` with `error` and its bytes.
+ * comes back as `kind: 'unknown'` with `error` and its bytes; so does one without a readable message id (empty
+ * data, a varint cut short, a negative id: lenient decoding keeps only messages whose id it read), with id -1.
  */
 export function decodeClientMessage(record: Pick<MessageMessage, 'data'>): Ddnet06Message | UnknownNetMessage {
-  return decodeNetMessage(DDNET_0_6_MESSAGES, record.data, { lenient: true }) as Ddnet06Message | UnknownNetMessage;
+  try {
+    return decodeNetMessage(DDNET_0_6_MESSAGES, record.data, { lenient: true }) as Ddnet06Message | UnknownNetMessage;
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return { kind: 'unknown', system: false, id: -1, data: record.data.slice(), error: `${e.code}: ${e.detail}` };
+  }
 }
 
 /** One chat line a teehistorian holds (cl_say; DDNet itself does not record chat, other servers may). */
