@@ -8,6 +8,8 @@ import { mutate, prng } from '../../fuzz/mutate.mjs';
 import { seedsFor } from '../../fuzz/seeds.mjs';
 // @ts-expect-error plain JavaScript modules without type declarations
 import { TARGETS } from '../../fuzz/targets.mjs';
+// @ts-expect-error plain JavaScript modules without type declarations
+import { CLI_TARGETS } from '../../fuzz/cli-targets.mjs';
 import { CodecError } from '@twcodec/datafile';
 
 const targets = Object.keys(TARGETS as Record<string, unknown>);
@@ -19,10 +21,12 @@ describe('fuzz targets', () => {
     for (const seed of seeds) await TARGETS[target](seed);
   });
 
-  it.each(targets)('%s: 200 mutated inputs give typed refusals only', async (target) => {
+  // The command-line targets run several whole commands per input: fewer inputs, as in CI (--cli-runs).
+  it.each(targets)('%s: 200 mutated inputs (50 for a command-line target) give typed refusals only', async (target) => {
     const seeds = seedsFor(target) as Uint8Array[];
     const rng = prng(7);
-    for (let i = 0; i < 200; i++) {
+    const count = target in CLI_TARGETS ? 50 : 200;
+    for (let i = 0; i < count; i++) {
       const input = mutate(rng, rng.pick(seeds), rng.pick(seeds), target === 'map' || target === 'datafile' || TARGETS[target].structured === true);
       try {
         await TARGETS[target](input);
