@@ -1,7 +1,7 @@
 // Hostile and edited directory forms (issue 25 rows 3, 4, 13; issue 26): map pack gives one typed error with
 // the file and line:column, or a map that reads back as map.json says.
 import { describe, expect, it } from 'vitest';
-import { MapError, readMap } from '@twcodec/map';
+import { MapError, readMap, writeMap } from '@twcodec/map';
 import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, unpackMap, unpackMapEntries } from '@twcodec/map-tools';
 import { Datafile } from '@twcodec/datafile';
 import { fixturesDir, readBytes } from '../corpus.js';
@@ -168,5 +168,21 @@ describe('a physics layer without its Teeworlds tiles', () => {
     const files = unpackMap(bytes);
     files.delete(ORIGINAL_MAP);
     expect(diffMaps(map, readMap(packMap(files), { strict: false }))).toEqual({ changes: [], tiles: [] });
+  });
+});
+
+describe('unknown items before the UUID index (issue 25 row 13; fuzzer finding of map-unpack)', () => {
+  it('an unedited unpack then pack keeps them where they were: the map comes back byte for byte', () => {
+    const df = Datafile.read(fixture('ctf1.map'));
+    // Items of internal type 0xFFFE that no UUID index entry names (the model keeps them as unknown items),
+    // then a UUID index item (type 0xFFFF) naming a type no item has.
+    df.items.push({ type: 0xfffe, id: 0, data: Int32Array.of(1, 1, 4, -1, 0, 0) });
+    df.items.push({ type: 0xfffe, id: 1, data: Int32Array.of(1, 1, 5, 1, 0, 0) });
+    df.items.push({ type: 0xffff, id: 0xffbe, data: Int32Array.of(1041966870, 395065720, -1680232166, -532607528) });
+    const bytes = df.write();
+    const map = readMap(bytes);
+    expect(map.unknownItems.map((i) => [i.type, i.id])).toEqual([[0xfffe, 0], [0xfffe, 1]]);
+    expect(writeMap(map)).toEqual(bytes);
+    expect(packMap(unpackMap(bytes))).toEqual(bytes);
   });
 });

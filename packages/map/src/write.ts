@@ -588,12 +588,20 @@ class MapWriter {
     const placed = new Set<string>();
     const blockItems = (name: MapItemName, internalType: number, uuid: Uuid | undefined): DatafileItem[] =>
       (this.blocks.get(name) ?? []).map((data, i) => ({ type: internalType, id: this.itemId(name, i), uuid, data }));
+    // The unknown item that stands for a source item: the item itself, or (map pack revives the model from
+    // map.json, as new objects) one of the same type, id and ints, which then keeps its place too.
+    const unknownFor = (item: DatafileItem): DatafileItem | undefined => {
+      if (unknown.has(item)) return item;
+      for (const other of unknown) if (other.type === item.type && other.id === item.id && sameInts(other.data, item.data)) return other;
+      return undefined;
+    };
     for (const item of this.src?.items ?? []) {
       const info = mapItemTypeOf(item); // undefined for the UUID index, which is kept as it is
+      const kept = item.type === ITEMTYPE_EX ? undefined : unknownFor(item);
       if (item.type === ITEMTYPE_EX) out.items.push(item);
-      else if (unknown.has(item)) {
-        out.items.push(item);
-        unknown.delete(item);
+      else if (kept) {
+        out.items.push(kept);
+        unknown.delete(kept);
       } else if (info && !placed.has(info.name)) {
         placed.add(info.name);
         out.items.push(...blockItems(info.name, item.type, item.uuid));
@@ -640,4 +648,8 @@ class MapWriter {
     }
     return ids[i]!;
   }
+}
+
+function sameInts(a: Int32Array, b: Int32Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
