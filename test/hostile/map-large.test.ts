@@ -105,3 +105,29 @@ describe('render from the file (issue 25 row 9: readMap held the whole layer)', 
     expect(same(renderMapFile(broken), renderMapFile(readBytes(join(fixturesDir, 'maps', 'dm7-legacy-size.map'))))).toBe(false);
   });
 });
+
+describe('a real map with many embedded images (issue 25 row 17: a 1.3 MB community map resaved at a 444 MB peak)', () => {
+  // dm7 with eight embedded 256x256 RGBA images: each is inflated once to read, compared as it inflates on write.
+  const IMAGES = 8;
+  const imageBytes = 256 * 256 * 4;
+  function imagesMap(): Uint8Array {
+    const map = readMap(readBytes(join(fixturesDir, 'maps', 'dm7-legacy-size.map')));
+    map.images = Array.from({ length: IMAGES }, (_, k) => ({
+      item: { version: 1, width: 256, height: 256, external: false, name: -1, data: -1 },
+      name: `image${k}`,
+      pixels: Uint8Array.from({ length: imageBytes }, (_, i) => (i * (k + 3)) & 255),
+    }));
+    return writeMap(map);
+  }
+
+  it('writeMap of the unchanged map inflates no image again: each is compared as it inflates', () => {
+    const bytes = imagesMap();
+    const { zlib, inflated, compared } = countingZlib();
+    const map = readMap(bytes, { zlib });
+    expect(inflated.filter((n) => n === imageBytes)).toHaveLength(IMAGES);
+    inflated.length = 0;
+    expect(writeMap(map)).toEqual(bytes);
+    expect(inflated.filter((n) => n === imageBytes)).toEqual([]);
+    expect(compared.filter((n) => n === imageBytes)).toHaveLength(IMAGES);
+  });
+});
