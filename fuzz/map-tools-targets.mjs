@@ -101,7 +101,11 @@ function renderTarget(bytes) {
   for (const [what, render, renderFile] of [['game', renderGameLayer, renderGameLayerFile], ['tiles', renderMap, renderMapFile]]) {
     const scale = refusing(() => renderScale(map, options, what));
     const png = refusing(() => render(map, { ...options, mapres }));
+    // A full-size render's canvas (up to 32 MB) is garbage once its PNG is made; collected before the next
+    // render, the input is judged by what one render costs, as in the CLI, not by two canvases at once.
+    if (!options.maxSide) globalThis.gc?.();
     const filePng = refusing(() => renderFile(bytes, { ...options, mapres }));
+    if (!options.maxSide) globalThis.gc?.();
     check((scale === undefined) === (png === undefined), `render ${what}: renderScale and the render disagree on refusing`);
     check((png === undefined) === (filePng === undefined), `render ${what}: the file renderer and the model renderer disagree on refusing`);
     if (!png) continue;
@@ -152,6 +156,10 @@ function extractTarget(bytes) {
 
 // The map targets take map inputs: the runner's structure-aware mutations (item ints, inflated data) apply.
 for (const target of [renderTarget, convertTarget, extractTarget]) target.structured = true;
+// A full-size render holds a canvas of up to 8M pixels (32 MB RGBA) and its filtered rows while the PNG is
+// deflated: about 100 MB on any map (159 MB peak for the whole CLI process, measured with /usr/bin/time on a
+// map whose game layer claims 176297393x188451836), a fixed cost within the 400 MB budget, not the input's doing.
+renderTarget.outputMb = 100;
 
 export const MAP_TOOLS_TARGETS = {
   'replace-image': replaceImageTarget,

@@ -87,7 +87,7 @@ function confirm(target, file, kind) {
   }
   if (measured.error) return { holds: true, detail: `alone, it throws: ${measured.error.split('\n')[0]}` };
   const rise = measured.afterMb - measured.beforeMb;
-  const memory = rise > maxRssMb / 4 || measured.afterMb > maxRssMb;
+  const memory = rise > maxRssMb / 4 + (TARGETS[target]?.outputMb ?? 0) || measured.afterMb > maxRssMb;
   const detail = `alone, peak RSS ${measured.beforeMb} -> ${measured.afterMb} MB`;
   return { holds: kind === 'memory' ? memory : false, detail };
 }

@@ -68,6 +68,8 @@ function newCoverage() {
 const seeds = seedsFor(target);
 const pool = [...seeds];
 // Targets that take maps (a `structured` property) get the container-aware mutations too.
+// What a target's output costs by design on any input (a render's canvas), allowed on top of the memory rise.
+const outputAllowance = (run.outputMb ?? 0) * 1048576;
 const structured = target === 'datafile' || target === 'map' || run.structured === true;
 let inputs = 0;
 let findings = 0;
@@ -166,7 +168,7 @@ for (let i = 0; i < runs && Date.now() < deadline && !retire; i++) {
   // far beyond what any input here needs; a peak over the limit is reported once. run.mjs replays such an
   // input in a fresh process before it counts as a finding.
   const peak = process.resourceUsage().maxRSS * 1024;
-  if (peak - peakBefore > maxRss / 4 || (peak > maxRss && peakBefore <= maxRss)) {
+  if (peak - peakBefore > maxRss / 4 + outputAllowance || (peak > maxRss && peakBefore <= maxRss)) {
     save('memory', input, new Error(`peak RSS rose from ${Math.round(peakBefore / 1048576)} to ${Math.round(peak / 1048576)} MB on this input`));
   }
   peakBefore = peak;
