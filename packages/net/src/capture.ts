@@ -6,8 +6,9 @@
 // bit, else as 0.6, and changes its guess when a packet reads only as the other protocol (or is `protocol`
 // when given). Connectionless packets tell their protocol by their header.
 import { CodecError } from '@twcodec/runtime';
-import { type DecodedPacket, decodePacket, isConnless, type NetProtocolName } from './packet.js';
-import { type CaptureFrame, readCapture, udpOf } from './pcap.js';
+import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
+import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName } from './packet.js';
+import { FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
 
 export interface CaptureDatagram {
   /** The frame's index in the file. */
@@ -51,39 +52,79 @@ function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?
 
 /** Every frame of a capture that carries UDP, decoded; a datagram that does not decode carries `error`. */
 export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions = {}): Generator<CaptureDatagram> {
-  const flows = new Map<string, FlowState>();
-  for (const frame of readCapture(bytes)) yield* decodeFrame(frame, flows, options);
+  const state: CaptureState = { flows: new Map(), endpoints: new Map() };
+  const frames = new FrameReader(bytes);
+  const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
+  while (frames.next()) {
+    const d = decodeFrame(bytes, frames.frame, udp, state, options);
+    if (d) yield d;
+  }
 }
 
-function* decodeFrame(frame: CaptureFrame, flows: Map<string, FlowState>, options: DecodeCaptureOptions): Generator<CaptureDatagram> {
-  const base = { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds };
-  let udp;
+interface CaptureState {
+  /** Each flow under both of its directions: source endpoint, then destination endpoint. */
+  flows: Map<string, Map<string, FlowState>>;
+  /** Endpoint texts by address and port, so that a datagram of a known flow builds no string. */
+  endpoints: Map<string, Map<number, string>>;
+}
+
+function endpointOf(state: CaptureState, address: string, port: number): string {
+  let ports = state.endpoints.get(address);
+  if (!ports) state.endpoints.set(address, (ports = new Map()));
+  let text = ports.get(port);
+  if (text === undefined) ports.set(port, (text = endpoint(address, port)));
+  return text;
+}
+
+function flowOf(state: CaptureState, source: string, destination: string): FlowState | undefined {
+  return state.flows.get(source)?.get(destination);
+}
+
+function setFlow(state: CaptureState, source: string, destination: string, flow: FlowState): void {
+  for (const [a, b] of [[source, destination], [destination, source]] as const) {
+    let to = state.flows.get(a);
+    if (!to) state.flows.set(a, (to = new Map()));
+    to.set(b, flow);
+  }
+}
+
+/** decodePacket's options per protocol and security token (unknown, negotiated, not negotiated), made once. */
+const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = {
+  '0.6': [{ protocol: '0.6' }, { protocol: '0.6', securityToken: true }, { protocol: '0.6', securityToken: false }],
+  '0.7': [{ protocol: '0.7' }, { protocol: '0.7', securityToken: true }, { protocol: '0.7', securityToken: false }],
+};
+
+const datagram = (frame: FrameRecord, source: string, destination: string, packet: DecodedPacket | undefined, error?: CodecError): CaptureDatagram =>
+  packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
+
+function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions): CaptureDatagram | undefined {
   try {
-    udp = udpOf(frame);
+    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp)) return undefined;
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
-    yield { ...base, source: '', destination: '', error: e };
-    return;
+    return datagram(frame, '', '', undefined, e);
   }
-  if (!udp) return;
-  const source = endpoint(udp.source, udp.sourcePort);
-  const destination = endpoint(udp.destination, udp.destinationPort);
-  const key = source < destination ? `${source} ${destination}` : `${destination} ${source}`;
-  const p = udp.payload;
-  let flow = flows.get(key);
-  if (!isConnless(p)) {
-    const hs = handshakeOf(p);
+  const source = endpointOf(state, udp.source, udp.sourcePort);
+  const destination = endpointOf(state, udp.destination, udp.destinationPort);
+  // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
+  const p = udp.bytes;
+  const start = udp.start;
+  const end = udp.end;
+  let flow = flowOf(state, source, destination);
+  const first = end > start ? p[start]! : 0;
+  if (!(end > start && (first >> 2) & DDNET_0_6_PACKET.packetFlags.connless!)) {
+    const hs = first === 0x04 || first === 0x10 ? handshakeOf(p.subarray(start, end)) : undefined;
     if (hs && !(flow?.fromHandshake && flow.protocol === hs.protocol && hs.protocol === '0.7')) {
       flow = { protocol: hs.protocol, fromHandshake: true, ...(hs.securityToken !== undefined ? { securityToken: hs.securityToken } : {}) };
-      flows.set(key, flow);
+      setFlow(state, source, destination, flow);
     } else if (!flow) {
-      flow = { protocol: options.protocol ?? (p.length > 0 && p[0]! & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
-      flows.set(key, flow);
-    } else if (!flow.fromHandshake && !options.protocol && p.length > 0 && p[0]! & 0x04) flow.protocol = '0.7';
+      flow = { protocol: options.protocol ?? (end > start && first & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
+      setFlow(state, source, destination, flow);
+    } else if (!flow.fromHandshake && !options.protocol && end > start && first & 0x04) flow.protocol = '0.7';
   }
-  const decode = (protocol: NetProtocolName) => decodePacket(p, { protocol, ...(flow?.securityToken !== undefined ? { securityToken: flow.securityToken } : {}) });
+  const decode = (protocol: NetProtocolName) => decodePacketAt(p, start, end, decodeOptions[protocol][flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2]);
   try {
-    yield { ...base, source, destination, packet: decode(flow?.protocol ?? options.protocol ?? '0.6') };
+    return datagram(frame, source, destination, decode(flow?.protocol ?? options.protocol ?? '0.6'));
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.
@@ -92,12 +133,11 @@ function* decodeFrame(frame: CaptureFrame, flows: Map<string, FlowState>, option
       try {
         const packet = decode(other);
         flow.protocol = other;
-        yield { ...base, source, destination, packet };
-        return;
+        return datagram(frame, source, destination, packet);
       } catch (e2) {
         if (!(e2 instanceof CodecError)) throw e2;
       }
     }
-    yield { ...base, source, destination, error: e };
+    return datagram(frame, source, destination, undefined, e);
   }
 }
