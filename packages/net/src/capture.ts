@@ -52,7 +52,7 @@ function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?
 
 /** Every frame of a capture that carries UDP, decoded; a datagram that does not decode carries `error`. */
 export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions = {}): Generator<CaptureDatagram> {
-  const state: CaptureState = { flows: new Map(), endpoints: new Map() };
+  const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map() };
   const frames = new FrameReader(bytes);
   const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
   while (frames.next()) {
@@ -63,9 +63,24 @@ export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions 
 
 interface CaptureState {
   /** Each flow under both of its directions: source endpoint, then destination endpoint. */
-  flows: Map<string, Map<string, FlowState>>;
+  flows: Map<string, Map<string, FlowPair>>;
   /** Endpoint texts by address and port, so that a datagram of a known flow builds no string. */
   endpoints: Map<string, Map<number, string>>;
+  /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
+  routes: Map<number, Route>;
+}
+
+/** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
+interface FlowPair {
+  flow?: FlowState;
+}
+
+interface Route {
+  sourceAddress: string;
+  destinationAddress: string;
+  source: string;
+  destination: string;
+  pair: FlowPair;
 }
 
 function endpointOf(state: CaptureState, address: string, port: number): string {
@@ -76,16 +91,29 @@ function endpointOf(state: CaptureState, address: string, port: number): string 
   return text;
 }
 
-function flowOf(state: CaptureState, source: string, destination: string): FlowState | undefined {
-  return state.flows.get(source)?.get(destination);
+function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
+  let pair = state.flows.get(source)?.get(destination);
+  if (!pair) {
+    pair = {};
+    for (const [a, b] of [[source, destination], [destination, source]] as const) {
+      let to = state.flows.get(a);
+      if (!to) state.flows.set(a, (to = new Map()));
+      to.set(b, pair);
+    }
+  }
+  return pair;
 }
 
-function setFlow(state: CaptureState, source: string, destination: string, flow: FlowState): void {
-  for (const [a, b] of [[source, destination], [destination, source]] as const) {
-    let to = state.flows.get(a);
-    if (!to) state.flows.set(a, (to = new Map()));
-    to.set(b, flow);
-  }
+/** The endpoint texts and flow of the datagram in `udp`. */
+function routeOf(state: CaptureState, udp: UdpRecord): Route {
+  const key = udp.sourcePort * 65536 + udp.destinationPort;
+  let route = state.routes.get(key);
+  if (route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination) return route;
+  const source = endpointOf(state, udp.source, udp.sourcePort);
+  const destination = endpointOf(state, udp.destination, udp.destinationPort);
+  route = { sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+  state.routes.set(key, route);
+  return route;
 }
 
 /** decodePacket's options per protocol and security token (unknown, negotiated, not negotiated), made once. */
@@ -104,34 +132,32 @@ function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, stat
     if (!(e instanceof CodecError)) throw e;
     return datagram(frame, '', '', undefined, e);
   }
-  const source = endpointOf(state, udp.source, udp.sourcePort);
-  const destination = endpointOf(state, udp.destination, udp.destinationPort);
+  const route = routeOf(state, udp);
+  const { source, destination, pair } = route;
   // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
   const p = udp.bytes;
   const start = udp.start;
   const end = udp.end;
-  let flow = flowOf(state, source, destination);
+  let flow = pair.flow;
   const first = end > start ? p[start]! : 0;
   if (!(end > start && (first >> 2) & DDNET_0_6_PACKET.packetFlags.connless!)) {
     const hs = first === 0x04 || first === 0x10 ? handshakeOf(p.subarray(start, end)) : undefined;
     if (hs && !(flow?.fromHandshake && flow.protocol === hs.protocol && hs.protocol === '0.7')) {
-      flow = { protocol: hs.protocol, fromHandshake: true, ...(hs.securityToken !== undefined ? { securityToken: hs.securityToken } : {}) };
-      setFlow(state, source, destination, flow);
+      flow = pair.flow = { protocol: hs.protocol, fromHandshake: true, ...(hs.securityToken !== undefined ? { securityToken: hs.securityToken } : {}) };
     } else if (!flow) {
-      flow = { protocol: options.protocol ?? (end > start && first & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
-      setFlow(state, source, destination, flow);
+      flow = pair.flow = { protocol: options.protocol ?? (end > start && first & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
     } else if (!flow.fromHandshake && !options.protocol && end > start && first & 0x04) flow.protocol = '0.7';
   }
-  const decode = (protocol: NetProtocolName) => decodePacketAt(p, start, end, decodeOptions[protocol][flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2]);
+  const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
   try {
-    return datagram(frame, source, destination, decode(flow?.protocol ?? options.protocol ?? '0.6'));
+    return datagram(frame, source, destination, decodePacketAt(p, start, end, decodeOptions[flow?.protocol ?? options.protocol ?? '0.6'][token]!));
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.
     if (flow && !flow.fromHandshake && !options.protocol) {
       const other = flow.protocol === '0.6' ? '0.7' : '0.6';
       try {
-        const packet = decode(other);
+        const packet = decodePacketAt(p, start, end, decodeOptions[other][token]!);
         flow.protocol = other;
         return datagram(frame, source, destination, packet);
       } catch (e2) {

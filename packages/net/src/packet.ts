@@ -83,19 +83,6 @@ function flagNames(flags: Readonly<Record<string, number>>, value: number): stri
   return out;
 }
 
-/** The header fields' names as decodeHeader gives them and as a decoded packet shows them, per table. */
-const headerKeys = new WeakMap<PacketProtocolDef, { from: string[]; to: string[] }>();
-function namedHeader(table: PacketProtocolDef, raw: Record<string, number | undefined>): Record<string, number | string> {
-  let keys = headerKeys.get(table);
-  if (!keys) headerKeys.set(table, (keys = { from: [...table.headerFields], to: table.headerFields.map(snake) }));
-  const header: Record<string, number | string> = {};
-  for (let i = 0; i < keys.from.length; i++) {
-    const v = raw[keys.from[i]!];
-    if (v !== undefined) header[keys.to[i]!] = v;
-  }
-  return header;
-}
-
 /**
  * Inflated packet data is written here, not into a new array per packet: nothing decoded keeps a view of it
  * (messages copy their raw fields, an unframed chunk is copied).
@@ -167,7 +154,7 @@ export function decodePacketAt(bytes: Uint8Array, start: number, end: number, op
   if (length > MAX_PACKET_SIZE) throw new NetError('PACKET_TOO_BIG', `${length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
   const raw = table.decodeHeader(bytes, start);
   const flags = flagNames(table.packetFlags, raw.flags);
-  const header = namedHeader(table, raw);
+  const header: Record<string, number | string> = table.namedHeader(raw as never);
   // The data after the header: data[dataStart, dataEnd), in the packet or inflated into the shared buffer.
   let data = bytes;
   let dataStart = start + table.headerSize;

@@ -111,7 +111,7 @@ export interface DecodeOptions {
 
 const NETMSG_EX = 0;
 
-/** The field values of the message being decoded (reused: decoding does not nest). */
+/** The field values of the message being decoded (reused: decoding does not nest; they stay until overwritten). */
 let fieldValues: unknown[] = new Array<unknown>(16);
 
 /** A message of the table with what decoding it needs, worked out once per table. */
@@ -220,7 +220,6 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
       i = reading.fixed;
     } else out = { kind: def.name };
     for (; i < n; i++) out[fields[i]!.key] = values[i];
-    values.fill(undefined, 0, n);
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
     // Lossless or nothing: a message that would not be written back byte for byte stays raw.
     if (reading.checkWriteBack && !isAscii(bytes, start, end) && !bytesEqual(encodeNetMessage(protocol, out), bytes.subarray(start, end)))

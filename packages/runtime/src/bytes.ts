@@ -153,7 +153,8 @@ export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uin
     poolUsed = 0;
   }
   const at = poolUsed;
-  pool.set(bytes.subarray(start, end), at);
+  // Byte by byte: a view for TypedArray.set would cost more than copying this few bytes.
+  for (let i = 0; i < n; i++) pool[at + i] = bytes[start + i]!;
   poolUsed += n;
   return pool.subarray(at, at + n);
 }
