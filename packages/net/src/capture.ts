@@ -8,7 +8,8 @@
 import { CodecError } from '@twcodec/runtime';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
 import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName } from './packet.js';
-import { FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
+import { FragmentReassembler } from './fragments.js';
+import { type FragmentContext, FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
 
 export interface CaptureDatagram {
   /** The frame's index in the file. */
@@ -55,10 +56,20 @@ export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions 
   const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map() };
   const frames = new FrameReader(bytes);
   const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
+  const reassembler = new FragmentReassembler();
+  const fragments: FragmentContext = { reassembler, index: 0, seconds: 0, nanoseconds: 0 };
   while (frames.next()) {
-    const d = decodeFrame(bytes, frames.frame, udp, state, options);
+    const frame = frames.frame;
+    fragments.index = frame.index;
+    fragments.seconds = frame.seconds;
+    fragments.nanoseconds = frame.nanoseconds;
+    const d = decodeFrame(bytes, frame, udp, state, options, fragments);
+    // A datagram whose fragments stopped coming gets its error line where its first fragment was seen.
+    for (const a of reassembler.take()) yield { index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error };
     if (d) yield d;
   }
+  reassembler.finish();
+  for (const a of reassembler.take()) yield { index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error };
 }
 
 interface CaptureState {
@@ -125,9 +136,9 @@ const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = {
 const datagram = (frame: FrameRecord, source: string, destination: string, packet: DecodedPacket | undefined, error?: CodecError): CaptureDatagram =>
   packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
 
-function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions): CaptureDatagram | undefined {
+function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
   try {
-    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp)) return undefined;
+    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments)) return undefined;
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     return datagram(frame, '', '', undefined, e);

@@ -160,15 +160,23 @@ describe('pcap reader', () => {
     expect(given.map(decoded)).toEqual(expected.slice(4));
   });
 
-  it('refuses IP fragments with a typed error on that datagram, and goes on', () => {
+  it('gives a frame that cannot be a fragment (more to follow, not a multiple of 8 bytes) a typed error, and goes on (fragments.test.ts: reassembly)', () => {
     const fragmented = frames.slice(0, 3).map((f, i) => {
       const data = f.data.slice();
       if (i === 1) data[14 + 6] = 0x20; // more fragments follow
       return { ...f, data };
     });
     const lines = [...decodeCapture(pcapFile(fragmented, 1, { little: true, nano: false }))];
-    expect(lines.map((d) => d.error?.code)).toEqual([undefined, 'IP_FRAGMENT', undefined]);
+    // Its IP payload (UDP header and data) is not a multiple of 8 bytes.
+    expect((udpOf(frames[1]!)!.payload.length + 8) % 8).not.toBe(0);
+    expect(lines.map((d) => [d.index, d.error?.code])).toEqual([
+      [0, undefined],
+      [1, 'IP_FRAGMENT'],
+      [2, undefined],
+    ]);
     expect(lines[1]!.error).toBeInstanceOf(NetError);
+    // A frame alone does not hold a fragment's datagram.
+    expect(() => udpOf({ ...fragmented[1]!, linkType: 1, originalLength: 0, offset: 0, index: 1 })).toThrow(/IP_FRAGMENT/);
   });
 
   it('refuses damaged files with one NetError', () => {

@@ -2,6 +2,7 @@
 // link layers, IPv4/IPv6 and UDP inside them. Formats checked against the pcap and pcapng specifications
 // (IETF draft-ietf-opsawg-pcap / draft-ietf-opsawg-pcapng) and tcpdump's LINKTYPE_ list.
 import { NetError } from './errors.js';
+import type { FragmentReassembler } from './fragments.js';
 
 /** One captured frame. */
 export interface CaptureFrame {
@@ -302,7 +303,8 @@ export interface UdpRecord {
 
 /**
  * The UDP datagram a frame carries, or undefined when the frame is not IP/UDP. Throws NetError for IP
- * fragments (IP_FRAGMENT: a datagram split over frames is not reassembled) and for frames cut short.
+ * fragments (IP_FRAGMENT: one frame alone does not hold their datagram; decodeCapture puts them together)
+ * and for frames cut short.
  */
 export function udpOf(frame: CaptureFrame): UdpDatagram | undefined {
   const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes: frame.data, start: 0, end: 0 };
@@ -316,11 +318,21 @@ export function udpOf(frame: CaptureFrame): UdpDatagram | undefined {
   return { source: udp.source, destination: udp.destination, sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, payload: frame.data.subarray(udp.start, udp.end) };
 }
 
+/** Where the frame came in, for the IP fragments it may hold (they are put together across frames). */
+export interface FragmentContext {
+  reassembler: FragmentReassembler;
+  index: number;
+  seconds: number;
+  nanoseconds: number;
+}
+
 /**
- * udpOf for the frame `d[start, end)` of link type `linkType`: fills `out` (its `bytes` become `d`) and
- * returns true, or returns false when the frame is not IP/UDP. Offsets in errors are positions in `d`.
+ * udpOf for the frame `d[start, end)` of link type `linkType`: fills `out` (its `bytes` become `d`, or the
+ * datagram put together from fragments) and returns true, or returns false when the frame is not IP/UDP or
+ * holds a fragment of a datagram not yet complete. Without `fragments`, a fragment is the error IP_FRAGMENT.
+ * Offsets in errors are positions in `d`.
  */
-export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: number, out: UdpRecord): boolean {
+export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: number, out: UdpRecord, fragments?: FragmentContext): boolean {
   const ip = ipStart(d, start, frameEnd, linkType);
   if (ip === undefined) return false;
   if (frameEnd < ip + 1) throw new NetError('TRUNCATED', 'the frame ends before its IP header', ip, 'ip');
@@ -333,29 +345,49 @@ export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: 
     const total = (d[ip + 2]! << 8) | d[ip + 3]!;
     const fragment = (d[ip + 6]! << 8) | d[ip + 7]!;
     if (ihl < 20 || total < ihl) throw new NetError('BAD_IP', `IPv4 header length ${ihl}, total length ${total}`, ip, 'ip');
-    if (fragment & 0x3fff) throw new NetError('IP_FRAGMENT', `an IPv4 fragment (offset ${(fragment & 0x1fff) * 8}${fragment & 0x2000 ? ', more follow' : ''}): fragments are not reassembled`, ip + 6, 'ip');
     if (d[ip + 9] !== 17) return false;
     out.source = ipv4Text(d, ip + 12);
     out.destination = ipv4Text(d, ip + 16);
     udp = ip + ihl;
     end = ip + total;
+    if (fragment & 0x3fff) {
+      if (!fragments) throw new NetError('IP_FRAGMENT', `an IPv4 fragment (offset ${(fragment & 0x1fff) * 8}${fragment & 0x2000 ? ', more follow' : ''}): fragments are not reassembled here`, ip + 6, 'ip');
+      if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+      const key = `4 ${out.source} ${out.destination} ${(d[ip + 4]! << 8) | d[ip + 5]!}`;
+      const whole = fragments.reassembler.add({ ...fragments, key, offset: (fragment & 0x1fff) * 8, more: (fragment & 0x2000) !== 0, bytes: d, start: udp, end });
+      return whole !== undefined && udpIn(whole, 0, whole.length, out);
+    }
   } else if (version === 6) {
     if (frameEnd < ip + 40) throw new NetError('TRUNCATED', 'an IPv6 header needs 40 bytes', ip, 'ip');
     let next = d[ip + 6]!;
     udp = ip + 40;
     end = udp + ((d[ip + 4]! << 8) | d[ip + 5]!);
-    // Hop-by-hop (0), routing (43) and destination options (60) headers are skipped; a fragment header (44) refused.
+    out.source = ipv6Text(d, ip + 8);
+    out.destination = ipv6Text(d, ip + 24);
+    // Hop-by-hop (0), routing (43) and destination options (60) headers are skipped; a fragment header (44)
+    // directly followed by UDP is put together with the other fragments.
     for (let hops = 0; next === 0 || next === 43 || next === 60 || next === 44; hops++) {
-      if (next === 44) throw new NetError('IP_FRAGMENT', 'an IPv6 fragment: fragments are not reassembled', udp, 'ip');
       if (frameEnd < udp + 8 || hops > 8) throw new NetError('TRUNCATED', 'an IPv6 extension header runs past the frame', udp, 'ip');
+      if (next === 44) {
+        if (!fragments) throw new NetError('IP_FRAGMENT', 'an IPv6 fragment: fragments are not reassembled here', udp, 'ip');
+        if (d[udp] !== 17) return false;
+        if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+        const field = (d[udp + 2]! << 8) | d[udp + 3]!;
+        const id = ((d[udp + 4]! << 24) | (d[udp + 5]! << 16) | (d[udp + 6]! << 8) | d[udp + 7]!) >>> 0;
+        const whole = fragments.reassembler.add({ ...fragments, key: `6 ${out.source} ${out.destination} ${id}`, offset: field & 0xfff8, more: (field & 1) !== 0, bytes: d, start: udp + 8, end });
+        return whole !== undefined && udpIn(whole, 0, whole.length, out);
+      }
       next = d[udp]!;
       udp += (d[udp + 1]! + 1) * 8;
     }
     if (next !== 17) return false;
-    out.source = ipv6Text(d, ip + 8);
-    out.destination = ipv6Text(d, ip + 24);
   } else return false;
   if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+  return udpIn(d, udp, end, out);
+}
+
+/** The UDP datagram `d[udp, end)` (header and payload) into `out`. */
+function udpIn(d: Uint8Array, udp: number, end: number, out: UdpRecord): boolean {
   if (end - udp < 8) throw new NetError('TRUNCATED', 'the UDP header needs 8 bytes', udp, 'udp');
   const length = (d[udp + 4]! << 8) | d[udp + 5]!;
   if (length < 8 || udp + length > end) throw new NetError('BAD_UDP', `UDP length ${length}, the IP packet holds ${end - udp}`, udp + 4, 'udp');
