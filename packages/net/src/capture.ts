@@ -65,7 +65,7 @@ export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions 
     fragments.nanoseconds = frame.nanoseconds;
     const d = decodeFrame(bytes, frame, udp, state, options, fragments);
     // A datagram whose fragments stopped coming gets its error line where its first fragment was seen.
-    for (const a of reassembler.take()) yield { index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error };
+    if (reassembler.hasAbandoned) for (const a of reassembler.take()) yield { index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error };
     if (d) yield d;
   }
   reassembler.finish();

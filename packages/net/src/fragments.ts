@@ -105,6 +105,11 @@ export class FragmentReassembler {
     for (const p of [...this.pending.values()]) this.abandon(p, 'the capture ends before its last fragment');
   }
 
+  /** Whether datagrams were given up since the last take() (checked for every frame: no array made). */
+  get hasAbandoned(): boolean {
+    return this.abandoned.length > 0;
+  }
+
   /** The datagrams given up since the last call. */
   take(): AbandonedDatagram[] {
     const out = this.abandoned;

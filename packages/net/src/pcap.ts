@@ -266,13 +266,19 @@ function ipStart(d: Uint8Array, start: number, end: number, linkType: number): n
 /** IPv4 address texts by address, so that a capture's few addresses are formatted once (bounded: cleared when full). */
 const ipv4Texts = new Map<number, string>();
 const MAX_ADDRESS_TEXTS = 4096;
+let lastIpv4 = -1;
+let lastIpv4Text = '';
 function ipv4Text(d: Uint8Array, at: number): string {
   const key = ((d[at]! << 24) | (d[at + 1]! << 16) | (d[at + 2]! << 8) | d[at + 3]!) >>> 0;
+  // Loopback captures have one address: the last one answers without a look-up.
+  if (key === lastIpv4) return lastIpv4Text;
   let text = ipv4Texts.get(key);
   if (text === undefined) {
     if (ipv4Texts.size >= MAX_ADDRESS_TEXTS) ipv4Texts.clear();
     ipv4Texts.set(key, (text = `${d[at]}.${d[at + 1]}.${d[at + 2]}.${d[at + 3]}`));
   }
+  lastIpv4 = key;
+  lastIpv4Text = text;
   return text;
 }
 
