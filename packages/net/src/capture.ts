@@ -4,11 +4,12 @@
 // whose first byte is 0x10 (0.6's control flag) carrying connect (1), with DDNet's TKEN magic when the client
 // asks for a security token. A flow caught without its handshake counts as 0.7 when a packet sets that 0x04
 // bit, else as 0.6, and changes its guess when a packet reads only as the other protocol (or is `protocol`
-// when given). Connectionless packets tell their protocol by their header.
+// when given). Connectionless packets tell their protocol by their header. IP fragments are put together
+// (fragments.ts) and their datagram decoded at its last fragment.
 import { CodecError } from '@twcodec/runtime';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
-import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName } from './packet.js';
 import { FragmentReassembler } from './fragments.js';
+import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName } from './packet.js';
 import { type FragmentContext, FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
 
 export interface CaptureDatagram {
