@@ -378,7 +378,11 @@ function net(bytes) {
       for (const s of tracked.snapshots) check(s.snapshot ? typeof s.crcOk === 'boolean' : typeof s.error === 'string', 'net: a snapshot neither rebuilt nor refused');
       check(d.error ? d.error instanceof CodecError && !d.packet : !!d.packet, 'net: a datagram with neither a packet nor a typed error');
       check(n <= bytes.length / 16, 'net: more datagrams than record headers fit in the file');
+      for (const e of tracked.errors ?? []) check(e instanceof CodecError, 'net: the tracker refused a datagram without a CodecError');
     }
+    // What the tracker holds stays within its caps whatever the capture says (docs: tracker.ts).
+    const held = tracker.holding();
+    check(held.directions <= 512 && held.storedBytes <= 32 * 1024 * 1024 && held.partBytes <= held.directions * 64 * 900, `net: the tracker holds ${JSON.stringify(held)}`);
     return;
   }
   for (const [protocol, securityToken] of [['0.6', undefined], ['0.6', true], ['0.6', false], ['0.7', undefined]]) {

@@ -147,7 +147,7 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       // The start page says what to do and offers a sample of each kind; the three panes wait for a file.
       expect(await page.isVisible('#welcome')).toBe(true);
       expect(await page.isVisible('#tree')).toBe(false);
-      expect(await page.textContent('#welcome')).toMatch(/Drop a map \(\.map\), a demo \(\.demo\) or a teehistorian file/);
+      expect(await page.textContent('#welcome')).toMatch(/Drop a map \(\.map\), a demo \(\.demo\), a teehistorian file \(\.teehistorian\)\s+or a network capture \(\.pcap, \.pcapng\)/);
       expect(await page.locator('#welcome button[data-sample]').allTextContents()).toEqual(['a map (ctf1)', 'a demo (ctf2, a server recording)', 'a teehistorian file (ctf2)']);
       if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-start.png') });
 
@@ -290,6 +290,31 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       await page.keyboard.press('ArrowLeft');
       expect((await shown(page)).selected.label).toMatch(/: PLAYER_NEW$/);
       if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-teehistorian.png') });
+
+      // A capture (pcap): a node per UDP datagram, opened into its headers and its packet; the packet header is
+      // the datagram's first bytes after the UDP header, the chunks' messages carry the net schemas' descriptions.
+      const pcap = await openFile(page, join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap'));
+      expect(pcap).toMatchObject({ kind: 'capture', error: '' });
+      expect(await page.textContent('#status')).toMatch(/^teeworlds-0\.7-cut\.pcap: capture, \d+ bytes/);
+      const link = await clickPath(page, ['file header', 'link_type']);
+      expect(link).toMatchObject({ value: '1', selected: { start: 20, end: 24 } });
+      const udpHeaders = await clickPath(page, ['datagrams', /^#0 /, 'link, IP and UDP headers']);
+      // Ethernet (14), IPv4 (20), UDP (8) after the 16-byte record header at 24.
+      expect(udpHeaders.selected).toMatchObject({ start: 40, end: 82 });
+      const packetHeader = await clickPath(page, ['header']);
+      expect(packetHeader.selected).toMatchObject({ start: 82, end: 89 });
+      expect(packetHeader.highlighted).toEqual([82, 83, 84, 85, 86, 87, 88]);
+      const token = await clickPath(page, ['control token']);
+      expect(token.selected.start).toBe(89);
+      const info = await clickPath(page, [/^#4 /, /^chunk 0: info$/]);
+      const netYaml07 = readFileSync(join(repoRoot, 'schemas', 'net', 'teeworlds-0.7.yaml'), 'utf8');
+      expect(netYaml07).toContain(info.description);
+      // An uncompressed chunk's bytes are its own: a 2- or 3-byte chunk header, then the message.
+      const chunkHeader = await clickPath(page, ['chunk header']);
+      expect(chunkHeader.selected.start).toBe(info.selected.start);
+      expect(chunkHeader.selected.end - chunkHeader.selected.start).toBeGreaterThanOrEqual(2);
+      await page.screenshot({ path: join(tmpdir(), 'twcodec-explorer-capture.png') });
+      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-capture.png') });
 
       // Anything else gets a clear message.
       const other = await openFile(page, join(repoRoot, 'package.json'));

@@ -70,7 +70,19 @@ function tableEntry(m: NetMessageSchema): string {
   head.push(`direction: ${str(m.direction)}`);
   if (m.since) head.push(`since: ${str(m.since)}`);
   head.push(`description: ${str(m.description)}`);
-  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}] },`;
+  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}], build: ${buildFunction(m)} },`;
+}
+
+/**
+ * The message's object from its field values, up to its first optional field (the codec adds the fields
+ * after it that are there): an object literal per message gives every message one shape made at once, where
+ * adding fields by name one by one cost as much as the rest of decoding (measured on a capture's messages).
+ */
+function buildFunction(m: NetMessageSchema): string {
+  const first = m.fields.findIndex((f) => f.optional);
+  const fixed = first < 0 ? m.fields : m.fields.slice(0, first);
+  const props = [`kind: ${str(m.name)}`, ...fixed.map((f, i) => `${camel(f.name)}: v[${i}]`)];
+  return `(${fixed.length ? 'v' : '_v'}) => ({ ${props.join(', ')} })`;
 }
 
 export function emitNetTs(p: NetProtocolSchema): GeneratedFile {

@@ -219,6 +219,8 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `  decodeHeader: decode${P}PacketHeader,`,
     `  encodeHeader: encode${P}PacketHeader,`,
     `  headerFields: ${headerFields(p.header.fields)},`,
+    // The header as a decoded packet shows it (schema names): one object literal, not fields added by name.
+    `  namedHeader: (h: ${P}PacketHeader) => ({ ${p.header.fields.map((f) => `${f.name}: h.${camel(f.name)}`).join(', ')} }),`,
     `  packetFlags: ${P}PacketFlag,`,
     `  securityTokenSize: ${p.security_token?.size ?? 0},`,
     `  chunkHeaderSize: ${p.chunk_header.size},`,

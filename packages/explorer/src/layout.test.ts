@@ -5,6 +5,7 @@ import { ENTITY_OFFSET, EntityId, readMap, tileColour, TileId } from '@twcodec/m
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
 import { attachPreviews, renderLayer } from './previews.js';
+import { captureSession } from './capture.js';
 import { demoSession, teehistorianSession } from './streams.js';
 import { damagedLayout, detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
 
@@ -257,5 +258,30 @@ describe('damaged files', () => {
       ['not read', 36, bytes.length],
     ]);
     expect(root.children![0]!.children!.find((c) => c.label === 'num_item_types')!.value).toBe('100000');
+  });
+});
+
+describe('capture layout', () => {
+  it('shows every UDP datagram of a capture, opened into its headers and packet over its bytes', () => {
+    const bytes = read('net/teeworlds-0.7-cut.pcap');
+    expect(detectKind(bytes)).toBe('capture');
+    const session = captureSession(bytes);
+    expect(session.damaged).toBeUndefined();
+    const datagrams = session.root.children!.find((c) => c.label === 'datagrams')!;
+    expect(datagrams.children).toHaveLength(257);
+    const first = session.children(datagrams.children![0]!.lazy!);
+    expect(first.map((n) => [n.label, n.start, n.end])).toEqual([
+      ['record header', 24, 40],
+      ['link, IP and UDP headers', 40, 82],
+      ['header', 82, 89],
+      ['control token', 89, expect.any(Number)],
+    ]);
+    // A compressed packet: its chunks are decoded from the compressed data, not bytes of their own.
+    const compressed = datagrams.children!.find((n) => n.value?.includes('compression'))!;
+    const nodes = session.children(compressed.lazy!);
+    const data = nodes.find((n) => n.label === 'data (Huffman-compressed)')!;
+    const chunks = nodes.filter((n) => n.label.startsWith('chunk '));
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const c of chunks) expect(c).toMatchObject({ decoded: true, start: data.start, end: data.end });
   });
 });

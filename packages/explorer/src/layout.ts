@@ -1,6 +1,7 @@
 // What every byte of a file is: a tree of nodes with byte ranges, built beside the codecs (which check the file)
 // so that the page can show a file even where it is unusual. Map item fields come from the YAML schemas.
 import { Datafile, decodeI32String, uuidFromName } from '@twcodec/datafile';
+import { isCapture } from '@twcodec/net';
 
 export interface SchemaField {
   name: string;
@@ -71,7 +72,7 @@ export interface EnvelopePlot {
   }[];
 }
 
-export type FileKind = 'map' | 'demo' | 'teehistorian' | 'unknown';
+export type FileKind = 'map' | 'demo' | 'teehistorian' | 'capture' | 'unknown';
 
 const TEEHISTORIAN_MAGIC = [0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1];
 
@@ -81,6 +82,7 @@ export function detectKind(bytes: Uint8Array): FileKind {
   if (ascii.startsWith('DATA') || ascii.startsWith('ATAD')) return 'map';
   if (ascii === 'TWDEMO\0') return 'demo';
   if (bytes.length >= 16 && TEEHISTORIAN_MAGIC.every((b, i) => bytes[i] === b)) return 'teehistorian';
+  if (isCapture(bytes)) return 'capture';
   return 'unknown';
 }
 

@@ -4,10 +4,13 @@
 // whose first byte is 0x10 (0.6's control flag) carrying connect (1), with DDNet's TKEN magic when the client
 // asks for a security token. A flow caught without its handshake counts as 0.7 when a packet sets that 0x04
 // bit, else as 0.6, and changes its guess when a packet reads only as the other protocol (or is `protocol`
-// when given). Connectionless packets tell their protocol by their header.
+// when given). Connectionless packets tell their protocol by their header. IP fragments are put together
+// (fragments.ts) and their datagram decoded at its last fragment.
 import { CodecError } from '@twcodec/runtime';
-import { type DecodedPacket, decodePacket, isConnless, type NetProtocolName } from './packet.js';
-import { type CaptureFrame, readCapture, udpOf } from './pcap.js';
+import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
+import { FragmentReassembler } from './fragments.js';
+import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName } from './packet.js';
+import { type FragmentContext, FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
 
 export interface CaptureDatagram {
   /** The frame's index in the file. */
@@ -51,53 +54,128 @@ function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?
 
 /** Every frame of a capture that carries UDP, decoded; a datagram that does not decode carries `error`. */
 export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions = {}): Generator<CaptureDatagram> {
-  const flows = new Map<string, FlowState>();
-  for (const frame of readCapture(bytes)) yield* decodeFrame(frame, flows, options);
+  const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map() };
+  const frames = new FrameReader(bytes);
+  const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
+  const reassembler = new FragmentReassembler();
+  const fragments: FragmentContext = { reassembler, index: 0, seconds: 0, nanoseconds: 0 };
+  while (frames.next()) {
+    const frame = frames.frame;
+    fragments.index = frame.index;
+    fragments.seconds = frame.seconds;
+    fragments.nanoseconds = frame.nanoseconds;
+    const d = decodeFrame(bytes, frame, udp, state, options, fragments);
+    // A datagram whose fragments stopped coming gets its error line where its first fragment was seen.
+    if (reassembler.hasAbandoned) for (const a of reassembler.take()) yield { index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error };
+    if (d) yield d;
+  }
+  reassembler.finish();
+  for (const a of reassembler.take()) yield { index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error };
 }
 
-function* decodeFrame(frame: CaptureFrame, flows: Map<string, FlowState>, options: DecodeCaptureOptions): Generator<CaptureDatagram> {
-  const base = { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds };
-  let udp;
+interface CaptureState {
+  /** Each flow under both of its directions: source endpoint, then destination endpoint. */
+  flows: Map<string, Map<string, FlowPair>>;
+  /** Endpoint texts by address and port, so that a datagram of a known flow builds no string. */
+  endpoints: Map<string, Map<number, string>>;
+  /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
+  routes: Map<number, Route>;
+}
+
+/** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
+interface FlowPair {
+  flow?: FlowState;
+}
+
+interface Route {
+  sourceAddress: string;
+  destinationAddress: string;
+  source: string;
+  destination: string;
+  pair: FlowPair;
+}
+
+function endpointOf(state: CaptureState, address: string, port: number): string {
+  let ports = state.endpoints.get(address);
+  if (!ports) state.endpoints.set(address, (ports = new Map()));
+  let text = ports.get(port);
+  if (text === undefined) ports.set(port, (text = endpoint(address, port)));
+  return text;
+}
+
+function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
+  let pair = state.flows.get(source)?.get(destination);
+  if (!pair) {
+    pair = {};
+    for (const [a, b] of [[source, destination], [destination, source]] as const) {
+      let to = state.flows.get(a);
+      if (!to) state.flows.set(a, (to = new Map()));
+      to.set(b, pair);
+    }
+  }
+  return pair;
+}
+
+/** The endpoint texts and flow of the datagram in `udp`. */
+function routeOf(state: CaptureState, udp: UdpRecord): Route {
+  const key = udp.sourcePort * 65536 + udp.destinationPort;
+  let route = state.routes.get(key);
+  if (route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination) return route;
+  const source = endpointOf(state, udp.source, udp.sourcePort);
+  const destination = endpointOf(state, udp.destination, udp.destinationPort);
+  route = { sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+  state.routes.set(key, route);
+  return route;
+}
+
+/** decodePacket's options per protocol and security token (unknown, negotiated, not negotiated), made once. */
+const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = {
+  '0.6': [{ protocol: '0.6' }, { protocol: '0.6', securityToken: true }, { protocol: '0.6', securityToken: false }],
+  '0.7': [{ protocol: '0.7' }, { protocol: '0.7', securityToken: true }, { protocol: '0.7', securityToken: false }],
+};
+
+const datagram = (frame: FrameRecord, source: string, destination: string, packet: DecodedPacket | undefined, error?: CodecError): CaptureDatagram =>
+  packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
+
+function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
   try {
-    udp = udpOf(frame);
+    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments)) return undefined;
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
-    yield { ...base, source: '', destination: '', error: e };
-    return;
+    return datagram(frame, '', '', undefined, e);
   }
-  if (!udp) return;
-  const source = endpoint(udp.source, udp.sourcePort);
-  const destination = endpoint(udp.destination, udp.destinationPort);
-  const key = source < destination ? `${source} ${destination}` : `${destination} ${source}`;
-  const p = udp.payload;
-  let flow = flows.get(key);
-  if (!isConnless(p)) {
-    const hs = handshakeOf(p);
+  const route = routeOf(state, udp);
+  const { source, destination, pair } = route;
+  // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
+  const p = udp.bytes;
+  const start = udp.start;
+  const end = udp.end;
+  let flow = pair.flow;
+  const first = end > start ? p[start]! : 0;
+  if (!(end > start && (first >> 2) & DDNET_0_6_PACKET.packetFlags.connless!)) {
+    const hs = first === 0x04 || first === 0x10 ? handshakeOf(p.subarray(start, end)) : undefined;
     if (hs && !(flow?.fromHandshake && flow.protocol === hs.protocol && hs.protocol === '0.7')) {
-      flow = { protocol: hs.protocol, fromHandshake: true, ...(hs.securityToken !== undefined ? { securityToken: hs.securityToken } : {}) };
-      flows.set(key, flow);
+      flow = pair.flow = { protocol: hs.protocol, fromHandshake: true, ...(hs.securityToken !== undefined ? { securityToken: hs.securityToken } : {}) };
     } else if (!flow) {
-      flow = { protocol: options.protocol ?? (p.length > 0 && p[0]! & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
-      flows.set(key, flow);
-    } else if (!flow.fromHandshake && !options.protocol && p.length > 0 && p[0]! & 0x04) flow.protocol = '0.7';
+      flow = pair.flow = { protocol: options.protocol ?? (end > start && first & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
+    } else if (!flow.fromHandshake && !options.protocol && end > start && first & 0x04) flow.protocol = '0.7';
   }
-  const decode = (protocol: NetProtocolName) => decodePacket(p, { protocol, ...(flow?.securityToken !== undefined ? { securityToken: flow.securityToken } : {}) });
+  const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
   try {
-    yield { ...base, source, destination, packet: decode(flow?.protocol ?? options.protocol ?? '0.6') };
+    return datagram(frame, source, destination, decodePacketAt(p, start, end, decodeOptions[flow?.protocol ?? options.protocol ?? '0.6'][token]!));
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.
     if (flow && !flow.fromHandshake && !options.protocol) {
       const other = flow.protocol === '0.6' ? '0.7' : '0.6';
       try {
-        const packet = decode(other);
+        const packet = decodePacketAt(p, start, end, decodeOptions[other][token]!);
         flow.protocol = other;
-        yield { ...base, source, destination, packet };
-        return;
+        return datagram(frame, source, destination, packet);
       } catch (e2) {
         if (!(e2 instanceof CodecError)) throw e2;
       }
     }
-    yield { ...base, source, destination, error: e };
+    return datagram(frame, source, destination, undefined, e);
   }
 }

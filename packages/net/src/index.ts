@@ -5,11 +5,11 @@ export { type CaptureDemo, captureDemo, type CaptureDemoOptions } from './captur
 export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, NET_VERSIONS, NetClient, type PlayerInput } from './client.js';
 export { NetError } from './errors.js';
 export { type ServerInfo, type ServerInfoClient, ServerInfoQuery } from './info.js';
-export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, encodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, decodePacketAt, encodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
 export { DEFAULT_MAX_MAP_SIZE, type MapDownload, MapDownloader } from './mapdownload.js';
-export { type ChunkDelivery, ConnectionTracker, type ConnectionTrackerOptions, type TrackedDatagram } from './tracker.js';
-export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotReceiver } from './snapshot-receiver.js';
+export { type ChunkDelivery, ConnectionTracker, type ConnectionTrackerOptions, type TrackedDatagram, type TrackerHolding } from './tracker.js';
+export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotBudget, SnapshotReceiver } from './snapshot-receiver.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
 export * from './generated/ddnet-0.6.gen.js';
 export * from './generated/teeworlds-0.7.gen.js';

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodecError, teeworldsHuffman } from '@twcodec/runtime';
 import { corpusDir, fixturesDir, hasCorpus, readBytes } from '../../../test/corpus.js';
+import { pcapFile } from '../../../test/net-capture-builder.js';
 import {
   type CaptureDatagram,
   type CaptureFrame,
@@ -41,25 +42,6 @@ function concat(parts: Uint8Array[]): Uint8Array {
   let at = 0;
   for (const p of parts) (out.set(p, at), (at += p.length));
   return out;
-}
-
-function pcapFile(frames: { data: Uint8Array; seconds: number; nanoseconds: number }[], linkType: number, opts: { little: boolean; nano: boolean }): Uint8Array {
-  const head = new DataView(new ArrayBuffer(24));
-  head.setUint32(0, opts.nano ? 0xa1b23c4d : 0xa1b2c3d4, opts.little);
-  head.setUint16(4, 2, opts.little);
-  head.setUint16(6, 4, opts.little);
-  head.setUint32(16, 262144, opts.little);
-  head.setUint32(20, linkType, opts.little);
-  const parts: Uint8Array[] = [new Uint8Array(head.buffer)];
-  for (const f of frames) {
-    const rec = new DataView(new ArrayBuffer(16));
-    rec.setUint32(0, f.seconds, opts.little);
-    rec.setUint32(4, opts.nano ? f.nanoseconds : Math.floor(f.nanoseconds / 1000), opts.little);
-    rec.setUint32(8, f.data.length, opts.little);
-    rec.setUint32(12, f.data.length, opts.little);
-    parts.push(new Uint8Array(rec.buffer), f.data);
-  }
-  return concat(parts);
 }
 
 function pcapngFile(frames: { data: Uint8Array; seconds: number; nanoseconds: number }[], linkType: number, little: boolean): Uint8Array {
@@ -178,15 +160,23 @@ describe('pcap reader', () => {
     expect(given.map(decoded)).toEqual(expected.slice(4));
   });
 
-  it('refuses IP fragments with a typed error on that datagram, and goes on', () => {
+  it('gives a frame that cannot be a fragment (more to follow, not a multiple of 8 bytes) a typed error, and goes on (fragments.test.ts: reassembly)', () => {
     const fragmented = frames.slice(0, 3).map((f, i) => {
       const data = f.data.slice();
       if (i === 1) data[14 + 6] = 0x20; // more fragments follow
       return { ...f, data };
     });
     const lines = [...decodeCapture(pcapFile(fragmented, 1, { little: true, nano: false }))];
-    expect(lines.map((d) => d.error?.code)).toEqual([undefined, 'IP_FRAGMENT', undefined]);
+    // Its IP payload (UDP header and data) is not a multiple of 8 bytes.
+    expect((udpOf(frames[1]!)!.payload.length + 8) % 8).not.toBe(0);
+    expect(lines.map((d) => [d.index, d.error?.code])).toEqual([
+      [0, undefined],
+      [1, 'IP_FRAGMENT'],
+      [2, undefined],
+    ]);
     expect(lines[1]!.error).toBeInstanceOf(NetError);
+    // A frame alone does not hold a fragment's datagram.
+    expect(() => udpOf({ ...fragmented[1]!, linkType: 1, originalLength: 0, offset: 0, index: 1 })).toThrow(/IP_FRAGMENT/);
   });
 
   it('refuses damaged files with one NetError', () => {

@@ -2,7 +2,7 @@
 // schemas/packet), the Huffman-compressed data inflated, then one control message, the chunks with their net
 // messages (@twcodec/netmsg's tables), or a connectionless message. The structure lives here; what the bytes
 // mean lives in the schemas.
-import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessage, encodeNetMessage, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessageAt, encodeNetMessage, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
 import { ByteReader, ByteWriter, CodecError, teeworldsHuffman } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
@@ -70,9 +70,25 @@ export interface DecodePacketOptions {
   securityToken?: boolean;
 }
 
-const flagNames = (flags: Readonly<Record<string, number>>, value: number) => Object.entries(flags).filter(([, bit]) => value & bit).map(([name]) => name);
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const named = (header: object) => Object.fromEntries(Object.entries(header).map(([k, v]) => [snake(k), v as number]));
+
+/** A flag table's names and bits as arrays, made once per table (the decoder names the flags of every packet and chunk). */
+const flagLists = new WeakMap<object, { names: string[]; bits: number[] }>();
+function flagNames(flags: Readonly<Record<string, number>>, value: number): string[] {
+  let list = flagLists.get(flags);
+  if (!list) flagLists.set(flags, (list = { names: Object.keys(flags), bits: Object.values(flags) }));
+  const out: string[] = [];
+  for (let i = 0; i < list.bits.length; i++) if (value & list.bits[i]!) out.push(list.names[i]!);
+  return out;
+}
+
+/**
+ * Inflated packet data is written here, not into a new array per packet: nothing decoded keeps a view of it
+ * (messages copy their raw fields, an unframed chunk is copied).
+ */
+const inflated = new Uint8Array(MAX_PACKET_SIZE);
+const LENIENT = { lenient: true } as const;
 
 function wrap(e: unknown, offset: number, path: string): never {
   if (e instanceof NetError) throw e;
@@ -122,82 +138,102 @@ function decodeConnless(bytes: Uint8Array): DecodedPacket {
 
 /** Decodes one UDP payload; throws NetError when it does not read as a packet of the protocol. */
 export function decodePacket(bytes: Uint8Array, options: DecodePacketOptions = {}): DecodedPacket {
-  if (isConnless(bytes)) return decodeConnless(bytes);
+  return decodePacketAt(bytes, 0, bytes.length, options);
+}
+
+/**
+ * decodePacket of the payload `bytes[start, end)`, for decoders that hold many datagrams in one array (a
+ * capture file): no view is made of a packet of chunks. Offsets in errors count from `start`.
+ */
+export function decodePacketAt(bytes: Uint8Array, start: number, end: number, options: DecodePacketOptions = {}): DecodedPacket {
+  const length = end - start;
+  if (length > 0 && ((bytes[start]! >> 2) & DDNET_0_6_PACKET.packetFlags.connless!) !== 0) return decodeConnless(bytes.subarray(start, end));
   const protocol = options.protocol ?? '0.6';
   const table = PACKET_PROTOCOLS[protocol];
-  if (bytes.length < table.headerSize) throw new NetError('TRUNCATED', `a ${protocol} packet needs ${table.headerSize} header bytes, has ${bytes.length}`, 0, 'header');
-  if (bytes.length > MAX_PACKET_SIZE) throw new NetError('PACKET_TOO_BIG', `${bytes.length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
-  const raw = table.decodeHeader(bytes);
+  if (length < table.headerSize) throw new NetError('TRUNCATED', `a ${protocol} packet needs ${table.headerSize} header bytes, has ${length}`, 0, 'header');
+  if (length > MAX_PACKET_SIZE) throw new NetError('PACKET_TOO_BIG', `${length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
+  const raw = table.decodeHeader(bytes, start);
   const flags = flagNames(table.packetFlags, raw.flags);
-  const header = named(raw);
-  let data = bytes.subarray(table.headerSize);
+  const header: Record<string, number | string> = table.namedHeader(raw as never);
+  // The data after the header: data[dataStart, dataEnd), in the packet or inflated into the shared buffer.
+  let data = bytes;
+  let dataStart = start + table.headerSize;
+  let dataEnd = end;
   if (raw.flags & table.packetFlags.compression!) {
     try {
-      data = teeworldsHuffman().decompress(data, MAX_PACKET_SIZE, table.headerSize);
+      dataEnd = teeworldsHuffman().decompressInto(bytes, inflated, table.headerSize, dataStart, end);
     } catch (e) {
       wrap(e, 0, 'data');
     }
+    data = inflated;
+    dataStart = 0;
   }
-  const tokenSize = table.securityTokenSize;
-  if (raw.flags & table.packetFlags.control!) {
-    if (data.length < 1) throw new NetError('TRUNCATED', 'a control packet without its message id', table.headerSize, 'control');
-    const def = table.controlMessages.find((m) => m.id === data[0]);
-    if (!def) throw new NetError('UNKNOWN_CONTROL', `control message ${data[0]} is not in the ${protocol} schema`, table.headerSize, 'control');
-    const tokenFirst = tokenSize > 0 && options.securityToken === true && data.length >= 1 + tokenSize;
-    const end = tokenFirst ? data.length - tokenSize : data.length;
-    const r = new ByteReader(data, 1, end);
-    let control: ControlMessage;
-    try {
-      control = { kind: def.name, id: def.id, ...readFields(r, def.fields) };
-    } catch (e) {
-      if (tokenSize === 0 || options.securityToken !== undefined || data.length < 1 + tokenSize) wrap(e, table.headerSize, def.name);
-      // The message's last field may have run into the token: read it again without the token.
-      const r2 = new ByteReader(data, 1, data.length - tokenSize);
-      try {
-        control = { kind: def.name, id: def.id, ...readFields(r2, def.fields) };
-      } catch (e2) {
-        wrap(e2, table.headerSize, def.name);
-      }
-      r.pos = r2.pos;
-    }
-    const packet: DecodedPacket = { protocol, kind: 'control', header, flags, control };
-    const left = data.length - r.pos;
-    if (tokenFirst) packet.securityToken = readToken(data, data.length - tokenSize);
-    else if (left === tokenSize && tokenSize > 0) packet.securityToken = readToken(data, r.pos);
-    else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after the ${def.name} control message`, table.headerSize + r.pos, def.name);
-    return packet;
-  }
+  if (raw.flags & table.packetFlags.control!) return decodeControl(data.subarray(dataStart, dataEnd), table, protocol, header, flags, options);
   const chunks: DecodedChunk[] = [];
   const messages = MESSAGE_TABLES[protocol];
-  let pos = 0;
+  let pos = dataStart;
   const numChunks = raw.numChunks ?? 0;
   for (let i = 0; i < numChunks; i++) {
-    const path = `chunks[${i}]`;
-    if (data.length - pos < table.chunkHeaderSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its header`, pos, path);
+    // Offsets in errors count from the start of the data, as in the data alone.
+    if (dataEnd - pos < table.chunkHeaderSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its header`, pos - dataStart, `chunks[${i}]`);
     const ch = table.decodeChunkHeader(data, pos);
     const vital = (ch.flags & table.chunkFlags.vital!) !== 0;
     const headerSize = vital ? table.vitalChunkHeaderSize : table.chunkHeaderSize;
-    if (data.length - pos < headerSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its vital header`, pos, path);
-    const chunk: Omit<DecodedChunk, 'message'> = { flags: flagNames(table.chunkFlags, ch.flags), size: ch.size };
-    if (vital) chunk.sequence = table.decodeChunkHeaderVital(data, pos).sequence;
+    if (dataEnd - pos < headerSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its vital header`, pos - dataStart, `chunks[${i}]`);
+    const sequence = vital ? table.decodeChunkHeaderVital(data, pos).sequence : undefined;
     pos += headerSize;
-    if (data.length - pos < ch.size) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks} says ${ch.size} bytes, ${data.length - pos} left`, pos, path);
-    const body = data.subarray(pos, pos + ch.size);
+    if (dataEnd - pos < ch.size) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks} says ${ch.size} bytes, ${dataEnd - pos} left`, pos - dataStart, `chunks[${i}]`);
     let message: AnyNetMessage | UnknownNetMessage;
+    let unframed: true | undefined;
     try {
-      message = decodeNetMessage(messages, body, { lenient: true });
+      message = decodeNetMessageAt(messages, data, pos, pos + ch.size, LENIENT);
     } catch (e) {
-      // Not even the message id reads: kept raw, like a message the schema does not name.
-      chunk.unframed = true;
-      message = { kind: 'unknown', system: false, id: -1, data: body, error: e instanceof CodecError ? e.message : String(e) };
+      // Not even the message id reads: kept raw (a copy: `data` may be the shared inflate buffer), like a
+      // message the schema does not name.
+      unframed = true;
+      message = { kind: 'unknown', system: false, id: -1, data: data.slice(pos, pos + ch.size), error: e instanceof CodecError ? e.message : String(e) };
     }
-    chunks.push({ ...chunk, message });
+    const chunkFlags = flagNames(table.chunkFlags, ch.flags);
+    if (unframed) chunks.push(sequence === undefined ? { flags: chunkFlags, size: ch.size, unframed, message } : { flags: chunkFlags, size: ch.size, sequence, unframed, message });
+    else chunks.push(sequence === undefined ? { flags: chunkFlags, size: ch.size, message } : { flags: chunkFlags, size: ch.size, sequence, message });
     pos += ch.size;
   }
   const packet: DecodedPacket = { protocol, kind: 'connection', header, flags, chunks };
-  const left = data.length - pos;
+  const left = dataEnd - pos;
+  const tokenSize = table.securityTokenSize;
   if (left === tokenSize && tokenSize > 0) packet.securityToken = readToken(data, pos);
-  else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after ${numChunks} chunks`, pos, 'chunks');
+  else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after ${numChunks} chunks`, pos - dataStart, 'chunks');
+  return packet;
+}
+
+/** A control packet's data (after the header, inflated): the message, then DDNet's token if any. */
+function decodeControl(data: Uint8Array, table: PacketProtocolDef, protocol: NetProtocolName, header: Record<string, number | string>, flags: string[], options: DecodePacketOptions): DecodedPacket {
+  const tokenSize = table.securityTokenSize;
+  if (data.length < 1) throw new NetError('TRUNCATED', 'a control packet without its message id', table.headerSize, 'control');
+  const def = table.controlMessages.find((m) => m.id === data[0]);
+  if (!def) throw new NetError('UNKNOWN_CONTROL', `control message ${data[0]} is not in the ${protocol} schema`, table.headerSize, 'control');
+  const tokenFirst = tokenSize > 0 && options.securityToken === true && data.length >= 1 + tokenSize;
+  const end = tokenFirst ? data.length - tokenSize : data.length;
+  const r = new ByteReader(data, 1, end);
+  let control: ControlMessage;
+  try {
+    control = { kind: def.name, id: def.id, ...readFields(r, def.fields) };
+  } catch (e) {
+    if (tokenSize === 0 || options.securityToken !== undefined || data.length < 1 + tokenSize) wrap(e, table.headerSize, def.name);
+    // The message's last field may have run into the token: read it again without the token.
+    const r2 = new ByteReader(data, 1, data.length - tokenSize);
+    try {
+      control = { kind: def.name, id: def.id, ...readFields(r2, def.fields) };
+    } catch (e2) {
+      wrap(e2, table.headerSize, def.name);
+    }
+    r.pos = r2.pos;
+  }
+  const packet: DecodedPacket = { protocol, kind: 'control', header, flags, control };
+  const left = data.length - r.pos;
+  if (tokenFirst) packet.securityToken = readToken(data, data.length - tokenSize);
+  else if (left === tokenSize && tokenSize > 0) packet.securityToken = readToken(data, r.pos);
+  else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after the ${def.name} control message`, table.headerSize + r.pos, def.name);
   return packet;
 }
 

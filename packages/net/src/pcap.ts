@@ -2,6 +2,7 @@
 // link layers, IPv4/IPv6 and UDP inside them. Formats checked against the pcap and pcapng specifications
 // (IETF draft-ietf-opsawg-pcap / draft-ietf-opsawg-pcapng) and tcpdump's LINKTYPE_ list.
 import { NetError } from './errors.js';
+import type { FragmentReassembler } from './fragments.js';
 
 /** One captured frame. */
 export interface CaptureFrame {
@@ -47,36 +48,23 @@ export function isCapture(bytes: Uint8Array): boolean {
 
 /** The frames of a pcap or pcapng file, in file order. Throws NetError on a damaged file. */
 export function* readCapture(bytes: Uint8Array): Generator<CaptureFrame> {
-  if (bytes.length < 4) throw new NetError('TRUNCATED', 'a capture file needs at least 4 bytes', 0, 'magic');
-  const magic = view(bytes).getUint32(0, false);
-  if (magic === 0x0a0d0d0a) yield* readPcapng(bytes);
-  else yield* readPcap(bytes);
+  const frames = new FrameReader(bytes);
+  while (frames.next()) {
+    const f = frames.frame;
+    yield { index: f.index, seconds: f.seconds, nanoseconds: f.nanoseconds, linkType: f.linkType, data: bytes.subarray(f.start, f.end), originalLength: f.originalLength, offset: f.start };
+  }
 }
 
-function* readPcap(bytes: Uint8Array): Generator<CaptureFrame> {
-  const dv = view(bytes);
-  const m = dv.getUint32(0, false);
-  let little: boolean;
-  let nano: boolean;
-  if (m === 0xa1b2c3d4 || m === 0xa1b23c4d) little = false;
-  else if (m === 0xd4c3b2a1 || m === 0x4d3cb2a1) little = true;
-  else throw new NetError('BAD_MAGIC', `not a pcap or pcapng file (magic ${m.toString(16).padStart(8, '0')})`, 0, 'magic');
-  nano = m === 0xa1b23c4d || m === 0x4d3cb2a1;
-  if (bytes.length < 24) throw new NetError('TRUNCATED', 'the pcap header needs 24 bytes', bytes.length, 'header');
-  const linkType = dv.getUint32(20, little) & 0x0fffffff; // the upper bits carry FCS information
-  let pos = 24;
-  for (let index = 0; pos < bytes.length; index++) {
-    if (bytes.length - pos < 16) throw new NetError('TRUNCATED', `record ${index}: its header needs 16 bytes, ${bytes.length - pos} left`, pos, `records[${index}]`);
-    const seconds = dv.getUint32(pos, little);
-    const fraction = dv.getUint32(pos + 4, little);
-    const captured = dv.getUint32(pos + 8, little);
-    const originalLength = dv.getUint32(pos + 12, little);
-    if (captured > MAX_FRAME) throw new NetError('BAD_RECORD', `record ${index}: ${captured} captured bytes, more than ${MAX_FRAME}`, pos + 8, `records[${index}]`);
-    if (bytes.length - pos - 16 < captured) throw new NetError('TRUNCATED', `record ${index}: ${captured} bytes, ${bytes.length - pos - 16} left`, pos + 8, `records[${index}]`);
-    if (fraction >= (nano ? 1e9 : 1e6)) throw new NetError('BAD_RECORD', `record ${index}: timestamp fraction ${fraction} is not below one second`, pos + 4, `records[${index}]`);
-    yield { index, seconds, nanoseconds: nano ? fraction : fraction * 1000, linkType, data: bytes.subarray(pos + 16, pos + 16 + captured), originalLength, offset: pos + 16 };
-    pos += 16 + captured;
-  }
+/** A frame as FrameReader walks the file: where its bytes are, not a view of them. */
+export interface FrameRecord {
+  index: number;
+  seconds: number;
+  nanoseconds: number;
+  linkType: number;
+  originalLength: number;
+  /** The frame's bytes are file[start, end). */
+  start: number;
+  end: number;
 }
 
 interface PcapngInterface {
@@ -85,30 +73,96 @@ interface PcapngInterface {
   unitsPerSecond: bigint;
 }
 
-function* readPcapng(bytes: Uint8Array): Generator<CaptureFrame> {
-  const dv = view(bytes);
-  let little = true;
-  let interfaces: PcapngInterface[] = [];
-  let pos = 0;
-  let index = 0;
-  while (pos < bytes.length) {
-    const path = `blocks at ${pos}`;
-    if (bytes.length - pos < 12) throw new NetError('TRUNCATED', `a block header needs 12 bytes, ${bytes.length - pos} left`, pos, path);
-    const type = dv.getUint32(pos, little);
-    if (type === 0x0a0d0d0a) {
-      // Section header: its byte-order magic sets the byte order of everything up to the next section.
-      const bom = dv.getUint32(pos + 8, false);
-      if (bom === 0x1a2b3c4d) little = false;
-      else if (bom === 0x4d3c2b1a) little = true;
-      else throw new NetError('BAD_MAGIC', `pcapng section with byte-order magic ${bom.toString(16)}`, pos + 8, path);
-      interfaces = [];
+/**
+ * Walks the frames of a capture file with one record it fills for each (`next()` moves on): decoding a capture
+ * makes no object or view per frame this way (a view costs as much as decoding a small packet).
+ */
+export class FrameReader {
+  readonly frame: FrameRecord = { index: -1, seconds: 0, nanoseconds: 0, linkType: 0, originalLength: 0, start: 0, end: 0 };
+  private readonly dv: DataView;
+  private pos: number;
+  private readonly ng: boolean;
+  private little = true;
+  private nano = false;
+  /** Classic pcap: the file's link type. */
+  private linkType = 0;
+  private interfaces: PcapngInterface[] = [];
+
+  constructor(private readonly bytes: Uint8Array) {
+    if (bytes.length < 4) throw new NetError('TRUNCATED', 'a capture file needs at least 4 bytes', 0, 'magic');
+    const dv = (this.dv = view(bytes));
+    const m = dv.getUint32(0, false);
+    this.ng = m === 0x0a0d0d0a;
+    this.pos = 0;
+    if (this.ng) return;
+    if (m === 0xa1b2c3d4 || m === 0xa1b23c4d) this.little = false;
+    else if (m === 0xd4c3b2a1 || m === 0x4d3cb2a1) this.little = true;
+    else throw new NetError('BAD_MAGIC', `not a pcap or pcapng file (magic ${m.toString(16).padStart(8, '0')})`, 0, 'magic');
+    this.nano = m === 0xa1b23c4d || m === 0x4d3cb2a1;
+    if (bytes.length < 24) throw new NetError('TRUNCATED', 'the pcap header needs 24 bytes', bytes.length, 'header');
+    this.linkType = dv.getUint32(20, this.little) & 0x0fffffff; // the upper bits carry FCS information
+    this.pos = 24;
+  }
+
+  /** Moves to the next frame; false at the end of the file. Throws NetError on a damaged file. */
+  next(): boolean {
+    return this.ng ? this.nextPcapng() : this.nextPcap();
+  }
+
+  private nextPcap(): boolean {
+    const { bytes, dv, little, nano, pos } = this;
+    if (pos >= bytes.length) return false;
+    const index = this.frame.index + 1;
+    if (bytes.length - pos < 16) throw new NetError('TRUNCATED', `record ${index}: its header needs 16 bytes, ${bytes.length - pos} left`, pos, `records[${index}]`);
+    const seconds = dv.getUint32(pos, little);
+    const fraction = dv.getUint32(pos + 4, little);
+    const captured = dv.getUint32(pos + 8, little);
+    const originalLength = dv.getUint32(pos + 12, little);
+    if (captured > MAX_FRAME) throw new NetError('BAD_RECORD', `record ${index}: ${captured} captured bytes, more than ${MAX_FRAME}`, pos + 8, `records[${index}]`);
+    if (bytes.length - pos - 16 < captured) throw new NetError('TRUNCATED', `record ${index}: ${captured} bytes, ${bytes.length - pos - 16} left`, pos + 8, `records[${index}]`);
+    if (fraction >= (nano ? 1e9 : 1e6)) throw new NetError('BAD_RECORD', `record ${index}: timestamp fraction ${fraction} is not below one second`, pos + 4, `records[${index}]`);
+    const f = this.frame;
+    f.index = index;
+    f.seconds = seconds;
+    f.nanoseconds = nano ? fraction : fraction * 1000;
+    f.linkType = this.linkType;
+    f.originalLength = originalLength;
+    f.start = pos + 16;
+    f.end = pos + 16 + captured;
+    this.pos = f.end;
+    return true;
+  }
+
+  private nextPcapng(): boolean {
+    const { bytes, dv } = this;
+    while (this.pos < bytes.length) {
+      const pos = this.pos;
+      const little = this.little;
+      const path = `blocks at ${pos}`;
+      if (bytes.length - pos < 12) throw new NetError('TRUNCATED', `a block header needs 12 bytes, ${bytes.length - pos} left`, pos, path);
+      const type = dv.getUint32(pos, little);
+      if (type === 0x0a0d0d0a) {
+        // Section header: its byte-order magic sets the byte order of everything up to the next section.
+        const bom = dv.getUint32(pos + 8, false);
+        if (bom === 0x1a2b3c4d) this.little = false;
+        else if (bom === 0x4d3c2b1a) this.little = true;
+        else throw new NetError('BAD_MAGIC', `pcapng section with byte-order magic ${bom.toString(16)}`, pos + 8, path);
+        this.interfaces = [];
+      }
+      const length = dv.getUint32(pos + 4, this.little);
+      if (length < 12 || length % 4 !== 0) throw new NetError('BAD_BLOCK', `block length ${length} is not a multiple of 4 of at least 12`, pos + 4, path);
+      if (length > bytes.length - pos) throw new NetError('TRUNCATED', `block of ${length} bytes, ${bytes.length - pos} left`, pos + 4, path);
+      if (dv.getUint32(pos + length - 4, this.little) !== length) throw new NetError('BAD_BLOCK', 'the block\'s trailing length differs from its leading one', pos + length - 4, path);
+      this.pos = pos + length;
+      if (this.block(type, pos + 8, pos + length - 4, path)) return true;
     }
-    const length = dv.getUint32(pos + 4, little);
-    if (length < 12 || length % 4 !== 0) throw new NetError('BAD_BLOCK', `block length ${length} is not a multiple of 4 of at least 12`, pos + 4, path);
-    if (length > bytes.length - pos) throw new NetError('TRUNCATED', `block of ${length} bytes, ${bytes.length - pos} left`, pos + 4, path);
-    if (dv.getUint32(pos + length - 4, little) !== length) throw new NetError('BAD_BLOCK', 'the block\'s trailing length differs from its leading one', pos + length - 4, path);
-    const body = pos + 8;
-    const bodyEnd = pos + length - 4;
+    return false;
+  }
+
+  /** Reads the body of a pcapng block; true when it was a packet (then in `frame`). */
+  private block(type: number, body: number, bodyEnd: number, path: string): boolean {
+    const { bytes, dv, little } = this;
+    const f = this.frame;
     if (type === 1) {
       if (bodyEnd - body < 8) throw new NetError('BAD_BLOCK', 'an interface description needs 8 bytes', body, path);
       let unitsPerSecond = 1_000_000n;
@@ -126,77 +180,106 @@ function* readPcapng(bytes: Uint8Array): Generator<CaptureFrame> {
         }
         o += 4 + ((len + 3) & ~3);
       }
-      interfaces.push({ linkType: dv.getUint16(body, little), unitsPerSecond });
+      this.interfaces.push({ linkType: dv.getUint16(body, little), unitsPerSecond });
     } else if (type === 6 || type === 2) {
       // Enhanced packet (6), or the obsolete packet block (2) with a 16-bit interface id and drop count.
       if (bodyEnd - body < 20) throw new NetError('BAD_BLOCK', 'a packet block needs 20 bytes', body, path);
       const iface = type === 6 ? dv.getUint32(body, little) : dv.getUint16(body, little);
-      const info = interfaces[iface];
+      const info = this.interfaces[iface];
       if (!info) throw new NetError('BAD_BLOCK', `packet of interface ${iface}, which the section does not describe`, body, path);
       const ticks = (BigInt(dv.getUint32(body + 4, little)) << 32n) | BigInt(dv.getUint32(body + 8, little));
       const captured = dv.getUint32(body + 12, little);
       const originalLength = dv.getUint32(body + 16, little);
       if (captured > bodyEnd - body - 20) throw new NetError('BAD_BLOCK', `${captured} captured bytes run past the block`, body + 12, path);
-      const seconds = ticks / info.unitsPerSecond;
-      const nanoseconds = ((ticks % info.unitsPerSecond) * 1_000_000_000n) / info.unitsPerSecond;
-      yield { index: index++, seconds: Number(seconds), nanoseconds: Number(nanoseconds), linkType: info.linkType, data: bytes.subarray(body + 20, body + 20 + captured), originalLength, offset: body + 20 };
+      f.index++;
+      f.seconds = Number(ticks / info.unitsPerSecond);
+      f.nanoseconds = Number(((ticks % info.unitsPerSecond) * 1_000_000_000n) / info.unitsPerSecond);
+      f.linkType = info.linkType;
+      f.originalLength = originalLength;
+      f.start = body + 20;
+      f.end = body + 20 + captured;
+      return true;
     } else if (type === 3) {
       // Simple packet: no timestamp, interface 0, captured length = what the block holds.
-      const info = interfaces[0];
+      const info = this.interfaces[0];
       if (!info) throw new NetError('BAD_BLOCK', 'a simple packet block before any interface description', body, path);
       if (bodyEnd - body < 4) throw new NetError('BAD_BLOCK', 'a simple packet block needs 4 bytes', body, path);
       const originalLength = dv.getUint32(body, little);
-      const captured = Math.min(originalLength, bodyEnd - body - 4);
-      yield { index: index++, seconds: 0, nanoseconds: 0, linkType: info.linkType, data: bytes.subarray(body + 4, body + 4 + captured), originalLength, offset: body + 4 };
+      f.index++;
+      f.seconds = 0;
+      f.nanoseconds = 0;
+      f.linkType = info.linkType;
+      f.originalLength = originalLength;
+      f.start = body + 4;
+      f.end = body + 4 + Math.min(originalLength, bodyEnd - body - 4);
+      return true;
     }
-    pos += length;
+    return false;
   }
 }
 
-/** Where the IP packet starts in a frame of this link type, or undefined when the frame holds no IP. */
-function ipStart(frame: CaptureFrame): number | undefined {
-  const d = frame.data;
+/** Where the IP packet of the frame `d[start, end)` starts (in `d`), or undefined when the frame holds no IP. */
+function ipStart(d: Uint8Array, start: number, end: number, linkType: number): number | undefined {
   const need = (n: number) => {
-    if (d.length < n) throw new NetError('TRUNCATED', `a link-type ${frame.linkType} frame needs ${n} bytes, has ${d.length}`, frame.offset, 'link');
+    if (end - start < n) throw new NetError('TRUNCATED', `a link-type ${linkType} frame needs ${n} bytes, has ${end - start}`, start, 'link');
   };
   const ipEtherType = (t: number) => t === 0x0800 || t === 0x86dd;
-  switch (frame.linkType) {
+  switch (linkType) {
     case LINKTYPE.ethernet: {
       need(14);
       let at = 12;
-      let type = (d[at]! << 8) | d[at + 1]!;
+      let type = (d[start + at]! << 8) | d[start + at + 1]!;
       // 802.1Q / 802.1ad VLAN tags.
       while (type === 0x8100 || type === 0x88a8) {
         at += 4;
         need(at + 2);
-        type = (d[at]! << 8) | d[at + 1]!;
+        type = (d[start + at]! << 8) | d[start + at + 1]!;
       }
-      return ipEtherType(type) ? at + 2 : undefined;
+      return ipEtherType(type) ? start + at + 2 : undefined;
     }
     case LINKTYPE.null:
     case LINKTYPE.loop: {
       need(4);
       // The address family: host byte order for NULL (either), big-endian for LOOP. 2 is IPv4; 24, 28, 30 IPv6.
-      const be = (d[0]! << 24) | (d[1]! << 16) | (d[2]! << 8) | d[3]!;
-      const le = (d[3]! << 24) | (d[2]! << 16) | (d[1]! << 8) | d[0]!;
-      const family = frame.linkType === LINKTYPE.loop ? be : Math.min(be >>> 0, le >>> 0);
-      return [2, 24, 28, 30].includes(family) ? 4 : undefined;
+      const be = (d[start]! << 24) | (d[start + 1]! << 16) | (d[start + 2]! << 8) | d[start + 3]!;
+      const le = (d[start + 3]! << 24) | (d[start + 2]! << 16) | (d[start + 1]! << 8) | d[start]!;
+      const family = linkType === LINKTYPE.loop ? be : Math.min(be >>> 0, le >>> 0);
+      return [2, 24, 28, 30].includes(family) ? start + 4 : undefined;
     }
     case LINKTYPE.raw:
     case 12:
     case 14:
     case LINKTYPE.ipv4:
     case LINKTYPE.ipv6:
-      return 0;
+      return start;
     case LINKTYPE.linuxSll:
       need(16);
-      return ipEtherType((d[14]! << 8) | d[15]!) ? 16 : undefined;
+      return ipEtherType((d[start + 14]! << 8) | d[start + 15]!) ? start + 16 : undefined;
     case LINKTYPE.linuxSll2:
       need(20);
-      return ipEtherType((d[0]! << 8) | d[1]!) ? 20 : undefined;
+      return ipEtherType((d[start]! << 8) | d[start + 1]!) ? start + 20 : undefined;
     default:
-      throw new NetError('UNSUPPORTED_LINK_TYPE', `link type ${frame.linkType} (Ethernet, NULL/loopback, raw IP, Linux SLL and SLL2 are read)`, frame.offset, 'link');
+      throw new NetError('UNSUPPORTED_LINK_TYPE', `link type ${linkType} (Ethernet, NULL/loopback, raw IP, Linux SLL and SLL2 are read)`, start, 'link');
   }
+}
+
+/** IPv4 address texts by address, so that a capture's few addresses are formatted once (bounded: cleared when full). */
+const ipv4Texts = new Map<number, string>();
+const MAX_ADDRESS_TEXTS = 4096;
+let lastIpv4 = -1;
+let lastIpv4Text = '';
+function ipv4Text(d: Uint8Array, at: number): string {
+  const key = ((d[at]! << 24) | (d[at + 1]! << 16) | (d[at + 2]! << 8) | d[at + 3]!) >>> 0;
+  // Loopback captures have one address: the last one answers without a look-up.
+  if (key === lastIpv4) return lastIpv4Text;
+  let text = ipv4Texts.get(key);
+  if (text === undefined) {
+    if (ipv4Texts.size >= MAX_ADDRESS_TEXTS) ipv4Texts.clear();
+    ipv4Texts.set(key, (text = `${d[at]}.${d[at + 1]}.${d[at + 2]}.${d[at + 3]}`));
+  }
+  lastIpv4 = key;
+  lastIpv4Text = text;
+  return text;
 }
 
 const ipv6Text = (d: Uint8Array, at: number) => {
@@ -213,58 +296,111 @@ const ipv6Text = (d: Uint8Array, at: number) => {
   return best < 0 ? groups.join(':') : `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 };
 
+/** A UDP datagram as udpAt finds it: where its payload is (`bytes[start, end)`), not a view of it. */
+export interface UdpRecord {
+  source: string;
+  destination: string;
+  sourcePort: number;
+  destinationPort: number;
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
+
 /**
  * The UDP datagram a frame carries, or undefined when the frame is not IP/UDP. Throws NetError for IP
- * fragments (IP_FRAGMENT: a datagram split over frames is not reassembled) and for frames cut short.
+ * fragments (IP_FRAGMENT: one frame alone does not hold their datagram; decodeCapture puts them together)
+ * and for frames cut short.
  */
 export function udpOf(frame: CaptureFrame): UdpDatagram | undefined {
-  const start = ipStart(frame);
-  if (start === undefined) return undefined;
-  const d = frame.data;
-  const at = (n: number) => frame.offset + n;
-  if (d.length < start + 1) throw new NetError('TRUNCATED', 'the frame ends before its IP header', at(start), 'ip');
-  const version = d[start]! >> 4;
+  const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes: frame.data, start: 0, end: 0 };
+  try {
+    if (!udpAt(frame.data, 0, frame.data.length, frame.linkType, udp)) return undefined;
+  } catch (e) {
+    // Offsets in errors count from the frame's place in its file.
+    if (e instanceof NetError) throw new NetError(e.code, e.detail, frame.offset + e.offset, e.path);
+    throw e;
+  }
+  return { source: udp.source, destination: udp.destination, sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, payload: frame.data.subarray(udp.start, udp.end) };
+}
+
+/** Where the frame came in, for the IP fragments it may hold (they are put together across frames). */
+export interface FragmentContext {
+  reassembler: FragmentReassembler;
+  index: number;
+  seconds: number;
+  nanoseconds: number;
+}
+
+/**
+ * udpOf for the frame `d[start, end)` of link type `linkType`: fills `out` (its `bytes` become `d`, or the
+ * datagram put together from fragments) and returns true, or returns false when the frame is not IP/UDP or
+ * holds a fragment of a datagram not yet complete. Without `fragments`, a fragment is the error IP_FRAGMENT.
+ * Offsets in errors are positions in `d`.
+ */
+export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: number, out: UdpRecord, fragments?: FragmentContext): boolean {
+  const ip = ipStart(d, start, frameEnd, linkType);
+  if (ip === undefined) return false;
+  if (frameEnd < ip + 1) throw new NetError('TRUNCATED', 'the frame ends before its IP header', ip, 'ip');
+  const version = d[ip]! >> 4;
   let udp: number;
   let end: number;
-  let source: string;
-  let destination: string;
   if (version === 4) {
-    if (d.length < start + 20) throw new NetError('TRUNCATED', 'an IPv4 header needs 20 bytes', at(start), 'ip');
-    const ihl = (d[start]! & 0x0f) * 4;
-    const total = (d[start + 2]! << 8) | d[start + 3]!;
-    const fragment = (d[start + 6]! << 8) | d[start + 7]!;
-    if (ihl < 20 || total < ihl) throw new NetError('BAD_IP', `IPv4 header length ${ihl}, total length ${total}`, at(start), 'ip');
-    if (fragment & 0x3fff) throw new NetError('IP_FRAGMENT', `an IPv4 fragment (offset ${(fragment & 0x1fff) * 8}${fragment & 0x2000 ? ', more follow' : ''}): fragments are not reassembled`, at(start + 6), 'ip');
-    if (d[start + 9] !== 17) return undefined;
-    source = Array.from(d.subarray(start + 12, start + 16)).join('.');
-    destination = Array.from(d.subarray(start + 16, start + 20)).join('.');
-    udp = start + ihl;
-    end = start + total;
+    if (frameEnd < ip + 20) throw new NetError('TRUNCATED', 'an IPv4 header needs 20 bytes', ip, 'ip');
+    const ihl = (d[ip]! & 0x0f) * 4;
+    const total = (d[ip + 2]! << 8) | d[ip + 3]!;
+    const fragment = (d[ip + 6]! << 8) | d[ip + 7]!;
+    if (ihl < 20 || total < ihl) throw new NetError('BAD_IP', `IPv4 header length ${ihl}, total length ${total}`, ip, 'ip');
+    if (d[ip + 9] !== 17) return false;
+    out.source = ipv4Text(d, ip + 12);
+    out.destination = ipv4Text(d, ip + 16);
+    udp = ip + ihl;
+    end = ip + total;
+    if (fragment & 0x3fff) {
+      if (!fragments) throw new NetError('IP_FRAGMENT', `an IPv4 fragment (offset ${(fragment & 0x1fff) * 8}${fragment & 0x2000 ? ', more follow' : ''}): fragments are not reassembled here`, ip + 6, 'ip');
+      if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+      const key = `4 ${out.source} ${out.destination} ${(d[ip + 4]! << 8) | d[ip + 5]!}`;
+      const whole = fragments.reassembler.add({ ...fragments, key, offset: (fragment & 0x1fff) * 8, more: (fragment & 0x2000) !== 0, bytes: d, start: udp, end });
+      return whole !== undefined && udpIn(whole, 0, whole.length, out);
+    }
   } else if (version === 6) {
-    if (d.length < start + 40) throw new NetError('TRUNCATED', 'an IPv6 header needs 40 bytes', at(start), 'ip');
-    let next = d[start + 6]!;
-    udp = start + 40;
-    end = udp + ((d[start + 4]! << 8) | d[start + 5]!);
-    // Hop-by-hop (0), routing (43) and destination options (60) headers are skipped; a fragment header (44) refused.
+    if (frameEnd < ip + 40) throw new NetError('TRUNCATED', 'an IPv6 header needs 40 bytes', ip, 'ip');
+    let next = d[ip + 6]!;
+    udp = ip + 40;
+    end = udp + ((d[ip + 4]! << 8) | d[ip + 5]!);
+    out.source = ipv6Text(d, ip + 8);
+    out.destination = ipv6Text(d, ip + 24);
+    // Hop-by-hop (0), routing (43) and destination options (60) headers are skipped; a fragment header (44)
+    // directly followed by UDP is put together with the other fragments.
     for (let hops = 0; next === 0 || next === 43 || next === 60 || next === 44; hops++) {
-      if (next === 44) throw new NetError('IP_FRAGMENT', 'an IPv6 fragment: fragments are not reassembled', at(udp), 'ip');
-      if (d.length < udp + 8 || hops > 8) throw new NetError('TRUNCATED', 'an IPv6 extension header runs past the frame', at(udp), 'ip');
+      if (frameEnd < udp + 8 || hops > 8) throw new NetError('TRUNCATED', 'an IPv6 extension header runs past the frame', udp, 'ip');
+      if (next === 44) {
+        if (!fragments) throw new NetError('IP_FRAGMENT', 'an IPv6 fragment: fragments are not reassembled here', udp, 'ip');
+        if (d[udp] !== 17) return false;
+        if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+        const field = (d[udp + 2]! << 8) | d[udp + 3]!;
+        const id = ((d[udp + 4]! << 24) | (d[udp + 5]! << 16) | (d[udp + 6]! << 8) | d[udp + 7]!) >>> 0;
+        const whole = fragments.reassembler.add({ ...fragments, key: `6 ${out.source} ${out.destination} ${id}`, offset: field & 0xfff8, more: (field & 1) !== 0, bytes: d, start: udp + 8, end });
+        return whole !== undefined && udpIn(whole, 0, whole.length, out);
+      }
       next = d[udp]!;
       udp += (d[udp + 1]! + 1) * 8;
     }
-    if (next !== 17) return undefined;
-    source = ipv6Text(d, start + 8);
-    destination = ipv6Text(d, start + 24);
-  } else return undefined;
-  if (end > d.length) throw new NetError('TRUNCATED', `the IP packet says ${end - start} bytes, the frame holds ${d.length - start}`, at(start), 'ip');
-  if (end - udp < 8) throw new NetError('TRUNCATED', 'the UDP header needs 8 bytes', at(udp), 'udp');
+    if (next !== 17) return false;
+  } else return false;
+  if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+  return udpIn(d, udp, end, out);
+}
+
+/** The UDP datagram `d[udp, end)` (header and payload) into `out`. */
+function udpIn(d: Uint8Array, udp: number, end: number, out: UdpRecord): boolean {
+  if (end - udp < 8) throw new NetError('TRUNCATED', 'the UDP header needs 8 bytes', udp, 'udp');
   const length = (d[udp + 4]! << 8) | d[udp + 5]!;
-  if (length < 8 || udp + length > end) throw new NetError('BAD_UDP', `UDP length ${length}, the IP packet holds ${end - udp}`, at(udp + 4), 'udp');
-  return {
-    source,
-    destination,
-    sourcePort: (d[udp]! << 8) | d[udp + 1]!,
-    destinationPort: (d[udp + 2]! << 8) | d[udp + 3]!,
-    payload: d.subarray(udp + 8, udp + length),
-  };
+  if (length < 8 || udp + length > end) throw new NetError('BAD_UDP', `UDP length ${length}, the IP packet holds ${end - udp}`, udp + 4, 'udp');
+  out.sourcePort = (d[udp]! << 8) | d[udp + 1]!;
+  out.destinationPort = (d[udp + 2]! << 8) | d[udp + 3]!;
+  out.bytes = d;
+  out.start = udp + 8;
+  out.end = udp + length;
+  return true;
 }

@@ -4,6 +4,7 @@
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
 import { ByteReader, CodecError } from '@twcodec/runtime';
 import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { NetError } from './errors.js';
 import type { NetProtocolName } from './packet.js';
 
 /** Snapshot parts: at most this many (CSnapshot::MAX_PARTS), each at most this many bytes (MAX_SNAPSHOT_PACKSIZE). */
@@ -43,6 +44,46 @@ export interface SnapMessage {
 
 export const isSnapMessage = (kind: string) => kind === 'snap' || kind === 'snap_single' || kind === 'snap_empty';
 
+/** A stored snapshot in the order of storing over every receiver of a budget, with its size. */
+interface StoredEntry {
+  receiver: SnapshotReceiver;
+  tick: number;
+  bytes: number;
+}
+
+/**
+ * Bytes of stored snapshots shared by receivers (the connections of a capture): past the limit, the snapshot
+ * stored first by any of them is forgotten, so that a capture of many connections each sending large
+ * snapshots holds a bounded amount.
+ */
+export class SnapshotBudget {
+  private readonly order = new Set<StoredEntry>();
+  bytes = 0;
+
+  constructor(readonly limit: number) {}
+
+  get snapshots(): number {
+    return this.order.size;
+  }
+
+  /** @internal */
+  add(entry: StoredEntry): void {
+    this.order.add(entry);
+    this.bytes += entry.bytes;
+    for (const oldest of this.order) {
+      if (this.bytes <= this.limit || oldest === entry) break;
+      oldest.receiver.forget(oldest.tick);
+    }
+  }
+
+  /** @internal */
+  remove(entry: StoredEntry): void {
+    if (this.order.delete(entry)) this.bytes -= entry.bytes;
+  }
+}
+
+const snapshotBytes = (s: Snapshot) => s.items.reduce((n, item) => n + 8 + item.data.length * 4, 0);
+
 function unpackInts(bytes: Uint8Array): Int32Array {
   const r = new ByteReader(bytes);
   const out: number[] = [];
@@ -61,18 +102,62 @@ export class SnapshotReceiver {
   lastTick = -1;
   private parts: (Uint8Array | undefined)[] = [];
   private readonly stored = new Map<number, Snapshot>();
+  /** The budget's entry of each stored snapshot (with a budget only). */
+  private readonly entries = new Map<number, StoredEntry>();
 
-  constructor(private readonly protocol: NetProtocolName) {}
+  constructor(
+    private readonly protocol: NetProtocolName,
+    private readonly budget?: SnapshotBudget,
+  ) {}
 
-  /** Takes one snap message; returns the snapshot it completes, if any. Parts a client drops give undefined. */
-  feed(m: SnapMessage): RebuiltSnapshot | undefined {
+  /** Bytes of parts waiting for the rest of their tick. */
+  get partBytes(): number {
+    return this.parts.reduce((n, p) => n + (p?.length ?? 0), 0);
+  }
+
+  /** Forgets a stored snapshot (a later delta against it finds no base). */
+  forget(tick: number): void {
+    this.stored.delete(tick);
+    const entry = this.entries.get(tick);
+    if (!entry) return;
+    this.entries.delete(tick);
+    this.budget!.remove(entry);
+  }
+
+  /** Forgets everything stored (the receiver is dropped: its budget is given back). */
+  clear(): void {
+    for (const tick of [...this.stored.keys()]) this.forget(tick);
+    this.parts = [];
+  }
+
+  private store(tick: number, snapshot: Snapshot): void {
+    this.forget(tick);
+    this.stored.set(tick, snapshot);
+    if (!this.budget) return;
+    const entry: StoredEntry = { receiver: this, tick, bytes: snapshotBytes(snapshot) };
+    this.entries.set(tick, entry);
+    this.budget.add(entry);
+  }
+
+  /**
+   * Takes one snap message; returns the snapshot it completes, if any. Parts a client drops give undefined;
+   * those that lie (a part number outside its count, a part too big) also get a NetError in `errors` when given.
+   */
+  feed(m: SnapMessage, errors?: NetError[]): RebuiltSnapshot | undefined {
     const tick = m.tick!;
     const deltaTick = tick - m.deltaTick!;
     const numParts = m.kind === 'snap' ? m.numParts! : 1;
     const part = m.kind === 'snap' ? m.part! : 0;
     const data = m.data ?? new Uint8Array(0);
-    // What DDNet's client drops without a word.
-    if (numParts < 1 || numParts > MAX_SNAPSHOT_PARTS || part < 0 || part >= numParts || data.length > MAX_PART_SIZE) return undefined;
+    // What DDNet's client drops without a word; said in `errors`, as a lie of the sender.
+    if (numParts < 1 || numParts > MAX_SNAPSHOT_PARTS || part < 0 || part >= numParts) {
+      errors?.push(new NetError('SNAP_PART_RANGE', `${m.kind} of tick ${tick}: part ${part} of ${numParts} (1 to ${MAX_SNAPSHOT_PARTS} parts)`, -1, m.kind));
+      return undefined;
+    }
+    if (data.length > MAX_PART_SIZE) {
+      errors?.push(new NetError('SNAP_PART_TOO_BIG', `${m.kind} of tick ${tick}: ${data.length} bytes, more than a part holds (${MAX_PART_SIZE})`, -1, m.kind));
+      return undefined;
+    }
     if (tick < this.recvTick || tick <= this.lastTick) return undefined;
     if (tick !== this.recvTick) {
       this.recvTick = tick;
@@ -102,8 +187,8 @@ export class SnapshotReceiver {
       if (!result.crcOk) return result;
       this.lastTick = tick;
       // Keep what later deltas can refer to: ticks from the delta tick on, at most MAX_STORED of them.
-      for (const t of this.stored.keys()) if (t < deltaTick || this.stored.size >= MAX_STORED) this.stored.delete(t);
-      this.stored.set(tick, snapshot);
+      for (const t of [...this.stored.keys()]) if (t < deltaTick || this.stored.size >= MAX_STORED) this.forget(t);
+      this.store(tick, snapshot);
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
       result.error = e.message;

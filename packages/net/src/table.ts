@@ -47,6 +47,8 @@ export interface PacketProtocolDef {
   readonly decodeHeader: (bytes: Uint8Array, offset?: number) => { flags: number; ack?: number; numChunks?: number; token?: number };
   readonly encodeHeader: (value: never, out: Uint8Array, offset?: number) => number;
   readonly headerFields: readonly string[];
+  /** The header decodeHeader gave, with the schema's field names (as decoded packets show it). */
+  readonly namedHeader: (header: never) => Record<string, number>;
   readonly packetFlags: Readonly<Record<string, number>>;
   /** Bytes of DDNet's security token at the end of the data (0: the protocol has none). */
   readonly securityTokenSize: number;

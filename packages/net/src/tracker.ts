@@ -4,13 +4,22 @@
 // from DDNet src/engine/shared/network.cpp (CPacketChunkUnpacker: in-order sequence, IsSeqInBackroom). The
 // map a client downloads is reassembled by mapdownload.ts.
 import type { CaptureDatagram } from './capture.js';
+import type { NetError } from './errors.js';
 import { type MapDownload, MapDownloader } from './mapdownload.js';
-import { isSnapMessage, type RebuiltSnapshot, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
+import { isSnapMessage, type RebuiltSnapshot, SnapshotBudget, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 
 export type { RebuiltSnapshot } from './snapshot-receiver.js';
 
 /** Sequence numbers wrap at this (NET_MAX_SEQUENCE). */
 export const MAX_SEQUENCE = 1024;
+/**
+ * Hostile captures: directions followed at once (the oldest is forgotten beyond this; a server has at most 64
+ * clients, each connection two directions), and bytes of snapshot data stored over all of them (the oldest
+ * stored snapshots are forgotten beyond this), so that what the tracker holds stays bounded whatever the
+ * capture says.
+ */
+const MAX_DIRECTIONS = 512;
+const MAX_STORED_BYTES = 32 * 1024 * 1024;
 
 /** What happened to one vital chunk at its receiver. */
 export type ChunkDelivery = 'delivered' | 'duplicate' | 'out_of_order';
@@ -22,6 +31,22 @@ export interface TrackedDatagram {
   snapshots: RebuiltSnapshot[];
   /** Map downloads this datagram completed (or that were refused: `error`). */
   maps: MapDownload[];
+  /**
+   * What a real receiver would refuse in this datagram and the tracker ignored (DDNet drops it without a word):
+   * a snapshot part numbered outside its part count (SNAP_PART_RANGE) or bigger than a part can be
+   * (SNAP_PART_TOO_BIG). Absent when there is none.
+   */
+  errors?: NetError[];
+}
+
+/** What a ConnectionTracker holds, for callers (and the fuzz target) that check it stays bounded. */
+export interface TrackerHolding {
+  directions: number;
+  /** Bytes of snapshot parts waiting for the rest of their tick. */
+  partBytes: number;
+  storedSnapshots: number;
+  /** Bytes of data of the stored snapshots. */
+  storedBytes: number;
 }
 
 export interface ConnectionTrackerOptions {
@@ -48,26 +73,45 @@ export function inBackroom(seq: number, ack: number): boolean {
 /** Follows the connections of a capture; feed it every datagram in order. */
 export class ConnectionTracker {
   private readonly directions = new Map<string, Direction>();
+  private readonly budget = new SnapshotBudget(MAX_STORED_BYTES);
 
   constructor(private readonly options: ConnectionTrackerOptions = {}) {}
 
   private direction(source: string, destination: string): Direction {
     const key = `${source} ${destination}`;
     let d = this.directions.get(key);
-    if (!d) this.directions.set(key, (d = { ack: -1 }));
+    if (!d) {
+      if (this.directions.size >= MAX_DIRECTIONS) {
+        // Forget the direction seen first: a capture of more connections than this is followed in part.
+        const [oldestKey, oldest] = this.directions.entries().next().value as [string, Direction];
+        this.directions.delete(oldestKey);
+        oldest.snapshots?.clear();
+      }
+      this.directions.set(key, (d = { ack: -1 }));
+    }
     return d;
+  }
+
+  /** What the tracker holds now. */
+  holding(): TrackerHolding {
+    let partBytes = 0;
+    for (const d of this.directions.values()) partBytes += d.snapshots?.partBytes ?? 0;
+    return { directions: this.directions.size, partBytes, storedSnapshots: this.budget.snapshots, storedBytes: this.budget.bytes };
   }
 
   feed(d: CaptureDatagram): TrackedDatagram {
     const out: TrackedDatagram = { delivery: [], snapshots: [], maps: [] };
     const p = d.packet;
-    if (!p) return out;
+    // Connectionless packets (server info) belong to no connection: a scan of many servers makes no state.
+    if (!p || p.kind === 'connless') return out;
     const dir = this.direction(d.source, d.destination);
     if (p.control) {
       // A new connection (0.6 connect/connect-accept, 0.7 connect/accept): sequences start again.
       if (['connect', 'connect_accept', 'accept'].includes(p.control.kind)) {
         const back = this.direction(d.destination, d.source);
         dir.ack = back.ack = 0;
+        dir.snapshots?.clear();
+        back.snapshots?.clear();
         delete dir.snapshots;
         delete back.snapshots;
         delete dir.map;
@@ -91,9 +135,10 @@ export class ConnectionTracker {
         continue;
       }
       if (!isSnapMessage(m.kind)) continue;
-      const rebuilt = (dir.snapshots ??= new SnapshotReceiver(p.protocol)).feed(m);
+      const rebuilt = (dir.snapshots ??= new SnapshotReceiver(p.protocol, this.budget)).feed(m, (out.errors ??= []));
       if (rebuilt) out.snapshots.push(rebuilt);
     }
+    if (out.errors?.length === 0) delete out.errors;
     return out;
   }
 }

@@ -1,7 +1,7 @@
 // The one interpreter behind every generated message table: framing (id << 1 | system, then for id 0 a
 // 16-byte UUID), then the fields in schema order. Table-driven rather than one function per message so that
 // every bounds check lives in one place; the generated files give the types and the tables.
-import { ByteReader, ByteWriter, bytesEqual, CodecError, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
+import { ByteReader, ByteWriter, bytesEqual, CodecError, copyBytes, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
 
 /** Errors of net message decoding and encoding. */
 export class NetMessageError extends CodecError {}
@@ -62,6 +62,12 @@ export interface NetMessageDef {
   readonly since?: string;
   readonly description: string;
   readonly fields: readonly NetFieldDef[];
+  /**
+   * Makes the decoded message from the values of its fields in schema order, up to its first optional field
+   * (generated: an object literal per message; the codec adds later fields that are present). Without it
+   * the codec adds every field by name.
+   */
+  readonly build?: (values: readonly unknown[]) => AnyNetMessage;
 }
 
 export interface NetProtocolDef {
@@ -105,23 +111,59 @@ export interface DecodeOptions {
 
 const NETMSG_EX = 0;
 
+/** The field values of the message being decoded (reused: decoding does not nest; they stay until overwritten). */
+let fieldValues: unknown[] = new Array<unknown>(16);
+
+/** A message of the table with what decoding it needs, worked out once per table. */
+interface Reading {
+  def: NetMessageDef;
+  /** Each field's path in errors (`message.field`). */
+  paths: string[];
+  /**
+   * Whether a decoded message must be encoded again to prove it is written back byte for byte: only text can
+   * read as a value that writes back otherwise (TextDecoder drops a leading byte-order mark, for one), and
+   * only text that is not ASCII (see isAscii). Ints are refused unless in their shortest form, and every other
+   * field keeps its bytes.
+   */
+  checkWriteBack: boolean;
+  /** Per field: the index of the field holding its length or count (sizeField), else -1. */
+  sizeIndex: number[];
+  /** The fields `build` sets (those before the first optional one). */
+  fixed: number;
+}
+
 interface Index {
-  byId: Map<number, NetMessageDef>;
-  byUuid: Map<string, NetMessageDef>;
+  byId: Map<number, Reading>;
+  byUuid: Map<string, Reading>;
   byName: Map<string, NetMessageDef>;
 }
 const indexes = new WeakMap<NetProtocolDef, Index>();
+/** The table last looked up: decoders decode message after message of one table. */
+let lastProtocol: NetProtocolDef | undefined;
+let lastIndex: Index | undefined;
+const TEXT_TYPES: readonly NetFieldType[] = ['string', 'string_array', 'string_rest'];
 function indexOf(protocol: NetProtocolDef): Index {
+  if (protocol === lastProtocol) return lastIndex!;
   let index = indexes.get(protocol);
   if (!index) {
     index = { byId: new Map(), byUuid: new Map(), byName: new Map() };
     for (const m of protocol.messages) {
+      const firstOptional = m.fields.findIndex((f) => f.optional);
+      const reading: Reading = {
+        def: m,
+        paths: m.fields.map((f) => `${m.name}.${f.name}`),
+        checkWriteBack: m.fields.some((f) => TEXT_TYPES.includes(f.type)),
+        sizeIndex: m.fields.map((f) => (f.sizeField ? m.fields.findIndex((g) => g.name === f.sizeField) : -1)),
+        fixed: firstOptional < 0 ? m.fields.length : firstOptional,
+      };
       index.byName.set(m.name, m);
-      if (m.uuid) index.byUuid.set(`${m.system ? 1 : 0}${m.uuid}`, m);
-      else index.byId.set(m.id * 2 + (m.system ? 1 : 0), m);
+      if (m.uuid) index.byUuid.set(`${m.system ? 1 : 0}${m.uuid}`, reading);
+      else index.byId.set(m.id * 2 + (m.system ? 1 : 0), reading);
     }
     indexes.set(protocol, index);
   }
+  lastProtocol = protocol;
+  lastIndex = index;
   return index;
 }
 
@@ -137,8 +179,16 @@ function wrap(e: unknown, base: number): never {
 
 /** Decodes one packed message (as a demo message chunk or a teehistorian MESSAGE holds it). */
 export function decodeNetMessage(protocol: NetProtocolDef, bytes: Uint8Array, options: DecodeOptions = {}): AnyNetMessage | UnknownNetMessage {
+  return decodeNetMessageAt(protocol, bytes, 0, bytes.length, options);
+}
+
+/**
+ * decodeNetMessage of the message in `bytes[start, end)`, for decoders that hold many messages in one array
+ * (the chunks of a packet): no view is made per message. Offsets in errors count from `start`.
+ */
+export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions = {}): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
-  const r = new ByteReader(bytes, 0, bytes.length, base);
+  const r = new ByteReader(bytes, start, end, base - start);
   let msg: number;
   let uuid: Uuid | undefined;
   try {
@@ -149,37 +199,80 @@ export function decodeNetMessage(protocol: NetProtocolDef, bytes: Uint8Array, op
     wrap(e, 0);
   }
   const system = (msg & 1) === 1;
-  const id = msg >> 1;
   const index = indexOf(protocol);
-  const def = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : index.byId.get(msg);
+  const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : index.byId.get(msg);
   const fieldsStart = r.pos;
-  const unknown = (error?: string): UnknownNetMessage => ({
-    kind: 'unknown',
-    system,
-    id,
-    ...(uuid ? { uuid } : {}),
-    data: bytes.slice(fieldsStart),
-    ...(error ? { error } : {}),
-  });
-  if (!def) return unknown();
+  if (!reading) return unknownMessage(bytes, end, msg, uuid, fieldsStart);
+  const def = reading.def;
   try {
-    const out: AnyNetMessage = { kind: def.name };
-    for (const f of def.fields) {
+    const fields = def.fields;
+    const values = fieldValues.length >= fields.length ? fieldValues : (fieldValues = new Array<unknown>(fields.length));
+    let n = 0;
+    for (; n < fields.length; n++) {
+      const f = fields[n]!;
       if (f.optional && r.remaining === 0) break;
-      out[f.key] = readField(r, f, out, `${def.name}.${f.name}`);
+      values[n] = readField(r, f, values, reading.sizeIndex[n]!, reading.paths[n]!, end - start);
     }
-    if (r.remaining > 0) out.trailing = bytes.slice(r.pos);
+    let out: AnyNetMessage;
+    let i = 0;
+    if (def.build && n >= reading.fixed) {
+      out = def.build(values);
+      i = reading.fixed;
+    } else out = { kind: def.name };
+    for (; i < n; i++) out[fields[i]!.key] = values[i];
+    if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
     // Lossless or nothing: a message that would not be written back byte for byte stays raw.
-    const again = encodeNetMessage(protocol, out);
-    if (!bytesEqual(again, bytes)) throw new NetMessageError('NOT_CANONICAL', `${def.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart, def.name);
+    if (reading.checkWriteBack && !isAscii(bytes, start, end) && !bytesEqual(encodeNetMessage(protocol, out), bytes.subarray(start, end)))
+      throw new NetMessageError('NOT_CANONICAL', `${def.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, def.name);
     return out;
   } catch (e) {
-    if (options.lenient && e instanceof CodecError) return unknown(`${e.code}: ${e.detail}`);
+    if (options.lenient && e instanceof CodecError) return unknownMessage(bytes, end, msg, uuid, fieldsStart, `${e.code}: ${e.detail}`);
     wrap(e, 0);
   }
 }
 
-function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string): unknown {
+/** Whether every byte is ASCII: such text decodes to one char per byte and encodes back to the same bytes. */
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! > 0x7f) return false;
+  return true;
+}
+
+/** A message kept as its bytes after the id (and UUID): one the table does not name, or (lenient) one that does not read. */
+function unknownMessage(bytes: Uint8Array, end: number, msg: number, uuid: Uuid | undefined, fieldsStart: number, error?: string): UnknownNetMessage {
+  const system = (msg & 1) === 1;
+  const id = msg >> 1;
+  const data = copyBytes(bytes, fieldsStart, end);
+  const out: UnknownNetMessage = uuid ? { kind: 'unknown', system, id, uuid, data } : { kind: 'unknown', system, id, data };
+  if (error) out.error = error;
+  return out;
+}
+
+/** `n` ints (all that is left when n is undefined); the error of a bad one names its index. */
+function readInts(r: ByteReader, n: number | undefined, path: string): number[] {
+  const ints: number[] = [];
+  try {
+    if (n === undefined) while (r.remaining > 0) ints.push(r.readVarInt());
+    else for (let i = 0; i < n; i++) ints.push(r.readVarInt());
+  } catch {
+    // The failed read again with its path (the reader did not move), for the error; the path costs a string
+    // per int, so it is made only here.
+    r.readVarInt(`${path}[${ints.length}]`);
+  }
+  return ints;
+}
+
+/** `n` bytes, copied (the message's array may be a buffer its caller reuses). */
+function readCopy(r: ByteReader, n: number, path: string): Uint8Array {
+  r.ensure(n, path);
+  r.pos += n;
+  return copyBytes(r.bytes, r.pos - n, r.pos);
+}
+
+/**
+ * One field. `values` holds the fields read before it; `sizeIndex` is where its sizeField is among them;
+ * `length` is the message's (a demo pads messages to a multiple of 4 bytes, see withoutPadding).
+ */
+function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], sizeIndex: number, path: string, length: number): unknown {
   switch (f.type) {
     case 'int':
     case 'tick':
@@ -195,21 +288,18 @@ function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: stri
     case 'uuid':
       return uuidFromBytes(r.readBytes(16, path));
     case 'raw': {
-      const n = f.size ?? lengthFrom(r, f, out, path, 1);
-      return r.readBytes(n, path).slice();
+      return readCopy(r, f.size ?? lengthFrom(r, f, values[sizeIndex], path, 1), path);
     }
     case 'raw_rest':
-      return r.readBytes(r.remaining, path).slice();
+      return readCopy(r, r.remaining, path);
     case 'int_array': {
-      const n = f.count ?? (f.countTable ? countFromTable(r, f, out, path) : lengthFrom(r, f, out, path, f.countDivisor ?? 1));
+      const n = f.count ?? (f.countTable ? countFromTable(r, f, values[sizeIndex], path) : lengthFrom(r, f, values[sizeIndex], path, f.countDivisor ?? 1));
       // Every int takes at least one byte: a count beyond the bytes left is truncation, not an allocation.
       if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} ints, ${r.remaining} bytes left`, r.offset, path);
-      const ints: number[] = [];
-      for (let i = 0; i < n; i++) ints.push(r.readVarInt(`${path}[${i}]`));
-      return ints;
+      return readInts(r, n, path);
     }
     case 'string_array': {
-      const n = f.count ?? lengthFrom(r, f, out, path, 1);
+      const n = f.count ?? lengthFrom(r, f, values[sizeIndex], path, 1);
       // Every string takes at least its NUL: a count beyond the bytes left is truncation, not an allocation.
       if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} strings, ${r.remaining} bytes left`, r.offset, path);
       const strings: string[] = [];
@@ -217,14 +307,12 @@ function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: stri
       return strings;
     }
     case 'int_rest': {
-      const ints: number[] = [];
-      while (r.remaining > 0) ints.push(r.readVarInt(`${path}[${ints.length}]`));
-      return withoutPadding(r, f, ints, 0);
+      return withoutPadding(r, f, readInts(r, undefined, path), 0, length);
     }
     case 'string_rest': {
       const strings: string[] = [];
       while (r.remaining > 0) strings.push(r.readCString(`${path}[${strings.length}]`));
-      return withoutPadding(r, f, strings, '');
+      return withoutPadding(r, f, strings, '', length);
     }
   }
 }
@@ -235,8 +323,8 @@ function readField(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: stri
  * `nonempty`), the items that can only be padding are given back to the reader, so they end up in `trailing`
  * and the message is still written back byte for byte.
  */
-function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T): T[] {
-  if (r.end % 4 !== 0) return items;
+function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T, length: number): T[] {
+  if (length % 4 !== 0) return items;
   let zeros = 0;
   while (zeros < 3 && zeros < items.length && items[items.length - 1 - zeros] === zero) zeros++;
   let drop = 0;
@@ -251,17 +339,14 @@ function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T): 
   return items.slice(0, items.length - drop);
 }
 
-function countFromTable(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string): number {
-  const key = f.sizeField!.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  const value = out[key] as number;
-  const n = f.countTable![value];
-  if (n === undefined) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${value}, which says no count (0..${f.countTable!.length - 1})`, r.offset, path);
+function countFromTable(r: ByteReader, f: NetFieldDef, value: unknown, path: string): number {
+  const n = f.countTable![value as number];
+  if (n === undefined) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${String(value)}, which says no count (0..${f.countTable!.length - 1})`, r.offset, path);
   return n;
 }
 
-function lengthFrom(r: ByteReader, f: NetFieldDef, out: AnyNetMessage, path: string, divisor: number): number {
-  const key = f.sizeField!.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  const n = out[key] as number;
+function lengthFrom(r: ByteReader, f: NetFieldDef, value: unknown, path: string, divisor: number): number {
+  const n = value as number;
   if (n < 0 || n % divisor !== 0) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${n}`, r.offset, path);
   return n / divisor;
 }

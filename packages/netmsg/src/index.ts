@@ -2,6 +2,7 @@ export {
   type AnyNetMessage,
   type DecodeOptions,
   decodeNetMessage,
+  decodeNetMessageAt,
   type Direction,
   encodeNetMessage,
   type NetFieldDef,

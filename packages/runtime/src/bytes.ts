@@ -134,6 +134,31 @@ export function concatBytes(chunks: readonly Uint8Array[], total = chunks.reduce
   return out;
 }
 
+/** Copies of up to POOLED_MAX bytes share slabs of POOL_SIZE (as Node's Buffer pool does for small Buffers). */
+const POOL_SIZE = 8192;
+const POOLED_MAX = 512;
+let pool = new Uint8Array(POOL_SIZE);
+let poolUsed = 0;
+
+/**
+ * A copy of `bytes[start, end)`. A small copy is a view into a shared slab (its `buffer` is the slab; it keeps
+ * the slab alive): a typed array of its own over 64 bytes costs V8 an allocation outside its heap, about five
+ * times the copy (measured on Node 20 for the snapshot data of a capture's packets, 60-byte copies).
+ */
+export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
+  const n = end - start;
+  if (n > POOLED_MAX) return bytes.slice(start, end);
+  if (poolUsed + n > POOL_SIZE) {
+    pool = new Uint8Array(POOL_SIZE);
+    poolUsed = 0;
+  }
+  const at = poolUsed;
+  // Byte by byte: a view for TypedArray.set would cost more than copying this few bytes.
+  for (let i = 0; i < n; i++) pool[at + i] = bytes[start + i]!;
+  poolUsed += n;
+  return pool.subarray(at, at + n);
+}
+
 /**
  * Reads little- and big-endian integers, variable-width ints and strings from a Uint8Array, with a bounds
  * check on every read. Offsets reported in errors are absolute within `bytes` plus `baseOffset`, so a

@@ -3,6 +3,7 @@
 export {
   asUint8Array,
   concatBytes,
+  copyBytes,
   ByteReader,
   ByteWriter,
   decodeCString,

@@ -238,6 +238,7 @@ export const DDNET_0_6_PACKET: PacketProtocolDef = {
   decodeHeader: decodeDdnet06PacketHeader,
   encodeHeader: encodeDdnet06PacketHeader,
   headerFields: ['flags', 'ack', 'numChunks'],
+  namedHeader: (h: Ddnet06PacketHeader) => ({ flags: h.flags, ack: h.ack, num_chunks: h.numChunks }),
   packetFlags: Ddnet06PacketFlag,
   securityTokenSize: 4,
   chunkHeaderSize: 2,

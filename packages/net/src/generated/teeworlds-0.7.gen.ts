@@ -208,6 +208,7 @@ export const TEEWORLDS_0_7_PACKET: PacketProtocolDef = {
   decodeHeader: decodeTeeworlds07PacketHeader,
   encodeHeader: encodeTeeworlds07PacketHeader,
   headerFields: ['flags', 'ack', 'numChunks', 'token'],
+  namedHeader: (h: Teeworlds07PacketHeader) => ({ flags: h.flags, ack: h.ack, num_chunks: h.numChunks, token: h.token }),
   packetFlags: Teeworlds07PacketFlag,
   securityTokenSize: 0,
   chunkHeaderSize: 2,
