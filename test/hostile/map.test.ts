@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Datafile, encodeI32String } from '@twcodec/datafile';
 import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, validateMap, writeMap } from '@twcodec/map';
-import { fixMap } from '@twcodec/map-tools';
+import { diffMaps, fixMap } from '@twcodec/map-tools';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
 import { codeOf as codeOfError } from '../error-code.js';
@@ -356,5 +356,30 @@ describe('map fix of a layer with an invalid size', () => {
     const second = fixMap(first.bytes);
     expect(second.fixed).toEqual([]);
     expect(second.bytes).toEqual(first.bytes);
+  });
+});
+
+describe('a layer no group uses, when the groups must be laid out again (map-diff fuzzer finding)', () => {
+  // CMapItemGroup ints: 5 = start_layer, 6 = num_layers.
+  it('keeps its ints and order; map diff does not count its new id (its position) as a change', () => {
+    const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'coverage.map')));
+    const groups = df.items.filter((i) => i.type === 4);
+    const layers = df.items.filter((i) => i.type === 5);
+    const groupInts = groups.find((g) => g.data[6]! > 0)!.data;
+    const layerInts = layers[0]!.data;
+    df.items = df.items.filter((i) => i.type !== 4 && i.type !== 5);
+    const range = (start: number, num: number) => Object.assign(groupInts.slice(), { 5: start, 6: num });
+    // Group 0 uses layers 2-3, group 1 layer 0, layer 1 is no group's, and group 2's range 2-4 overlaps group
+    // 0's: read leniently, the groups cannot keep their ranges, and writeMap lays them out in group order.
+    [range(2, 2), range(0, 1), range(2, 3)].forEach((ints, id) => df.addItem(4, id, ints));
+    for (let id = 0; id < 5; id++) df.addItem(5, id, layerInts.slice());
+    const bytes = df.write();
+    const map = readMap(bytes, { strict: false });
+    expect(map.unknownItems.map((i) => [i.type, i.id])).toEqual([[5, 1]]);
+    const again = readMap(writeMap(map), { strict: false });
+    expect(again.unknownItems.map((i) => [i.type, Array.from(i.data)])).toEqual([[5, Array.from(layerInts)]]);
+    // It did move (the case the diff compared by id, and called a change):
+    expect(again.unknownItems[0]!.id).not.toBe(1);
+    expect(diffMaps(map, again)).toEqual({ changes: [], tiles: [] });
   });
 });
