@@ -186,3 +186,24 @@ describe('unknown items before the UUID index (issue 25 row 13; fuzzer finding o
     expect(packMap(unpackMap(bytes))).toEqual(bytes);
   });
 });
+
+describe('a layer item whose id is not its index, beside a layer no group uses (fuzzer finding of map-unpack)', () => {
+  it('an unedited unpack then pack keeps its id: the map comes back byte for byte', () => {
+    const df = Datafile.read(fixture('ctf1.map'));
+    const layers = df.items.filter((i) => i.type === 5);
+    // The last layer gets id 1280 (DDNet finds layers by position and loads such a map), and a copy of the
+    // first layer follows it with the next position as id: no group's range reaches it (an orphan layer,
+    // which the model keeps as an unknown item and map.json holds as a copy).
+    const last = layers.at(-1)!;
+    last.id = 1280;
+    df.items.splice(df.items.indexOf(last) + 1, 0, { type: 5, id: layers.length, data: layers[0]!.data.slice() });
+    const bytes = df.write();
+    const map = readMap(bytes, { strict: false });
+    expect(map.readIssues.map((i) => i.code)).toEqual(expect.arrayContaining(['ITEM_ID_ORDER', 'LAYER_ORPHAN']));
+    expect(writeMap(map)).toEqual(bytes);
+    const packed = packMap(unpackMap(bytes));
+    const ids = Datafile.read(packed).items.filter((i) => i.type === 5).map((i) => i.id);
+    expect(ids).toEqual([...layers.slice(0, -1).map((_, i) => i), 1280, layers.length]);
+    expect(packed).toEqual(bytes);
+  });
+});

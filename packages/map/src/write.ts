@@ -414,11 +414,14 @@ class MapWriter {
     let layerIndex = 0;
     const srcLayerItems = this.srcItems.get('layer') ?? [];
     const srcLayers = this.src ? srcLayerItems.length : undefined;
-    // Layers no group used (kept in unknownItems) go back to their slots, so that the groups' ranges stay.
+    // Layers no group used (kept in unknownItems) go back to their slots, so that the groups' ranges stay and
+    // the layer block keeps its count, and with it the source's ids (see itemId). map pack revives unknown
+    // items from map.json as new objects: an equal copy stands for its source item (fuzzer finding of
+    // map-unpack: found by identity only, a pack renumbered a layer read with id 1280).
     const orphans = new Map<number, DatafileItem>();
     for (const item of this.map.unknownItems) {
-      const position = srcLayerItems.indexOf(item);
-      if (position >= 0) orphans.set(position, item);
+      const position = srcLayerItems.findIndex((src) => sameItem(src, item));
+      if (position >= 0 && !orphans.has(position)) orphans.set(position, item);
     }
     const totalLayers = this.map.groups.reduce((n, g) => n + g.layers.length, 0) + orphans.size;
     const layerBlock = () => this.blocks.get('layer') ?? (this.blocks.set('layer', []), this.blocks.get('layer')!);
@@ -592,7 +595,7 @@ class MapWriter {
     // map.json, as new objects) one of the same type, id and ints, which then keeps its place too.
     const unknownFor = (item: DatafileItem): DatafileItem | undefined => {
       if (unknown.has(item)) return item;
-      for (const other of unknown) if (other.type === item.type && other.id === item.id && sameInts(other.data, item.data)) return other;
+      for (const other of unknown) if (sameItem(other, item)) return other;
       return undefined;
     };
     for (const item of this.src?.items ?? []) {
@@ -648,6 +651,11 @@ class MapWriter {
     }
     return ids[i]!;
   }
+}
+
+/** Whether `a` is `b` or a copy of it: the same type, id and ints (item ids are unique within a type). */
+function sameItem(a: DatafileItem, b: DatafileItem): boolean {
+  return a === b || (a.type === b.type && a.id === b.id && sameInts(a.data, b.data));
 }
 
 function sameInts(a: Int32Array, b: Int32Array): boolean {
