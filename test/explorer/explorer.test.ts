@@ -106,6 +106,13 @@ async function clickPath(page: Page, labels: (string | RegExp)[]): Promise<Detai
     await (await findRow(page, label)).click();
     // Lazy children come from the worker: wait until the clicked node is open.
     await page.waitForFunction(() => !document.querySelector('#tree .row.selected .toggle')?.textContent?.includes('▸'), null, { timeout: 30_000 });
+    // A leaf has no toggle to wait for: wait until the page has selected it (on a loaded machine the click is
+    // handled a little later). Rows whose selection carries another label go on after a short wait.
+    if (typeof label === 'string') {
+      await page
+        .waitForFunction((l) => (window as unknown as { __explorer: { selected?: { label: string } } }).__explorer.selected?.label === l, label, { timeout: 5_000 })
+        .catch(() => undefined);
+    }
   }
   return shown(page);
 }
@@ -173,7 +180,10 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
         return c && { width: c.width, height: c.height };
       });
       if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map.png') });
-      const layer = await clickPath(page, ['width']);
+      await clickPath(page, ['width']);
+      // The details pane fills in after the click; on a loaded machine the first read can still be empty.
+      await page.waitForFunction(() => /^\d+$/.test(document.querySelector('#details dd.value')?.textContent ?? ''), null, { timeout: 30_000 });
+      const layer = await shown(page);
       expect(canvas).toEqual({ width: Number(layer.value), height: expect.any(Number) });
       expect(layer.selected.end - layer.selected.start).toBe(4);
       expect(layer.highlighted).toEqual([0, 1, 2, 3].map((i) => layer.selected.start + i));
