@@ -233,8 +233,8 @@ function intSlots(m: ThMessageDef): string[] {
  */
 function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)[] {
   let slot = 0;
-  const readInt = (target: string): string[] => [
-    'if (p >= end) return -1;',
+  const readInt = (target: string, fail = '-1'): string[] => [
+    `if (p >= end) return ${fail};`,
     'b = bytes[p]!;',
     'if (b & 0x80) {',
     "  // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.",
@@ -244,7 +244,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
     '    p += 2;',
     '  } else {',
     '    p = unpackVarInt(bytes, p, end, longInt, 0);',
-    '    if (p < 0) return -1;',
+    `    if (p < 0) return ${fail};`,
     '    v = longInt[0]!;',
     '  }',
     '} else {',
@@ -297,6 +297,28 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
     );
     return [`case ${m.id}:`, `  return { kind: ${str(m.name)}${props.map((p) => `, ${p}`).join('')}, tick, offset };`];
   });
+  // decodeIntMessage: the same int-only messages read straight into locals (f0, f1, ...) and built in one
+  // step, without scanMessage's Int32Array in between or a second switch on the id.
+  const intMessage = (m: ThMessageDef, firstRead: boolean): string[] => {
+    let k = 0;
+    const reads: string[] = [];
+    const props: string[] = [];
+    for (const f of m.fields) {
+      const locals = Array.from({ length: f.type === 'int_array' ? f.count! : 1 }, () => `f${k++}`);
+      for (const local of locals) {
+        if (firstRead && local === 'f0') reads.push('const f0 = id;');
+        else reads.push(...readInt('v', 'undefined'), `const ${local} = v;`);
+      }
+      props.push(f.type === 'int' ? `${camel(f.name)}: ${locals[0]}` : `${camel(f.name)}: [${locals.join(', ')}]`);
+    }
+    return [
+      ...reads,
+      'r.pos = p;',
+      `const tick = ticks.advance(${m.id}, ${k ? 'f0' : '0'});`,
+      `return { kind: ${str(m.name)}${props.map((p) => `, ${p}`).join('')}, tick, offset: r.baseOffset + pos };`,
+    ];
+  };
+  const intMessageCases = intOnly.filter((m) => m.id !== diff.id).flatMap((m) => [`case ${m.id}: {`, ...intMessage(m, false).map((l) => `  ${l}`), '}']);
   return [
     {
       kind: StructureKind.VariableStatement,
@@ -330,6 +352,42 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
       parameters: [{ name: 'ints', type: 'Int32Array' }, { name: 'tick', type: 'number' }, { name: 'offset', type: 'number' }],
       returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
       statements: ['switch (ints[0]) {', ...objectCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
+    },
+    {
+      kind: StructureKind.Interface,
+      name: 'TickAdvance',
+      isExported: true,
+      docs: doc("What gives decodeIntMessage's messages their tick: moves past a message (its id and first int field, 0 when it has none) and returns the tick the message belongs to."),
+      properties: [],
+      methods: [{ name: 'advance', parameters: [{ name: 'id', type: 'number' }, { name: 'first', type: 'number' }], returnType: 'number' }],
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'decodeIntMessage',
+      isExported: true,
+      docs: doc(
+        "The core message at `r.pos` when all its fields are ints, read straight from the bytes and built in one step with its tick (from `ticks`) and offset; `r.pos` moves past it. Undefined, with `r.pos` and `ticks` untouched, for the other messages and for any message decodeMessage would refuse (truncated, non-canonical varint, unknown id): decode those with decodeMessage. The object iterator's fast path.",
+      ),
+      parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'ticks', type: 'TickAdvance' }],
+      returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
+      statements: [
+        'const bytes = r.bytes;',
+        'const end = r.end;',
+        'const pos = r.pos;',
+        'let p = pos;',
+        'let b = 0;',
+        'let c = 0;',
+        'let v = 0;',
+        ...readInt('const id', 'undefined'),
+        'if (id >= 0) {',
+        ...(intOnly.includes(diff) ? intMessage(diff, true) : ['return undefined;']).map((l) => `  ${l}`),
+        '}',
+        'switch (-id) {',
+        ...intMessageCases.map((l) => `  ${l}`),
+        '  default:',
+        '    return undefined;',
+        '}',
+      ],
     },
     {
       kind: StructureKind.Function,

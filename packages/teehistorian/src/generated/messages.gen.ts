@@ -626,6 +626,725 @@ export function scannedMessage(ints: Int32Array, tick: number, offset: number): 
   }
 }
 
+/** What gives decodeIntMessage's messages their tick: moves past a message (its id and first int field, 0 when it has none) and returns the tick the message belongs to. */
+export interface TickAdvance {
+  advance(id: number, first: number): number;
+}
+
+/** The core message at `r.pos` when all its fields are ints, read straight from the bytes and built in one step with its tick (from `ticks`) and offset; `r.pos` moves past it. Undefined, with `r.pos` and `ticks` untouched, for the other messages and for any message decodeMessage would refuse (truncated, non-canonical varint, unknown id): decode those with decodeMessage. The object iterator's fast path. */
+export function decodeIntMessage(r: ByteReader, ticks: TickAdvance): (CoreMessage & { tick: number; offset: number }) | undefined {
+  const bytes = r.bytes;
+  const end = r.end;
+  const pos = r.pos;
+  let p = pos;
+  let b = 0;
+  let c = 0;
+  let v = 0;
+  if (p >= end) return undefined;
+  b = bytes[p]!;
+  if (b & 0x80) {
+    // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+    c = p + 1 < end ? bytes[p + 1]! : 0x80;
+    if (c !== 0 && !(c & 0x80)) {
+      v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+      p += 2;
+    } else {
+      p = unpackVarInt(bytes, p, end, longInt, 0);
+      if (p < 0) return undefined;
+      v = longInt[0]!;
+    }
+
+  } else {
+    v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+    p++;
+  }
+
+  const id = v;
+  if (id >= 0) {
+    const f0 = id;
+    if (p >= end) return undefined;
+    b = bytes[p]!;
+    if (b & 0x80) {
+      // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+      c = p + 1 < end ? bytes[p + 1]! : 0x80;
+      if (c !== 0 && !(c & 0x80)) {
+        v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+        p += 2;
+      } else {
+        p = unpackVarInt(bytes, p, end, longInt, 0);
+        if (p < 0) return undefined;
+        v = longInt[0]!;
+      }
+
+    } else {
+      v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+      p++;
+    }
+
+    v = v;
+    const f1 = v;
+    if (p >= end) return undefined;
+    b = bytes[p]!;
+    if (b & 0x80) {
+      // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+      c = p + 1 < end ? bytes[p + 1]! : 0x80;
+      if (c !== 0 && !(c & 0x80)) {
+        v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+        p += 2;
+      } else {
+        p = unpackVarInt(bytes, p, end, longInt, 0);
+        if (p < 0) return undefined;
+        v = longInt[0]!;
+      }
+
+    } else {
+      v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+      p++;
+    }
+
+    v = v;
+    const f2 = v;
+    r.pos = p;
+    const tick = ticks.advance(0, f0);
+    return { kind: 'PLAYER_DIFF', cid: f0, dx: f1, dy: f2, tick, offset: r.baseOffset + pos };
+  }
+
+  switch (-id) {
+    case 1: {
+      r.pos = p;
+      const tick = ticks.advance(1, 0);
+      return { kind: 'FINISH', tick, offset: r.baseOffset + pos };
+    }
+
+    case 2: {
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f0 = v;
+      r.pos = p;
+      const tick = ticks.advance(2, f0);
+      return { kind: 'TICK_SKIP', dt: f0, tick, offset: r.baseOffset + pos };
+    }
+
+    case 3: {
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f0 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f1 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f2 = v;
+      r.pos = p;
+      const tick = ticks.advance(3, f0);
+      return { kind: 'PLAYER_NEW', cid: f0, x: f1, y: f2, tick, offset: r.baseOffset + pos };
+    }
+
+    case 4: {
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f0 = v;
+      r.pos = p;
+      const tick = ticks.advance(4, f0);
+      return { kind: 'PLAYER_OLD', cid: f0, tick, offset: r.baseOffset + pos };
+    }
+
+    case 5: {
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f0 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f1 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f2 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f3 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f4 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f5 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f6 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f7 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f8 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f9 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f10 = v;
+      r.pos = p;
+      const tick = ticks.advance(5, f0);
+      return { kind: 'INPUT_DIFF', cid: f0, input: [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10], tick, offset: r.baseOffset + pos };
+    }
+
+    case 6: {
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f0 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f1 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f2 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f3 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f4 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f5 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f6 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f7 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f8 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f9 = v;
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f10 = v;
+      r.pos = p;
+      const tick = ticks.advance(6, f0);
+      return { kind: 'INPUT_NEW', cid: f0, input: [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10], tick, offset: r.baseOffset + pos };
+    }
+
+    case 8: {
+      if (p >= end) return undefined;
+      b = bytes[p]!;
+      if (b & 0x80) {
+        // Two bytes inline (canonical when the second holds bits); longer ones by the runtime's unpackVarInt.
+        c = p + 1 < end ? bytes[p + 1]! : 0x80;
+        if (c !== 0 && !(c & 0x80)) {
+          v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);
+          p += 2;
+        } else {
+          p = unpackVarInt(bytes, p, end, longInt, 0);
+          if (p < 0) return undefined;
+          v = longInt[0]!;
+        }
+
+      } else {
+        v = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        p++;
+      }
+
+      v = v;
+      const f0 = v;
+      r.pos = p;
+      const tick = ticks.advance(8, f0);
+      return { kind: 'JOIN', cid: f0, tick, offset: r.baseOffset + pos };
+    }
+
+    default:
+      return undefined;
+  }
+}
+
 /** Reads the core message at `bytes[pos]` without allocating: its id goes to `ints[0]` (see MESSAGE_KINDS), its int fields to `ints[1]`, `ints[2]`, ... (see MESSAGE_INT_FIELDS); strings, bytes and UUIDs are skipped. Returns the position after the message, or -1 when decodeMessage would throw there (truncated, non-canonical varint, unknown id): decode that message with decodeMessage for the error. `ints` needs SCAN_INTS elements. */
 export function scanMessage(bytes: Uint8Array, pos: number, end: number, ints: Int32Array): number {
   let p = pos;
