@@ -194,9 +194,15 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
   const exDecodeCases: string[] = [];
   const exEncodeCases: string[] = [];
   for (const e of schema.extensions) {
-    exDecodeCases.push(`case ${str(e.uuid)}:`, `  return { kind: ${str(exKind(e))}${e.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${e.name}.${f.name}`)}`).join('')} };`);
+    exDecodeCases.push(`case ${schema.extensions.indexOf(e)}: // ${e.name}`, `  return { kind: ${str(exKind(e))}${e.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${e.name}.${f.name}`)}`).join('')} };`);
     exEncodeCases.push(`case ${str(exKind(e))}:`, ...e.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`), `  return ${str(e.uuid)};`);
   }
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc("Each known extension's index in EXTENSIONS by UUID: one hash lookup, where a switch on the UUID text compared it with case after case."),
+    declarations: [{ name: 'EXTENSION_INDEX', type: 'ReadonlyMap<Uuid, number>', initializer: 'new Map(EXTENSIONS.map((e, i) => [e.uuid, i]))' }],
+  });
   statements.push({
     kind: StructureKind.Function,
     name: 'decodeExtension',
@@ -204,7 +210,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     docs: doc('Reads the payload of a known extension; undefined for an unknown UUID. The caller checks that the whole payload was used.'),
     parameters: [{ name: 'uuid', type: 'Uuid' }, { name: 'r', type: 'ByteReader' }],
     returnType: 'KnownExMessage | undefined',
-    statements: ['switch (uuid) {', ...exDecodeCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
+    statements: ['switch (EXTENSION_INDEX.get(uuid)) {', ...exDecodeCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
   });
   statements.push({
     kind: StructureKind.Function,
@@ -318,6 +324,27 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
       `return { kind: ${str(m.name)}${props.map((p) => `, ${p}`).join('')}, tick, offset: r.baseOffset + pos };`,
     ];
   };
+  // decodeIntMessage's front: the message whose first int is its client id, when every int of it takes one
+  // byte (nearly every PLAYER_DIFF of a real session: movement per tick is small). Small enough for V8 to
+  // inline into the reader; every other message goes on to decodeAnyIntMessage.
+  const diffInts = diff.fields.every((f) => f.type === 'int') ? diff.fields.length : 0;
+  const oneByte = (i: number) => (i === 0 ? 'b0' : `b${i} & 0x40 ? ~(b${i} & 0x3f) : b${i} & 0x3f`);
+  const frontStatements = diffInts
+    ? [
+        'const pos = r.pos;',
+        `if (pos + ${diffInts} <= r.end) {`,
+        '  const bytes = r.bytes;',
+        ...Array.from({ length: diffInts }, (_, i) => `  const b${i} = bytes[pos${i ? ` + ${i}` : ''}]!;`),
+        '  // One-byte ints are always canonical; the first must be non-negative (a negative one is a message id).',
+        `  if (((${Array.from({ length: diffInts }, (_, i) => `b${i}`).join(' | ')}) & 0x80) === 0 && (b0 & 0x40) === 0) {`,
+        `    r.pos = pos + ${diffInts};`,
+        `    const tick = ticks.advance(${diff.id}, b0);`,
+        `    return { kind: ${str(diff.name)}${diff.fields.map((f, i) => `, ${camel(f.name)}: ${oneByte(i)}`).join('')}, tick, offset: r.baseOffset + pos };`,
+        '  }',
+        '}',
+        'return decodeAnyIntMessage(r, ticks);',
+      ]
+    : ['return decodeAnyIntMessage(r, ticks);'];
   const intMessageCases = intOnly.filter((m) => m.id !== diff.id).flatMap((m) => [`case ${m.id}: {`, ...intMessage(m, false).map((l) => `  ${l}`), '}']);
   return [
     {
@@ -368,6 +395,14 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
       docs: doc(
         "The core message at `r.pos` when all its fields are ints, read straight from the bytes and built in one step with its tick (from `ticks`) and offset; `r.pos` moves past it. Undefined, with `r.pos` and `ticks` untouched, for the other messages and for any message decodeMessage would refuse (truncated, non-canonical varint, unknown id): decode those with decodeMessage. The object iterator's fast path.",
       ),
+      parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'ticks', type: 'TickAdvance' }],
+      returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
+      statements: frontStatements,
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'decodeAnyIntMessage',
+      docs: doc('decodeIntMessage for every int-only message and any varint width.'),
       parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'ticks', type: 'TickAdvance' }],
       returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
       statements: [

@@ -9,12 +9,17 @@ const textEncoder = new TextEncoder();
  * (measured on Node 20: 1300 layer names 0.9 ms against 0.06 ms); any byte over 0x7F goes to TextDecoder.
  */
 export function decodeUtf8(bytes: Uint8Array): string {
+  return shortAscii(bytes) ?? textDecoder.decode(bytes);
+}
+
+/** The text of `bytes` when they are at most SHORT_STRING bytes of ASCII (the same under any UTF-8 decoder); undefined otherwise. */
+function shortAscii(bytes: Uint8Array): string | undefined {
   const length = bytes.length;
-  if (length > SHORT_STRING) return textDecoder.decode(bytes);
+  if (length > SHORT_STRING) return undefined;
   let text = '';
   for (let i = 0; i < length; i++) {
     const b = bytes[i]!;
-    if (b > 0x7f) return textDecoder.decode(bytes);
+    if (b > 0x7f) return undefined;
     text += String.fromCharCode(b);
   }
   return text;
@@ -54,6 +59,9 @@ function utf8SequenceLength(bytes: Uint8Array, i: number): number {
  * into the byte. Servers and clients store whatever bytes they got, so this is what makes a resave exact.
  */
 export function decodeUtf8Escaped(bytes: Uint8Array): string {
+  // Short ASCII (names, console commands) without TextDecoder's per-call cost, as in decodeUtf8.
+  const ascii = shortAscii(bytes);
+  if (ascii !== undefined) return ascii;
   try {
     return strictDecoder.decode(bytes);
   } catch {
@@ -370,6 +378,25 @@ export class ByteWriter {
   }
 
   writeCString(text: string): void {
+    // Short ASCII written char by char: its UTF-8 is its char codes, and TextEncoder costs about as much
+    // per call as TextDecoder (see decodeUtf8).
+    const n = text.length;
+    if (n <= SHORT_STRING) {
+      this.reserve(n + 1);
+      const buf = this.buf;
+      const at = this.pos;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c > 0x7f) break;
+        buf[at + i] = c;
+      }
+      if (i === n) {
+        buf[at + n] = 0;
+        this.pos = at + n + 1;
+        return;
+      }
+    }
     this.writeBytes(encodeUtf8Escaped(text));
     this.writeU8(0);
   }

@@ -14,8 +14,6 @@ export function isUuid(text: string): text is Uuid {
   return UUID_PATTERN.test(text);
 }
 
-/** Two lowercase hex digits for each byte value. */
-const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** The value of a lowercase hex digit's char code (isUuid admits no others). */
 function hexDigit(code: number): number {
@@ -32,10 +30,19 @@ export function uuidToBytes(uuid: Uuid): Uint8Array {
   return out;
 }
 
+/** The char code of a lowercase hex digit by value. */
+const HEX_CODE = Array.from({ length: 16 }, (_, v) => v.toString(16).charCodeAt(0));
+
 export function uuidFromBytes(bytes: Uint8Array, offset = 0): Uuid {
   if (offset < 0 || offset + 16 > bytes.length) throw new CodecError('TRUNCATED', 'UUID needs 16 bytes', offset);
-  const h = (i: number) => HEX_BYTE[bytes[offset + i]!]!;
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  // One flat string from its 36 char codes: a template of 20 pieces made a string of pieces that a Map
+  // lookup or comparison flattened first (UUID text and the teehistorian extension lookup: about 1.5x faster).
+  const hi = (i: number) => HEX_CODE[bytes[offset + i]! >> 4]!;
+  const lo = (i: number) => HEX_CODE[bytes[offset + i]! & 15]!;
+  return String.fromCharCode(
+    hi(0), lo(0), hi(1), lo(1), hi(2), lo(2), hi(3), lo(3), 0x2d, hi(4), lo(4), hi(5), lo(5), 0x2d, hi(6), lo(6), hi(7), lo(7), 0x2d,
+    hi(8), lo(8), hi(9), lo(9), 0x2d, hi(10), lo(10), hi(11), lo(11), hi(12), lo(12), hi(13), lo(13), hi(14), lo(14), hi(15), lo(15),
+  );
 }
 
 /**

@@ -331,14 +331,20 @@ export class TeehistorianReader implements Iterable<TickedMessage> {
     let done = false;
     return {
       next: (): IteratorResult<TickedMessage> => {
-        if (done) return { done: true, value: undefined };
-        const m = stream.next(r);
-        if (m !== undefined && m !== INCOMPLETE) return { done: false, value: m };
-        done = true;
-        const incomplete = m === INCOMPLETE ? r.pos : undefined;
-        this.end = { finished: stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? this.bytes.length };
-        stream.close(this.bytes.length, incomplete);
-        return { done: true, value: undefined };
+        // One result object made at one place: when a for-of loop inlines next, V8 then does not allocate it
+        // at all, which it cannot when results of several return statements merge (measured: a third of
+        // the bytes allocated per message).
+        let m = done ? undefined : stream.next(r);
+        if (m === undefined || m === INCOMPLETE) {
+          if (!done) {
+            done = true;
+            const incomplete = m === INCOMPLETE ? r.pos : undefined;
+            this.end = { finished: stream.finished, truncated: incomplete !== undefined, offset: incomplete ?? this.bytes.length };
+            stream.close(this.bytes.length, incomplete);
+          }
+          m = undefined;
+        }
+        return { done: m === undefined, value: m } as IteratorResult<TickedMessage>;
       },
     };
   }

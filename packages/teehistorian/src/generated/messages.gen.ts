@@ -457,50 +457,53 @@ export function encodeMessage(m: CoreMessage, w: ByteWriter): void {
   }
 }
 
+/** Each known extension's index in EXTENSIONS by UUID: one hash lookup, where a switch on the UUID text compared it with case after case. */
+const EXTENSION_INDEX: ReadonlyMap<Uuid, number> = new Map(EXTENSIONS.map((e, i) => [e.uuid, i]));
+
 /** Reads the payload of a known extension; undefined for an unknown UUID. The caller checks that the whole payload was used. */
 export function decodeExtension(uuid: Uuid, r: ByteReader): KnownExMessage | undefined {
-  switch (uuid) {
-    case '866bfdac-fb49-3c0b-a887-5fe1f3ea00b8':
+  switch (EXTENSION_INDEX.get(uuid)) {
+    case 0: // antibot
       return { kind: 'EX:antibot', data: r.readBytes(r.remaining, 'antibot.data').slice() };
-    case '60daba5c-52c4-3aeb-b8ba-b2953fb55a17':
+    case 1: // auth-init
       return { kind: 'EX:auth-init', cid: r.readVarInt('auth-init.cid'), level: r.readVarInt('auth-init.level'), authName: r.readCString('auth-init.auth_name') };
-    case '37ecd3b8-9218-3bb9-a71b-a935b86f6a81':
+    case 2: // auth-login
       return { kind: 'EX:auth-login', cid: r.readVarInt('auth-login.cid'), level: r.readVarInt('auth-login.level'), authName: r.readCString('auth-login.auth_name') };
-    case 'd4f5abe8-edd2-3fb9-abd8-1c8bb84f4a63':
+    case 3: // auth-logout
       return { kind: 'EX:auth-logout', cid: r.readVarInt('auth-logout.cid') };
-    case '1397b63e-ee4e-3919-b86a-b058887fcaf5':
+    case 4: // ddnetver
       return { kind: 'EX:ddnetver', cid: r.readVarInt('ddnetver.cid'), connectionUuid: uuidFromBytes(r.readBytes(16, 'ddnetver.connection_uuid')), ddnetVersion: r.readVarInt('ddnetver.ddnet_version'), ddnetVersionStr: r.readCString('ddnetver.ddnet_version_str') };
-    case '41b49541-f26f-325d-8715-9baf4b544ef9':
+    case 5: // ddnetver-old
       return { kind: 'EX:ddnetver-old', cid: r.readVarInt('ddnetver-old.cid'), ddnetVersion: r.readVarInt('ddnetver-old.ddnet_version') };
-    case '1899a382-71e3-36da-937d-c9de6bb95b1d':
+    case 6: // joinver6
       return { kind: 'EX:joinver6', cid: r.readVarInt('joinver6.cid') };
-    case '59239b05-0540-318d-bea4-9aa1e80e7d2b':
+    case 7: // joinver7
       return { kind: 'EX:joinver7', cid: r.readVarInt('joinver7.cid') };
-    case 'ef8905a2-c695-3591-a1cd-53d2015992dd':
+    case 8: // load-failure
       return { kind: 'EX:load-failure', team: r.readVarInt('load-failure.team') };
-    case 'e05408d3-a313-33df-9eb3-ddb990ab954a':
+    case 9: // load-success
       return { kind: 'EX:load-success', team: r.readVarInt('load-success.team'), saveUuid: uuidFromBytes(r.readBytes(16, 'load-success.save_uuid')), teamSave: r.readCString('load-success.team_save') };
-    case '68943c01-2348-3e01-9490-3f27f8269d94':
+    case 10: // player-finish
       return { kind: 'EX:player-finish', cid: r.readVarInt('player-finish.cid'), time: r.readVarInt('player-finish.time') };
-    case 'd016f9b9-4151-3b87-87e5-3a6087eb5f26':
+    case 11: // player-name
       return { kind: 'EX:player-name', cid: r.readVarInt('player-name.cid'), name: r.readCString('player-name.name') };
-    case '638587c9-3f75-3887-918e-a3c2614ffaa0':
+    case 12: // player-ready
       return { kind: 'EX:player-ready', cid: r.readVarInt('player-ready.cid') };
-    case '5de9b633-49cf-3e99-9a25-d4a78e9717d7':
+    case 13: // player-swap
       return { kind: 'EX:player-swap', cid1: r.readVarInt('player-swap.cid1'), cid2: r.readVarInt('player-swap.cid2') };
-    case 'a111c04e-1ea8-38e0-90b1-d7f993ca0da9':
+    case 14: // player-team
       return { kind: 'EX:player-team', cid: r.readVarInt('player-team.cid'), team: r.readVarInt('player-team.team') };
-    case 'c1e921d5-96f5-37bb-8a45-7a06f163d27e':
+    case 15: // rejoinver6
       return { kind: 'EX:rejoinver6', cid: r.readVarInt('rejoinver6.cid') };
-    case 'b29901d5-1244-3bd0-bbde-23d04b1f7ba9':
+    case 16: // save-failure
       return { kind: 'EX:save-failure', team: r.readVarInt('save-failure.team') };
-    case '4560c756-da29-3036-81d4-90a50f0182cd':
+    case 17: // save-success
       return { kind: 'EX:save-success', team: r.readVarInt('save-success.team'), saveUuid: uuidFromBytes(r.readBytes(16, 'save-success.save_uuid')), teamSave: r.readCString('save-success.team_save') };
-    case '9588b9af-3fdc-3760-8043-82deeee317a5':
+    case 18: // team-finish
       return { kind: 'EX:team-finish', team: r.readVarInt('team-finish.team'), time: r.readVarInt('team-finish.time') };
-    case '5792834e-81d1-34c9-a29b-b5ff25dac3bc':
+    case 19: // team-practice
       return { kind: 'EX:team-practice', team: r.readVarInt('team-practice.team'), practice: r.readVarInt('team-practice.practice') };
-    case '6bb8ba88-0f0b-382e-8dae-dbf4052b8b7d':
+    case 20: // test
       return { kind: 'EX:test' };
     default:
       return undefined;
@@ -633,6 +636,26 @@ export interface TickAdvance {
 
 /** The core message at `r.pos` when all its fields are ints, read straight from the bytes and built in one step with its tick (from `ticks`) and offset; `r.pos` moves past it. Undefined, with `r.pos` and `ticks` untouched, for the other messages and for any message decodeMessage would refuse (truncated, non-canonical varint, unknown id): decode those with decodeMessage. The object iterator's fast path. */
 export function decodeIntMessage(r: ByteReader, ticks: TickAdvance): (CoreMessage & { tick: number; offset: number }) | undefined {
+  const pos = r.pos;
+  if (pos + 3 <= r.end) {
+    const bytes = r.bytes;
+    const b0 = bytes[pos]!;
+    const b1 = bytes[pos + 1]!;
+    const b2 = bytes[pos + 2]!;
+    // One-byte ints are always canonical; the first must be non-negative (a negative one is a message id).
+    if (((b0 | b1 | b2) & 0x80) === 0 && (b0 & 0x40) === 0) {
+      r.pos = pos + 3;
+      const tick = ticks.advance(0, b0);
+      return { kind: 'PLAYER_DIFF', cid: b0, dx: b1 & 0x40 ? ~(b1 & 0x3f) : b1 & 0x3f, dy: b2 & 0x40 ? ~(b2 & 0x3f) : b2 & 0x3f, tick, offset: r.baseOffset + pos };
+    }
+
+  }
+
+  return decodeAnyIntMessage(r, ticks);
+}
+
+/** decodeIntMessage for every int-only message and any varint width. */
+function decodeAnyIntMessage(r: ByteReader, ticks: TickAdvance): (CoreMessage & { tick: number; offset: number }) | undefined {
   const bytes = r.bytes;
   const end = r.end;
   const pos = r.pos;
