@@ -9,15 +9,14 @@ const textEncoder = new TextEncoder();
  * (measured on Node 20: 1300 layer names 0.9 ms against 0.06 ms); any byte over 0x7F goes to TextDecoder.
  */
 export function decodeUtf8(bytes: Uint8Array): string {
-  return shortAscii(bytes) ?? textDecoder.decode(bytes);
+  return shortAscii(bytes, 0, bytes.length) ?? textDecoder.decode(bytes);
 }
 
-/** The text of `bytes` when they are at most SHORT_STRING bytes of ASCII (the same under any UTF-8 decoder); undefined otherwise. */
-function shortAscii(bytes: Uint8Array): string | undefined {
-  const length = bytes.length;
-  if (length > SHORT_STRING) return undefined;
+/** The text of `bytes[start..end)` when it is at most SHORT_STRING bytes of ASCII (the same under any UTF-8 decoder); undefined otherwise. */
+function shortAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
+  if (end - start > SHORT_STRING) return undefined;
   let text = '';
-  for (let i = 0; i < length; i++) {
+  for (let i = start; i < end; i++) {
     const b = bytes[i]!;
     if (b > 0x7f) return undefined;
     text += String.fromCharCode(b);
@@ -60,7 +59,7 @@ function utf8SequenceLength(bytes: Uint8Array, i: number): number {
  */
 export function decodeUtf8Escaped(bytes: Uint8Array): string {
   // Short ASCII (names, console commands) without TextDecoder's per-call cost, as in decodeUtf8.
-  const ascii = shortAscii(bytes);
+  const ascii = shortAscii(bytes, 0, bytes.length);
   if (ascii !== undefined) return ascii;
   try {
     return strictDecoder.decode(bytes);
@@ -264,7 +263,8 @@ export class ByteReader {
       throw new BinaryError('TRUNCATED', 'string has no NUL terminator before the end', this.baseOffset + start, path);
     }
     this.pos = nul + 1;
-    return decodeUtf8Escaped(this.bytes.subarray(start, nul));
+    // Short ASCII read where it is, without a view of its bytes (decodeUtf8Escaped would give the same).
+    return shortAscii(this.bytes, start, nul) ?? decodeUtf8Escaped(this.bytes.subarray(start, nul));
   }
 
   /** The Teeworlds variable-width int (layout: see packVarInt). */

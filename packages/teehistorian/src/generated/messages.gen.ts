@@ -324,7 +324,11 @@ function readRaw(r: ByteReader, path: string): Uint8Array {
   const at = r.offset;
   const n = r.readVarInt(path);
   if (n < 0) throw new BinaryError('BAD_LENGTH', `negative length ${n}`, at, path);
-  return r.readBytes(n, path).slice();
+  // A copy made straight from the bytes (readBytes would make a view first).
+  r.ensure(n, path);
+  const data = r.bytes.slice(r.pos, r.pos + n);
+  r.pos += n;
+  return data;
 }
 
 function readStringArray(r: ByteReader, path: string): string[] {
