@@ -14,7 +14,6 @@ export function isUuid(text: string): text is Uuid {
   return UUID_PATTERN.test(text);
 }
 
-
 /** The value of a lowercase hex digit's char code (isUuid admits no others). */
 function hexDigit(code: number): number {
   return code <= 0x39 ? code - 0x30 : code - 0x57;
