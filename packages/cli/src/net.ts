@@ -1,9 +1,8 @@
 // `net pcap`: the UDP datagrams of a capture file, decoded by @twcodec/net, one JSON line each. `net info`,
 // `net say`, `net record`: a live server, through @twcodec/net/node's client. `net demo`: a client's demo rebuilt
 // from a capture.
-import { DemoWriter } from '@twcodec/demo';
-import { type CaptureDatagram, captureDemo, type ClientClose, ConnectionTracker, decodeCapture, NetError, type NetProtocolName, type TrackedDatagram } from '@twcodec/net';
-import { connect, NET_VERSIONS, type NetClient, serverInfo } from '@twcodec/net/node';
+import { type CaptureDatagram, captureDemo, ConnectionTracker, decodeCapture, type NetProtocolName, type RecordedDemo, recordDemo, type TrackedDatagram } from '@twcodec/net';
+import { connect, type NetClient, serverInfo } from '@twcodec/net/node';
 import { type CliIo, UsageError } from './io.js';
 import { messageJson } from './teehistorian.js';
 
@@ -105,8 +104,6 @@ async function joinServer(address: string, flags: Record<string, boolean | strin
   return client;
 }
 
-const timestamp = (d: Date) => d.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
-
 export const NET_COMMANDS = {
   'net pcap': {
     args: ['FILE'],
@@ -158,44 +155,15 @@ export const NET_COMMANDS = {
       'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is not downloaded: the demo names it (name, CRC, SHA-256 in the header) without its data, as a demo of a map the player has. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
-      const protocol = protocolOf(flags);
       const client = await joinServer(address!, flags);
-      const map = client.map;
-      let writer: DemoWriter;
+      let recorded: RecordedDemo;
       try {
-        if (!map) throw new UsageError(`${address} sent no map before the game started`);
-        writer = new DemoWriter(
-          { version: protocol === '0.7' ? 4 : map.sha256 ? 6 : 5, netVersion: NET_VERSIONS[protocol], mapName: map.name, mapCrc: (map.crc >>> 0).toString(16).padStart(8, '0'), type: 'client', timestamp: timestamp(new Date()), mapSha256: map.sha256 },
-          undefined,
-        );
-      } catch (e) {
+        recorded = await recordDemo(client, { duration: seconds * 1000 });
+      } finally {
         client.disconnect();
-        throw e;
       }
-      let snapshots = 0;
-      await new Promise<void>((resolve, reject) => {
-        const stop = setTimeout(() => (client.off('close', closed), resolve()), seconds * 1000);
-        const closed = (c: ClientClose) => (clearTimeout(stop), reject(c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection')));
-        // A snapshot or message the demo writer refuses ends the recording with its error (thrown here, it
-        // would reach the socket's event handler).
-        const record = (write: () => void) => {
-          try {
-            write();
-          } catch (e) {
-            client.off('close', closed);
-            clearTimeout(stop);
-            client.disconnect();
-            reject(e);
-          }
-        };
-        // Game messages, as a client records them (system messages are the engine's, not the demo's).
-        client.on('message', (m) => m.system || record(() => writer.message(m.data)));
-        client.on('snapshot', (s) => record(() => (writer.snapshot(s.tick, s.snapshot), snapshots++)));
-        client.on('close', closed);
-      });
-      client.disconnect();
-      await io.writeFile(out!, writer.finish());
-      io.stderr(`recorded ${snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
+      await io.writeFile(out!, recorded.demo);
+      io.stderr(`recorded ${recorded.snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
     },
   },
   'net demo': {

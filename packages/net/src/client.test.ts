@@ -2,69 +2,12 @@
 // corpus captures show, vital chunks in order and resent, snapshots acknowledged, and a hostile server's
 // lies ending in a typed error. The same client against real servers: test/net/live-servers.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ClientClose, NetClient } from './client.js';
+import { type Msg, Script, TOKEN } from '../../../test/net-script-server.js';
 import { NetError } from './errors.js';
 import { ServerInfoQuery } from './info.js';
-import { type DecodedChunk, type DecodedPacket, decodePacket, encodePacket, type NetProtocolName } from './packet.js';
+import { decodePacket, encodePacket } from './packet.js';
 
-const TOKEN = 0x94dba809;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-
-type Msg = { kind: string; [field: string]: unknown };
-
-class Script {
-  readonly raw: Uint8Array[] = [];
-  readonly client: NetClient;
-  closed: ClientClose | undefined;
-  private seq = 0;
-  constructor(readonly protocol: NetProtocolName = '0.6') {
-    this.client = new NetClient({ protocol, name: 'bot', connectTimeout: 5000, timeout: 3000 }, (b) => this.raw.push(b));
-    this.client.on('close', (c) => (this.closed = c));
-  }
-  get sent(): DecodedPacket[] {
-    return this.raw.map((b) => decodePacket(b, { protocol: this.protocol }));
-  }
-  get chunks(): DecodedChunk[] {
-    return this.sent.flatMap((p) => p.chunks ?? []);
-  }
-  packet(p: Omit<DecodedPacket, 'protocol'>): void {
-    const packet = { protocol: this.protocol, ...p } as DecodedPacket;
-    if (this.protocol === '0.6') packet.securityToken = TOKEN;
-    else packet.header = { ...packet.header, token: this.clientToken() };
-    this.client.receive(encodePacket(packet));
-  }
-  control(control: Msg): void {
-    this.packet({ kind: 'control', header: { flags: this.protocol === '0.6' ? 4 : 1, ack: 0, num_chunks: 0 }, flags: ['control'], control: { id: 0, ...control } });
-  }
-  /** Vital chunks with the next sequences (or `sequence` given), header ack `ack`. */
-  vital(messages: Msg[], options: { ack?: number; sequence?: number; flags?: number } = {}): void {
-    const chunks = messages.map((message) => ({ flags: ['vital'], size: 0, sequence: options.sequence ?? (this.seq = this.seq + 1), message }));
-    this.packet({ kind: 'connection', header: { flags: options.flags ?? 0, ack: options.ack ?? 0, num_chunks: chunks.length }, flags: [], chunks });
-  }
-  plain(messages: Msg[]): void {
-    this.packet({ kind: 'connection', header: { flags: 0, ack: 0, num_chunks: messages.length }, flags: [], chunks: messages.map((message) => ({ flags: [], size: 0, message })) });
-  }
-  clientToken(): number {
-    const first = decodePacket(this.raw[0]!, { protocol: '0.7' });
-    return first.control!.responseToken as number;
-  }
-  /** Handshake and game handshake up to the first snapshot. */
-  toIngame(): void {
-    this.client.start();
-    if (this.protocol === '0.6') this.control({ kind: 'connect_accept', tokenMagic: true });
-    else {
-      this.control({ kind: 'token', responseToken: 0x1234 });
-      this.control({ kind: 'accept' });
-    }
-    this.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626, ...(this.protocol === '0.7' ? { chunksPerRequest: 8, chunkSize: 1384, mapSha256: new Uint8Array(32) } : {}) }, { kind: 'con_ready' }]);
-    if (this.protocol === '0.7') this.vital([{ kind: 'sv_ready_to_enter' }]);
-    this.emptySnap(100, -1);
-  }
-  /** A snapshot with no items: delta [0 removed, 0 updated, 0] of the empty snapshot, CRC 0. */
-  emptySnap(tick: number, deltaTick: number, crc = 0): void {
-    this.plain([{ kind: 'snap_single', tick, deltaTick: tick - deltaTick, crc, partSize: 3, data: new Uint8Array(3) }]);
-  }
-}
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());

@@ -43,6 +43,31 @@ const INPUT_MS = 100;
 /** Hostile-server caps: unacknowledged vital chunks kept, datagrams that do not decode, snapshots that do not rebuild. */
 export const CLIENT_LIMITS = { maxUnacked: 256, maxBadPackets: 64, maxBadSnapshots: 64, maxChunkBytes: 1024 } as const;
 
+/**
+ * The time and timers a client runs on: the system's by default (Date.now, setInterval, setTimeout). A clock
+ * the caller advances (tests, the fuzzer, a replay of a capture) makes every wait a matter of that clock: the
+ * client then never looks at the real time.
+ */
+export interface NetClock {
+  /** Milliseconds. */
+  now(): number;
+  /** Calls `callback` every `ms` milliseconds until cleared; returns the handle to clear it with. */
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+  /** Calls `callback` once after `ms` milliseconds unless cleared. */
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The system clock; the globals are looked up on each call, so that test frameworks' fake timers apply. */
+export const SYSTEM_CLOCK: NetClock = {
+  now: () => Date.now(),
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 export interface ClientOptions {
   protocol?: NetProtocolName;
   /** The player's name (at most 15 bytes are shown by the game). */
@@ -55,6 +80,13 @@ export interface ClientOptions {
   connectTimeout?: number;
   /** Milliseconds without a packet from the server, or with a vital chunk unacknowledged, before giving up (default 10000). */
   timeout?: number;
+  /** The clock the client's waits run on (default SYSTEM_CLOCK). */
+  clock?: NetClock;
+  /**
+   * 0.7: the client's own token, which the server puts in every packet header (default: random, as the game's
+   * client picks it). A fixed one lets recorded server datagrams be replayed into the client.
+   */
+  token?: number;
 }
 
 /** A message the server sent (each vital one once, in order). */
@@ -141,14 +173,16 @@ export class NetClient {
   map: ClientMap | undefined;
   /** Why the connection ended, once it did. */
   closeReason: ClientClose | undefined;
-  private readonly options: Required<Omit<ClientOptions, 'protocol'>>;
+  /** The clock the client's waits run on (ClientOptions.clock). */
+  readonly clock: NetClock;
+  private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token'>>;
   private readonly table: NetProtocolDef;
   private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], close: [] };
   private readonly snapshots: SnapshotReceiver;
   /** 0.6: DDNet's security token (undefined before connect_accept or with a server without them). 0.7: the server's token. */
   private peerToken: number | undefined;
   /** 0.7: the client's own token, which the server puts in its packet headers. */
-  private readonly ownToken = randomToken();
+  private readonly ownToken: number;
   private sequence = 0;
   private ack = 0;
   private askResend = false;
@@ -163,13 +197,14 @@ export class NetClient {
   private input: number[] = [0, 1, 0, 0, 0, 0, 1, 0, 0, 0];
   private badPackets = 0;
   private badSnapshots = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: unknown;
 
   constructor(
     options: ClientOptions,
     private readonly transmit: (bytes: Uint8Array) => void,
-    private readonly now: () => number = () => Date.now(),
   ) {
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.ownToken = options.token === undefined ? randomToken() : options.token >>> 0;
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
@@ -197,9 +232,9 @@ export class NetClient {
   /** Sends the first handshake packet and starts the clock (timeouts, resends, keep-alives, inputs). */
   start(): void {
     if (this.started) return;
-    this.started = this.lastRecv = this.now();
+    this.started = this.lastRecv = this.clock.now();
     this.sendHandshake();
-    this.timer = setInterval(() => this.update(), TICK_MS);
+    this.timer = this.clock.setInterval(() => this.update(), TICK_MS);
   }
 
   /** Resolves when the client is in the game (its first snapshot); rejects with the reason when it closes first. */
@@ -220,9 +255,9 @@ export class NetClient {
     if (this.closeReason) return Promise.reject(this.closeError(this.closeReason));
     const last = this.sequence;
     return new Promise((resolve, reject) => {
-      const check = setInterval(() => {
-        if (this.closeReason) (clearInterval(check), reject(this.closeError(this.closeReason)));
-        else if (!this.unacked.some((u) => u.sequence === last)) (clearInterval(check), resolve());
+      const check = this.clock.setInterval(() => {
+        if (this.closeReason) (this.clock.clearInterval(check), reject(this.closeError(this.closeReason)));
+        else if (!this.unacked.some((u) => u.sequence === last)) (this.clock.clearInterval(check), resolve());
       }, TICK_MS);
     });
   }
@@ -256,7 +291,7 @@ export class NetClient {
     if (!vital) return this.sendChunks([{ message }], false);
     if (this.unacked.length >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
     this.sequence = (this.sequence + 1) % MAX_SEQUENCE;
-    const t = this.now();
+    const t = this.clock.now();
     const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
     this.unacked.push(u);
     this.sendChunks([{ message, sequence: u.sequence }], false);
@@ -277,7 +312,7 @@ export class NetClient {
   private close(cause: ClientClose['cause'], reason: string, error?: NetError): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.timer !== undefined) this.clock.clearInterval(this.timer);
     this.timer = undefined;
     this.closeReason = { cause, reason, ...(error ? { error } : {}) };
     this.emit('close', this.closeReason);
@@ -293,7 +328,7 @@ export class NetClient {
   }
 
   private transmitPacket(packet: DecodedPacket): void {
-    this.lastSend = this.now();
+    this.lastSend = this.clock.now();
     this.transmit(encodePacket(packet));
   }
 
@@ -304,7 +339,7 @@ export class NetClient {
   }
 
   private sendHandshake(): void {
-    this.lastHandshake = this.now();
+    this.lastHandshake = this.clock.now();
     if (this.state === 'token') this.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
     else if (this.protocol === '0.7') this.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
     else this.sendControl({ kind: 'connect', tokenMagic: true }, NO_TOKEN);
@@ -345,7 +380,7 @@ export class NetClient {
 
   private resendAll(): void {
     if (!this.unacked.length) return;
-    const t = this.now();
+    const t = this.clock.now();
     this.lastResend = t;
     for (const u of this.unacked) u.lastSent = t;
     this.sendChunks(this.unacked, true);
@@ -353,7 +388,7 @@ export class NetClient {
 
   private update(): void {
     if (this.state === 'closed') return;
-    const t = this.now();
+    const t = this.clock.now();
     if (this.state !== 'ingame' && t - this.started > this.options.connectTimeout)
       return this.close('timeout', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, new NetError('CONNECT_TIMEOUT', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, -1, 'connection'));
     // Before the server answered at all, the connect time-out is the one that counts.
@@ -390,13 +425,13 @@ export class NetClient {
     // A packet for another connection (a forged or stale one): DDNet and Teeworlds drop it.
     if (this.protocol === '0.7' && p.header.token !== this.ownToken) return;
     if (this.protocol === '0.6' && this.peerToken !== undefined && p.securityToken !== this.peerToken) return;
-    this.lastRecv = this.now();
+    this.lastRecv = this.clock.now();
     if (p.control) return this.onControl(p);
     // Chunks before the connection was accepted belong to no connection of this client.
     if (this.state === 'token' || this.state === 'connecting') return;
     this.onAck(p.header.ack as number);
     // At most once a tick: a server setting the flag on every packet does not multiply what is sent.
-    if (p.flags.includes('resend') && this.now() - this.lastResend >= TICK_MS) this.resendAll();
+    if (p.flags.includes('resend') && this.clock.now() - this.lastResend >= TICK_MS) this.resendAll();
     for (const chunk of p.chunks ?? []) {
       if (chunk.sequence !== undefined) {
         if (chunk.sequence === (this.ack + 1) % MAX_SEQUENCE) this.ack = chunk.sequence;
