@@ -1,13 +1,13 @@
 // Seeds of the net-client fuzz target (fuzz/net-client-target.mjs): what a server sends a client, as one input.
 // An input is a header and the server's datagrams with the time before each:
-//   byte 0: bit 0 set for 0.7;  bytes 1-4: the client's 0.7 token (u32 LE, the token the server's headers carry)
+//   byte 0: bit 0 set for 0.7, bit 1 to download the map (ClientOptions.downloadMap);  bytes 1-4: the client's 0.7 token (u32 LE, the token the server's headers carry)
 //   then records: delay (u8, in 4 ms steps), length (u16 LE), the datagram
 // Seeds: a session scripted here (both protocols: handshake, map, a few snapshots with items, chat, acks, server
 // info replies), so that the target lives without ../shared; and the server's side of the corpus captures
 // (DDNet 16.4 in connless.pcap and ddnet-0.6-session.pcap, Teeworlds 0.7.5 in teeworlds-0.7-session.pcap and the
-// fixture cut of it), cut to their first 160 datagrams.
+// fixture cut of it), cut to their first 160 datagrams; and a client of the DDNet session that downloads the map.
 import { decodePacket, encodePacket, isConnless, readCapture, udpOf } from '@twcodec/net';
-import { packVarInt } from '@twcodec/runtime';
+import { crc32, packVarInt, sha256 } from '@twcodec/runtime';
 import { createDelta, DDNET_0_6, Snapshot, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 
 /** Delay units (ms) of a record; the longest delay a record says is 255 of them. */
@@ -24,6 +24,7 @@ export const INFO_TOKEN = { basic: 0x5a, extended: 0x5a5a5a, own07: 0x0badcafe, 
 /** The input's parts; a record cut short takes the bytes that are there. */
 export function readInput(bytes) {
   const protocol = (bytes[0] ?? 0) & 1 ? '0.7' : '0.6';
+  const downloadMap = ((bytes[0] ?? 0) & 2) !== 0;
   const token = ((bytes[1] ?? 0) | ((bytes[2] ?? 0) << 8) | ((bytes[3] ?? 0) << 16) | ((bytes[4] ?? 0) << 24)) >>> 0;
   const datagrams = [];
   for (let at = 5; at < bytes.length; ) {
@@ -32,17 +33,17 @@ export function readInput(bytes) {
     datagrams.push({ delay, bytes: bytes.subarray(at + 3, at + 3 + length) });
     at += 3 + length;
   }
-  return { protocol, token, datagrams };
+  return { protocol, downloadMap, token, datagrams };
 }
 
-export function writeInput(protocol, token, datagrams) {
-  const out = [protocol === '0.7' ? 1 : 0, token & 0xff, (token >>> 8) & 0xff, (token >>> 16) & 0xff, token >>> 24];
+export function writeInput(protocol, token, datagrams, downloadMap = false) {
+  const out = [(protocol === '0.7' ? 1 : 0) | (downloadMap ? 2 : 0), token & 0xff, (token >>> 8) & 0xff, (token >>> 16) & 0xff, token >>> 24];
   for (const { delay, bytes } of datagrams) out.push(Math.min(255, Math.round(delay / DELAY_STEP_MS)), bytes.length & 0xff, bytes.length >> 8, ...bytes);
   return Uint8Array.from(out);
 }
 
-/** A server session scripted with encodePacket, as client.test.ts's scripted server plays it. */
-function scriptedSession(protocol) {
+/** A server session scripted with encodePacket, as client.test.ts's scripted server plays it; `download`: the map sent too. */
+function scriptedSession(protocol, download) {
   const datagrams = [];
   let sequence = 0;
   const send = (packet, delay = 20) => {
@@ -70,9 +71,19 @@ function scriptedSession(protocol) {
 
   if (protocol === '0.6') control({ kind: 'connect_accept', tokenMagic: true });
   else (control({ kind: 'token', responseToken: 0x1234 }), control({ kind: 'accept' }));
-  const sha = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
-  if (protocol === '0.6') chunks([{ kind: 'map_details', mapName: 'ctf2', mapSha256: sha, mapCrc: 0x27bc5eac, mapSize: 25626 }], true);
-  chunks([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626, ...(protocol === '0.7' ? { chunksPerRequest: 8, chunkSize: 1384, mapSha256: sha } : {}) }, { kind: 'con_ready' }], true, 1);
+  // A map of 2500 bytes (a few chunks of either protocol) when downloading, else the corpus' ctf2 by name.
+  const map = Uint8Array.from({ length: 2500 }, (_, i) => (i * 29 + (i >> 7)) & 0xff);
+  const [crc, size, sha] = download ? [crc32(map) | 0, map.length, sha256(map)] : [0x27bc5eac, 25626, Uint8Array.from({ length: 32 }, (_, i) => i * 7)];
+  if (protocol === '0.6') chunks([{ kind: 'map_details', mapName: 'ctf2', mapSha256: sha, mapCrc: crc, mapSize: size }], true);
+  chunks([{ kind: 'map_change', mapName: 'ctf2', mapCrc: crc, mapSize: size, ...(protocol === '0.7' ? { chunksPerRequest: 2, chunkSize: 1000, mapSha256: sha } : {}) }], true, 1);
+  if (download) {
+    const step = protocol === '0.7' ? 1000 : 896;
+    for (let chunk = 0; chunk * step < map.length; chunk++) {
+      const data = map.subarray(chunk * step, (chunk + 1) * step);
+      chunks([protocol === '0.7' ? { kind: 'map_data', data } : { kind: 'map_data', last: (chunk + 1) * step >= map.length, mapCrc: crc, chunk, chunkSize: data.length, data }], true, 1 + chunk);
+    }
+  }
+  chunks([{ kind: 'con_ready' }], true, 2);
   if (protocol === '0.7') chunks([{ kind: 'sv_ready_to_enter' }], true, 2);
   let base;
   for (let tick = 100; tick <= 130; tick += 2) {
@@ -96,14 +107,14 @@ function scriptedSession(protocol) {
     datagrams.push({ delay: 4, bytes: encodePacket({ protocol, kind: 'control', header: { flags: 1, ack: 0, num_chunks: 0, token: INFO_TOKEN.own07 }, flags: ['control'], control: { kind: 'token', id: 5, responseToken: 77 } }) });
     connless({ kind: 'info', token: INFO_TOKEN.browser07, version: '0.7.5', name: 'seven', hostname: '', map: 'dm1', gameType: 'DM', flags: 0, skillLevel: 1, numPlayers: 0, maxPlayers: 8, numClients: 0, maxClients: 8, clients: [] }, { form: 'token', token: INFO_TOKEN.own07, response_token: 77 });
   }
-  return writeInput(protocol, CLIENT_TOKEN_07, datagrams);
+  return writeInput(protocol, CLIENT_TOKEN_07, datagrams, download);
 }
 
 /**
  * The server's datagrams to one client of a capture, from the handshake on, cut to `limit`: DDNet's client is
  * the first to send a 0.6 connect; 0.7's, the first to ask for a token (its token then is the one to replay with).
  */
-function captureSession(capture, protocol, limit) {
+function captureSession(capture, protocol, limit, { skip = 0, downloadMap = false } = {}) {
   let client;
   let server;
   let token = 0;
@@ -123,6 +134,7 @@ function captureSession(capture, protocol, limit) {
         continue;
       }
       if (p.control?.kind !== (protocol === '0.7' ? 'token' : 'connect') || (protocol === '0.7' && p.header.token !== 0xffffffff)) continue;
+      if (skip-- > 0) continue;
       [client, server, last] = [from, to, time];
       if (protocol === '0.7') token = p.control.responseToken;
       continue;
@@ -132,16 +144,18 @@ function captureSession(capture, protocol, limit) {
     last = time;
     if (datagrams.length >= limit) break;
   }
-  return datagrams.length ? [writeInput(protocol, token, datagrams)] : [];
+  return datagrams.length ? [writeInput(protocol, token, datagrams, downloadMap)] : [];
 }
 
 /** The scripted sessions and, with the corpus, the captures' first datagrams (`captures`: name -> bytes). */
 export function netClientSeeds(captures) {
-  const out = [scriptedSession('0.6'), scriptedSession('0.7')];
+  const out = [scriptedSession('0.6', false), scriptedSession('0.7', false), scriptedSession('0.6', true), scriptedSession('0.7', true)];
   for (const [name, bytes] of captures) {
     // The repository's fixture (a cut of the 0.7 session) keeps a captured seed when ../shared is missing.
     if (/connless\.pcap$|ddnet-0\.6-session\.pcap$/.test(name)) out.push(...captureSession(bytes, '0.6', 160));
     if (/teeworlds-0\.7-(session|cut)\.pcap$/.test(name)) out.push(...captureSession(bytes, '0.7', 160));
+    // The third client of the DDNet session downloads ctf2 (27 chunks) before it enters.
+    if (/ddnet-0\.6-session\.pcap$/.test(name)) out.push(...captureSession(bytes, '0.6', 200, { skip: 2, downloadMap: true }));
   }
   return out;
 }

@@ -4,14 +4,16 @@
 // one of the fake clock, so a wait without a time-out shows as a result that never comes.
 //
 // Properties: the client never throws from receive; the recording ends, within the client's time-outs after the
-// last datagram, in a demo or one CodecError (the connection closing, NO_MAP, DEMO_TOO_BIG, ...); a chat line
-// said on entering the game is acknowledged or refused (flushed() settles) in that time too; a recorded demo
-// reads back (readDemo, every event) with the snapshots it counted and resaves to its bytes, and stays within
-// its cap; the client sends a bounded number of datagrams for what it received; after disconnect no timer is
-// left; the info query never throws, and what it gives is well formed.
+// last datagram, in a demo or one CodecError (the connection closing, NO_MAP, DEMO_TOO_BIG, a map download that
+// does not check out, ...); a chat line said on entering the game is acknowledged or refused (flushed() settles)
+// in that time too; a recorded demo reads back (readDemo, every event) with the snapshots it counted, resaves to
+// its bytes, stays within its cap and holds the downloaded map; the client sends a bounded number of datagrams for
+// what it received; after disconnect no timer is left; the info query never throws, and what it gives is well
+// formed.
 import { CodecError } from '@twcodec/datafile';
 import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
 import { decodePacket, encodePacket, NetClient, recordDemo, ServerInfoQuery } from '@twcodec/net';
+import { crc32 } from '@twcodec/runtime';
 import { INFO_TOKEN, readInput } from './net-client-seeds.mjs';
 import { check, equalBytes } from './properties.mjs';
 
@@ -21,6 +23,8 @@ const TIMEOUT = 1000;
 const RECORD_MS = 600;
 /** The demo's cap: small, so that an input that inflates the demo meets it. */
 const MAX_DEMO_BYTES = 2 * 1024 * 1024;
+/** The map download's cap (a server announcing more gets MAP_TOO_BIG). */
+const MAX_MAP_BYTES = 256 * 1024;
 
 /** A clock that moves only when told: timers run in order of their due time. */
 class FakeClock {
@@ -119,11 +123,11 @@ function infoQuery(protocol, datagrams) {
 
 /** `net record` and `net say`'s side: the client in game, a chat line said, the recording. */
 async function netClient(bytes) {
-  const { protocol, token, datagrams } = readInput(bytes);
+  const { protocol, downloadMap, token, datagrams } = readInput(bytes);
   infoQuery(protocol, datagrams);
   const clock = new FakeClock();
   let sent = 0;
-  const client = new NetClient({ protocol, name: 'fuzz', token, clock, connectTimeout: CONNECT_TIMEOUT, timeout: TIMEOUT }, () => void sent++);
+  const client = new NetClient({ protocol, name: 'fuzz', token, clock, connectTimeout: CONNECT_TIMEOUT, timeout: TIMEOUT, downloadMap, maxMapSize: MAX_MAP_BYTES }, () => void sent++);
   const recording = outcome(recordDemo(client, { duration: RECORD_MS, timestamp: '2026-11-23_00-00-00', maxBytes: MAX_DEMO_BYTES }));
   let said;
   client.on('ingame', () => {
@@ -161,6 +165,10 @@ async function netClient(bytes) {
   if (!recording.value) return;
   const { demo, snapshots } = recording.value;
   check(demo.length <= MAX_DEMO_BYTES + 65536, `net-client: a demo of ${demo.length} bytes past its cap of ${MAX_DEMO_BYTES}`);
+  // A downloaded map is in the demo, whole and as announced.
+  const map = client.map?.data;
+  check(!downloadMap || (map !== undefined && map.length === client.map.size && (crc32(map) | 0) === (client.map.crc | 0)), 'net-client: in game without the map it was to download, or with one other than announced');
+  if (map) check(equalBytes(readDemo(demo).map ?? new Uint8Array(0), map), 'net-client: the demo does not hold the downloaded map');
   let read = 0;
   for (const e of demoEvents(readDemo(demo))) if (e.kind === 'snapshot') read++;
   check(read === snapshots, `net-client: the demo reads back with ${read} snapshots, ${snapshots} were recorded`);

@@ -96,10 +96,10 @@ const LIVE_FLAGS = {
 };
 
 /** Connects and waits until in game; the caller disconnects. */
-async function joinServer(address: string, flags: Record<string, boolean | string | undefined>): Promise<NetClient> {
+async function joinServer(address: string, flags: Record<string, boolean | string | undefined>, downloadMap = false): Promise<NetClient> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
-  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout });
+  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
   await client.ready();
   return client;
 }
@@ -152,10 +152,10 @@ export const NET_COMMANDS = {
     flags: { ...LIVE_FLAGS, seconds: { type: 'string' as const, value: 'N', help: 'how long to record (default 10)' } },
     summary: 'joins a live server as a player and records what it receives as a demo',
     details:
-      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is not downloaded: the demo names it (name, CRC, SHA-256 in the header) without its data, as a demo of a map the player has. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
+      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
-      const client = await joinServer(address!, flags);
+      const client = await joinServer(address!, flags, true);
       let recorded: RecordedDemo;
       try {
         recorded = await recordDemo(client, { duration: seconds * 1000 });

@@ -3,6 +3,7 @@
 // lies ending in a typed error. The same client against real servers: test/net/live-servers.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Msg, Script, TOKEN } from '../../../test/net-script-server.js';
+import { crc32, sha256 } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import { ServerInfoQuery } from './info.js';
 import { decodePacket, encodePacket } from './packet.js';
@@ -192,6 +193,79 @@ describe('NetClient against a hostile or silent server', () => {
     for (let i = 0; i < 300 && !s.closed; i++) s.client.say(`line ${i}`);
     expect(s.closed?.error?.code).toBe('RESEND_BUFFER_FULL');
     expect(() => s.client.say('more')).toThrow(expect.objectContaining({ code: 'CLOSED' }));
+  });
+});
+
+describe('NetClient map download (downloadMap)', () => {
+  const map = Uint8Array.from({ length: 2000 }, (_, i) => (i * 31) & 0xff);
+  // The CRC as the message carries it: a signed 32-bit int.
+  const crc = (bytes: Uint8Array) => crc32(bytes) | 0;
+  const requests = (s: Script) => s.chunks.filter((c) => c.message.kind === 'request_map_data').map((c) => (c.message as { chunk?: number }).chunk);
+  const kinds = (s: Script) => s.chunks.map((c) => c.message.kind).filter((k) => k !== 'request_map_data');
+
+  it("0.6: map_details' SHA-256 and map_change, then request_map_data for chunk 0 and for each next one (as DDNet 16.4's client in ddnet-0.6-session.pcap); ready once the map is whole and checked", async () => {
+    const s = new Script('0.6', { downloadMap: true });
+    const ready = s.client.ready();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_details', mapName: 'dl', mapSha256: sha256(map), mapCrc: crc(map), mapSize: map.length }]);
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc(map), mapSize: map.length }]);
+    expect(requests(s)).toEqual([0]);
+    expect(kinds(s)).toEqual(['info']);
+    for (let chunk = 0; chunk * 896 < map.length; chunk++) {
+      const data = map.subarray(chunk * 896, (chunk + 1) * 896);
+      s.vital([{ kind: 'map_data', last: (chunk + 1) * 896 >= map.length, mapCrc: crc(map), chunk, chunkSize: data.length, data }]);
+      // A chunk again (the server's window): taken once, no request for it.
+      s.vital([{ kind: 'map_data', last: false, mapCrc: crc(map), chunk, chunkSize: data.length, data }]);
+    }
+    expect(requests(s)).toEqual([0, 1, 2]);
+    expect(kinds(s)).toEqual(['info', 'ready']);
+    expect(s.client.map).toMatchObject({ name: 'dl', size: 2000, sha256: Buffer.from(sha256(map)).toString('hex') });
+    expect(s.client.map!.data).toEqual(map);
+    s.vital([{ kind: 'con_ready' }]);
+    s.emptySnap(100, -1);
+    await ready;
+    s.client.disconnect();
+  });
+
+  it('0.7: request_map_data for the next chunksPerRequest chunks each time that many arrived; the last takes what is missing', () => {
+    const s = new Script('0.7', { downloadMap: true });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc(map), mapSize: map.length, chunksPerRequest: 2, chunkSize: 300, mapSha256: sha256(map) }]);
+    expect(requests(s)).toHaveLength(1);
+    for (let at = 0; at < map.length; at += 300) {
+      s.vital([{ kind: 'map_data', data: map.subarray(at, at + 300) }]);
+      if (at === 300) expect(requests(s)).toHaveLength(2);
+    }
+    // 7 chunks: requests after the 2nd, 4th and 6th; the 7th (200 bytes) ends it.
+    expect(requests(s)).toHaveLength(4);
+    expect(kinds(s)).toEqual(['info', 'ready']);
+    expect(s.client.map!.data).toEqual(map);
+    s.client.disconnect();
+  });
+
+  it('a CRC or SHA-256 that does not match, or a map past maxMapSize, closes the connection with its error; nothing is sent as ready', () => {
+    const cases: [Partial<{ crc: number; sha: Uint8Array; max: number }>, string][] = [
+      [{ crc: crc(map) ^ 1 }, 'MAP_CRC_MISMATCH'],
+      [{ sha: new Uint8Array(32) }, 'MAP_SHA256_MISMATCH'],
+      [{ max: 1999 }, 'MAP_TOO_BIG'],
+    ];
+    for (const [lie, code] of cases) {
+      const s = new Script('0.6', { downloadMap: true, ...(lie.max ? { maxMapSize: lie.max } : {}) });
+      s.client.start();
+      s.control({ kind: 'connect_accept', tokenMagic: true });
+      const announced = lie.crc ?? crc(map);
+      s.vital([{ kind: 'map_details', mapName: 'dl', mapSha256: lie.sha ?? sha256(map), mapCrc: announced, mapSize: map.length }]);
+      s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: announced, mapSize: map.length }]);
+      for (let chunk = 0; chunk * 896 < map.length && !s.closed; chunk++) {
+        const data = map.subarray(chunk * 896, (chunk + 1) * 896);
+        s.vital([{ kind: 'map_data', last: (chunk + 1) * 896 >= map.length, mapCrc: announced, chunk, chunkSize: data.length, data }]);
+      }
+      expect(s.closed?.error?.code).toBe(code);
+      expect(kinds(s)).toEqual(['info']);
+    }
   });
 });
 

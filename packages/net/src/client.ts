@@ -4,8 +4,8 @@
 // - the handshake: 0.6/DDNet connect with the TKEN magic, connect_accept carrying DDNet's security token (put at
 //   the end of every packet after it), accept; 0.7 a token request, the server's token, connect, accept
 //   (as the corpus captures show them byte by byte: ../shared/corpus/net/connless.pcap, teeworlds-0.7-session.pcap);
-// - the game handshake: info, ready on map_change (the map is not downloaded: the server lets a client without
-//   it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
+// - the game handshake: info, ready on map_change (the map is downloaded first only with `downloadMap`: the server
+//   lets a client without it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
 // - vital chunks in order by sequence, acknowledged in every packet's header; its own vital chunks kept until
 //   acknowledged and sent again after a second, or at once when the server asks (resend flag);
 // - snapshots rebuilt from their deltas (snapshot-receiver.ts) and acknowledged in `input` messages, so that the
@@ -17,6 +17,7 @@ import { type AnyNetMessage, DDNET_0_6_MESSAGES, encodeNetMessage, netMessageDef
 import type { Snapshot } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 import { inBackroom, MAX_SEQUENCE } from './tracker.js';
 
@@ -87,6 +88,14 @@ export interface ClientOptions {
    * client picks it). A fixed one lets recorded server datagrams be replayed into the client.
    */
   token?: number;
+  /**
+   * Download the map over UDP when the server names it (as a game client without the map does), and enter the
+   * game only once it arrived whole with the announced CRC and SHA-256 (`client.map.data`). Default false: the
+   * server lets a client in that says it is ready without the map.
+   */
+  downloadMap?: boolean;
+  /** The biggest map downloaded (default DEFAULT_MAX_MAP_SIZE, 64 MiB); a bigger one closes with MAP_TOO_BIG. */
+  maxMapSize?: number;
 }
 
 /** A message the server sent (each vital one once, in order). */
@@ -120,6 +129,8 @@ export interface ClientMap {
   size: number;
   /** SHA-256 as 64 hex digits (DDNet's map_details, 0.7's map_change). */
   sha256?: string;
+  /** The map file, downloaded and checked (ClientOptions.downloadMap). */
+  data?: Uint8Array;
 }
 
 /** The player's input (CNetObj_PlayerInput); unset fields are 0, target (1, 0) and player flags 1 (playing). */
@@ -175,7 +186,11 @@ export class NetClient {
   closeReason: ClientClose | undefined;
   /** The clock the client's waits run on (ClientOptions.clock). */
   readonly clock: NetClock;
-  private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token'>>;
+  private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token' | 'downloadMap' | 'maxMapSize'>>;
+  /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
+  private readonly downloader: MapDownloader | undefined;
+  private downloading = false;
+  private chunksPerRequest = 1;
   private readonly table: NetProtocolDef;
   private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], close: [] };
   private readonly snapshots: SnapshotReceiver;
@@ -205,6 +220,7 @@ export class NetClient {
   ) {
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.ownToken = options.token === undefined ? randomToken() : options.token >>> 0;
+    if (options.downloadMap) this.downloader = new MapDownloader(options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE);
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
@@ -441,7 +457,7 @@ export class NetClient {
           continue;
         }
       }
-      this.onMessage(chunk.message);
+      this.onMessage(chunk.message, chunk.sequence !== undefined);
       if ((this.state as ClientState) === 'closed') return;
     }
   }
@@ -472,7 +488,7 @@ export class NetClient {
     this.sendMessage(this.protocol === '0.7' ? { kind: 'info', version: NET_VERSIONS['0.7'], password: this.options.password, clientVersion: CLIENT_VERSION_07 } : { kind: 'info', version: NET_VERSIONS['0.6'], password: this.options.password });
   }
 
-  private onMessage(message: AnyNetMessage | UnknownNetMessage): void {
+  private onMessage(message: AnyNetMessage | UnknownNetMessage, vital: boolean): void {
     const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
     const m = message as AnyNetMessage;
     if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
@@ -480,9 +496,13 @@ export class NetClient {
       // 0.7's map_change carries the SHA-256; DDNet sends it in map_details just before.
       const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : this.map?.name === m.mapName ? this.map?.sha256 : undefined;
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
-      if (this.state === 'loading') this.sendMessage({ kind: 'ready' });
+      if (this.state === 'loading' && this.downloader && vital) this.startDownload(m);
+      else if (this.state === 'loading') this.sendMessage({ kind: 'ready' });
     } else if (system && m.kind === 'map_details') {
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
+      this.downloader?.message(this.protocol, m, vital);
+    } else if (system && m.kind === 'map_data' && this.downloading) {
+      this.onMapData(m, vital);
     } else if (system && m.kind === 'con_ready' && this.state === 'loading') {
       this.state = 'entering';
       this.sendMessage(this.startInfo());
@@ -491,6 +511,40 @@ export class NetClient {
       this.sendMessage({ kind: 'enter_game' });
     }
     this.emit('message', { message, system, data: encodeNetMessage(this.table, message) });
+  }
+
+  // --- the map download (mapdownload.ts has the facts; the request pattern is the captured DDNet 16.4 client's:
+  // chunk 0 on map_change, then chunk k + 1 for each chunk k taken; Teeworlds 0.7.5 asks for the next
+  // `chunksPerRequest` chunks each time that many arrived) ---
+
+  private startDownload(m: AnyNetMessage): void {
+    const refused = this.downloader!.message(this.protocol, m, true);
+    if (refused?.error) return this.close('error', refused.error.message, refused.error);
+    this.downloading = true;
+    this.chunksPerRequest = Math.max(1, Number(m.chunksPerRequest) | 0);
+    this.requestMapData(0);
+  }
+
+  private requestMapData(chunk: number): void {
+    this.sendMessage(this.protocol === '0.7' ? { kind: 'request_map_data' } : { kind: 'request_map_data', chunk });
+  }
+
+  private onMapData(m: AnyNetMessage, vital: boolean): void {
+    const before = this.downloader!.chunks;
+    const done = this.downloader!.message(this.protocol, m, vital);
+    if (!done) {
+      const taken = this.downloader!.chunks;
+      if (taken > before && (this.protocol === '0.6' || taken % this.chunksPerRequest === 0)) this.requestMapData(taken);
+      return;
+    }
+    this.downloading = false;
+    const error =
+      done.error ??
+      (!done.crcOk ? new NetError('MAP_CRC_MISMATCH', `map '${done.name}': the downloaded data's CRC is not the announced ${done.crc.toString(16).padStart(8, '0')}`, -1, 'map_data') : undefined) ??
+      (done.sha256Ok === false ? new NetError('MAP_SHA256_MISMATCH', `map '${done.name}': the downloaded data's SHA-256 is not the announced one`, -1, 'map_data') : undefined);
+    if (error) return this.close('error', error.message, error);
+    this.map = { ...this.map!, data: done.data! };
+    this.sendMessage({ kind: 'ready' });
   }
 
   private startInfo(): { kind: string; [field: string]: unknown } {

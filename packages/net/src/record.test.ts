@@ -4,7 +4,7 @@
 // error. The same function against real servers: test/net/live-servers.test.ts (`net record`).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
-import { concatBytes } from '@twcodec/runtime';
+import { concatBytes, crc32, sha256 } from '@twcodec/runtime';
 import { Snapshot } from '@twcodec/snapshot';
 import { Script } from '../../../test/net-script-server.js';
 import { recordDemo } from './record.js';
@@ -81,6 +81,24 @@ describe('recordDemo', () => {
     const six = (await ddnet).demo;
     d.client.disconnect();
     expect(readDemo(six).header).toMatchObject({ version: 6, mapSha256: '5a'.repeat(32) });
+  });
+
+  it('with the map downloaded (downloadMap), the demo holds the map file, as a game client records it', async () => {
+    const map = Uint8Array.from({ length: 500 }, (_, i) => (i * 13) & 0xff);
+    const s = new Script('0.7', { downloadMap: true });
+    const recording = recordDemo(s.client, { duration: 100 });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc32(map) | 0, mapSize: map.length, chunksPerRequest: 8, chunkSize: 1384, mapSha256: sha256(map) }]);
+    s.vital([{ kind: 'map_data', data: map }]);
+    s.vital([{ kind: 'con_ready' }, { kind: 'sv_ready_to_enter' }]);
+    s.emptySnap(100, -1);
+    vi.advanceTimersByTime(100);
+    const demo = readDemo((await recording).demo);
+    s.client.disconnect();
+    expect(demo.header).toMatchObject({ mapName: 'dl', mapSize: 500, mapCrc: crc32(map).toString(16).padStart(8, '0') });
+    expect(demo.map).toEqual(map);
   });
 
   it('called in game, records from the call; with a sink, the bytes it got with the final header over the first are the demo', async () => {

@@ -44,7 +44,8 @@ const timestampOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).repl
  * Records what `client` receives as a client demo: from the moment it is in the game (at once when it is), for
  * `duration` ms of its clock, every snapshot it rebuilds (CRC right) at its tick and every game message it
  * receives (system messages are the engine's, not the demo's). The header names the server's map (`client.map`:
- * name, CRC, SHA-256; version 6 with a SHA-256, else 5; 0.7 demos version 4) without its data. Resolves with
+ * name, CRC, SHA-256; version 6 with a SHA-256, else 5; 0.7 demos version 4), and the demo holds the map file
+ * when the client downloaded it (ClientOptions.downloadMap), as a game client's demo does. Resolves with
  * the demo when the time is up; the connection stays open (the caller disconnects). Rejects with a NetError
  * when the connection closes first (CLOSED_BY_SERVER, TIMEOUT, CONNECT_TIMEOUT, ...), when the server named no
  * map before the game started (NO_MAP), when the demo would pass `maxBytes` (DEMO_TOO_BIG), or with the demo
@@ -101,7 +102,7 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
             timestamp: options.timestamp ?? timestampOf(clock.now()),
             mapSha256: map.sha256,
           },
-          undefined,
+          map.data,
           { sink },
         );
       } catch (e) {
