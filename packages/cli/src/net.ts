@@ -95,13 +95,11 @@ const LIVE_FLAGS = {
   timeout: { type: 'string' as const, value: 'SECONDS', help: 'give up when not in game after this long, or when the server is silent this long (default 10)' },
 };
 
-/** Connects and waits until in game; the caller disconnects. */
-async function joinServer(address: string, flags: Record<string, boolean | string | undefined>, downloadMap = false): Promise<NetClient> {
+/** Connects (the handshake under way, bounded by --timeout); the caller disconnects. */
+function connectTo(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean): Promise<NetClient> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
-  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
-  await client.ready();
-  return client;
+  return connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
 }
 
 export const NET_COMMANDS = {
@@ -137,8 +135,9 @@ export const NET_COMMANDS = {
     details:
       'Connects (0.6/DDNet: the TKEN handshake with DDNet\'s security token; 0.7: tokens), enters the game without downloading the map, sends the chat line, waits until the server acknowledged it, and disconnects. Errors: CONNECT_TIMEOUT (not in game in time), TIMEOUT, CLOSED_BY_SERVER (the server\'s reason, e.g. a ban or a full server).',
     async run(io: CliIo, [address, text]: string[], flags: Record<string, boolean | string | undefined>) {
-      const client = await joinServer(address!, flags);
+      const client = await connectTo(address!, flags, false);
       try {
+        await client.ready();
         client.say(text!, flags.team === true);
         await client.flushed();
       } finally {
@@ -155,9 +154,10 @@ export const NET_COMMANDS = {
       'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
-      const client = await joinServer(address!, flags, true);
+      const client = await connectTo(address!, flags, true);
       let recorded: RecordedDemo;
       try {
+        // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
         recorded = await recordDemo(client, { duration: seconds * 1000 });
       } finally {
         client.disconnect();
