@@ -267,6 +267,22 @@ describe('NetClient map download (downloadMap)', () => {
       expect(kinds(s)).toEqual(['info']);
     }
   });
+
+  it('con_ready before the download ended (fuzzer finding of net-client): not in game without the map; a time-out when it never comes whole', () => {
+    const s = new Script('0.7', { downloadMap: true });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc(map), mapSize: map.length, chunksPerRequest: 8, chunkSize: 1384, mapSha256: sha256(map) }]);
+    s.vital([{ kind: 'map_data', data: map.subarray(0, 1384) }]);
+    s.vital([{ kind: 'con_ready' }, { kind: 'sv_ready_to_enter' }]);
+    s.emptySnap(100, -1);
+    expect(s.client.state).toBe('loading');
+    expect(kinds(s)).toEqual(['info']);
+    // The scripted server then falls silent: the client gives up after its 3 s time-out.
+    vi.advanceTimersByTime(3100);
+    expect(s.closed?.error?.code).toBe('TIMEOUT');
+  });
 });
 
 describe('ServerInfoQuery', () => {

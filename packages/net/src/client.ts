@@ -190,6 +190,8 @@ export class NetClient {
   /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
   private readonly downloader: MapDownloader | undefined;
   private downloading = false;
+  /** The client sent ready (the map is there, or not wanted): the server's con_ready counts from then on. */
+  private saidReady = false;
   private chunksPerRequest = 1;
   private readonly table: NetProtocolDef;
   private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], close: [] };
@@ -497,13 +499,15 @@ export class NetClient {
       const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : this.map?.name === m.mapName ? this.map?.sha256 : undefined;
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
       if (this.state === 'loading' && this.downloader && vital) this.startDownload(m);
-      else if (this.state === 'loading') this.sendMessage({ kind: 'ready' });
+      else if (this.state === 'loading') this.sayReady();
     } else if (system && m.kind === 'map_details') {
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
       this.downloader?.message(this.protocol, m, vital);
     } else if (system && m.kind === 'map_data' && this.downloading) {
       this.onMapData(m, vital);
-    } else if (system && m.kind === 'con_ready' && this.state === 'loading') {
+    } else if (system && m.kind === 'con_ready' && this.state === 'loading' && this.saidReady) {
+      // The server answers the client's ready with con_ready; one before it (before the map, or while it
+      // downloads) would let the client in without the map: it waits for its ready's answer.
       this.state = 'entering';
       this.sendMessage(this.startInfo());
       if (this.protocol === '0.6') this.sendMessage({ kind: 'enter_game' });
@@ -544,6 +548,11 @@ export class NetClient {
       (done.sha256Ok === false ? new NetError('MAP_SHA256_MISMATCH', `map '${done.name}': the downloaded data's SHA-256 is not the announced one`, -1, 'map_data') : undefined);
     if (error) return this.close('error', error.message, error);
     this.map = { ...this.map!, data: done.data! };
+    this.sayReady();
+  }
+
+  private sayReady(): void {
+    this.saidReady = true;
     this.sendMessage({ kind: 'ready' });
   }
 

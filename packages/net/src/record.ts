@@ -38,7 +38,8 @@ export interface RecordedDemo {
   lastTick: number;
 }
 
-const timestampOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
+/** `YYYY-MM-DD_HH-MM-SS` (UTC) of a clock's time; a time no Date holds (a caller's clock) gives the epoch's. */
+const timestampOf = (ms: number) => new Date(Math.abs(ms) <= 8.64e15 ? ms : 0).toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
 
 /**
  * Records what `client` receives as a client demo: from the moment it is in the game (at once when it is), for
