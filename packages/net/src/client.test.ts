@@ -82,6 +82,20 @@ describe('NetClient 0.6/DDNet', () => {
     s.client.disconnect();
   });
 
+  it("map_details counts for the map_change of the same name, CRC and size only; a map_change once in game leaves client.map as it was", () => {
+    const s = new Script();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_details', mapName: 'ctf2', mapSha256: new Uint8Array(32).fill(1), mapCrc: 0x27bc5eac, mapSize: 1 }]);
+    s.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626 }, { kind: 'con_ready' }]);
+    s.emptySnap(100, -1);
+    expect(s.client.state).toBe('ingame');
+    expect(s.client.map).toEqual({ name: 'ctf2', crc: 0x27bc5eac, size: 25626 });
+    s.vital([{ kind: 'map_change', mapName: 'dm1', mapCrc: 5, mapSize: 6 }]);
+    expect(s.client.map?.name).toBe('ctf2');
+    s.client.disconnect();
+  });
+
   it('sends a keep-alive after half a second without sending, with the security token', () => {
     const s = new Script();
     s.client.start();

@@ -122,7 +122,7 @@ export interface ClientClose {
   error?: NetError;
 }
 
-/** The map the server named (map_change, DDNet's map_details): what a demo header carries. */
+/** The map the server named in map_change (with the SHA-256 of DDNet's map_details before it): what a demo header carries. */
 export interface ClientMap {
   name: string;
   crc: number;
@@ -190,6 +190,8 @@ export class NetClient {
   /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
   private readonly downloader: MapDownloader | undefined;
   private downloading = false;
+  /** DDNet's map_details: the SHA-256 of the map_change that follows. */
+  private mapDetails: ClientMap | undefined;
   /** The client sent ready (the map is there, or not wanted): the server's con_ready counts from then on. */
   private saidReady = false;
   private chunksPerRequest = 1;
@@ -494,14 +496,20 @@ export class NetClient {
     const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
     const m = message as AnyNetMessage;
     if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
-    if (system && m.kind === 'map_change') {
-      // 0.7's map_change carries the SHA-256; DDNet sends it in map_details just before.
-      const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : this.map?.name === m.mapName ? this.map?.sha256 : undefined;
+    if (system && m.kind === 'map_change' && this.state === 'loading') {
+      // Only while loading: this client does not follow a map change once in the game (client.map stays the
+      // map of the game it is in). 0.7's map_change carries the SHA-256; DDNet sends it in map_details just
+      // before, which counts for the map_change of the same name, CRC and size (as in mapdownload.ts).
+      const d = this.mapDetails;
+      const same = d && d.name === m.mapName && d.crc >>> 0 === (m.mapCrc as number) >>> 0 && d.size === m.mapSize;
+      const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : same ? d.sha256 : undefined;
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
-      if (this.state === 'loading' && this.downloader && vital) this.startDownload(m);
-      else if (this.state === 'loading') this.sayReady();
+      // A new map: the server's con_ready counts only after the ready that answers this map_change.
+      this.saidReady = false;
+      if (this.downloader && vital) this.startDownload(m);
+      else this.sayReady();
     } else if (system && m.kind === 'map_details') {
-      this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
+      this.mapDetails = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
       this.downloader?.message(this.protocol, m, vital);
     } else if (system && m.kind === 'map_data' && this.downloading) {
       this.onMapData(m, vital);
