@@ -55,9 +55,10 @@ if (values.replay) {
 // otherwise as many as fit in the time.
 const runs = values.runs ? Number(values.runs) : 0;
 // --cli-runs N: the command-line targets (fuzz/cli-targets.mjs) run several whole commands per input, each
-// many times slower than one decode; CI gives them fewer inputs to keep its pass short.
+// many times slower than one decode, and so do targets marked `cliRuns` (net-client plays a whole session on
+// a fake clock); CI gives them fewer inputs to keep its pass short.
 const { CLI_TARGETS } = await import('./cli-targets.mjs');
-const runsOf = (target) => (runs && values['cli-runs'] && target in CLI_TARGETS ? Number(values['cli-runs']) : runs);
+const runsOf = (target) => (runs && values['cli-runs'] && (target in CLI_TARGETS || TARGETS[target].cliRuns) ? Number(values['cli-runs']) : runs);
 const seconds = runs ? 3600 : values.seconds ? Number(values.seconds) : Number(values.minutes ?? 1) * 60;
 const maxRssMb = Number(values['max-rss']);
 const timeoutMs = Number(values.timeout);

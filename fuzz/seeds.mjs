@@ -10,6 +10,7 @@ import { mapToolsSeeds } from './map-tools-seeds.mjs';
 import { packMap, unpackMap } from '@twcodec/map-tools';
 import { dirToInput } from './map-dir-input.mjs';
 import { isCapture, readCapture, udpOf } from '@twcodec/net';
+import { netClientSeeds } from './net-client-seeds.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const corpusDir = resolve(process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
@@ -107,6 +108,8 @@ export function seedsFor(target) {
       });
     case 'net':
       return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read));
+    case 'net-client':
+      return netClientSeeds(fixtures('net', '.pcap', 4 * 1024 * 1024).map((path) => [path, read(path)]));
     case 'net-pcap':
       // `net pcap` reads capture files: the captures and the cuts of them, not the single UDP payloads.
       return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)).filter(isCapture);

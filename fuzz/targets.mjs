@@ -344,6 +344,7 @@ export const TARGETS = {
 // --- net (issue 27): capture files and UDP packets ----------------------------------------------------------
 import { ConnectionTracker, decodeCapture, decodePacket, encodePacket, isCapture, MAX_PACKET_SIZE, PACKET_PROTOCOLS } from '@twcodec/net';
 import { deepEqual } from '@twcodec/runtime';
+import { NET_CLIENT_TARGETS } from './net-client-target.mjs';
 
 /**
  * A decoded packet's own properties: encodePacket gives bytes that decode to the same packet (not always the
@@ -392,6 +393,8 @@ function net(bytes) {
 }
 
 TARGETS.net = net;
+// `net record`, `net say`, `net info`: the live client on a fake clock (fuzz/net-client-target.mjs).
+Object.assign(TARGETS, NET_CLIENT_TARGETS);
 
 // The readers' commands and the resaves as the command line runs them (fuzz/cli-targets.mjs).
 Object.assign(TARGETS, CLI_TARGETS);

@@ -21,11 +21,11 @@ describe('fuzz targets', () => {
     for (const seed of seeds) await TARGETS[target](seed);
   });
 
-  // The command-line targets run several whole commands per input: fewer inputs, as in CI (--cli-runs).
+  // The command-line targets run several whole commands per input (net-client a whole session): fewer inputs, as in CI (--cli-runs).
   it.each(targets)('%s: 200 mutated inputs (50 for a command-line target) give typed refusals only', async (target) => {
     const seeds = seedsFor(target) as Uint8Array[];
     const rng = prng(7);
-    const count = target in CLI_TARGETS ? 50 : 200;
+    const count = target in CLI_TARGETS || TARGETS[target].cliRuns ? 50 : 200;
     for (let i = 0; i < count; i++) {
       const input = mutate(rng, rng.pick(seeds), rng.pick(seeds), target === 'map' || target === 'datafile' || TARGETS[target].structured === true);
       try {

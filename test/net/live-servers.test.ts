@@ -54,7 +54,10 @@ for (const protocol of ['0.6', '0.7'] as const) {
       expect(code).toBe(0);
       const bytes = new Uint8Array(readFileSync(out));
       const demo = readDemo(bytes);
-      expect(demo.header).toMatchObject({ mapName: server.map, type: 'client', mapSize: 0 });
+      // The map, downloaded over UDP and checked against the announced CRC and SHA-256, is in the demo.
+      expect(demo.header).toMatchObject({ mapName: server.map, type: 'client' });
+      expect(demo.header.mapSize).toBeGreaterThan(1000);
+      expect(demo.map?.length).toBe(demo.header.mapSize);
       expect([...demoChat(demo)].map((c) => c.text)).toContain(line);
       const snaps = await runCli(['demo', 'snapshots', '--summary', out]);
       expect(snaps.code).toBe(0);
@@ -68,8 +71,7 @@ for (const protocol of ['0.6', '0.7'] as const) {
       // A server that falls behind on a loaded machine runs several ticks in one go and snaps once (DDNet's
       // server loop), so a rare gap of 4 is the server's; nearly all are one or two ticks.
       expect(gaps.filter((g) => g > 2).length).toBeLessThanOrEqual(gaps.length / 20);
-      // The game's own client loads the map from its data by name and CRC (the demo has no map data) and plays
-      // the demo: DDNet's to the chat line (it logs chat), Teeworlds 0.7.5's to the end (it logs no chat).
+      // The game's own client plays the demo with the map it holds: DDNet's to the chat line (it logs chat), Teeworlds 0.7.5's to the end (it logs no chat).
       const player = protocol === '0.6' ? CLIENT : TEEWORLDS_CLIENT;
       if (!player || !XVFB_RUN) return;
       const demos = join(protocol === '0.6' ? ddnetUserDir : join(homedir(), '.local', 'share', 'teeworlds'), 'demos');

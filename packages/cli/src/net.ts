@@ -1,9 +1,8 @@
 // `net pcap`: the UDP datagrams of a capture file, decoded by @twcodec/net, one JSON line each. `net info`,
 // `net say`, `net record`: a live server, through @twcodec/net/node's client. `net demo`: a client's demo rebuilt
 // from a capture.
-import { DemoWriter } from '@twcodec/demo';
-import { type CaptureDatagram, captureDemo, type ClientClose, ConnectionTracker, decodeCapture, NetError, type NetProtocolName, type TrackedDatagram } from '@twcodec/net';
-import { connect, NET_VERSIONS, type NetClient, serverInfo } from '@twcodec/net/node';
+import { type CaptureDatagram, captureDemo, ConnectionTracker, decodeCapture, type NetProtocolName, type RecordedDemo, recordDemo, type TrackedDatagram } from '@twcodec/net';
+import { connect, type NetClient, serverInfo } from '@twcodec/net/node';
 import { type CliIo, UsageError } from './io.js';
 import { messageJson } from './teehistorian.js';
 
@@ -96,16 +95,12 @@ const LIVE_FLAGS = {
   timeout: { type: 'string' as const, value: 'SECONDS', help: 'give up when not in game after this long, or when the server is silent this long (default 10)' },
 };
 
-/** Connects and waits until in game; the caller disconnects. */
-async function joinServer(address: string, flags: Record<string, boolean | string | undefined>): Promise<NetClient> {
+/** Connects (the handshake under way, bounded by --timeout); the caller disconnects. */
+function connectTo(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean): Promise<NetClient> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
-  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout });
-  await client.ready();
-  return client;
+  return connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
 }
-
-const timestamp = (d: Date) => d.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
 
 export const NET_COMMANDS = {
   'net pcap': {
@@ -140,8 +135,9 @@ export const NET_COMMANDS = {
     details:
       'Connects (0.6/DDNet: the TKEN handshake with DDNet\'s security token; 0.7: tokens), enters the game without downloading the map, sends the chat line, waits until the server acknowledged it, and disconnects. Errors: CONNECT_TIMEOUT (not in game in time), TIMEOUT, CLOSED_BY_SERVER (the server\'s reason, e.g. a ban or a full server).',
     async run(io: CliIo, [address, text]: string[], flags: Record<string, boolean | string | undefined>) {
-      const client = await joinServer(address!, flags);
+      const client = await connectTo(address!, flags, false);
       try {
+        await client.ready();
         client.say(text!, flags.team === true);
         await client.flushed();
       } finally {
@@ -155,47 +151,19 @@ export const NET_COMMANDS = {
     flags: { ...LIVE_FLAGS, seconds: { type: 'string' as const, value: 'N', help: 'how long to record (default 10)' } },
     summary: 'joins a live server as a player and records what it receives as a demo',
     details:
-      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is not downloaded: the demo names it (name, CRC, SHA-256 in the header) without its data, as a demo of a map the player has. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
+      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
-      const protocol = protocolOf(flags);
-      const client = await joinServer(address!, flags);
-      const map = client.map;
-      let writer: DemoWriter;
+      const client = await connectTo(address!, flags, true);
+      let recorded: RecordedDemo;
       try {
-        if (!map) throw new UsageError(`${address} sent no map before the game started`);
-        writer = new DemoWriter(
-          { version: protocol === '0.7' ? 4 : map.sha256 ? 6 : 5, netVersion: NET_VERSIONS[protocol], mapName: map.name, mapCrc: (map.crc >>> 0).toString(16).padStart(8, '0'), type: 'client', timestamp: timestamp(new Date()), mapSha256: map.sha256 },
-          undefined,
-        );
-      } catch (e) {
+        // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
+        recorded = await recordDemo(client, { duration: seconds * 1000 });
+      } finally {
         client.disconnect();
-        throw e;
       }
-      let snapshots = 0;
-      await new Promise<void>((resolve, reject) => {
-        const stop = setTimeout(() => (client.off('close', closed), resolve()), seconds * 1000);
-        const closed = (c: ClientClose) => (clearTimeout(stop), reject(c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection')));
-        // A snapshot or message the demo writer refuses ends the recording with its error (thrown here, it
-        // would reach the socket's event handler).
-        const record = (write: () => void) => {
-          try {
-            write();
-          } catch (e) {
-            client.off('close', closed);
-            clearTimeout(stop);
-            client.disconnect();
-            reject(e);
-          }
-        };
-        // Game messages, as a client records them (system messages are the engine's, not the demo's).
-        client.on('message', (m) => m.system || record(() => writer.message(m.data)));
-        client.on('snapshot', (s) => record(() => (writer.snapshot(s.tick, s.snapshot), snapshots++)));
-        client.on('close', closed);
-      });
-      client.disconnect();
-      await io.writeFile(out!, writer.finish());
-      io.stderr(`recorded ${snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
+      await io.writeFile(out!, recorded.demo);
+      io.stderr(`recorded ${recorded.snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
     },
   },
   'net demo': {

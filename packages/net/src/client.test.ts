@@ -2,69 +2,13 @@
 // corpus captures show, vital chunks in order and resent, snapshots acknowledged, and a hostile server's
 // lies ending in a typed error. The same client against real servers: test/net/live-servers.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ClientClose, NetClient } from './client.js';
+import { type Msg, Script, TOKEN } from '../../../test/net-script-server.js';
+import { crc32, sha256 } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import { ServerInfoQuery } from './info.js';
-import { type DecodedChunk, type DecodedPacket, decodePacket, encodePacket, type NetProtocolName } from './packet.js';
+import { decodePacket, encodePacket } from './packet.js';
 
-const TOKEN = 0x94dba809;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-
-type Msg = { kind: string; [field: string]: unknown };
-
-class Script {
-  readonly raw: Uint8Array[] = [];
-  readonly client: NetClient;
-  closed: ClientClose | undefined;
-  private seq = 0;
-  constructor(readonly protocol: NetProtocolName = '0.6') {
-    this.client = new NetClient({ protocol, name: 'bot', connectTimeout: 5000, timeout: 3000 }, (b) => this.raw.push(b));
-    this.client.on('close', (c) => (this.closed = c));
-  }
-  get sent(): DecodedPacket[] {
-    return this.raw.map((b) => decodePacket(b, { protocol: this.protocol }));
-  }
-  get chunks(): DecodedChunk[] {
-    return this.sent.flatMap((p) => p.chunks ?? []);
-  }
-  packet(p: Omit<DecodedPacket, 'protocol'>): void {
-    const packet = { protocol: this.protocol, ...p } as DecodedPacket;
-    if (this.protocol === '0.6') packet.securityToken = TOKEN;
-    else packet.header = { ...packet.header, token: this.clientToken() };
-    this.client.receive(encodePacket(packet));
-  }
-  control(control: Msg): void {
-    this.packet({ kind: 'control', header: { flags: this.protocol === '0.6' ? 4 : 1, ack: 0, num_chunks: 0 }, flags: ['control'], control: { id: 0, ...control } });
-  }
-  /** Vital chunks with the next sequences (or `sequence` given), header ack `ack`. */
-  vital(messages: Msg[], options: { ack?: number; sequence?: number; flags?: number } = {}): void {
-    const chunks = messages.map((message) => ({ flags: ['vital'], size: 0, sequence: options.sequence ?? (this.seq = this.seq + 1), message }));
-    this.packet({ kind: 'connection', header: { flags: options.flags ?? 0, ack: options.ack ?? 0, num_chunks: chunks.length }, flags: [], chunks });
-  }
-  plain(messages: Msg[]): void {
-    this.packet({ kind: 'connection', header: { flags: 0, ack: 0, num_chunks: messages.length }, flags: [], chunks: messages.map((message) => ({ flags: [], size: 0, message })) });
-  }
-  clientToken(): number {
-    const first = decodePacket(this.raw[0]!, { protocol: '0.7' });
-    return first.control!.responseToken as number;
-  }
-  /** Handshake and game handshake up to the first snapshot. */
-  toIngame(): void {
-    this.client.start();
-    if (this.protocol === '0.6') this.control({ kind: 'connect_accept', tokenMagic: true });
-    else {
-      this.control({ kind: 'token', responseToken: 0x1234 });
-      this.control({ kind: 'accept' });
-    }
-    this.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626, ...(this.protocol === '0.7' ? { chunksPerRequest: 8, chunkSize: 1384, mapSha256: new Uint8Array(32) } : {}) }, { kind: 'con_ready' }]);
-    if (this.protocol === '0.7') this.vital([{ kind: 'sv_ready_to_enter' }]);
-    this.emptySnap(100, -1);
-  }
-  /** A snapshot with no items: delta [0 removed, 0 updated, 0] of the empty snapshot, CRC 0. */
-  emptySnap(tick: number, deltaTick: number, crc = 0): void {
-    this.plain([{ kind: 'snap_single', tick, deltaTick: tick - deltaTick, crc, partSize: 3, data: new Uint8Array(3) }]);
-  }
-}
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
@@ -135,6 +79,20 @@ describe('NetClient 0.6/DDNet', () => {
     expect(chat).toEqual(['one']);
     vi.advanceTimersByTime(40);
     expect(s.sent.some((p) => p.flags.includes('resend'))).toBe(true);
+    s.client.disconnect();
+  });
+
+  it("map_details counts for the map_change of the same name, CRC and size only; a map_change once in game leaves client.map as it was", () => {
+    const s = new Script();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_details', mapName: 'ctf2', mapSha256: new Uint8Array(32).fill(1), mapCrc: 0x27bc5eac, mapSize: 1 }]);
+    s.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626 }, { kind: 'con_ready' }]);
+    s.emptySnap(100, -1);
+    expect(s.client.state).toBe('ingame');
+    expect(s.client.map).toEqual({ name: 'ctf2', crc: 0x27bc5eac, size: 25626 });
+    s.vital([{ kind: 'map_change', mapName: 'dm1', mapCrc: 5, mapSize: 6 }]);
+    expect(s.client.map?.name).toBe('ctf2');
     s.client.disconnect();
   });
 
@@ -249,6 +207,95 @@ describe('NetClient against a hostile or silent server', () => {
     for (let i = 0; i < 300 && !s.closed; i++) s.client.say(`line ${i}`);
     expect(s.closed?.error?.code).toBe('RESEND_BUFFER_FULL');
     expect(() => s.client.say('more')).toThrow(expect.objectContaining({ code: 'CLOSED' }));
+  });
+});
+
+describe('NetClient map download (downloadMap)', () => {
+  const map = Uint8Array.from({ length: 2000 }, (_, i) => (i * 31) & 0xff);
+  // The CRC as the message carries it: a signed 32-bit int.
+  const crc = (bytes: Uint8Array) => crc32(bytes) | 0;
+  const requests = (s: Script) => s.chunks.filter((c) => c.message.kind === 'request_map_data').map((c) => (c.message as { chunk?: number }).chunk);
+  const kinds = (s: Script) => s.chunks.map((c) => c.message.kind).filter((k) => k !== 'request_map_data');
+
+  it("0.6: map_details' SHA-256 and map_change, then request_map_data for chunk 0 and for each next one (as DDNet 16.4's client in ddnet-0.6-session.pcap); ready once the map is whole and checked", async () => {
+    const s = new Script('0.6', { downloadMap: true });
+    const ready = s.client.ready();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_details', mapName: 'dl', mapSha256: sha256(map), mapCrc: crc(map), mapSize: map.length }]);
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc(map), mapSize: map.length }]);
+    expect(requests(s)).toEqual([0]);
+    expect(kinds(s)).toEqual(['info']);
+    for (let chunk = 0; chunk * 896 < map.length; chunk++) {
+      const data = map.subarray(chunk * 896, (chunk + 1) * 896);
+      s.vital([{ kind: 'map_data', last: (chunk + 1) * 896 >= map.length, mapCrc: crc(map), chunk, chunkSize: data.length, data }]);
+      // A chunk again (the server's window): taken once, no request for it.
+      s.vital([{ kind: 'map_data', last: false, mapCrc: crc(map), chunk, chunkSize: data.length, data }]);
+    }
+    expect(requests(s)).toEqual([0, 1, 2]);
+    expect(kinds(s)).toEqual(['info', 'ready']);
+    expect(s.client.map).toMatchObject({ name: 'dl', size: 2000, sha256: Buffer.from(sha256(map)).toString('hex') });
+    expect(s.client.map!.data).toEqual(map);
+    s.vital([{ kind: 'con_ready' }]);
+    s.emptySnap(100, -1);
+    await ready;
+    s.client.disconnect();
+  });
+
+  it('0.7: request_map_data for the next chunksPerRequest chunks each time that many arrived; the last takes what is missing', () => {
+    const s = new Script('0.7', { downloadMap: true });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc(map), mapSize: map.length, chunksPerRequest: 2, chunkSize: 300, mapSha256: sha256(map) }]);
+    expect(requests(s)).toHaveLength(1);
+    for (let at = 0; at < map.length; at += 300) {
+      s.vital([{ kind: 'map_data', data: map.subarray(at, at + 300) }]);
+      if (at === 300) expect(requests(s)).toHaveLength(2);
+    }
+    // 7 chunks: requests after the 2nd, 4th and 6th; the 7th (200 bytes) ends it.
+    expect(requests(s)).toHaveLength(4);
+    expect(kinds(s)).toEqual(['info', 'ready']);
+    expect(s.client.map!.data).toEqual(map);
+    s.client.disconnect();
+  });
+
+  it('a CRC or SHA-256 that does not match, or a map past maxMapSize, closes the connection with its error; nothing is sent as ready', () => {
+    const cases: [Partial<{ crc: number; sha: Uint8Array; max: number }>, string][] = [
+      [{ crc: crc(map) ^ 1 }, 'MAP_CRC_MISMATCH'],
+      [{ sha: new Uint8Array(32) }, 'MAP_SHA256_MISMATCH'],
+      [{ max: 1999 }, 'MAP_TOO_BIG'],
+    ];
+    for (const [lie, code] of cases) {
+      const s = new Script('0.6', { downloadMap: true, ...(lie.max ? { maxMapSize: lie.max } : {}) });
+      s.client.start();
+      s.control({ kind: 'connect_accept', tokenMagic: true });
+      const announced = lie.crc ?? crc(map);
+      s.vital([{ kind: 'map_details', mapName: 'dl', mapSha256: lie.sha ?? sha256(map), mapCrc: announced, mapSize: map.length }]);
+      s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: announced, mapSize: map.length }]);
+      for (let chunk = 0; chunk * 896 < map.length && !s.closed; chunk++) {
+        const data = map.subarray(chunk * 896, (chunk + 1) * 896);
+        s.vital([{ kind: 'map_data', last: (chunk + 1) * 896 >= map.length, mapCrc: announced, chunk, chunkSize: data.length, data }]);
+      }
+      expect(s.closed?.error?.code).toBe(code);
+      expect(kinds(s)).toEqual(['info']);
+    }
+  });
+
+  it('con_ready before the download ended (fuzzer finding of net-client): not in game without the map; a time-out when it never comes whole', () => {
+    const s = new Script('0.7', { downloadMap: true });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc(map), mapSize: map.length, chunksPerRequest: 8, chunkSize: 1384, mapSha256: sha256(map) }]);
+    s.vital([{ kind: 'map_data', data: map.subarray(0, 1384) }]);
+    s.vital([{ kind: 'con_ready' }, { kind: 'sv_ready_to_enter' }]);
+    s.emptySnap(100, -1);
+    expect(s.client.state).toBe('loading');
+    expect(kinds(s)).toEqual(['info']);
+    // The scripted server then falls silent: the client gives up after its 3 s time-out.
+    vi.advanceTimersByTime(3100);
+    expect(s.closed?.error?.code).toBe('TIMEOUT');
   });
 });
 

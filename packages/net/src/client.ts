@@ -4,8 +4,8 @@
 // - the handshake: 0.6/DDNet connect with the TKEN magic, connect_accept carrying DDNet's security token (put at
 //   the end of every packet after it), accept; 0.7 a token request, the server's token, connect, accept
 //   (as the corpus captures show them byte by byte: ../shared/corpus/net/connless.pcap, teeworlds-0.7-session.pcap);
-// - the game handshake: info, ready on map_change (the map is not downloaded: the server lets a client without
-//   it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
+// - the game handshake: info, ready on map_change (the map is downloaded first only with `downloadMap`: the server
+//   lets a client without it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
 // - vital chunks in order by sequence, acknowledged in every packet's header; its own vital chunks kept until
 //   acknowledged and sent again after a second, or at once when the server asks (resend flag);
 // - snapshots rebuilt from their deltas (snapshot-receiver.ts) and acknowledged in `input` messages, so that the
@@ -17,6 +17,7 @@ import { type AnyNetMessage, DDNET_0_6_MESSAGES, encodeNetMessage, netMessageDef
 import type { Snapshot } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 import { inBackroom, MAX_SEQUENCE } from './tracker.js';
 
@@ -43,6 +44,31 @@ const INPUT_MS = 100;
 /** Hostile-server caps: unacknowledged vital chunks kept, datagrams that do not decode, snapshots that do not rebuild. */
 export const CLIENT_LIMITS = { maxUnacked: 256, maxBadPackets: 64, maxBadSnapshots: 64, maxChunkBytes: 1024 } as const;
 
+/**
+ * The time and timers a client runs on: the system's by default (Date.now, setInterval, setTimeout). A clock
+ * the caller advances (tests, the fuzzer, a replay of a capture) makes every wait a matter of that clock: the
+ * client then never looks at the real time.
+ */
+export interface NetClock {
+  /** Milliseconds. */
+  now(): number;
+  /** Calls `callback` every `ms` milliseconds until cleared; returns the handle to clear it with. */
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+  /** Calls `callback` once after `ms` milliseconds unless cleared. */
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The system clock; the globals are looked up on each call, so that test frameworks' fake timers apply. */
+export const SYSTEM_CLOCK: NetClock = {
+  now: () => Date.now(),
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 export interface ClientOptions {
   protocol?: NetProtocolName;
   /** The player's name (at most 15 bytes are shown by the game). */
@@ -55,6 +81,21 @@ export interface ClientOptions {
   connectTimeout?: number;
   /** Milliseconds without a packet from the server, or with a vital chunk unacknowledged, before giving up (default 10000). */
   timeout?: number;
+  /** The clock the client's waits run on (default SYSTEM_CLOCK). */
+  clock?: NetClock;
+  /**
+   * 0.7: the client's own token, which the server puts in every packet header (default: random, as the game's
+   * client picks it). A fixed one lets recorded server datagrams be replayed into the client.
+   */
+  token?: number;
+  /**
+   * Download the map over UDP when the server names it (as a game client without the map does), and enter the
+   * game only once it arrived whole with the announced CRC and SHA-256 (`client.map.data`). Default false: the
+   * server lets a client in that says it is ready without the map.
+   */
+  downloadMap?: boolean;
+  /** The biggest map downloaded (default DEFAULT_MAX_MAP_SIZE, 64 MiB); a bigger one closes with MAP_TOO_BIG. */
+  maxMapSize?: number;
 }
 
 /** A message the server sent (each vital one once, in order). */
@@ -81,13 +122,15 @@ export interface ClientClose {
   error?: NetError;
 }
 
-/** The map the server named (map_change, DDNet's map_details): what a demo header carries. */
+/** The map the server named in map_change (with the SHA-256 of DDNet's map_details before it): what a demo header carries. */
 export interface ClientMap {
   name: string;
   crc: number;
   size: number;
   /** SHA-256 as 64 hex digits (DDNet's map_details, 0.7's map_change). */
   sha256?: string;
+  /** The map file, downloaded and checked (ClientOptions.downloadMap). */
+  data?: Uint8Array;
 }
 
 /** The player's input (CNetObj_PlayerInput); unset fields are 0, target (1, 0) and player flags 1 (playing). */
@@ -141,14 +184,24 @@ export class NetClient {
   map: ClientMap | undefined;
   /** Why the connection ended, once it did. */
   closeReason: ClientClose | undefined;
-  private readonly options: Required<Omit<ClientOptions, 'protocol'>>;
+  /** The clock the client's waits run on (ClientOptions.clock). */
+  readonly clock: NetClock;
+  private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token' | 'downloadMap' | 'maxMapSize'>>;
+  /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
+  private readonly downloader: MapDownloader | undefined;
+  private downloading = false;
+  /** DDNet's map_details: the SHA-256 of the map_change that follows. */
+  private mapDetails: ClientMap | undefined;
+  /** The client sent ready (the map is there, or not wanted): the server's con_ready counts from then on. */
+  private saidReady = false;
+  private chunksPerRequest = 1;
   private readonly table: NetProtocolDef;
   private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], close: [] };
   private readonly snapshots: SnapshotReceiver;
   /** 0.6: DDNet's security token (undefined before connect_accept or with a server without them). 0.7: the server's token. */
   private peerToken: number | undefined;
   /** 0.7: the client's own token, which the server puts in its packet headers. */
-  private readonly ownToken = randomToken();
+  private readonly ownToken: number;
   private sequence = 0;
   private ack = 0;
   private askResend = false;
@@ -163,13 +216,15 @@ export class NetClient {
   private input: number[] = [0, 1, 0, 0, 0, 0, 1, 0, 0, 0];
   private badPackets = 0;
   private badSnapshots = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: unknown;
 
   constructor(
     options: ClientOptions,
     private readonly transmit: (bytes: Uint8Array) => void,
-    private readonly now: () => number = () => Date.now(),
   ) {
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.ownToken = options.token === undefined ? randomToken() : options.token >>> 0;
+    if (options.downloadMap) this.downloader = new MapDownloader(options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE);
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
@@ -197,9 +252,9 @@ export class NetClient {
   /** Sends the first handshake packet and starts the clock (timeouts, resends, keep-alives, inputs). */
   start(): void {
     if (this.started) return;
-    this.started = this.lastRecv = this.now();
+    this.started = this.lastRecv = this.clock.now();
     this.sendHandshake();
-    this.timer = setInterval(() => this.update(), TICK_MS);
+    this.timer = this.clock.setInterval(() => this.update(), TICK_MS);
   }
 
   /** Resolves when the client is in the game (its first snapshot); rejects with the reason when it closes first. */
@@ -220,9 +275,9 @@ export class NetClient {
     if (this.closeReason) return Promise.reject(this.closeError(this.closeReason));
     const last = this.sequence;
     return new Promise((resolve, reject) => {
-      const check = setInterval(() => {
-        if (this.closeReason) (clearInterval(check), reject(this.closeError(this.closeReason)));
-        else if (!this.unacked.some((u) => u.sequence === last)) (clearInterval(check), resolve());
+      const check = this.clock.setInterval(() => {
+        if (this.closeReason) (this.clock.clearInterval(check), reject(this.closeError(this.closeReason)));
+        else if (!this.unacked.some((u) => u.sequence === last)) (this.clock.clearInterval(check), resolve());
       }, TICK_MS);
     });
   }
@@ -256,7 +311,7 @@ export class NetClient {
     if (!vital) return this.sendChunks([{ message }], false);
     if (this.unacked.length >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
     this.sequence = (this.sequence + 1) % MAX_SEQUENCE;
-    const t = this.now();
+    const t = this.clock.now();
     const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
     this.unacked.push(u);
     this.sendChunks([{ message, sequence: u.sequence }], false);
@@ -277,7 +332,7 @@ export class NetClient {
   private close(cause: ClientClose['cause'], reason: string, error?: NetError): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.timer !== undefined) this.clock.clearInterval(this.timer);
     this.timer = undefined;
     this.closeReason = { cause, reason, ...(error ? { error } : {}) };
     this.emit('close', this.closeReason);
@@ -293,7 +348,7 @@ export class NetClient {
   }
 
   private transmitPacket(packet: DecodedPacket): void {
-    this.lastSend = this.now();
+    this.lastSend = this.clock.now();
     this.transmit(encodePacket(packet));
   }
 
@@ -304,7 +359,7 @@ export class NetClient {
   }
 
   private sendHandshake(): void {
-    this.lastHandshake = this.now();
+    this.lastHandshake = this.clock.now();
     if (this.state === 'token') this.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
     else if (this.protocol === '0.7') this.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
     else this.sendControl({ kind: 'connect', tokenMagic: true }, NO_TOKEN);
@@ -345,7 +400,7 @@ export class NetClient {
 
   private resendAll(): void {
     if (!this.unacked.length) return;
-    const t = this.now();
+    const t = this.clock.now();
     this.lastResend = t;
     for (const u of this.unacked) u.lastSent = t;
     this.sendChunks(this.unacked, true);
@@ -353,7 +408,7 @@ export class NetClient {
 
   private update(): void {
     if (this.state === 'closed') return;
-    const t = this.now();
+    const t = this.clock.now();
     if (this.state !== 'ingame' && t - this.started > this.options.connectTimeout)
       return this.close('timeout', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, new NetError('CONNECT_TIMEOUT', `not in game after ${this.options.connectTimeout} ms (state ${this.state})`, -1, 'connection'));
     // Before the server answered at all, the connect time-out is the one that counts.
@@ -390,13 +445,13 @@ export class NetClient {
     // A packet for another connection (a forged or stale one): DDNet and Teeworlds drop it.
     if (this.protocol === '0.7' && p.header.token !== this.ownToken) return;
     if (this.protocol === '0.6' && this.peerToken !== undefined && p.securityToken !== this.peerToken) return;
-    this.lastRecv = this.now();
+    this.lastRecv = this.clock.now();
     if (p.control) return this.onControl(p);
     // Chunks before the connection was accepted belong to no connection of this client.
     if (this.state === 'token' || this.state === 'connecting') return;
     this.onAck(p.header.ack as number);
     // At most once a tick: a server setting the flag on every packet does not multiply what is sent.
-    if (p.flags.includes('resend') && this.now() - this.lastResend >= TICK_MS) this.resendAll();
+    if (p.flags.includes('resend') && this.clock.now() - this.lastResend >= TICK_MS) this.resendAll();
     for (const chunk of p.chunks ?? []) {
       if (chunk.sequence !== undefined) {
         if (chunk.sequence === (this.ack + 1) % MAX_SEQUENCE) this.ack = chunk.sequence;
@@ -406,7 +461,7 @@ export class NetClient {
           continue;
         }
       }
-      this.onMessage(chunk.message);
+      this.onMessage(chunk.message, chunk.sequence !== undefined);
       if ((this.state as ClientState) === 'closed') return;
     }
   }
@@ -437,18 +492,30 @@ export class NetClient {
     this.sendMessage(this.protocol === '0.7' ? { kind: 'info', version: NET_VERSIONS['0.7'], password: this.options.password, clientVersion: CLIENT_VERSION_07 } : { kind: 'info', version: NET_VERSIONS['0.6'], password: this.options.password });
   }
 
-  private onMessage(message: AnyNetMessage | UnknownNetMessage): void {
+  private onMessage(message: AnyNetMessage | UnknownNetMessage, vital: boolean): void {
     const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
     const m = message as AnyNetMessage;
     if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
-    if (system && m.kind === 'map_change') {
-      // 0.7's map_change carries the SHA-256; DDNet sends it in map_details just before.
-      const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : this.map?.name === m.mapName ? this.map?.sha256 : undefined;
+    if (system && m.kind === 'map_change' && this.state === 'loading') {
+      // Only while loading: this client does not follow a map change once in the game (client.map stays the
+      // map of the game it is in). 0.7's map_change carries the SHA-256; DDNet sends it in map_details just
+      // before, which counts for the map_change of the same name, CRC and size (as in mapdownload.ts).
+      const d = this.mapDetails;
+      const same = d && d.name === m.mapName && d.crc >>> 0 === (m.mapCrc as number) >>> 0 && d.size === m.mapSize;
+      const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : same ? d.sha256 : undefined;
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
-      if (this.state === 'loading') this.sendMessage({ kind: 'ready' });
+      // A new map: the server's con_ready counts only after the ready that answers this map_change.
+      this.saidReady = false;
+      if (this.downloader && vital) this.startDownload(m);
+      else this.sayReady();
     } else if (system && m.kind === 'map_details') {
-      this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
-    } else if (system && m.kind === 'con_ready' && this.state === 'loading') {
+      this.mapDetails = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
+      this.downloader?.message(this.protocol, m, vital);
+    } else if (system && m.kind === 'map_data' && this.downloading) {
+      this.onMapData(m, vital);
+    } else if (system && m.kind === 'con_ready' && this.state === 'loading' && this.saidReady) {
+      // The server answers the client's ready with con_ready; one before it (before the map, or while it
+      // downloads) would let the client in without the map: it waits for its ready's answer.
       this.state = 'entering';
       this.sendMessage(this.startInfo());
       if (this.protocol === '0.6') this.sendMessage({ kind: 'enter_game' });
@@ -456,6 +523,45 @@ export class NetClient {
       this.sendMessage({ kind: 'enter_game' });
     }
     this.emit('message', { message, system, data: encodeNetMessage(this.table, message) });
+  }
+
+  // --- the map download (mapdownload.ts has the facts; the request pattern is the captured DDNet 16.4 client's:
+  // chunk 0 on map_change, then chunk k + 1 for each chunk k taken; Teeworlds 0.7.5 asks for the next
+  // `chunksPerRequest` chunks each time that many arrived) ---
+
+  private startDownload(m: AnyNetMessage): void {
+    const refused = this.downloader!.message(this.protocol, m, true);
+    if (refused?.error) return this.close('error', refused.error.message, refused.error);
+    this.downloading = true;
+    this.chunksPerRequest = Math.max(1, Number(m.chunksPerRequest) | 0);
+    this.requestMapData(0);
+  }
+
+  private requestMapData(chunk: number): void {
+    this.sendMessage(this.protocol === '0.7' ? { kind: 'request_map_data' } : { kind: 'request_map_data', chunk });
+  }
+
+  private onMapData(m: AnyNetMessage, vital: boolean): void {
+    const before = this.downloader!.chunks;
+    const done = this.downloader!.message(this.protocol, m, vital);
+    if (!done) {
+      const taken = this.downloader!.chunks;
+      if (taken > before && (this.protocol === '0.6' || taken % this.chunksPerRequest === 0)) this.requestMapData(taken);
+      return;
+    }
+    this.downloading = false;
+    const error =
+      done.error ??
+      (!done.crcOk ? new NetError('MAP_CRC_MISMATCH', `map '${done.name}': the downloaded data's CRC is not the announced ${done.crc.toString(16).padStart(8, '0')}`, -1, 'map_data') : undefined) ??
+      (done.sha256Ok === false ? new NetError('MAP_SHA256_MISMATCH', `map '${done.name}': the downloaded data's SHA-256 is not the announced one`, -1, 'map_data') : undefined);
+    if (error) return this.close('error', error.message, error);
+    this.map = { ...this.map!, data: done.data! };
+    this.sayReady();
+  }
+
+  private sayReady(): void {
+    this.saidReady = true;
+    this.sendMessage({ kind: 'ready' });
   }
 
   private startInfo(): { kind: string; [field: string]: unknown } {

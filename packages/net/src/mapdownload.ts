@@ -65,6 +65,11 @@ export class MapDownloader {
 
   constructor(private readonly maxMapSize = DEFAULT_MAX_MAP_SIZE) {}
 
+  /** Chunks taken of the download under way (0 when none is). */
+  get chunks(): number {
+    return this.pending?.nextChunk ?? 0;
+  }
+
   /** Takes a map_details, map_change or map_data the client received; returns the download it ended, if any. */
   message(protocol: NetProtocolName, m: MapMessage, vital: boolean): MapDownload | undefined {
     if (m.kind === 'map_details') {

@@ -1,0 +1,154 @@
+// recordDemo against a scripted server (no socket, fake timers): the demo read back with @twcodec/demo holds
+// the snapshots at the ticks the client rebuilt them and the game messages it received, and resaves to its
+// bytes; a connection that ends, a server that names no map and the size cap end the recording with a typed
+// error. The same function against real servers: test/net/live-servers.test.ts (`net record`).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
+import { concatBytes, crc32, sha256 } from '@twcodec/runtime';
+import { Snapshot } from '@twcodec/snapshot';
+import { Script } from '../../../test/net-script-server.js';
+import { recordDemo } from './record.js';
+
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
+
+/** A snapshot of one item (type 200, unknown to both protocols: sent with its size) whose ints follow `n`. */
+const world = (n: number) => new Snapshot([{ type: 200, id: 1, data: Int32Array.of(n, n * 2, 7) }]);
+
+/** The events of a demo as text: `tick s CHECKSUM ITEMS` or `tick m BYTES`. */
+const eventsOf = (demo: Uint8Array) => [...demoEvents(readDemo(demo))].map((e) => (e.kind === 'snapshot' ? `${e.tick} s ${e.snapshot.checksum()} ${e.snapshot.items.length}` : `${e.tick} m ${Buffer.from(e.data).toString('hex')}`));
+
+/** Gets `s` into the game, then sends a snapshot every second tick from 102 and a chat line at tick 106, for `ms`. */
+function play(s: Script, ms: number, expected: string[], messages: Uint8Array[]): void {
+  s.toIngame();
+  expected.push(`100 s ${new Snapshot([]).checksum()} 0`);
+  let base = { tick: 100, snapshot: new Snapshot([]) };
+  s.client.on('message', (m) => !m.system && messages.push(m.data));
+  for (let tick = 102; (tick - 100) * 20 <= ms; tick += 2) {
+    vi.advanceTimersByTime(40);
+    const next = world(tick);
+    s.snapshot(tick, next, base);
+    expected.push(`${tick} s ${next.checksum()} 1`);
+    base = { tick, snapshot: next };
+    if (tick === 106) {
+      const chat = s.protocol === '0.7' ? { kind: 'sv_chat', mode: 1, clientId: -1, targetId: -1, message: 'hello demo' } : { kind: 'sv_chat', team: 0, clientId: -1, message: 'hello demo' };
+      s.vital([chat, { kind: 'input_timing', intendedTick: 106, timeLeft: 30 }]);
+      // A demo keeps a message's bytes padded to whole ints.
+      const data = messages.at(-1)!;
+      expected.push(`106 m ${Buffer.from(data).toString('hex')}${'00'.repeat(-data.length & 3)}`);
+    }
+  }
+}
+
+describe('recordDemo', () => {
+  it('0.6: snapshots at their ticks and game messages (not system ones) for the duration; reads back and resaves to its bytes', async () => {
+    const s = new Script('0.6');
+    const recording = recordDemo(s.client, { duration: 500, timestamp: '2026-11-23_12-00-00' });
+    const expected: string[] = [];
+    const messages: Uint8Array[] = [];
+    play(s, 700, expected, messages);
+    const demo = await recording;
+    expect(s.client.state).toBe('ingame');
+    s.client.disconnect();
+    // Recording starts at the first snapshot (tick 100) and lasts 500 ms of the client's clock: 12 more
+    // snapshots, 40 ms (two ticks) apart; those after are not in the demo.
+    const recorded = expected.filter((e) => Number(e.split(' ')[0]) <= 124);
+    expect(recorded.length).toBeLessThan(expected.length);
+    expect(eventsOf(demo.demo)).toEqual(recorded);
+    expect(demo).toMatchObject({ snapshots: 13, messages: 1, firstTick: 100, lastTick: 124 });
+    expect(messages).toHaveLength(1);
+    expect(readDemo(demo.demo).header).toMatchObject({ version: 5, mapName: 'ctf2', mapCrc: '27bc5eac', type: 'client', timestamp: '2026-11-23_12-00-00', netVersion: '0.6 626fce9a778df4d4', mapSize: 0 });
+    expect(resaveDemo(demo.demo)).toEqual(demo.demo);
+  });
+
+  it("0.7: a version 4 demo with 0.7's net version; DDNet's map_details SHA-256 makes a version 6 demo", async () => {
+    const s = new Script('0.7');
+    const recording = recordDemo(s.client, { duration: 200 });
+    play(s, 300, [], []);
+    const demo = (await recording).demo;
+    s.client.disconnect();
+    expect(readDemo(demo).header).toMatchObject({ version: 4, mapName: 'ctf2', netVersion: '0.7 802f1be60a05665f' });
+    expect(resaveDemo(demo)).toEqual(demo);
+
+    const d = new Script('0.6');
+    const sha = new Uint8Array(32).fill(0x5a);
+    d.client.start();
+    d.control({ kind: 'connect_accept', tokenMagic: true });
+    d.vital([{ kind: 'map_details', mapName: 'ctf2', mapSha256: sha, mapCrc: 0x27bc5eac, mapSize: 25626 }]);
+    const ddnet = recordDemo(d.client, { duration: 100 });
+    d.toIngame();
+    vi.advanceTimersByTime(100);
+    const six = (await ddnet).demo;
+    d.client.disconnect();
+    expect(readDemo(six).header).toMatchObject({ version: 6, mapSha256: '5a'.repeat(32) });
+  });
+
+  it('with the map downloaded (downloadMap), the demo holds the map file, as a game client records it', async () => {
+    const map = Uint8Array.from({ length: 500 }, (_, i) => (i * 13) & 0xff);
+    const s = new Script('0.7', { downloadMap: true });
+    const recording = recordDemo(s.client, { duration: 100 });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    s.vital([{ kind: 'map_change', mapName: 'dl', mapCrc: crc32(map) | 0, mapSize: map.length, chunksPerRequest: 8, chunkSize: 1384, mapSha256: sha256(map) }]);
+    s.vital([{ kind: 'map_data', data: map }]);
+    s.vital([{ kind: 'con_ready' }, { kind: 'sv_ready_to_enter' }]);
+    s.emptySnap(100, -1);
+    vi.advanceTimersByTime(100);
+    const demo = readDemo((await recording).demo);
+    s.client.disconnect();
+    expect(demo.header).toMatchObject({ mapName: 'dl', mapSize: 500, mapCrc: crc32(map).toString(16).padStart(8, '0') });
+    expect(demo.map).toEqual(map);
+  });
+
+  it('called in game, records from the call; with a sink, the bytes it got with the final header over the first are the demo', async () => {
+    const s = new Script('0.6');
+    s.toIngame();
+    const chunks: Uint8Array[] = [];
+    const timestamp = '2026-11-23_12-00-00';
+    const viaSink = recordDemo(s.client, { duration: 100, timestamp, sink: (b) => chunks.push(b) });
+    const kept = recordDemo(s.client, { duration: 100, timestamp });
+    s.snapshot(102, world(102), { tick: 100, snapshot: new Snapshot([]) });
+    vi.advanceTimersByTime(100);
+    const [header, whole] = await Promise.all([viaSink, kept]);
+    s.client.disconnect();
+    chunks[0] = header.demo;
+    expect(concatBytes(chunks)).toEqual(whole.demo);
+    expect(eventsOf(whole.demo)).toEqual([`102 s ${world(102).checksum()} 1`]);
+  });
+
+  it('the server closing the connection, a server that names no map, the size cap, a silent server: typed errors', async () => {
+    const s = new Script('0.6');
+    const closed = recordDemo(s.client, { duration: 5000 });
+    s.toIngame();
+    s.control({ kind: 'close', reason: 'shutdown' });
+    await expect(closed).rejects.toMatchObject({ code: 'CLOSED_BY_SERVER', message: expect.stringContaining('shutdown') });
+    await expect(recordDemo(s.client, { duration: 10 })).rejects.toMatchObject({ code: 'CLOSED_BY_SERVER' });
+
+    // con_ready before the server named a map (before the client's ready): the client does not enter; the
+    // recording ends with the client's time-out (the scripted server falls silent).
+    const m = new Script('0.6');
+    const noMap = recordDemo(m.client, { duration: 5000 });
+    m.client.start();
+    m.control({ kind: 'connect_accept', tokenMagic: true });
+    m.vital([{ kind: 'con_ready' }]);
+    m.emptySnap(100, -1);
+    expect(m.client.state).toBe('loading');
+    vi.advanceTimersByTime(3100);
+    await expect(noMap).rejects.toMatchObject({ code: 'TIMEOUT' });
+
+    const big = new Script('0.6');
+    const capped = recordDemo(big.client, { duration: 5000, maxBytes: 500 });
+    play(big, 400, [], []);
+    vi.advanceTimersByTime(5000);
+    await expect(capped).rejects.toMatchObject({ code: 'DEMO_TOO_BIG' });
+    big.client.disconnect();
+
+    const silent = new Script('0.6');
+    const timedOut = recordDemo(silent.client, { duration: 60_000 });
+    silent.toIngame();
+    vi.advanceTimersByTime(3100);
+    await expect(timedOut).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

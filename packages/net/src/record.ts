@@ -1,0 +1,132 @@
+// A live client's demo: what NetClient receives, written with @twcodec/demo's DemoWriter as a game client
+// records it (`twcodec net record`). Facts on what a client records: DDNet 16.4 src/engine/client/client.cpp
+// (ProcessServerPacket: each snapshot whose CRC is right at its tick, game messages as their packed bytes; the
+// demo header names the map by name, CRC and, from version 6, SHA-256) - the same facts capture-demo.ts follows.
+import { DemoWriter } from '@twcodec/demo';
+import { concatBytes } from '@twcodec/runtime';
+import { type ClientClose, type ClientMessage, type ClientSnapshot, NET_VERSIONS, type NetClient } from './client.js';
+import { NetError } from './errors.js';
+
+/** The default cap on a recorded demo's size (DEMO_TOO_BIG past it). */
+export const DEFAULT_MAX_DEMO_SIZE = 256 * 1024 * 1024;
+
+export interface RecordDemoOptions {
+  /** How long to record, in milliseconds of the client's clock, from entering the game (or from the call, when in game already). */
+  duration: number;
+  /** The header's timestamp, `YYYY-MM-DD_HH-MM-SS` (default: the client's clock at the start, UTC). */
+  timestamp?: string;
+  /**
+   * Where the demo's bytes go as they are written (DemoWriter's sink); `demo` is then the final header, to put
+   * over the first bytes the sink received. Without a sink the demo is kept and returned whole.
+   */
+  sink?: (bytes: Uint8Array) => void;
+  /**
+   * The most bytes the demo may take (default 256 MiB): a server can make a small datagram cost a full
+   * snapshot in the demo (a tick far ahead makes a keyframe), so the recording ends with DEMO_TOO_BIG past it.
+   */
+  maxBytes?: number;
+}
+
+export interface RecordedDemo {
+  /** The demo file (with a sink: its final header). */
+  demo: Uint8Array;
+  /** Snapshots and messages written. */
+  snapshots: number;
+  messages: number;
+  /** The tick of the first and last snapshot (-1 when none came). */
+  firstTick: number;
+  lastTick: number;
+}
+
+/** `YYYY-MM-DD_HH-MM-SS` (UTC) of a clock's time; a time no Date holds (a caller's clock) gives the epoch's. */
+const timestampOf = (ms: number) => new Date(Math.abs(ms) <= 8.64e15 ? ms : 0).toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
+
+/**
+ * Records what `client` receives as a client demo: from the moment it is in the game (at once when it is), for
+ * `duration` ms of its clock, every snapshot it rebuilds (CRC right) at its tick and every game message it
+ * receives (system messages are the engine's, not the demo's). The header names the server's map (`client.map`:
+ * name, CRC, SHA-256; version 6 with a SHA-256, else 5; 0.7 demos version 4), and the demo holds the map file
+ * when the client downloaded it (ClientOptions.downloadMap), as a game client's demo does. Resolves with
+ * the demo when the time is up; the connection stays open (the caller disconnects). Rejects with a NetError
+ * when the connection closes first (CLOSED_BY_SERVER, TIMEOUT, CONNECT_TIMEOUT, ...), when the server named no
+ * map before the game started (NO_MAP), when the demo would pass `maxBytes` (DEMO_TOO_BIG), or with the demo
+ * writer's error for a snapshot it refuses; nothing is returned then. Listeners are attached at the call, so
+ * nothing the client receives after it is missed.
+ */
+export function recordDemo(client: NetClient, options: RecordDemoOptions): Promise<RecordedDemo> {
+  const { clock } = client;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DEMO_SIZE;
+  if (!(options.duration >= 0)) return Promise.reject(new NetError('BAD_OPTION', `duration ${options.duration}: milliseconds, 0 or more`, -1, 'duration'));
+  return new Promise<RecordedDemo>((resolve, reject) => {
+    let writer: DemoWriter | undefined;
+    let stop: unknown;
+    let bytes = 0;
+    const result: RecordedDemo = { demo: new Uint8Array(0), snapshots: 0, messages: 0, firstTick: -1, lastTick: -1 };
+    // The writer's bytes: counted against the cap, then the caller's sink or kept (the first part is the header,
+    // which finish() brings up to date in place).
+    const parts: Uint8Array[] = [];
+    const sink = (chunk: Uint8Array) => {
+      bytes += chunk.length;
+      if (options.sink) options.sink(chunk);
+      else parts.push(chunk);
+    };
+    const end = (error?: unknown) => {
+      client.off('ingame', begin).off('snapshot', snapshot).off('message', message).off('close', closed);
+      if (stop !== undefined) clock.clearTimeout(stop);
+      if (error !== undefined) return reject(error);
+      const header = writer!.finish();
+      result.demo = options.sink ? header : concatBytes(parts);
+      resolve(result);
+    };
+    // A write that takes the demo past the cap ends the recording: the cap is passed by one chunk at most.
+    const write = (what: () => void) => {
+      try {
+        what();
+        if (bytes > maxBytes) throw new NetError('DEMO_TOO_BIG', `the demo passed ${maxBytes} bytes`, -1, 'demo');
+        return true;
+      } catch (e) {
+        end(e);
+        return false;
+      }
+    };
+    function begin(): void {
+      const map = client.map;
+      if (!map) return end(new NetError('NO_MAP', 'the server named no map before the game started', -1, 'map_change'));
+      try {
+        writer = new DemoWriter(
+          {
+            version: client.protocol === '0.7' ? 4 : map.sha256 ? 6 : 5,
+            netVersion: NET_VERSIONS[client.protocol],
+            mapName: map.name,
+            mapCrc: (map.crc >>> 0).toString(16).padStart(8, '0'),
+            type: 'client',
+            timestamp: options.timestamp ?? timestampOf(clock.now()),
+            mapSha256: map.sha256,
+          },
+          map.data,
+          { sink },
+        );
+      } catch (e) {
+        return end(e);
+      }
+      stop = clock.setTimeout(() => end(), options.duration);
+    }
+    function snapshot(s: ClientSnapshot): void {
+      if (!writer) return;
+      if (!write(() => writer!.snapshot(s.tick, s.snapshot))) return;
+      result.snapshots++;
+      if (result.firstTick < 0) result.firstTick = s.tick;
+      result.lastTick = s.tick;
+    }
+    function message(m: ClientMessage): void {
+      if (!writer || m.system) return;
+      if (write(() => writer!.message(m.data))) result.messages++;
+    }
+    function closed(c: ClientClose): void {
+      end(c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection'));
+    }
+    if (client.state === 'closed') return closed(client.closeReason ?? { cause: 'disconnect', reason: '' });
+    client.on('ingame', begin).on('snapshot', snapshot).on('message', message).on('close', closed);
+    if (client.state === 'ingame') begin();
+  });
+}
