@@ -1,4 +1,4 @@
-import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, uuidFromBytes } from '@twcodec/runtime';
+import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, unpackVarInts, uuidFromBytes } from '@twcodec/runtime';
 import { DDNET_0_6_MESSAGES, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
 import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import {
@@ -82,14 +82,34 @@ export interface DemoSnapshot {
   offset: number;
 }
 
+/** The most bytes a chunk's payload may decompress to. */
+const MAX_UNPACKED = MAX_CHUNK_DATA + 5 * 1024;
+/**
+ * Where every chunk is decompressed and unpacked, one at a time (a copy of the ints is what leaves): the
+ * payload's bytes, and its ints (one slot per byte at most). Allocating them per chunk cost more than
+ * decoding most chunks (bench/demo-chunks.mjs).
+ */
+let chunkBytes: Uint8Array | undefined;
+let chunkInts: Int32Array | undefined;
+
+/** Unpacks a chunk's payload into `chunkInts` and returns how many ints it holds. */
+function unpackChunkInts(stored: Uint8Array, offset: number): number {
+  const bytes = (chunkBytes ??= new Uint8Array(MAX_UNPACKED));
+  const ints = (chunkInts ??= new Int32Array(MAX_UNPACKED));
+  const size = teeworldsHuffman().decompressInto(stored, bytes, offset);
+  const n = unpackVarInts(bytes, 0, size, ints);
+  if (n >= 0) return n;
+  // A bad int: read one at a time to throw its error (offsets from the chunk's start, as the bytes are).
+  const r = new ByteReader(bytes, 0, size, offset);
+  let k = 0;
+  while (r.remaining > 0) ints[k++] = r.readVarInt('chunk');
+  return k;
+}
+
 /** Turns the Huffman-compressed, varint-packed payload of a chunk into its i32 values. */
 export function unpackChunk(stored: Uint8Array, offset: number): Int32Array {
-  const packed = teeworldsHuffman().decompress(stored, MAX_CHUNK_DATA + 5 * 1024, offset);
-  const out = new Int32Array(packed.length);
-  const r = new ByteReader(packed, 0, packed.length, offset);
-  let n = 0;
-  while (r.remaining > 0) out[n++] = r.readVarInt('chunk');
-  return out.subarray(0, n);
+  const n = unpackChunkInts(stored, offset);
+  return chunkInts!.slice(0, n);
 }
 
 export interface DemoReadOptions {
@@ -208,16 +228,16 @@ export class DemoReader {
       if (at + size > bytes.length) return cut(new DemoError('TRUNCATED', `chunk of ${size} byte${size === 1 ? '' : 's'}, ${bytes.length - at} left`, offset, 'chunk.data'));
       const stored = bytes.subarray(at, at + size);
       at += size;
-      let ints: Int32Array;
+      let n: number;
       try {
-        ints = unpackChunk(stored, offset);
+        n = unpackChunkInts(stored, offset);
       } catch (e) {
         if (e instanceof CodecError) throw new DemoError(e.code, e.detail, e.offset, 'chunk.data', { cause: e });
         throw e;
       }
-      if (type === 1) yield { kind: 'snapshot', ints, offset, storedSize: size };
-      else if (type === 3) yield { kind: 'delta', ints, offset, storedSize: size };
-      else if (type === 2) yield { kind: 'message', data: bytesFromInt32s(ints).slice(), offset, storedSize: size };
+      if (type === 1) yield { kind: 'snapshot', ints: chunkInts!.slice(0, n), offset, storedSize: size };
+      else if (type === 3) yield { kind: 'delta', ints: chunkInts!.slice(0, n), offset, storedSize: size };
+      else if (type === 2) yield { kind: 'message', data: bytesFromInt32s(chunkInts!.subarray(0, n)).slice(), offset, storedSize: size };
       else throw new DemoError('BAD_CHUNK', `chunk type ${type}`, offset, 'chunk.type');
     }
     this.end = { truncated: false, offset: at };

@@ -485,6 +485,55 @@ export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: I
   return p - pos === varIntSize(result) ? p : -1;
 }
 
+/**
+ * Unpacks every variable-width int of `bytes[start, end)` into `out` from slot 0 and returns how many, or -1
+ * where ByteReader.readVarInt would throw on one of them (read them again with a ByteReader for the error).
+ * `out` needs a slot per byte (`end - start`). For payloads that are nothing but ints (demo chunks): one call
+ * per payload, with no allocation; one-byte ints, most of them, take one branch.
+ */
+export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out: Int32Array): number {
+  let n = 0;
+  let p = start;
+  // Up to here, the 5 bytes an int can take are all before `end`: no bounds checks inside one.
+  const unchecked = end - 4;
+  while (p < end) {
+    let b = bytes[p]!;
+    if (!(b & 0x80)) {
+      out[n++] = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+      p++;
+      continue;
+    }
+    if (p >= unchecked) {
+      p = unpackVarInt(bytes, p, end, out, n);
+      if (p < 0) return -1;
+      n++;
+      continue;
+    }
+    const sign = b & 0x40;
+    let value = b & 0x3f;
+    b = bytes[p + 1]!;
+    value |= (b & 0x7f) << 6;
+    p += 2;
+    if (b & 0x80) {
+      b = bytes[p++]!;
+      value |= (b & 0x7f) << 13;
+      if (b & 0x80) {
+        b = bytes[p++]!;
+        value |= (b & 0x7f) << 20;
+        if (b & 0x80) {
+          b = bytes[p++]!;
+          if (b & 0xf0) return -1; // longer than 5 bytes or out of range
+          value |= b << 27;
+        }
+      }
+    }
+    // The shortest form is the one whose last byte holds bits: a zero last byte is a longer form.
+    if (b === 0) return -1;
+    out[n++] = sign ? ~value : value;
+  }
+  return n;
+}
+
 /** The number of bytes `packVarInt` writes for a value. */
 export function varIntSize(value: number): number {
   let v = value | 0;

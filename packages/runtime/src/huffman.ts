@@ -32,6 +32,11 @@ const LUT_BITS = 11;
 const MULTI_BITS = 13;
 /** Bytes one multi-symbol entry gives at most (packed in an int32). */
 const MULTI_MAX = 4;
+/**
+ * The info of a multi-symbol entry with no whole byte code: a length of 31 bits, more than are ever loaded (at
+ * most 30: refills add 16 bits to fewer than MULTI_BITS, or 8 bits to at most 22).
+ */
+const NO_CODE_INFO = 31 << 3;
 
 /**
  * A Huffman code over bytes plus an EOF symbol, built as Teeworlds builds it: repeatedly (stable) sort the
@@ -50,7 +55,7 @@ export class Huffman {
   /**
    * For each MULTI_BITS-bit window, the whole byte codes it starts with (at most MULTI_MAX, none past EOF):
    * their bytes packed from the low byte up in `multiBytes`, their count (bits 0-2) and total length (bits
-   * 3-7) in `multiInfo`. Count 0: the window starts with EOF or a code longer than the window.
+   * 3-7) in `multiInfo`. None (NO_CODE_INFO): the window starts with EOF or a code longer than the window.
    */
   private readonly multiBytes = new Int32Array(1 << MULTI_BITS);
   private readonly multiInfo = new Uint8Array(1 << MULTI_BITS);
@@ -115,7 +120,7 @@ export class Huffman {
         length = end;
       }
       this.multiBytes[bits] = packed;
-      this.multiInfo[bits] = count | (length << 3);
+      this.multiInfo[bits] = count ? count | (length << 3) : NO_CODE_INFO;
     }
   }
 
@@ -132,60 +137,76 @@ export class Huffman {
    * Decodes `input[start, end)` up to the EOF symbol straight into `out` and returns the bytes written (bytes
    * of `out` after them may be overwritten too); throws when the input ends first or the output would pass
    * `out.length`. For callers that decode many small payloads into one buffer of their own (the packet
-   * decoder), with no allocation per call. Offsets in errors are `offset` plus the position from `start`.
+   * decoder, the demo reader), with no allocation per call. Offsets in errors are `offset` plus the position
+   * from `start`.
    */
   decompressInto(input: Uint8Array, out: Uint8Array, offset = 0, start = 0, end = input.length): number {
     const multiBytes = this.multiBytes;
     const multiInfo = this.multiInfo;
     const maxSize = out.length;
-    offset -= start;
+    const lastFast = maxSize - MULTI_MAX;
     let n = 0;
     let bits = 0;
     let count = 0;
     let pos = start;
     for (;;) {
-      // While 4 input bytes and room for MULTI_MAX output bytes are left: whole codes by the table, with no
-      // checks per byte (after the refill at least 25 bits are there, more than any entry uses).
-      while (pos <= end - 4 && n <= maxSize - MULTI_MAX) {
-        while (count <= 24) {
-          bits |= input[pos++]! << count;
-          count += 8;
+      // Whole codes by the table while there is room for MULTI_MAX output bytes. Bits above `count` are zero,
+      // so near the end of the input an entry decoded with zeros after the real bits is right when its codes
+      // end within them (length <= count); entries of no code have length 31, which never fits.
+      while (n <= lastFast) {
+        if (count < MULTI_BITS) {
+          // Two bytes at a time, when a whole window is not loaded: one branch per refill rather than one per
+          // byte, and `count` stays at most 30 (below NO_CODE_INFO's length) as MULTI_BITS is at most 15.
+          if (pos + 1 < end) {
+            bits |= (input[pos]! | (input[pos + 1]! << 8)) << count;
+            pos += 2;
+            count += 16;
+          } else if (pos < end) {
+            bits |= input[pos++]! << count;
+            count += 8;
+          }
         }
         const window = bits & ((1 << MULTI_BITS) - 1);
         const info = multiInfo[window]!;
-        if ((info & 7) === 0) break;
+        const length = info >>> 3;
+        if (length > count) break;
         const packed = multiBytes[window]!;
         out[n] = packed;
         out[n + 1] = packed >>> 8;
         out[n + 2] = packed >>> 16;
         out[n + 3] = packed >>> 24;
         n += info & 7;
-        bits >>>= info >>> 3;
-        count -= info >>> 3;
+        bits >>>= length;
+        count -= length;
       }
       // One symbol, checked: near the end of the input or output, EOF, a code longer than the window.
-      while (count <= 24 && pos < end) {
+      while (count <= 22 && pos < end) {
         bits |= input[pos++]! << count;
         count += 8;
       }
-      if (count === 0) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends before its EOF symbol', offset + pos);
+      if (count === 0) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends before its EOF symbol', offset + pos - start);
       const window = bits & ((1 << LUT_BITS) - 1);
       let symbol = this.lutSymbol[window]!;
       let length = this.lutLength[window]!;
       if (symbol <= 0) {
         let node = -symbol;
         while (node >= SYMBOLS) {
-          if (length >= count) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends inside a code', offset + pos);
+          if (length >= count) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends inside a code', offset + pos - start);
           node = (bits >>> length) & 1 ? this.right[node]! : this.left[node]!;
           length++;
         }
         symbol = node + 1;
       }
-      if (length > count) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends inside a code', offset + pos);
+      if (length > count) throw new CodecError('HUFFMAN_TRUNCATED', 'compressed data ends inside a code', offset + pos - start);
+      if (symbol - 1 === EOF_SYMBOL) return n;
+      if (n >= maxSize) {
+        // Where the input stood when this code was read, were it read a byte at a time up to more than 24
+        // bits ahead (the offset this error has always had: a refill takes more bytes at once now).
+        const codeStart = (pos - start) * 8 - count;
+        throw new CodecError('HUFFMAN_OVERFLOW', `decompressed data passes ${maxSize} bytes`, offset + Math.min(end - start, ((codeStart + 24) >> 3) + 1));
+      }
       bits >>>= length;
       count -= length;
-      if (symbol - 1 === EOF_SYMBOL) return n;
-      if (n >= maxSize) throw new CodecError('HUFFMAN_OVERFLOW', `decompressed data passes ${maxSize} bytes`, offset + pos);
       out[n++] = symbol - 1;
     }
   }

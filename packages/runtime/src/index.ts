@@ -14,6 +14,7 @@ export {
   encodeUtf8Escaped,
   packVarInt,
   unpackVarInt,
+  unpackVarInts,
   varIntSize,
 } from './bytes.js';
 export { BinaryError, CodecError, type CodecErrorSource, describeSource, errorAbout, lineColumn } from './errors.js';
