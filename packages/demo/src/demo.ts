@@ -67,6 +67,10 @@ export interface DemoHeader {
   mapSha256: string | undefined;
 }
 
+/**
+ * A chunk of a demo. The `ints` and `data` of small chunks are views of a buffer shared with other chunks (use
+ * their byteOffset with `.buffer`); each chunk's own range is its alone.
+ */
 export type DemoChunk =
   | { kind: 'tick'; tick: number; keyframe: boolean; offset: number }
   | { kind: 'snapshot' | 'delta'; ints: Int32Array; offset: number; storedSize: number }
@@ -84,32 +88,81 @@ export interface DemoSnapshot {
 
 /** The most bytes a chunk's payload may decompress to. */
 const MAX_UNPACKED = MAX_CHUNK_DATA + 5 * 1024;
-/**
- * Where every chunk is decompressed and unpacked, one at a time (a copy of the ints is what leaves): the
- * payload's bytes, and its ints (one slot per byte at most). Allocating them per chunk cost more than
- * decoding most chunks (bench/demo-chunks.mjs).
- */
+/** Where every chunk's payload is decompressed, one chunk at a time. */
 let chunkBytes: Uint8Array | undefined;
-let chunkInts: Int32Array | undefined;
+/** Where the ints of a chunk too large for a block are unpacked before their copy is handed out. */
+let largeChunkInts: Int32Array | undefined;
 
-/** Unpacks a chunk's payload into `chunkInts` and returns how many ints it holds. */
-function unpackChunkInts(stored: Uint8Array, offset: number): number {
+/**
+ * The ints of chunks are unpacked straight into blocks of this many bytes and handed out as views of them,
+ * as Node's Buffer pool does: an ArrayBuffer of its own for every chunk (allocated outside the JS heap) took
+ * longer than decoding most chunks (0.5 µs; bench/demo-chunks.mjs). A chunk kept alive keeps its block.
+ */
+const BLOCK_BYTES = 64 * 1024;
+/** Chunks of up to this many payload bytes (hence ints at most) are unpacked into a block. */
+const BLOCK_CHUNK_MAX = BLOCK_BYTES / 16;
+let block = new Int32Array(0);
+/** Ints of `block` handed out. */
+let blockUsed = 0;
+
+/** Where unpackChunkInts left a chunk's ints: `ints[start, start + count)`. */
+const unpacked: { ints: Int32Array; start: number; count: number } = { ints: block, start: 0, count: 0 };
+
+/**
+ * Decompresses a chunk's payload and unpacks its ints: into the current block (taken for them) when they may
+ * fit it, else into a scratch array; `unpacked` says where.
+ */
+function unpackChunkInts(stored: Uint8Array, offset: number): void {
   const bytes = (chunkBytes ??= new Uint8Array(MAX_UNPACKED));
-  const ints = (chunkInts ??= new Int32Array(MAX_UNPACKED));
   const size = teeworldsHuffman().decompressInto(stored, bytes, offset);
-  const n = unpackVarInts(bytes, 0, size, ints);
-  if (n >= 0) return n;
-  // A bad int: read one at a time to throw its error (offsets from the chunk's start, as the bytes are).
-  const r = new ByteReader(bytes, 0, size, offset);
-  let k = 0;
-  while (r.remaining > 0) ints[k++] = r.readVarInt('chunk');
-  return k;
+  let ints: Int32Array;
+  let start = 0;
+  if (size <= BLOCK_CHUNK_MAX) {
+    // At most one int per byte.
+    if (blockUsed + size > block.length) {
+      block = new Int32Array(BLOCK_BYTES / 4);
+      blockUsed = 0;
+    }
+    ints = block;
+    start = blockUsed;
+  } else {
+    ints = largeChunkInts ??= new Int32Array(MAX_UNPACKED);
+  }
+  let count = unpackVarInts(bytes, 0, size, ints, start);
+  if (count < 0) {
+    // A bad int: read one at a time to throw its error (offsets from the chunk's start, as the bytes are).
+    const r = new ByteReader(bytes, 0, size, offset);
+    count = 0;
+    while (r.remaining > 0) ints[start + count++] = r.readVarInt('chunk');
+  }
+  if (ints === block) blockUsed += count;
+  unpacked.ints = ints;
+  unpacked.start = start;
+  unpacked.count = count;
 }
 
-/** Turns the Huffman-compressed, varint-packed payload of a chunk into its i32 values. */
+/** The ints unpackChunkInts left, as an array of their own or a view of a block. */
+function unpackedInts(): Int32Array {
+  const { ints, start, count } = unpacked;
+  return ints === block ? new Int32Array(ints.buffer, start * 4, count) : ints.slice(0, count);
+}
+
+/** The ints unpackChunkInts left as little-endian bytes (a message's), likewise. */
+function unpackedBytes(): Uint8Array {
+  const { ints, start, count } = unpacked;
+  if (ints === block && LITTLE_ENDIAN) return new Uint8Array(ints.buffer, start * 4, count * 4);
+  return bytesFromInt32s(ints.slice(start, start + count));
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * Turns the Huffman-compressed, varint-packed payload of a chunk into its i32 values (a view of a block shared
+ * with other chunks when the chunk is small).
+ */
 export function unpackChunk(stored: Uint8Array, offset: number): Int32Array {
-  const n = unpackChunkInts(stored, offset);
-  return chunkInts!.slice(0, n);
+  unpackChunkInts(stored, offset);
+  return unpackedInts();
 }
 
 export interface DemoReadOptions {
@@ -228,16 +281,15 @@ export class DemoReader {
       if (at + size > bytes.length) return cut(new DemoError('TRUNCATED', `chunk of ${size} byte${size === 1 ? '' : 's'}, ${bytes.length - at} left`, offset, 'chunk.data'));
       const stored = bytes.subarray(at, at + size);
       at += size;
-      let n: number;
       try {
-        n = unpackChunkInts(stored, offset);
+        unpackChunkInts(stored, offset);
       } catch (e) {
         if (e instanceof CodecError) throw new DemoError(e.code, e.detail, e.offset, 'chunk.data', { cause: e });
         throw e;
       }
-      if (type === 1) yield { kind: 'snapshot', ints: chunkInts!.slice(0, n), offset, storedSize: size };
-      else if (type === 3) yield { kind: 'delta', ints: chunkInts!.slice(0, n), offset, storedSize: size };
-      else if (type === 2) yield { kind: 'message', data: bytesFromInt32s(chunkInts!.subarray(0, n)).slice(), offset, storedSize: size };
+      if (type === 1) yield { kind: 'snapshot', ints: unpackedInts(), offset, storedSize: size };
+      else if (type === 3) yield { kind: 'delta', ints: unpackedInts(), offset, storedSize: size };
+      else if (type === 2) yield { kind: 'message', data: unpackedBytes(), offset, storedSize: size };
       else throw new DemoError('BAD_CHUNK', `chunk type ${type}`, offset, 'chunk.type');
     }
     this.end = { truncated: false, offset: at };

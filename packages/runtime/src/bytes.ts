@@ -486,13 +486,13 @@ export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: I
 }
 
 /**
- * Unpacks every variable-width int of `bytes[start, end)` into `out` from slot 0 and returns how many, or -1
- * where ByteReader.readVarInt would throw on one of them (read them again with a ByteReader for the error).
- * `out` needs a slot per byte (`end - start`). For payloads that are nothing but ints (demo chunks): one call
- * per payload, with no allocation; one-byte ints, most of them, take one branch.
+ * Unpacks every variable-width int of `bytes[start, end)` into `out` from `slot` on and returns how many, or
+ * -1 where ByteReader.readVarInt would throw on one of them (read them again with a ByteReader for the error).
+ * `out` needs a slot per byte (`end - start`) from `slot`. For payloads that are nothing but ints (demo
+ * chunks): one call per payload, with no allocation; one-byte ints, most of them, take one branch.
  */
-export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out: Int32Array): number {
-  let n = 0;
+export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out: Int32Array, slot = 0): number {
+  let n = slot;
   let p = start;
   // Up to here, the 5 bytes an int can take are all before `end`: no bounds checks inside one.
   const unchecked = end - 4;
@@ -531,7 +531,7 @@ export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out
     if (b === 0) return -1;
     out[n++] = sign ? ~value : value;
   }
-  return n;
+  return n - slot;
 }
 
 /** The number of bytes `packVarInt` writes for a value. */
