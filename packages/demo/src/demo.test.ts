@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodecError } from '@twcodec/runtime';
 import { fixturesDir, prng, readBytes } from '../../../test/corpus.js';
-import { readDemo } from './demo.js';
+import { readDemo, unpackChunk } from './demo.js';
 import { Huffman, teeworldsHuffman } from './huffman.js';
 
 const demoPath = `${fixturesDir}/demos/ctf2_server_Alpha_server_manual.demo`;
@@ -22,9 +22,55 @@ describe('Huffman', () => {
     expect(() => h.decompress(packed.subarray(0, 5), 1000)).toThrowError(expect.objectContaining({ code: 'HUFFMAN_TRUNCATED' }));
     expect(() => h.decompress(packed, 100)).toThrowError(expect.objectContaining({ code: 'HUFFMAN_OVERFLOW' }));
   });
+
+  it('decodes a payload inside a larger array, up to its last bit', () => {
+    const random = prng(11);
+    const h = teeworldsHuffman();
+    for (let n = 0; n < 60; n++) {
+      const data = Uint8Array.from({ length: n }, () => (random() < 0.3 ? 0 : Math.floor(random() * 256)));
+      const packed = h.compress(data);
+      const input = new Uint8Array(packed.length + 10).fill(0xff);
+      input.set(packed, 3);
+      const out = new Uint8Array(n + 8);
+      expect(out.subarray(0, h.decompressInto(input, out, 0, 3, 3 + packed.length))).toEqual(data);
+    }
+  });
+
+  it('reports where output overflows and input ends at the offsets it always has', () => {
+    // Offsets given by the decoder before it read two bytes at a time (commit 372ef03): a refill may take
+    // input further ahead now, and the offsets must not move with it.
+    const h = teeworldsHuffman();
+    const plain = Uint8Array.from({ length: 120 }, (_, i) => ((i * 37) % 5 === 0 ? 200 + (i % 50) : i % 7 === 0 ? 0 : i % 64));
+    const packed = h.compress(plain);
+    const errorAt = (max: number, end = packed.length) => {
+      try {
+        h.decompressInto(packed, new Uint8Array(max), 1000, 0, end);
+        return ['ok'];
+      } catch (e) {
+        return [(e as CodecError).code, (e as CodecError).offset];
+      }
+    };
+    const overflows = [[0, 1004], [1, 1005], [3, 1006], [4, 1007], [5, 1008], [17, 1019], [50, 1054], [100, 1107], [116, 1126], [117, 1127], [118, 1129], [119, 1130]];
+    for (const [max, offset] of overflows) expect(errorAt(max!)).toEqual(['HUFFMAN_OVERFLOW', offset]);
+    for (const end of [0, 1, 5, 40]) expect(errorAt(200, end)).toEqual(['HUFFMAN_TRUNCATED', 1000 + end]);
+    expect(errorAt(200, packed.length - 1)).toEqual(['ok']);
+  });
 });
 
 describe('demo reader', () => {
+  it('hands out chunk ints that the chunks after them leave alone', () => {
+    // Small chunks' ints are views of one shared block: all kept, each must still hold its own ints.
+    const bytes = readBytes(demoPath);
+    const chunks = [...readDemo(bytes).chunks()].filter((c) => c.kind !== 'tick');
+    expect(chunks.length).toBeGreaterThan(100);
+    for (const c of chunks) {
+      const at = c.offset + (c.storedSize < 30 ? 1 : c.storedSize < 256 ? 2 : 3);
+      const ints = unpackChunk(bytes.subarray(at, at + c.storedSize), c.offset);
+      if (c.kind === 'message') expect(c.data).toEqual(new Uint8Array(ints.buffer, ints.byteOffset, ints.byteLength));
+      else expect(c.ints).toEqual(ints);
+    }
+  });
+
   it('reads the header, the embedded map and every snapshot', () => {
     const demo = readDemo(readBytes(demoPath));
     expect(demo.header).toMatchObject({ version: 6, type: 'server', mapName: 'ctf2', mapSize: 25626, mapCrc: '27bc5eac' });

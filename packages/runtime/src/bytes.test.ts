@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, unpackVarInt, varIntSize } from './bytes.js';
+import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './bytes.js';
 import { BinaryError } from './errors.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
@@ -177,6 +177,32 @@ describe('unpackVarInt (the allocation-free decoder the teehistorian scanner use
       const pos = unpackVarInt(bytes, 0, end, out, 1);
       if (expected === undefined) expect(pos).toBe(-1);
       else expect([pos, out[1]]).toEqual([reader.pos, expected]);
+    }
+  });
+});
+
+describe('unpackVarInts', () => {
+  it('unpacks what ByteReader.readVarInt reads, and fails where it throws', () => {
+    // Every one-byte int, ints of every length, and the forms readVarInt refuses: cut off, longer than 5 bytes,
+    // not the shortest; each at the start, in the middle and within the last 4 bytes.
+    const good: number[][] = [[0], [0x3f], [0x40], [0x7f], [0x80, 0x01], [0xff, 0x7f], [0x80, 0x80, 0x01], [0xbf, 0xff, 0xff, 0xff, 0x0f], [0xc0, 0x80, 0x80, 0x80, 0x01]];
+    const bad: number[][] = [[0x80], [0x80, 0x80], [0x80, 0x00], [0x80, 0x80, 0x00], [0x80, 0x80, 0x80, 0x80, 0x00], [0x80, 0x80, 0x80, 0x80, 0x10], [0x80, 0x80, 0x80, 0x80, 0x81]];
+    const cases: number[][] = [];
+    for (const a of good) for (const b of [...good, ...bad]) cases.push([...a, ...b], [...b, ...a], [...a, ...b, ...a, 0x00, 0x00, 0x00, 0x00]);
+    for (const bytes of cases) {
+      const input = Uint8Array.from([9, ...bytes]);
+      const out = new Int32Array(input.length + 2).fill(7);
+      const n = unpackVarInts(input, 1, input.length, out, 2);
+      const r = new ByteReader(input, 1);
+      const expected: number[] = [];
+      let fails = false;
+      try {
+        while (r.remaining > 0) expected.push(r.readVarInt());
+      } catch {
+        fails = true;
+      }
+      if (fails) expect(n, `${bytes}`).toBe(-1);
+      else expect([...out.subarray(2, 2 + n)], `${bytes}`).toEqual(expected);
     }
   });
 });
