@@ -54,7 +54,7 @@ function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?
 
 /** Every frame of a capture that carries UDP, decoded; a datagram that does not decode carries `error`. */
 export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions = {}): Generator<CaptureDatagram> {
-  const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map() };
+  const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), last: undefined, previous: undefined };
   const frames = new FrameReader(bytes);
   const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
   const reassembler = new FragmentReassembler();
@@ -80,6 +80,12 @@ interface CaptureState {
   endpoints: Map<string, Map<number, string>>;
   /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
   routes: Map<number, Route>;
+  /**
+   * The routes of the last two datagrams: a connection's datagrams go both ways, so these answer most of them
+   * without the Map (whose key is a heap number once the source port passes 32767).
+   */
+  last: Route | undefined;
+  previous: Route | undefined;
 }
 
 /** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
@@ -88,6 +94,8 @@ interface FlowPair {
 }
 
 interface Route {
+  sourcePort: number;
+  destinationPort: number;
   sourceAddress: string;
   destinationAddress: string;
   source: string;
@@ -118,21 +126,28 @@ function pairOf(state: CaptureState, source: string, destination: string): FlowP
 
 /** The endpoint texts and flow of the datagram in `udp`. */
 function routeOf(state: CaptureState, udp: UdpRecord): Route {
-  const key = udp.sourcePort * 65536 + udp.destinationPort;
-  let route = state.routes.get(key);
-  if (route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination) return route;
-  const source = endpointOf(state, udp.source, udp.sourcePort);
-  const destination = endpointOf(state, udp.destination, udp.destinationPort);
-  route = { sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
-  state.routes.set(key, route);
+  const last = state.last;
+  if (last && last.sourcePort === udp.sourcePort && last.destinationPort === udp.destinationPort && last.sourceAddress === udp.source && last.destinationAddress === udp.destination) return last;
+  let route = state.previous;
+  if (!(route && route.sourcePort === udp.sourcePort && route.destinationPort === udp.destinationPort && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
+    const key = udp.sourcePort * 65536 + udp.destinationPort;
+    route = state.routes.get(key);
+    if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
+      const source = endpointOf(state, udp.source, udp.sourcePort);
+      const destination = endpointOf(state, udp.destination, udp.destinationPort);
+      route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+      state.routes.set(key, route);
+    }
+  }
+  state.previous = last;
+  state.last = route;
   return route;
 }
 
 /** decodePacket's options per protocol and security token (unknown, negotiated, not negotiated), made once. */
-const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = {
-  '0.6': [{ protocol: '0.6' }, { protocol: '0.6', securityToken: true }, { protocol: '0.6', securityToken: false }],
-  '0.7': [{ protocol: '0.7' }, { protocol: '0.7', securityToken: true }, { protocol: '0.7', securityToken: false }],
-};
+const DECODE_0_6: readonly DecodePacketOptions[] = [{ protocol: '0.6' }, { protocol: '0.6', securityToken: true }, { protocol: '0.6', securityToken: false }];
+const DECODE_0_7: readonly DecodePacketOptions[] = [{ protocol: '0.7' }, { protocol: '0.7', securityToken: true }, { protocol: '0.7', securityToken: false }];
+const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = { '0.6': DECODE_0_6, '0.7': DECODE_0_7 };
 
 const datagram = (frame: FrameRecord, source: string, destination: string, packet: DecodedPacket | undefined, error?: CodecError): CaptureDatagram =>
   packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
@@ -161,8 +176,9 @@ function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, stat
     } else if (!flow.fromHandshake && !options.protocol && end > start && first & 0x04) flow.protocol = '0.7';
   }
   const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
+  const protocol = flow?.protocol ?? options.protocol ?? '0.6';
   try {
-    return datagram(frame, source, destination, decodePacketAt(p, start, end, decodeOptions[flow?.protocol ?? options.protocol ?? '0.6'][token]!));
+    return datagram(frame, source, destination, decodePacketAt(p, start, end, (protocol === '0.6' ? DECODE_0_6 : protocol === '0.7' ? DECODE_0_7 : decodeOptions[protocol])[token]!));
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.

@@ -291,14 +291,16 @@ function unknownMessage(bytes: Uint8Array, end: number, msg: number, uuid: Uuid 
 
 /** `n` ints (all that is left when n is undefined); the error of a bad one names its index. */
 function readInts(r: ByteReader, n: number | undefined, path: string): number[] {
-  const ints: number[] = [];
+  // A known count gets an array of its size (one grown by push from empty was most of reading an input).
+  const ints: number[] = n === undefined ? [] : new Array<number>(n);
+  let i = 0;
   try {
-    if (n === undefined) while (r.remaining > 0) ints.push(r.readVarInt());
-    else for (let i = 0; i < n; i++) ints.push(r.readVarInt());
+    if (n === undefined) for (; r.pos < r.end; i++) ints.push(r.readVarInt());
+    else for (; i < n; i++) ints[i] = r.readVarInt();
   } catch {
     // The failed read again with its path (the reader did not move), for the error; the path costs a string
     // per int, so it is made only here.
-    r.readVarInt(`${path}[${ints.length}]`);
+    r.readVarInt(`${path}[${i}]`);
   }
   return ints;
 }
