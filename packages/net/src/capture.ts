@@ -54,7 +54,7 @@ function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?
 
 /** Every frame of a capture that carries UDP, decoded; a datagram that does not decode carries `error`. */
 export function* decodeCapture(bytes: Uint8Array, options: DecodeCaptureOptions = {}): Generator<CaptureDatagram> {
-  const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), last: undefined, previous: undefined };
+  const state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined) };
   const frames = new FrameReader(bytes);
   const udp: UdpRecord = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
   const reassembler = new FragmentReassembler();
@@ -81,12 +81,15 @@ interface CaptureState {
   /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
   routes: Map<number, Route>;
   /**
-   * The routes of the last two datagrams: a connection's datagrams go both ways, so these answer most of them
-   * without the Map (whose key is a heap number once the source port passes 32767).
+   * Routes by a hash of their ports (a direct-mapped cache in front of `routes`): the Map's key is a heap
+   * number once the source port passes 16383, and a look-up by it cost as much as decoding a small message.
+   * Several connections' datagrams interleave, so a cache of the last route or two missed most of the time.
    */
-  last: Route | undefined;
-  previous: Route | undefined;
+  routeCache: (Route | undefined)[];
 }
+
+const ROUTE_CACHE_SIZE = 1024;
+const routeSlot = (sourcePort: number, destinationPort: number) => (sourcePort ^ (sourcePort >>> 10) ^ (destinationPort * 17) ^ (destinationPort >>> 6)) & (ROUTE_CACHE_SIZE - 1);
 
 /** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
 interface FlowPair {
@@ -126,21 +129,18 @@ function pairOf(state: CaptureState, source: string, destination: string): FlowP
 
 /** The endpoint texts and flow of the datagram in `udp`. */
 function routeOf(state: CaptureState, udp: UdpRecord): Route {
-  const last = state.last;
-  if (last && last.sourcePort === udp.sourcePort && last.destinationPort === udp.destinationPort && last.sourceAddress === udp.source && last.destinationAddress === udp.destination) return last;
-  let route = state.previous;
-  if (!(route && route.sourcePort === udp.sourcePort && route.destinationPort === udp.destinationPort && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
-    const key = udp.sourcePort * 65536 + udp.destinationPort;
-    route = state.routes.get(key);
-    if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
-      const source = endpointOf(state, udp.source, udp.sourcePort);
-      const destination = endpointOf(state, udp.destination, udp.destinationPort);
-      route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
-      state.routes.set(key, route);
-    }
+  const slot = routeSlot(udp.sourcePort, udp.destinationPort);
+  let route = state.routeCache[slot];
+  if (route && route.sourcePort === udp.sourcePort && route.destinationPort === udp.destinationPort && route.sourceAddress === udp.source && route.destinationAddress === udp.destination) return route;
+  const key = udp.sourcePort * 65536 + udp.destinationPort;
+  route = state.routes.get(key);
+  if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
+    const source = endpointOf(state, udp.source, udp.sourcePort);
+    const destination = endpointOf(state, udp.destination, udp.destinationPort);
+    route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+    state.routes.set(key, route);
   }
-  state.previous = last;
-  state.last = route;
+  state.routeCache[slot] = route;
   return route;
 }
 
