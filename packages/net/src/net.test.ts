@@ -187,6 +187,24 @@ describe('pcap reader', () => {
     const unknownLink = pcapFile(plain.slice(0, 1), 147, { little: true, nano: false });
     expect([...decodeCapture(unknownLink)][0]?.error?.code).toBe('UNSUPPORTED_LINK_TYPE');
   });
+
+  it('iterates as a generator does (decodeCapture is an iterator written out): lazy, closed by return, throw or an error', () => {
+    // Nothing is read before the first next(): a damaged file throws there, then the iterator is done.
+    const damaged = decodeCapture(new Uint8Array(30).fill(0x41));
+    expect(() => damaged.next()).toThrow(NetError);
+    expect(damaged.next()).toEqual({ value: undefined, done: true });
+    const it = decodeCapture(fixture());
+    expect(it[Symbol.iterator]()).toBe(it);
+    expect(it.next().value).toEqual(decodeCapture(fixture()).next().value);
+    expect(it.return(undefined)).toEqual({ value: undefined, done: true });
+    expect(it.next().done).toBe(true);
+    const thrown = decodeCapture(fixture());
+    expect(() => thrown.throw(new Error('stop'))).toThrow('stop');
+    expect(thrown.next().done).toBe(true);
+    // It inherits what generator objects do (Iterator helpers, where the runtime has them).
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(it))).toBe(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+    expect([...decodeCapture(fixture())].length).toBe(expected.length);
+  });
 });
 
 describe('packet decoder', () => {

@@ -2,7 +2,7 @@
 // schemas/packet), the Huffman-compressed data inflated, then one control message, the chunks with their net
 // messages (@twcodec/netmsg's tables), or a connectionless message. The structure lives here; what the bytes
 // mean lives in the schemas.
-import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessageAt, encodeNetMessage, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessageAt, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
 import { ByteReader, ByteWriter, CodecError, teeworldsHuffman } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
@@ -73,14 +73,47 @@ export interface DecodePacketOptions {
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const named = (header: object) => Object.fromEntries(Object.entries(header).map(([k, v]) => [snake(k), v as number]));
 
-/** A flag table's names and bits as arrays, made once per table (the decoder names the flags of every packet and chunk). */
-const flagLists = new WeakMap<object, { names: string[]; bits: number[] }>();
-function flagNames(flags: Readonly<Record<string, number>>, value: number): string[] {
-  let list = flagLists.get(flags);
-  if (!list) flagLists.set(flags, (list = { names: Object.keys(flags), bits: Object.values(flags) }));
-  const out: string[] = [];
-  for (let i = 0; i < list.bits.length; i++) if (value & list.bits[i]!) out.push(list.names[i]!);
-  return out;
+/** Each flag value's list of names (filled in as values are met: a field holds at most 8 bits). */
+type FlagLists = (string[] | undefined)[];
+
+function flagList(flags: Readonly<Record<string, number>>, lists: FlagLists, value: number): string[] {
+  const list: string[] = [];
+  for (const name in flags) if (value & flags[name]!) list.push(name);
+  if (value >= 0 && value < 256) lists[value] = list;
+  return list;
+}
+
+/**
+ * The names of the flags set in `value`, in a new array of its exact length (each decoded packet and chunk
+ * owns its list; an array grown by push from empty takes room for 17).
+ */
+function flagNames(flags: Readonly<Record<string, number>>, lists: FlagLists, value: number): string[] {
+  const list = lists[value] ?? flagList(flags, lists, value);
+  switch (list.length) {
+    case 0:
+      return [];
+    case 1:
+      return [list[0]!];
+    case 2:
+      return [list[0]!, list[1]!];
+    default:
+      return list.slice();
+  }
+}
+
+/** What decoding a protocol's packets needs, looked up once per packet. */
+interface ProtocolDecoding {
+  name: NetProtocolName;
+  table: PacketProtocolDef;
+  messages: NetProtocolDef;
+  packetFlagLists: FlagLists;
+  chunkFlagLists: FlagLists;
+}
+const decodingOf = (name: NetProtocolName): ProtocolDecoding => ({ name, table: PACKET_PROTOCOLS[name], messages: MESSAGE_TABLES[name], packetFlagLists: new Array(256).fill(undefined), chunkFlagLists: new Array(256).fill(undefined) });
+const DECODING_0_6 = decodingOf('0.6');
+const DECODING_0_7 = decodingOf('0.7');
+function unknownProtocol(name: string): never {
+  throw new NetError('UNKNOWN_PROTOCOL', `protocol ${JSON.stringify(name)} (0.6 or 0.7 are read)`, -1, 'protocol');
 }
 
 /**
@@ -148,18 +181,19 @@ export function decodePacket(bytes: Uint8Array, options: DecodePacketOptions = {
 export function decodePacketAt(bytes: Uint8Array, start: number, end: number, options: DecodePacketOptions = {}): DecodedPacket {
   const length = end - start;
   if (length > 0 && ((bytes[start]! >> 2) & DDNET_0_6_PACKET.packetFlags.connless!) !== 0) return decodeConnless(bytes.subarray(start, end));
-  const protocol = options.protocol ?? '0.6';
-  const table = PACKET_PROTOCOLS[protocol];
+  const decoding = options.protocol === undefined || options.protocol === '0.6' ? DECODING_0_6 : options.protocol === '0.7' ? DECODING_0_7 : unknownProtocol(options.protocol);
+  const protocol = decoding.name;
+  const table = decoding.table;
   if (length < table.headerSize) throw new NetError('TRUNCATED', `a ${protocol} packet needs ${table.headerSize} header bytes, has ${length}`, 0, 'header');
   if (length > MAX_PACKET_SIZE) throw new NetError('PACKET_TOO_BIG', `${length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
-  const raw = table.decodeHeader(bytes, start);
-  const flags = flagNames(table.packetFlags, raw.flags);
-  const header: Record<string, number | string> = table.namedHeader(raw as never);
+  const rawFlags = table.headerFlagsAt(bytes, start);
+  const flags = flagNames(table.packetFlags, decoding.packetFlagLists, rawFlags);
+  const header: Record<string, number | string> = table.namedHeaderAt(bytes, start);
   // The data after the header: data[dataStart, dataEnd), in the packet or inflated into the shared buffer.
   let data = bytes;
   let dataStart = start + table.headerSize;
   let dataEnd = end;
-  if (raw.flags & table.packetFlags.compression!) {
+  if (rawFlags & table.packetFlags.compression!) {
     try {
       dataEnd = teeworldsHuffman().decompressInto(bytes, inflated, table.headerSize, dataStart, end);
     } catch (e) {
@@ -168,42 +202,57 @@ export function decodePacketAt(bytes: Uint8Array, start: number, end: number, op
     data = inflated;
     dataStart = 0;
   }
-  if (raw.flags & table.packetFlags.control!) return decodeControl(data.subarray(dataStart, dataEnd), table, protocol, header, flags, options);
-  const chunks: DecodedChunk[] = [];
-  const messages = MESSAGE_TABLES[protocol];
+  if (rawFlags & table.packetFlags.control!) return decodeControl(data.subarray(dataStart, dataEnd), table, protocol, header, flags, options);
+  const messages = decoding.messages;
+  const vitalFlag = table.chunkFlags.vital!;
   let pos = dataStart;
-  const numChunks = raw.numChunks ?? 0;
+  const numChunks = table.headerNumChunksAt(bytes, start);
+  // Most packets hold one or two chunks: they are kept in locals and put in an array literal of their exact
+  // length at the end (an array grown by push from empty takes room for 17; a scratch array copied out and
+  // cleared cost more in slice and fill than the chunks' decoding).
+  let first: DecodedChunk | undefined;
+  let second: DecodedChunk | undefined;
+  let more: DecodedChunk[] | undefined;
+  let count = 0;
   for (let i = 0; i < numChunks; i++) {
     // Offsets in errors count from the start of the data, as in the data alone.
     if (dataEnd - pos < table.chunkHeaderSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its header`, pos - dataStart, `chunks[${i}]`);
-    const ch = table.decodeChunkHeader(data, pos);
-    const vital = (ch.flags & table.chunkFlags.vital!) !== 0;
+    const chunkFlags = table.chunkFlagsAt(data, pos);
+    const size = table.chunkSizeAt(data, pos);
+    const vital = (chunkFlags & vitalFlag) !== 0;
     const headerSize = vital ? table.vitalChunkHeaderSize : table.chunkHeaderSize;
     if (dataEnd - pos < headerSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its vital header`, pos - dataStart, `chunks[${i}]`);
-    const sequence = vital ? table.decodeChunkHeaderVital(data, pos).sequence : undefined;
+    const sequence = vital ? table.chunkSequenceAt(data, pos) : -1;
     pos += headerSize;
-    if (dataEnd - pos < ch.size) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks} says ${ch.size} bytes, ${dataEnd - pos} left`, pos - dataStart, `chunks[${i}]`);
+    if (dataEnd - pos < size) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks} says ${size} bytes, ${dataEnd - pos} left`, pos - dataStart, `chunks[${i}]`);
     let message: AnyNetMessage | UnknownNetMessage;
-    let unframed: true | undefined;
+    let unframed = false;
     try {
-      message = decodeNetMessageAt(messages, data, pos, pos + ch.size, LENIENT);
+      message = decodeNetMessageAt(messages, data, pos, pos + size, LENIENT);
     } catch (e) {
       // Not even the message id reads: kept raw (a copy: `data` may be the shared inflate buffer), like a
       // message the schema does not name.
       unframed = true;
-      message = { kind: 'unknown', system: false, id: -1, data: data.slice(pos, pos + ch.size), error: e instanceof CodecError ? e.message : String(e) };
+      message = { kind: 'unknown', system: false, id: -1, data: data.slice(pos, pos + size), error: e instanceof CodecError ? e.message : String(e) };
     }
-    const chunkFlags = flagNames(table.chunkFlags, ch.flags);
-    if (unframed) chunks.push(sequence === undefined ? { flags: chunkFlags, size: ch.size, unframed, message } : { flags: chunkFlags, size: ch.size, sequence, unframed, message });
-    else chunks.push(sequence === undefined ? { flags: chunkFlags, size: ch.size, message } : { flags: chunkFlags, size: ch.size, sequence, message });
-    pos += ch.size;
+    const names = flagNames(table.chunkFlags, decoding.chunkFlagLists, chunkFlags);
+    let chunk: DecodedChunk;
+    if (unframed) chunk = vital ? { flags: names, size, sequence, unframed: true, message } : { flags: names, size, unframed: true, message };
+    else chunk = vital ? { flags: names, size, sequence, message } : { flags: names, size, message };
+    if (count === 0) first = chunk;
+    else if (count === 1) second = chunk;
+    else if (count === 2) more = [first!, second!, chunk];
+    else more!.push(chunk);
+    count++;
+    pos += size;
   }
-  const packet: DecodedPacket = { protocol, kind: 'connection', header, flags, chunks };
   const left = dataEnd - pos;
   const tokenSize = table.securityTokenSize;
-  if (left === tokenSize && tokenSize > 0) packet.securityToken = readToken(data, pos);
-  else if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after ${numChunks} chunks`, pos - dataStart, 'chunks');
-  return packet;
+  const list = more ?? (count === 0 ? [] : count === 1 ? [first!] : [first!, second!]);
+  // securityToken is in the literal (not added after): same key order, and no property added to a made object.
+  if (left === tokenSize && tokenSize > 0) return { protocol, kind: 'connection', header, flags, chunks: list, securityToken: readToken(data, pos) };
+  if (left) throw new NetError('TRAILING_BYTES', `${left} bytes after ${numChunks} chunks`, pos - dataStart, 'chunks');
+  return { protocol, kind: 'connection', header, flags, chunks: list };
 }
 
 /** A control packet's data (after the header, inflated): the message, then DDNet's token if any. */

@@ -218,33 +218,39 @@ export class FrameReader {
   }
 }
 
-/** Where the IP packet of the frame `d[start, end)` starts (in `d`), or undefined when the frame holds no IP. */
+/** Whether an EtherType (or SLL protocol) is IPv4 or IPv6. */
+const isIpEtherType = (t: number) => t === 0x0800 || t === 0x86dd;
+
+function needBytes(start: number, end: number, n: number, linkType: number): void {
+  if (end - start < n) throw new NetError('TRUNCATED', `a link-type ${linkType} frame needs ${n} bytes, has ${end - start}`, start, 'link');
+}
+
+/**
+ * Where the IP packet of the frame `d[start, end)` starts (in `d`), or undefined when the frame holds no IP.
+ * No closures here: this runs once per frame, and a closure per call was a tenth of decodeCapture's garbage.
+ */
 function ipStart(d: Uint8Array, start: number, end: number, linkType: number): number | undefined {
-  const need = (n: number) => {
-    if (end - start < n) throw new NetError('TRUNCATED', `a link-type ${linkType} frame needs ${n} bytes, has ${end - start}`, start, 'link');
-  };
-  const ipEtherType = (t: number) => t === 0x0800 || t === 0x86dd;
   switch (linkType) {
     case LINKTYPE.ethernet: {
-      need(14);
+      needBytes(start, end, 14, linkType);
       let at = 12;
       let type = (d[start + at]! << 8) | d[start + at + 1]!;
       // 802.1Q / 802.1ad VLAN tags.
       while (type === 0x8100 || type === 0x88a8) {
         at += 4;
-        need(at + 2);
+        needBytes(start, end, at + 2, linkType);
         type = (d[start + at]! << 8) | d[start + at + 1]!;
       }
-      return ipEtherType(type) ? start + at + 2 : undefined;
+      return isIpEtherType(type) ? start + at + 2 : undefined;
     }
     case LINKTYPE.null:
     case LINKTYPE.loop: {
-      need(4);
+      needBytes(start, end, 4, linkType);
       // The address family: host byte order for NULL (either), big-endian for LOOP. 2 is IPv4; 24, 28, 30 IPv6.
       const be = (d[start]! << 24) | (d[start + 1]! << 16) | (d[start + 2]! << 8) | d[start + 3]!;
       const le = (d[start + 3]! << 24) | (d[start + 2]! << 16) | (d[start + 1]! << 8) | d[start]!;
       const family = linkType === LINKTYPE.loop ? be : Math.min(be >>> 0, le >>> 0);
-      return [2, 24, 28, 30].includes(family) ? start + 4 : undefined;
+      return family === 2 || family === 24 || family === 28 || family === 30 ? start + 4 : undefined;
     }
     case LINKTYPE.raw:
     case 12:
@@ -253,11 +259,11 @@ function ipStart(d: Uint8Array, start: number, end: number, linkType: number): n
     case LINKTYPE.ipv6:
       return start;
     case LINKTYPE.linuxSll:
-      need(16);
-      return ipEtherType((d[start + 14]! << 8) | d[start + 15]!) ? start + 16 : undefined;
+      needBytes(start, end, 16, linkType);
+      return isIpEtherType((d[start + 14]! << 8) | d[start + 15]!) ? start + 16 : undefined;
     case LINKTYPE.linuxSll2:
-      need(20);
-      return ipEtherType((d[start]! << 8) | d[start + 1]!) ? start + 20 : undefined;
+      needBytes(start, end, 20, linkType);
+      return isIpEtherType((d[start]! << 8) | d[start + 1]!) ? start + 20 : undefined;
     default:
       throw new NetError('UNSUPPORTED_LINK_TYPE', `link type ${linkType} (Ethernet, NULL/loopback, raw IP, Linux SLL and SLL2 are read)`, start, 'link');
   }

@@ -49,6 +49,12 @@ export interface PacketProtocolDef {
   readonly headerFields: readonly string[];
   /** The header decodeHeader gave, with the schema's field names (as decoded packets show it). */
   readonly namedHeader: (header: never) => Record<string, number>;
+  /** namedHeader(decodeHeader(bytes, offset)) with no header object in between. */
+  readonly namedHeaderAt: (bytes: Uint8Array, offset: number) => Record<string, number>;
+  /** The header's flags field alone. */
+  readonly headerFlagsAt: (bytes: Uint8Array, offset: number) => number;
+  /** The header's num_chunks field alone. */
+  readonly headerNumChunksAt: (bytes: Uint8Array, offset: number) => number;
   readonly packetFlags: Readonly<Record<string, number>>;
   /** Bytes of DDNet's security token at the end of the data (0: the protocol has none). */
   readonly securityTokenSize: number;
@@ -56,6 +62,10 @@ export interface PacketProtocolDef {
   readonly vitalChunkHeaderSize: number;
   readonly decodeChunkHeader: (bytes: Uint8Array, offset?: number) => { flags: number; size: number };
   readonly decodeChunkHeaderVital: (bytes: Uint8Array, offset?: number) => { sequence: number };
+  /** A chunk header's flags, size and (vital chunk) sequence fields alone. */
+  readonly chunkFlagsAt: (bytes: Uint8Array, offset: number) => number;
+  readonly chunkSizeAt: (bytes: Uint8Array, offset: number) => number;
+  readonly chunkSequenceAt: (bytes: Uint8Array, offset: number) => number;
   readonly encodeChunkHeader: (value: never, out: Uint8Array, offset?: number) => number;
   readonly chunkFlags: Readonly<Record<string, number>>;
   readonly controlMessages: readonly ControlMessageDef[];

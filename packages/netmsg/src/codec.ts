@@ -130,9 +130,44 @@ interface Reading {
   sizeIndex: number[];
   /** The fields `build` sets (those before the first optional one). */
   fixed: number;
+  /**
+   * The message's field definitions copied into objects of one shape (every NetFieldDef key, undefined where
+   * the schema gives none): the generated tables hold fields of many shapes, and reading `type`, `optional`,
+   * `size` off them was a megamorphic property load per field, the costliest part of decoding a small message.
+   */
+  fields: NetFieldDef[];
+  /** Per field: whether it is an int or tick (read right in the decode loop, by far the most common field). */
+  isInt: boolean[];
 }
 
+/** A field definition with every key present, in one order (see Reading.fields). */
+function uniformField(f: NetFieldDef): NetFieldDef {
+  return {
+    name: f.name,
+    key: f.key,
+    type: f.type,
+    description: f.description,
+    optional: f.optional,
+    min: f.min,
+    max: f.max,
+    mask: f.mask,
+    sanitize: f.sanitize,
+    size: f.size,
+    count: f.count,
+    sizeField: f.sizeField,
+    countDivisor: f.countDivisor,
+    countTable: f.countTable,
+    counts: f.counts,
+    nonempty: f.nonempty,
+  };
+}
+
+/** Message ids (id << 1 | system) below this are looked up in an array, not the Map. */
+const ID_LIST_SIZE = 512;
+
 interface Index {
+  /** By id << 1 | system, for ids below ID_LIST_SIZE (an array look-up costs less than a Map's). */
+  byIdList: (Reading | undefined)[];
   byId: Map<number, Reading>;
   byUuid: Map<string, Reading>;
   byName: Map<string, NetMessageDef>;
@@ -146,7 +181,7 @@ function indexOf(protocol: NetProtocolDef): Index {
   if (protocol === lastProtocol) return lastIndex!;
   let index = indexes.get(protocol);
   if (!index) {
-    index = { byId: new Map(), byUuid: new Map(), byName: new Map() };
+    index = { byIdList: new Array<Reading | undefined>(ID_LIST_SIZE).fill(undefined), byId: new Map(), byUuid: new Map(), byName: new Map() };
     for (const m of protocol.messages) {
       const firstOptional = m.fields.findIndex((f) => f.optional);
       const reading: Reading = {
@@ -155,10 +190,16 @@ function indexOf(protocol: NetProtocolDef): Index {
         checkWriteBack: m.fields.some((f) => TEXT_TYPES.includes(f.type)),
         sizeIndex: m.fields.map((f) => (f.sizeField ? m.fields.findIndex((g) => g.name === f.sizeField) : -1)),
         fixed: firstOptional < 0 ? m.fields.length : firstOptional,
+        fields: m.fields.map(uniformField),
+        isInt: m.fields.map((f) => f.type === 'int' || f.type === 'tick'),
       };
       index.byName.set(m.name, m);
       if (m.uuid) index.byUuid.set(`${m.system ? 1 : 0}${m.uuid}`, reading);
-      else index.byId.set(m.id * 2 + (m.system ? 1 : 0), reading);
+      else {
+        const key = m.id * 2 + (m.system ? 1 : 0);
+        index.byId.set(key, reading);
+        if (key >= 0 && key < ID_LIST_SIZE) index.byIdList[key] = reading;
+      }
     }
     indexes.set(protocol, index);
   }
@@ -200,18 +241,19 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
   }
   const system = (msg & 1) === 1;
   const index = indexOf(protocol);
-  const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : index.byId.get(msg);
+  const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
   const fieldsStart = r.pos;
   if (!reading) return unknownMessage(bytes, end, msg, uuid, fieldsStart);
   const def = reading.def;
   try {
-    const fields = def.fields;
+    const fields = reading.fields;
+    const isInt = reading.isInt;
     const values = fieldValues.length >= fields.length ? fieldValues : (fieldValues = new Array<unknown>(fields.length));
     let n = 0;
     for (; n < fields.length; n++) {
       const f = fields[n]!;
-      if (f.optional && r.remaining === 0) break;
-      values[n] = readField(r, f, values, reading.sizeIndex[n]!, reading.paths[n]!, end - start);
+      if (f.optional && r.pos === end) break;
+      values[n] = isInt[n] ? r.readVarInt(reading.paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, reading.paths[n]!, end - start);
     }
     let out: AnyNetMessage;
     let i = 0;
@@ -249,14 +291,16 @@ function unknownMessage(bytes: Uint8Array, end: number, msg: number, uuid: Uuid 
 
 /** `n` ints (all that is left when n is undefined); the error of a bad one names its index. */
 function readInts(r: ByteReader, n: number | undefined, path: string): number[] {
-  const ints: number[] = [];
+  // A known count gets an array of its size (one grown by push from empty was most of reading an input).
+  const ints: number[] = n === undefined ? [] : new Array<number>(n);
+  let i = 0;
   try {
-    if (n === undefined) while (r.remaining > 0) ints.push(r.readVarInt());
-    else for (let i = 0; i < n; i++) ints.push(r.readVarInt());
+    if (n === undefined) for (; r.pos < r.end; i++) ints.push(r.readVarInt());
+    else for (; i < n; i++) ints[i] = r.readVarInt();
   } catch {
     // The failed read again with its path (the reader did not move), for the error; the path costs a string
     // per int, so it is made only here.
-    r.readVarInt(`${path}[${ints.length}]`);
+    r.readVarInt(`${path}[${i}]`);
   }
   return ints;
 }
