@@ -588,7 +588,11 @@ const groups = () => [...new Set(Object.keys(COMMANDS).map((n) => n.split(' ')[0
 
 /** The version of this package, for `twcodec --version`. */
 export function cliVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  // This module is dist/index.js, or a chunk of the bundle in dist/bundle/ (bundle.mjs): package.json is one or
+  // two directories up.
+  const near = new URL('../package.json', import.meta.url);
+  const path = existsSync(near) ? near : new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }
 
 /**
