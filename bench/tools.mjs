@@ -108,7 +108,8 @@ function row(measure, ours, theirs, { floor = false } = {}) {
   const target = floor ? undefined : '<=1.0';
   const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined });
   if (t.theirs === undefined) {
-    report('tools', measure, t.ours, undefined, `DDNet tools absent (${toolsDir}): twcodec ${ms(t.ours)}, no ratio`);
+    // No ratio (the summary prints -): the DDNet column is skipped, twcodec's own figure is in the note.
+    report('tools', measure, NaN, undefined, `DDNet tools absent (${toolsDir}): twcodec ${ms(t.ours)} CPU, no ratio`);
     return;
   }
   report('tools', measure, t.ours / t.theirs, target, `twcodec ${ms(t.ours)}, DDNet ${ms(t.theirs)} CPU`);
@@ -161,13 +162,13 @@ for (const [which, map] of [
   const theirs = () => maps.reduce((sum, map) => sum + cpuOf([ddnet('map_find_env'), map, '0'], [0, 1]), 0);
   const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined });
   const rate = (cpu) => `${(maps.length / (cpu / 1000)).toFixed(1)} maps/s`;
-  if (t.theirs === undefined) report('tools', `batch map info --jobs 2 (${maps.length} maps)`, t.ours, undefined, `DDNet tools absent: twcodec ${rate(t.ours)} of CPU`);
+  if (t.theirs === undefined) report('tools', `batch map info --jobs 2 (${maps.length} maps)`, NaN, undefined, `DDNet tools absent: twcodec ${rate(t.ours)} of CPU`);
   else report('tools', `batch map info --jobs 2 (${maps.length} maps) vs map_find_env loop`, t.ours / t.theirs, '<=1.0', `CPU time; twcodec ${rate(t.ours)}, DDNet ${rate(t.theirs)}`);
   const ourPeak = peakRssOf(twcodec('map', 'info', '--jobs', '2', ...maps), [0, 1]);
   const theirPeak = haveDdnet && gnuTime ? Math.max(...maps.map((map) => peakRssOf([ddnet('map_find_env'), map, '0'], [0, 1]))) : undefined;
   if (ourPeak === undefined) console.log('no /usr/bin/time: peak memory not measured');
   else {
-    notePeakRss(0); // the summary's peak column is this process's; the batch's own is the row below
+    notePeakRss(ourPeak); // the summary's peak column: the largest twcodec process this bench ran
     report('tools', 'batch map info --jobs 2: peak RSS / 150 MB', ourPeak / 150, '<=1.0', `twcodec ${ourPeak.toFixed(0)} MB${theirPeak === undefined ? '' : `, DDNet ${theirPeak.toFixed(1)} MB (max over its processes)`}`);
   }
 }
