@@ -1,6 +1,6 @@
 // Runs every bench, one process each (so that each one's peak memory is its own), and prints one table:
 // each measure as a ratio to the floor measured in the same run, beside the target the project set for it.
-// Run: npm run bench   (BENCH_ONLY=teehistorian,map to pick some; TH_BENCH_MB sizes the teehistorian file)
+// Run: npm run bench   (tools: the CLI against DDNet's tools, whole processes; BENCH_ONLY=teehistorian,map to pick some; TH_BENCH_MB sizes the teehistorian file)
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 // Not from common.mjs: importing it would add this process's own memory line to the summary.
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-const benches = ['datafile', 'map', 'snapshot', 'teehistorian', 'demo', 'demo-chunks', 'browser-inflate', 'net'].filter((b) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(b));
+const benches = ['datafile', 'map', 'snapshot', 'teehistorian', 'demo', 'demo-chunks', 'browser-inflate', 'net', 'tools'].filter((b) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(b));
 const rows = [];
 for (const bench of benches) {
   console.log(`\n== ${bench}`);

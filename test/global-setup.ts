@@ -22,6 +22,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => void> {
   execFileSync('npx', ['tsc', '-b'], { cwd: repoRoot, stdio: 'inherit' });
+  // The twcodec binary runs the CLI's bundle (packages/cli/bundle.mjs): made again when dist/ changed under it.
+  execFileSync('node', [join(repoRoot, 'packages', 'cli', 'bundle.mjs'), '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
   const explorerDist = mkdtempSync(join(tmpdir(), 'twcodec-explorer-'));
   const { build } = await import('vite');
   const config = (await import(join(repoRoot, 'packages', 'explorer', 'vite.config.mjs'))).default;

@@ -5,13 +5,11 @@ import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type BatchLine, type BatchOptions, runBatchJob } from './batch-jobs.js';
-import { plural } from '@twcodec/map-tools';
-import { type CliIo, UsageError } from './io.js';
+import type { BatchLine, BatchOptions } from './batch-jobs.js';
+import { isGlob } from './glob.js';
+import { type CliIo, plural, UsageError } from './io.js';
 
-const GLOB_CHARS = /[*?[{]/;
-
-export const isGlob = (arg: string) => GLOB_CHARS.test(arg);
+export { isGlob };
 
 /** `a{b,c}d` -> `abd`, `acd` (nested braces too); text without braces as it is. */
 function expandBraces(pattern: string): string[] {
@@ -211,7 +209,8 @@ export async function runBatch(io: CliIo, command: string, args: string[], jobs:
     // Every file is started at once; the pool queues them. Lines are written as soon as all before them are.
     const results = files.map((file, i) => (unmatched.has(file) ? Promise.resolve(noMatch(file)) : pool ? pool.run(file, options[i]!) : undefined));
     for (let i = 0; i < files.length; i++) {
-      const line = (await results[i]) ?? (await runBatchJob(command, files[i]!, options[i], (path) => io.readFile(path)));
+      // With one thread the files are read here; the jobs' modules load only then (the workers load their own).
+      const line = (await results[i]) ?? (await (await import('./batch-jobs.js')).runBatchJob(command, files[i]!, options[i], (path) => io.readFile(path)));
       if (line.ok) summary.ok++;
       else summary.failed++;
       await io.stdout(`${JSON.stringify(line)}\n`);

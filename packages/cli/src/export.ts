@@ -1,11 +1,6 @@
 import { demoTables, encodeTable, EXPORT_FORMATS, ExportDependencyError, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
 import { CliError, type CliIo, UsageError } from './io.js';
 
-export const EXPORT_FLAGS = {
-  format: { type: 'string', value: 'FORMAT', help: 'parquet (default; needs the package hyparquet-writer) or arrow (an Arrow IPC file; needs apache-arrow)' },
-  table: { type: 'string', value: 'NAME', help: 'only this table, written to OUT itself (a file, or - for standard output; with many files OUT/<name>/<table>.<ext>)' },
-} as const;
-
 export interface ExportOptions {
   format: ExportFormat;
   table: string | undefined;

@@ -1,35 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CodecError, describeSource } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
-import { datafileInfo, resaveDatafile } from './datafile.js';
-import { demoInfo, demoResave, demoSlice, demoSnapshotObjects, demoSnapshots, demoStrip } from './demo.js';
-import { isGlob, runBatch } from './batch.js';
-import { ExportDependencyError, loadFormat } from '@twcodec/export';
-import { EXPORT_FLAGS, exportCommand, exportDirs, exportOptions } from './export.js';
-import { CliError, type CliIo, OutputClosed, UsageError } from './io.js';
-import {
-  type ItemChoice,
-  mapConvert,
-  mapresFiles,
-  mapDiffCommand,
-  mapExtract,
-  mapInfo,
-  mapJson,
-  mapPackFiles,
-  mapRender,
-  mapReplaceImage,
-  mapReplaceSound,
-  mapResave,
-  mapValidate,
-  CONVERT_TARGETS,
-} from './map.js';
-import { fixMap, formatMapDiff, ORIGINAL_MAP, packMap, plural, unpackMapEntries } from '@twcodec/map-tools';
+import type { CodecError } from '@twcodec/runtime';
+import { CliError, type CliIo, OutputClosed, plural, UsageError } from './io.js';
+import type { ItemChoice } from './map.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
-import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from './messages.js';
-import { teehistorianDump, teehistorianResave, teehistorianStats } from './teehistorian.js';
+import { isGlob } from './glob.js';
 import { NET_COMMANDS } from './net.js';
+
+// A command loads the modules it needs when it runs (`await import(...)` in its run(), its option values in
+// choices()): loading every package at start-up was most of a small map's `map info` (issue 28; the figures
+// are in docs/performance.md). Only this file, io, sniff, glob and net's command table load for every command;
+// bin/twcodec.js runs them bundled (bundle.mjs).
 
 export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 
@@ -41,8 +23,11 @@ interface Flag {
   type: 'boolean' | 'string';
   value?: string;
   help: string;
-  /** The values a string option takes (anything else is a usage error listing them). */
-  choices?: readonly string[];
+  /**
+   * The values a string option takes (anything else is a usage error listing them); a function when they come
+   * from a module that only that command needs (loaded when the option is checked or the help printed).
+   */
+  choices?: readonly string[] | (() => Promise<readonly string[]>);
   /** With choices: a comma-separated list of them. */
   list?: true;
 }
@@ -73,7 +58,19 @@ const docs = (path: string) => `${REPOSITORY}/blob/main/${path}`;
 
 
 /** What `demo messages --kind` takes: every message kind of both protocols a demo can hold, and unknown. */
-const MESSAGE_KINDS = [...new Set([...DDNET_0_6_MESSAGES.messages, ...TEEWORLDS_0_7_MESSAGES.messages].map((m) => m.name))].sort().concat('unknown');
+async function messageKinds(): Promise<string[]> {
+  const { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES } = await import('@twcodec/netmsg');
+  return [...new Set([...DDNET_0_6_MESSAGES.messages, ...TEEWORLDS_0_7_MESSAGES.messages].map((m) => m.name))].sort().concat('unknown');
+}
+
+/** The values a flag takes, when it has a list of them. */
+const choicesOf = async (flag: Flag) => (typeof flag.choices === 'function' ? await flag.choices() : flag.choices);
+
+/** `teehistorian export` and `demo export` (export.ts does the work). */
+const EXPORT_FLAGS = {
+  format: { type: 'string', value: 'FORMAT', help: 'parquet (default; needs the package hyparquet-writer) or arrow (an Arrow IPC file; needs apache-arrow)' },
+  table: { type: 'string', value: 'NAME', help: 'only this table, written to OUT itself (a file, or - for standard output; with many files OUT/<name>/<table>.<ext>)' },
+} as const;
 const STDIN_NOTE = 'FILE may be - to read standard input.';
 
 /** Calls `report` every `every` items, for progress on long runs. */
@@ -114,6 +111,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'JSON summary: version, item types with counts and UUIDs, data sizes',
     details: STDIN_NOTE,
     async run(io, [file]) {
+      const { datafileInfo } = await import('./datafile.js');
       io.stdout(json({ file, ...datafileInfo(await io.readFile(file!)) }));
     },
   },
@@ -123,6 +121,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Read a datafile and write it back',
     details: 'Nothing is written on error: the output goes to a temporary file that is renamed at the end.',
     async run(io, [input, output], flags) {
+      const { resaveDatafile } = await import('./datafile.js');
       await io.writeFile(output!, resaveDatafile(await io.readFile(input!), flags.ddnet === true));
     },
   },
@@ -133,6 +132,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "JSON summary: images, envelopes, groups, layers by kind, sounds, the game layer's size",
     details: STDIN_NOTE,
     async run(io, [file]) {
+      const { mapInfo } = await import('./map.js');
       io.stdout(json({ file, ...mapInfo(await io.readFile(file!)) }));
     },
   },
@@ -143,6 +143,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "What DDNet's loader would refuse (errors: exit 1) or silently fix, as JSON",
     details: `Each issue has a severity (error, fixed, warning), a code and a path such as groups[2].layers[0].data. ${STDIN_NOTE}`,
     async run(io, [file]) {
+      const { mapValidate } = await import('./map.js');
       const result = mapValidate(await io.readFile(file!));
       io.stdout(json({ file, ...result }));
       if (!result.ok) throw new ReportedFailure(plural(result.errors, 'error'));
@@ -157,6 +158,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Read into the map model and write it back (identical bytes when nothing changed)',
     details: 'Maps DDNet loads resave without --lenient, also when validate warns about them.',
     async run(io, [input, output], flags) {
+      const { mapResave } = await import('./map.js');
       await io.writeFile(output!, mapResave(await io.readFile(input!), flags.ddnet === true, flags.lenient === true));
     },
   },
@@ -166,6 +168,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'The whole map model as JSON; byte data summarised or written beside it',
     details: STDIN_NOTE,
     async run(io, [file], flags) {
+      const { mapJson } = await import('./map.js');
       const dir = flags['data-dir'] as string | undefined;
       const pending: [string, Uint8Array][] = [];
       const text = mapJson(await io.readFile(file!), dir === undefined ? undefined : (name, data) => {
@@ -182,6 +185,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Write embedded images as DIR/images/<name>.png and sounds as DIR/sounds/<name>.opus; list external images',
     details: 'File names are the image and sound names made safe for file systems (a clash gets -<index>).',
     async run(io, [input, dir]) {
+      const { mapExtract } = await import('./map.js');
       const { images, files } = mapExtract(await io.readFile(input!));
       let n = 0;
       for (const [name, data] of files) {
@@ -198,6 +202,7 @@ const COMMANDS: Record<string, Command> = {
       'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh. ' +
       'A map whose files would exceed 512 MiB together (e.g. a 8192x8192 layer: 604 MB of tile text) is refused before anything is written.',
     async run(io, [input, dir]) {
+      const { unpackMapEntries } = await import('@twcodec/map-tools');
       // Tile text is written in chunks as it is made: memory stays at the map's size, not the text's.
       const files = unpackMapEntries(await io.readFile(input!));
       let n = 0;
@@ -215,6 +220,8 @@ const COMMANDS: Record<string, Command> = {
       'Without DIR/original.map the map is written afresh: it reads back as map.json says, but its bytes (compression, item layout) ' +
       'may differ from the map that was unpacked; pack says so on stderr.',
     async run(io, [dir, output]) {
+      const { mapPackFiles } = await import('./map.js');
+      const { ORIGINAL_MAP, packMap } = await import('@twcodec/map-tools');
       const files = await mapPackFiles((p) => io.readFile(p), dir!);
       const packed = packMap(files);
       await io.writeFile(output!, packed);
@@ -226,6 +233,8 @@ const COMMANDS: Record<string, Command> = {
     flags: { json: { type: 'boolean', help: 'print JSON ({changes, tiles}) instead of text' } },
     summary: 'Differences of two maps by item, layer and tile (exit 1 when they differ)',
     async run(io, [a, b], flags) {
+      const { mapDiffCommand } = await import('./map.js');
+      const { formatMapDiff } = await import('@twcodec/map-tools');
       const diff = mapDiffCommand(await io.readFile(a!), await io.readFile(b!));
       io.stdout(flags.json ? json(diff) : formatMapDiff(diff));
       if (diff.changes.length || diff.tiles.length) throw new ReportedFailure(`${plural(diff.changes.length, 'change')}, ${plural(diff.tiles.length, 'tile')}`);
@@ -234,7 +243,7 @@ const COMMANDS: Record<string, Command> = {
   'map convert': {
     args: ['IN', 'OUT'],
     flags: {
-      to: { type: 'string', value: 'FORMAT', choices: [...CONVERT_TARGETS, '07'], help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
+      to: { type: 'string', value: 'FORMAT', choices: async () => [...(await import('./map.js')).CONVERT_TARGETS, '07'], help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
       mapres: { type: 'string', value: 'DIR', help: "with --to 0.7: embed each external image from DIR/<name>.png (an RGBA PNG, e.g. from DDNet's data/mapres)" },
     },
     summary: 'Convert a Teeworlds 0.7 map to DDNet (RGBA images, expanded tiles), or a DDNet map to 0.7 (--to 0.7)',
@@ -243,6 +252,7 @@ const COMMANDS: Record<string, Command> = {
       '(0.7 clients have other mapres). It prints what it did as JSON; a tile layer whose image sides are not multiples of 16 (0.7 cannot draw it) ' +
       'makes it exit 1, after writing OUT, as map_convert_07 does.',
     async run(io, [input, output], flags) {
+      const { mapConvert, mapresFiles } = await import('./map.js');
       const to = (flags.to as string | undefined) ?? 'ddnet';
       const bytes = await io.readFile(input!);
       if (flags.mapres !== undefined && to === 'ddnet') throw new UsageError('--mapres is for --to 0.7');
@@ -274,6 +284,7 @@ const COMMANDS: Record<string, Command> = {
       '0.7 RGB images become RGBA, non-zero padding and skip bytes are zeroed, shared tile data is copied. Everything else is listed as remaining. ' +
       'OUT must differ from IN unless --in-place is given; nothing is written on error.',
     async run(io, [input, output], flags) {
+      const { fixMap } = await import('@twcodec/map-tools');
       if (input !== '-' && resolvePath(input!) === resolvePath(output!) && flags['in-place'] !== true) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
       const result = fixMap(await io.readFile(input!));
       await io.writeFile(output!, result.bytes);
@@ -289,6 +300,7 @@ const COMMANDS: Record<string, Command> = {
     },
     summary: 'Render a PNG preview of the map',
     async run(io, [input, output], flags) {
+      const { mapresFiles, mapRender } = await import('./map.js');
       const bytes = await io.readFile(input!);
       let mapres: Map<string, Uint8Array> | undefined;
       if (typeof flags.mapres === 'string') {
@@ -315,6 +327,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Replace image IMAGE (index or name) with a PNG (any colour type, made RGBA and embedded)',
     details: 'IMAGE made of digits is an index; when an image has that name too, say which with --index or --name.',
     async run(io, positionals, flags) {
+      const { mapReplaceImage } = await import('./map.js');
       const { which, rest: [input, png, output] } = pickItem(positionals, flags, 'IMAGE');
       await io.writeFile(output!, mapReplaceImage(await io.readFile(input!), which, await io.readFile(png!), png!));
     },
@@ -328,6 +341,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Replace sound SOUND (index or name) with an Ogg Opus file',
     details: 'SOUND made of digits is an index; when a sound has that name too, say which with --index or --name.',
     async run(io, positionals, flags) {
+      const { mapReplaceSound } = await import('./map.js');
       const { which, rest: [input, opus, output] } = pickItem(positionals, flags, 'SOUND');
       await io.writeFile(output!, mapReplaceSound(await io.readFile(input!), which, await io.readFile(opus!), opus!));
     },
@@ -339,6 +353,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'JSON: header, count of each message kind (PLAYER_DIFF, ..., EX:<name>), ticks, players',
     details: STDIN_NOTE,
     async run(io, [file]) {
+      const { teehistorianStats } = await import('./teehistorian.js');
       io.stdout(json({ file, ...teehistorianStats(await io.readFile(file!)) }));
     },
   },
@@ -347,6 +362,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'NDJSON: the header, then every message with its tick (streams the file)',
     details: `Byte fields are hex. Every line has a kind: header, a message kind (PLAYER_DIFF, ..., EX:<name>), or end: a file that ends without FINISH gets a last line {"kind": "end", "end": ...}. MESSAGE records also show \`net\`: the client message decoded (kind and fields). ${STDIN_NOTE}`,
     async run(io, [file]) {
+      const { teehistorianDump } = await import('./teehistorian.js');
       const progress = counter(io, 'messages', 100_000);
       for await (const line of teehistorianDump(io.openRead(file!))) {
         await io.stdout(line);
@@ -360,6 +376,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'NDJSON: the chat lines (cl_say) the file holds: tick, client id, player name, team, text',
     details: `DDNet does not record chat in teehistorian files (cl_say is left out on purpose), so its files give no lines; names come from the clients' start/change info. ${STDIN_NOTE}`,
     async run(io, [file]) {
+      const { teehistorianChatNdjson } = await import('./messages.js');
       for await (const line of teehistorianChatNdjson(io.openRead(file!))) await io.stdout(line);
     },
   },
@@ -370,6 +387,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Tables for DuckDB, Spark, pandas: positions, inputs, events as OUT/<table>.parquet (or .arrow)',
     details: `positions: tick, cid, x, y (absolute); inputs: tick, cid and the 10 input fields (absolute); events: tick, cid, kind, data (JSON) for every other message but TICK_SKIP and FINISH. Each file's metadata holds the header as JSON. See ${docs('docs/export.md')}. ${STDIN_NOTE}`,
     async run(io, [file, out], flags) {
+      const { exportCommand } = await import('./export.js');
       await exportCommand(io, 'teehistorian', file!, out!, flags);
     },
   },
@@ -377,6 +395,7 @@ const COMMANDS: Record<string, Command> = {
     args: ['IN', 'OUT'],
     summary: 'Read into messages and write them back (identical bytes)',
     async run(io, [input, output]) {
+      const { teehistorianResave } = await import('./teehistorian.js');
       await io.writeFile(output!, teehistorianResave(await io.readFile(input!)));
     },
   },
@@ -387,6 +406,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'JSON: header fields, tick range, chunk counts by kind',
     details: `ticks.span counts the ticks from first to last; ticks.snapshots the lines demo snapshots prints (one per recorded tick). end: where reading stopped; a demo cut short (a recording that was killed) is read up to its last whole chunk, with end.truncated true. ${STDIN_NOTE}`,
     async run(io, [file]) {
+      const { demoInfo } = await import('./demo.js');
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
     },
   },
@@ -397,6 +417,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Tables for DuckDB, Spark, pandas: one per snapshot object (character, player_info, ...) and chat, as OUT/<table>.parquet',
     details: `Object tables have a row per item per recorded tick: tick, id (the client id for character, player_info, client_info), then the fields by their schema names (fixed-point fields as values, strings decoded). unknown_items holds items of unknown types; chat the chat lines. A demo cut short is exported up to its last whole chunk (the summary says truncated). See ${docs('docs/export.md')}. ${STDIN_NOTE}`,
     async run(io, [file, out], flags) {
+      const { exportCommand } = await import('./export.js');
       await exportCommand(io, 'demo', file!, out!, flags);
     },
   },
@@ -405,6 +426,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Read and write again through the demo writer (identical bytes for demos DDNet recorded)',
     details: "A demo that would not come back byte for byte (two snapshot chunks in one tick, a message before its tick's snapshot, more than 64 timeline markers, another packing) is refused with what would change and where (NOT_LOSSLESS); nothing is written.",
     async run(io, [input, output]) {
+      const { demoResave } = await import('./demo.js');
       await io.writeFile(output!, demoResave(await io.readFile(input!)));
     },
   },
@@ -420,6 +442,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "Cut out a range of ticks as DDNet's demo slicing does (starts with a keyframe)",
     details: 'Ticks, times and markers can be mixed: --from-time 10 --to 5000. The source timestamp is kept.',
     async run(io, [input, output], flags) {
+      const { demoSlice } = await import('./demo.js');
       await io.writeFile(output!, demoSlice(await io.readFile(input!), flags));
     },
   },
@@ -431,16 +454,18 @@ const COMMANDS: Record<string, Command> = {
     },
     summary: 'Write the demo again without chat and/or its embedded map',
     async run(io, [input, output], flags) {
+      const { demoStrip } = await import('./demo.js');
       if (flags.chat !== true && flags.map !== true) throw new UsageError("demo strip needs --chat, --map or both (without them it would only copy the demo) (usage: twcodec demo strip IN OUT [--chat] [--map])");
       await io.writeFile(output!, demoStrip(await io.readFile(input!), { chat: flags.chat === true, map: flags.map === true }));
     },
   },
   'demo messages': {
     args: ['FILE'],
-    flags: { kind: { type: 'string', value: 'KIND,...', choices: MESSAGE_KINDS, list: true, help: 'only these message kinds, comma-separated (e.g. sv_chat,sv_broadcast)' } },
+    flags: { kind: { type: 'string', value: 'KIND,...', choices: messageKinds, list: true, help: 'only these message kinds, comma-separated (e.g. sv_chat,sv_broadcast)' } },
     summary: 'NDJSON: one line per recorded net message: tick, kind, fields',
     details: `Kinds are the names in ${docs('docs/formats/net-messages.md')}; messages recorded before the first tick marker have the first tick; messages the schema does not know print as "unknown" with their id or UUID and bytes (hex). ${STDIN_NOTE}`,
     async run(io, [file], flags) {
+      const { demoMessagesNdjson } = await import('./messages.js');
       const kinds = typeof flags.kind === 'string' ? new Set(flags.kind.split(',').map((k) => k.trim())) : undefined;
       const progress = counter(io, 'messages', 10_000);
       for (const line of demoMessagesNdjson(await io.readFile(file!), kinds)) {
@@ -455,6 +480,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "NDJSON: the chat lines: tick, client id, player name (from the client-info snapshot items), team, text",
     details: `team: 0 everyone, 1 team, 2/3 whisper sent/received; clientId -1 is the server. ${STDIN_NOTE}`,
     async run(io, [file]) {
+      const { demoChatNdjson } = await import('./messages.js');
       for (const line of demoChatNdjson(await io.readFile(file!))) await io.stdout(line);
     },
   },
@@ -464,6 +490,7 @@ const COMMANDS: Record<string, Command> = {
     details: `Items are {object, id, fields, names}: names gives the names of enum values and flag bits beside the numbers in fields (weapon: "gun", playerFlags: ["playing", "aim"]); an item of unknown type is {object: its UUID or type_N, id, unknown, data}. Values DDNet's validation would correct are listed under "problems". A demo cut short (a recording that was killed) is read up to its last whole chunk; a last line {"end": {"truncated": true, ...}} says where it ended. ${STDIN_NOTE}`,
     flags: { summary: { type: 'boolean', help: 'only the item count and the items by type name per tick' } },
     async run(io, [file], flags) {
+      const { demoSnapshotObjects, demoSnapshots } = await import('./demo.js');
       const progress = counter(io, 'snapshots', 1_000);
       const bytes = await io.readFile(file!);
       for (const line of flags.summary === true ? demoSnapshots(bytes) : demoSnapshotObjects(bytes)) {
@@ -536,10 +563,12 @@ function usage(group?: string): string {
   ].join('\n');
 }
 
-function commandHelp(name: string, command: Command): string {
+async function commandHelp(name: string, command: Command): Promise<string> {
+  const choices = new Map<Flag, readonly string[] | undefined>();
+  for (const f of Object.values(command.flags ?? {})) choices.set(f, await choicesOf(f));
   const flags = Object.entries(command.flags ?? {}).flatMap(([flag, f]) => {
     const spec = `  --${flag}${f.value ? ` ${f.value}` : ''}`;
-    const values = f.choices && f.choices.length <= 8 ? ` (${f.choices.join(', ')})` : '';
+    const values = choices.get(f) && choices.get(f)!.length <= 8 ? ` (${choices.get(f)!.join(', ')})` : '';
     // Short options keep their help beside them; long ones get it on the lines below.
     if (spec.length <= 24) return wrap(`${f.help}${values}`, spec.padEnd(26), ' '.repeat(26));
     return [spec, ...wrap(`${f.help}${values}`, ' '.repeat(26))];
@@ -559,14 +588,18 @@ const groups = () => [...new Set(Object.keys(COMMANDS).map((n) => n.split(' ')[0
 
 /** The version of this package, for `twcodec --version`. */
 export function cliVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  // This module is dist/index.js, or a chunk of the bundle in dist/bundle/ (bundle.mjs): package.json is one or
+  // two directories up.
+  const near = new URL('../package.json', import.meta.url);
+  const path = existsSync(near) ? near : new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }
 
 /**
  * Checks the options of one command against its table. node:util's parseArgs reports unknown options with its
  * own codes and wording about positionals; this says which command and where to look instead.
  */
-function parseCommandArgs(name: string, command: Command, args: string[]) {
+async function parseCommandArgs(name: string, command: Command, args: string[]) {
   const flags = command.flags ?? {};
   const options = Object.fromEntries(Object.entries(flags).map(([flag, f]) => [flag, { type: f.type }]));
   const { values, positionals, tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
@@ -579,10 +612,11 @@ function parseCommandArgs(name: string, command: Command, args: string[]) {
       throw new UsageError(`unknown option ${token.rawName} for '${name}' (${known ? `its options: ${known}` : 'it takes no options'}; see twcodec ${name} --help)`);
     }
     if (flag.type === 'string' && typeof token.value !== 'string') throw new UsageError(`option --${token.name} needs a value ${flag.value ?? ''} ${help}`.replace('  ', ' '));
-    if (flag.choices && typeof token.value === 'string') {
+    const choices = await choicesOf(flag);
+    if (choices && typeof token.value === 'string') {
       const given = flag.list ? token.value.split(',').map((v) => v.trim()) : [token.value];
-      const wrong = given.filter((v) => !flag.choices!.includes(v));
-      if (wrong.length) throw new UsageError(`--${token.name} ${wrong.join(',')}: ${flag.list ? 'each value is one' : 'the value is one'} of ${flag.choices.join(', ')} (see twcodec ${name} --help)`);
+      const wrong = given.filter((v) => !choices.includes(v));
+      if (wrong.length) throw new UsageError(`--${token.name} ${wrong.join(',')}: ${flag.list ? 'each value is one' : 'the value is one'} of ${choices.join(', ')} (see twcodec ${name} --help)`);
     }
     if (flag.type === 'boolean' && token.inlineValue) throw new UsageError(`option --${token.name} takes no value ${help}`);
   }
@@ -661,10 +695,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError(`unknown command '${group}' (the commands: ${groups().join(', ')})`);
     }
     if (help) {
-      await io.stdout(commandHelp(name, command));
+      await io.stdout(await commandHelp(name, command));
       return 0;
     }
-    const { values, positionals } = parseCommandArgs(name, command, argv.slice(2));
+    const { values, positionals } = await parseCommandArgs(name, command, argv.slice(2));
     // Commands with an OUT take it last: FILE... OUT.
     const inputs = command.args.length === 2 ? positionals.slice(0, -1) : positionals;
     if (command.batch && (inputs.length > 1 || values.jobs !== undefined || inputs.some((p) => isGlob(p) && !existsSync(p)))) {
@@ -672,6 +706,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256)) throw new UsageError(`--jobs needs a number of threads 1..256, got "${String(values.jobs)}"`);
       let optionsFor: ((files: string[]) => Record<string, unknown>[]) | undefined;
       if (name.endsWith(' export')) {
+        const { exportDirs, exportOptions } = await import('./export.js');
+        const { ExportDependencyError, loadFormat } = await import('@twcodec/export');
         const options = exportOptions(values);
         const out = positionals.at(-1)!;
         if (out === '-') throw new UsageError('OUT of many files is a directory, not - (standard output)');
@@ -683,6 +719,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         }
         optionsFor = (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
       }
+      const { runBatch } = await import('./batch.js');
       const summary = await runBatch(io, name, inputs, jobs, optionsFor);
       const text = `${name}: ${plural(summary.files, 'file')}, ${summary.ok} ok, ${summary.failed} failed (${summary.seconds.toFixed(1)} s, ${summary.jobs} ${summary.jobs === 1 ? 'thread' : 'worker threads'})`;
       if (summary.failed) throw new ReportedFailure(text);
@@ -694,7 +731,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof OutputClosed) return 0;
-    io.stderr(`twcodec: ${oneLine(describeError(e, group, heads, roles))}\n`);
+    // @twcodec/runtime (CodecError) loads here: a command that threw one has loaded it already.
+    const runtime = await import('@twcodec/runtime');
+    io.stderr(`twcodec: ${oneLine(describeError(e, group, heads, roles, runtime))}\n`);
     return e instanceof UsageError ? 2 : 1;
   }
 }
@@ -730,7 +769,7 @@ function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string> = {}): string {
+function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string>, { CodecError, describeSource }: typeof import('@twcodec/runtime')): string {
   if (e instanceof CodecError) {
     // Errors of a command's other inputs that name the input in their message (a PNG, an Opus file, map pack's
     // files, a mapres name) are printed as they are.

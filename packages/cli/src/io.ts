@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { concatBytes } from '@twcodec/runtime';
 
 /** What the commands may touch; tests pass their own. */
 export interface CliIo {
@@ -75,6 +73,8 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
     chunks.push(chunk);
     size += chunk.length;
   }
+  // Loaded here rather than at the top: `twcodec --version` and `--help` need no codec (start-up, issue 28).
+  const { concatBytes } = await import('@twcodec/runtime');
   return concatBytes(chunks, size);
 }
 
@@ -136,6 +136,8 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array | Iterable
   } catch (e) {
     throw fsError(e, 'write', dirname(path));
   }
+  // node:crypto loads on the first write only (start-up: issue 28).
+  const { randomBytes } = await import('node:crypto');
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(tmp, bytes);
@@ -177,3 +179,9 @@ export function nodeIo(): CliIo {
 
 /** A wrong command line: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * "1 file", "2 files": the CLI's counts, worded as @twcodec/map-tools' plural words the map commands' messages
+ * (a copy of that one line, so that every command's summary does not load map-tools).
+ */
+export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -1,10 +1,12 @@
 // `net pcap`: the UDP datagrams of a capture file, decoded by @twcodec/net, one JSON line each. `net info`,
 // `net say`, `net record`: a live server, through @twcodec/net/node's client. `net demo`: a client's demo rebuilt
 // from a capture.
-import { type CaptureDatagram, captureDemo, ConnectionTracker, decodeCapture, type NetProtocolName, type RecordedDemo, recordDemo, type TrackedDatagram } from '@twcodec/net';
-import { connect, type NetClient, serverInfo } from '@twcodec/net/node';
+// index.ts imports the command table below for every command: @twcodec/net (and net/node: sockets, DNS) load
+// when a net command runs.
+import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
+import type { NetClient } from '@twcodec/net/node';
 import { type CliIo, UsageError } from './io.js';
-import { messageJson } from './teehistorian.js';
+import { messageJson } from './message-json.js';
 
 /** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
 function isoTime(seconds: number, nanoseconds: number): string {
@@ -96,9 +98,10 @@ const LIVE_FLAGS = {
 };
 
 /** Connects (the handshake under way, bounded by --timeout); the caller disconnects. */
-function connectTo(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean): Promise<NetClient> {
+async function connectTo(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean): Promise<NetClient> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
+  const { connect } = await import('@twcodec/net/node');
   return connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
 }
 
@@ -113,6 +116,7 @@ export const NET_COMMANDS = {
       const protocol = flags.protocol;
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
       const options = protocol ? { protocol: protocol as NetProtocolName } : {};
+      const { ConnectionTracker, decodeCapture } = await import('@twcodec/net');
       const tracker = new ConnectionTracker();
       for (const d of decodeCapture(await io.readFile(file!), options)) await io.stdout(`${datagramJson(d, tracker.feed(d))}\n`);
     },
@@ -124,6 +128,7 @@ export const NET_COMMANDS = {
       'Asks as a server browser does: 0.6/DDNet sends DDNet\'s info request and reads DDNet\'s extended info (all clients, over several packets, with the map\'s CRC and size) or a vanilla server\'s inf3; 0.7 gets the server\'s token first, then its info. Fields: protocol, form (info, info_extended, info_07), version, name, map, gameType, flags, numPlayers, maxPlayers, numClients, maxClients, mapCrc and mapSize (DDNet), hostname and skillLevel (0.7), clients [{name, clan, country, score, isPlayer}]. No answer in time: error TIMEOUT. The port defaults to 8303.',
     async run(io: CliIo, [address]: string[], flags: Record<string, boolean | string | undefined>) {
       const { host, port } = parseServerAddress(address!);
+      const { serverInfo } = await import('@twcodec/net/node');
       const info = await serverInfo(host, port, protocolOf(flags), { timeout: secondsOf(flags.timeout, 'timeout', 3) * 1000 });
       await io.stdout(`${JSON.stringify(info, null, 2)}\n`);
     },
@@ -154,6 +159,7 @@ export const NET_COMMANDS = {
       'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
+      const { recordDemo } = await import('@twcodec/net');
       const client = await connectTo(address!, flags, true);
       let recorded: RecordedDemo;
       try {
@@ -182,6 +188,7 @@ export const NET_COMMANDS = {
       const protocol = flags.protocol;
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
       const map = typeof flags.map === 'string' ? await io.readFile(flags.map) : undefined;
+      const { captureDemo } = await import('@twcodec/net');
       const result = captureDemo(await io.readFile(file!), { player, ...(map ? { map } : {}), ...(protocol ? { protocol: protocol as NetProtocolName } : {}) });
       await io.writeFile(out!, result.demo);
       const { demo, map: m, ...rest } = result;

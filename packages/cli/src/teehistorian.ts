@@ -1,11 +1,7 @@
 import { decodeClientMessage, readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
+import { messageJson } from './message-json.js';
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-
-/** JSON for one message: byte arrays as hex. */
-export function messageJson(m: object): string {
-  return JSON.stringify(m, (_key, value) => (value instanceof Uint8Array ? hex(value) : value));
-}
+export { messageJson };
 
 export { teehistorianStats };
 

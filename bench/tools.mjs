@@ -1,0 +1,174 @@
+// The twcodec CLI against DDNet's own tools (issue 28): whole processes, Node's start-up included, as a user
+// runs them. For the median-size and the largest map of the corpus (else the fixtures):
+//   twcodec map resave --ddnet   vs  map_resave
+//   twcodec map extract          vs  map_extract
+//   twcodec map convert --to 0.7 vs  map_convert_07
+//   twcodec map diff             vs  map_diff (the map against DDNet 16.4's resave of it, else our resave)
+// and `twcodec map info` of every corpus map --jobs 2 against a loop of map_find_env (the DDNet tool that only
+// opens a map and reads its items), as maps per CPU second and peak memory (max RSS over the processes).
+// Floors: `node -e 0` (bare Node start-up) against map_resave's whole run, and `twcodec --version` against
+// loading the `teeworlds` npm library (another Node package for Teeworlds; a dev dependency of the bench only).
+//
+// Each measure is the CPU time (user + system) of the child processes, taken by bash's `times` (getrusage of
+// the waited-for children, microseconds), the median of TOOLS_BENCH_ROUNDS (default 9) alternating rounds: on a
+// machine shared with other jobs wall time mostly measures waiting for a core. Ratios: twcodec / DDNet, target
+// <= 1.0. Without Debian's ddnet-tools (/usr/lib/x86_64-linux-gnu/ddnet, or TWCODEC_DDNET_TOOLS) the DDNet
+// column is skipped and the rows say so.
+// Run: npm run bench:tools
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
+
+const ROUNDS = Number(process.env.TOOLS_BENCH_ROUNDS ?? 9);
+const toolsDir = process.env.TWCODEC_DDNET_TOOLS ?? '/usr/lib/x86_64-linux-gnu/ddnet';
+const ddnet = (name) => join(toolsDir, name);
+const haveDdnet = existsSync(ddnet('map_resave'));
+const twcodecBin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js');
+const haveBash = spawnSync('bash', ['-c', 'true']).status === 0;
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+if (!haveBash) {
+  console.log('tools bench: needs bash (its `times` gives the CPU time of child processes); skipped');
+  process.exit(0);
+}
+
+// Maps: the corpus's, else the fixtures'. The resaved copies for map diff sit at the same relative path.
+let mapsDir = join(corpusDir, 'maps');
+let resavedDir = join(corpusDir, 'maps-resaved-ddnet-16.4');
+let maps = listFiles(mapsDir, '.map');
+if (!maps.length) {
+  mapsDir = join(repoRoot, 'fixtures', 'maps');
+  resavedDir = join(repoRoot, 'fixtures', 'maps-resaved');
+  maps = listFiles(mapsDir, '.map');
+}
+const bySize = [...maps].sort((a, b) => statSync(a).size - statSync(b).size || a.localeCompare(b));
+const median = bySize[Math.floor((bySize.length - 1) / 2)];
+const largest = bySize.at(-1);
+
+// DDNet's tools write their output (map_resave, map_convert_07's default) under $HOME/.local/share/ddnet and
+// some write beside the working directory (map_diff): a temporary HOME and working directory, removed at the end.
+const work = mkdtempSync(join(tmpdir(), 'twcodec-tools-bench-'));
+const home = join(work, 'home');
+const saveDir = join(home, '.local', 'share', 'ddnet');
+mkdirSync(saveDir, { recursive: true });
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') };
+
+/** CPU ms (user + system) of running `argv` as a child process, its output dropped; throws when it fails unexpectedly. */
+function cpuOf(argv, okStatus = [0]) {
+  const run = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; s=$?; times; exit $s', 'bash', ...argv], { cwd: work, env, encoding: 'utf8' });
+  if (!okStatus.includes(run.status)) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
+  // `times` prints the shell's own times, then its children's: "0m0.052s 0m0.012s".
+  const children = run.stdout.trim().split('\n').at(-1);
+  const [user, sys] = children.split(' ').map((t) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t);
+    if (!m) throw new Error(`cannot read times output: ${children}`);
+    return (Number(m[1]) * 60 + Number(m[2])) * 1000;
+  });
+  return user + sys;
+}
+
+/** Peak RSS in MB of running `argv` (GNU time's %M, the largest resident set of the process), or undefined without /usr/bin/time. */
+function peakRssOf(argv, okStatus = [0]) {
+  if (!gnuTime) return undefined;
+  const out = join(work, 'time.txt');
+  const run = spawnSync(gnuTime, ['-f', '%M', '-o', out, ...argv], { cwd: work, env, stdio: 'ignore' });
+  if (!okStatus.includes(run.status)) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
+  return Number(spawnSync('cat', [out], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1)) / 1024;
+}
+
+const medianOf = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * The median CPU ms of each side over ROUNDS alternating rounds (the order swaps each round, so that neither
+ * always runs right after the other). A side is a function that runs its processes and returns their CPU ms.
+ */
+function alternate(sides) {
+  const names = Object.keys(sides).filter((n) => sides[n]);
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  for (const n of names) sides[n](); // warm the page cache and the tools' first start
+  for (let i = 0; i < ROUNDS; i++) {
+    const order = i % 2 ? [...names].reverse() : names;
+    for (const n of order) times[n].push(sides[n]());
+  }
+  return Object.fromEntries(names.map((n) => [n, medianOf(times[n])]));
+}
+
+const ms = (v) => `${v.toFixed(0)} ms`;
+const twcodec = (...args) => [process.execPath, twcodecBin, ...args];
+const label = (path) => `${relative(mapsDir, path)} (${(statSync(path).size / 1e6).toFixed(2)} MB)`;
+
+/** One row: twcodec's side against DDNet's, as a ratio of CPU times (target <= 1.0, but for a floor). */
+function row(measure, ours, theirs, { floor = false } = {}) {
+  const target = floor ? undefined : '<=1.0';
+  const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined });
+  if (t.theirs === undefined) {
+    // No ratio (the summary prints -): the DDNet column is skipped, twcodec's own figure is in the note.
+    report('tools', measure, NaN, undefined, `DDNet tools absent (${toolsDir}): twcodec ${ms(t.ours)} CPU, no ratio`);
+    return;
+  }
+  report('tools', measure, t.ours / t.theirs, target, `twcodec ${ms(t.ours)}, DDNet ${ms(t.theirs)} CPU`);
+}
+
+console.log(`maps: ${maps.length} in ${mapsDir}; median ${label(median)}, largest ${label(largest)}; ${ROUNDS} rounds, medians of CPU time`);
+console.log(`DDNet tools: ${haveDdnet ? toolsDir : 'absent, DDNet columns skipped'}; Node ${process.versions.node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+// The floors.
+row('floor: node -e 0 vs map_resave (median map)', () => cpuOf([process.execPath, '-e', '0']), () => cpuOf([ddnet('map_resave'), median, 'floor.map']), { floor: true });
+{
+  const teeworldsLibrary = createRequire(import.meta.url).resolve('teeworlds');
+  const t = alternate({ ours: () => cpuOf(twcodec('--version')), library: () => cpuOf([process.execPath, '-e', `require(${JSON.stringify(teeworldsLibrary)})`]) });
+  report('tools', "twcodec --version vs loading the teeworlds npm library", t.ours / t.library, undefined, `twcodec ${ms(t.ours)}, node -e "require('teeworlds')" ${ms(t.library)} CPU`);
+}
+
+for (const [which, map] of [
+  ['median', median],
+  ['largest', largest],
+]) {
+  const out = join(work, 'out.map');
+  const extractDir = join(work, 'extract');
+  // map_extract wants an existing directory; ours makes it.
+  const fresh = (dir) => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+  };
+  // DDNet 16.4's resave of the map, else ours (map diff then compares two maps that differ in layout only).
+  let resaved = join(resavedDir, relative(mapsDir, map));
+  if (!existsSync(resaved)) {
+    resaved = join(work, 'resaved.map');
+    cpuOf(twcodec('map', 'resave', '--ddnet', map, resaved));
+  }
+  row(`${which}: map resave --ddnet vs map_resave`, () => cpuOf(twcodec('map', 'resave', '--ddnet', map, out)), () => cpuOf([ddnet('map_resave'), map, 'out.map']));
+  row(
+    `${which}: map extract vs map_extract`,
+    () => (fresh(extractDir), cpuOf(twcodec('map', 'extract', map, extractDir))),
+    () => (fresh(extractDir), cpuOf([ddnet('map_extract'), map, extractDir])),
+  );
+  // Exit 1: a tile layer 0.7 cannot draw (both tools write the map and say so).
+  row(`${which}: map convert --to 0.7 vs map_convert_07`, () => cpuOf(twcodec('map', 'convert', '--to', '0.7', map, out), [0, 1]), () => cpuOf([ddnet('map_convert_07'), map, out], [0, 1]));
+  // Exit 1: the maps differ.
+  row(`${which}: map diff vs map_diff`, () => cpuOf(twcodec('map', 'diff', map, resaved), [0, 1]), () => cpuOf([ddnet('map_diff'), map, resaved], [0, 1]));
+}
+
+// Batch: every corpus map. DDNet has no batch tool; map_find_env opens a map and reads every item (it looks for
+// the quads and sounds that use an envelope), the least a DDNet tool does per map.
+{
+  const ours = () => cpuOf(twcodec('map', 'info', '--jobs', '2', ...maps), [0, 1]);
+  const theirs = () => maps.reduce((sum, map) => sum + cpuOf([ddnet('map_find_env'), map, '0'], [0, 1]), 0);
+  const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined });
+  const rate = (cpu) => `${(maps.length / (cpu / 1000)).toFixed(1)} maps/s`;
+  if (t.theirs === undefined) report('tools', `batch map info --jobs 2 (${maps.length} maps)`, NaN, undefined, `DDNet tools absent: twcodec ${rate(t.ours)} of CPU`);
+  else report('tools', `batch map info --jobs 2 (${maps.length} maps) vs map_find_env loop`, t.ours / t.theirs, '<=1.0', `CPU time; twcodec ${rate(t.ours)}, DDNet ${rate(t.theirs)}`);
+  const ourPeak = peakRssOf(twcodec('map', 'info', '--jobs', '2', ...maps), [0, 1]);
+  const theirPeak = haveDdnet && gnuTime ? Math.max(...maps.map((map) => peakRssOf([ddnet('map_find_env'), map, '0'], [0, 1]))) : undefined;
+  if (ourPeak === undefined) console.log('no /usr/bin/time: peak memory not measured');
+  else {
+    notePeakRss(ourPeak); // the summary's peak column: the largest twcodec process this bench ran
+    report('tools', 'batch map info --jobs 2: peak RSS / 150 MB', ourPeak / 150, '<=1.0', `twcodec ${ourPeak.toFixed(0)} MB${theirPeak === undefined ? '' : `, DDNet ${theirPeak.toFixed(1)} MB (max over its processes)`}`);
+  }
+}
