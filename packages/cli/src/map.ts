@@ -7,7 +7,7 @@ import {
   convert07ToDdnetFile,
   convertDdnetTo07File,
   type ConvertTo07Result,
-  diffMaps,
+  diffMapFiles,
   extractImages,
   extractSounds,
   findImage,
@@ -138,14 +138,14 @@ export function mapExtract(bytes: Uint8Array) {
 
 export function mapDiffCommand(a: Uint8Array, b: Uint8Array) {
   // Errors say which of the two maps they are about (the arguments A and B).
-  const read = (bytes: Uint8Array, input: string) => {
+  // Data whose stored bytes equal its counterpart's is not inflated (diffMapFiles).
+  return diffMapFiles(a, b, (input, options, which) => {
     try {
-      return readMap(bytes, { strict: false });
+      return readMap(input, options);
     } catch (e) {
-      throw e instanceof CodecError ? errorAbout(e, input) : e;
+      throw e instanceof CodecError ? errorAbout(e, which) : e;
     }
-  };
-  return diffMaps(read(a, 'a'), read(b, 'b'));
+  });
 }
 
 /** The targets of `map convert --to`: `ddnet` (a 0.7 map to DDNet) and `0.7` (a DDNet map for 0.7, as map_convert_07). */
