@@ -2,30 +2,31 @@
 // `ok`, or an error that names the file. Shared by the worker threads (batch-worker.ts) and the main thread.
 import { readFile } from 'node:fs/promises';
 import { CodecError } from '@twcodec/runtime';
-import { datafileInfo } from './datafile.js';
-import { demoInfo } from './demo.js';
-import { exportFile, type ExportOptions } from './export.js';
+import type { ExportOptions } from './export.js';
 import { fsError, writeFileAtomic } from './io.js';
-import { mapInfo, mapValidate } from './map.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
-import { teehistorianStats } from './teehistorian.js';
 
 /** What a job gets besides the file's bytes (export: where to write and how); structured-clonable. */
 export type BatchOptions = Record<string, unknown>;
 
 const exportJob = (kind: 'teehistorian' | 'demo') => async (bytes: Uint8Array, options: BatchOptions) => {
+  const { exportFile } = await import('./export.js');
   const dir = options.dir as string;
   const { written: tables, end } = await exportFile(kind, bytes, options as unknown as ExportOptions, { dir }, writeFileAtomic);
   return { out: dir, ...(end?.truncated ? { truncated: true, end } : {}), tables };
 };
 
-/** The commands that take many files, by name: each turns a file's bytes into its result. */
+/**
+ * The commands that take many files, by name: each turns a file's bytes into its result. Each loads its
+ * module on first use, so that a worker thread running `map info` loads the map reader only, not the map
+ * tools, demo, teehistorian and export packages (issue 28: each worker loaded all of them).
+ */
 export const BATCH_JOBS: Record<string, (bytes: Uint8Array, options: BatchOptions) => object | Promise<object>> = {
-  'datafile info': datafileInfo,
-  'map info': mapInfo,
-  'map validate': mapValidate,
-  'teehistorian stats': teehistorianStats,
-  'demo info': demoInfo,
+  'datafile info': async (bytes) => (await import('./datafile.js')).datafileInfo(bytes),
+  'map info': async (bytes) => (await import('./map-info.js')).mapInfo(bytes),
+  'map validate': async (bytes) => (await import('./map-info.js')).mapValidate(bytes),
+  'teehistorian stats': async (bytes) => (await import('./teehistorian.js')).teehistorianStats(bytes),
+  'demo info': async (bytes) => (await import('./demo.js')).demoInfo(bytes),
   'teehistorian export': exportJob('teehistorian'),
   'demo export': exportJob('demo'),
 };
