@@ -1,4 +1,5 @@
 import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
+import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { nodeDeflate } from '@twcodec/datafile/zlib-node';
 import { UsageError } from './io.js';
 import { CodecError, errorAbout } from '@twcodec/runtime';
@@ -29,7 +30,8 @@ export { mapInfo, mapValidate } from './map-info.js';
 
 /** `lenient`: also maps DDNet refuses, as far as the model can hold them (validateMap says what is wrong). */
 export function mapResave(bytes: Uint8Array, ddnet: boolean, lenient = false): Uint8Array {
-  return writeMap(readMap(bytes, { strict: !lenient }), { mode: ddnet ? 'ddnet' : 'lossless' });
+  // The writer compares the data with what the read inflated rather than inflating it again (nothing edits it).
+  return writeMap(readMap(bytes, { strict: !lenient, zlib: rememberingZlib(defaultZlib) }), { mode: ddnet ? 'ddnet' : 'lossless' });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
 import { decodePng, readPngHeader } from './png.js';
 
@@ -120,7 +121,9 @@ export function convertDdnetTo07(map: TwMap, options: ConvertTo07Options = {}): 
 
 /** convertDdnetTo07 on a map file: the file map_convert_07 writes, and what it reported. */
 export function convertDdnetTo07File(bytes: Uint8Array, options: ConvertTo07Options = {}): ConvertTo07Result {
-  const map = readMap(bytes, { strict: false });
+  // The writer compares unchanged data with what the read inflated rather than inflating it again
+  // (convertDdnetTo07 replaces what it changes, never edits it in place).
+  const map = readMap(bytes, { strict: false, zlib: rememberingZlib(defaultZlib) });
   const { embedded, notes } = convertDdnetTo07(map, options);
   // map_convert_07 inflates every data item and compresses it again with zlib's default level, as map_resave
   // does. Unchanged data keeps its stored bytes here instead, as `map resave --ddnet` does: they are what that
