@@ -10,21 +10,21 @@ import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 export type BatchOptions = Record<string, unknown>;
 
 const exportJob = (kind: 'teehistorian' | 'demo') => async (bytes: Uint8Array, options: BatchOptions) => {
-  const dir = options.dir as string;
   const { exportFile } = await import('./export.js');
+  const dir = options.dir as string;
   const { written: tables, end } = await exportFile(kind, bytes, options as unknown as ExportOptions, { dir }, writeFileAtomic);
   return { out: dir, ...(end?.truncated ? { truncated: true, end } : {}), tables };
 };
 
 /**
- * The commands that take many files, by name: each turns a file's bytes into its result. A worker loads the
- * modules of the command it runs only (a batch `map info` does not load the demo, teehistorian and export
- * packages in every thread).
+ * The commands that take many files, by name: each turns a file's bytes into its result. Each loads its
+ * module on first use, so that a worker thread running `map info` loads the map reader only, not the map
+ * tools, demo, teehistorian and export packages (issue 28: each worker loaded all of them).
  */
 export const BATCH_JOBS: Record<string, (bytes: Uint8Array, options: BatchOptions) => object | Promise<object>> = {
   'datafile info': async (bytes) => (await import('./datafile.js')).datafileInfo(bytes),
-  'map info': async (bytes) => (await import('./map.js')).mapInfo(bytes),
-  'map validate': async (bytes) => (await import('./map.js')).mapValidate(bytes),
+  'map info': async (bytes) => (await import('./map-info.js')).mapInfo(bytes),
+  'map validate': async (bytes) => (await import('./map-info.js')).mapValidate(bytes),
   'teehistorian stats': async (bytes) => (await import('./teehistorian.js')).teehistorianStats(bytes),
   'demo info': async (bytes) => (await import('./demo.js')).demoInfo(bytes),
   'teehistorian export': exportJob('teehistorian'),

@@ -1,4 +1,5 @@
-import { isCollectedItemType, MAP_ITEM_TYPES, MapError, readMap, type TwMap, validateMap, writeMap } from '@twcodec/map';
+import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
+import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { nodeDeflate } from '@twcodec/datafile/zlib-node';
 import { UsageError } from './io.js';
 import { CodecError, errorAbout } from '@twcodec/runtime';
@@ -7,7 +8,7 @@ import {
   convert07ToDdnetFile,
   convertDdnetTo07File,
   type ConvertTo07Result,
-  diffMaps,
+  diffMapFiles,
   extractImages,
   extractSounds,
   findImage,
@@ -24,45 +25,13 @@ import {
   replaceSound,
 } from '@twcodec/map-tools';
 
-export function mapInfo(bytes: Uint8Array) {
-  // Nothing here needs tiles, pixels or sounds: they stay compressed (an 8192x8192 layer costs nothing).
-  const map = readMap(bytes, { strict: false, skipData: true });
-  const layersByKind: Record<string, number> = {};
-  let gameLayer: { width: number; height: number } | undefined;
-  for (const group of map.groups) {
-    for (const layer of group.layers) {
-      const kind = layer.kind === 'tilemap' ? layer.tilemapKind : layer.kind;
-      layersByKind[kind] = (layersByKind[kind] ?? 0) + 1;
-      if (kind === 'game' && layer.kind === 'tilemap') gameLayer = { width: layer.item.width, height: layer.item.height };
-    }
-  }
-  return {
-    fileSize: bytes.length,
-    mapVersion: map.version?.version,
-    info: map.info && { author: map.info.author, version: map.info.mapVersion, credits: map.info.credits, license: map.info.license, settings: map.info.settings?.length ?? 0 },
-    images: { count: map.images.length, embedded: map.images.filter((i) => !i.item.external).length, external: map.images.filter((i) => i.item.external).length },
-    envelopes: { count: map.envelopes.length, points: map.envelopes.reduce((s, e) => s + e.points.length, 0), pointLayout: map.envelopePointLayout },
-    groups: map.groups.length,
-    layers: { count: map.groups.reduce((s, g) => s + g.layers.length, 0), byKind: sortKeys(layersByKind) },
-    gameLayer,
-    sounds: map.sounds.length,
-    automappers: map.items.automapper?.length ?? 0,
-    // Every other item type the schemas' registry knows, by name, with its count (0 when absent).
-    items: Object.fromEntries(MAP_ITEM_TYPES.filter((t) => isCollectedItemType(t.name)).map((t) => [t.name, (map.items as Record<string, unknown[] | undefined>)[t.name]?.length ?? 0])),
-    unknownItems: map.unknownItems.length,
-  };
-}
-
-export function mapValidate(bytes: Uint8Array) {
-  const map = readMap(bytes, { strict: false });
-  const issues = validateMap(map);
-  const count = (s: string) => issues.filter((i) => i.severity === s).length;
-  return { ok: count('error') === 0, errors: count('error'), fixed: count('fixed'), warnings: count('warning'), issues };
-}
+// map info and map validate live in map-info.ts, which batch workers load without the map tools.
+export { mapInfo, mapValidate } from './map-info.js';
 
 /** `lenient`: also maps DDNet refuses, as far as the model can hold them (validateMap says what is wrong). */
 export function mapResave(bytes: Uint8Array, ddnet: boolean, lenient = false): Uint8Array {
-  return writeMap(readMap(bytes, { strict: !lenient }), { mode: ddnet ? 'ddnet' : 'lossless' });
+  // The writer compares the data with what the read inflated rather than inflating it again (nothing edits it).
+  return writeMap(readMap(bytes, { strict: !lenient, zlib: rememberingZlib(defaultZlib) }), { mode: ddnet ? 'ddnet' : 'lossless' });
 }
 
 /**
@@ -92,9 +61,6 @@ export function mapJson(bytes: Uint8Array, blobs?: (name: string, data: Uint8Arr
   return `${JSON.stringify(convert(model, ''), null, 2)}\n`;
 }
 
-function sortKeys(record: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
-}
 
 // --- map tools (@twcodec/map-tools); the commands in index.ts call these ---
 
@@ -138,14 +104,14 @@ export function mapExtract(bytes: Uint8Array) {
 
 export function mapDiffCommand(a: Uint8Array, b: Uint8Array) {
   // Errors say which of the two maps they are about (the arguments A and B).
-  const read = (bytes: Uint8Array, input: string) => {
+  // Data whose stored bytes equal its counterpart's is not inflated (diffMapFiles).
+  return diffMapFiles(a, b, (input, options, which) => {
     try {
-      return readMap(bytes, { strict: false });
+      return readMap(input, options);
     } catch (e) {
-      throw e instanceof CodecError ? errorAbout(e, input) : e;
+      throw e instanceof CodecError ? errorAbout(e, which) : e;
     }
-  };
-  return diffMaps(read(a, 'a'), read(b, 'b'));
+  });
 }
 
 /** The targets of `map convert --to`: `ddnet` (a 0.7 map to DDNet) and `0.7` (a DDNet map for 0.7, as map_convert_07). */

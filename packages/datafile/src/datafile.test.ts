@@ -299,3 +299,23 @@ describe('async inflate (DecompressionStream, as readMapAsync uses it in browser
     expect(() => preloaded.data[1]!.bytes()).toThrow(syncError!.message);
   });
 });
+
+describe('rememberingZlib (issue 28)', () => {
+  it('inflates an equal stream once, compares with what it remembers, and remembers no errors', async () => {
+    const { rememberingZlib } = await import('./zlib/remember.js');
+    let inflates = 0;
+    const zlib = rememberingZlib({ ...nodeZlib, inflateEquals: undefined, inflate: (c, max) => (inflates++, nodeZlib.inflate(c, max)) });
+    const raw = new TextEncoder().encode('grass_main '.repeat(100));
+    const stream = deflateLikeZlib(raw, 6);
+    expect(zlib.inflate(stream, raw.length)).toEqual(raw);
+    // An equal stream in another array (the same data read back from a written file).
+    expect(zlib.inflate(stream.slice(), raw.length)).toEqual(raw);
+    expect(zlib.inflateEquals!(stream.slice(), raw)).toBe(true);
+    expect(zlib.inflateEquals!(stream, raw.slice(1))).toBe(false);
+    expect(inflates).toBe(2); // the second: inflateEquals with another size limit
+    const broken = stream.slice(0, 10);
+    expect(() => zlib.inflate(broken, raw.length)).toThrow();
+    expect(() => zlib.inflate(broken, raw.length)).toThrow();
+    expect(inflates).toBe(4);
+  });
+});

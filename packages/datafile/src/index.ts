@@ -42,4 +42,5 @@ export {
   varIntSize,
 } from '@twcodec/runtime';
 export { defaultZlib } from '#zlib';
+export { rememberingZlib } from './zlib/remember.js';
 export { type DeflateFunction, InflateLimitError, inflateSlices, MAX_DEFLATE_RATIO, maxInflatedSize, type ZlibCodec } from './zlib/types.js';

@@ -1,3 +1,4 @@
+import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { readMap, type TwMap, writeMap } from '@twcodec/map';
 import { rgbToRgba } from './images.js';
 
@@ -33,5 +34,7 @@ export function hasTeeworlds07Form(map: TwMap): boolean {
 
 /** convert07ToDdnet on a map file: returns a DDNet map file. */
 export function convert07ToDdnetFile(bytes: Uint8Array): Uint8Array {
-  return writeMap(convert07ToDdnet(readMap(bytes, { strict: false })), { mode: 'ddnet' });
+  // The writer compares unchanged data with what the read inflated rather than inflating it again
+  // (convert07ToDdnet replaces what it changes, never edits it in place).
+  return writeMap(convert07ToDdnet(readMap(bytes, { strict: false, zlib: rememberingZlib(defaultZlib) })), { mode: 'ddnet' });
 }

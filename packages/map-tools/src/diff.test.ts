@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readMap, Tiles, type TilemapLayer, type TwMap } from '@twcodec/map';
+import { readMap, Tiles, type TilemapLayer, type TwMap, writeMap } from '@twcodec/map';
 import { describe, expect, it } from 'vitest';
-import { diffMaps, formatMapDiff } from './index.js';
+import { diffMapFiles, diffMaps, formatMapDiff } from './index.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'maps', name)));
 const tilemaps = (map: TwMap) => map.groups.flatMap((g) => g.layers).filter((l): l is TilemapLayer => l.kind === 'tilemap');
@@ -42,5 +42,28 @@ describe('map diff (issue 26)', () => {
     expect(diff.tiles).toEqual([expect.objectContaining({ fromIndex: 1, toIndex: 2, fromName: 'Solid', toName: 'Death' })]);
     expect(diff.changes[0]!.what).toMatch(/^1 tile changed in game/);
     expect(formatMapDiff(diff)).toMatch(/01000000 \(Solid\) -> 02000000 \(Death\)/);
+  });
+
+  it('diffMapFiles inflates only data whose stored bytes differ, and says what diffMaps says (issue 28)', () => {
+    const bytes = fixture('ctf1.map');
+    const b = readMap(bytes);
+    const game = tilemaps(b).find((l) => l.tilemapKind === 'game')!;
+    const i = game.tiles.bytes.findIndex((v, at) => at % 4 === 0 && v === 1) / 4;
+    game.tiles.setId(i, 2);
+    const edited = writeMap(b);
+    const inflated: number[][] = [[], []];
+    const diff = diffMapFiles(bytes, edited, (input, options, which) => {
+      const map = readMap(input, options);
+      // Which data items the second (full) read of each map inflated.
+      if (options.inflateData && input === map.datafile && map.datafile) inflated[which === 'a' ? 0 : 1]!.push(...map.datafile.data.map((d) => d.index).filter((d) => options.inflateData!(d)));
+      return map;
+    });
+    expect(diff).toEqual(diffMaps(readMap(bytes, { strict: false }), readMap(edited, { strict: false })));
+    expect(diff.tiles).toHaveLength(1);
+    // The changed game layer's data is inflated on both sides; every other tile layer's is not.
+    expect(inflated[0]).toContain(game.item.data);
+    expect(inflated[1]).toContain(game.item.data);
+    for (const layer of tilemaps(b)) if (layer !== game) expect(inflated[0]).not.toContain(layer.item.data);
+    expect(diffMapFiles(bytes, bytes)).toEqual({ changes: [], tiles: [] });
   });
 });

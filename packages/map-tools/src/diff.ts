@@ -1,4 +1,5 @@
-import { type MapLayer, mapItemTypeOf, TILEMAP_KINDS, tileIdName, type TileView, type TwMap } from '@twcodec/map';
+import { bytesEqual, Datafile } from '@twcodec/datafile';
+import { type MapLayer, mapItemTypeOf, readMap, type ReadMapOptions, TILEMAP_KINDS, tileIdName, type TileView, type TwMap } from '@twcodec/map';
 
 export interface TileChange {
   group: number;
@@ -140,4 +141,78 @@ export function formatMapDiff(diff: MapDiff): string {
   const named = (hex: string, name: string | undefined) => (name ? `${hex} (${name})` : hex);
   for (const t of diff.tiles) lines.push(`  [${t.group}.${t.layer}:${t.name}] ${t.kind} ${t.x}x${t.y}: ${named(t.from, t.fromName)} -> ${named(t.to, t.toName)}`);
   return lines.length ? `${lines.join('\n')}\n` : 'no differences\n';
+}
+
+/** Reads one of the two maps of diffMapFiles (`which`: a or b, for callers that name the input in errors). */
+export type DiffMapReader = (input: Uint8Array | Datafile, options: ReadMapOptions, which: 'a' | 'b') => TwMap;
+
+// The data fields of tile layers: `data` and each physics kind's.
+const TILE_DATA_FIELDS = [...new Set(TILEMAP_KINDS.map((k) => k.field as string).concat('data'))];
+
+/**
+ * diffMaps of two map files (read leniently), inflating only the data whose comparison can tell something:
+ * tiles, pixels and sounds whose data item has the same stored bytes (and declared size) as its counterpart's
+ * in the other map are equal without inflating them, so both sides leave them out (issue 28: a map against
+ * its resave inflated and hashed every layer and image of both). The result is diffMaps' on fully read maps.
+ */
+export function diffMapFiles(a: Uint8Array | Datafile, b: Uint8Array | Datafile, read: DiffMapReader = (input, options) => readMap(input, options)): MapDiff {
+  // First the items only: what refers to which data item on each side.
+  const itemsA = read(a, { strict: false, inflateData: () => false }, 'a');
+  const itemsB = read(b, { strict: false, inflateData: () => false }, 'b');
+  const [skipA, skipB] = equalStoredData(itemsA, itemsB);
+  const full = (items: TwMap, skip: Set<number>, which: 'a' | 'b') => read(items.datafile!, { strict: false, ...(skip.size ? { inflateData: (i: number) => !skip.has(i) } : {}) }, which);
+  const mapA = full(itemsA, skipA, 'a');
+  const mapB = full(itemsB, skipB, 'b');
+  // Left-out data reads as empty on both sides of a pair, which compares as equal, as the data does.
+  return diffMaps(mapA, mapB);
+}
+
+/**
+ * The data items of each map that diffMaps need not see: those of the tiles, pixels and sounds it pairs whose
+ * stored bytes equal their counterpart's, read the same way (same layer kind, size and version for tiles),
+ * and in no pair that differs (a data item two elements share is inflated for both when one pair differs).
+ */
+function equalStoredData(a: TwMap, b: TwMap): [Set<number>, Set<number>] {
+  const pairs: { a: number; b: number; equal: boolean }[] = [];
+  const stored = (map: TwMap, index: number) => (Number.isInteger(index) && index >= 0 ? map.datafile?.data[index] : undefined);
+  const pair = (ia: unknown, ib: unknown, readAlike: boolean) => {
+    if (typeof ia !== 'number' || typeof ib !== 'number') return;
+    const da = stored(a, ia);
+    const db = stored(b, ib);
+    const equal = readAlike && !!da?.stored && !!db?.stored && da.size === db.size && da.storedCompressed === db.storedCompressed && bytesEqual(da.stored, db.stored);
+    pairs.push({ a: ia, b: ib, equal });
+  };
+  for (let i = 0; i < Math.min(a.images.length, b.images.length); i++) {
+    const [x, y] = [a.images[i]!.item, b.images[i]!.item];
+    if (!x.external && !y.external) pair(x.data, y.data, true);
+  }
+  for (let i = 0; i < Math.min(a.sounds.length, b.sounds.length); i++) pair(a.sounds[i]!.item.data, b.sounds[i]!.item.data, true);
+  for (let g = 0; g < Math.min(a.groups.length, b.groups.length); g++) {
+    const [ga, gb] = [a.groups[g]!.layers, b.groups[g]!.layers];
+    for (let l = 0; l < Math.min(ga.length, gb.length); l++) {
+      const [la, lb] = [ga[l]!, gb[l]!];
+      if (la.kind !== 'tilemap' || lb.kind !== 'tilemap') continue;
+      // Tiles read from equal bytes are equal when they are read the same way: kind, size, skip compression.
+      const alike = la.tilemapKind === lb.tilemapKind && la.item.width === lb.item.width && la.item.height === lb.item.height && la.item.version === lb.item.version;
+      for (const field of TILE_DATA_FIELDS) pair((la.item as unknown as Record<string, unknown>)[field], (lb.item as unknown as Record<string, unknown>)[field], alike);
+    }
+  }
+  const neededA = new Set<number>();
+  const neededB = new Set<number>();
+  for (const p of pairs) {
+    if (p.equal) continue;
+    neededA.add(p.a);
+    neededB.add(p.b);
+  }
+  // A pair is left out on both sides or on neither.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const p of pairs) {
+      if (neededA.has(p.a) === neededB.has(p.b)) continue;
+      neededA.add(p.a);
+      neededB.add(p.b);
+      changed = true;
+    }
+  }
+  return [new Set(pairs.filter((p) => !neededA.has(p.a)).map((p) => p.a)), new Set(pairs.filter((p) => !neededB.has(p.b)).map((p) => p.b))];
 }

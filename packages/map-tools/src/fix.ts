@@ -1,3 +1,4 @@
+import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { rgbToRgba } from './images.js';
 import {
   ImageFormat,
@@ -134,11 +135,14 @@ export function fixMapModel(map: TwMap): void {
  * the validateMap issues fixed and left.
  */
 export function fixMap(bytes: Uint8Array): FixResult {
-  const map = readMap(bytes, { strict: false });
+  // Each data item is inflated once: the writer's comparison and the read of the result, which holds the
+  // unchanged data's stored bytes, get what the first read inflated (fixMapModel changes copies, never them).
+  const zlib = rememberingZlib(defaultZlib);
+  const map = readMap(bytes, { strict: false, zlib });
   const before = validateMap(map);
   fixMapModel(map);
   const out = writeMap(map, { mode: 'ddnet' });
-  const remaining = validateMap(readMap(out, { strict: false }));
+  const remaining = validateMap(readMap(out, { strict: false, zlib }));
   const key = (i: MapIssue) => `${i.code} ${i.path}`;
   const left = new Set(remaining.map(key));
   return { bytes: out, fixed: before.filter((i) => !left.has(key(i))), remaining };

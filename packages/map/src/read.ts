@@ -83,6 +83,13 @@ export interface ReadMapOptions extends DatafileReadOptions {
    * summaries such as `map info`, whose cost then stays that of the items whatever the layers' sizes.
    */
   skipData?: boolean;
+  /**
+   * Which data items to inflate for tiles, pixels and sounds (default: all). An element whose data item it
+   * refuses is read as skipData reads it (empty tiles, no pixels or sound data) and `TwMap.dataSkipped` is
+   * set; items, strings, quads and sound sources are read as always. For a reader that already knows such data
+   * from elsewhere: `map diff` leaves out data whose stored bytes equal its counterpart's (issue 28).
+   */
+  inflateData?: (index: number) => boolean;
 }
 
 const BY_TYPE_ID = new Map(MAP_ITEM_TYPES.filter((t) => t.typeId !== undefined).map((t) => [t.typeId!, t]));
@@ -133,7 +140,7 @@ export function decodeCStringList(bytes: Uint8Array): string[] {
  * broken container: the DatafileError is its `cause`, with the same code, offset and path).
  */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false).read();
+  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false, options.inflateData).read();
 }
 
 /**
@@ -146,7 +153,7 @@ export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = 
 export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMapOptions = {}): Promise<TwMap> {
   const df = openDatafile(input, options);
   await df.preloadData();
-  return new MapReader(df, options.strict ?? true, options.skipData ?? false).read();
+  return new MapReader(df, options.strict ?? true, options.skipData ?? false, options.inflateData).read();
 }
 
 function openDatafile(input: Uint8Array | Datafile, options: ReadMapOptions): Datafile {
@@ -169,7 +176,17 @@ class MapReader {
     private readonly df: Datafile,
     private readonly strict: boolean,
     private readonly skipData: boolean,
+    private readonly inflateData?: (index: number) => boolean,
   ) {}
+
+  /** Whether readMap leaves out the tiles, pixels or sound behind data item `index` (skipData, inflateData). */
+  private skipped = false;
+  private skips(index: number): boolean {
+    if (this.skipData) return true;
+    if (!this.inflateData || this.inflateData(index)) return false;
+    this.skipped = true;
+    return true;
+  }
 
   private problem(code: string, path: string, message: string, offset = -1): void {
     if (this.strict) throw new MapError(code, message, offset, path);
@@ -298,7 +315,7 @@ class MapReader {
       return {
         item,
         name: this.string(item.name, `${path}.name`),
-        pixels: item.external || this.skipData ? undefined : this.data(item.data, `${path}.data`, true, true),
+        pixels: item.external || this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, true, true),
       };
     });
 
@@ -314,12 +331,13 @@ class MapReader {
       const path = `sounds[${i}]`;
       const item = this.decode(decodeSoundItem, raw, path);
       // DDNet skips sounds it cannot load.
-      return { item, name: this.string(item.name, `${path}.name`), data: this.skipData ? undefined : this.data(item.data, `${path}.data`, false, true) };
+      return { item, name: this.string(item.name, `${path}.name`), data: this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, false, true) };
     });
     map.items = this.readCollected(byName);
 
     // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
     for (const d of df.data) d.unload();
+    if (this.skipped) map.dataSkipped = true;
     return map;
   }
 
@@ -450,6 +468,7 @@ class MapReader {
         this.warn('PHYSICS_COMPAT_DATA', dataPath, `data index ${dataIndex} of a ${kind} layer is not a data item`);
         return new Uint8Array(0);
       }
+      if (this.skips(dataIndex)) return new Uint8Array(0);
       const bytes = this.data(dataIndex, dataPath);
       if (!bytes) return new Uint8Array(0);
       if (skipCompressed) {

@@ -162,26 +162,21 @@ export function validateMap(map: TwMap): MapIssue[] {
     const own = kind.property ? (layer as unknown as Record<string, { bytes: Uint8Array } | undefined>)[kind.property] : layer.tiles;
     if (own && own.bytes.length < count * kind.tileBytes) error('TILE_DATA_SIZE', `${path}.${kind.field}`, `${own.bytes.length / kind.tileBytes} tiles for a ${item.width}x${item.height} layer`);
     if (own) {
-      // DDNet refuses non-zero padding (map.cpp: tiles, game and front layers; speedup layers).
+      // DDNet refuses non-zero padding (map.cpp: tiles, game and front layers; speedup layers): the first tile
+      // with one, and its first such byte in the table's order.
       const bytes = own.bytes;
-      const zero = kind.zeroBytes;
-      scan: for (let o = 0; o + kind.tileBytes <= bytes.length; o += kind.tileBytes) {
-        for (const z of zero) {
-          if (bytes[o + z] !== 0) {
-            error('TILE_RESERVED_NONZERO', `${path}.${kind.field}`, `tile ${o / kind.tileBytes} has non-zero byte ${bytes[o + z]} at offset ${z}, which must be 0`);
-            break scan;
-          }
-        }
+      let first = -1;
+      let firstAt = 0;
+      for (const z of kind.zeroBytes) {
+        const tile = firstNonZeroTile(bytes, kind.tileBytes, z);
+        if (tile >= 0 && (first < 0 || tile < first)) [first, firstAt] = [tile, z];
       }
+      if (first >= 0) error('TILE_RESERVED_NONZERO', `${path}.${kind.field}`, `tile ${first} has non-zero byte ${bytes[first * kind.tileBytes + firstAt]} at offset ${firstAt}, which must be 0`);
       // Without skip compression (tilemap version 4) the skip byte of tiles must be 0 too.
       if (kind.tile === 'tile') {
         const skip = TILE_BYTE_OFFSETS.tile.skip;
-        for (let o = 0; o + kind.tileBytes <= bytes.length; o += kind.tileBytes) {
-          if (bytes[o + skip] !== 0) {
-            error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${o / kind.tileBytes} has skip ${bytes[o + skip]} but the layer does not use skip compression`);
-            break;
-          }
-        }
+        const tile = firstNonZeroTile(bytes, kind.tileBytes, skip);
+        if (tile >= 0) error('TILE_SKIP_NONZERO', `${path}.${kind.field}`, `tile ${tile} has skip ${bytes[tile * kind.tileBytes + skip]} but the layer does not use skip compression`);
       }
     }
     if (kind.property && gameLayer && count < gameLayer.item.width * gameLayer.item.height) {
@@ -223,4 +218,15 @@ function recordsOf(layer: MapLayer): [string, object[]][] {
     default:
       return [];
   }
+}
+
+/**
+ * The first whole tile of `size` bytes whose byte at `offset` is not 0, or -1. One tight loop per byte offset:
+ * a loop over the offsets inside the loop over tiles cost validate 40 ms on a 0.5 MB map of 3.6 million
+ * tiles (issue 28).
+ */
+function firstNonZeroTile(bytes: Uint8Array, size: number, offset: number): number {
+  const end = bytes.length - size + offset;
+  for (let o = offset; o <= end; o += size) if (bytes[o] !== 0) return (o - offset) / size;
+  return -1;
 }
