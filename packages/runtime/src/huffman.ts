@@ -178,12 +178,15 @@ export class Huffman {
         }
         const window = bits & ((1 << MULTI_BITS) - 1);
         const info = multiInfo[window]!;
-        const length = info >>> 3;
+        const length = info >> 3;
         if (length > count) break;
         // The entry's bytes in one store (the count says how many of them are real).
         outView.setInt32(n, multiBytes[window]!, true);
         n += info & 7;
-        bits >>>= length;
+        // `>>`, not `>>>`: `bits` holds at most 30 bits, so both give the same, but `>>>` gives V8 an unsigned
+        // 32-bit value that the loop's int32 `bits` could not hold, and it kept `bits` as a float64: a third of
+        // the decoding time (the corpus capture's payloads 3.4 ms against 2.4 ms, demo chunks 11.5 against 6.6).
+        bits >>= length;
         count -= length;
       }
       // One symbol, checked: near the end of the input or output, EOF, a code longer than the window.
@@ -212,7 +215,7 @@ export class Huffman {
         const codeStart = (pos - start) * 8 - count;
         throw new CodecError('HUFFMAN_OVERFLOW', `decompressed data passes ${maxSize} bytes`, offset + Math.min(end - start, ((codeStart + 24) >> 3) + 1));
       }
-      bits >>>= length;
+      bits >>= length;
       count -= length;
       out[n++] = symbol - 1;
     }
