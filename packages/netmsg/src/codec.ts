@@ -114,6 +114,12 @@ const NETMSG_EX = 0;
 /** The field values of the message being decoded (reused: decoding does not nest; they stay until overwritten). */
 let fieldValues: unknown[] = new Array<unknown>(16);
 
+/**
+ * The reader of the message being decoded, pointed at each message in turn (decoding does not nest, and
+ * nothing decoded keeps the reader): a new one per message was a ninth of a capture's decoding garbage.
+ */
+const messageReader = new ByteReader(new Uint8Array(0));
+
 /** A message of the table with what decoding it needs, worked out once per table. */
 interface Reading {
   def: NetMessageDef;
@@ -229,7 +235,7 @@ export function decodeNetMessage(protocol: NetProtocolDef, bytes: Uint8Array, op
  */
 export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions = {}): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
-  const r = new ByteReader(bytes, start, end, base - start);
+  const r = messageReader.repoint(bytes, start, end, base - start);
   let msg: number;
   let uuid: Uuid | undefined;
   try {
