@@ -255,17 +255,21 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
     const fields = reading.fields;
     const isInt = reading.isInt;
     const values = fieldValues.length >= fields.length ? fieldValues : (fieldValues = new Array<unknown>(fields.length));
+    const paths = reading.paths;
+    const fixed = reading.fixed;
     let n = 0;
+    // The fields before the first optional one are all there (no check of `optional` for them).
+    for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, end - start);
     for (; n < fields.length; n++) {
       const f = fields[n]!;
       if (f.optional && r.pos === end) break;
-      values[n] = isInt[n] ? r.readVarInt(reading.paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, reading.paths[n]!, end - start);
+      values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, end - start);
     }
     let out: AnyNetMessage;
     let i = 0;
-    if (def.build && n >= reading.fixed) {
+    if (def.build && n >= fixed) {
       out = def.build(values);
-      i = reading.fixed;
+      i = fixed;
     } else out = { kind: def.name };
     for (; i < n; i++) out[fields[i]!.key] = values[i];
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
