@@ -169,10 +169,11 @@ export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uin
     poolUsed = 0;
   }
   const at = poolUsed;
+  const slab = pool;
   // Byte by byte: a view for TypedArray.set would cost more than copying this few bytes.
-  for (let i = 0; i < n; i++) pool[at + i] = bytes[start + i]!;
+  for (let i = 0; i < n; i++) slab[at + i] = bytes[start + i]!;
   poolUsed += n;
-  return pool.subarray(at, at + n);
+  return slab.subarray(at, at + n);
 }
 
 /**
