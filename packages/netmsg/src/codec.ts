@@ -114,6 +114,12 @@ const NETMSG_EX = 0;
 /** The field values of the message being decoded (reused: decoding does not nest; they stay until overwritten). */
 let fieldValues: unknown[] = new Array<unknown>(16);
 
+/**
+ * The reader of the message being decoded, pointed at each message in turn (decoding does not nest, and
+ * nothing decoded keeps the reader): a new one per message was a ninth of a capture's decoding garbage.
+ */
+const messageReader = new ByteReader(new Uint8Array(0));
+
 /** A message of the table with what decoding it needs, worked out once per table. */
 interface Reading {
   def: NetMessageDef;
@@ -229,7 +235,7 @@ export function decodeNetMessage(protocol: NetProtocolDef, bytes: Uint8Array, op
  */
 export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions = {}): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
-  const r = new ByteReader(bytes, start, end, base - start);
+  const r = messageReader.repoint(bytes, start, end, base - start);
   let msg: number;
   let uuid: Uuid | undefined;
   try {
@@ -249,17 +255,21 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
     const fields = reading.fields;
     const isInt = reading.isInt;
     const values = fieldValues.length >= fields.length ? fieldValues : (fieldValues = new Array<unknown>(fields.length));
+    const paths = reading.paths;
+    const fixed = reading.fixed;
     let n = 0;
+    // The fields before the first optional one are all there (no check of `optional` for them).
+    for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, end - start);
     for (; n < fields.length; n++) {
       const f = fields[n]!;
       if (f.optional && r.pos === end) break;
-      values[n] = isInt[n] ? r.readVarInt(reading.paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, reading.paths[n]!, end - start);
+      values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, end - start);
     }
     let out: AnyNetMessage;
     let i = 0;
-    if (def.build && n >= reading.fixed) {
+    if (def.build && n >= fixed) {
       out = def.build(values);
-      i = reading.fixed;
+      i = fixed;
     } else out = { kind: def.name };
     for (; i < n; i++) out[fields[i]!.key] = values[i];
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);

@@ -68,6 +68,16 @@ describe('ByteReader', () => {
     expect(r.readCString()).toBe('hi');
     expect(() => r.readI32LE('tail')).toThrowError(expect.objectContaining({ code: 'TRUNCATED', offset: 11, path: 'tail' }));
   });
+
+  it('reads other bytes once repointed, as a new reader over them would (its view too)', () => {
+    const r = new ByteReader(Uint8Array.of(9, 9, 9, 9));
+    expect(r.readI32LE()).toBe(0x09090909);
+    const other = Uint8Array.of(5, 1, 0, 0, 0, 3);
+    expect(r.repoint(other, 1, 5, 100)).toBe(r);
+    expect([r.pos, r.end, r.baseOffset, r.remaining, r.offset]).toEqual([1, 5, 100, 4, 101]);
+    expect(r.readI32LE()).toBe(1);
+    expect(() => r.readU8('past')).toThrowError(expect.objectContaining({ code: 'TRUNCATED', offset: 105, path: 'past' }));
+  });
 });
 
 describe('I32String', () => {

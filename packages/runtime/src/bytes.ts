@@ -16,7 +16,16 @@ export function decodeUtf8(bytes: Uint8Array): string {
 function shortAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
   if (end - start > SHORT_STRING) return undefined;
   let text = '';
-  for (let i = start; i < end; i++) {
+  let i = start;
+  // Eight chars per String.fromCharCode: a string per char made as much garbage as the strings themselves and
+  // took twice as long (3000 names of 3 to 42 chars, Node 20).
+  for (; i + 8 <= end; i += 8) {
+    const b0 = bytes[i]!, b1 = bytes[i + 1]!, b2 = bytes[i + 2]!, b3 = bytes[i + 3]!;
+    const b4 = bytes[i + 4]!, b5 = bytes[i + 5]!, b6 = bytes[i + 6]!, b7 = bytes[i + 7]!;
+    if ((b0 | b1 | b2 | b3 | b4 | b5 | b6 | b7) > 0x7f) return undefined;
+    text += String.fromCharCode(b0, b1, b2, b3, b4, b5, b6, b7);
+  }
+  for (; i < end; i++) {
     const b = bytes[i]!;
     if (b > 0x7f) return undefined;
     text += String.fromCharCode(b);
@@ -160,10 +169,11 @@ export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uin
     poolUsed = 0;
   }
   const at = poolUsed;
+  const slab = pool;
   // Byte by byte: a view for TypedArray.set would cost more than copying this few bytes.
-  for (let i = 0; i < n; i++) pool[at + i] = bytes[start + i]!;
+  for (let i = 0; i < n; i++) slab[at + i] = bytes[start + i]!;
   poolUsed += n;
-  return pool.subarray(at, at + n);
+  return slab.subarray(at, at + n);
 }
 
 /**
@@ -183,6 +193,23 @@ export class ByteReader {
     this.pos = start;
     this.end = end;
     this.baseOffset = baseOffset;
+  }
+
+  /**
+   * Points the reader at `bytes[start, end)` as the constructor would, for a decoder that reads many small
+   * inputs one after another (the messages of a capture's packets): a reader is 76 bytes, and making one per
+   * message was a ninth of the garbage of decoding a capture. Returns the reader.
+   */
+  repoint(bytes: Uint8Array, start = 0, end = bytes.length, baseOffset = 0): this {
+    const self = this as { bytes: Uint8Array; end: number; baseOffset: number };
+    if (bytes !== this.bytes) {
+      self.bytes = asUint8Array(bytes);
+      this.dataView = undefined;
+    }
+    this.pos = start;
+    self.end = end;
+    self.baseOffset = baseOffset;
+    return this;
   }
 
   /**

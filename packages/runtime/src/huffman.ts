@@ -23,7 +23,12 @@ export const TEEWORLDS_FREQUENCIES: readonly number[] = [
 
 const EOF_SYMBOL = 256;
 const SYMBOLS = 257;
-const LUT_BITS = 11;
+/**
+ * Window of the one-symbol table (the slow path: the last codes of a payload, EOF, codes longer than
+ * MULTI_BITS). 15 bits hold every code of the Teeworlds tree, EOF's too, where 11 left EOF (15 bits) to a walk
+ * of the tree once per packet: 8% of Huffman decoding on the corpus capture's payloads.
+ */
+const LUT_BITS = 15;
 /**
  * Window of the multi-symbol table: every code of the Teeworlds tree but the 7 of 14 and 15 bits fits (code
  * lengths 1..15, byte 0 takes 1 bit), so one look-up gives the next 2-4 bytes of snapshot data. 13 bits
@@ -50,7 +55,7 @@ export class Huffman {
   private readonly codes = new Uint32Array(SYMBOLS);
   private readonly lengths = new Uint8Array(SYMBOLS);
   /** For each LUT_BITS-bit window: symbol + 1 and its length, or the node reached (negative) after LUT_BITS bits. */
-  private readonly lutSymbol = new Int32Array(1 << LUT_BITS);
+  private readonly lutSymbol = new Int16Array(1 << LUT_BITS);
   private readonly lutLength = new Uint8Array(1 << LUT_BITS);
   /**
    * For each MULTI_BITS-bit window, the whole byte codes it starts with (at most MULTI_MAX, none past EOF):
@@ -101,15 +106,22 @@ export class Huffman {
       for (; k < limit && node >= SYMBOLS; k++) node = (bits >> k) & 1 ? this.right[node]! : this.left[node]!;
       return [node, k];
     };
-    for (let bits = 0; bits < 1 << LUT_BITS; bits++) {
-      const [node, k] = symbolAt(bits, 0, LUT_BITS);
-      if (node < SYMBOLS) {
-        this.lutSymbol[bits] = node + 1;
-        this.lutLength[bits] = k;
-      } else {
-        this.lutSymbol[bits] = -node;
-        this.lutLength[bits] = LUT_BITS;
+    // Each code of at most LUT_BITS bits fills every window it starts (any bits above it); walking the tree for
+    // each of the 32768 windows took longer. Windows no such code starts get the node reached.
+    for (let symbol = 0; symbol < SYMBOLS; symbol++) {
+      const length = this.lengths[symbol]!;
+      if (length > LUT_BITS) continue;
+      for (let above = 0; above < 1 << (LUT_BITS - length); above++) {
+        const bits = this.codes[symbol]! | (above << length);
+        this.lutSymbol[bits] = symbol + 1;
+        this.lutLength[bits] = length;
       }
+    }
+    for (let bits = 0; bits < 1 << LUT_BITS; bits++) {
+      if (this.lutLength[bits] !== 0) continue;
+      const [node] = symbolAt(bits, 0, LUT_BITS);
+      this.lutSymbol[bits] = -node;
+      this.lutLength[bits] = LUT_BITS;
     }
     for (let bits = 0; bits < 1 << MULTI_BITS; bits++) {
       let packed = 0;
@@ -178,12 +190,15 @@ export class Huffman {
         }
         const window = bits & ((1 << MULTI_BITS) - 1);
         const info = multiInfo[window]!;
-        const length = info >>> 3;
+        const length = info >> 3;
         if (length > count) break;
         // The entry's bytes in one store (the count says how many of them are real).
         outView.setInt32(n, multiBytes[window]!, true);
         n += info & 7;
-        bits >>>= length;
+        // `>>`, not `>>>`: `bits` holds at most 30 bits, so both give the same, but `>>>` gives V8 an unsigned
+        // 32-bit value that the loop's int32 `bits` could not hold, and it kept `bits` as a float64: a third of
+        // the decoding time (the corpus capture's payloads 3.4 ms against 2.4 ms, demo chunks 11.5 against 6.6).
+        bits >>= length;
         count -= length;
       }
       // One symbol, checked: near the end of the input or output, EOF, a code longer than the window.
@@ -212,7 +227,7 @@ export class Huffman {
         const codeStart = (pos - start) * 8 - count;
         throw new CodecError('HUFFMAN_OVERFLOW', `decompressed data passes ${maxSize} bytes`, offset + Math.min(end - start, ((codeStart + 24) >> 3) + 1));
       }
-      bits >>>= length;
+      bits >>= length;
       count -= length;
       out[n++] = symbol - 1;
     }
