@@ -234,6 +234,18 @@ export function decodeNetMessage(protocol: NetProtocolDef, bytes: Uint8Array, op
  * (the chunks of a packet): no view is made per message. Offsets in errors count from `start`.
  */
 export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions = {}): AnyNetMessage | UnknownNetMessage {
+  try {
+    return decodeWithSharedReader(protocol, bytes, start, end, options);
+  } finally {
+    // The shared reader lets go of the bytes: they may be a whole capture file, which the caller expects to be
+    // collectable once it is done with it. (The field scratch holds only the last message's values.)
+    messageReader.repoint(NO_BYTES, 0, 0, 0);
+  }
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
   const r = messageReader.repoint(bytes, start, end, base - start);
   let msg: number;
