@@ -1,6 +1,5 @@
 import { MapError, type MapImage, type TwMap } from '@twcodec/map';
-import { encode } from 'fast-png';
-import { decodePng, type RgbaImage } from './png.js';
+import { decodePng, encodePng, type RgbaImage } from './png.js';
 
 import { uniqueFileNames } from './file-names.js';
 
@@ -14,7 +13,7 @@ export function imageToPng(image: MapImage): Uint8Array {
   if (!(width > 0 && height > 0) || image.pixels.length !== width * height * channels) {
     throw new MapError('map.image_size', `image pixels (${image.pixels.length} bytes) do not match ${width}x${height}`);
   }
-  return encode({ width, height, data: image.pixels, channels, depth: 8 });
+  return encodePng(width, height, channels, image.pixels);
 }
 
 /**

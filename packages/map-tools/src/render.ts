@@ -1,7 +1,7 @@
 import { Datafile, inflateSlices, type ZlibCodec } from '@twcodec/datafile';
 import { expandSkippedTiles, type MapImage, MapError, readMap, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
-import { encode } from 'fast-png';
 import { pngToRgba, type RgbaImage } from './images.js';
+import { encodePng } from './png.js';
 
 export interface RenderOptions {
   /** Pixels per tile (default 4 for the game layer, 8 for the map). */
@@ -43,7 +43,7 @@ class Canvas {
     p[o + 3] = 255;
   }
   png(): Uint8Array {
-    return encode({ width: this.width, height: this.height, data: this.pixels, channels: 4, depth: 8 });
+    return encodePng(this.width, this.height, 4, this.pixels);
   }
 }
 
