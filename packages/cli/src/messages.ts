@@ -1,7 +1,7 @@
 // `demo messages`, `demo chat` and `teehistorian chat`: the net messages of demos and teehistorian files.
 import { demoChat, demoMessages, readDemo } from '@twcodec/demo';
 import { type ByteSource, readTeehistorianStream, teehistorianChat } from '@twcodec/teehistorian';
-import { messageJson } from './teehistorian.js';
+import { messageJson } from './message-json.js';
 
 /** Zero bytes after the last field: a demo's padding to 4 bytes, not worth a column. */
 const isPadding = (bytes: Uint8Array | undefined) => !bytes || (bytes.length < 4 && bytes.every((b) => b === 0));

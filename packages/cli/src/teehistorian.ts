@@ -1,8 +1,6 @@
 import { decodeClientMessage, readTeehistorian, readTeehistorianStream, type ByteSource, teehistorianStats, writeTeehistorian } from '@twcodec/teehistorian';
 import { messageJson } from './message-json.js';
 
-export { messageJson };
-
 export { teehistorianStats };
 
 /**
