@@ -146,7 +146,10 @@ interface Reading {
   isInt: boolean[];
 }
 
-/** A field definition with every key present, in one order (see Reading.fields). */
+/**
+ * A field definition with every key present, in one order (see Reading.fields). `satisfies` makes a key added
+ * to NetFieldDef and not listed here a type error rather than a key the decoder silently drops.
+ */
 function uniformField(f: NetFieldDef): NetFieldDef {
   return {
     name: f.name,
@@ -165,7 +168,7 @@ function uniformField(f: NetFieldDef): NetFieldDef {
     countTable: f.countTable,
     counts: f.counts,
     nonempty: f.nonempty,
-  };
+  } satisfies Record<keyof NetFieldDef, unknown>;
 }
 
 /** Message ids (id << 1 | system) below this are looked up in an array, not the Map. */
