@@ -2,10 +2,15 @@
 // snapshots it took at the ticks it took them, and its game messages. Facts on what a client records:
 // - DDNet 16.4 src/engine/client/client.cpp (ProcessServerPacket): a snapshot whose CRC is right goes to the
 //   demo, game messages (vital, and preinput) go to the demo as their packed bytes, both only from the
-//   connection the player controls (g_Config.m_ClDummy: the own tee or the dummy's). SendInput sends the
-//   controlled connection's input first, then the other's (when it has one) with the same prediction tick;
-//   Update() pumps the network, then sends input, and only after that runs the key binds that switch
-//   cl_dummy: so the input sent after a snapshot arrived tells which connection the client recorded it from.
+//   connection the player controls (g_Config.m_ClDummy: the own tee or the dummy's). Update() sends input
+//   when the prediction tick advanced, then pumps the network (which records), and the key binds that switch
+//   cl_dummy run after both (GameClient()->OnUpdate): so the input a frame sends tells which connection that
+//   frame records from. SendInput sends the controlled connection's input first, then the other's with the
+//   same prediction tick; but the controlled one's only when it changed or 40 ms passed
+//   (src/game/client/components/controls.cpp, SnapInput), and the other's only when forced (after a
+//   controlled one, with cl_dummy_copy_moves or every other time) or when it holds a direction, jump or hook
+//   (gameclient.cpp, OnSnapInput). So many frames send nothing, and a lone input tells the controlled
+//   connection only when it holds none of those three.
 //   src/game/client/gameclient.cpp (16.4, OnNewSnapshot): with every new snapshot a recording client adds its
 //   tuning as an sv_tune_params message when it is not the standard one.
 //   map_change only counts on the main connection.
@@ -19,7 +24,7 @@
 import { DemoWriter } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
-import { Snapshot, type SnapshotItem } from '@twcodec/snapshot';
+import { DDNET_0_6, Snapshot, type SnapshotItem } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 import { NET_VERSIONS } from './client.js';
 import { NetError } from './errors.js';
@@ -36,6 +41,8 @@ const NOT_RECORDED_07 = new Set(['sv_tune_params', 'sv_client_info', 'sv_client_
 const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000, 300, 1500, 50, 55000, 200000, 140, 125, 220000, 200, 125, 275000, 80, 20, 700, 100000, 200, 80000, 15000, 100, 0, 100, 100];
 /** DDNet 16.4's standard tuning (src/game/tuning.h: Teeworlds' and DDNet's additions), as the ints sent. */
 const STANDARD_TUNING_DDNET = [...STANDARD_TUNING_07.slice(0, 28), 100000, 0, 500, 100, 100, 40000, 1000, 600, 100, 125, 12500, 12500, 50000, 50000, 80000, 80000, 32000];
+/** The input ints that steer (direction, jump, hook): their places in DDNet's player_input object (schemas/snapshot). */
+const STEERING = ['direction', 'jump', 'hook'].map((name) => DDNET_0_6.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
 const DE_CLIENT_INFO = 13;
 const DE_GAME_INFO = 14;
 const DE_TUNE_PARAMS = 15;
@@ -72,8 +79,8 @@ interface Connection {
   server: string;
   protocol: NetProtocolName;
   names: string[];
-  /** Capture index, time in ns, prediction tick of each input the client sent. */
-  inputs: { index: number; time: number; tick: number }[];
+  /** Capture index, time in ns, prediction tick of each input the client sent; `steering`: it holds a direction, jump or hook. */
+  inputs: { index: number; time: number; tick: number; steering: boolean }[];
   mapChange?: { name: string; crc: number; size: number };
   /** DDNet's map_details (counts for the map_change of the same name) or 0.7's map_change. */
   mapDetails?: { name: string; sha256: Uint8Array };
@@ -119,9 +126,9 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
     if (tracked.snapshots.some((s) => s.crcOk)) connection(d.destination, d.source, p.protocol).firstSnapshot ??= d;
     p.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered') return;
-      const m = chunk.message as { kind: string; name?: string; predictionTick?: number; mapName?: string; mapCrc?: number; mapSize?: number; mapSha256?: Uint8Array };
+      const m = chunk.message as { kind: string; name?: string; predictionTick?: number; data?: number[]; mapName?: string; mapCrc?: number; mapSize?: number; mapSha256?: Uint8Array };
       if (m.kind === 'cl_start_info') connection(d.source, d.destination, p.protocol).names.push(m.name!);
-      else if (m.kind === 'input') connection(d.source, d.destination, p.protocol).inputs.push({ index: d.index, time: timeOf(d), tick: m.predictionTick! });
+      else if (m.kind === 'input') connection(d.source, d.destination, p.protocol).inputs.push({ index: d.index, time: timeOf(d), tick: m.predictionTick!, steering: STEERING.some((k) => (m.data![k] ?? 0) !== 0) });
       else if (m.kind === 'con_ready') connection(d.destination, d.source, p.protocol).conReady ??= { index: d.index, time: timeOf(d) };
       else if (m.kind === 'map_change') {
         const c = connection(d.destination, d.source, p.protocol);
@@ -145,16 +152,24 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
  */
 function controlTimeline(main: Connection, dummy: Connection): { index: number; time: number; connection: Connection }[] {
   const all = [...main.inputs.map((x) => ({ ...x, connection: main })), ...dummy.inputs.map((x) => ({ ...x, connection: dummy }))];
-  // The dummy's con_ready switches the client to it (client.cpp: g_Config.m_ClDummy = 1) before it sends input.
-  if (dummy.conReady) all.push({ ...dummy.conReady, tick: -1, connection: dummy });
   all.sort((a, b) => a.index - b.index);
   const starts: { index: number; time: number; connection: Connection }[] = [];
-  all.forEach((x, i) => {
-    const prev = all[i - 1];
-    if (prev && prev.connection !== x.connection && prev.tick === x.tick && x.time - prev.time < SAME_CALL_NS) return;
-    starts.push({ index: x.index, time: x.time, connection: x.connection });
-  });
-  return starts;
+  // The dummy's con_ready switches the client to it (client.cpp: g_Config.m_ClDummy = 1) before it sends input.
+  if (dummy.conReady) starts.push({ ...dummy.conReady, connection: dummy });
+  for (let i = 0; i < all.length; i++) {
+    const x = all[i]!;
+    const next = all[i + 1];
+    if (next && next.connection !== x.connection && next.tick === x.tick && next.time - x.time < SAME_CALL_NS) {
+      // Both inputs of one call: the first is the controlled connection's.
+      starts.push({ index: x.index, time: x.time, connection: x.connection });
+      i++;
+    } else if (!x.steering) {
+      // A lone input without direction, jump or hook can only be the controlled connection's.
+      starts.push({ index: x.index, time: x.time, connection: x.connection });
+    }
+    // A lone steering input may be the other connection's, sent while the controlled one had nothing new.
+  }
+  return starts.sort((a, b) => a.index - b.index);
 }
 
 /** The connection that most often sends its input in the same SendInput call as `main`'s: its dummy. */
