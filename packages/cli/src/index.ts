@@ -202,9 +202,9 @@ const COMMANDS: Record<string, Command> = {
       'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh. ' +
       'A map whose files would exceed 512 MiB together (e.g. a 8192x8192 layer: 604 MB of tile text) is refused before anything is written.',
     async run(io, [input, dir]) {
-      const { unpackMapEntries } = await import('@twcodec/map-tools');
+      const [{ unpackMapEntries }, { CLI_PNG }] = await Promise.all([import('@twcodec/map-tools'), import('./map.js')]);
       // Tile text is written in chunks as it is made: memory stays at the map's size, not the text's.
-      const files = unpackMapEntries(await io.readFile(input!));
+      const files = unpackMapEntries(await io.readFile(input!), { png: CLI_PNG });
       let n = 0;
       for (const { name, chunks } of files) {
         await io.writeFile(`${dir}/${name}`, chunks(), { mkdir: true });

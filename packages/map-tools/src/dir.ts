@@ -2,7 +2,7 @@ import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, tilemapKind,
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng, listImages, pngToRgba } from './images.js';
-import { readPngHeader } from './png.js';
+import { type PngEncodeOptions, readPngHeader } from './png.js';
 import { soundFileNames } from './sounds.js';
 
 /**
@@ -95,6 +95,8 @@ export interface MapDirEntry {
 export interface UnpackOptions {
   /** Refuse (MapError `mapdir.too_large`) when the files would be larger together; default MAX_UNPACKED_BYTES. */
   maxBytes?: number;
+  /** How the images' PNG files are compressed (default: encodePng's). */
+  png?: PngEncodeOptions;
 }
 
 /**
@@ -102,7 +104,7 @@ export interface UnpackOptions {
  * the map's own size, whatever the text's.
  */
 export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {}): MapDirEntry[] {
-  const { files, tileTexts } = unpack(bytes);
+  const { files, tileTexts } = unpack(bytes, options.png);
   const entries: MapDirEntry[] = [...files].map(([name, data]) => ({ name, ...(tileTexts.get(name) ?? { size: data.length, chunks: () => [data] }) }));
   const total = entries.reduce((sum, e) => sum + e.size, 0);
   const max = options.maxBytes ?? MAX_UNPACKED_BYTES;
@@ -194,7 +196,7 @@ export function unpackMap(bytes: Uint8Array, options: UnpackOptions = {}): MapFi
   return files;
 }
 
-function unpack(bytes: Uint8Array): { files: MapFiles; tileTexts: Map<string, Omit<MapDirEntry, 'name'>> } {
+function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; tileTexts: Map<string, Omit<MapDirEntry, 'name'>> } {
   const map = readMap(bytes, { strict: false });
   const files: MapFiles = new Map();
   const tileTexts = new Map<string, Omit<MapDirEntry, 'name'>>();
@@ -206,7 +208,7 @@ function unpack(bytes: Uint8Array): { files: MapFiles; tileTexts: Map<string, Om
       if (top === 'images' && field === 'pixels' && typeof index === 'number') {
         try {
           const file = `images/${imageNames[index]!.fileName}`;
-          files.set(file, imageToPng(map.images[index]!));
+          files.set(file, imageToPng(map.images[index]!, png));
           return { png: file };
         } catch {
           // Pixels that do not fit the image's size stay inline, so they survive unchanged.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MapError } from '@twcodec/map';
 import { buildPng, chunk, zerosPng } from '../../../test/png-builder.js';
 import type { ZlibCodec } from '@twcodec/datafile';
-import { nodeZlib } from '@twcodec/datafile/zlib-node';
+import { nodeDeflate, nodeZlib } from '@twcodec/datafile/zlib-node';
 import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
 import { decodePng, encodePng, readPngHeader } from './png.js';
 import { codeOf as codeOfError } from '../../../test/error-code.js';
@@ -170,6 +170,15 @@ describe('encodePng', () => {
         expect(decode(ours).data).toEqual(data);
       }
     }
+  });
+  it("takes another deflater and level (the CLI's node:zlib at 6): the same pixels, decoded by fast-png and by decodePng", () => {
+    const data = Uint8Array.from(samples(64, 17, 4, 255));
+    const levels: number[] = [];
+    const png = encodePng(64, 17, 4, data, { deflate: (raw, level) => (levels.push(level), nodeDeflate(raw, level)), level: 6 });
+    expect(levels).toEqual([6]);
+    expect(decode(png).data).toEqual(data);
+    expect(decodePng(png).pixels).toEqual(data);
+    expect(() => encodePng(1, 1, 4, new Uint8Array(4), { level: 10 })).toThrow(RangeError);
   });
   it('refuses pixels that do not make the size', () => {
     expect(() => encodePng(2, 2, 4, new Uint8Array(15))).toThrow(RangeError);

@@ -1,7 +1,7 @@
 import { Datafile, inflateSlices, type ZlibCodec } from '@twcodec/datafile';
 import { expandSkippedTiles, type MapImage, MapError, readMap, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
 import { pngToRgba, type RgbaImage } from './images.js';
-import { encodePng } from './png.js';
+import { encodePng, type PngEncodeOptions } from './png.js';
 
 export interface RenderOptions {
   /** Pixels per tile (default 4 for the game layer, 8 for the map). */
@@ -12,6 +12,8 @@ export interface RenderOptions {
   maxSide?: number;
   /** renderGameLayerFile / renderMapFile: the zlib codec the map's data is inflated with (default: the platform's). */
   zlib?: ZlibCodec;
+  /** How the PNG is compressed (default: encodePng's). */
+  png?: PngEncodeOptions;
 }
 
 type Rgba = [number, number, number, number];
@@ -42,8 +44,8 @@ class Canvas {
     p[o + 2] = p[o + 2]! + (b - p[o + 2]!) * k;
     p[o + 3] = 255;
   }
-  png(): Uint8Array {
-    return encodePng(this.width, this.height, 4, this.pixels);
+  png(options?: PngEncodeOptions): Uint8Array {
+    return encodePng(this.width, this.height, 4, this.pixels, options);
   }
 }
 
@@ -184,7 +186,7 @@ function drawGameLayer(map: TwMap, options: RenderOptions, tiles: TileSource): U
       }
     });
   }
-  return canvas.png();
+  return canvas.png(options.png);
 }
 
 /** The tile layers renderMap draws: tiles layers of a positive size that are not detail layers. */
@@ -316,7 +318,7 @@ function drawMap(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Ar
       }
     });
   }
-  return canvas.png();
+  return canvas.png(options.png);
 }
 
 /**
