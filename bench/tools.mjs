@@ -55,6 +55,12 @@ const saveDir = join(home, '.local', 'share', 'ddnet');
 mkdirSync(saveDir, { recursive: true });
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') };
+// NODE_EXTRA_CA_CERTS makes every Node process parse that CA bundle before it runs any code (about 40 ms of CPU
+// for Debian's ca-certificates.crt, measured with perf: node::crypto::UseExtraCaCerts), a cost of the machine's
+// set-up that no twcodec command needs (none makes a TLS connection) and that a user rarely has set. The children
+// run without it unless TOOLS_BENCH_KEEP_ENV=1; the line printed below says which.
+const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
+if (extraCaCerts && process.env.TOOLS_BENCH_KEEP_ENV !== '1') delete env.NODE_EXTRA_CA_CERTS;
 
 /** CPU ms (user + system) of running `argv` as a child process, its output dropped; throws when it fails unexpectedly. */
 function cpuOf(argv, okStatus = [0]) {
@@ -117,6 +123,7 @@ function row(measure, ours, theirs, { floor = false } = {}) {
 
 console.log(`maps: ${maps.length} in ${mapsDir}; median ${label(median)}, largest ${label(largest)}; ${ROUNDS} rounds, medians of CPU time`);
 console.log(`DDNet tools: ${haveDdnet ? toolsDir : 'absent, DDNet columns skipped'}; Node ${process.versions.node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+if (extraCaCerts) console.log(`NODE_EXTRA_CA_CERTS is set here: the children run ${env.NODE_EXTRA_CA_CERTS ? 'with it (TOOLS_BENCH_KEEP_ENV=1)' : 'without it (TOOLS_BENCH_KEEP_ENV=1 keeps it)'}`);
 
 // The floors.
 row('floor: node -e 0 vs map_resave (median map)', () => cpuOf([process.execPath, '-e', '0']), () => cpuOf([ddnet('map_resave'), median, 'floor.map']), { floor: true });
