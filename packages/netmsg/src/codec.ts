@@ -123,6 +123,12 @@ const messageReader = new ByteReader(new Uint8Array(0));
 /** A message of the table with what decoding it needs, worked out once per table. */
 interface Reading {
   def: NetMessageDef;
+  /**
+   * The def's name and build, read here: the generated defs have several shapes (uuid, since...), so reading
+   * them off the def was a megamorphic property load per message.
+   */
+  name: string;
+  build: NetMessageDef['build'];
   /** Each field's path in errors (`message.field`). */
   paths: string[];
   /**
@@ -195,6 +201,8 @@ function indexOf(protocol: NetProtocolDef): Index {
       const firstOptional = m.fields.findIndex((f) => f.optional);
       const reading: Reading = {
         def: m,
+        name: m.name,
+        build: m.build,
         paths: m.fields.map((f) => `${m.name}.${f.name}`),
         checkWriteBack: m.fields.some((f) => TEXT_TYPES.includes(f.type)),
         sizeIndex: m.fields.map((f) => (f.sizeField ? m.fields.findIndex((g) => g.name === f.sizeField) : -1)),
@@ -265,7 +273,6 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
   const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
   const fieldsStart = r.pos;
   if (!reading) return unknownMessage(bytes, end, msg, uuid, fieldsStart);
-  const def = reading.def;
   try {
     const fields = reading.fields;
     const isInt = reading.isInt;
@@ -282,15 +289,16 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     }
     let out: AnyNetMessage;
     let i = 0;
-    if (def.build && n >= fixed) {
-      out = def.build(values);
+    const build = reading.build;
+    if (build && n >= fixed) {
+      out = build(values);
       i = fixed;
-    } else out = { kind: def.name };
+    } else out = { kind: reading.name };
     for (; i < n; i++) out[fields[i]!.key] = values[i];
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
     // Lossless or nothing: a message that would not be written back byte for byte stays raw.
     if (reading.checkWriteBack && !isAscii(bytes, start, end) && !bytesEqual(encodeNetMessage(protocol, out), bytes.subarray(start, end)))
-      throw new NetMessageError('NOT_CANONICAL', `${def.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, def.name);
+      throw new NetMessageError('NOT_CANONICAL', `${reading.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, reading.name);
     return out;
   } catch (e) {
     if (options.lenient && e instanceof CodecError) return unknownMessage(bytes, end, msg, uuid, fieldsStart, `${e.code}: ${e.detail}`);
