@@ -79,8 +79,9 @@ function tableEntry(m: NetMessageSchema): string {
  * The message's fields up to its first optional one read from the reader `r` in schema order, by the codec's
  * field readers (the same calls its field interpreter makes for each type, so the same checks and errors),
  * and the message made of them; undefined for a message with a field the interpreter is left to (text or
- * ints to the end of the message, string arrays, counts by table). A message's fields read this way took
- * about half the time the interpreter took (no dispatch on each field's type, no array of values).
+ * ints to the end of the message, string arrays, counts by table). No dispatch on each field's type, no
+ * array of values: the corpus capture's 21844 messages decoded 7 to 11% faster than by the interpreter alone
+ * (alternating rounds in one process, CPU time).
  */
 function readFunction(m: NetMessageSchema): string | undefined {
   const first = m.fields.findIndex((f) => f.optional);
