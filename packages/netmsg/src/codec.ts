@@ -265,11 +265,9 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
   } finally {
     // The shared reader lets go of the bytes: they may be a whole capture file, which the caller expects to be
     // collectable once it is done with it. (The field scratch holds only the last message's values.)
-    messageReader.repoint(NO_BYTES, 0, 0, 0);
+    messageReader.release();
   }
 }
-
-const NO_BYTES = new Uint8Array(0);
 
 function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
