@@ -1,7 +1,8 @@
 // Emits the net message tables and types (packages/netmsg/src/generated/<protocol>.gen.ts) and the
-// reference (docs/formats/net-messages.md) from schemas/net. The decoding itself is the table-driven
-// interpreter in @twcodec/netmsg's codec.ts; the generated file gives each message its interface, the
-// union of them keyed by `kind`, the table and typed decode/encode functions.
+// reference (docs/formats/net-messages.md) from schemas/net. The generated file gives each message its
+// interface, the union of them keyed by `kind`, the table (with a `read` function per message that calls
+// @twcodec/netmsg's field readers in schema order) and typed decode/encode functions; framing, optional
+// fields, the checks and the errors are in the codec (codec.ts).
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from './emit-shared.js';
 import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema } from './load-net.js';
@@ -70,7 +71,58 @@ function tableEntry(m: NetMessageSchema): string {
   head.push(`direction: ${str(m.direction)}`);
   if (m.since) head.push(`since: ${str(m.since)}`);
   head.push(`description: ${str(m.description)}`);
-  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}], build: ${buildFunction(m)} },`;
+  const read = readFunction(m);
+  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}], build: ${buildFunction(m)}${read ? `, read: ${read}` : ''} },`;
+}
+
+/**
+ * The message's fields up to its first optional one read from the reader `r` in schema order, by the codec's
+ * field readers (the same calls its field interpreter makes for each type, so the same checks and errors),
+ * and the message made of them; undefined for a message with a field the interpreter is left to (text or
+ * ints to the end of the message, string arrays, counts by table). No dispatch on each field's type, no
+ * array of values: the corpus capture's 21844 messages decoded 7 to 11% faster than by the interpreter alone
+ * (alternating rounds in one process, CPU time).
+ */
+function readFunction(m: NetMessageSchema): string | undefined {
+  const first = m.fields.findIndex((f) => f.optional);
+  const fixed = first < 0 ? m.fields : m.fields.slice(0, first);
+  const statements: string[] = [];
+  for (const [i, f] of fixed.entries()) {
+    const path = str(`${m.name}.${f.name}`);
+    const sizeIndex = f.size_field ? m.fields.findIndex((g) => g.name === f.size_field) : -1;
+    if (f.size_field && !(sizeIndex >= 0 && sizeIndex < i)) return undefined;
+    const lengthOf = (divisor: number) => `lengthOf(r, v${sizeIndex}, ${str(f.size_field!)}, ${divisor}, ${path})`;
+    let value: string;
+    switch (f.type) {
+      case 'int':
+      case 'tick':
+        value = `r.readVarInt(${path})`;
+        break;
+      case 'bool':
+        value = `readBool(r, ${path})`;
+        break;
+      case 'string':
+        value = `r.readCString(${path})`;
+        break;
+      case 'uuid':
+        value = `readUuid(r, ${path})`;
+        break;
+      case 'raw':
+        if (f.size === undefined && !f.size_field) return undefined;
+        value = `readCopy(r, ${f.size ?? lengthOf(1)}, ${path})`;
+        break;
+      case 'int_array':
+        if (f.count === undefined && (f.count_table || !f.size_field)) return undefined;
+        value = `readIntArray(r, ${f.count ?? lengthOf(f.count_divisor ?? 1)}, ${path})`;
+        break;
+      default:
+        return undefined;
+    }
+    statements.push(`const v${i} = ${value};`);
+  }
+  const props = [`kind: ${str(m.name)}`, ...fixed.map((f, i) => `${camel(f.name)}: v${i}`)];
+  if (!fixed.length) return `() => ({ ${props.join(', ')} })`;
+  return `(r) => { ${statements.join(' ')} return { ${props.join(', ')} }; }`;
 }
 
 /**
@@ -92,7 +144,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(p.file),
     "import type { Uuid } from '@twcodec/runtime';",
-    "import { type DecodeOptions, decodeNetMessage, encodeNetMessage, type NetMessageBase, type NetProtocolDef, type UnknownNetMessage } from '../codec.js';",
+    "import { type DecodeOptions, decodeNetMessage, encodeNetMessage, lengthOf, type NetMessageBase, type NetProtocolDef, readBool, readCopy, readIntArray, readUuid, type UnknownNetMessage } from '../codec.js';",
   ];
   // A message with the same fields as an earlier one (cl_change_info and cl_start_info) reuses its interface.
   const sameFields = new Map<string, string>();

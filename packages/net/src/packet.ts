@@ -169,6 +169,19 @@ function decodeConnless(bytes: Uint8Array): DecodedPacket {
   return { protocol: found.protocol, kind: 'connless', header, flags: ['connless'], connless };
 }
 
+/*
+ * The errors of decodePacketAt's checks are made by these functions, not where they are thrown: when the text
+ * of several errors of a function held the same number (a chunk's index, the packet's length), V8 formatted it
+ * once for all of them, above the checks, so for every packet and chunk (seen with perf on the corpus capture).
+ */
+function packetSizeError(protocol: NetProtocolName, headerSize: number, length: number): NetError {
+  if (length < headerSize) return new NetError('TRUNCATED', `a ${protocol} packet needs ${headerSize} header bytes, has ${length}`, 0, 'header');
+  return new NetError('PACKET_TOO_BIG', `${length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
+}
+function chunkTruncated(i: number, numChunks: number, offset: number, detail: string): NetError {
+  return new NetError('TRUNCATED', `chunk ${i} of ${numChunks}${detail}`, offset, `chunks[${i}]`);
+}
+
 /** Decodes one UDP payload; throws NetError when it does not read as a packet of the protocol. */
 export function decodePacket(bytes: Uint8Array, options: DecodePacketOptions = {}): DecodedPacket {
   return decodePacketAt(bytes, 0, bytes.length, options);
@@ -184,8 +197,7 @@ export function decodePacketAt(bytes: Uint8Array, start: number, end: number, op
   const decoding = options.protocol === undefined || options.protocol === '0.6' ? DECODING_0_6 : options.protocol === '0.7' ? DECODING_0_7 : unknownProtocol(options.protocol);
   const protocol = decoding.name;
   const table = decoding.table;
-  if (length < table.headerSize) throw new NetError('TRUNCATED', `a ${protocol} packet needs ${table.headerSize} header bytes, has ${length}`, 0, 'header');
-  if (length > MAX_PACKET_SIZE) throw new NetError('PACKET_TOO_BIG', `${length} bytes, more than ${MAX_PACKET_SIZE}`, 0, 'header');
+  if (length < table.headerSize || length > MAX_PACKET_SIZE) throw packetSizeError(protocol, table.headerSize, length);
   const rawFlags = table.headerFlagsAt(bytes, start);
   const flags = flagNames(table.packetFlags, decoding.packetFlagLists, rawFlags);
   const header: Record<string, number | string> = table.namedHeaderAt(bytes, start);
@@ -216,15 +228,15 @@ export function decodePacketAt(bytes: Uint8Array, start: number, end: number, op
   let count = 0;
   for (let i = 0; i < numChunks; i++) {
     // Offsets in errors count from the start of the data, as in the data alone.
-    if (dataEnd - pos < table.chunkHeaderSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its header`, pos - dataStart, `chunks[${i}]`);
+    if (dataEnd - pos < table.chunkHeaderSize) throw chunkTruncated(i, numChunks, pos - dataStart, ': no room for its header');
     const chunkFlags = table.chunkFlagsAt(data, pos);
     const size = table.chunkSizeAt(data, pos);
     const vital = (chunkFlags & vitalFlag) !== 0;
     const headerSize = vital ? table.vitalChunkHeaderSize : table.chunkHeaderSize;
-    if (dataEnd - pos < headerSize) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks}: no room for its vital header`, pos - dataStart, `chunks[${i}]`);
+    if (dataEnd - pos < headerSize) throw chunkTruncated(i, numChunks, pos - dataStart, ': no room for its vital header');
     const sequence = vital ? table.chunkSequenceAt(data, pos) : -1;
     pos += headerSize;
-    if (dataEnd - pos < size) throw new NetError('TRUNCATED', `chunk ${i} of ${numChunks} says ${size} bytes, ${dataEnd - pos} left`, pos - dataStart, `chunks[${i}]`);
+    if (dataEnd - pos < size) throw chunkTruncated(i, numChunks, pos - dataStart, ` says ${size} bytes, ${dataEnd - pos} left`);
     let message: AnyNetMessage | UnknownNetMessage;
     let unframed = false;
     try {

@@ -113,14 +113,15 @@ export class FrameReader {
     const { bytes, dv, little, nano, pos } = this;
     if (pos >= bytes.length) return false;
     const index = this.frame.index + 1;
-    if (bytes.length - pos < 16) throw new NetError('TRUNCATED', `record ${index}: its header needs 16 bytes, ${bytes.length - pos} left`, pos, `records[${index}]`);
+    const left = bytes.length - pos;
+    if (left < 16) throw recordError(index, pos, 'header', left);
     const seconds = dv.getUint32(pos, little);
     const fraction = dv.getUint32(pos + 4, little);
     const captured = dv.getUint32(pos + 8, little);
     const originalLength = dv.getUint32(pos + 12, little);
-    if (captured > MAX_FRAME) throw new NetError('BAD_RECORD', `record ${index}: ${captured} captured bytes, more than ${MAX_FRAME}`, pos + 8, `records[${index}]`);
-    if (bytes.length - pos - 16 < captured) throw new NetError('TRUNCATED', `record ${index}: ${captured} bytes, ${bytes.length - pos - 16} left`, pos + 8, `records[${index}]`);
-    if (fraction >= (nano ? 1e9 : 1e6)) throw new NetError('BAD_RECORD', `record ${index}: timestamp fraction ${fraction} is not below one second`, pos + 4, `records[${index}]`);
+    if (captured > MAX_FRAME) throw recordError(index, pos, 'too big', captured);
+    if (left - 16 < captured) throw recordError(index, pos, 'truncated', captured, left - 16);
+    if (fraction >= (nano ? 1e9 : 1e6)) throw recordError(index, pos, 'fraction', fraction);
     const f = this.frame;
     f.index = index;
     f.seconds = seconds;
@@ -215,6 +216,25 @@ export class FrameReader {
       return true;
     }
     return false;
+  }
+}
+
+/**
+ * The error of the pcap record `index` at `pos`. Made here, not in FrameReader's loop: V8 formatted `index`
+ * for every record when the text of several of the loop's errors held it (one conversion, hoisted above the
+ * checks), a twentieth of reading the frames (seen with perf on the corpus capture).
+ */
+function recordError(index: number, pos: number, what: 'header' | 'too big' | 'truncated' | 'fraction', value: number, left = 0): NetError {
+  const path = `records[${index}]`;
+  switch (what) {
+    case 'header':
+      return new NetError('TRUNCATED', `record ${index}: its header needs 16 bytes, ${value} left`, pos, path);
+    case 'too big':
+      return new NetError('BAD_RECORD', `record ${index}: ${value} captured bytes, more than ${MAX_FRAME}`, pos + 8, path);
+    case 'truncated':
+      return new NetError('TRUNCATED', `record ${index}: ${value} bytes, ${left} left`, pos + 8, path);
+    case 'fraction':
+      return new NetError('BAD_RECORD', `record ${index}: timestamp fraction ${value} is not below one second`, pos + 4, path);
   }
 }
 

@@ -1,6 +1,7 @@
-// The one interpreter behind every generated message table: framing (id << 1 | system, then for id 0 a
-// 16-byte UUID), then the fields in schema order. Table-driven rather than one function per message so that
-// every bounds check lives in one place; the generated files give the types and the tables.
+// The codec behind every generated message table: framing (id << 1 | system, then for id 0 a 16-byte UUID),
+// then the fields in schema order. The generated tables give each message a `read` function (its fields read
+// one after the other by the field readers below, where every bounds check lives) or leave it to the field
+// interpreter here (readField); both read the same bytes with the same checks and errors.
 import { ByteReader, ByteWriter, bytesEqual, CodecError, copyBytes, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
 
 /** Errors of net message decoding and encoding. */
@@ -68,6 +69,13 @@ export interface NetMessageDef {
    * the codec adds every field by name.
    */
   readonly build?: (values: readonly unknown[]) => AnyNetMessage;
+  /**
+   * Reads the message's fields up to its first optional one from `r` (after the id) and makes the message,
+   * by the field readers of this module (generated: straight-line code per message, where the field
+   * interpreter dispatched on each field's type and kept the values in an array). Without it the codec reads
+   * the fields by the table. Errors are the interpreter's: the same checks, paths and offsets.
+   */
+  readonly read?: (r: ByteReader) => AnyNetMessage;
 }
 
 export interface NetProtocolDef {
@@ -123,6 +131,14 @@ const messageReader = new ByteReader(new Uint8Array(0));
 /** A message of the table with what decoding it needs, worked out once per table. */
 interface Reading {
   def: NetMessageDef;
+  /**
+   * The def's name and build, read here: the generated defs have several shapes (uuid, since...), so reading
+   * them off the def was a megamorphic property load per message.
+   */
+  name: string;
+  build: NetMessageDef['build'];
+  /** The def's read (undefined when an optional field's length is in a field read by it: see indexOf). */
+  read: NetMessageDef['read'];
   /** Each field's path in errors (`message.field`). */
   paths: string[];
   /**
@@ -193,12 +209,19 @@ function indexOf(protocol: NetProtocolDef): Index {
     index = { byIdList: new Array<Reading | undefined>(ID_LIST_SIZE).fill(undefined), byId: new Map(), byUuid: new Map(), byName: new Map() };
     for (const m of protocol.messages) {
       const firstOptional = m.fields.findIndex((f) => f.optional);
+      const fixed = firstOptional < 0 ? m.fields.length : firstOptional;
+      const sizeIndex = m.fields.map((f) => (f.sizeField ? m.fields.findIndex((g) => g.name === f.sizeField) : -1));
+      // `read` keeps the values of the fields it reads in locals: an optional field sized by one of them is read by the table.
+      const readable = sizeIndex.every((k, i) => i < fixed || k < 0 || k >= fixed);
       const reading: Reading = {
         def: m,
+        name: m.name,
+        build: m.build,
+        read: readable ? m.read : undefined,
         paths: m.fields.map((f) => `${m.name}.${f.name}`),
         checkWriteBack: m.fields.some((f) => TEXT_TYPES.includes(f.type)),
-        sizeIndex: m.fields.map((f) => (f.sizeField ? m.fields.findIndex((g) => g.name === f.sizeField) : -1)),
-        fixed: firstOptional < 0 ? m.fields.length : firstOptional,
+        sizeIndex,
+        fixed,
         fields: m.fields.map(uniformField),
         isInt: m.fields.map((f) => f.type === 'int' || f.type === 'tick'),
       };
@@ -242,11 +265,9 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
   } finally {
     // The shared reader lets go of the bytes: they may be a whole capture file, which the caller expects to be
     // collectable once it is done with it. (The field scratch holds only the last message's values.)
-    messageReader.repoint(NO_BYTES, 0, 0, 0);
+    messageReader.release();
   }
 }
-
-const NO_BYTES = new Uint8Array(0);
 
 function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
@@ -265,32 +286,39 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
   const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
   const fieldsStart = r.pos;
   if (!reading) return unknownMessage(bytes, end, msg, uuid, fieldsStart);
-  const def = reading.def;
   try {
     const fields = reading.fields;
     const isInt = reading.isInt;
     const values = fieldValues.length >= fields.length ? fieldValues : (fieldValues = new Array<unknown>(fields.length));
     const paths = reading.paths;
     const fixed = reading.fixed;
+    const read = reading.read;
+    let out: AnyNetMessage | undefined;
     let n = 0;
     // The fields before the first optional one are all there (no check of `optional` for them).
-    for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, end - start);
+    if (read) {
+      out = read(r);
+      n = fixed;
+    } else for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, end - start);
     for (; n < fields.length; n++) {
       const f = fields[n]!;
       if (f.optional && r.pos === end) break;
       values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, end - start);
     }
-    let out: AnyNetMessage;
-    let i = 0;
-    if (def.build && n >= fixed) {
-      out = def.build(values);
-      i = fixed;
-    } else out = { kind: def.name };
+    let i = fixed;
+    if (!out) {
+      const build = reading.build;
+      if (build) out = build(values);
+      else {
+        out = { kind: reading.name };
+        i = 0;
+      }
+    }
     for (; i < n; i++) out[fields[i]!.key] = values[i];
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
     // Lossless or nothing: a message that would not be written back byte for byte stays raw.
     if (reading.checkWriteBack && !isAscii(bytes, start, end) && !bytesEqual(encodeNetMessage(protocol, out), bytes.subarray(start, end)))
-      throw new NetMessageError('NOT_CANONICAL', `${def.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, def.name);
+      throw new NetMessageError('NOT_CANONICAL', `${reading.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, reading.name);
     return out;
   } catch (e) {
     if (options.lenient && e instanceof CodecError) return unknownMessage(bytes, end, msg, uuid, fieldsStart, `${e.code}: ${e.detail}`);
@@ -330,11 +358,40 @@ function readInts(r: ByteReader, n: number | undefined, path: string): number[] 
   return ints;
 }
 
+// The field readers: what readField does for each type, also called by the generated `read` functions.
+
+/** A bool: an int 0 or 1. */
+export function readBool(r: ByteReader, path: string): boolean {
+  const at = r.offset;
+  const v = r.readVarInt(path);
+  if (v !== 0 && v !== 1) throw new NetMessageError('BAD_BOOL', `bool field is ${v}, not 0 or 1`, at, path);
+  return v === 1;
+}
+
+/** A UUID: 16 bytes. */
+export function readUuid(r: ByteReader, path: string): Uuid {
+  return uuidFromBytes(r.readBytes(16, path));
+}
+
 /** `n` bytes, copied (the message's array may be a buffer its caller reuses). */
-function readCopy(r: ByteReader, n: number, path: string): Uint8Array {
+export function readCopy(r: ByteReader, n: number, path: string): Uint8Array {
   r.ensure(n, path);
   r.pos += n;
   return copyBytes(r.bytes, r.pos - n, r.pos);
+}
+
+/** `n` ints (an int_array field of that count). */
+export function readIntArray(r: ByteReader, n: number, path: string): number[] {
+  // Every int takes at least one byte: a count beyond the bytes left is truncation, not an allocation.
+  if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} ints, ${r.remaining} bytes left`, r.offset, path);
+  return readInts(r, n, path);
+}
+
+/** The length or count a field takes from `value`, the field `sizeField` read before it, over `divisor`. */
+export function lengthOf(r: ByteReader, value: unknown, sizeField: string | undefined, divisor: number, path: string): number {
+  const n = value as number;
+  if (n < 0 || n % divisor !== 0) throw new NetMessageError('BAD_LENGTH', `${sizeField} is ${n}`, r.offset, path);
+  return n / divisor;
 }
 
 /**
@@ -346,29 +403,20 @@ function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], si
     case 'int':
     case 'tick':
       return r.readVarInt(path);
-    case 'bool': {
-      const at = r.offset;
-      const v = r.readVarInt(path);
-      if (v !== 0 && v !== 1) throw new NetMessageError('BAD_BOOL', `bool field is ${v}, not 0 or 1`, at, path);
-      return v === 1;
-    }
+    case 'bool':
+      return readBool(r, path);
     case 'string':
       return r.readCString(path);
     case 'uuid':
-      return uuidFromBytes(r.readBytes(16, path));
-    case 'raw': {
-      return readCopy(r, f.size ?? lengthFrom(r, f, values[sizeIndex], path, 1), path);
-    }
+      return readUuid(r, path);
+    case 'raw':
+      return readCopy(r, f.size ?? lengthOf(r, values[sizeIndex], f.sizeField, 1, path), path);
     case 'raw_rest':
       return readCopy(r, r.remaining, path);
-    case 'int_array': {
-      const n = f.count ?? (f.countTable ? countFromTable(r, f, values[sizeIndex], path) : lengthFrom(r, f, values[sizeIndex], path, f.countDivisor ?? 1));
-      // Every int takes at least one byte: a count beyond the bytes left is truncation, not an allocation.
-      if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} ints, ${r.remaining} bytes left`, r.offset, path);
-      return readInts(r, n, path);
-    }
+    case 'int_array':
+      return readIntArray(r, f.count ?? (f.countTable ? countFromTable(r, f, values[sizeIndex], path) : lengthOf(r, values[sizeIndex], f.sizeField, f.countDivisor ?? 1, path)), path);
     case 'string_array': {
-      const n = f.count ?? lengthFrom(r, f, values[sizeIndex], path, 1);
+      const n = f.count ?? lengthOf(r, values[sizeIndex], f.sizeField, 1, path);
       // Every string takes at least its NUL: a count beyond the bytes left is truncation, not an allocation.
       if (n > r.remaining) throw new NetMessageError('TRUNCATED', `${n} strings, ${r.remaining} bytes left`, r.offset, path);
       const strings: string[] = [];
@@ -412,12 +460,6 @@ function countFromTable(r: ByteReader, f: NetFieldDef, value: unknown, path: str
   const n = f.countTable![value as number];
   if (n === undefined) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${String(value)}, which says no count (0..${f.countTable!.length - 1})`, r.offset, path);
   return n;
-}
-
-function lengthFrom(r: ByteReader, f: NetFieldDef, value: unknown, path: string, divisor: number): number {
-  const n = value as number;
-  if (n < 0 || n % divisor !== 0) throw new NetMessageError('BAD_LENGTH', `${f.sizeField} is ${n}`, r.offset, path);
-  return n / divisor;
 }
 
 /** Encodes a message of the protocol (or an UnknownNetMessage) to its packed bytes. */
