@@ -1,9 +1,11 @@
 // Bundles the built CLI (dist/bin.js and the batch worker, with the @twcodec packages and their dependencies)
-// into dist/bundle/: one chunk per command group, loaded when a command runs (index.ts imports each command's
-// modules dynamically); bin/twcodec.js runs it when it is there. Why: Node 20 resolves, reads and links each ES
+// into dist/bundle/: a few chunks, loaded as a command needs them (index.ts imports each command's modules
+// dynamically); bin/twcodec.cjs runs it when it is there. Why: Node 20 resolves, reads and links each ES
 // module on its own, and the ~80 modules of a map command cost about a fifth of a small map's run; as a few
-// chunks they cost much less (docs/performance.md, "Against DDNet's tools (issue 28)"). The modules in dist/
-// stay the package's API (`import { main } from '@twcodec/cli'`).
+// chunks they cost much less (docs/performance.md, "Against DDNet's tools (issue 28)"). The chunks are
+// CommonJS: loaded by require(), a run does not start Node's ES module loader at all (about 10 to 15 ms of CPU
+// time less per run on Node 20; the loader's own modules, and node:fs/promises with streams and readline that
+// it loads). The modules in dist/ stay the package's API (`import { main } from '@twcodec/cli'`), as ES modules.
 //
 // Run by the build (after tsc -b) and by test/global-setup.ts with --if-stale: then nothing is written when no
 // module the bundle was made from changed since (dist/bundle/inputs.json lists them), so that the bin tests never
@@ -54,18 +56,20 @@ if (!(process.argv.includes('--if-stale') && current())) {
     external: [/^node:/, 'hyparquet-writer', 'apache-arrow'],
     // fflate's build for browsers: the same synchronous deflate and inflate (its two builds differ only in how
     // its asynchronous functions, which nothing here calls, start workers), without the Node build's
-    // node:worker_threads, which it loads when it is imported (start-up, issue 28: about 10 ms of CPU time
-    // on a map extract here; docs/performance.md).
+    // node:worker_threads, which it loads when it is imported (start-up, issue 28: importing the Node build
+    // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md).
     resolve: { alias: { fflate: fileURLToPath(import.meta.resolve('fflate/browser')) } },
     logLevel: 'warn',
     // Chunks may export more than their entry module (codeSplitting below moves modules out of them).
     preserveEntrySignatures: 'allow-extension',
   });
-  // batch.js starts its workers from new URL('./batch-worker.js', import.meta.url): the entry of that name sits
-  // beside the chunks.
+  // batch.js starts its workers from new URL('./batch-worker.js', import.meta.url) (made __filename's URL in
+  // CommonJS): the entry of that name sits beside the chunks.
   const { output } = await bundle.write({
     dir: out,
-    format: 'esm',
+    format: 'cjs',
+    // The modules were ES modules, which are strict mode code: so are the chunks.
+    strict: true,
     entryFileNames: '[name].js',
     chunkFileNames: '[name]-[hash].js',
     // Chunks by what the commands load, not by which commands could reach a module: the packages' index
@@ -77,6 +81,9 @@ if (!(process.argv.includes('--if-stale') && current())) {
     codeSplitting: { groups: CHUNK_GROUPS, includeDependenciesRecursively: false },
   });
   await bundle.close();
+  // The chunks keep the .js names (batch.js names its worker batch-worker.js); this package.json makes them
+  // CommonJS inside @twcodec/cli, whose own package.json says "type": "module".
+  writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   const inputs = [...new Set(output.flatMap((chunk) => chunk.moduleIds ?? []))].filter((id) => existsSync(id)).sort();
   inputs.push(here('./bundle.mjs'));
   writeFileSync(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);

@@ -11,7 +11,7 @@ import { NET_COMMANDS } from './net.js';
 // A command loads the modules it needs when it runs (`await import(...)` in its run(), its option values in
 // choices()): loading every package at start-up was most of a small map's `map info` (issue 28; the figures
 // are in docs/performance.md). Only this file, io, sniff, glob and net's command table load for every command;
-// bin/twcodec.js runs them bundled (bundle.mjs).
+// bin/twcodec.cjs runs them bundled (bundle.mjs).
 
 export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 
