@@ -97,7 +97,7 @@ const fastest = (fn, rounds) => timeAsync(fn, rounds);
 {
   const maps = join(listFiles(join(corpusDir, 'maps'), '.map').length ? corpusDir : repoRoot, listFiles(join(corpusDir, 'maps'), '.map').length ? 'maps' : 'fixtures/maps');
   const files = listFiles(maps, '.map');
-  const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js');
+  const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
   const run = (jobs) => {
     const t = performance.now();
     const r = spawnSync(process.execPath, [bin, 'map', 'validate', '--jobs', String(jobs), `${maps}/**/*.map`], { encoding: 'utf8' });

@@ -26,7 +26,7 @@ const ROUNDS = Number(process.env.TOOLS_BENCH_ROUNDS ?? 9);
 const toolsDir = process.env.TWCODEC_DDNET_TOOLS ?? '/usr/lib/x86_64-linux-gnu/ddnet';
 const ddnet = (name) => join(toolsDir, name);
 const haveDdnet = existsSync(ddnet('map_resave'));
-const twcodecBin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js');
+const twcodecBin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 const haveBash = spawnSync('bash', ['-c', 'true']).status === 0;
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (!haveBash) {

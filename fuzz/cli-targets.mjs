@@ -16,7 +16,8 @@ import { concatBytes } from '@twcodec/runtime';
 // The functions the commands call (packages/cli/src/*.ts); not exports of the package, so taken from its build.
 import { datafileInfo, resaveDatafile } from '../packages/cli/dist/datafile.js';
 import { demoInfo, demoSnapshotObjects, demoSnapshots } from '../packages/cli/dist/demo.js';
-import { mapInfo, mapJson, mapResave, mapValidate } from '../packages/cli/dist/map.js';
+import { mapInfo, mapValidate } from '../packages/cli/dist/map-info.js';
+import { mapJson, mapResave } from '../packages/cli/dist/map-resave.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from '../packages/cli/dist/messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from '../packages/cli/dist/teehistorian.js';
 import { datagramJson } from '../packages/cli/dist/net.js';

@@ -1,9 +1,11 @@
 // Bundles the built CLI (dist/bin.js and the batch worker, with the @twcodec packages and their dependencies)
-// into dist/bundle/: one chunk per command group, loaded when a command runs (index.ts imports each command's
-// modules dynamically); bin/twcodec.js runs it when it is there. Why: Node 20 resolves, reads and links each ES
+// into dist/bundle/: a few chunks, loaded as a command needs them (index.ts imports each command's modules
+// dynamically); bin/twcodec.cjs runs it when it is there. Why: Node 20 resolves, reads and links each ES
 // module on its own, and the ~80 modules of a map command cost about a fifth of a small map's run; as a few
-// chunks they cost much less (docs/performance.md, "Against DDNet's tools (issue 28)"). The modules in dist/
-// stay the package's API (`import { main } from '@twcodec/cli'`).
+// chunks they cost much less (docs/performance.md, "Against DDNet's tools (issue 28)"). The chunks are
+// CommonJS: loaded by require(), a run does not start Node's ES module loader at all (about 10 to 15 ms of CPU
+// time less per run on Node 20; the loader's own modules, and node:fs/promises with streams and readline that
+// it loads). The modules in dist/ stay the package's API (`import { main } from '@twcodec/cli'`), as ES modules.
 //
 // Run by the build (after tsc -b) and by test/global-setup.ts with --if-stale: then nothing is written when no
 // module the bundle was made from changed since (dist/bundle/inputs.json lists them), so that the bin tests never
@@ -22,6 +24,26 @@ function current() {
   return inputs.every((path) => existsSync(path) && statSync(path).mtimeMs <= made);
 }
 
+const dist = (pkg, modules) => new RegExp(`[\\\\/]packages[\\\\/]${pkg}[\\\\/]dist[\\\\/]${modules}\\.js$`);
+/** Chunks of modules that commands load together (the first group that matches a module takes it). */
+const CHUNK_GROUPS = [
+  // What every command loads beside index.ts (the table of commands, in the entry chunk).
+  { name: 'cli', test: dist('cli', '(io|sniff|glob|message-json)') },
+  // The container and its zlib (with pako, which the node codec's deflate needs).
+  { name: 'datafile', test: /[\\/](packages[\\/]datafile[\\/]dist|node_modules[\\/]pako)[\\/]/ },
+  { name: 'map-write', test: dist('map', 'write') },
+  { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
+  { name: 'map-read', test: dist('map', '.*') },
+  // The PNG writer and fflate (which builds its tables when imported): map extract, unpack and render only.
+  { name: 'map-tools-png-encode', test: /[\\/](packages[\\/]map-tools[\\/]dist[\\/](png-encode|image-files)\.js$|node_modules[\\/]fflate[\\/])/ },
+  { name: 'map-tools-images', test: dist('map-tools', '(png|images|file-names|sounds)') },
+  { name: 'map-tools-convert', test: dist('map-tools', 'convert(-07)?') },
+  { name: 'map-tools-dir', test: dist('map-tools', 'dir(-check)?') },
+  { name: 'map-tools-diff', test: dist('map-tools', 'diff') },
+  { name: 'map-tools-fix', test: dist('map-tools', 'fix') },
+  { name: 'map-tools-render', test: dist('map-tools', 'render') },
+];
+
 if (!(process.argv.includes('--if-stale') && current())) {
   rmSync(out, { recursive: true, force: true });
   // Imported here: a current bundle (--if-stale) does not pay for loading the bundler.
@@ -32,12 +54,36 @@ if (!(process.argv.includes('--if-stale') && current())) {
     // Export's optional writers stay optional: looked up when a format needs them (export imports them by a
     // variable name, which is left alone anyway; listed so that a literal import never pulls them in).
     external: [/^node:/, 'hyparquet-writer', 'apache-arrow'],
+    // fflate's build for browsers: the same synchronous deflate and inflate (its two builds differ only in how
+    // its asynchronous functions, which nothing here calls, start workers), without the Node build's
+    // node:worker_threads, which it loads when it is imported (start-up, issue 28: importing the Node build
+    // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md).
+    resolve: { alias: { fflate: fileURLToPath(import.meta.resolve('fflate/browser')) } },
     logLevel: 'warn',
+    // Chunks may export more than their entry module (codeSplitting below moves modules out of them).
+    preserveEntrySignatures: 'allow-extension',
   });
-  // batch.js starts its workers from new URL('./batch-worker.js', import.meta.url): the entry of that name sits
-  // beside the chunks.
-  const { output } = await bundle.write({ dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
+  // batch.js starts its workers from new URL('./batch-worker.js', import.meta.url) (made __filename's URL in
+  // CommonJS): the entry of that name sits beside the chunks.
+  const { output } = await bundle.write({
+    dir: out,
+    format: 'cjs',
+    // The modules were ES modules, which are strict mode code: so are the chunks.
+    strict: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    // Chunks by what the commands load, not by which commands could reach a module: the packages' index
+    // modules re-export all their modules, and through them every command that imports from @twcodec/map-tools
+    // (or @twcodec/map) reached every module of it, so automatic splitting put map diff, convert and extract
+    // in one chunk with the PNG writer, the directory form and fflate, and map's writer and validator in
+    // every map command. As chunks of their own, the modules a command does not use are not loaded (their
+    // packages declare no side effects). Start-up, issue 28: docs/performance.md.
+    codeSplitting: { groups: CHUNK_GROUPS, includeDependenciesRecursively: false },
+  });
   await bundle.close();
+  // The chunks keep the .js names (batch.js names its worker batch-worker.js); this package.json makes them
+  // CommonJS inside @twcodec/cli, whose own package.json says "type": "module".
+  writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   const inputs = [...new Set(output.flatMap((chunk) => chunk.moduleIds ?? []))].filter((id) => existsSync(id)).sort();
   inputs.push(here('./bundle.mjs'));
   writeFileSync(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);

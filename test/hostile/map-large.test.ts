@@ -8,7 +8,7 @@ import { readMap, Tiles, type TilemapLayer, writeMap } from '@twcodec/map';
 import { Datafile } from '@twcodec/datafile';
 import { renderGameLayer, renderGameLayerFile, renderMap, renderMapFile } from '@twcodec/map-tools';
 import { Buffer } from 'node:buffer';
-import { mapInfo } from '../../packages/cli/src/map.js';
+import { mapInfo } from '../../packages/cli/src/map-info.js';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
 

@@ -1,4 +1,4 @@
-// The `twcodec` command as a user runs it: the built binary (bin/twcodec.js -> dist/bin.js) in a child
+// The `twcodec` command as a user runs it: the built binary (bin/twcodec.cjs -> the bundle of dist/) in a child
 // process, its output through real pipes, its errors as printed. The CLI is built once before the tests
 // (test/global-setup.ts), so these tests never skip and never run a stale build.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
 
-const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js');
+const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 const ctf1 = join(fixturesDir, 'maps', 'ctf1.map');
 const demo = join(fixturesDir, 'demos', 'ctf2_server_Alpha_server_manual.demo');
 const th = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');

@@ -11,7 +11,7 @@ import { NET_COMMANDS } from './net.js';
 // A command loads the modules it needs when it runs (`await import(...)` in its run(), its option values in
 // choices()): loading every package at start-up was most of a small map's `map info` (issue 28; the figures
 // are in docs/performance.md). Only this file, io, sniff, glob and net's command table load for every command;
-// bin/twcodec.js runs them bundled (bundle.mjs).
+// bin/twcodec.cjs runs them bundled (bundle.mjs).
 
 export { CliError, type CliIo, nodeIo, OutputClosed } from './io.js';
 
@@ -158,7 +158,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Read into the map model and write it back (identical bytes when nothing changed)',
     details: 'Maps DDNet loads resave without --lenient, also when validate warns about them.',
     async run(io, [input, output], flags) {
-      const { mapResave } = await import('./map.js');
+      const { mapResave } = await import('./map-resave.js');
       await io.writeFile(output!, mapResave(await io.readFile(input!), flags.ddnet === true, flags.lenient === true));
     },
   },
@@ -168,7 +168,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'The whole map model as JSON; byte data summarised or written beside it',
     details: STDIN_NOTE,
     async run(io, [file], flags) {
-      const { mapJson } = await import('./map.js');
+      const { mapJson } = await import('./map-resave.js');
       const dir = flags['data-dir'] as string | undefined;
       const pending: [string, Uint8Array][] = [];
       const text = mapJson(await io.readFile(file!), dir === undefined ? undefined : (name, data) => {
@@ -185,7 +185,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Write embedded images as DIR/images/<name>.png and sounds as DIR/sounds/<name>.opus; list external images',
     details: 'File names are the image and sound names made safe for file systems (a clash gets -<index>).',
     async run(io, [input, dir]) {
-      const { mapExtract } = await import('./map.js');
+      const { mapExtract } = await import('./map-extract.js');
       const { images, files } = mapExtract(await io.readFile(input!));
       let n = 0;
       for (const [name, data] of files) {
@@ -202,7 +202,7 @@ const COMMANDS: Record<string, Command> = {
       'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh. ' +
       'A map whose files would exceed 512 MiB together (e.g. a 8192x8192 layer: 604 MB of tile text) is refused before anything is written.',
     async run(io, [input, dir]) {
-      const [{ unpackMapEntries }, { CLI_PNG }] = await Promise.all([import('@twcodec/map-tools'), import('./map.js')]);
+      const [{ unpackMapEntries }, { CLI_PNG }] = await Promise.all([import('@twcodec/map-tools'), import('./png-options.js')]);
       // Tile text is written in chunks as it is made: memory stays at the map's size, not the text's.
       const files = unpackMapEntries(await io.readFile(input!), { png: CLI_PNG });
       let n = 0;
@@ -233,8 +233,7 @@ const COMMANDS: Record<string, Command> = {
     flags: { json: { type: 'boolean', help: 'print JSON ({changes, tiles}) instead of text' } },
     summary: 'Differences of two maps by item, layer and tile (exit 1 when they differ)',
     async run(io, [a, b], flags) {
-      const { mapDiffCommand } = await import('./map.js');
-      const { formatMapDiff } = await import('@twcodec/map-tools');
+      const { formatMapDiff, mapDiffCommand } = await import('./map-diff.js');
       const diff = mapDiffCommand(await io.readFile(a!), await io.readFile(b!));
       io.stdout(flags.json ? json(diff) : formatMapDiff(diff));
       if (diff.changes.length || diff.tiles.length) throw new ReportedFailure(`${plural(diff.changes.length, 'change')}, ${plural(diff.tiles.length, 'tile')}`);
@@ -243,7 +242,7 @@ const COMMANDS: Record<string, Command> = {
   'map convert': {
     args: ['IN', 'OUT'],
     flags: {
-      to: { type: 'string', value: 'FORMAT', choices: async () => [...(await import('./map.js')).CONVERT_TARGETS, '07'], help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
+      to: { type: 'string', value: 'FORMAT', choices: async () => [...(await import('./map-convert.js')).CONVERT_TARGETS, '07'], help: 'ddnet (default): a Teeworlds 0.7 map to one DDNet loads; 0.7: a DDNet map for Teeworlds 0.7 clients, as DDNet\'s map_convert_07' },
       mapres: { type: 'string', value: 'DIR', help: "with --to 0.7: embed each external image from DIR/<name>.png (an RGBA PNG, e.g. from DDNet's data/mapres)" },
     },
     summary: 'Convert a Teeworlds 0.7 map to DDNet (RGBA images, expanded tiles), or a DDNet map to 0.7 (--to 0.7)',
@@ -252,7 +251,7 @@ const COMMANDS: Record<string, Command> = {
       '(0.7 clients have other mapres). It prints what it did as JSON; a tile layer whose image sides are not multiples of 16 (0.7 cannot draw it) ' +
       'makes it exit 1, after writing OUT, as map_convert_07 does.',
     async run(io, [input, output], flags) {
-      const { mapConvert, mapresFiles } = await import('./map.js');
+      const { mapConvert, mapresFiles } = await import('./map-convert.js');
       const to = (flags.to as string | undefined) ?? 'ddnet';
       const bytes = await io.readFile(input!);
       if (flags.mapres !== undefined && to === 'ddnet') throw new UsageError('--mapres is for --to 0.7');
@@ -300,7 +299,8 @@ const COMMANDS: Record<string, Command> = {
     },
     summary: 'Render a PNG preview of the map',
     async run(io, [input, output], flags) {
-      const { mapresFiles, mapRender } = await import('./map.js');
+      const { mapRender } = await import('./map.js');
+      const { mapresFiles } = await import('./map-convert.js');
       const bytes = await io.readFile(input!);
       let mapres: Map<string, Uint8Array> | undefined;
       if (typeof flags.mapres === 'string') {

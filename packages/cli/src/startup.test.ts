@@ -1,7 +1,7 @@
 // Start-up (issue 28): a command loads its modules when it runs, so that `twcodec --version` or a small map's
 // `map info` does not pay for loading every package (docs/performance.md, "Against DDNet's tools"). Checked on
 // the built modules' static imports (what Node loads before any code runs), not by timing.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../test/corpus.js';
@@ -28,15 +28,47 @@ function staticImports(entry: string): Set<string> {
 
 describe('start-up', () => {
   it('the CLI loads no codec package before a command runs', () => {
-    expect([...staticImports(join(dist, 'bin.js'))].sort()).toEqual(['node:fs', 'node:fs/promises', 'node:path', 'node:util']);
+    expect([...staticImports(join(dist, 'bin.js'))].sort()).toEqual(['node:fs', 'node:path', 'node:util']);
   });
 
   it('a batch worker loads the modules of its command only when it gets a file (runtime: its errors)', () => {
-    expect([...staticImports(join(dist, 'batch-worker.js'))].sort()).toEqual(['@twcodec/runtime', 'node:fs', 'node:fs/promises', 'node:path', 'node:worker_threads']);
+    expect([...staticImports(join(dist, 'batch-worker.js'))].sort()).toEqual(['@twcodec/runtime', 'node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:worker_threads']);
   });
 
   it('the binary runs the bundle the build made', () => {
-    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js'), 'utf8')).toContain('../dist/bundle/twcodec.js');
+    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain("'dist', 'bundle', 'twcodec.js'");
     expect(existsSync(join(dist, 'bundle', 'twcodec.js')) && existsSync(join(dist, 'bundle', 'batch-worker.js'))).toBe(true);
+  });
+
+  it("a map command's chunks hold the modules it uses, not the other map tools' (bundle.mjs: chunk groups)", () => {
+    const bundle = join(dist, 'bundle');
+    const files = readdirSync(bundle);
+    /** The source modules (the bundle's region comments) of the chunk named `name` and the chunks it require()s up front. */
+    const modulesOf = (name: string): string[] => {
+      const chunk = files.find((f) => f.startsWith(`${name}-`) && f.endsWith('.js'));
+      if (!chunk) throw new Error(`no chunk ${name}-*.js in ${bundle}`);
+      const seen = new Set<string>();
+      const modules: string[] = [];
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const text = readFileSync(join(bundle, file), 'utf8');
+        for (const [, module] of text.matchAll(/^\/\/ (\S+\.m?js)$/gm)) modules.push(module!);
+        // Static requires only: a chunk's dynamic imports are `Promise.resolve().then(() => require(...))`.
+        for (const [, dep] of text.matchAll(/^(?:const|let|var) \w+ = require\("\.\/([^"]+)"\);$/gm)) visit(dep!);
+      };
+      visit(chunk);
+      return modules;
+    };
+    const tools = (names: string) => new RegExp(`map-tools/dist/(${names})\\.js$`);
+    const pngWriter = /fflate|map-tools\/dist\/(png-encode|image-files)\.js$/;
+    expect(modulesOf('map-resave').filter((m) => /map-tools|fflate|map\/dist\/validate/.test(m))).toEqual([]);
+    expect(modulesOf('map-info').filter((m) => /map-tools|fflate|map\/dist\/write/.test(m))).toEqual([]);
+    expect(modulesOf('map-convert').filter((m) => pngWriter.test(m) || tools('dir|diff|render|fix').test(m))).toEqual([]);
+    expect(modulesOf('map-diff').filter((m) => pngWriter.test(m) || tools('dir|convert|convert-07|render|fix').test(m) || m.endsWith('map/dist/write.js'))).toEqual([]);
+    expect(modulesOf('map-extract').filter((m) => tools('dir|diff|convert|convert-07|render|fix').test(m) || m.endsWith('map/dist/write.js'))).toEqual([]);
+    // and they do hold what they use
+    expect(modulesOf('map-extract').some((m) => m.includes('png-encode'))).toBe(true);
+    expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
   });
 });

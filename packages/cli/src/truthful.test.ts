@@ -15,7 +15,7 @@ import { Snapshot, type SnapshotItem } from '@twcodec/snapshot';
 import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
 import { REPOSITORY } from './index.js';
 
-const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.js');
+const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 const ctf1 = join(fixturesDir, 'maps', 'ctf1.map');
 const demo = join(fixturesDir, 'demos', 'ctf2_server_Alpha_server_manual.demo');
 

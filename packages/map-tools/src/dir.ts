@@ -1,8 +1,10 @@
 import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
-import { imageToPng, listImages, pngToRgba } from './images.js';
-import { type PngEncodeOptions, readPngHeader } from './png.js';
+import { imageToPng } from './image-files.js';
+import type { PngEncodeOptions } from './png-encode.js';
+import { listImages, pngToRgba } from './images.js';
+import { readPngHeader } from './png.js';
 import { soundFileNames } from './sounds.js';
 
 /**

@@ -1,20 +1,9 @@
 import { MapError, type MapImage, type TwMap } from '@twcodec/map';
-import { decodePng, encodePng, type PngEncodeOptions, type RgbaImage } from './png.js';
+import { decodePng, type RgbaImage } from './png.js';
 
 import { uniqueFileNames } from './file-names.js';
 
-export { MAX_IMAGE_SIDE, type PngEncodeOptions, type RgbaImage } from './png.js';
-
-/** Encodes an embedded image's pixels as a PNG (RGBA, or RGB for 0.7 images stored as RGB). */
-export function imageToPng(image: MapImage, options?: PngEncodeOptions): Uint8Array {
-  if (!image.pixels) throw new MapError('map.image_external', 'image has no embedded pixels (external or unreadable)');
-  const { width, height } = image.item;
-  const channels = image.pixels.length === width * height * 3 ? 3 : 4;
-  if (!(width > 0 && height > 0) || image.pixels.length !== width * height * channels) {
-    throw new MapError('map.image_size', `image pixels (${image.pixels.length} bytes) do not match ${width}x${height}`);
-  }
-  return encodePng(width, height, channels, image.pixels, options);
-}
+export { MAX_IMAGE_SIDE, type RgbaImage } from './png.js';
 
 /**
  * Decodes a PNG of any colour type and bit depth into 8-bit RGBA, as DDNet's image loader does (see png.ts);
@@ -40,25 +29,6 @@ export function listImages(map: TwMap): ImageFile[] {
   return map.images.map((image, index) => {
     return { index, name: image.name, fileName: fileNames[index]!, external: image.item.external, width: image.item.width, height: image.item.height };
   });
-}
-
-/**
- * The embedded images as PNG files by file name; external images are listed by listImages only. An image whose
- * pixels do not fit its size (or that has no positive size) is left out, as DDNet's map_extract goes on past an
- * image it cannot write.
- */
-export function extractImages(map: TwMap, options?: PngEncodeOptions): Map<string, Uint8Array> {
-  const files = new Map<string, Uint8Array>();
-  for (const entry of listImages(map)) {
-    const image = map.images[entry.index]!;
-    if (image.item.external || !image.pixels) continue;
-    try {
-      files.set(entry.fileName, imageToPng(image, options));
-    } catch (e) {
-      if (!(e instanceof MapError)) throw e;
-    }
-  }
-  return files;
 }
 
 function imageAt(map: TwMap, index: number): MapImage {

@@ -1,4 +1,6 @@
-export { addImage, embedImage, extractImages, findImage, imageToPng, listImages, makeImageExternal, MAX_IMAGE_SIDE, pngToRgba, replaceImage, type ImageFile, type ImageSourceOptions, type PngEncodeOptions, type RgbaImage } from './images.js';
+export { addImage, embedImage, findImage, listImages, makeImageExternal, MAX_IMAGE_SIDE, pngToRgba, replaceImage, type ImageFile, type ImageSourceOptions, type RgbaImage } from './images.js';
+export { extractImages, imageToPng } from './image-files.js';
+export type { PngEncodeOptions } from './png-encode.js';
 export { checkDirReference, MAX_FILE_NAME_BYTES, mapresFileName, safeFileName, uniqueFileNames } from './file-names.js';
 export { decodePng, readPngHeader, type PngHeader } from './png.js';
 export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';

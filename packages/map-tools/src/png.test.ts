@@ -6,7 +6,8 @@ import { buildPng, chunk, zerosPng } from '../../../test/png-builder.js';
 import type { ZlibCodec } from '@twcodec/datafile';
 import { nodeDeflate, nodeZlib } from '@twcodec/datafile/zlib-node';
 import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
-import { decodePng, encodePng, readPngHeader } from './png.js';
+import { decodePng, readPngHeader } from './png.js';
+import { encodePng } from './png-encode.js';
 import { codeOf as codeOfError } from '../../../test/error-code.js';
 
 const codeOf = (fn: () => unknown) => codeOfError(fn, MapError);

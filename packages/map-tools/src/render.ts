@@ -1,7 +1,7 @@
 import { Datafile, inflateSlices, type ZlibCodec } from '@twcodec/datafile';
 import { expandSkippedTiles, type MapImage, MapError, readMap, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
 import { pngToRgba, type RgbaImage } from './images.js';
-import { encodePng, type PngEncodeOptions } from './png.js';
+import { encodePng, type PngEncodeOptions } from './png-encode.js';
 
 export interface RenderOptions {
   /** Pixels per tile (default 4 for the game layer, 8 for the map). */

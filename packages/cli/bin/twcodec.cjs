@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The `twcodec` command. It runs the bundled CLI in dist/bundle/ (the compiled modules of dist/ as a few
+// CommonJS chunks, which start faster: see bundle.mjs), else the compiled CLI in dist/ (ES modules); in a
+// checkout of the repository both are built by `npm ci` (the root package's prepare script) or
+// `npm run build`, and this says so when they are missing. CommonJS itself (.cjs in a "type": "module"
+// package), so that a run with the bundle never starts Node's ES module loader (start-up, issue 28).
+'use strict';
+const nodeModule = require('node:module');
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+// Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory); Node 20 has no such cache.
+nodeModule.enableCompileCache?.();
+const bundled = join(__dirname, '..', 'dist', 'bundle', 'twcodec.js');
+if (existsSync(bundled)) {
+  require(bundled);
+} else {
+  import('../dist/bin.js').catch((e) => {
+    if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !/[/\\]dist[/\\]/.test(String(e.message))) throw e;
+    process.stderr.write(`twcodec: the packages are not built (${e.message.split('\n')[0]}): run npm run build in the repository\n`);
+    process.exitCode = 1;
+  });
+}
