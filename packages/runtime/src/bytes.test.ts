@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './bytes.js';
 import { BinaryError } from './errors.js';
+import { bytesEqual } from './ints.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
 import { CodecError } from './errors.js';
@@ -214,5 +215,28 @@ describe('unpackVarInts', () => {
       if (fails) expect(n, `${bytes}`).toBe(-1);
       else expect([...out.subarray(2, 2 + n)], `${bytes}`).toEqual(expected);
     }
+  });
+});
+
+describe('bytesEqual', () => {
+  it('finds a difference at every position, whatever the byte offsets of the two arrays', () => {
+    const base = Uint8Array.from({ length: 160 }, (_, i) => (i * 131 + 7) & 0xff);
+    for (const length of [0, 1, 3, 4, 63, 64, 65, 67, 130]) {
+      for (const offA of [0, 1, 2, 3]) {
+        for (const offB of [0, 3]) {
+          const a = new Uint8Array(length + 8).subarray(offA, offA + length);
+          const b = new Uint8Array(length + 8).subarray(offB, offB + length);
+          a.set(base.subarray(0, length));
+          b.set(base.subarray(0, length));
+          expect(bytesEqual(a, b)).toBe(true);
+          for (let at = 0; at < length; at++) {
+            b[at] ^= 0x80;
+            expect(bytesEqual(a, b)).toBe(false);
+            b[at] ^= 0x80;
+          }
+        }
+      }
+    }
+    expect(bytesEqual(new Uint8Array(64), new Uint8Array(65))).toBe(false);
   });
 });
