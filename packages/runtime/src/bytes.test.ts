@@ -230,9 +230,9 @@ describe('bytesEqual', () => {
           b.set(base.subarray(0, length));
           expect(bytesEqual(a, b)).toBe(true);
           for (let at = 0; at < length; at++) {
-            b[at] ^= 0x80;
+            b[at] = b[at]! ^ 0x80;
             expect(bytesEqual(a, b)).toBe(false);
-            b[at] ^= 0x80;
+            b[at] = b[at]! ^ 0x80;
           }
         }
       }
