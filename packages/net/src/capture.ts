@@ -9,7 +9,7 @@
 import { CodecError } from '@twcodec/runtime';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
 import { type AbandonedDatagram, FragmentReassembler } from './fragments.js';
-import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName } from './packet.js';
+import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName, unknownProtocol } from './packet.js';
 import { type FragmentContext, FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
 
 export interface CaptureDatagram {
@@ -124,7 +124,9 @@ class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
   /** The next datagram, or undefined at the end. */
   private read(): CaptureDatagram | undefined {
     if (this.framesDone) return undefined;
-    // Made at the first next(), as a generator function's body would run: a damaged file throws there.
+    // Made at the first next(), as a generator function's body would run: a damaged file throws there, and so
+    // does a `protocol` option that names no protocol (the flows' decode options are looked up by it).
+    if (!this.frames && this.options.protocol !== undefined && !Object.hasOwn(decodeOptions, this.options.protocol)) unknownProtocol(this.options.protocol);
     const frames = (this.frames ??= new FrameReader(this.bytes));
     const { bytes, udp, state, options, fragments, reassembler, queue } = this;
     while (frames.next()) {
@@ -254,7 +256,7 @@ function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, stat
   const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
   const protocol = flow?.protocol ?? options.protocol ?? '0.6';
   try {
-    return datagram(frame, source, destination, decodePacketAt(p, start, end, (protocol === '0.6' ? DECODE_0_6 : protocol === '0.7' ? DECODE_0_7 : decodeOptions[protocol])[token]!));
+    return datagram(frame, source, destination, decodePacketAt(p, start, end, (protocol === '0.7' ? DECODE_0_7 : DECODE_0_6)[token]!));
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.

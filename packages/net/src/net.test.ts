@@ -111,6 +111,14 @@ describe('pcap reader', () => {
     expect(frames[0]!.seconds).toBeGreaterThan(1.7e9);
   });
 
+  it('refuses a protocol option that names no protocol with a typed error at the first datagram', () => {
+    for (const protocol of ['0.8', 'toString']) {
+      const datagrams = decodeCapture(fixture(), { protocol: protocol as '0.6' });
+      expect(() => datagrams.next()).toThrow(expect.objectContaining({ code: 'UNKNOWN_PROTOCOL' }));
+      expect(() => decodePacket(new Uint8Array(8), { protocol: protocol as '0.6' })).toThrow(expect.objectContaining({ code: 'UNKNOWN_PROTOCOL' }));
+    }
+  });
+
   it.each([
     ['little-endian microseconds', { little: true, nano: false }],
     ['big-endian microseconds', { little: false, nano: false }],

@@ -112,7 +112,8 @@ interface ProtocolDecoding {
 const decodingOf = (name: NetProtocolName): ProtocolDecoding => ({ name, table: PACKET_PROTOCOLS[name], messages: MESSAGE_TABLES[name], packetFlagLists: new Array(256).fill(undefined), chunkFlagLists: new Array(256).fill(undefined) });
 const DECODING_0_6 = decodingOf('0.6');
 const DECODING_0_7 = decodingOf('0.7');
-function unknownProtocol(name: string): never {
+/** The error of a `protocol` option that names no protocol (decodePacketAt, decodeCapture). */
+export function unknownProtocol(name: string): never {
   throw new NetError('UNKNOWN_PROTOCOL', `protocol ${JSON.stringify(name)} (0.6 or 0.7 are read)`, -1, 'protocol');
 }
 
