@@ -98,7 +98,7 @@ const CLIENT = '10.0.0.2:50000';
 const DUMMY = '10.0.0.2:50001';
 const snapshotOf = (n: number, salt: number) => new Snapshot(Array.from({ length: n }, (_, i) => ({ type: 100, id: i, data: Int32Array.of(i, salt, -i) })));
 const startInfo = (name: string) => ({ kind: 'cl_start_info', name, clan: '', country: -1, skin: 'default', useCustomColor: false, colorBody: 0, colorFeet: 0 });
-const input = (predictionTick: number) => ({ kind: 'input', ackGameTick: 0, predictionTick, size: 40, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
+const input = (predictionTick: number, ackGameTick = 0) => ({ kind: 'input', ackGameTick, predictionTick, size: 40, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
 
 describe('captureDemo', () => {
   const map = Uint8Array.from({ length: 1500 }, (_, i) => (i * 7) & 0xff);
@@ -192,5 +192,35 @@ describe('captureDemo', () => {
     expect(result).toMatchObject({ dummy: DUMMY, snapshots: 10, dummySnapshots: 4 });
     const sums = [...readDemo(result.demo).snapshots()].map(({ tick, snapshot }) => snapshot.checksum() === (controlled[(tick - 100) / 2] === DUMMY ? dummy(tick) : own(tick)).checksum());
     expect(sums).toEqual(Array(10).fill(true));
+  });
+
+  it.each([
+    ['does not acknowledge it yet: that frame took it in, and recorded it from the dummy', 100, DUMMY, []],
+    ['acknowledges it: a frame that sent nothing took it in, and the side of the window it arrived on is a guess', 102, CLIENT, [102]],
+  ])('a snapshot that arrived while the client switched, when the next input %s', (_, ack, recorder, switchTicks) => {
+    const s = downloadSession();
+    s.connect(DUMMY);
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    const own = (tick: number) => snapshotOf(4, tick);
+    const dummy = (tick: number) => snapshotOf(4, -tick);
+    // The own connection controlled up to tick 100 (ten calls: enough to tell the dummy's connection).
+    for (let tick = 82; tick <= 100; tick += 2) {
+      s.snapshot(CLIENT, tick, own(tick));
+      s.snapshot(DUMMY, tick, dummy(tick));
+      for (const c of [CLIENT, DUMMY]) s.message(c, SERVER, input(tick + 1, tick), false);
+    }
+    // Tick 102 arrives early in the window between the own connection's last call and the dummy's first.
+    s.snapshot(CLIENT, 102, own(102));
+    s.snapshot(DUMMY, 102, dummy(102));
+    for (let i = 0; i < 8; i++) s.connect('10.0.0.3:50000'); // 80 ms of another client's traffic
+    for (const c of [DUMMY, CLIENT]) s.message(c, SERVER, input(103, ack), false);
+    s.snapshot(CLIENT, 104, own(104), { tick: 102, snapshot: own(102) });
+    s.snapshot(DUMMY, 104, dummy(104), { tick: 102, snapshot: dummy(102) });
+    for (const c of [DUMMY, CLIENT]) s.message(c, SERVER, input(105, 104), false);
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result.switchTicks).toEqual(switchTicks);
+    const recorded = new Map([...readDemo(result.demo).snapshots()].map(({ tick, snapshot }) => [tick, snapshot.checksum()]));
+    expect(recorded.get(102)).toBe((recorder === DUMMY ? dummy(102) : own(102)).checksum());
+    expect(recorded.get(104)).toBe(dummy(104).checksum());
   });
 });

@@ -69,9 +69,19 @@ export interface CaptureDemo {
   dummySnapshots: number;
   /**
    * Ticks whose snapshot arrived while the client switched between its own connection and its dummy's (after
-   * the last input of one, before the first of the other): which of the two it recorded is a guess there.
+   * the last input of one, before the first of the other) and was taken in by a frame that sent no input:
+   * which of the two the client recorded is a guess there. (When the next input does not acknowledge the
+   * snapshot yet, its frame took the snapshot in, and that frame tells the connection: no guess.)
    */
   switchTicks: number[];
+}
+
+interface Input {
+  index: number;
+  time: number;
+  tick: number;
+  ack: number;
+  steering: boolean;
 }
 
 interface Connection {
@@ -79,8 +89,11 @@ interface Connection {
   server: string;
   protocol: NetProtocolName;
   names: string[];
-  /** Capture index, time in ns, prediction tick of each input the client sent; `steering`: it holds a direction, jump or hook. */
-  inputs: { index: number; time: number; tick: number; steering: boolean }[];
+  /**
+   * Capture index, time in ns, prediction tick and acknowledged snapshot tick of each input the client sent;
+   * `steering`: it holds a direction, jump or hook.
+   */
+  inputs: Input[];
   mapChange?: { name: string; crc: number; size: number };
   /** DDNet's map_details (counts for the map_change of the same name) or 0.7's map_change. */
   mapDetails?: { name: string; sha256: Uint8Array };
@@ -126,9 +139,9 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
     if (tracked.snapshots.some((s) => s.crcOk)) connection(d.destination, d.source, p.protocol).firstSnapshot ??= d;
     p.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered') return;
-      const m = chunk.message as { kind: string; name?: string; predictionTick?: number; data?: number[]; mapName?: string; mapCrc?: number; mapSize?: number; mapSha256?: Uint8Array };
+      const m = chunk.message as { kind: string; name?: string; predictionTick?: number; ackGameTick?: number; data?: number[]; mapName?: string; mapCrc?: number; mapSize?: number; mapSha256?: Uint8Array };
       if (m.kind === 'cl_start_info') connection(d.source, d.destination, p.protocol).names.push(m.name!);
-      else if (m.kind === 'input') connection(d.source, d.destination, p.protocol).inputs.push({ index: d.index, time: timeOf(d), tick: m.predictionTick!, steering: STEERING.some((k) => (m.data![k] ?? 0) !== 0) });
+      else if (m.kind === 'input') connection(d.source, d.destination, p.protocol).inputs.push({ index: d.index, time: timeOf(d), tick: m.predictionTick!, ack: m.ackGameTick!, steering: STEERING.some((k) => (m.data![k] ?? 0) !== 0) });
       else if (m.kind === 'con_ready') connection(d.destination, d.source, p.protocol).conReady ??= { index: d.index, time: timeOf(d) };
       else if (m.kind === 'map_change') {
         const c = connection(d.destination, d.source, p.protocol);
@@ -145,15 +158,24 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
   return { connections, maps };
 }
 
+/** One input a client with a dummy sent, with the connection it controlled then when its call shows that. */
+interface SentInput {
+  index: number;
+  time: number;
+  ack: number;
+  controlled?: Connection;
+}
+
 /**
  * The SendInput calls of a client with a dummy, each with the connection it sent input for first: the one
  * the client controlled then (a call's inputs: the controlled connection's first, then the other's with the
- * same prediction tick).
+ * same prediction tick); and every input in capture order, with that connection where its call tells it.
  */
-function controlTimeline(main: Connection, dummy: Connection): { index: number; time: number; connection: Connection }[] {
+function controlTimeline(main: Connection, dummy: Connection): { starts: { index: number; time: number; connection: Connection }[]; inputs: SentInput[] } {
   const all = [...main.inputs.map((x) => ({ ...x, connection: main })), ...dummy.inputs.map((x) => ({ ...x, connection: dummy }))];
   all.sort((a, b) => a.index - b.index);
   const starts: { index: number; time: number; connection: Connection }[] = [];
+  const inputs: SentInput[] = all.map(({ index, time, ack }) => ({ index, time, ack }));
   // The dummy's con_ready switches the client to it (client.cpp: g_Config.m_ClDummy = 1) before it sends input.
   if (dummy.conReady) starts.push({ ...dummy.conReady, connection: dummy });
   for (let i = 0; i < all.length; i++) {
@@ -162,14 +184,16 @@ function controlTimeline(main: Connection, dummy: Connection): { index: number; 
     if (next && next.connection !== x.connection && next.tick === x.tick && next.time - x.time < SAME_CALL_NS) {
       // Both inputs of one call: the first is the controlled connection's.
       starts.push({ index: x.index, time: x.time, connection: x.connection });
+      inputs[i]!.controlled = inputs[i + 1]!.controlled = x.connection;
       i++;
     } else if (!x.steering) {
       // A lone input without direction, jump or hook can only be the controlled connection's.
       starts.push({ index: x.index, time: x.time, connection: x.connection });
+      inputs[i]!.controlled = x.connection;
     }
     // A lone steering input may be the other connection's, sent while the controlled one had nothing new.
   }
-  return starts.sort((a, b) => a.index - b.index);
+  return { starts: starts.sort((a, b) => a.index - b.index), inputs };
 }
 
 /** The connection that most often sends its input in the same SendInput call as `main`'s: its dummy. */
@@ -311,19 +335,37 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   if (main.mapSha256 && !bytesEqual(main.mapSha256, mapSha256)) fail('MAP_MISMATCH', `the map's SHA-256 is ${hex(mapSha256)}, the server announced ${hex(main.mapSha256)}`, 'map');
 
   const dummy = protocol === '0.6' ? findDummy(main, connections.values()) : undefined;
-  const timeline = dummy ? controlTimeline(main, dummy) : [];
+  const { starts: timeline, inputs } = dummy ? controlTimeline(main, dummy) : { starts: [], inputs: [] };
   let next = 0;
+  let nextInput = 0;
   let switching = false;
-  /** The connection the client controlled when datagram `d` arrived (`switching`: a guess, see switchTicks). */
-  const controlled = (d: CaptureDatagram): Connection => {
+  /**
+   * The connection the client controlled when it took in datagram `d`, which brought the snapshot of `tick`
+   * if any (`switching`: the client switched about then and which side took `d` in is a guess, see switchTicks).
+   */
+  const controlled = (d: CaptureDatagram, tick: number | undefined): Connection => {
     while (next < timeline.length && timeline[next]!.index < d.index) next++;
+    while (nextInput < inputs.length && inputs[nextInput]!.index < d.index) nextInput++;
     const before = timeline[next - 1];
     const after = timeline[next];
     switching = !!before && !!after && before.connection !== after.connection;
     if (!before || !after || before.connection === after.connection) return (after ?? before)?.connection ?? main;
     // Between the last call of one connection and the first of the other the client switched, in a frame
-    // the capture does not show (frames without input exist): take the middle of that window. In the corpus
-    // captures 15 of 20 snapshots that arrived in such windows fall on the side the client recorded.
+    // the capture does not show (frames without input exist). A frame sends its input before it takes in what
+    // arrived (Update: SendInput, then PumpNetwork), and an input acknowledges the last snapshot taken in
+    // (client.cpp: m_aAckGameTick, set as a snapshot is taken in). So when the first input after `d` does not
+    // acknowledge its snapshot yet, that input's frame took `d` in, and the connection that frame sent for
+    // first is the one that recorded it.
+    const first = inputs[nextInput];
+    if (tick !== undefined && first?.controlled && first.ack < tick) {
+      switching = false;
+      return first.controlled;
+    }
+    // Otherwise a frame that sent nothing took it in, and whether before or after the switch the capture cannot
+    // tell: take the side of the window's middle that `d` arrived on. In the corpus's DDNet capture the inputs
+    // place 6 of the 20 snapshots that arrived in such windows, all as the clients recorded them; of the other
+    // 14, 11 fall on the side the client recorded. (The middle of `d`'s arrival and that input, a guess at when
+    // the frame took it in, places 8 of 14.)
     return timeOf(d) < (before.time + after.time) / 2 ? before.connection : after.connection;
   };
 
@@ -351,7 +393,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     if (d.source === main.server && d.destination === main.client && d.packet?.chunks?.some((c, i) => c.message.kind === 'map_change' && tracked.delivery[i] === 'delivered') && ++mapChanges > 1) break;
     const from = d.source === main.server ? (d.destination === main.client ? main : d.destination === dummy?.client ? dummy : undefined) : undefined;
     if (!from || !d.packet?.chunks) continue;
-    const recording = from === controlled(d);
+    const recording = from === controlled(d, tracked.snapshots.find((s) => s.crcOk && s.snapshot)?.tick);
     d.packet.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered' || isSystem(protocol, chunk)) return;
       const m = chunk.message as Record<string, unknown> & { kind: string };
