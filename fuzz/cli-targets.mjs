@@ -1,7 +1,7 @@
 // Fuzz targets that run commands as a user does: `main` of @twcodec/cli with the input as IN/FILE on an in-memory
 // file system (issue 25: fuzzing covers every command). The commands here are those no library-level target
 // runs whole: the readers' JSON and NDJSON commands (datafile info, map info/validate/json, teehistorian
-// stats/dump/chat, demo info/messages/chat/snapshots, net pcap) and the resaves the library targets do not
+// stats/dump/chat, demo info/messages/chat/snapshots, net pcap, net demo) and the resaves the library targets do not
 // (datafile resave, map resave --ddnet/--lenient, teehistorian resave). docs/fuzzing.md lists which target runs
 // which command.
 //
@@ -21,7 +21,11 @@ import { mapJson, mapResave } from '../packages/cli/dist/map-resave.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from '../packages/cli/dist/messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from '../packages/cli/dist/teehistorian.js';
 import { datagramJson } from '../packages/cli/dist/net.js';
-import { ConnectionTracker, decodeCapture } from '@twcodec/net';
+import { captureDemo, ConnectionTracker, decodeCapture } from '@twcodec/net';
+import { readDemo, resaveDemo } from '@twcodec/demo';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { check, equalBytes } from './properties.mjs';
 
 const IN = 'in.bin';
@@ -286,6 +290,61 @@ async function netPcap(bytes) {
   }
 }
 
+/**
+ * Maps `net demo` can be given with --map when a capture holds no download of its map: DDNet's ctf2 from the
+ * corpus, when there, and Teeworlds 0.7's ctf2 (the map of the fixture capture), embedded in a fixture demo.
+ */
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const corpusDir = process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus');
+const NET_DEMO_MAPS = [
+  ...[join(corpusDir, 'maps', 'ddnet', 'ctf2.map')].filter(existsSync).map((path) => new Uint8Array(readFileSync(path))),
+  readDemo(new Uint8Array(readFileSync(join(repoRoot, 'fixtures', 'demos', 'tw07_client_Charlie_chat.demo')))).map,
+].filter(Boolean);
+
+/** The names the capture's clients sent in their start info (the players `net demo` can be asked for). */
+function playersOf(bytes) {
+  const names = new Set();
+  try {
+    for (const d of decodeCapture(bytes)) for (const c of d.packet?.chunks ?? []) if (c.message.kind === 'cl_start_info' && typeof c.message.name === 'string') names.add(c.message.name);
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+  }
+  return [...names];
+}
+
+/**
+ * `net demo` for the capture's first player (or a name nobody played), without --map and, when the capture holds
+ * no download of its map, with each map there is: exit 0 or one typed refusal; what it writes reads back as a
+ * demo with as many snapshots as it printed, at rising ticks, and resaves to its own bytes.
+ */
+async function netDemo(bytes) {
+  const player = playersOf(bytes)[0] ?? 'Nobody';
+  const files = new Map([[IN, bytes]]);
+  for (const map of [undefined, ...NET_DEMO_MAPS]) {
+    if (map) files.set('map.map', map);
+    const argv = ['net', 'demo', IN, OUT, '--player', player, ...(map ? ['--map', 'map.map'] : [])];
+    const run = await command(argv, files, () => captureDemo(bytes, { player, ...(map ? { map } : {}) }));
+    if (!ok(run)) {
+      if (/MAP_MISSING|MAP_MISMATCH/.test(run.stderr)) continue;
+      return;
+    }
+    const what = `twcodec ${argv.join(' ')}`;
+    const line = json(run.stdout, what);
+    const demo = run.written.get(OUT);
+    check(demo?.length === line.bytes, `${what}: wrote ${demo?.length} bytes, printed ${line.bytes}`);
+    let snapshots = 0;
+    let last = -Infinity;
+    for (const { tick } of readDemo(demo).snapshots()) {
+      check(tick > last, `${what}: the demo's snapshot at tick ${tick} comes after tick ${last}`);
+      last = tick;
+      snapshots++;
+    }
+    check(snapshots === line.snapshots, `${what}: the demo holds ${snapshots} snapshots, the command printed ${line.snapshots}`);
+    check(equalBytes(resaveDemo(demo), demo), `${what}: the demo does not resave to its bytes`);
+    return;
+  }
+}
+
 // Map inputs get the structure-aware mutations (item ints, inflated data) too.
 for (const target of [datafileResave, mapValidateTarget, mapJsonTarget, mapResaveTarget]) target.structured = true;
 
@@ -297,4 +356,5 @@ export const CLI_TARGETS = {
   'teehistorian-cli': teehistorianCli,
   'demo-cli': demoCli,
   'net-pcap': netPcap,
+  'net-demo': netDemo,
 };

@@ -17,26 +17,45 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({
-  options: {
-    minutes: { type: 'string' },
-    seconds: { type: 'string' },
-    runs: { type: 'string' },
-    'cli-runs': { type: 'string' },
-    target: { type: 'string' },
-    seed: { type: 'string', default: String(Date.now() % 1e9) },
-    'max-rss': { type: 'string', default: '400' },
-    timeout: { type: 'string', default: '10000' },
-    recycle: { type: 'string', default: '240' },
-    replay: { type: 'string' },
-    findings: { type: 'string', default: join(here, 'findings') },
-  },
-});
+const USAGE = `usage: npm run fuzz -- [--minutes N | --seconds N | --runs N [--cli-runs N]] [--target NAME,...] [--seed S]
+         [--max-rss MB] [--timeout MS] [--recycle S] [--findings DIR] [--list]
+       npm run fuzz -- --replay FILE --target NAME`;
+const usage = (problem) => {
+  console.error(`${problem ? `fuzz: ${problem}\n` : ''}${USAGE}`);
+  process.exit(problem ? 2 : 0);
+};
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      help: { type: 'boolean' },
+      list: { type: 'boolean' },
+      minutes: { type: 'string' },
+      seconds: { type: 'string' },
+      runs: { type: 'string' },
+      'cli-runs': { type: 'string' },
+      target: { type: 'string' },
+      seed: { type: 'string', default: String(Date.now() % 1e9) },
+      'max-rss': { type: 'string', default: '400' },
+      timeout: { type: 'string', default: '10000' },
+      recycle: { type: 'string', default: '240' },
+      replay: { type: 'string' },
+      findings: { type: 'string', default: join(here, 'findings') },
+    },
+  }));
+} catch (e) {
+  usage(e.message);
+}
+if (values.help) usage();
 
 // Without --target: every target fuzz/targets.mjs has.
 const { TARGETS } = await import('./targets.mjs');
 const targets = values.target ? values.target.split(',').filter(Boolean) : Object.keys(TARGETS);
-for (const target of targets) if (!TARGETS[target]) throw new Error(`unknown target ${target} (the targets: ${Object.keys(TARGETS).join(', ')})`);
+if (values.list) {
+  console.log(Object.keys(TARGETS).join('\n'));
+  process.exit(0);
+}
+for (const target of targets) if (!TARGETS[target]) usage(`unknown target ${target} (the targets: ${Object.keys(TARGETS).join(', ')})`);
 
 if (values.replay) {
   const buf = readFileSync(values.replay);

@@ -113,6 +113,17 @@ export function seedsFor(target) {
     case 'net-pcap':
       // `net pcap` reads capture files: the captures and the cuts of them, not the single UDP payloads.
       return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)).filter(isCapture);
+    case 'net-demo': {
+      // `net demo` reads capture files: the fixture, and the first frames of each capture (its handshakes, start
+      // info, map change and first snapshots: a demo can be written from them).
+      const out = [];
+      for (const bytes of fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)) {
+        if (bytes.length <= 64 * 1024) out.push(bytes);
+        const frames = [...readCapture(bytes)];
+        if (frames.length > 300) out.push(concat([bytes.subarray(0, 24), ...frames.slice(0, 300).map((f) => bytes.subarray(f.offset - 16, f.offset + f.data.length))]));
+      }
+      return out.filter(isCapture);
+    }
     default: {
       const mapTools = mapToolsSeeds(target, () => fixtures('maps', '.map', LIMIT.map).map(read));
       if (mapTools) return mapTools;
