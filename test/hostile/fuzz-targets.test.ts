@@ -11,6 +11,8 @@ import { TARGETS } from '../../fuzz/targets.mjs';
 // @ts-expect-error plain JavaScript modules without type declarations
 import { CLI_TARGETS } from '../../fuzz/cli-targets.mjs';
 import { CodecError } from '@twcodec/datafile';
+import { readFileSync } from 'node:fs';
+import { runCli } from '../cli-run.js';
 
 const targets = Object.keys(TARGETS as Record<string, unknown>);
 
@@ -34,5 +36,26 @@ describe('fuzz targets', () => {
         if (!(e instanceof CodecError)) throw e;
       }
     }
+  });
+
+  it("every command has a row in docs/fuzzing.md's table, naming targets that exist", async () => {
+    const help = (await runCli(['--help'])).stdout;
+    const commands = [...help.matchAll(/^ {2}([a-z]+) ([a-z-]+) /gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(commands.length).toBeGreaterThan(30);
+    const doc = readFileSync(new URL('../../docs/fuzzing.md', import.meta.url), 'utf8');
+    const after = doc.slice(doc.indexOf('Every command and the target that runs its code'));
+    const table = after.slice(0, after.indexOf('\n\n', after.indexOf('| ---'))).split('\n').filter((line) => /^\| `/.test(line));
+    const covered = new Set<string>();
+    for (const row of table) {
+      const [commandCell = '', targetCell = ''] = row.split('|').slice(1);
+      // "`demo info`, `messages`, `chat`": a name without its group has the group before it.
+      let group = '';
+      for (const [, name] of commandCell.matchAll(/`([^`]+)`/g)) {
+        if (name!.includes(' ')) group = name!.split(' ')[0]!;
+        covered.add(name!.includes(' ') ? name! : `${group} ${name}`);
+      }
+      for (const [, target] of targetCell.matchAll(/`([^`]+)`/g)) expect(Object.keys(TARGETS), row).toContain(target);
+    }
+    expect(commands.filter((c) => !covered.has(c))).toEqual([]);
   });
 });
