@@ -29,8 +29,12 @@ const dist = (pkg, modules) => new RegExp(`[\\\\/]packages[\\\\/]${pkg}[\\\\/]di
 const CHUNK_GROUPS = [
   // What every command loads beside index.ts (the table of commands, in the entry chunk).
   { name: 'cli', test: dist('cli', '(io|sniff|glob|message-json)') },
-  // The container and its zlib (with pako, which the node codec's deflate needs).
-  { name: 'datafile', test: /[\\/](packages[\\/]datafile[\\/]dist|node_modules[\\/]pako)[\\/]/ },
+  // pako (DDNet-identical deflate), for the commands that write: not loaded by those that only read. The node
+  // codec requires pako's own deflate-only build when it first deflates, at run time from node_modules (not
+  // bundled): hence pako among this package's dependencies.
+  { name: 'deflate', test: /[\\/](packages[\\/]datafile[\\/]dist[\\/](zlib[\\/])?deflate\.js$|node_modules[\\/]pako[\\/])/ },
+  // The container and its zlib.
+  { name: 'datafile', test: /[\\/]packages[\\/]datafile[\\/]dist[\\/]/ },
   { name: 'map-write', test: dist('map', 'write') },
   { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
   { name: 'map-read', test: dist('map', '.*') },

@@ -107,6 +107,19 @@ describe('twcodec (built binary): files', () => {
     expect(JSON.parse(info.stdout)).toMatchObject({ file: '-', version: 4, fileSize: readBytes(ctf1).length });
   });
 
+  it('datafile resave --ddnet of a version-3 file deflates its data (pako, required on first use from the bundle)', () => {
+    const v3 = new Datafile();
+    v3.version = 3;
+    v3.addItem(0, 0, Int32Array.of(1));
+    v3.addData(new TextEncoder().encode('grass_main '.repeat(20)));
+    const r = twcodec(['datafile', 'resave', '--ddnet', '-', '-'], v3.write());
+    expect(r.stderr).toBe('');
+    const out = Datafile.read(r.stdoutBytes);
+    expect(out.version).toBe(4);
+    expect(out.data[0]!.bytes()).toEqual(v3.data[0]!.bytes());
+    expect(r.stdoutBytes.length).toBeLessThan(150); // 220 bytes of data, deflated
+  });
+
   it('a file of the wrong kind says what was expected and what the file looks like', () => {
     const dir = tmp();
     const files: Record<string, [Uint8Array, string]> = {

@@ -135,6 +135,17 @@ describe('Datafile writing', () => {
     expect(calls).toEqual([6, 6]);
   });
 
+  it("the Node codec's deflater (pako's deflate-only build, required when it first deflates) gives deflate.ts's bytes", () => {
+    let items = 0;
+    for (const { path } of fixtureMaps())
+      for (const data of Datafile.read(readBytes(path)).data) {
+        const raw = data.bytes();
+        for (const level of [1, 6, 9]) expect(nodeZlib.deflate!(raw, level)).toEqual(deflateLikeZlib(raw, level));
+        items++;
+      }
+    expect(items).toBeGreaterThan(20);
+  });
+
   it('refuses items it cannot write', () => {
     const df = sample();
     df.items.push({ type: 0x10000, id: 0, data: new Int32Array() });

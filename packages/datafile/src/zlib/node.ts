@@ -1,7 +1,8 @@
 import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { constants, deflateSync, Inflate, inflateSync } from 'node:zlib';
+import type { deflate as pakoDeflate } from 'pako';
 import { bytesEqual } from '@twcodec/runtime';
-import { deflateLikeZlib } from './deflate.js';
 import { type DeflateFunction, InflateLimitError, inflateSlices, initialOutputSize, type ZlibCodec } from './types.js';
 
 /**
@@ -153,6 +154,18 @@ function inflateEquals(compressed: Uint8Array, expected: Uint8Array): boolean | 
     return false;
   }
 }
+
+let pako: typeof pakoDeflate | undefined;
+
+/**
+ * deflate.ts's deflater (pako 2, byte-identical to DDNet's zlib), loaded when it first deflates: pako's own
+ * deflate-only build of the same code, through require. Most runs only read, and loading pako as a module with
+ * the reader cost a command about a tenth of its CPU time on a small map (issue 28). Node-only, as this file is.
+ */
+const deflateLikeZlib: DeflateFunction = (data, level) => {
+  pako ??= (createRequire(import.meta.url)('pako/dist/pako_deflate.min.js') as { deflate: typeof pakoDeflate }).deflate;
+  return pako(data, { level: level as 6 });
+};
 
 /** Inflate with node:zlib (native, about 5x faster than fflate here), deflate with pako (see deflate.ts). Output is capped with maxOutputLength, so a zip bomb stops at the declared size. */
 export const nodeZlib: ZlibCodec = {
