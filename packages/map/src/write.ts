@@ -11,7 +11,6 @@ import {
   ITEMTYPE_EX,
   type Uuid,
 } from '@twcodec/datafile';
-import { deflateLikeZlib } from '@twcodec/datafile/deflate';
 import { concatBytes } from '@twcodec/runtime';
 import {
   decodeEnvelopeItem,
@@ -53,6 +52,7 @@ import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
 import { decodeCStringList, envelopePointsFromInts, isCollectedItemType, mapItemTypeOf } from './read.js';
 import { recordData, type RecordCountRule, usedRecords } from './records.js';
 import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
+import { writerDeflate } from '#deflate';
 
 export type WriteMapOptions = DatafileWriteOptions;
 
@@ -76,10 +76,10 @@ const encodeCStringList = (list: string[]) => concatBytes(list.map(encodeCString
 export function writeMap(map: TwMap, options: WriteMapOptions = {}): Uint8Array {
   if (map.dataSkipped) throw new TypeError('writeMap: the map was read with skipData (its tiles, pixels and sounds are missing)');
   const df = new MapWriter(map).build();
-  // Browser codecs carry no deflater (so that read-only bundles leave pako out); writing brings its own. A
-  // codec that has one keeps using it.
+  // Browser codecs carry no deflater (so that read-only bundles leave pako out); writing brings its own (in
+  // Node none: the datafile's Node default deflates, see deflate-node.ts). A codec that has one keeps using it.
   const hasDeflate = options.deflate !== undefined || (options.zlib ?? df.zlib).deflate !== undefined;
-  return df.write(hasDeflate ? options : { ...options, deflate: deflateLikeZlib });
+  return df.write(hasDeflate || !writerDeflate ? options : { ...options, deflate: writerDeflate });
 }
 
 /**
