@@ -189,7 +189,16 @@ export const NET_COMMANDS = {
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
       const map = typeof flags.map === 'string' ? await io.readFile(flags.map) : undefined;
       const { captureDemo } = await import('@twcodec/net');
-      const result = captureDemo(await io.readFile(file!), { player, ...(map ? { map } : {}), ...(protocol ? { protocol: protocol as NetProtocolName } : {}) });
+      const { CodecError, errorAbout } = await import('@twcodec/runtime');
+      let result: ReturnType<typeof captureDemo>;
+      try {
+        result = captureDemo(await io.readFile(file!), { player, ...(map ? { map } : {}), ...(protocol ? { protocol: protocol as NetProtocolName } : {}) });
+      } catch (e) {
+        // A map that is not the one the server announced is the fault of --map FILE, not of the capture (the
+        // error named the capture: "MAP_MISMATCH: the map given has ... (in session.pcap, at map)").
+        if (map && e instanceof CodecError && e.code === 'MAP_MISMATCH') throw errorAbout(e, flags.map as string);
+        throw e;
+      }
       await io.writeFile(out!, result.demo);
       const { demo, map: m, ...rest } = result;
       await io.stdout(`${messageJson({ ...rest, map: { name: m.name, size: m.size, crc: m.crc.toString(16).padStart(8, '0'), sha256: m.sha256, from: m.from }, bytes: demo.length })}\n`);
