@@ -61,6 +61,10 @@ describe('twcodec datafile', () => {
     const one = await run(['map', 'json', '--help']);
     expect(one.stdout).toMatch(/^Usage: twcodec map json FILE \[--data-dir DIR\]/);
     expect(one.stdout).toContain('--data-dir DIR');
+    // An option the command needs is shown without brackets (net demo refuses to run without --player).
+    expect((await run(['net', 'demo', '--help'])).stdout).toMatch(/^Usage: twcodec net demo FILE OUT --player NAME \[--map FILE\]/);
+    // Summaries are sentences, as the other commands' (these started in lower case): the line after the usage.
+    for (const name of ['say', 'record', 'demo']) expect((await run(['net', name, '--help'])).stdout.split('\n\n')[1]).toMatch(/^[A-Z]/);
   });
   // Standard input (FILE -) and everything else a user sees of the built binary: bin.test.ts.
 });

@@ -30,6 +30,8 @@ interface Flag {
   choices?: readonly string[] | (() => Promise<readonly string[]>);
   /** With choices: a comma-separated list of them. */
   list?: true;
+  /** The command needs it (`net demo --player NAME`): the synopsis shows it without brackets. */
+  required?: true;
 }
 
 interface Command {
@@ -505,7 +507,7 @@ const COMMANDS: Record<string, Command> = {
 
 /** The synopsis of a command as words that are not broken across lines: name, arguments, [--option VALUE]. */
 function synopsisWords(name: string, command: Command): string[] {
-  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `[--${flag}${f.value ? ` ${f.value}` : ''}]`);
+  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => (f.required ? `--${flag}${f.value ? ` ${f.value}` : ''}` : `[--${flag}${f.value ? ` ${f.value}` : ''}]`));
   return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags];
 }
 

@@ -136,7 +136,7 @@ export const NET_COMMANDS = {
   'net say': {
     args: ['HOST:PORT', 'TEXT'],
     flags: { ...LIVE_FLAGS, team: { type: 'boolean' as const, help: 'team chat' } },
-    summary: 'joins a live server as a player, says TEXT in the chat, and leaves',
+    summary: 'Joins a live server as a player, says TEXT in the chat, and leaves',
     details:
       'Connects (0.6/DDNet: the TKEN handshake with DDNet\'s security token; 0.7: tokens), enters the game without downloading the map, sends the chat line, waits until the server acknowledged it, and disconnects. Errors: CONNECT_TIMEOUT (not in game in time), TIMEOUT, CLOSED_BY_SERVER (the server\'s reason, e.g. a ban or a full server).',
     async run(io: CliIo, [address, text]: string[], flags: Record<string, boolean | string | undefined>) {
@@ -154,7 +154,7 @@ export const NET_COMMANDS = {
   'net record': {
     args: ['HOST:PORT', 'OUT'],
     flags: { ...LIVE_FLAGS, seconds: { type: 'string' as const, value: 'N', help: 'how long to record (default 10)' } },
-    summary: 'joins a live server as a player and records what it receives as a demo',
+    summary: 'Joins a live server as a player and records what it receives as a demo',
     details:
       'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
@@ -175,16 +175,16 @@ export const NET_COMMANDS = {
   'net demo': {
     args: ['FILE', 'OUT'],
     flags: {
-      player: { type: 'string' as const, value: 'NAME', help: 'the player whose client recorded the demo (the name its start info carries)' },
+      player: { type: 'string' as const, value: 'NAME', required: true as const, help: 'the player whose client recorded the demo (the name its start info carries)' },
       map: { type: 'string' as const, value: 'FILE', help: 'the map file, when the capture holds no download of it' },
       protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the protocol of flows the capture holds no handshake of' },
     },
-    summary: 'writes the demo the client playing NAME would have recorded, from a pcap/pcapng capture of its session',
+    summary: 'Writes the demo the client playing NAME would have recorded, from a pcap/pcapng capture of its session',
     details:
       "The demo holds the map (from its download in the capture, else --map FILE, checked against the CRC, size and SHA-256 the server announced), every snapshot the client received with its CRC right, at its tick, and the game messages it received, as the client records them: DDNet 16.4 (0.6) from the connection the player controls, its own or its dummy's (told from the order in which the client sends their inputs; around a switch the capture cannot show the exact frame, so a snapshot or two there may be the other connection's), with its tuning at each snapshot; Teeworlds 0.7.5 with the demo-only items (de_client_info, de_game_info, de_tune_params) and messages (de_client_enter/leave) its client adds. Messages before the first snapshot come right after it. Prints what it wrote as JSON: client, dummy and server endpoints, map, snapshots and messages.",
     async run(io: CliIo, [file, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const player = flags.player;
-      if (typeof player !== 'string' || !player) throw new UsageError('net demo needs --player NAME (usage: twcodec net demo FILE OUT --player NAME [--map FILE])');
+      if (typeof player !== 'string' || !player) throw new UsageError('net demo needs --player NAME (usage: twcodec net demo FILE OUT --player NAME [--map FILE] [--protocol 0.6|0.7])');
       const protocol = flags.protocol;
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
       const map = typeof flags.map === 'string' ? await io.readFile(flags.map) : undefined;
