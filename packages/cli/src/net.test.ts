@@ -92,6 +92,13 @@ describe('twcodec net info / say / record (no server; against real servers: test
       expect(record.code).toBe(1);
       expect(record.stderr).toMatch(/^twcodec: CONNECT_TIMEOUT: /);
       expect(existsSync(out)).toBe(false);
+      // An OUT that cannot be written fails before connecting, not after recording for --seconds (the server
+      // answers nothing: a check made after connecting would say CONNECT_TIMEOUT).
+      const dir = mkdtempSync(join(tmpdir(), 'twcodec-net-'));
+      for (const [target, reason] of [[dir, 'is a directory'], [join(dir, 'missing', 'x.demo'), 'no such file or directory']] as const) {
+        const refused = await run(['net', 'record', address, target, '--timeout', '0.5']);
+        expect(refused).toMatchObject({ code: 1, stderr: `twcodec: cannot write ${target}: ${reason}${reason === 'is a directory' ? ' (give a file name, or - for standard output)' : ''}\n` });
+      }
     } finally {
       silent.close();
     }

@@ -5,7 +5,7 @@
 // when a net command runs.
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
-import { type CliIo, UsageError } from './io.js';
+import { checkOutputPath, type CliIo, UsageError } from './io.js';
 import { messageJson } from './message-json.js';
 
 /** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
@@ -159,6 +159,8 @@ export const NET_COMMANDS = {
       'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
+      // OUT is written at the end: a path that cannot take it fails now, not after the recording.
+      await checkOutputPath(out!);
       const { recordDemo } = await import('@twcodec/net');
       const client = await connectTo(address!, flags, true);
       let recorded: RecordedDemo;
