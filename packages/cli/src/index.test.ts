@@ -241,6 +241,13 @@ describe('twcodec demo', () => {
     const bad = await run(['demo', 'slice', demo, join(dir, 'bad.demo'), '--from', 'soon']);
     expect(bad.code).toBe(2);
     expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
+    // Ticks and markers are whole numbers in digits (Number() took "" as tick 0, "0x10" as 16, and 1000.5); seconds may have a fraction.
+    for (const [flag, value] of [['--from', ''], ['--to', '0x10'], ['--from', String(from + 0.5)], ['--marker', '0.5'], ['--from-time', '1e1'], ['--to-time', '-1']]) {
+      const r = await run(['demo', 'slice', demo, join(dir, 'bad.demo'), flag!, value!]);
+      expect(r, `${flag} ${value}`).toMatchObject({ code: 2, stderr: expect.stringContaining(`twcodec: ${flag} needs a `) });
+    }
+    expect((await run(['demo', 'slice', demo, join(dir, 'half.demo'), '--from-time', '.5'])).code).toBe(0);
+    expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
   });
 });
 
