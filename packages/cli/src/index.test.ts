@@ -65,6 +65,9 @@ describe('twcodec datafile', () => {
     expect((await run(['net', 'demo', '--help'])).stdout).toMatch(/^Usage: twcodec net demo FILE OUT --player NAME \[--map FILE\]/);
     // Summaries are sentences, as the other commands' (these started in lower case): the line after the usage.
     for (const name of ['say', 'record', 'demo']) expect((await run(['net', name, '--help'])).stdout.split('\n\n')[1]).toMatch(/^[A-Z]/);
+    // The note on many files speaks of OUT directories only for the exports (the other batch commands write nothing).
+    expect((await run(['map', 'info', '--help'])).stdout).not.toContain('Export of many files');
+    expect((await run(['demo', 'export', '--help'])).stdout).toContain('Export of many files writes each into OUT/');
   });
   // Standard input (FILE -) and everything else a user sees of the built binary: bin.test.ts.
 });

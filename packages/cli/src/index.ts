@@ -47,7 +47,9 @@ interface Command {
 }
 
 const BATCH_FLAGS = { jobs: { type: 'string', value: 'N', help: 'with many files: worker threads (default: one per core)' } } as const;
-const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed. Export of many files writes each into OUT/<its name without extension>/.';
+const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed.';
+/** The exports' addition to BATCH_NOTE (the other batch commands write no files). */
+const BATCH_EXPORT_NOTE = ' Export of many files writes each into OUT/<its name without extension>/.';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -580,7 +582,7 @@ async function commandHelp(name: string, command: Command): Promise<string> {
     '',
     ...wrap(`${command.summary}.`, ''),
     ...(command.details ? ['', ...wrap(command.details, '')] : []),
-    ...(command.batch ? ['', ...wrap(BATCH_NOTE, '')] : []),
+    ...(command.batch ? ['', ...wrap(BATCH_NOTE + (name.endsWith(' export') ? BATCH_EXPORT_NOTE : ''), '')] : []),
     ...(flags.length ? ['', 'Options:', ...flags] : []),
     '',
   ].join('\n');
