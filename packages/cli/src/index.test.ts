@@ -65,6 +65,11 @@ describe('twcodec datafile', () => {
     expect((await run(['net', 'demo', '--help'])).stdout).toMatch(/^Usage: twcodec net demo FILE OUT --player NAME \[--map FILE\]/);
     // Summaries are sentences, as the other commands' (these started in lower case): the line after the usage.
     for (const name of ['say', 'record', 'demo']) expect((await run(['net', name, '--help'])).stdout.split('\n\n')[1]).toMatch(/^[A-Z]/);
+    // Standard input is read once: a second - is a usage error (it read nothing and was called an empty file).
+    for (const args of [['map', 'diff', '-', '-'], ['net', 'demo', '-', 'out.demo', '--player', 'x', '--map', '-']]) {
+      expect(await run(args)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^twcodec: only one input can be - \(standard input\)/) });
+    }
+    expect((await run(['map', 'resave', ctf1, '-', '--help'])).code).toBe(0);
     // The note on many files speaks of OUT directories only for the exports (the other batch commands write nothing).
     expect((await run(['map', 'info', '--help'])).stdout).not.toContain('Export of many files');
     expect((await run(['demo', 'export', '--help'])).stdout).toContain('Export of many files writes each into OUT/');

@@ -730,6 +730,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`twcodec: ${text}\n`);
       return 0;
     }
+    // Standard input can be read once: a second `-` (map diff - -, replace-image - 0 - OUT, net demo - OUT --map -)
+    // read nothing and was reported as an empty file.
+    const inputArgs = [...positionals.slice(0, command.args.includes('OUT') ? -1 : undefined), ...(typeof values.map === 'string' ? [values.map] : [])];
+    if (inputArgs.filter((p) => p === '-').length > 1) throw new UsageError(`only one input can be - (standard input): give the others as files (usage: twcodec ${synopsis(name, command)})`);
     roles = Object.fromEntries(command.args.map((a, i) => [a.toLowerCase(), positionals[i]!]));
     await command.run(trackInputs(io, heads), positionals, values);
     return 0;
