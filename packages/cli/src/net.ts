@@ -5,7 +5,7 @@
 // when a net command runs.
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
-import { checkOutputPath, type CliIo, UsageError } from './io.js';
+import { checkOutputPath, CliError, type CliIo, UsageError } from './io.js';
 import { messageJson } from './message-json.js';
 
 /** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
@@ -97,12 +97,33 @@ const LIVE_FLAGS = {
   timeout: { type: 'string' as const, value: 'SECONDS', help: 'give up when not in game after this long, or when the server is silent this long (default 10)' },
 };
 
-/** Connects (the handshake under way, bounded by --timeout); the caller disconnects. */
-async function connectTo(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean): Promise<NetClient> {
+/**
+ * Connects (the handshake under way, bounded by --timeout), runs `work` with the client and disconnects. Ctrl-C
+ * (SIGINT) or SIGTERM on the way disconnects too and ends the command with INTERRUPTED: without it the process
+ * died without telling the server, which kept the player until its timeout (DDNet 16.4: conn_timeout 100 s, in
+ * src/engine/shared/config_variables.h). A second signal kills the process as usual.
+ */
+async function withClient<T>(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean, work: (client: NetClient) => Promise<T>): Promise<T> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
   const { connect } = await import('@twcodec/net/node');
-  return connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
+  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
+  let interrupted: NodeJS.Signals | undefined;
+  const leave = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    // The close packet goes out before the socket closes (@twcodec/net/node); the work's promise rejects.
+    client.disconnect();
+  };
+  process.once('SIGINT', leave).once('SIGTERM', leave);
+  try {
+    return await work(client);
+  } catch (e) {
+    if (interrupted) throw new CliError('INTERRUPTED', `interrupted by ${interrupted}: left ${address} (the server was told); nothing written`);
+    throw e;
+  } finally {
+    process.off('SIGINT', leave).off('SIGTERM', leave);
+    client.disconnect();
+  }
 }
 
 export const NET_COMMANDS = {
@@ -140,14 +161,11 @@ export const NET_COMMANDS = {
     details:
       'Connects (0.6/DDNet: the TKEN handshake with DDNet\'s security token; 0.7: tokens), enters the game without downloading the map, sends the chat line, waits until the server acknowledged it, and disconnects. Errors: CONNECT_TIMEOUT (not in game in time), TIMEOUT, CLOSED_BY_SERVER (the server\'s reason, e.g. a ban or a full server).',
     async run(io: CliIo, [address, text]: string[], flags: Record<string, boolean | string | undefined>) {
-      const client = await connectTo(address!, flags, false);
-      try {
+      await withClient(address!, flags, false, async (client) => {
         await client.ready();
         client.say(text!, flags.team === true);
         await client.flushed();
-      } finally {
-        client.disconnect();
-      }
+      });
       io.stderr(`said ${JSON.stringify(text)} as ${JSON.stringify(nameOf(flags))} on ${address}\n`);
     },
   },
@@ -162,14 +180,8 @@ export const NET_COMMANDS = {
       // OUT is written at the end: a path that cannot take it fails now, not after the recording.
       await checkOutputPath(out!);
       const { recordDemo } = await import('@twcodec/net');
-      const client = await connectTo(address!, flags, true);
-      let recorded: RecordedDemo;
-      try {
-        // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
-        recorded = await recordDemo(client, { duration: seconds * 1000 });
-      } finally {
-        client.disconnect();
-      }
+      // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
+      const recorded: RecordedDemo = await withClient(address!, flags, true, (client) => recordDemo(client, { duration: seconds * 1000 }));
       await io.writeFile(out!, recorded.demo);
       io.stderr(`recorded ${recorded.snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
     },
