@@ -115,7 +115,10 @@ describe('twcodec net info / say / record (no server; against real servers: test
     try {
       const info = await run(['net', 'info', address, '--timeout', '0.3']);
       expect(info.code).toBe(1);
-      expect(info.stderr).toMatch(/^twcodec: TIMEOUT: no server info from .*\n$/);
+      expect(info.stderr).toMatch(/^twcodec: TIMEOUT: no server info from .*: no answer; a Teeworlds 0.7 server needs --protocol 0.7\n$/);
+      // Told the protocol, no hint; say's handshake without --protocol gets it too.
+      expect((await run(['net', 'info', address, '--timeout', '0.3', '--protocol', '0.6'])).stderr).not.toContain('--protocol 0.7');
+      expect((await run(['net', 'say', address, 'hi', '--timeout', '0.3'])).stderr).toMatch(/^twcodec: CONNECT_TIMEOUT: not in game after 300 ms \(state connecting\).*: no answer; a Teeworlds 0\.7 server needs --protocol 0\.7\n$/);
       const out = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'never.demo');
       const record = await run(['net', 'record', address, out, '--timeout', '0.5', '--protocol', '0.7']);
       expect(record.code).toBe(1);

@@ -98,6 +98,16 @@ const LIVE_FLAGS = {
 };
 
 /**
+ * A server that never answers may be of the other protocol: Teeworlds 0.7.5's server ignores 0.6 packets (tested
+ * against it: TIMEOUT, CONNECT_TIMEOUT with no word), so without --protocol the error says to try 0.7. (DDNet
+ * answers a 0.7 client that it takes no 0.7 connections: CLOSED_BY_SERVER says so already.)
+ */
+function withProtocolHint(e: unknown, flags: Record<string, boolean | string | undefined>, code: string): unknown {
+  if (flags.protocol !== undefined || (e as { code?: unknown }).code !== code) return e;
+  return new CliError(code, `${(e as Error).message}: no answer; a Teeworlds 0.7 server needs --protocol 0.7`);
+}
+
+/**
  * Connects (the handshake under way, bounded by --timeout), runs `work` with the client and disconnects. Ctrl-C
  * (SIGINT) or SIGTERM on the way disconnects too and ends the command with INTERRUPTED: without it the process
  * died without telling the server, which kept the player until its timeout (DDNet 16.4: conn_timeout 100 s, in
@@ -119,7 +129,8 @@ async function withClient<T>(address: string, flags: Record<string, boolean | st
     return await work(client);
   } catch (e) {
     if (interrupted) throw new CliError('INTERRUPTED', `interrupted by ${interrupted}: left ${address} (the server was told); nothing written`);
-    throw e;
+    // Still connecting: the server never answered the handshake.
+    throw /\(state connecting\)/.test(String((e as Error).message)) ? withProtocolHint(e, flags, 'CONNECT_TIMEOUT') : e;
   } finally {
     process.off('SIGINT', leave).off('SIGTERM', leave);
     client.disconnect();
@@ -150,7 +161,9 @@ export const NET_COMMANDS = {
     async run(io: CliIo, [address]: string[], flags: Record<string, boolean | string | undefined>) {
       const { host, port } = parseServerAddress(address!);
       const { serverInfo } = await import('@twcodec/net/node');
-      const info = await serverInfo(host, port, protocolOf(flags), { timeout: secondsOf(flags.timeout, 'timeout', 3) * 1000 });
+      const info = await serverInfo(host, port, protocolOf(flags), { timeout: secondsOf(flags.timeout, 'timeout', 3) * 1000 }).catch((e: unknown) => {
+        throw withProtocolHint(e, flags, 'TIMEOUT');
+      });
       await io.stdout(`${JSON.stringify(info, null, 2)}\n`);
     },
   },
