@@ -36,6 +36,13 @@ for (const protocol of ['0.6', '0.7'] as const) {
       expect(code).toBe(0);
       // DDNet: "chat: 0:-2:sayer: TEXT"; Teeworlds 0.7.5: "[chat]: 1:0:sayer: TEXT".
       await server.waitForLog(`:sayer: ${text}`);
+      // And it left: the server got the close packet. A dropped one leaves the player listed until the server's
+      // timeout (DDNet 16.4: conn_timeout 100 s, and sv_max_clients_per_ip 4 refuses a fifth client from the
+      // address, config_variables.h; 0.7.5 dropped it after 10 s).
+      let names = ['sayer'];
+      for (const until = Date.now() + 3000; names.includes('sayer') && Date.now() < until; await new Promise((r) => setTimeout(r, 100)))
+        names = (await serverInfo('127.0.0.1', server.port, protocol)).clients.map((c) => c.name);
+      expect(names).not.toContain('sayer');
     });
 
     it('net record for 8 s gives a demo with a snapshot every tick or two that demo snapshots reads and the game\'s client plays', async () => {

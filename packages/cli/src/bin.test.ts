@@ -138,6 +138,10 @@ describe('twcodec (built binary): files', () => {
     expect(twcodec(['demo', 'info', th]).stderr).toMatch(/^twcodec: BAD_MAGIC: .*: expected a Teeworlds demo .*looks like a DDNet teehistorian file\n$/);
     expect(twcodec(['map', 'info', demo]).stderr).toMatch(/expected a Teeworlds map .*looks like a Teeworlds demo\n$/);
     expect(twcodec(['teehistorian', 'dump', '-'], new Uint8Array(0)).stderr).toMatch(/standard input looks like an empty file\n$/);
+    // The net commands that read a capture name it too (they printed only "not a pcap or pcapng file (magic ...)").
+    expect(twcodec(['net', 'pcap', ctf1]).stderr).toMatch(/^twcodec: BAD_MAGIC: .*: expected a pcap or pcapng capture .*; .*ctf1\.map looks like a Teeworlds datafile \(map\)\n$/);
+    expect(twcodec(['net', 'demo', '-', join(dir, 'out.demo'), '--player', 'x'], new Uint8Array(0)).stderr).toMatch(/expected a pcap or pcapng capture .*; standard input looks like an empty file\n$/);
+    expect(twcodec(['demo', 'info', join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap')]).stderr).toMatch(/looks like a network capture \(pcap\)\n$/);
   });
 });
 

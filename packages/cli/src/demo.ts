@@ -107,11 +107,14 @@ export function demoResave(bytes: Uint8Array): Uint8Array {
 
 /** Ticks from --from/--to, --from-time/--to-time (seconds from the first tick) and --marker N. */
 export function demoSlice(bytes: Uint8Array, flags: Record<string, boolean | string | undefined>): Uint8Array {
+  // Ticks and marker numbers are whole numbers written in digits; seconds may have a fraction. Number() alone
+  // took "" as 0, "0x10" as 16 and a tick 1000.5.
   const number = (name: string): number | undefined => {
     const text = flags[name];
     if (typeof text !== 'string') return undefined;
+    const seconds = name.endsWith('-time');
     const v = Number(text);
-    if (!Number.isFinite(v) || v < 0) throw new UsageError(`--${name} needs a number >= 0, got "${text}"`);
+    if (!(seconds ? /^(\d+(\.\d*)?|\.\d+)$/ : /^\d+$/).test(text.trim()) || !Number.isFinite(v)) throw new UsageError(`--${name} needs ${seconds ? 'a number of seconds >= 0' : 'a whole number >= 0'}, got "${text}"`);
     return v;
   };
   const reader = readDemo(bytes);

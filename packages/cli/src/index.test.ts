@@ -61,6 +61,18 @@ describe('twcodec datafile', () => {
     const one = await run(['map', 'json', '--help']);
     expect(one.stdout).toMatch(/^Usage: twcodec map json FILE \[--data-dir DIR\]/);
     expect(one.stdout).toContain('--data-dir DIR');
+    // An option the command needs is shown without brackets (net demo refuses to run without --player).
+    expect((await run(['net', 'demo', '--help'])).stdout).toMatch(/^Usage: twcodec net demo FILE OUT --player NAME \[--map FILE\]/);
+    // Summaries are sentences, as the other commands' (these started in lower case): the line after the usage.
+    for (const name of ['say', 'record', 'demo']) expect((await run(['net', name, '--help'])).stdout.split('\n\n')[1]).toMatch(/^[A-Z]/);
+    // Standard input is read once: a second - is a usage error (it read nothing and was called an empty file).
+    for (const args of [['map', 'diff', '-', '-'], ['net', 'demo', '-', 'out.demo', '--player', 'x', '--map', '-']]) {
+      expect(await run(args)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^twcodec: only one input can be - \(standard input\)/) });
+    }
+    expect((await run(['map', 'resave', ctf1, '-', '--help'])).code).toBe(0);
+    // The note on many files speaks of OUT directories only for the exports (the other batch commands write nothing).
+    expect((await run(['map', 'info', '--help'])).stdout).not.toContain('Export of many files');
+    expect((await run(['demo', 'export', '--help'])).stdout).toContain('Export of many files writes each into OUT/');
   });
   // Standard input (FILE -) and everything else a user sees of the built binary: bin.test.ts.
 });
@@ -236,6 +248,13 @@ describe('twcodec demo', () => {
 
     const bad = await run(['demo', 'slice', demo, join(dir, 'bad.demo'), '--from', 'soon']);
     expect(bad.code).toBe(2);
+    expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
+    // Ticks and markers are whole numbers in digits (Number() took "" as tick 0, "0x10" as 16, and 1000.5); seconds may have a fraction.
+    for (const [flag, value] of [['--from', ''], ['--to', '0x10'], ['--from', String(from + 0.5)], ['--marker', '0.5'], ['--from-time', '1e1'], ['--to-time', '-1']]) {
+      const r = await run(['demo', 'slice', demo, join(dir, 'bad.demo'), flag!, value!]);
+      expect(r, `${flag} ${value}`).toMatchObject({ code: 2, stderr: expect.stringContaining(`twcodec: ${flag} needs a `) });
+    }
+    expect((await run(['demo', 'slice', demo, join(dir, 'half.demo'), '--from-time', '.5'])).code).toBe(0);
     expect(existsSync(join(dir, 'bad.demo'))).toBe(false);
   });
 });

@@ -30,6 +30,8 @@ interface Flag {
   choices?: readonly string[] | (() => Promise<readonly string[]>);
   /** With choices: a comma-separated list of them. */
   list?: true;
+  /** The command needs it (`net demo --player NAME`): the synopsis shows it without brackets. */
+  required?: true;
 }
 
 interface Command {
@@ -45,7 +47,9 @@ interface Command {
 }
 
 const BATCH_FLAGS = { jobs: { type: 'string', value: 'N', help: 'with many files: worker threads (default: one per core)' } } as const;
-const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed. Export of many files writes each into OUT/<its name without extension>/.';
+const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expanded here too): one JSON line per file, {"file", "ok", ...} or {"file", "ok": false, "error"}, in the order given, on worker threads; a summary on stderr; exit 1 when any file failed.';
+/** The exports' addition to BATCH_NOTE (the other batch commands write no files). */
+const BATCH_EXPORT_NOTE = ' Export of many files writes each into OUT/<its name without extension>/.';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -505,7 +509,7 @@ const COMMANDS: Record<string, Command> = {
 
 /** The synopsis of a command as words that are not broken across lines: name, arguments, [--option VALUE]. */
 function synopsisWords(name: string, command: Command): string[] {
-  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => `[--${flag}${f.value ? ` ${f.value}` : ''}]`);
+  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => (f.required ? `--${flag}${f.value ? ` ${f.value}` : ''}` : `[--${flag}${f.value ? ` ${f.value}` : ''}]`));
   return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags];
 }
 
@@ -578,7 +582,7 @@ async function commandHelp(name: string, command: Command): Promise<string> {
     '',
     ...wrap(`${command.summary}.`, ''),
     ...(command.details ? ['', ...wrap(command.details, '')] : []),
-    ...(command.batch ? ['', ...wrap(BATCH_NOTE, '')] : []),
+    ...(command.batch ? ['', ...wrap(BATCH_NOTE + (name.endsWith(' export') ? BATCH_EXPORT_NOTE : ''), '')] : []),
     ...(flags.length ? ['', 'Options:', ...flags] : []),
     '',
   ].join('\n');
@@ -726,6 +730,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`twcodec: ${text}\n`);
       return 0;
     }
+    // Standard input can be read once: a second `-` (map diff - -, replace-image - 0 - OUT, net demo - OUT --map -)
+    // read nothing and was reported as an empty file.
+    const inputArgs = [...positionals.slice(0, command.args.includes('OUT') ? -1 : undefined), ...(typeof values.map === 'string' ? [values.map] : [])];
+    if (inputArgs.filter((p) => p === '-').length > 1) throw new UsageError(`only one input can be - (standard input): give the others as files (usage: twcodec ${synopsis(name, command)})`);
     roles = Object.fromEntries(command.args.map((a, i) => [a.toLowerCase(), positionals[i]!]));
     await command.run(trackInputs(io, heads), positionals, values);
     return 0;

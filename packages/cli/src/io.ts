@@ -138,13 +138,28 @@ function stdoutWriter(): (text: string | Uint8Array) => void | Promise<void> {
   };
 }
 
+const outputIsDirectory = (path: string) => new CliError('EISDIR', `cannot write ${path}: is a directory (give a file name, or - for standard output)`);
+
+/**
+ * Fails as writing OUT would (a directory, a parent directory that is not there), before work that cannot be
+ * done again: `net record` found out only after recording for --seconds, and lost the recording.
+ */
+export async function checkOutputPath(path: string): Promise<void> {
+  if (path === '-') return;
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw outputIsDirectory(path);
+  const parent = await stat(dirname(path)).catch((e: unknown) => {
+    throw fsError(e, 'write', path);
+  });
+  if (!parent.isDirectory()) throw new CliError('ENOTDIR', `cannot write ${path}: ${FS_REASONS.ENOTDIR}`);
+}
+
 /**
  * Writes atomically: to a temporary file beside the target, then renamed over it; `mkdir` creates the parent
  * directories. Errors name the user's path.
  */
 export async function writeFileAtomic(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options?: { mkdir?: boolean }): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) throw new CliError('EISDIR', `cannot write ${path}: is a directory (give a file name, or - for standard output)`);
+  if (existing?.isDirectory()) throw outputIsDirectory(path);
   try {
     if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
   } catch (e) {

@@ -18,6 +18,12 @@ describe('twcodec net demo', () => {
     expect(stderr).toMatch(/^twcodec: MAP_MISSING: the capture holds no download of map 'ctf2' \(24440 bytes, CRC 4a5ee326\)/);
     expect(existsSync(target)).toBe(false);
     expect((await run(['net', 'demo', fixture, target, '--player', 'Nobody'])).stderr).toContain("PLAYER_NOT_FOUND: no client in the capture sent start info with the name 'Nobody' (names: 'Charlie')");
+    // A map other than the announced one is blamed on --map FILE, not on the capture.
+    const ctf1 = join(fixturesDir, 'maps', 'ctf1.map');
+    const wrong = await run(['net', 'demo', fixture, target, '--player', 'Charlie', '--map', ctf1]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(`twcodec: MAP_MISMATCH: the map given has 5731 bytes and CRC 22bf58cc; the server announced 'ctf2' with 24440 bytes and CRC 4a5ee326 (in ${ctf1}, at map)\n`);
+    expect(existsSync(target)).toBe(false);
   });
 
   it.skipIf(!hasCorpus)('writes the 0.7 demo of the fixture with --map and prints what it wrote', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { corpusDir, fixturesDir, hasCorpus } from '../../../test/corpus.js';
+import { corpusDir, fixturesDir, hasCorpus, repoRoot } from '../../../test/corpus.js';
 import { runCli as run } from '../../../test/cli-run.js';
 
 const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -69,6 +69,35 @@ describe('twcodec net pcap', () => {
 });
 
 describe('twcodec net info / say / record (no server; against real servers: test/net/live-servers.test.ts)', () => {
+  it('Ctrl-C (SIGINT) while connected tells the server (a close packet) and ends with one INTERRUPTED line, no file', async () => {
+    const { createSocket } = await import('node:dgram');
+    const { spawn } = await import('node:child_process');
+    const { decodePacket } = await import('@twcodec/net');
+    const server = createSocket('udp4');
+    await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+    const kinds: string[] = [];
+    const address = `127.0.0.1:${server.address().port}`;
+    const out = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'never.demo');
+    try {
+      // The built command in a process of its own, to send it the signal; the server answers nothing, so the
+      // client is still connecting when the signal comes.
+      const child = spawn('node', [join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'net', 'record', address, out, '--timeout', '10'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      server.on('message', (bytes) => {
+        kinds.push(decodePacket(new Uint8Array(bytes), { protocol: '0.6' }).control?.kind ?? 'other');
+        if (kinds.length === 1) child.kill('SIGINT');
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(kinds).toEqual(['connect', 'close']);
+      expect({ code, stderr }).toEqual({ code: 1, stderr: `twcodec: interrupted by SIGINT: left ${address} (the server was told); nothing written\n` });
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
+
   it('HOST:PORT and --protocol are usage errors (exit 2) when malformed', async () => {
     for (const args of [['net', 'info', 'host:99999'], ['net', 'info', 'a:b:c'], ['net', 'info', '127.0.0.1:8303', '--protocol', '0.5'], ['net', 'record', '127.0.0.1:8303', 'x.demo', '--seconds', '-1']]) {
       const { code, stderr } = await run(args);
@@ -86,12 +115,22 @@ describe('twcodec net info / say / record (no server; against real servers: test
     try {
       const info = await run(['net', 'info', address, '--timeout', '0.3']);
       expect(info.code).toBe(1);
-      expect(info.stderr).toMatch(/^twcodec: TIMEOUT: no server info from .*\n$/);
+      expect(info.stderr).toMatch(/^twcodec: TIMEOUT: no server info from .*: no answer; a Teeworlds 0.7 server needs --protocol 0.7\n$/);
+      // Told the protocol, no hint; say's handshake without --protocol gets it too.
+      expect((await run(['net', 'info', address, '--timeout', '0.3', '--protocol', '0.6'])).stderr).not.toContain('--protocol 0.7');
+      expect((await run(['net', 'say', address, 'hi', '--timeout', '0.3'])).stderr).toMatch(/^twcodec: CONNECT_TIMEOUT: not in game after 300 ms \(state connecting\).*: no answer; a Teeworlds 0\.7 server needs --protocol 0\.7\n$/);
       const out = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'never.demo');
       const record = await run(['net', 'record', address, out, '--timeout', '0.5', '--protocol', '0.7']);
       expect(record.code).toBe(1);
       expect(record.stderr).toMatch(/^twcodec: CONNECT_TIMEOUT: /);
       expect(existsSync(out)).toBe(false);
+      // An OUT that cannot be written fails before connecting, not after recording for --seconds (the server
+      // answers nothing: a check made after connecting would say CONNECT_TIMEOUT).
+      const dir = mkdtempSync(join(tmpdir(), 'twcodec-net-'));
+      for (const [target, reason] of [[dir, 'is a directory'], [join(dir, 'missing', 'x.demo'), 'no such file or directory']] as const) {
+        const refused = await run(['net', 'record', address, target, '--timeout', '0.5']);
+        expect(refused).toMatchObject({ code: 1, stderr: `twcodec: cannot write ${target}: ${reason}${reason === 'is a directory' ? ' (give a file name, or - for standard output)' : ''}\n` });
+      }
     } finally {
       silent.close();
     }

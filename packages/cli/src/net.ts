@@ -5,7 +5,7 @@
 // when a net command runs.
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
-import { type CliIo, UsageError } from './io.js';
+import { checkOutputPath, CliError, type CliIo, UsageError } from './io.js';
 import { messageJson } from './message-json.js';
 
 /** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
@@ -97,12 +97,44 @@ const LIVE_FLAGS = {
   timeout: { type: 'string' as const, value: 'SECONDS', help: 'give up when not in game after this long, or when the server is silent this long (default 10)' },
 };
 
-/** Connects (the handshake under way, bounded by --timeout); the caller disconnects. */
-async function connectTo(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean): Promise<NetClient> {
+/**
+ * A server that never answers may be of the other protocol: Teeworlds 0.7.5's server ignores 0.6 packets (tested
+ * against it: TIMEOUT, CONNECT_TIMEOUT with no word), so without --protocol the error says to try 0.7. (DDNet
+ * answers a 0.7 client that it takes no 0.7 connections: CLOSED_BY_SERVER says so already.)
+ */
+function withProtocolHint(e: unknown, flags: Record<string, boolean | string | undefined>, code: string): unknown {
+  if (flags.protocol !== undefined || (e as { code?: unknown }).code !== code) return e;
+  return new CliError(code, `${(e as Error).message}: no answer; a Teeworlds 0.7 server needs --protocol 0.7`);
+}
+
+/**
+ * Connects (the handshake under way, bounded by --timeout), runs `work` with the client and disconnects. Ctrl-C
+ * (SIGINT) or SIGTERM on the way disconnects too and ends the command with INTERRUPTED: without it the process
+ * died without telling the server, which kept the player until its timeout (DDNet 16.4: conn_timeout 100 s, in
+ * src/engine/shared/config_variables.h). A second signal kills the process as usual.
+ */
+async function withClient<T>(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean, work: (client: NetClient) => Promise<T>): Promise<T> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
   const { connect } = await import('@twcodec/net/node');
-  return connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
+  const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
+  let interrupted: NodeJS.Signals | undefined;
+  const leave = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    // The close packet goes out before the socket closes (@twcodec/net/node); the work's promise rejects.
+    client.disconnect();
+  };
+  process.once('SIGINT', leave).once('SIGTERM', leave);
+  try {
+    return await work(client);
+  } catch (e) {
+    if (interrupted) throw new CliError('INTERRUPTED', `interrupted by ${interrupted}: left ${address} (the server was told); nothing written`);
+    // Still connecting: the server never answered the handshake.
+    throw /\(state connecting\)/.test(String((e as Error).message)) ? withProtocolHint(e, flags, 'CONNECT_TIMEOUT') : e;
+  } finally {
+    process.off('SIGINT', leave).off('SIGTERM', leave);
+    client.disconnect();
+  }
 }
 
 export const NET_COMMANDS = {
@@ -129,45 +161,40 @@ export const NET_COMMANDS = {
     async run(io: CliIo, [address]: string[], flags: Record<string, boolean | string | undefined>) {
       const { host, port } = parseServerAddress(address!);
       const { serverInfo } = await import('@twcodec/net/node');
-      const info = await serverInfo(host, port, protocolOf(flags), { timeout: secondsOf(flags.timeout, 'timeout', 3) * 1000 });
+      const info = await serverInfo(host, port, protocolOf(flags), { timeout: secondsOf(flags.timeout, 'timeout', 3) * 1000 }).catch((e: unknown) => {
+        throw withProtocolHint(e, flags, 'TIMEOUT');
+      });
       await io.stdout(`${JSON.stringify(info, null, 2)}\n`);
     },
   },
   'net say': {
     args: ['HOST:PORT', 'TEXT'],
     flags: { ...LIVE_FLAGS, team: { type: 'boolean' as const, help: 'team chat' } },
-    summary: 'joins a live server as a player, says TEXT in the chat, and leaves',
+    summary: 'Joins a live server as a player, says TEXT in the chat, and leaves',
     details:
       'Connects (0.6/DDNet: the TKEN handshake with DDNet\'s security token; 0.7: tokens), enters the game without downloading the map, sends the chat line, waits until the server acknowledged it, and disconnects. Errors: CONNECT_TIMEOUT (not in game in time), TIMEOUT, CLOSED_BY_SERVER (the server\'s reason, e.g. a ban or a full server).',
     async run(io: CliIo, [address, text]: string[], flags: Record<string, boolean | string | undefined>) {
-      const client = await connectTo(address!, flags, false);
-      try {
+      await withClient(address!, flags, false, async (client) => {
         await client.ready();
         client.say(text!, flags.team === true);
         await client.flushed();
-      } finally {
-        client.disconnect();
-      }
+      });
       io.stderr(`said ${JSON.stringify(text)} as ${JSON.stringify(nameOf(flags))} on ${address}\n`);
     },
   },
   'net record': {
     args: ['HOST:PORT', 'OUT'],
     flags: { ...LIVE_FLAGS, seconds: { type: 'string' as const, value: 'N', help: 'how long to record (default 10)' } },
-    summary: 'joins a live server as a player and records what it receives as a demo',
+    summary: 'Joins a live server as a player and records what it receives as a demo',
     details:
       'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends; nothing is written on error.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
+      // OUT is written at the end: a path that cannot take it fails now, not after the recording.
+      await checkOutputPath(out!);
       const { recordDemo } = await import('@twcodec/net');
-      const client = await connectTo(address!, flags, true);
-      let recorded: RecordedDemo;
-      try {
-        // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
-        recorded = await recordDemo(client, { duration: seconds * 1000 });
-      } finally {
-        client.disconnect();
-      }
+      // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
+      const recorded: RecordedDemo = await withClient(address!, flags, true, (client) => recordDemo(client, { duration: seconds * 1000 }));
       await io.writeFile(out!, recorded.demo);
       io.stderr(`recorded ${recorded.snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
     },
@@ -175,21 +202,30 @@ export const NET_COMMANDS = {
   'net demo': {
     args: ['FILE', 'OUT'],
     flags: {
-      player: { type: 'string' as const, value: 'NAME', help: 'the player whose client recorded the demo (the name its start info carries)' },
+      player: { type: 'string' as const, value: 'NAME', required: true as const, help: 'the player whose client recorded the demo (the name its start info carries)' },
       map: { type: 'string' as const, value: 'FILE', help: 'the map file, when the capture holds no download of it' },
       protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the protocol of flows the capture holds no handshake of' },
     },
-    summary: 'writes the demo the client playing NAME would have recorded, from a pcap/pcapng capture of its session',
+    summary: 'Writes the demo the client playing NAME would have recorded, from a pcap/pcapng capture of its session',
     details:
       "The demo holds the map (from its download in the capture, else --map FILE, checked against the CRC, size and SHA-256 the server announced), every snapshot the client received with its CRC right, at its tick, and the game messages it received, as the client records them: DDNet 16.4 (0.6) from the connection the player controls, its own or its dummy's (told from the order in which the client sends their inputs; around a switch the capture cannot show the exact frame, so a snapshot or two there may be the other connection's), with its tuning at each snapshot; Teeworlds 0.7.5 with the demo-only items (de_client_info, de_game_info, de_tune_params) and messages (de_client_enter/leave) its client adds. Messages before the first snapshot come right after it. Prints what it wrote as JSON: client, dummy and server endpoints, map, snapshots and messages.",
     async run(io: CliIo, [file, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const player = flags.player;
-      if (typeof player !== 'string' || !player) throw new UsageError('net demo needs --player NAME (usage: twcodec net demo FILE OUT --player NAME [--map FILE])');
+      if (typeof player !== 'string' || !player) throw new UsageError('net demo needs --player NAME (usage: twcodec net demo FILE OUT --player NAME [--map FILE] [--protocol 0.6|0.7])');
       const protocol = flags.protocol;
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
       const map = typeof flags.map === 'string' ? await io.readFile(flags.map) : undefined;
       const { captureDemo } = await import('@twcodec/net');
-      const result = captureDemo(await io.readFile(file!), { player, ...(map ? { map } : {}), ...(protocol ? { protocol: protocol as NetProtocolName } : {}) });
+      const { CodecError, errorAbout } = await import('@twcodec/runtime');
+      let result: ReturnType<typeof captureDemo>;
+      try {
+        result = captureDemo(await io.readFile(file!), { player, ...(map ? { map } : {}), ...(protocol ? { protocol: protocol as NetProtocolName } : {}) });
+      } catch (e) {
+        // A map that is not the one the server announced is the fault of --map FILE, not of the capture (the
+        // error named the capture: "MAP_MISMATCH: the map given has ... (in session.pcap, at map)").
+        if (map && e instanceof CodecError && e.code === 'MAP_MISMATCH') throw errorAbout(e, flags.map as string);
+        throw e;
+      }
       await io.writeFile(out!, result.demo);
       const { demo, map: m, ...rest } = result;
       await io.stdout(`${messageJson({ ...rest, map: { name: m.name, size: m.size, crc: m.crc.toString(16).padStart(8, '0'), sha256: m.sha256, from: m.from }, bytes: demo.length })}\n`);

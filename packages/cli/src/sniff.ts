@@ -6,8 +6,16 @@
 // Magic numbers checked against the formats' own definitions: datafile "DATA"/"ATAD" (DDNet
 // src/engine/shared/datafile.cpp), "TWDEMO\0" (src/engine/shared/demo.cpp), the teehistorian header UUID
 // 699db17b-8efb-34ff-b1d8-da6f60c15dd1 (src/engine/shared/teehistorian.cpp); PNG, gzip, zip, ELF, PDF from
-// their specifications.
+// their specifications; pcap (a1b2c3d4, a1b23c4d for nanoseconds, either byte order) and pcapng (0a0d0d0a)
+// from draft-ietf-opsawg-pcap and -pcapng, as @twcodec/net's pcap.ts reads them.
 const TEEHISTORIAN_UUID = [0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1];
+
+const PCAP_MAGICS = [
+  [0xa1, 0xb2, 0xc3, 0xd4],
+  [0xd4, 0xc3, 0xb2, 0xa1],
+  [0xa1, 0xb2, 0x3c, 0x4d],
+  [0x4d, 0x3c, 0xb2, 0xa1],
+];
 
 const startsWith = (bytes: Uint8Array, prefix: ArrayLike<number> | string) => {
   const p = typeof prefix === 'string' ? Array.from(prefix, (c) => c.charCodeAt(0)) : Array.from(prefix);
@@ -21,6 +29,8 @@ export function sniff(head: Uint8Array): string {
   if (startsWith(head, 'TWDEMO\0')) return 'a Teeworlds demo';
   if (startsWith(head, TEEHISTORIAN_UUID)) return 'a DDNet teehistorian file';
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47])) return 'a PNG image';
+  if (PCAP_MAGICS.some((m) => startsWith(head, m))) return 'a network capture (pcap)';
+  if (startsWith(head, [0x0a, 0x0d, 0x0d, 0x0a])) return 'a network capture (pcapng)';
   if (startsWith(head, [0x1f, 0x8b])) return 'a gzip archive (decompress it first)';
   if (startsWith(head, 'PK\x03\x04')) return 'a zip archive (extract it first)';
   if (startsWith(head, [0x28, 0xb5, 0x2f, 0xfd])) return 'a zstd archive (decompress it first)';
@@ -46,6 +56,8 @@ export const EXPECTED_INPUT: Record<string, string> = {
   map: 'a Teeworlds map (a datafile: starts with DATA or ATAD)',
   demo: 'a Teeworlds demo (starts with TWDEMO)',
   teehistorian: 'a DDNet teehistorian file (starts with its 16-byte UUID 699db17b-...)',
+  // The net commands that read a file (net pcap, net demo) read captures; the others take HOST:PORT.
+  net: 'a pcap or pcapng capture (tcpdump -w, Wireshark)',
 };
 
 /** Whether `what` (from sniff) is the kind of file a command group reads. */
@@ -53,5 +65,6 @@ export function isExpectedKind(group: string, what: string): boolean {
   if (group === 'datafile' || group === 'map') return what.startsWith('a Teeworlds datafile');
   if (group === 'demo') return what === 'a Teeworlds demo';
   if (group === 'teehistorian') return what === 'a DDNet teehistorian file';
+  if (group === 'net') return what.startsWith('a network capture');
   return true;
 }

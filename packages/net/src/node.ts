@@ -43,12 +43,34 @@ function checkPort(port: number): void {
 export async function connect(options: ConnectOptions): Promise<NetClient> {
   checkPort(options.port);
   const { socket, address } = await openSocket(options.host);
-  const client = new NetClient(options, (bytes) => socket.send(bytes, options.port, address));
+  // node:dgram sends after a look-up of the address, even of an IP, in a later tick: a socket closed right after
+  // send() drops the datagram (checked on Node 20.20). disconnect() sends the close packet and then closes, so the
+  // socket closes only when every send is done; else the server never heard the client leave and kept its slot
+  // until its own timeout (DDNet 16.4 still listed `net say`'s player a minute later and refused a fifth
+  // connection from the address: "Only 4 players with the same IP are allowed"; conn_timeout 100 and
+  // sv_max_clients_per_ip 4 in DDNet 16.4's src/engine/shared/config_variables.h).
+  let sending = 0;
+  let closing: 'no' | 'when-sent' | 'closed' = 'no';
+  const closeSocket = () => {
+    if (closing !== 'when-sent' || sending > 0) return;
+    closing = 'closed';
+    socket.close();
+  };
+  const client = new NetClient(options, (bytes) => {
+    sending++;
+    socket.send(bytes, options.port, address, () => {
+      sending--;
+      closeSocket();
+    });
+  });
   socket.on('message', (bytes, from) => {
     if (from.port === options.port && from.address === address) client.receive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
   });
   socket.on('error', (e) => client.abort(new NetError('SOCKET', e.message, -1, 'socket', { cause: e })));
-  client.on('close', () => socket.close());
+  client.on('close', () => {
+    closing = 'when-sent';
+    closeSocket();
+  });
   client.start();
   return client;
 }
