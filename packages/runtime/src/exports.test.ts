@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as datafile from '@twcodec/datafile';
 import * as demo from '@twcodec/demo';
+import * as exportTables from '@twcodec/export';
 import * as map from '@twcodec/map';
 import * as mapTools from '@twcodec/map-tools';
 import * as net from '@twcodec/net';
@@ -24,6 +25,7 @@ describe('CodecError', () => {
     ['netmsg', netmsg],
     ['net', net],
     ['demo', demo],
+    ['export', exportTables],
   ] as const)('@twcodec/%s re-exports the runtime CodecError and BinaryError', (_name, mod) => {
     expect(mod.CodecError).toBe(CodecError);
     expect(mod.BinaryError).toBe(BinaryError);
