@@ -142,6 +142,10 @@ describe('twcodec (built binary): files', () => {
     expect(twcodec(['net', 'pcap', ctf1]).stderr).toMatch(/^twcodec: BAD_MAGIC: .*: expected a pcap or pcapng capture .*; .*ctf1\.map looks like a Teeworlds datafile \(map\)\n$/);
     expect(twcodec(['net', 'demo', '-', join(dir, 'out.demo'), '--player', 'x'], new Uint8Array(0)).stderr).toMatch(/expected a pcap or pcapng capture .*; standard input looks like an empty file\n$/);
     expect(twcodec(['demo', 'info', join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap')]).stderr).toMatch(/looks like a network capture \(pcap\)\n$/);
+    // An image argument that is not a PNG is named with what it looks like, as main inputs are.
+    const replaced = twcodec(['map', 'replace-image', ctf1, '0', demo, join(dir, 'out.map')]);
+    expect(replaced.code).toBe(1);
+    expect(replaced.stderr).toMatch(/^twcodec: png\.invalid: not a PNG .*: expected a PNG image; .*\.demo looks like a Teeworlds demo\n$/);
   });
 });
 

@@ -781,7 +781,15 @@ function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>
   if (e instanceof CodecError) {
     // Errors of a command's other inputs that name the input in their message (a PNG, an Opus file, map pack's
     // files, a mapres name) are printed as they are.
-    if (e.input === undefined && /^(png|opus|mapdir|mapres)\./.test(e.code)) return e.message;
+    if (e.input === undefined && /^(png|opus|mapdir|mapres)\./.test(e.code)) {
+      // A PNG or Opus argument that is another kind of file: say what it looks like, as for a main input.
+      const role = /^(png|opus)\./.exec(e.code)?.[1];
+      const file = role === undefined ? undefined : roles[role];
+      const head = file === undefined ? undefined : heads.get(file);
+      const expected = expectedOf(role, group);
+      if (head && expected && !expected.is(sniff(head))) return `${e.message}: expected ${expected.text}; ${file === '-' ? 'standard input' : file} looks like ${sniff(head)}`;
+      return e.message;
+    }
     const { file, role } = sourceOf(e, roles);
     const name = file === '-' ? 'standard input' : file;
     // The input is named when the error says which it is, or when the command read more than one file.
