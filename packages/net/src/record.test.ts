@@ -1,6 +1,7 @@
 // recordDemo against a scripted server (no socket, fake timers): the demo read back with @twcodec/demo holds
 // the snapshots at the ticks the client rebuilt them and the game messages it received, and resaves to its
-// bytes; a connection that ends, a server that names no map and the size cap end the recording with a typed
+// bytes; stopped early (the caller's signal, the server closing the connection or falling silent) after the
+// first snapshot, the demo of what was recorded; before it, a server that names no map and the size cap: a typed
 // error. The same function against real servers: test/net/live-servers.test.ts (`net record`).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
@@ -117,10 +118,11 @@ describe('recordDemo', () => {
     expect(eventsOf(whole.demo)).toEqual([`102 s ${world(102).checksum()} 1`]);
   });
 
-  it('the server closing the connection, a server that names no map, the size cap, a silent server: typed errors', async () => {
+  it('the server closing the connection before the first snapshot, a server that names no map, the size cap: typed errors', async () => {
     const s = new Script('0.6');
     const closed = recordDemo(s.client, { duration: 5000 });
-    s.toIngame();
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
     s.control({ kind: 'close', reason: 'shutdown' });
     await expect(closed).rejects.toMatchObject({ code: 'CLOSED_BY_SERVER', message: expect.stringContaining('shutdown') });
     await expect(recordDemo(s.client, { duration: 10 })).rejects.toMatchObject({ code: 'CLOSED_BY_SERVER' });
@@ -144,11 +146,81 @@ describe('recordDemo', () => {
     await expect(capped).rejects.toMatchObject({ code: 'DEMO_TOO_BIG' });
     big.client.disconnect();
 
+    // The caller's disconnect (without the signal) ends the recording with CLOSED, as before.
+    const left = new Script('0.6');
+    const leftEarly = recordDemo(left.client, { duration: 5000 });
+    play(left, 100, [], []);
+    left.client.disconnect();
+    await expect(leftEarly).rejects.toMatchObject({ code: 'CLOSED' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  /** Checks a demo ended early: its events are `expected` (up to the stop), it reads back, resaves to its bytes. */
+  const expectPartial = (demo: Uint8Array, expected: string[]) => {
+    expect(eventsOf(demo)).toEqual(expected);
+    expect(resaveDemo(demo)).toEqual(demo);
+  };
+
+  it('the signal aborted mid-recording: the demo of what was recorded, stopped "signal"; the connection stays open', async () => {
+    const s = new Script('0.6');
+    const controller = new AbortController();
+    const chunks: Uint8Array[] = [];
+    const recording = recordDemo(s.client, { duration: 60_000, timestamp: '2026-11-23_12-00-00', signal: controller.signal });
+    const viaSink = recordDemo(s.client, { duration: 60_000, timestamp: '2026-11-23_12-00-00', signal: controller.signal, sink: (b) => chunks.push(b) });
+    const expected: string[] = [];
+    play(s, 200, expected, []);
+    controller.abort('SIGINT');
+    const demo = await recording;
+    expect(demo).toMatchObject({ stopped: 'signal', snapshots: 6, messages: 1, firstTick: 100, lastTick: 110 });
+    expect(demo.closeError).toBeUndefined();
+    expectPartial(demo.demo, expected);
+    // With a sink: its bytes with the final header over the first are the same demo.
+    chunks[0] = (await viaSink).demo;
+    expect(concatBytes(chunks)).toEqual(demo.demo);
+    expect(s.client.state).toBe('ingame');
+    s.client.disconnect();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the signal aborted before the first snapshot (or before the call): ABORTED, nothing recorded', async () => {
+    const s = new Script('0.6');
+    const controller = new AbortController();
+    const recording = recordDemo(s.client, { duration: 60_000, signal: controller.signal });
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626 }, { kind: 'con_ready' }]);
+    controller.abort('SIGTERM');
+    await expect(recording).rejects.toMatchObject({ code: 'ABORTED', cause: 'SIGTERM' });
+    await expect(recordDemo(s.client, { duration: 10, signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    // In game but no snapshot since the call: still nothing recorded.
+    s.emptySnap(100, -1);
+    const inGame = new AbortController();
+    const none = recordDemo(s.client, { duration: 60_000, signal: inGame.signal });
+    inGame.abort();
+    await expect(none).rejects.toMatchObject({ code: 'ABORTED' });
+    s.client.disconnect();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the server closing the connection (a kick) or falling silent mid-recording: the demo of what was recorded, stopped "closed" / "timeout"', async () => {
+    const s = new Script('0.7');
+    const recording = recordDemo(s.client, { duration: 60_000, timestamp: '2026-11-23_12-00-00' });
+    const expected: string[] = [];
+    play(s, 200, expected, []);
+    s.control({ kind: 'close', reason: 'You have been kicked' });
+    const demo = await recording;
+    expect(demo).toMatchObject({ stopped: 'closed', snapshots: 6, firstTick: 100, lastTick: 110, closeError: { code: 'CLOSED_BY_SERVER', message: expect.stringContaining('You have been kicked') } });
+    expectPartial(demo.demo, expected);
+    expect(readDemo(demo.demo).header).toMatchObject({ version: 4, mapName: 'ctf2' });
+
     const silent = new Script('0.6');
     const timedOut = recordDemo(silent.client, { duration: 60_000 });
-    silent.toIngame();
+    const played: string[] = [];
+    play(silent, 100, played, []);
     vi.advanceTimersByTime(3100);
-    await expect(timedOut).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const partial = await timedOut;
+    expect(partial).toMatchObject({ stopped: 'timeout', snapshots: 3, lastTick: 104, closeError: { code: 'TIMEOUT' } });
+    expectPartial(partial.demo, played);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -25,6 +25,11 @@ export interface RecordDemoOptions {
    * snapshot in the demo (a tick far ahead makes a keyframe), so the recording ends with DEMO_TOO_BIG past it.
    */
   maxBytes?: number;
+  /**
+   * Stops the recording early: aborted after the first snapshot, the demo is finished with what was recorded and
+   * returned with `stopped: 'signal'`; before it, the recording rejects with ABORTED (nothing recorded).
+   */
+  signal?: AbortSignal;
 }
 
 export interface RecordedDemo {
@@ -36,6 +41,16 @@ export interface RecordedDemo {
   /** The tick of the first and last snapshot (-1 when none came). */
   firstTick: number;
   lastTick: number;
+  /**
+   * Why the recording ended before `duration` ran out (absent when it ran out): `signal` (options.signal
+   * aborted), `closed` (the server closed the connection: a kick, a ban, a shutdown) or `timeout` (the server
+   * fell silent past the client's time-out). The demo holds what was recorded until then, as DDNet's client keeps
+   * its demo when the connection goes (16.4 src/engine/client/client.cpp: Update() calls Disconnect() when the
+   * connection is offline, a close or a timeout alike, and DisconnectWithReason stops every demo recorder).
+   */
+  stopped?: 'signal' | 'closed' | 'timeout';
+  /** With `stopped` `closed` or `timeout`: what the connection closed with (CLOSED_BY_SERVER with the server's reason, TIMEOUT). */
+  closeError?: NetError;
 }
 
 /** `YYYY-MM-DD_HH-MM-SS` (UTC) of a clock's time; a time no Date holds (a caller's clock) gives the epoch's. */
@@ -47,16 +62,22 @@ const timestampOf = (ms: number) => new Date(Math.abs(ms) <= 8.64e15 ? ms : 0).t
  * receives (system messages are the engine's, not the demo's). The header names the server's map (`client.map`:
  * name, CRC, SHA-256; version 6 with a SHA-256, else 5; 0.7 demos version 4), and the demo holds the map file
  * when the client downloaded it (ClientOptions.downloadMap), as a game client's demo does. Resolves with
- * the demo when the time is up; the connection stays open (the caller disconnects). Rejects with a NetError
- * when the connection closes first (CLOSED_BY_SERVER, TIMEOUT, CONNECT_TIMEOUT, ...), when the server named no
- * map before the game started (NO_MAP), when the demo would pass `maxBytes` (DEMO_TOO_BIG), or with the demo
- * writer's error for a snapshot it refuses; nothing is returned then. Listeners are attached at the call, so
- * nothing the client receives after it is missed.
+ * the demo when the time is up; the connection stays open (the caller disconnects). Ended early after the first
+ * snapshot, by `options.signal` or by the server (closing the connection or falling silent), it resolves with what
+ * was recorded and `stopped` saying why. Rejects with a NetError when the connection closes before the first
+ * snapshot (CLOSED_BY_SERVER, TIMEOUT, CONNECT_TIMEOUT, ...), when the signal aborts before it (ABORTED), when the
+ * caller disconnects (CLOSED) or the server sends what does not decode (BAD_PEER), when the server named no map
+ * before the game started (NO_MAP), when the demo would pass `maxBytes` (DEMO_TOO_BIG), or with the demo writer's
+ * error for a snapshot it refuses; nothing is returned then. Listeners are attached at the call, so nothing the
+ * client receives after it is missed.
  */
 export function recordDemo(client: NetClient, options: RecordDemoOptions): Promise<RecordedDemo> {
   const { clock } = client;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_DEMO_SIZE;
   if (!(options.duration >= 0)) return Promise.reject(new NetError('BAD_OPTION', `duration ${options.duration}: milliseconds, 0 or more`, -1, 'duration'));
+  const { signal } = options;
+  const abortError = () => new NetError('ABORTED', 'the recording was stopped before the first snapshot: nothing recorded', -1, 'connection', { cause: signal?.reason });
+  if (signal?.aborted) return Promise.reject(abortError());
   return new Promise<RecordedDemo>((resolve, reject) => {
     let writer: DemoWriter | undefined;
     let stop: unknown;
@@ -70,12 +91,15 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
       if (options.sink) options.sink(chunk);
       else parts.push(chunk);
     };
-    const end = (error?: unknown) => {
+    // Ends the recording: with `error`, a rejection; else the demo, ended early when `stopped` says why.
+    const end = (error?: unknown, stopped?: RecordedDemo['stopped'], closeError?: NetError) => {
       client.off('ingame', begin).off('snapshot', snapshot).off('message', message).off('close', closed);
+      signal?.removeEventListener('abort', aborted);
       if (stop !== undefined) clock.clearTimeout(stop);
       if (error !== undefined) return reject(error);
       const header = writer!.finish();
       result.demo = options.sink ? header : concatBytes(parts);
+      if (stopped) Object.assign(result, { stopped }, closeError ? { closeError } : {});
       resolve(result);
     };
     // A write that takes the demo past the cap ends the recording: the cap is passed by one chunk at most.
@@ -123,10 +147,19 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
       if (write(() => writer!.message(m.data))) result.messages++;
     }
     function closed(c: ClientClose): void {
-      end(c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection'));
+      const error = c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection');
+      // The server ending the connection after the first snapshot keeps the demo; the caller's disconnect and a
+      // server that sends what does not decode (BAD_PEER) end it with the error, as before.
+      if (result.snapshots > 0 && (c.cause === 'server' || c.cause === 'timeout')) return end(undefined, c.cause === 'server' ? 'closed' : 'timeout', error);
+      end(error);
+    }
+    function aborted(): void {
+      if (result.snapshots > 0) end(undefined, 'signal');
+      else end(abortError());
     }
     if (client.state === 'closed') return closed(client.closeReason ?? { cause: 'disconnect', reason: '' });
     client.on('ingame', begin).on('snapshot', snapshot).on('message', message).on('close', closed);
+    signal?.addEventListener('abort', aborted, { once: true });
     if (client.state === 'ingame') begin();
   });
 }
