@@ -5,7 +5,7 @@
 // when a net command runs.
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
-import { checkOutputPath, CliError, type CliIo, UsageError } from './io.js';
+import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
 import { messageJson } from './message-json.js';
 
 /** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
@@ -109,26 +109,28 @@ function withProtocolHint(e: unknown, flags: Record<string, boolean | string | u
 
 /**
  * Connects (the handshake under way, bounded by --timeout), runs `work` with the client and disconnects. Ctrl-C
- * (SIGINT) or SIGTERM on the way disconnects too and ends the command with INTERRUPTED: without it the process
- * died without telling the server, which kept the player until its timeout (DDNet 16.4: conn_timeout 100 s, in
- * src/engine/shared/config_variables.h). A second signal kills the process as usual.
+ * (SIGINT) or SIGTERM on the way aborts `signal` (its reason: the signal's name), then disconnects too; a work
+ * that fails then ends the command with INTERRUPTED (net record, which keeps what it recorded, returns instead).
+ * Without it the process died without telling the server, which kept the player until its timeout (DDNet 16.4:
+ * conn_timeout 100 s, in src/engine/shared/config_variables.h). A second signal kills the process as usual.
  */
-async function withClient<T>(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean, work: (client: NetClient) => Promise<T>): Promise<T> {
+async function withClient<T>(address: string, flags: Record<string, boolean | string | undefined>, downloadMap: boolean, work: (client: NetClient, signal: AbortSignal) => Promise<T>): Promise<T> {
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(flags.timeout, 'timeout', 10) * 1000;
   const { connect } = await import('@twcodec/net/node');
   const client = await connect({ host, port, protocol: protocolOf(flags), name: nameOf(flags), connectTimeout: timeout, timeout, downloadMap });
-  let interrupted: NodeJS.Signals | undefined;
+  const interruption = new AbortController();
   const leave = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    // The close packet goes out before the socket closes (@twcodec/net/node); the work's promise rejects.
+    // The work first (net record finishes its demo while the client is still in game), then the close packet,
+    // which goes out before the socket closes (@twcodec/net/node).
+    interruption.abort(signal);
     client.disconnect();
   };
   process.once('SIGINT', leave).once('SIGTERM', leave);
   try {
-    return await work(client);
+    return await work(client, interruption.signal);
   } catch (e) {
-    if (interrupted) throw new CliError('INTERRUPTED', `interrupted by ${interrupted}: left ${address} (the server was told); nothing written`);
+    if (interruption.signal.aborted) throw new CliError('INTERRUPTED', `interrupted by ${String(interruption.signal.reason)}: left ${address} (the server was told); nothing written`);
     // Still connecting: the server never answered the handshake.
     throw /\(state connecting\)/.test(String((e as Error).message)) ? withProtocolHint(e, flags, 'CONNECT_TIMEOUT') : e;
   } finally {
@@ -194,8 +196,19 @@ export const NET_COMMANDS = {
       await checkOutputPath(out!);
       const { recordDemo } = await import('@twcodec/net');
       // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
-      const recorded: RecordedDemo = await withClient(address!, flags, true, (client) => recordDemo(client, { duration: seconds * 1000 }));
+      let interruption: AbortSignal | undefined;
+      const recorded: RecordedDemo = await withClient(address!, flags, true, (client, signal) => {
+        interruption = signal;
+        return recordDemo(client, { duration: seconds * 1000, signal });
+      });
+      // Ended early after the first snapshot (Ctrl-C, SIGTERM, the server closing the connection or falling
+      // silent): the demo of what was recorded is written, as DDNet's client keeps its demo, and the command
+      // says why it ended (exit 1: the recording is shorter than asked; docs/cli.md).
       await io.writeFile(out!, recorded.demo);
+      const wrote = `wrote ${plural(recorded.snapshots, 'snapshot')} (ticks ${recorded.firstTick}..${recorded.lastTick}) to ${out}`;
+      if (recorded.stopped === 'signal') throw new CliError('INTERRUPTED', `interrupted by ${String(interruption?.reason)}: ${wrote}; left ${address}`);
+      const closed = recorded.closeError;
+      if (closed) throw new CliError(closed.code, `${closed.code}: ${closed.detail}; ${wrote}`);
       io.stderr(`recorded ${recorded.snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);
     },
   },
