@@ -1,5 +1,6 @@
 // The live client against real servers: Debian's DDNet-Server 16.4 (0.6/DDNet) and teeworlds-server 0.7.5,
 // started here on 127.0.0.1 (test/live-servers.ts). Without a server binary the suite skips (the skip names it).
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoChat, readDemo } from '../../packages/demo/src/index.js';
 import { connect, serverInfo } from '../../packages/net/src/node.js';
 import { runCli } from '../cli-run.js';
+import { repoRoot } from '../corpus.js';
 import { CLIENT, playInClient, TEEWORLDS_CLIENT, XVFB_RUN } from '../ddnet-client.js';
 import { ddnetUserDir } from '../ddnet-tools.js';
 import { hasServer, type LiveServer, SERVER_BINARIES, startServer } from '../live-servers.js';
@@ -94,6 +96,62 @@ for (const protocol of ['0.6', '0.7'] as const) {
         rmSync(join(demos, file), { force: true });
       }
     }, 120_000);
+
+    /** The ticks `twcodec demo snapshots` reads from a demo file. */
+    const ticksOf = async (file: string) => {
+      const snaps = await runCli(['demo', 'snapshots', '--summary', file]);
+      expect(snaps.code).toBe(0);
+      return snaps.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { tick: number }).tick);
+    };
+    /** `wrote N snapshots (ticks A..B) to OUT`, checked against what `demo snapshots` reads from OUT. */
+    const expectWrote = async (line: string, out: string) => {
+      const [, n, first, last] = /wrote (\d+) snapshots \(ticks (\d+)\.\.(\d+)\) to /.exec(line) ?? [];
+      const ticks = await ticksOf(out);
+      expect([ticks.length, ticks[0], ticks.at(-1)]).toEqual([Number(n), Number(first), Number(last)]);
+      // About a second in game, a snapshot every second tick.
+      expect(ticks.length).toBeGreaterThan(15);
+    };
+
+    // The game's server logs "*** 'NAME' entered and joined the game" (DDNet 16.4; 0.7.5 logs it otherwise): 0.6 only.
+    it.runIf(protocol === '0.6')('net record stopped by Ctrl-C (SIGINT) a second into the game writes the demo of what it recorded, says so in one line (exit 1) and leaves', async () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'stopped.demo');
+      // The built command in a process of its own, to send it the signal.
+      const child = spawn('node', [join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'net', 'record', address(), out, '--seconds', '20', '--name', 'stopper', '--protocol', protocol], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        await server.waitForLog("'stopper' entered and joined the game", 10_000);
+        await new Promise((r) => setTimeout(r, 1000));
+        child.kill('SIGINT');
+        expect(await exited).toBe(1);
+        expect(stderr).toMatch(/^twcodec: interrupted by SIGINT: wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*stopped\.demo; left 127\.0\.0\.1:\d+\n$/);
+        await expectWrote(stderr, out);
+        await server.waitForLog("'stopper' has left the game", 3000);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }, 30_000);
+
+    it.runIf(protocol === '0.6')('net record when the server shuts down mid-recording writes the demo of what it recorded and says so in one line (exit 1)', async () => {
+      // A server of its own, stopped (SIGTERM: DDNet tells its clients "Server shutdown").
+      const own = await startServer(protocol);
+      let running = true;
+      try {
+        const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'closed.demo');
+        const recording = runCli(['net', 'record', `127.0.0.1:${own.port}`, out, '--seconds', '20', '--name', 'closed', '--protocol', protocol]);
+        await own.waitForLog("'closed' entered and joined the game", 10_000);
+        await new Promise((r) => setTimeout(r, 1000));
+        own.stop();
+        running = false;
+        const { code, stderr } = await recording;
+        expect(code).toBe(1);
+        expect(stderr).toMatch(/^twcodec: CLOSED_BY_SERVER: the connection closed while recording: Server shutdown; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*closed\.demo\n$/);
+        await expectWrote(stderr, out);
+      } finally {
+        if (running) own.stop();
+      }
+    }, 30_000);
 
     it('the library: in game with snapshots, listed by the server info, chat echoed back, disconnect', async () => {
       const client = await connect({ host: '127.0.0.1', port: server.port, protocol, name: 'libbot' });
