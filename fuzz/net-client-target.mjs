@@ -5,11 +5,13 @@
 //
 // Properties: the client never throws from receive; the recording ends, within the client's time-outs after the
 // last datagram, in a demo or one CodecError (the connection closing, NO_MAP, DEMO_TOO_BIG, a map download that
-// does not check out, ...); a chat line said on entering the game is acknowledged or refused (flushed() settles)
-// in that time too; a recorded demo reads back (readDemo, every event) with the snapshots it counted, resaves to
-// its bytes, stays within its cap and holds the downloaded map; the client sends a bounded number of datagrams for
-// what it received; after disconnect no timer is left; the info query never throws, and what it gives is well
-// formed.
+// does not check out, ...), a demo ended early only by the server (`stopped` closed or timeout, the client
+// closed); a second recording whose signal is aborted after the last datagram ends at once, in a demo of what it
+// recorded or one CodecError (ABORTED before its first snapshot); a chat line said on entering the game is
+// acknowledged or refused (flushed() settles) in that time too; a recorded demo reads back (readDemo, every event)
+// with the snapshots it counted, resaves to its bytes, stays within its cap and holds the downloaded map; the
+// client sends a bounded number of datagrams for what it received; after disconnect no timer is left; the info
+// query never throws, and what it gives is well formed.
 import { CodecError } from '@twcodec/datafile';
 import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
 import { decodePacket, encodePacket, NetClient, recordDemo, ServerInfoQuery } from '@twcodec/net';
@@ -129,6 +131,9 @@ async function netClient(bytes) {
   let sent = 0;
   const client = new NetClient({ protocol, name: 'fuzz', token, clock, connectTimeout: CONNECT_TIMEOUT, timeout: TIMEOUT, downloadMap, maxMapSize: MAX_MAP_BYTES }, () => void sent++);
   const recording = outcome(recordDemo(client, { duration: RECORD_MS, timestamp: '2026-11-23_00-00-00', maxBytes: MAX_DEMO_BYTES }));
+  // The same, stopped by its signal (net record's Ctrl-C) after the last datagram: the duration does not end it first.
+  const stop = new AbortController();
+  const stopped = outcome(recordDemo(client, { duration: 1e9, timestamp: '2026-11-23_00-00-00', maxBytes: MAX_DEMO_BYTES, signal: stop.signal }));
   let said;
   client.on('ingame', () => {
     try {
@@ -146,6 +151,9 @@ async function netClient(bytes) {
     client.receive(d.bytes);
     received++;
   }
+  stop.abort();
+  await settle();
+  check('value' in stopped || 'error' in stopped, `net-client: the recording did not end when its signal was aborted (state ${client.state})`);
   // Every wait is bounded: the recording (and the chat line) end within the time-outs after the last datagram.
   const budget = CONNECT_TIMEOUT + TIMEOUT + RECORD_MS + 200;
   for (let waited = 0; waited < budget && (!('value' in recording || 'error' in recording) || (said && !('value' in said || 'error' in said))); waited += 100) {
@@ -155,15 +163,20 @@ async function netClient(bytes) {
   await settle();
   check('value' in recording || 'error' in recording, `net-client: the recording did not end within ${budget} ms of the fake clock after the last datagram (state ${client.state})`);
   if (said) check('value' in said || 'error' in said, `net-client: flushed() did not settle within ${budget} ms of the fake clock (state ${client.state})`);
-  for (const error of [recording.error, said?.error]) if (error !== undefined) check(error instanceof CodecError, `net-client: ended with ${error?.constructor?.name}: ${error?.message}`);
+  for (const error of [recording.error, stopped.error, said?.error]) if (error !== undefined) check(error instanceof CodecError, `net-client: ended with ${error?.constructor?.name}: ${error?.message}`);
+  const early = recording.value?.stopped;
+  check(early === undefined || ((early === 'closed' || early === 'timeout') && client.state === 'closed' && recording.value.closeError instanceof CodecError), `net-client: a recording without a signal ended early with stopped ${early} (state ${client.state})`);
   const elapsed = clock.time - 1_700_000_000_000;
   // What the client sends: handshakes, inputs and keep-alives by the clock, answers and resends by what came.
   check(sent <= 4 * (received + elapsed / 20) + 16, `net-client: ${sent} datagrams sent for ${received} received in ${elapsed} ms`);
   client.disconnect();
   clock.advance(40);
   check(clock.timers.size === 0, `net-client: ${clock.timers.size} timers left after disconnect`);
-  if (!recording.value) return;
-  const { demo, snapshots } = recording.value;
+  for (const result of [recording.value, stopped.value]) if (result) checkDemo(result, client, downloadMap);
+}
+
+/** A recorded demo reads back with the snapshots it counted, resaves to its bytes, stays within its cap and holds the downloaded map. */
+function checkDemo({ demo, snapshots }, client, downloadMap) {
   check(demo.length <= MAX_DEMO_BYTES + 65536, `net-client: a demo of ${demo.length} bytes past its cap of ${MAX_DEMO_BYTES}`);
   // A downloaded map is in the demo, whole and as announced.
   const map = client.map?.data;
