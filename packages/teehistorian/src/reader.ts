@@ -588,8 +588,11 @@ export function readTeehistorianStream(source: ByteSource, options: ReaderOption
  * unless asked for with `message()`. Ticks, errors and the end of file follow the object iterator exactly.
  *
  * ```ts
+ * import { MESSAGE_IDS, scanTeehistorian } from '@twcodec/teehistorian';
+ *
+ * const moved = new Float64Array(128); // per client id (DDNet's MAX_CLIENTS)
  * const s = scanTeehistorian(bytes);
- * while (s.next()) if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]] += Math.abs(s.ints[2]);
+ * while (s.next()) if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]!]! += Math.abs(s.ints[2]!);
  * ```
  */
 export class TeehistorianScanner {
@@ -687,9 +690,12 @@ export function scanTeehistorian(bytes: Uint8Array, options: ReaderOptions = {})
  * with the file. Resolves to the scanner's final state (`header`, `end`, `count`).
  *
  * ```ts
- * const moved = new Float64Array(64);
+ * import { createReadStream } from 'node:fs';
+ * import { MESSAGE_IDS, scanTeehistorianStream } from '@twcodec/teehistorian';
+ *
+ * const moved = new Float64Array(128); // per client id (DDNet's MAX_CLIENTS)
  * await scanTeehistorianStream(createReadStream(path), (s) => {
- *   if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]] += Math.abs(s.ints[2]);
+ *   if (s.ints[0] === MESSAGE_IDS.PLAYER_DIFF) moved[s.ints[1]!]! += Math.abs(s.ints[2]!);
  * });
  * ```
  */
