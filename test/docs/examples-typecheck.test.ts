@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../corpus.js';
+import { packagePaths, STRICT_OPTIONS } from '../typecheck.js';
 
 /** The free variables of the examples, with the type a user's value has. Each must be used by some block. */
 const exampleGlobals = `
@@ -117,38 +118,6 @@ function extractBlocks(file: string): { blocks: Block[]; problems: string[] } {
   return { blocks, problems };
 }
 
-/**
- * Where a user's compiler finds each import: `@twcodec/<pkg>` and its subpath exports, and the packages' own
- * `#imports`, taken from the packages' package.json and mapped from dist/*.d.ts (the `types` condition, which is
- * what tsc resolves) to the source file it is built from.
- */
-function packagePaths(): Record<string, string[]> {
-  const paths: Record<string, string[]> = {};
-  const toSource = (pkgDir: string, target: unknown): string[] => {
-    const types = typeof target === 'string' ? target : (target as { types?: string } | undefined)?.types;
-    if (!types || !types.startsWith('./dist/') || !types.endsWith('.d.ts')) return [];
-    return [`${pkgDir}/src/${types.slice('./dist/'.length, -'.d.ts'.length)}.ts`];
-  };
-  for (const name of readdirSync(join(repoRoot, 'packages'))) {
-    const pkgDir = `packages/${name}`;
-    if (!existsSync(join(repoRoot, pkgDir, 'package.json'))) continue;
-    const pkg = JSON.parse(readFileSync(join(repoRoot, pkgDir, 'package.json'), 'utf8')) as {
-      name: string;
-      exports?: Record<string, unknown>;
-      imports?: Record<string, unknown>;
-    };
-    for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-      const source = toSource(pkgDir, target);
-      if (source.length) paths[subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`] = source;
-    }
-    for (const [specifier, target] of Object.entries(pkg.imports ?? {})) {
-      const source = toSource(pkgDir, target);
-      if (source.length) paths[specifier] = source;
-    }
-  }
-  return paths;
-}
-
 /** The compiler's complaints, as `file.md:line: message` with the markdown line. */
 function typeCheckBlocks(blocks: Block[]): string[] {
   const virtual = new Map<string, { text: string; block?: Block }>();
@@ -158,19 +127,7 @@ function typeCheckBlocks(blocks: Block[]): string[] {
   // .mts: an ES module whatever package.json says, as the examples' top-level await needs.
   for (const block of blocks) virtual.set(join(dir, `${block.file.replaceAll('/', '__')}__${block.line}.mts`), { text: block.code, block });
 
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-    skipLibCheck: true,
-    types: ['node'],
-    baseUrl: repoRoot,
-    paths: packagePaths(),
-  };
+  const options: ts.CompilerOptions = { ...STRICT_OPTIONS, types: ['node'], baseUrl: repoRoot, paths: packagePaths() };
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile } = host;
   host.fileExists = (f) => virtual.has(f) || fileExists.call(host, f);
