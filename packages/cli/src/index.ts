@@ -30,7 +30,7 @@ interface Flag {
   choices?: readonly string[] | (() => Promise<readonly string[]>);
   /** With choices: a comma-separated list of them. */
   list?: true;
-  /** The command needs it (`net demo --player NAME`): the synopsis shows it without brackets. */
+  /** The command needs it (`net demo --player NAME`): the synopsis shows it without brackets, and without it the command is a usage error. */
   required?: true;
 }
 
@@ -509,7 +509,10 @@ const COMMANDS: Record<string, Command> = {
 
 /** The synopsis of a command as words that are not broken across lines: name, arguments, [--option VALUE]. */
 function synopsisWords(name: string, command: Command): string[] {
-  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => (f.required ? `--${flag}${f.value ? ` ${f.value}` : ''}` : `[--${flag}${f.value ? ` ${f.value}` : ''}]`));
+  const flags = Object.entries(command.flags ?? {}).map(([flag, f]) => {
+    const word = `--${flag}${f.value ? ` ${f.value}` : ''}`;
+    return f.required ? word : `[${word}]`;
+  });
   return [name, ...command.args.map((a, i) => (command.batch && i === 0 ? `${a}...` : a)), ...flags];
 }
 
@@ -628,6 +631,7 @@ async function parseCommandArgs(name: string, command: Command, args: string[]) 
   // Arguments in [brackets] may be left out (the command says what stands for them).
   const required = command.args.filter((a) => !a.startsWith('['));
   if (positionals.length < required.length) throw new UsageError(`missing ${required.slice(positionals.length).join(' ')} ${help}`);
+  for (const [flag, f] of Object.entries(flags)) if (f.required && !values[flag]) throw new UsageError(`missing --${flag}${f.value ? ` ${f.value}` : ''} ${help}`);
   return { values: values as Record<string, boolean | string | undefined>, positionals };
 }
 

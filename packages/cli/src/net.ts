@@ -223,8 +223,8 @@ export const NET_COMMANDS = {
     details:
       "The demo holds the map (from its download in the capture, else --map FILE, checked against the CRC, size and SHA-256 the server announced), every snapshot the client received with its CRC right, at its tick, and the game messages it received, as the client records them: DDNet 16.4 (0.6) from the connection the player controls, its own or its dummy's (told from the order in which the client sends their inputs; around a switch the capture cannot show the exact frame, so a snapshot or two there may be the other connection's), with its tuning at each snapshot; Teeworlds 0.7.5 with the demo-only items (de_client_info, de_game_info, de_tune_params) and messages (de_client_enter/leave) its client adds. Messages before the first snapshot come right after it. Prints what it wrote as JSON: client, dummy and server endpoints, map, snapshots and messages.",
     async run(io: CliIo, [file, out]: string[], flags: Record<string, boolean | string | undefined>) {
-      const player = flags.player;
-      if (typeof player !== 'string' || !player) throw new UsageError('net demo needs --player NAME (usage: twcodec net demo FILE OUT --player NAME [--map FILE] [--protocol 0.6|0.7])');
+      // Required (the option table): the command line has it.
+      const player = flags.player as string;
       const protocol = flags.protocol;
       if (protocol !== undefined && protocol !== '0.6' && protocol !== '0.7') throw new UsageError(`--protocol is 0.6 or 0.7, not '${String(protocol)}'`);
       const map = typeof flags.map === 'string' ? await io.readFile(flags.map) : undefined;
