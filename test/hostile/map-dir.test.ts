@@ -1,7 +1,7 @@
 // Hostile and edited directory forms (issue 25 rows 3, 4, 13; issue 26): map pack gives one typed error with
 // the file and line:column, or a map that reads back as map.json says.
 import { describe, expect, it } from 'vitest';
-import { MapError, readMap, writeMap } from '@twcodec/map';
+import { concatBytes, MapError, readMap, writeMap } from '@twcodec/map';
 import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, unpackMap, unpackMapEntries } from '@twcodec/map-tools';
 import { Datafile } from '@twcodec/datafile';
 import { fixturesDir, readBytes } from '../corpus.js';
@@ -114,42 +114,53 @@ describe('the rebuild path (no original.map)', () => {
 });
 
 describe('unpacking a small map with a large layer (issue 25 row 11)', () => {
-  // ctf1 with its game layer made 4096 x 4096 of skip-compressed tiles: a few KB of map, 151 MB of tile text.
-  function skipLayerMap(side: number): Uint8Array {
+  // ctf1 with its game layer made side x side of skip-compressed tiles: a few KB of map. `noisy`: every tile
+  // differs from its neighbours (ids 1 and 2 in turn), so that no run shortens the text: 9 bytes a tile.
+  function skipLayerMap(side: number, noisy = false): Uint8Array {
     const df = Datafile.read(fixture('ctf1.map'));
     const game = df.items.find((i) => i.type === 5 && i.data[1] === 2 && (i.data[6]! & 1) === 1)!;
     const ints = game.data.slice();
     ints[4] = side;
     ints[5] = side;
     game.data = ints;
-    const stored = new Uint8Array((side * side) / 256 * 4);
-    for (let i = 0; i < stored.length; i += 4) [stored[i], stored[i + 2]] = [1, 255];
+    const stored = new Uint8Array(noisy ? side * side * 4 : (side * side) / 256 * 4);
+    for (let i = 0; i < stored.length; i += 4) [stored[i], stored[i + 2]] = noisy ? [1 + ((i / 4) % 2), 0] : [1, 255];
     df.data[ints[14]!]!.set(stored);
     return df.write();
   }
 
   it('the tile text is made in chunks on demand, its size known before', () => {
-    const bytes = skipLayerMap(4096);
-    expect(bytes.length).toBeLessThan(8192);
+    const bytes = skipLayerMap(2048, true);
+    expect(bytes.length).toBeLessThan(200_000);
     const entries = unpackMapEntries(bytes);
-    const game = entries.find((e) => e.size === 4096 * 4096 * 9)!;
+    const game = entries.find((e) => e.size === 2048 * 2048 * 9)!;
     expect(game.name).toMatch(/^layers\//);
     const first = game.chunks()[Symbol.iterator]().next().value as Uint8Array;
-    expect(first.length).toBeLessThanOrEqual(1 << 20);
-    expect(new TextDecoder().decode(first.subarray(0, 18))).toBe('01000000 01000000 ');
+    expect(first.length).toBeLessThanOrEqual((1 << 20) + 32);
+    expect(new TextDecoder().decode(first.subarray(0, 18))).toBe('01000000 02000000 ');
+  });
+
+  it('a layer of equal tiles is one run token a row (issue 36 row 14)', () => {
+    const entries = unpackMapEntries(skipLayerMap(4096));
+    const game = entries.find((e) => e.name.includes('Game'))!;
+    expect(game.size).toBe(4096 * '01000000*4096\n'.length);
+    const text = new TextDecoder().decode(concatBytes([...game.chunks()]));
+    expect(text.split('\n', 2)).toEqual(['01000000*4096', '01000000*4096']);
   });
 
   it('a directory form over the limit is refused before anything is made', () => {
-    expect(() => unpackMapEntries(skipLayerMap(256), { maxBytes: 100_000 })).toThrow(expect.objectContaining({ code: 'mapdir.too_large' }));
-    expect(() => unpackMap(skipLayerMap(256), { maxBytes: 100_000 })).toThrow(MapError);
+    expect(() => unpackMapEntries(skipLayerMap(256, true), { maxBytes: 100_000 })).toThrow(expect.objectContaining({ code: 'mapdir.too_large' }));
+    expect(() => unpackMap(skipLayerMap(256, true), { maxBytes: 100_000 })).toThrow(MapError);
   });
 
   it('chunked text is the text tilesToText gives, and packs back to the same bytes', () => {
-    const bytes = skipLayerMap(256);
-    const files = unpackMap(bytes);
-    expect(packMap(files)).toEqual(bytes);
-    const entries = unpackMapEntries(bytes);
-    for (const e of entries) expect(e.size).toBe(files.get(e.name)!.length);
+    for (const noisy of [false, true]) {
+      const bytes = skipLayerMap(256, noisy);
+      const files = unpackMap(bytes);
+      expect(packMap(files)).toEqual(bytes);
+      const entries = unpackMapEntries(bytes);
+      for (const e of entries) expect(e.size).toBe(files.get(e.name)!.length);
+    }
   });
 });
 

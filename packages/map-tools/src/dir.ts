@@ -41,7 +41,10 @@ function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-/** Tile bytes as text: one line per row of `width` tiles, each tile its `tileBytes` bytes in hex. */
+/**
+ * Tile bytes as text: one line per row of `width` tiles, each tile its `tileBytes` bytes in hex, a run of
+ * equal tiles in a row as one token `hex*count` (`00000000*1702` is an empty row of 1702 tiles).
+ */
 export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number): string {
   let text = '';
   for (const chunk of tileTextChunks(bytes, width, tileBytes)) text += latin1.decode(chunk);
@@ -50,42 +53,126 @@ export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number)
 
 const latin1 = new TextDecoder('latin1');
 
-/** The size of tilesToText's text in bytes: every tile is its hex and one space or line break. */
-export const tileTextSize = (bytes: Uint8Array, tileBytes: number) => Math.floor(bytes.length / tileBytes) * (tileBytes * 2 + 1);
-
 /**
- * tilesToText's text as ASCII bytes, in chunks of about `chunkBytes`, so that a large layer's text is never
- * held whole (a 4096x4096 layer is 151 MB of text; issue 25).
+ * The runs of equal tiles within each row of `width` tiles (rows past the layer's height included, the last
+ * one possibly short), in order: each next() moves to the next run, `first` tile, `count` tiles, `rowEnds`.
  */
-export function* tileTextChunks(bytes: Uint8Array, width: number, tileBytes: number, chunkBytes = 1 << 20): Generator<Uint8Array> {
-  const perRow = Math.max(1, width);
-  const count = Math.floor(bytes.length / tileBytes);
-  const tileChars = tileBytes * 2 + 1;
-  const tilesPerChunk = Math.max(perRow, Math.floor(chunkBytes / tileChars / perRow) * perRow);
-  for (let first = 0; first < count; first += tilesPerChunk) {
-    const last = Math.min(count, first + tilesPerChunk);
-    const out = new Uint8Array((last - first) * tileChars);
-    let o = 0;
-    for (let t = first; t < last; t++) {
-      for (let b = t * tileBytes, end = b + tileBytes; b < end; b++) {
-        const v = bytes[b]!;
-        out[o++] = HEX_CHARS[v >> 4]!;
-        out[o++] = HEX_CHARS[v & 15]!;
-      }
-      out[o++] = (t + 1) % perRow === 0 || t + 1 === count ? 10 : 32;
-    }
-    yield out;
+class TileRuns {
+  first = 0;
+  count = 0;
+  rowEnds = false;
+  private next_ = 0;
+  private rowEnd = 0;
+  private readonly perRow: number;
+  private readonly total: number;
+  private readonly same: (a: number, b: number) => boolean;
+
+  constructor(
+    bytes: Uint8Array,
+    width: number,
+    private readonly tileBytes: number,
+  ) {
+    this.perRow = Math.max(1, width);
+    this.total = Math.floor(bytes.length / tileBytes);
+    // Whole tiles compared as one 32-bit or 16-bit word where the bytes allow: the 120 M tiles of a large map
+    // are scanned twice, for the size and for the text.
+    const words =
+      tileBytes === 4 && bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, this.total)
+        : tileBytes === 2 && bytes.byteOffset % 2 === 0
+          ? new Uint16Array(bytes.buffer, bytes.byteOffset, this.total)
+          : undefined;
+    this.same = words
+      ? (a, b) => words[a] === words[b]
+      : (a, b) => {
+          for (let k = 0, i = a * tileBytes, j = b * tileBytes; k < tileBytes; k++) if (bytes[i + k] !== bytes[j + k]) return false;
+          return true;
+        };
+  }
+
+  next(): boolean {
+    const t = this.next_;
+    if (t >= this.total) return false;
+    if (t >= this.rowEnd) this.rowEnd = Math.min(this.total, t + this.perRow);
+    let end = t + 1;
+    while (end < this.rowEnd && this.same(t, end)) end++;
+    this.first = t;
+    this.count = end - t;
+    this.rowEnds = end === this.rowEnd;
+    this.next_ = end;
+    return true;
+  }
+
+  /** The bytes of the current run's token: the tile's hex, `*count` for more than one tile, a separator. */
+  tokenSize(): number {
+    return this.tileBytes * 2 + 1 + (this.count > 1 ? 1 + decimalDigits(this.count) : 0);
   }
 }
 
-const HEX_CHARS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const decimalDigits = (n: number) => {
+  let digits = 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    digits++;
+  }
+  return digits;
+};
+
+/** The size of tilesToText's text in bytes: each token is a tile's hex, `*count` for a run, and a separator. */
+export function tileTextSize(bytes: Uint8Array, width: number, tileBytes: number): number {
+  let size = 0;
+  for (const runs = new TileRuns(bytes, width, tileBytes); runs.next(); ) size += runs.tokenSize();
+  return size;
+}
 
 /**
- * The most bytes unpackMap writes (its files together) unless told otherwise: 512 MiB. A 4096x4096 layer is
- * 151 MB of tile text and unpacks; an 8192x8192 one (604 MB, from a 266 KB map) is refused before anything
- * is written: its directory form is no longer a thing to edit by hand.
+ * tilesToText's text as ASCII bytes, in chunks of about `chunkBytes`, so that a large layer's text is never
+ * held whole (a 4096x4096 layer of tiles that all differ from their neighbours is 151 MB of text; issue 25).
+ */
+export function* tileTextChunks(bytes: Uint8Array, width: number, tileBytes: number, chunkBytes = 1 << 20): Generator<Uint8Array> {
+  // A token is at most the hex, `*`, 10 digits and a separator.
+  const room = chunkBytes + tileBytes * 2 + 12;
+  let out = new Uint8Array(room);
+  let o = 0;
+  for (const runs = new TileRuns(bytes, width, tileBytes); runs.next(); ) {
+    for (let b = runs.first * tileBytes, end = b + tileBytes; b < end; b++) {
+      const v = bytes[b]!;
+      out[o++] = HEX_CHARS[v >> 4]!;
+      out[o++] = HEX_CHARS[v & 15]!;
+    }
+    if (runs.count > 1) {
+      out[o++] = STAR;
+      const digits = decimalDigits(runs.count);
+      for (let d = digits - 1, n = runs.count; d >= 0; d--, n = Math.floor(n / 10)) out[o + d] = 48 + (n % 10);
+      o += digits;
+    }
+    out[o++] = runs.rowEnds ? 10 : 32;
+    if (o >= chunkBytes) {
+      yield out.subarray(0, o);
+      out = new Uint8Array(room);
+      o = 0;
+    }
+  }
+  if (o > 0) yield out.subarray(0, o);
+}
+
+const HEX_CHARS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const STAR = 42;
+
+/**
+ * The most bytes unpackMap writes (its files together) unless told otherwise: 512 MiB. With runs of equal
+ * tiles as one token, only a layer of mostly different neighbours comes near it (a 4096x4096 one is 151 MB
+ * of text); a directory form of more is refused before anything is written: no longer a thing to edit by hand.
  */
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The most bytes of tiles (all tile files together, as the map holds them) packMap makes from a directory
+ * form, and unpackMap unpacks: 1 GiB. A run token stands for up to a row of tiles, so a few KB of text can
+ * claim gigabytes; the tiles are counted before anything is allocated. A map of 35 layers of 1702x2023 is
+ * 545 MB of tiles; DDNet's own limit is 2 GiB for one layer's data (its data sizes are 32-bit ints).
+ */
+export const MAX_TILE_BYTES = 1024 * 1024 * 1024;
 
 /** One file of the directory form: its size, and its bytes as chunks made on demand. */
 export interface MapDirEntry {
@@ -107,7 +194,15 @@ export interface UnpackOptions {
  */
 export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {}): MapDirEntry[] {
   const { files, tileTexts } = unpack(bytes, options.png);
-  const entries: MapDirEntry[] = [...files].map(([name, data]) => ({ name, ...(tileTexts.get(name) ?? { size: data.length, chunks: () => [data] }) }));
+  // What packMap would refuse is not unpacked.
+  const tileBytes = [...tileTexts.values()].reduce((sum, t) => sum + t.tileBytes, 0);
+  if (tileBytes > MAX_TILE_BYTES) {
+    throw new MapError('mapdir.too_large', `the layers' tiles are ${megabytes(tileBytes)} together, over the ${megabytes(MAX_TILE_BYTES)} a map directory's tiles may take`, -1, 'map');
+  }
+  const entries: MapDirEntry[] = [...files].map(([name, data]) => {
+    const text = tileTexts.get(name);
+    return text ? { name, size: text.size, chunks: text.chunks } : { name, size: data.length, chunks: () => [data] };
+  });
   const total = entries.reduce((sum, e) => sum + e.size, 0);
   const max = options.maxBytes ?? MAX_UNPACKED_BYTES;
   if (total > max) {
@@ -120,26 +215,44 @@ export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {})
 const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 /**
- * Parses tilesToText's form back into bytes (tiles separated by spaces or tabs, rows by line breaks). With
- * `size`, the first `size.height` lines must hold `size.width` tiles each (lines after them are tiles past
- * the layer's size, which DDNet ignores and resaves keep): a row one tile short, or a width changed in
- * map.json, is refused here with the line and column rather than packed into a map the reader refuses.
+ * Parses tilesToText's form back into bytes: tiles separated by spaces or tabs, rows by line breaks, a run of
+ * `count` equal tiles as `hex*count` (text without runs, as unpack wrote it before runs, reads as it always
+ * did). With `size`, the first `size.height` lines must hold `size.width` tiles each (lines after them are
+ * tiles past the layer's size, which DDNet ignores and resaves keep): a row one tile short, a run past the
+ * row's end, or a width changed in map.json, is refused here with the line and column rather than packed
+ * into a map the reader refuses. At most `maxTiles` tiles (default: MAX_TILE_BYTES of them), counted before
+ * anything is allocated (`mapdir.too_large`).
  */
-export function textToTiles(input: string | Uint8Array, tileBytes: number, file = 'tiles', size?: { width: number; height: number }): Uint8Array {
+export function textToTiles(
+  input: string | Uint8Array,
+  tileBytes: number,
+  file = 'tiles',
+  size?: { width: number; height: number },
+  maxTiles = Math.floor(MAX_TILE_BYTES / tileBytes),
+): Uint8Array {
   // Parsed as bytes (ASCII): the text of a large layer is never made a string.
   const text = typeof input === 'string' ? utf8.encode(input) : input;
-  // At most one tile per 2 * tileBytes hex digits and a separator.
-  const out = new Uint8Array(Math.floor((text.length + 1) / (tileBytes * 2 + 1)) * tileBytes);
+  // Twice over the text: checked and counted, then the tiles made, so that nothing is allocated for text
+  // that is refused and the tiles are allocated once at their size.
+  const count = scanTileText(text, tileBytes, file, size, maxTiles);
+  const out = new Uint8Array(count * tileBytes);
+  scanTileText(text, tileBytes, file, size, maxTiles, out);
+  return out;
+}
+
+/** textToTiles' pass over the text: checks it and returns the number of tiles; with `out`, writes them there. */
+function scanTileText(text: Uint8Array, tileBytes: number, file: string, size: { width: number; height: number } | undefined, maxTiles: number, out?: Uint8Array): number {
   let n = 0;
   let line = 1;
   let lineStart = 0;
   let rowTiles = 0;
+  const tile = new Uint8Array(tileBytes);
   const at = (i: number) => `${file}:${line}:${i - lineStart + 1}`;
   const bad = (start: number) => {
     let end = start;
-    while (end < text.length && end - start < 40 && ![32, 10, 13, 9].includes(text[end]!)) end++;
+    while (end < text.length && end - start < 40 && !isSeparator(text[end]!)) end++;
     const token = new TextDecoder().decode(text.subarray(start, end));
-    return new MapError('mapdir.tile', `"${token}" is not a tile of ${tileBytes} bytes in hex`, -1, at(start));
+    return new MapError('mapdir.tile', `"${token}" is not a tile of ${tileBytes} bytes in hex, nor a run of one (${'00'.repeat(tileBytes)}*count)`, -1, at(start));
   };
   const endRow = (i: number) => {
     if (size && line <= size.height && rowTiles !== size.width) {
@@ -160,18 +273,40 @@ export function textToTiles(input: string | Uint8Array, tileBytes: number, file 
       continue;
     }
     const start = i;
-    if (n + tileBytes > out.length) throw bad(start);
+    let zero = true;
     for (let b = 0; b < tileBytes; b++, i += 2) {
       const hi = HEX_VALUE[text[i]!] ?? -1;
       const lo = HEX_VALUE[text[i + 1]!] ?? -1;
       if (hi < 0 || lo < 0) throw bad(start);
-      out[n++] = (hi << 4) | lo;
+      tile[b] = (hi << 4) | lo;
+      if (hi | lo) zero = false;
     }
-    if (i < text.length) {
-      const next = text[i]!;
-      if (next !== 32 && next !== 10 && next !== 13 && next !== 9) throw bad(start);
+    let run = 1;
+    if (text[i] === STAR) {
+      const digits = ++i;
+      run = 0;
+      // At most 10 digits: no row is wider than 2^31 tiles, and the count stays an exact integer.
+      while (i < text.length && i - digits < 10 && text[i]! >= 48 && text[i]! <= 57) run = run * 10 + text[i++]! - 48;
+      if (i === digits || run === 0) throw bad(start);
     }
-    rowTiles++;
+    if (i < text.length && !isSeparator(text[i]!)) throw bad(start);
+    if (size && line <= size.height && rowTiles + run > size.width) {
+      const what = run > 1 ? `a run of ${run} tiles after ${plural(rowTiles, 'tile')} goes past the end of row ${line - 1}` : `row ${line - 1} has more than ${plural(size.width, 'tile')}`;
+      throw new MapError('mapdir.tile_row', `${what}; the layer is ${plural(size.width, 'tile')} wide (map.json)`, -1, at(start));
+    }
+    if (run > maxTiles - n) {
+      throw new MapError('mapdir.too_large', `the tiles come to more than ${plural(maxTiles, 'tile')} (${megabytes(maxTiles * tileBytes)}), the most a map directory's tiles may take together`, -1, at(start));
+    }
+    // The array is new: zero tiles are there already, and their pages are never touched (an empty layer of
+    // a large map costs no memory). A run repeats its first tile, copied in doubling blocks.
+    if (out && !zero) {
+      const first = n * tileBytes;
+      out.set(tile, first);
+      const end = (n + run) * tileBytes;
+      for (let filled = first + tileBytes; filled < end; filled += Math.min(filled - first, end - filled)) out.copyWithin(filled, first, first + Math.min(filled - first, end - filled));
+    }
+    n += run;
+    rowTiles += run;
   }
   // The last line, unless the text ended with its line break.
   if (lineStart < text.length) endRow(text.length);
@@ -179,8 +314,10 @@ export function textToTiles(input: string | Uint8Array, tileBytes: number, file 
   if (size && line < size.height && size.width > 0) {
     throw new MapError('mapdir.tile_row', `${plural(line, 'row')}; the layer is ${plural(size.height, 'tile')} high (map.json)`, -1, `${file}:${line + 1}:1`);
   }
-  return n === out.length ? out : out.slice(0, n);
+  return n;
 }
+
+const isSeparator = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** The value of each hex digit's char code; -1 for every other byte. */
 const HEX_VALUE = new Int8Array(256).fill(-1);
@@ -198,10 +335,13 @@ export function unpackMap(bytes: Uint8Array, options: UnpackOptions = {}): MapFi
   return files;
 }
 
-function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; tileTexts: Map<string, Omit<MapDirEntry, 'name'>> } {
+/** A tile file of the directory form: its text's size, made on demand, and the bytes of tiles it holds. */
+type TileText = Omit<MapDirEntry, 'name'> & { tileBytes: number };
+
+function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; tileTexts: Map<string, TileText> } {
   const map = readMap(bytes, { strict: false });
   const files: MapFiles = new Map();
-  const tileTexts = new Map<string, Omit<MapDirEntry, 'name'>>();
+  const tileTexts = new Map<string, TileText>();
   const imageNames = listImages(map);
   const soundNames = soundFileNames(map);
   const convert = (value: unknown, path: (string | number)[], width: number): unknown => {
@@ -231,7 +371,7 @@ function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; t
       const file = `layers/g${g}-l${l}${layerName ? `-${layerName}` : ''}.${path.at(-1)}.txt`;
       const tiles = value.bytes;
       files.set(file, new Uint8Array(0)); // its place in the order; the text is made on demand
-      tileTexts.set(file, { size: tileTextSize(tiles, info.tileBytes), chunks: () => tileTextChunks(tiles, width, info.tileBytes) });
+      tileTexts.set(file, { size: tileTextSize(tiles, width, info.tileBytes), tileBytes: tiles.length, chunks: () => tileTextChunks(tiles, width, info.tileBytes) });
       return { tiles: file, tile: info.tile };
     }
     if (Array.isArray(value)) return value.map((v, i) => convert(v, [...path, i], width));
@@ -298,6 +438,8 @@ export function packMap(files: MapFiles): Uint8Array {
       i && i.severity === 'error' && typeof i.path === 'string' ? [/^groups\[\d+\]\.layers\[\d+\]/.exec(i.path)?.[0] ?? ''] : [],
     ),
   );
+  // What is left of MAX_TILE_BYTES for the tile files not read yet.
+  let tileBudget = MAX_TILE_BYTES;
   /** The layer's size, and whether it is a physics layer (whose `tiles` are zeroed tiles for Teeworlds). */
   type Size = { width: number; height: number; physics: boolean } | undefined;
   const revive = (value: unknown, path: JsonPath, channels: number, size: Size): unknown => {
@@ -337,7 +479,9 @@ export function packMap(files: MapFiles): Uint8Array {
       const text = need(file);
       // A physics layer's Teeworlds tiles may be missing (DDNet never reads them): empty text stays empty.
       const compatMissing = size?.physics && path.at(-1) === 'tiles' && text.length === 0;
-      return info.view(textToTiles(text, info.tileBytes, file, compatMissing ? undefined : size));
+      const tiles = textToTiles(text, info.tileBytes, file, compatMissing ? undefined : size, Math.floor(tileBudget / info.tileBytes));
+      tileBudget -= tiles.length;
+      return info.view(tiles);
     }
     let ch = channels;
     let sz = size;
