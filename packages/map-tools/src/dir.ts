@@ -1,4 +1,5 @@
-import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { Datafile } from '@twcodec/datafile';
+import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';
@@ -506,7 +507,7 @@ export function packMap(files: MapFiles): Uint8Array {
   checkShape(model, fail);
   const revived = revive(model, [], 4, undefined) as Omit<TwMap, 'datafile' | 'unreadData'>;
   const originalBytes = files.get(ORIGINAL_MAP);
-  const original = originalBytes ? readMap(originalBytes, { strict: false }) : undefined;
+  const original = originalBytes ? readOriginal(originalBytes) : undefined;
   const map: TwMap = { ...revived, datafile: original?.datafile, unreadData: original?.unreadData } as TwMap;
   map.items ??= {};
   map.unknownItems ??= [];
@@ -521,9 +522,98 @@ export function packMap(files: MapFiles): Uint8Array {
   }
   // The fixed point: what is written reads back as map.json says (a name too long for its item, a number
   // where a string belongs, a fraction where an int belongs would otherwise change silently).
-  const difference = firstDifference(map, readMap(packed, { strict: false }));
+  const difference = firstDifference(map, readBack(packed, map));
   if (difference) throw readBackError(MAP_JSON, json, difference);
   return packed;
+}
+
+/**
+ * Reads a map leaving out the tiles that are stored as they are (not skip-compressed) in data items nothing
+ * else reads: `skipped` lists those data items. Their bytes are the layer's tiles, so they can be compared and
+ * checked as they inflate rather than held (a map of 35 layers of 1702x2023 holds 545 MB of tiles; packMap
+ * held them three times, 1.3 GB).
+ */
+function readWithoutPlainTiles(df: Datafile): { map: TwMap; skipped: Set<number> } {
+  // Which elements ask for each data item (tiles, pixels, sounds: what readMap's inflateData decides).
+  const wanted = new Map<number, number>();
+  const items = readMap(df, { strict: false, inflateData: (i) => (wanted.set(i, (wanted.get(i) ?? 0) + 1), false) });
+  const plain = new Map<number, number>();
+  for (const layer of items.groups.flatMap((g) => g.layers)) {
+    if (layer.kind !== 'tilemap') continue;
+    for (const { index, plain: isPlain } of tileData(layer)) if (isPlain) plain.set(index, (plain.get(index) ?? 0) + 1);
+  }
+  const skipped = new Set([...plain].filter(([i, n]) => wanted.get(i) === n).map(([i]) => i));
+  return { map: readMap(df, { strict: false, inflateData: (i) => !skipped.has(i) }), skipped };
+}
+
+/** The data items of a tilemap layer's tiles: the field's model property, and whether they are stored as they are. */
+function tileData(layer: TilemapLayer): { index: number; property: string; plain: boolean }[] {
+  const info = TILEMAP_KINDS.find((k) => k.kind === layer.tilemapKind)!;
+  const item = layer.item as unknown as Record<string, unknown>;
+  const fields = info.field === 'data' ? [{ field: 'data', property: 'tiles' }] : [{ field: 'data', property: 'tiles' }, { field: info.field, property: info.property! }];
+  return fields.flatMap(({ field, property }) => {
+    const index = item[field];
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) return [];
+    // Skip compression (version 4) is for the `data` of tiles and game layers only (see readMap).
+    return [{ index, property, plain: !(field === 'data' && info.field === 'data' && layer.item.version >= 4) }];
+  });
+}
+
+/** original.map as packMap needs it: its container, and the data items readMap could not read. */
+function readOriginal(bytes: Uint8Array): { datafile: Datafile; unreadData: Set<number> } {
+  const df = openDatafile(bytes);
+  const { map, skipped } = readWithoutPlainTiles(df);
+  const unreadData = new Set(map.unreadData);
+  // What readMap would have found unreadable among the tiles left out: data that does not inflate. Each is
+  // inflated and dropped in turn.
+  for (const index of skipped) {
+    const data = df.data[index];
+    if (!data) continue;
+    try {
+      data.bytes();
+    } catch {
+      unreadData.add(index);
+    } finally {
+      data.unload();
+    }
+  }
+  return { datafile: df, unreadData };
+}
+
+/** Datafile.read, its errors as readMap gives them (MapError, the DatafileError as cause). */
+function openDatafile(bytes: Uint8Array): Datafile {
+  try {
+    return Datafile.read(bytes);
+  } catch (e) {
+    if (e instanceof CodecError && !(e instanceof MapError)) throw new MapError(e.code, e.detail, e.offset, e.path, { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * readMap of the packed map, for the comparison with `wanted`: the tiles stored as they are are compared
+ * with wanted's as they inflate, and where they are equal the read map gets wanted's tiles, so that the
+ * map packed is never held twice.
+ */
+function readBack(packed: Uint8Array, wanted: TwMap): TwMap {
+  const df = openDatafile(packed);
+  let equal = true;
+  const { map, skipped } = readWithoutPlainTiles(df);
+  delete map.dataSkipped;
+  map.groups.forEach((group, g) =>
+    group.layers.forEach((layer, l) => {
+      const other = wanted.groups[g]?.layers[l];
+      if (layer.kind !== 'tilemap' || other?.kind !== 'tilemap' || other.tilemapKind !== layer.tilemapKind) return;
+      for (const { index, property } of tileData(layer)) {
+        const view = (other as unknown as Record<string, TileView | undefined>)[property];
+        if (!skipped.has(index)) continue;
+        if (view && df.data[index]!.equals(view.bytes)) (layer as unknown as Record<string, TileView>)[property] = view;
+        else equal = false;
+      }
+    }),
+  );
+  // Tiles that differ: the whole map read, for firstDifference to say where (a map that is refused anyway).
+  return equal ? map : readMap(packed, { strict: false });
 }
 
 /** map.json nests 8 levels deep (groups[].layers[].quads[].topLeft.x); far more is not a map. */
