@@ -218,3 +218,16 @@ describe('a layer item whose id is not its index, beside a layer no group uses (
     expect(packed).toEqual(bytes);
   });
 });
+
+describe('a tile layer whose data index is past the data items (fuzzer finding of map-unpack, issue 36)', () => {
+  it('unpacks and packs back to what a resave gives', () => {
+    // dm7: DDNet's tiles, stored as they are (ctf1's are skip-compressed).
+    const df = Datafile.read(fixture('dm7-legacy-size.map'));
+    const layer = df.items.find((i) => i.type === 5 && i.data[1] === 2 && (i.data[6]! & 1) === 0)!;
+    const ints = layer.data.slice();
+    ints[14] = df.data.length + 5;
+    layer.data = ints;
+    const bytes = df.write();
+    expect(packMap(unpackMap(bytes))).toEqual(writeMap(readMap(bytes, { strict: false })));
+  });
+});

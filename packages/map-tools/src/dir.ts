@@ -542,7 +542,8 @@ function readWithoutPlainTiles(df: Datafile): { map: TwMap; skipped: Set<number>
     if (layer.kind !== 'tilemap') continue;
     for (const { index, plain: isPlain } of tileData(layer)) if (isPlain) plain.set(index, (plain.get(index) ?? 0) + 1);
   }
-  const skipped = new Set([...plain].filter(([i, n]) => wanted.get(i) === n).map(([i]) => i));
+  // A reference past the data items is refused by readMap as always.
+  const skipped = new Set([...plain].filter(([i, n]) => i < df.data.length && wanted.get(i) === n).map(([i]) => i));
   return { map: readMap(df, { strict: false, inflateData: (i) => !skipped.has(i) }), skipped };
 }
 
