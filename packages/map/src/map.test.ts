@@ -143,6 +143,16 @@ describe('maps built from scratch', () => {
   });
 });
 
+describe('two items of a one-per-map type (issue 36 row 15)', () => {
+  it('a built map whose second info item takes the id the writer gives the info: refused, not written', () => {
+    const map = readMap(writeMap(newMap()));
+    map.info = { item: { version: 1, author: -1, mapVersion: -1, credits: -1, license: -1 }, author: 'a', mapVersion: undefined, credits: undefined, license: undefined, settings: undefined };
+    map.datafile = undefined;
+    map.unknownItems.push({ type: 1, id: 0, data: Int32Array.of(1, -1, -1, -1, -1) });
+    expect(() => writeMap(map)).toThrow(expect.objectContaining({ code: 'WRITE_DUPLICATE_ID' }));
+  });
+});
+
 describe('validateMap', () => {
   const codes = (map: TwMap) => validateMap(map).filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.path}`);
 

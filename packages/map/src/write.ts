@@ -172,6 +172,11 @@ class MapWriter {
         if (!info) continue;
         let list = this.srcItems.get(info.name);
         if (!list) this.srcItems.set(info.name, (list = []));
+        // As readMap reads them: a second item of a one-per-map type (info, version) is an unknown item, kept
+        // with its id; the first keeps its own (issue 36: it was numbered 0 beside a second one of id 0, and
+        // the file had two info items of id 0, which readers refuse). DDNet's map_resave copies every item with
+        // its id (DDNet 16.4 src/tools/map_resave.cpp).
+        if (info.oneItem && list.length > 0) continue;
         list.push(item);
       }
     }
