@@ -2,7 +2,7 @@
 // the file and line:column, or a map that reads back as map.json says.
 import { describe, expect, it } from 'vitest';
 import { concatBytes, MapError, readMap, writeMap } from '@twcodec/map';
-import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, unpackMap, unpackMapEntries } from '@twcodec/map-tools';
+import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, textToTiles, unpackMap, unpackMapEntries } from '@twcodec/map-tools';
 import { Datafile } from '@twcodec/datafile';
 import { fixturesDir, readBytes } from '../corpus.js';
 import { join } from 'node:path';
@@ -229,5 +229,89 @@ describe('a tile layer whose data index is past the data items (fuzzer finding o
     layer.data = ints;
     const bytes = df.write();
     expect(packMap(unpackMap(bytes))).toEqual(writeMap(readMap(bytes, { strict: false })));
+  });
+});
+
+describe('runs of equal tiles in the tile text (issue 36 row 14)', () => {
+  // The game layer's tile file, from map.json (dm7's layers have no names).
+  const gameFile = (files: MapFiles): string =>
+    JSON.parse(text(files, MAP_JSON)).groups.flatMap((g: any) => g.layers).find((l: any) => l.tilemapKind === 'game').tiles.tiles;
+  /** dm7 (DDNet tiles, 50 wide) unpacked, its game layer's text replaced by `edit` of its lines. */
+  function editedGame(edit: (lines: string[]) => string[]): MapFiles {
+    const files = unpackMap(fixture('dm7-legacy-size.map'));
+    const file = gameFile(files);
+    setText(files, file, edit(text(files, file).split('\n')).join('\n'));
+    return files;
+  }
+  const width = () => readMap(fixture('dm7-legacy-size.map')).groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'game')!.item as { width: number; height: number };
+
+  it('unpack writes runs, and text without runs (as unpack wrote it before) packs to the same map', () => {
+    const bytes = fixture('dm7-legacy-size.map');
+    const files = unpackMap(bytes);
+    const game = text(files, gameFile(files));
+    expect(game.split('\n')[0]).toMatch(/^[0-9a-f]{8}\*\d+( |$)/);
+    // Every run written out tile by tile: the directory form before runs.
+    for (const [name] of files) {
+      if (!name.startsWith('layers/')) continue;
+      setText(files, name, text(files, name).replace(/([0-9a-f]+)\*(\d+)/g, (_, tile: string, n: string) => Array(Number(n)).fill(tile).join(' ')));
+    }
+    expect(text(files, gameFile(files))).not.toContain('*');
+    expect(packMap(files)).toEqual(bytes);
+    files.delete(ORIGINAL_MAP);
+    expect(diffMaps(readMap(bytes), readMap(packMap(files)))).toEqual({ changes: [], tiles: [] });
+  });
+
+  it('a run split or joined differently packs to the same tiles', () => {
+    const bytes = fixture('dm7-legacy-size.map');
+    const { width: w } = width();
+    const files = editedGame((lines) => lines.map((line) => (line === `00000000*${w}` ? `00000000*${w - 10} 00000000*7 00000000 00000000*1 00000000` : line)));
+    expect(text(files, gameFile(files))).toContain('00000000*7');
+    expect(packMap(files)).toEqual(bytes);
+  });
+
+  it('a huge run count: one typed error at the token, nothing allocated for it', () => {
+    const files = editedGame((lines) => ((lines[2] = `01000000*4294967295`), lines));
+    const e = refusal(files);
+    expect(e.code).toBe('mapdir.tile_row');
+    expect(e.path).toBe(`${gameFile(files)}:3:1`);
+    expect(e.message).toMatch(/a run of 4294967295 tiles after 0 tiles goes past the end of row 2/);
+  });
+
+  it('a run past the end of its row, and a row of runs one tile short', () => {
+    const { width: w } = width();
+    const past = editedGame((lines) => ((lines[5] = `00000000*${w - 1} 01000000*2`), lines));
+    expect(refusal(past)).toMatchObject({ code: 'mapdir.tile_row', path: `${gameFile(past)}:6:${`00000000*${w - 1} `.length + 1}` });
+    const short = editedGame((lines) => ((lines[5] = `00000000*${w - 1}`), lines));
+    expect(refusal(short)).toMatchObject({ code: 'mapdir.tile_row', path: `${gameFile(short)}:6:${`00000000*${w - 1}`.length + 1}` });
+  });
+
+  it('runs past the layer end: extra lines of runs count against the limit of the tiles, refused before allocating', () => {
+    const { width: w } = width();
+    // Lines after the layer's height are tiles past its size (kept, as DDNet's resaves keep them), each at
+    // most the row's width; 100 000 such lines would be 20 MB of tiles: under the limit, packed.
+    const files = editedGame((lines) => [...lines.filter((l) => l), ...Array<string>(3).fill(`01000000*${w}`)]);
+    expect(readMap(packMap(files), { strict: false }).readIssues.map((i) => i.code)).toContain('TILE_DATA_LONG');
+    // Past the limit: refused at the token that passes it.
+    const many = editedGame((lines) => [...lines.filter((l) => l), ...Array<string>(2_000_000).fill(`00000000*${w}`)]);
+    const start = performance.now();
+    const e = refusal(many);
+    expect(performance.now() - start).toBeLessThan(10_000);
+    expect(e.code).toBe('mapdir.too_large');
+    expect(e.path).toMatch(new RegExp(`^${gameFile(many).replace(/[.*]/g, '\\$&')}:\\d+:1$`));
+  });
+
+  it('bad tokens: a run of none, no count, a count of 11 digits, a count that is not decimal, a star alone', () => {
+    for (const token of ['01000000*0', '01000000*', '01000000*12345678901', '01000000*1x', '01000000*-3', '*5', '0100*4', '01000000**2']) {
+      const files = editedGame((lines) => ((lines[1] = `${token} ${lines[1]}`), lines));
+      const e = refusal(files);
+      expect([token, e.code, e.path]).toEqual([token, 'mapdir.tile', `${gameFile(files)}:2:1`]);
+      expect(e.message).toContain(`"${token}" is not a tile of 4 bytes in hex, nor a run of one (00000000*count)`);
+    }
+  });
+
+  it('textToTiles without a size: a run bounded only by maxTiles', () => {
+    expect(textToTiles('0100*3 0200', 2)).toEqual(Uint8Array.of(1, 0, 1, 0, 1, 0, 2, 0));
+    expect(() => textToTiles('0100*3 0200', 2, 't.txt', undefined, 3)).toThrow(expect.objectContaining({ code: 'mapdir.too_large', path: 't.txt:1:8' }));
+    expect(() => textToTiles('00000000*2000000000', 4)).toThrow(expect.objectContaining({ code: 'mapdir.too_large' }));
   });
 });
