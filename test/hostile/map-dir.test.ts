@@ -315,3 +315,19 @@ describe('runs of equal tiles in the tile text (issue 36 row 14)', () => {
     expect(() => textToTiles('00000000*2000000000', 4)).toThrow(expect.objectContaining({ code: 'mapdir.too_large' }));
   });
 });
+
+describe('two info items, ids 1 and 0 (issue 36 row 15)', () => {
+  it('unpack then pack gives the map back; packed afresh it reads back the same, with unique ids', () => {
+    const df = Datafile.read(fixture('coverage.map'));
+    const info = df.itemsOfType(1)[0]!;
+    info.id = 1;
+    df.items.splice(df.items.indexOf(info) + 1, 0, { type: 1, id: 0, data: Int32Array.of(1, -1, -1, -1, -1) });
+    const bytes = df.write();
+    const files = unpackMap(bytes);
+    expect(packMap(files)).toEqual(bytes);
+    files.delete(ORIGINAL_MAP);
+    const fresh = packMap(files);
+    expect(Datafile.read(fresh).itemsOfType(1).map((i) => i.id).sort()).toEqual([0, 1]);
+    expect(diffMaps(readMap(bytes), readMap(fresh))).toEqual({ changes: [], tiles: [] });
+  });
+});
