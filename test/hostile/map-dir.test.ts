@@ -331,3 +331,17 @@ describe('two info items, ids 1 and 0 (issue 36 row 15)', () => {
     expect(diffMaps(readMap(bytes), readMap(fresh))).toEqual({ changes: [], tiles: [] });
   });
 });
+
+describe('a run on a line past the layer end (issue 36 row 14)', () => {
+  it('holds at most a row of tiles, as unpack writes such lines', () => {
+    const files = unpackMap(fixture('dm7-legacy-size.map'));
+    const model = JSON.parse(text(files, MAP_JSON));
+    const game = model.groups.flatMap((g: any) => g.layers).find((l: any) => l.tilemapKind === 'game');
+    const file = game.tiles.tiles as string;
+    setText(files, file, `${text(files, file)}01000000*${game.item.width + 1}\n`);
+    const e = refusal(files);
+    expect(e.code).toBe('mapdir.tile_row');
+    expect(e.message).toMatch(/a run of \d+ tiles after 0 tiles goes past the end of line \d+ \(tiles past the layer's \d+ rows\)/);
+    expect(e.path).toBe(`${file}:${game.item.height + 1}:1`);
+  });
+});

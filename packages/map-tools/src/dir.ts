@@ -219,9 +219,9 @@ const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
  * Parses tilesToText's form back into bytes: tiles separated by spaces or tabs, rows by line breaks, a run of
  * `count` equal tiles as `hex*count` (text without runs, as unpack wrote it before runs, reads as it always
  * did). With `size`, the first `size.height` lines must hold `size.width` tiles each (lines after them are
- * tiles past the layer's size, which DDNet ignores and resaves keep): a row one tile short, a run past the
- * row's end, or a width changed in map.json, is refused here with the line and column rather than packed
- * into a map the reader refuses. At most `maxTiles` tiles (default: MAX_TILE_BYTES of them), counted before
+ * tiles past the layer's size, which DDNet ignores and resaves keep, at most `size.width` a line): a row one
+ * tile short, a run past the row's end, or a width changed in map.json, is refused here with the line and
+ * column rather than packed into a map the reader refuses. At most `maxTiles` tiles (default: MAX_TILE_BYTES of them), counted before
  * anything is allocated (`mapdir.too_large`).
  */
 export function textToTiles(
@@ -291,8 +291,11 @@ function scanTileText(text: Uint8Array, tileBytes: number, file: string, size: {
       if (i === digits || run === 0) throw bad(start);
     }
     if (i < text.length && !isSeparator(text[i]!)) throw bad(start);
-    if (size && line <= size.height && rowTiles + run > size.width) {
-      const what = run > 1 ? `a run of ${run} tiles after ${plural(rowTiles, 'tile')} goes past the end of row ${line - 1}` : `row ${line - 1} has more than ${plural(size.width, 'tile')}`;
+    // Lines past the layer's height (tiles past its size) hold at most a row each too, as unpack writes them:
+    // a run there costs text for every row of tiles it stands for.
+    if (size && rowTiles + run > size.width) {
+      const row = line <= size.height ? `row ${line - 1}` : `line ${line} (tiles past the layer's ${plural(size.height, 'row')})`;
+      const what = run > 1 ? `a run of ${run} tiles after ${plural(rowTiles, 'tile')} goes past the end of ${row}` : `${row} has more than ${plural(size.width, 'tile')}`;
       throw new MapError('mapdir.tile_row', `${what}; the layer is ${plural(size.width, 'tile')} wide (map.json)`, -1, at(start));
     }
     if (run > maxTiles - n) {
