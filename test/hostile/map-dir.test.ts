@@ -345,3 +345,18 @@ describe('a run on a line past the layer end (issue 36 row 14)', () => {
     expect(e.path).toBe(`${file}:${game.item.height + 1}:1`);
   });
 });
+
+describe('a map whose layers declare more tiles than a directory may hold (issue 36 row 14)', () => {
+  it('is refused by unpack before its layers are inflated', () => {
+    const df = Datafile.read(fixture('dm7-legacy-size.map'));
+    const game = df.items.find((i) => i.type === 5 && i.data[1] === 2 && (i.data[6]! & 1) === 1)!;
+    const ints = game.data.slice();
+    ints[4] = 14_500;
+    ints[5] = 14_500;
+    game.data = ints;
+    // 841 MB of tiles declared for the game layer's data (the stored stream is the small layer's).
+    df.data[ints[14]!]!.size = 14_500 * 14_500 * 4;
+    const bytes = df.write();
+    expect(() => unpackMapEntries(bytes)).toThrow(expect.objectContaining({ code: 'mapdir.too_large', message: expect.stringMatching(/802\.4 MiB together, over the 768\.0 MiB/) }));
+  });
+});

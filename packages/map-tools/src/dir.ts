@@ -1,5 +1,5 @@
 import { Datafile } from '@twcodec/datafile';
-import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, concatBytes, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';
@@ -169,11 +169,12 @@ export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 
 /**
  * The most bytes of tiles (all tile files together, as the map holds them) packMap makes from a directory
- * form, and unpackMap unpacks: 1 GiB. A run token stands for up to a row of tiles, so a few KB of text can
- * claim gigabytes; the tiles are counted before anything is allocated. A map of 35 layers of 1702x2023 is
- * 545 MB of tiles; DDNet's own limit is 2 GiB for one layer's data (its data sizes are 32-bit ints).
+ * form, and unpackMap unpacks: 768 MiB. A run token stands for up to a row of tiles, so a few KB of text can
+ * describe hundreds of MB; the tiles are counted before anything is allocated. packMap holds them once (plus
+ * about 60 MB), so whatever it accepts packs within 1 GB: a map of 35 layers of 1702x2023 is 545 MB of tiles
+ * (packed at a 305 MB peak, its empty rows never touched); 1 GiB of tiles that are not zero took 1.05 GB.
  */
-export const MAX_TILE_BYTES = 1024 * 1024 * 1024;
+export const MAX_TILE_BYTES = 768 * 1024 * 1024;
 
 /** One file of the directory form: its size, and its bytes as chunks made on demand. */
 export interface MapDirEntry {
@@ -194,12 +195,15 @@ export interface UnpackOptions {
  * the map's own size, whatever the text's.
  */
 export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {}): MapDirEntry[] {
-  const { files, tileTexts } = unpack(bytes, options.png);
-  // What packMap would refuse is not unpacked.
-  const tileBytes = [...tileTexts.values()].reduce((sum, t) => sum + t.tileBytes, 0);
-  if (tileBytes > MAX_TILE_BYTES) {
+  // What packMap would refuse is not unpacked: checked on the declared sizes before the layers are inflated,
+  // and on the tiles read.
+  const tooManyTiles = (tileBytes: number) => {
+    if (tileBytes <= MAX_TILE_BYTES) return;
     throw new MapError('mapdir.too_large', `the layers' tiles are ${megabytes(tileBytes)} together, over the ${megabytes(MAX_TILE_BYTES)} a map directory's tiles may take`, -1, 'map');
-  }
+  };
+  tooManyTiles(declaredTileBytes(bytes));
+  const { files, tileTexts } = unpack(bytes, options.png);
+  tooManyTiles([...tileTexts.values()].reduce((sum, t) => sum + t.tileBytes, 0));
   const entries: MapDirEntry[] = [...files].map(([name, data]) => {
     const text = tileTexts.get(name);
     return text ? { name, size: text.size, chunks: text.chunks } : { name, size: data.length, chunks: () => [data] };
@@ -214,6 +218,28 @@ export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {})
 }
 
 const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The bytes of tiles a map's layers declare (their data items' sizes), from its items only; 0 for a file that does not open. */
+function declaredTileBytes(bytes: Uint8Array): number {
+  let map: TwMap;
+  try {
+    map = readMap(bytes, { strict: false, skipData: true });
+  } catch (e) {
+    if (e instanceof CodecError) return 0; // refused by the full read as always
+    throw e;
+  }
+  let sum = 0;
+  for (const layer of map.groups.flatMap((g) => g.layers)) {
+    if (layer.kind !== 'tilemap') continue;
+    for (const { index, plain } of tileData(layer)) {
+      const { width, height } = layer.item;
+      // A skip-compressed layer expands to width x height tiles, unless readMap refuses it (TILEMAP_TOO_LARGE).
+      const expanded = Number.isInteger(width * height) && width > 0 && height > 0 && width * height <= MAX_SKIP_EXPANDED_TILES ? width * height * 4 : 0;
+      sum += plain ? (map.datafile!.data[index]?.size ?? 0) : expanded;
+    }
+  }
+  return sum;
+}
 
 /**
  * Parses tilesToText's form back into bytes: tiles separated by spaces or tabs, rows by line breaks, a run of
