@@ -97,14 +97,19 @@ export function seedsFor(target) {
       return fixtures('maps', '.map', 64 * 1024).flatMap((path) => {
         const files = unpackMap(read(path));
         const withOriginal = dirToInput(files);
+        // The tile text as unpack wrote it before runs (issue 36): every run written out tile by tile.
+        const oldNotation = new Map(files);
+        for (const [name, data] of files) {
+          if (name.startsWith('layers/')) oldNotation.set(name, new TextEncoder().encode(new TextDecoder().decode(data).replace(/([0-9a-f]+)\*(\d+)/g, (_, tile, n) => Array(Number(n)).fill(tile).join(' '))));
+        }
         files.delete('original.map');
         try {
           packMap(files);
         } catch (e) {
-          if (e instanceof CodecError) return [withOriginal];
+          if (e instanceof CodecError) return [withOriginal, dirToInput(oldNotation)];
           throw e;
         }
-        return [withOriginal, dirToInput(files)];
+        return [withOriginal, dirToInput(files), dirToInput(oldNotation)];
       });
     case 'net':
       return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read));

@@ -13,7 +13,7 @@ import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
 import { CLI_TARGETS } from './cli-targets.mjs';
 import { check, equalBytes, refusing } from './properties.mjs';
 import { diffMapFiles, diffMaps, fixMap, formatMapDiff, ORIGINAL_MAP, packMap, unpackMap } from '@twcodec/map-tools';
-import { inputToDir } from './map-dir-input.mjs';
+import { inputToDir, mutateTileRuns } from './map-dir-input.mjs';
 
 /** The container: read, inflate every data item, write back (lossless must equal the input), ddnet mode reads back. */
 function datafile(bytes) {
@@ -189,6 +189,17 @@ function mapUnpack(bytes) {
   // errors (tile data of a wrong size, ...) comes back as the model holds it, in pack as in resave.
   const resaved = writeMap(readMap(bytes, { strict: false }));
   check(equalBytes(packed, resaved), `map-unpack: an unchanged unpack then pack did not give what resave gives${equalBytes(resaved, bytes) ? ' (the input)' : ''}`);
+  // The tile text as unpack wrote it before runs (every run written out tile by tile) packs to the same map:
+  // directories users already have keep packing. Only for small layers: the text grows with the tiles.
+  const expanded = new Map(files);
+  let tiles = 0;
+  for (const [name, data] of files) {
+    if (!name.startsWith('layers/') || (tiles += data.length) > 1 << 20) continue;
+    const text = new TextDecoder('latin1').decode(data).replace(/([0-9a-f]+)\*(\d+)/g, (_, tile, n) => (Number(n) > 4096 ? `${tile}*${n}` : Array(Number(n)).fill(tile).join(' ')));
+    expanded.set(name, new TextEncoder().encode(text));
+  }
+  const packedExpanded = refusing(() => packMap(expanded));
+  check(packedExpanded !== undefined && equalBytes(packedExpanded, packed), 'map-unpack: the tile text with its runs written out does not pack to the same map');
   files.delete(ORIGINAL_MAP);
   const rebuilt = refusing(() => packMap(files));
   if (!rebuilt) return;
@@ -231,6 +242,8 @@ function mapDiff(bytes) {
 
 // Map files: half the mutations edit items and inflated data behind a valid container (see mutate.mjs).
 for (const target of [mapUnpack, mapFix, mapDiff]) target.structured = true;
+// Directory forms: half the mutated inputs get a run token of their tile text changed (map-dir-input.mjs).
+mapPack.mutate = mutateTileRuns;
 // --- The demo writers and the exports (issue 25): the commands `demo resave`, `demo slice`, `demo strip`,
 // `demo export` and `teehistorian export` as the CLI runs them. Each input must give a result or a CodecError
 // within the budget; what a writer writes must read back to what it was given (a fixed point), and a resave

@@ -134,7 +134,9 @@ function beat() {
 // The first worker of a run runs the seeds first, as they are; then (and in later workers) mutations of the pool.
 const firstMutation = resumed ? 0 : seeds.length;
 for (let i = 0; i < runs && Date.now() < deadline && !retire; i++) {
-  const input = i < firstMutation ? seeds[i] : mutate(rng, rng.pick(pool), rng.pick(pool), structured);
+  let input = i < firstMutation ? seeds[i] : mutate(rng, rng.pick(pool), rng.pick(pool), structured);
+  // A target's own mutation (the tile text's run tokens for map-pack), for half of the mutated inputs.
+  if (i >= firstMutation && run.mutate && rng() < 0.5) input = run.mutate(rng, input);
   writeFileSync(currentPath, input);
   beat();
   try {

@@ -67,6 +67,20 @@ const LOADS: [string, Mutation, string[]][] = [
     (df) => df.addItem(5, df.itemsOfType(5).length, layerWhere(df, isPlainTiles).data.slice()),
     [`warning LAYER_ORPHAN layers[${Datafile.read(base()).itemsOfType(5).length}]`],
   ],
+  // Issue 36 row 15: a second item of a one-per-map type is kept as an unknown item; the first keeps its id,
+  // so that no two items share one (map resave wrote the first as id 0 beside a second of id 0, which every
+  // reader refuses: ITEM_DUPLICATE_ID). DDNet's map_resave copies every item with its id.
+  ['two info items, ids 1 and 0', (df) => [1, 0].forEach((id) => df.addItem(1, id, Int32Array.of(1, -1, -1, -1, -1))), ['warning DUPLICATE_ITEM info', 'warning ITEM_ID_ORDER info[0]']],
+  ['two info items, ids 3 and 0', (df) => [3, 0].forEach((id) => df.addItem(1, id, Int32Array.of(1, -1, -1, -1, -1))), ['warning DUPLICATE_ITEM info', 'warning ITEM_ID_ORDER info[0]']],
+  ['two info items, ids 5 and 3', (df) => [5, 3].forEach((id) => df.addItem(1, id, Int32Array.of(1, -1, -1, -1, -1))), ['warning DUPLICATE_ITEM info', 'warning ITEM_ID_ORDER info[0]']],
+  [
+    'two version items, ids 1 and 0',
+    (df) => {
+      itemOf(df, 0).id = 1;
+      df.addItem(0, 0, Int32Array.of(1));
+    },
+    ['warning DUPLICATE_ITEM version', 'warning ITEM_ID_ORDER version[0]'],
+  ],
   ['an envelope whose points are past the points item', (df) => set(itemOf(df, 3, 0), 2, 500), ['warning ENVELOPE_POINTS_RANGE envelopes[0]']],
   ['a tile layer with an unused physics data index and layer version', (df) => {
     const layer = layerWhere(df, isPlainTiles);

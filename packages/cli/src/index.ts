@@ -201,10 +201,10 @@ const COMMANDS: Record<string, Command> = {
   },
   'map unpack': {
     args: ['IN', 'DIR'],
-    summary: 'Unpack into an editable directory: map.json, layers/*.txt (one line per tile row), images/*.png, sounds/*.opus',
+    summary: 'Unpack into an editable directory: map.json, layers/*.txt (one line per tile row, runs of equal tiles as hex*count), images/*.png, sounds/*.opus',
     details:
       'DIR/original.map keeps the input so that `map pack` gives identical bytes for what was not edited; delete it to write the map afresh. ' +
-      'A map whose files would exceed 512 MiB together (e.g. a 8192x8192 layer: 604 MB of tile text) is refused before anything is written.',
+      'A map whose files would exceed 512 MiB together, or whose tiles exceed 768 MiB, is refused before anything is written.',
     async run(io, [input, dir]) {
       const [{ unpackMapEntries }, { CLI_PNG }] = await Promise.all([import('@twcodec/map-tools'), import('./png-options.js')]);
       // Tile text is written in chunks as it is made: memory stays at the map's size, not the text's.

@@ -197,11 +197,23 @@ describe('Datafile load checks', () => {
 
   it('rejects duplicate ids except for UUID index items', () => {
     const df = sample();
-    df.items.splice(1, 0, { type: 0, id: 0, data: Int32Array.of(1) });
-    expectCode(df.write(), 'ITEM_DUPLICATE_ID');
+    df.items.splice(1, 0, { type: 0, id: 1, data: Int32Array.of(1) });
+    // The writer refuses duplicates (below): the second item's id is made 0 in the written bytes.
+    const bytes = df.write();
+    const second = Datafile.read(bytes).items[1]!;
+    new DataView(bytes.buffer, bytes.byteOffset).setUint16(second.offset! - 8, 0, true);
+    expectCode(bytes, 'ITEM_DUPLICATE_ID');
     const dupIndex = sample();
     dupIndex.items.push({ ...dupIndex.items[3]! });
     expect(Datafile.read(dupIndex.write()).items.length).toBe(5);
+  });
+
+  it('refuses to write two items of one type with one id, which its reader refuses (issue 36 row 15)', () => {
+    for (const mode of ['lossless', 'ddnet'] as const) {
+      const df = sample();
+      df.items.splice(1, 0, { type: 0, id: 0, data: Int32Array.of(1) });
+      expect(() => df.write({ mode })).toThrow(expect.objectContaining({ code: 'WRITE_DUPLICATE_ID', path: 'items[1].id' }));
+    }
   });
 
   it('checks data against its declared size: zip bombs, lies and zero sizes', () => {

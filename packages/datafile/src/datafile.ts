@@ -474,6 +474,7 @@ function writeDatafile(df: Datafile, options: DatafileWriteOptions): Uint8Array 
   const deflate = options.deflate ?? (zlib.deflate ? (data: Uint8Array, level: number) => zlib.deflate!(data, level) : defaultDeflate);
   const ddnet = mode === 'ddnet';
   const version = ddnet ? 4 : df.version;
+  checkUniqueIds(df.items, ddnet);
   const items = ddnet ? planDdnetItems(df.items) : planLosslessItems(df.items);
 
   // Item types in order of appearance (lossless keeps the file's order, ddnet's plan is sorted already).
@@ -556,6 +557,21 @@ function checkItem(item: DatafileItem, index: number): void {
   if (!Number.isInteger(item.id) || item.id < 0 || item.id > 0xffff) {
     throw new DatafileError('WRITE_BAD_ID', `id ${item.id} out of range`, -1, `${path}.id`);
   }
+}
+
+/**
+ * Two items of one type with one id: the reader refuses such a file (ITEM_DUPLICATE_ID), so it is not
+ * written (issue 36: `map resave` wrote one and exited 0). UUID index items are exempt, as in the reader. The
+ * type is the one written: the internal type, or in `ddnet` mode the UUID (planDdnetItems gives each UUID one).
+ */
+function checkUniqueIds(items: readonly DatafileItem[], byUuid: boolean): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (item.type === ITEMTYPE_EX) return;
+    const key = `${(byUuid ? item.uuid : undefined) ?? item.type}:${item.id}`;
+    if (seen.has(key)) throw new DatafileError('WRITE_DUPLICATE_ID', `type ${(byUuid ? item.uuid : undefined) ?? item.type} has id ${item.id} twice`, -1, `items[${i}].id`);
+    seen.add(key);
+  });
 }
 
 /** Items grouped by type in order of first appearance; an unchanged file keeps its exact order. */

@@ -1,4 +1,5 @@
-import { CodecError, concatBytes, MapError, readMap, TILEMAP_KINDS, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { Datafile } from '@twcodec/datafile';
+import { CodecError, concatBytes, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';
@@ -41,7 +42,10 @@ function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-/** Tile bytes as text: one line per row of `width` tiles, each tile its `tileBytes` bytes in hex. */
+/**
+ * Tile bytes as text: one line per row of `width` tiles, each tile its `tileBytes` bytes in hex, a run of
+ * equal tiles in a row as one token `hex*count` (`00000000*1702` is an empty row of 1702 tiles).
+ */
 export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number): string {
   let text = '';
   for (const chunk of tileTextChunks(bytes, width, tileBytes)) text += latin1.decode(chunk);
@@ -50,42 +54,127 @@ export function tilesToText(bytes: Uint8Array, width: number, tileBytes: number)
 
 const latin1 = new TextDecoder('latin1');
 
-/** The size of tilesToText's text in bytes: every tile is its hex and one space or line break. */
-export const tileTextSize = (bytes: Uint8Array, tileBytes: number) => Math.floor(bytes.length / tileBytes) * (tileBytes * 2 + 1);
-
 /**
- * tilesToText's text as ASCII bytes, in chunks of about `chunkBytes`, so that a large layer's text is never
- * held whole (a 4096x4096 layer is 151 MB of text; issue 25).
+ * The runs of equal tiles within each row of `width` tiles (rows past the layer's height included, the last
+ * one possibly short), in order: each next() moves to the next run, `first` tile, `count` tiles, `rowEnds`.
  */
-export function* tileTextChunks(bytes: Uint8Array, width: number, tileBytes: number, chunkBytes = 1 << 20): Generator<Uint8Array> {
-  const perRow = Math.max(1, width);
-  const count = Math.floor(bytes.length / tileBytes);
-  const tileChars = tileBytes * 2 + 1;
-  const tilesPerChunk = Math.max(perRow, Math.floor(chunkBytes / tileChars / perRow) * perRow);
-  for (let first = 0; first < count; first += tilesPerChunk) {
-    const last = Math.min(count, first + tilesPerChunk);
-    const out = new Uint8Array((last - first) * tileChars);
-    let o = 0;
-    for (let t = first; t < last; t++) {
-      for (let b = t * tileBytes, end = b + tileBytes; b < end; b++) {
-        const v = bytes[b]!;
-        out[o++] = HEX_CHARS[v >> 4]!;
-        out[o++] = HEX_CHARS[v & 15]!;
-      }
-      out[o++] = (t + 1) % perRow === 0 || t + 1 === count ? 10 : 32;
-    }
-    yield out;
+class TileRuns {
+  first = 0;
+  count = 0;
+  rowEnds = false;
+  private next_ = 0;
+  private rowEnd = 0;
+  private readonly perRow: number;
+  private readonly total: number;
+  private readonly same: (a: number, b: number) => boolean;
+
+  constructor(
+    bytes: Uint8Array,
+    width: number,
+    private readonly tileBytes: number,
+  ) {
+    this.perRow = Math.max(1, width);
+    this.total = Math.floor(bytes.length / tileBytes);
+    // Whole tiles compared as one 32-bit or 16-bit word where the bytes allow: the 120 M tiles of a large map
+    // are scanned twice, for the size and for the text.
+    const words =
+      tileBytes === 4 && bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, this.total)
+        : tileBytes === 2 && bytes.byteOffset % 2 === 0
+          ? new Uint16Array(bytes.buffer, bytes.byteOffset, this.total)
+          : undefined;
+    this.same = words
+      ? (a, b) => words[a] === words[b]
+      : (a, b) => {
+          for (let k = 0, i = a * tileBytes, j = b * tileBytes; k < tileBytes; k++) if (bytes[i + k] !== bytes[j + k]) return false;
+          return true;
+        };
+  }
+
+  next(): boolean {
+    const t = this.next_;
+    if (t >= this.total) return false;
+    if (t >= this.rowEnd) this.rowEnd = Math.min(this.total, t + this.perRow);
+    let end = t + 1;
+    while (end < this.rowEnd && this.same(t, end)) end++;
+    this.first = t;
+    this.count = end - t;
+    this.rowEnds = end === this.rowEnd;
+    this.next_ = end;
+    return true;
+  }
+
+  /** The bytes of the current run's token: the tile's hex, `*count` for more than one tile, a separator. */
+  tokenSize(): number {
+    return this.tileBytes * 2 + 1 + (this.count > 1 ? 1 + decimalDigits(this.count) : 0);
   }
 }
 
-const HEX_CHARS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const decimalDigits = (n: number) => {
+  let digits = 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    digits++;
+  }
+  return digits;
+};
+
+/** The size of tilesToText's text in bytes: each token is a tile's hex, `*count` for a run, and a separator. */
+export function tileTextSize(bytes: Uint8Array, width: number, tileBytes: number): number {
+  let size = 0;
+  for (const runs = new TileRuns(bytes, width, tileBytes); runs.next(); ) size += runs.tokenSize();
+  return size;
+}
 
 /**
- * The most bytes unpackMap writes (its files together) unless told otherwise: 512 MiB. A 4096x4096 layer is
- * 151 MB of tile text and unpacks; an 8192x8192 one (604 MB, from a 266 KB map) is refused before anything
- * is written: its directory form is no longer a thing to edit by hand.
+ * tilesToText's text as ASCII bytes, in chunks of about `chunkBytes`, so that a large layer's text is never
+ * held whole (a 4096x4096 layer of tiles that all differ from their neighbours is 151 MB of text; issue 25).
+ */
+export function* tileTextChunks(bytes: Uint8Array, width: number, tileBytes: number, chunkBytes = 1 << 20): Generator<Uint8Array> {
+  // A token is at most the hex, `*`, 10 digits and a separator.
+  const room = chunkBytes + tileBytes * 2 + 12;
+  let out = new Uint8Array(room);
+  let o = 0;
+  for (const runs = new TileRuns(bytes, width, tileBytes); runs.next(); ) {
+    for (let b = runs.first * tileBytes, end = b + tileBytes; b < end; b++) {
+      const v = bytes[b]!;
+      out[o++] = HEX_CHARS[v >> 4]!;
+      out[o++] = HEX_CHARS[v & 15]!;
+    }
+    if (runs.count > 1) {
+      out[o++] = STAR;
+      const digits = decimalDigits(runs.count);
+      for (let d = digits - 1, n = runs.count; d >= 0; d--, n = Math.floor(n / 10)) out[o + d] = 48 + (n % 10);
+      o += digits;
+    }
+    out[o++] = runs.rowEnds ? 10 : 32;
+    if (o >= chunkBytes) {
+      yield out.subarray(0, o);
+      out = new Uint8Array(room);
+      o = 0;
+    }
+  }
+  if (o > 0) yield out.subarray(0, o);
+}
+
+const HEX_CHARS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const STAR = 42;
+
+/**
+ * The most bytes unpackMap writes (its files together) unless told otherwise: 512 MiB. With runs of equal
+ * tiles as one token, only a layer of mostly different neighbours comes near it (a 4096x4096 one is 151 MB
+ * of text); a directory form of more is refused before anything is written: no longer a thing to edit by hand.
  */
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The most bytes of tiles (all tile files together, as the map holds them) packMap makes from a directory
+ * form, and unpackMap unpacks: 768 MiB. A run token stands for up to a row of tiles, so a few KB of text can
+ * describe hundreds of MB; the tiles are counted before anything is allocated. packMap holds them once (plus
+ * about 60 MB), so whatever it accepts packs within 1 GB: a map of 35 layers of 1702x2023 is 545 MB of tiles
+ * (packed at a 305 MB peak, its empty rows never touched); 1 GiB of tiles that are not zero took 1.05 GB.
+ */
+export const MAX_TILE_BYTES = 768 * 1024 * 1024;
 
 /** One file of the directory form: its size, and its bytes as chunks made on demand. */
 export interface MapDirEntry {
@@ -106,8 +195,19 @@ export interface UnpackOptions {
  * the map's own size, whatever the text's.
  */
 export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {}): MapDirEntry[] {
+  // What packMap would refuse is not unpacked: checked on the declared sizes before the layers are inflated,
+  // and on the tiles read.
+  const tooManyTiles = (tileBytes: number) => {
+    if (tileBytes <= MAX_TILE_BYTES) return;
+    throw new MapError('mapdir.too_large', `the layers' tiles are ${megabytes(tileBytes)} together, over the ${megabytes(MAX_TILE_BYTES)} a map directory's tiles may take`, -1, 'map');
+  };
+  tooManyTiles(declaredTileBytes(bytes));
   const { files, tileTexts } = unpack(bytes, options.png);
-  const entries: MapDirEntry[] = [...files].map(([name, data]) => ({ name, ...(tileTexts.get(name) ?? { size: data.length, chunks: () => [data] }) }));
+  tooManyTiles([...tileTexts.values()].reduce((sum, t) => sum + t.tileBytes, 0));
+  const entries: MapDirEntry[] = [...files].map(([name, data]) => {
+    const text = tileTexts.get(name);
+    return text ? { name, size: text.size, chunks: text.chunks } : { name, size: data.length, chunks: () => [data] };
+  });
   const total = entries.reduce((sum, e) => sum + e.size, 0);
   const max = options.maxBytes ?? MAX_UNPACKED_BYTES;
   if (total > max) {
@@ -119,27 +219,67 @@ export function unpackMapEntries(bytes: Uint8Array, options: UnpackOptions = {})
 
 const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
+/** The bytes of tiles a map's layers declare (their data items' sizes), from its items only; 0 for a file that does not open. */
+function declaredTileBytes(bytes: Uint8Array): number {
+  let map: TwMap;
+  try {
+    map = readMap(bytes, { strict: false, skipData: true });
+  } catch (e) {
+    if (e instanceof CodecError) return 0; // refused by the full read as always
+    throw e;
+  }
+  let sum = 0;
+  for (const layer of map.groups.flatMap((g) => g.layers)) {
+    if (layer.kind !== 'tilemap') continue;
+    for (const { index, plain } of tileData(layer)) {
+      const { width, height } = layer.item;
+      // A skip-compressed layer expands to width x height tiles, unless readMap refuses it (TILEMAP_TOO_LARGE).
+      const expanded = Number.isInteger(width * height) && width > 0 && height > 0 && width * height <= MAX_SKIP_EXPANDED_TILES ? width * height * 4 : 0;
+      sum += plain ? (map.datafile!.data[index]?.size ?? 0) : expanded;
+    }
+  }
+  return sum;
+}
+
 /**
- * Parses tilesToText's form back into bytes (tiles separated by spaces or tabs, rows by line breaks). With
- * `size`, the first `size.height` lines must hold `size.width` tiles each (lines after them are tiles past
- * the layer's size, which DDNet ignores and resaves keep): a row one tile short, or a width changed in
- * map.json, is refused here with the line and column rather than packed into a map the reader refuses.
+ * Parses tilesToText's form back into bytes: tiles separated by spaces or tabs, rows by line breaks, a run of
+ * `count` equal tiles as `hex*count` (text without runs, as unpack wrote it before runs, reads as it always
+ * did). With `size`, the first `size.height` lines must hold `size.width` tiles each (lines after them are
+ * tiles past the layer's size, which DDNet ignores and resaves keep, at most `size.width` a line): a row one
+ * tile short, a run past the row's end, or a width changed in map.json, is refused here with the line and
+ * column rather than packed into a map the reader refuses. At most `maxTiles` tiles (default: MAX_TILE_BYTES of them), counted before
+ * anything is allocated (`mapdir.too_large`).
  */
-export function textToTiles(input: string | Uint8Array, tileBytes: number, file = 'tiles', size?: { width: number; height: number }): Uint8Array {
+export function textToTiles(
+  input: string | Uint8Array,
+  tileBytes: number,
+  file = 'tiles',
+  size?: { width: number; height: number },
+  maxTiles = Math.floor(MAX_TILE_BYTES / tileBytes),
+): Uint8Array {
   // Parsed as bytes (ASCII): the text of a large layer is never made a string.
   const text = typeof input === 'string' ? utf8.encode(input) : input;
-  // At most one tile per 2 * tileBytes hex digits and a separator.
-  const out = new Uint8Array(Math.floor((text.length + 1) / (tileBytes * 2 + 1)) * tileBytes);
+  // Twice over the text: checked and counted, then the tiles made, so that nothing is allocated for text
+  // that is refused and the tiles are allocated once at their size.
+  const count = scanTileText(text, tileBytes, file, size, maxTiles);
+  const out = new Uint8Array(count * tileBytes);
+  scanTileText(text, tileBytes, file, size, maxTiles, out);
+  return out;
+}
+
+/** textToTiles' pass over the text: checks it and returns the number of tiles; with `out`, writes them there. */
+function scanTileText(text: Uint8Array, tileBytes: number, file: string, size: { width: number; height: number } | undefined, maxTiles: number, out?: Uint8Array): number {
   let n = 0;
   let line = 1;
   let lineStart = 0;
   let rowTiles = 0;
+  const tile = new Uint8Array(tileBytes);
   const at = (i: number) => `${file}:${line}:${i - lineStart + 1}`;
   const bad = (start: number) => {
     let end = start;
-    while (end < text.length && end - start < 40 && ![32, 10, 13, 9].includes(text[end]!)) end++;
+    while (end < text.length && end - start < 40 && !isSeparator(text[end]!)) end++;
     const token = new TextDecoder().decode(text.subarray(start, end));
-    return new MapError('mapdir.tile', `"${token}" is not a tile of ${tileBytes} bytes in hex`, -1, at(start));
+    return new MapError('mapdir.tile', `"${token}" is not a tile of ${tileBytes} bytes in hex, nor a run of one (${'00'.repeat(tileBytes)}*count)`, -1, at(start));
   };
   const endRow = (i: number) => {
     if (size && line <= size.height && rowTiles !== size.width) {
@@ -160,18 +300,43 @@ export function textToTiles(input: string | Uint8Array, tileBytes: number, file 
       continue;
     }
     const start = i;
-    if (n + tileBytes > out.length) throw bad(start);
+    let zero = true;
     for (let b = 0; b < tileBytes; b++, i += 2) {
       const hi = HEX_VALUE[text[i]!] ?? -1;
       const lo = HEX_VALUE[text[i + 1]!] ?? -1;
       if (hi < 0 || lo < 0) throw bad(start);
-      out[n++] = (hi << 4) | lo;
+      tile[b] = (hi << 4) | lo;
+      if (hi | lo) zero = false;
     }
-    if (i < text.length) {
-      const next = text[i]!;
-      if (next !== 32 && next !== 10 && next !== 13 && next !== 9) throw bad(start);
+    let run = 1;
+    if (text[i] === STAR) {
+      const digits = ++i;
+      run = 0;
+      // At most 10 digits: no row is wider than 2^31 tiles, and the count stays an exact integer.
+      while (i < text.length && i - digits < 10 && text[i]! >= 48 && text[i]! <= 57) run = run * 10 + text[i++]! - 48;
+      if (i === digits || run === 0) throw bad(start);
     }
-    rowTiles++;
+    if (i < text.length && !isSeparator(text[i]!)) throw bad(start);
+    // Lines past the layer's height (tiles past its size) hold at most a row each too, as unpack writes them:
+    // a run there costs text for every row of tiles it stands for.
+    if (size && rowTiles + run > size.width) {
+      const row = line <= size.height ? `row ${line - 1}` : `line ${line} (tiles past the layer's ${plural(size.height, 'row')})`;
+      const what = run > 1 ? `a run of ${run} tiles after ${plural(rowTiles, 'tile')} goes past the end of ${row}` : `${row} has more than ${plural(size.width, 'tile')}`;
+      throw new MapError('mapdir.tile_row', `${what}; the layer is ${plural(size.width, 'tile')} wide (map.json)`, -1, at(start));
+    }
+    if (run > maxTiles - n) {
+      throw new MapError('mapdir.too_large', `the tiles come to more than ${plural(maxTiles, 'tile')} (${megabytes(maxTiles * tileBytes)}), the most a map directory's tiles may take together`, -1, at(start));
+    }
+    // The array is new: zero tiles are there already, and their pages are never touched (an empty layer of
+    // a large map costs no memory). A run repeats its first tile, copied in doubling blocks.
+    if (out && !zero) {
+      const first = n * tileBytes;
+      out.set(tile, first);
+      const end = (n + run) * tileBytes;
+      for (let filled = first + tileBytes; filled < end; filled += Math.min(filled - first, end - filled)) out.copyWithin(filled, first, first + Math.min(filled - first, end - filled));
+    }
+    n += run;
+    rowTiles += run;
   }
   // The last line, unless the text ended with its line break.
   if (lineStart < text.length) endRow(text.length);
@@ -179,8 +344,10 @@ export function textToTiles(input: string | Uint8Array, tileBytes: number, file 
   if (size && line < size.height && size.width > 0) {
     throw new MapError('mapdir.tile_row', `${plural(line, 'row')}; the layer is ${plural(size.height, 'tile')} high (map.json)`, -1, `${file}:${line + 1}:1`);
   }
-  return n === out.length ? out : out.slice(0, n);
+  return n;
 }
+
+const isSeparator = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** The value of each hex digit's char code; -1 for every other byte. */
 const HEX_VALUE = new Int8Array(256).fill(-1);
@@ -198,10 +365,13 @@ export function unpackMap(bytes: Uint8Array, options: UnpackOptions = {}): MapFi
   return files;
 }
 
-function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; tileTexts: Map<string, Omit<MapDirEntry, 'name'>> } {
+/** A tile file of the directory form: its text's size, made on demand, and the bytes of tiles it holds. */
+type TileText = Omit<MapDirEntry, 'name'> & { tileBytes: number };
+
+function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; tileTexts: Map<string, TileText> } {
   const map = readMap(bytes, { strict: false });
   const files: MapFiles = new Map();
-  const tileTexts = new Map<string, Omit<MapDirEntry, 'name'>>();
+  const tileTexts = new Map<string, TileText>();
   const imageNames = listImages(map);
   const soundNames = soundFileNames(map);
   const convert = (value: unknown, path: (string | number)[], width: number): unknown => {
@@ -231,7 +401,7 @@ function unpack(bytes: Uint8Array, png?: PngEncodeOptions): { files: MapFiles; t
       const file = `layers/g${g}-l${l}${layerName ? `-${layerName}` : ''}.${path.at(-1)}.txt`;
       const tiles = value.bytes;
       files.set(file, new Uint8Array(0)); // its place in the order; the text is made on demand
-      tileTexts.set(file, { size: tileTextSize(tiles, info.tileBytes), chunks: () => tileTextChunks(tiles, width, info.tileBytes) });
+      tileTexts.set(file, { size: tileTextSize(tiles, width, info.tileBytes), tileBytes: tiles.length, chunks: () => tileTextChunks(tiles, width, info.tileBytes) });
       return { tiles: file, tile: info.tile };
     }
     if (Array.isArray(value)) return value.map((v, i) => convert(v, [...path, i], width));
@@ -298,6 +468,8 @@ export function packMap(files: MapFiles): Uint8Array {
       i && i.severity === 'error' && typeof i.path === 'string' ? [/^groups\[\d+\]\.layers\[\d+\]/.exec(i.path)?.[0] ?? ''] : [],
     ),
   );
+  // What is left of MAX_TILE_BYTES for the tile files not read yet.
+  let tileBudget = MAX_TILE_BYTES;
   /** The layer's size, and whether it is a physics layer (whose `tiles` are zeroed tiles for Teeworlds). */
   type Size = { width: number; height: number; physics: boolean } | undefined;
   const revive = (value: unknown, path: JsonPath, channels: number, size: Size): unknown => {
@@ -337,7 +509,9 @@ export function packMap(files: MapFiles): Uint8Array {
       const text = need(file);
       // A physics layer's Teeworlds tiles may be missing (DDNet never reads them): empty text stays empty.
       const compatMissing = size?.physics && path.at(-1) === 'tiles' && text.length === 0;
-      return info.view(textToTiles(text, info.tileBytes, file, compatMissing ? undefined : size));
+      const tiles = textToTiles(text, info.tileBytes, file, compatMissing ? undefined : size, Math.floor(tileBudget / info.tileBytes));
+      tileBudget -= tiles.length;
+      return info.view(tiles);
     }
     let ch = channels;
     let sz = size;
@@ -362,7 +536,7 @@ export function packMap(files: MapFiles): Uint8Array {
   checkShape(model, fail);
   const revived = revive(model, [], 4, undefined) as Omit<TwMap, 'datafile' | 'unreadData'>;
   const originalBytes = files.get(ORIGINAL_MAP);
-  const original = originalBytes ? readMap(originalBytes, { strict: false }) : undefined;
+  const original = originalBytes ? readOriginal(originalBytes) : undefined;
   const map: TwMap = { ...revived, datafile: original?.datafile, unreadData: original?.unreadData } as TwMap;
   map.items ??= {};
   map.unknownItems ??= [];
@@ -377,9 +551,99 @@ export function packMap(files: MapFiles): Uint8Array {
   }
   // The fixed point: what is written reads back as map.json says (a name too long for its item, a number
   // where a string belongs, a fraction where an int belongs would otherwise change silently).
-  const difference = firstDifference(map, readMap(packed, { strict: false }));
+  const difference = firstDifference(map, readBack(packed, map));
   if (difference) throw readBackError(MAP_JSON, json, difference);
   return packed;
+}
+
+/**
+ * Reads a map leaving out the tiles that are stored as they are (not skip-compressed) in data items nothing
+ * else reads: `skipped` lists those data items. Their bytes are the layer's tiles, so they can be compared and
+ * checked as they inflate rather than held (a map of 35 layers of 1702x2023 holds 545 MB of tiles; packMap
+ * held them three times, 1.3 GB).
+ */
+function readWithoutPlainTiles(df: Datafile): { map: TwMap; skipped: Set<number> } {
+  // Which elements ask for each data item (tiles, pixels, sounds: what readMap's inflateData decides).
+  const wanted = new Map<number, number>();
+  const items = readMap(df, { strict: false, inflateData: (i) => (wanted.set(i, (wanted.get(i) ?? 0) + 1), false) });
+  const plain = new Map<number, number>();
+  for (const layer of items.groups.flatMap((g) => g.layers)) {
+    if (layer.kind !== 'tilemap') continue;
+    for (const { index, plain: isPlain } of tileData(layer)) if (isPlain) plain.set(index, (plain.get(index) ?? 0) + 1);
+  }
+  // A reference past the data items is refused by readMap as always.
+  const skipped = new Set([...plain].filter(([i, n]) => i < df.data.length && wanted.get(i) === n).map(([i]) => i));
+  return { map: readMap(df, { strict: false, inflateData: (i) => !skipped.has(i) }), skipped };
+}
+
+/** The data items of a tilemap layer's tiles: the field's model property, and whether they are stored as they are. */
+function tileData(layer: TilemapLayer): { index: number; property: string; plain: boolean }[] {
+  const info = TILEMAP_KINDS.find((k) => k.kind === layer.tilemapKind)!;
+  const item = layer.item as unknown as Record<string, unknown>;
+  const fields = info.field === 'data' ? [{ field: 'data', property: 'tiles' }] : [{ field: 'data', property: 'tiles' }, { field: info.field, property: info.property! }];
+  return fields.flatMap(({ field, property }) => {
+    const index = item[field];
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) return [];
+    // Skip compression (version 4) is for the `data` of tiles and game layers only (see readMap).
+    return [{ index, property, plain: !(field === 'data' && info.field === 'data' && layer.item.version >= 4) }];
+  });
+}
+
+/** original.map as packMap needs it: its container, and the data items readMap could not read. */
+function readOriginal(bytes: Uint8Array): { datafile: Datafile; unreadData: Set<number> } {
+  const df = openDatafile(bytes);
+  const { map, skipped } = readWithoutPlainTiles(df);
+  const unreadData = new Set(map.unreadData);
+  // What readMap would have found unreadable among the tiles left out: data that does not inflate. Each is
+  // inflated and dropped in turn.
+  for (const index of skipped) {
+    const data = df.data[index];
+    if (!data) continue;
+    try {
+      data.bytes();
+    } catch {
+      unreadData.add(index);
+    } finally {
+      data.unload();
+    }
+  }
+  return { datafile: df, unreadData };
+}
+
+/** Datafile.read, its errors as readMap gives them (MapError, the DatafileError as cause). */
+function openDatafile(bytes: Uint8Array): Datafile {
+  try {
+    return Datafile.read(bytes);
+  } catch (e) {
+    if (e instanceof CodecError && !(e instanceof MapError)) throw new MapError(e.code, e.detail, e.offset, e.path, { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * readMap of the packed map, for the comparison with `wanted`: the tiles stored as they are are compared
+ * with wanted's as they inflate, and where they are equal the read map gets wanted's tiles, so that the
+ * map packed is never held twice.
+ */
+function readBack(packed: Uint8Array, wanted: TwMap): TwMap {
+  const df = openDatafile(packed);
+  let equal = true;
+  const { map, skipped } = readWithoutPlainTiles(df);
+  delete map.dataSkipped;
+  map.groups.forEach((group, g) =>
+    group.layers.forEach((layer, l) => {
+      const other = wanted.groups[g]?.layers[l];
+      if (layer.kind !== 'tilemap' || other?.kind !== 'tilemap' || other.tilemapKind !== layer.tilemapKind) return;
+      for (const { index, property } of tileData(layer)) {
+        const view = (other as unknown as Record<string, TileView | undefined>)[property];
+        if (!skipped.has(index)) continue;
+        if (view && df.data[index]!.equals(view.bytes)) (layer as unknown as Record<string, TileView>)[property] = view;
+        else equal = false;
+      }
+    }),
+  );
+  // Tiles that differ: the whole map read, for firstDifference to say where (a map that is refused anyway).
+  return equal ? map : readMap(packed, { strict: false });
 }
 
 /** map.json nests 8 levels deep (groups[].layers[].quads[].topLeft.x); far more is not a map. */

@@ -4,7 +4,7 @@ export type { PngEncodeOptions } from './png-encode.js';
 export { checkDirReference, MAX_FILE_NAME_BYTES, mapresFileName, safeFileName, uniqueFileNames } from './file-names.js';
 export { decodePng, readPngHeader, type PngHeader } from './png.js';
 export { checkOggOpus, extractSounds, findSound, replaceSound, soundFileNames } from './sounds.js';
-export { MAP_JSON, MAX_UNPACKED_BYTES, ORIGINAL_MAP, packMap, textToTiles, tileTextChunks, tilesToText, unpackMap, unpackMapEntries, type MapDirEntry, type MapFiles, type UnpackOptions } from './dir.js';
+export { MAP_JSON, MAX_TILE_BYTES, MAX_UNPACKED_BYTES, ORIGINAL_MAP, packMap, textToTiles, tileTextChunks, tilesToText, unpackMap, unpackMapEntries, type MapDirEntry, type MapFiles, type UnpackOptions } from './dir.js';
 export { diffMapFiles, diffMaps, formatMapDiff, plural, type DiffMapReader, type MapDiff, type MapDifference, type TileChange } from './diff.js';
 export { gameTileColour, renderGameLayer, renderGameLayerFile, renderMap, renderMapFile, renderScale, type RenderOptions, type RenderScale } from './render.js';
 export { convert07ToDdnet, convert07ToDdnetFile, hasTeeworlds07Form } from './convert.js';

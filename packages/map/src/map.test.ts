@@ -143,6 +143,27 @@ describe('maps built from scratch', () => {
   });
 });
 
+describe('two items of a one-per-map type (issue 36 row 15)', () => {
+  it('a map written afresh whose second info item is kept as unknown with id 0: the info gets the next id, and comes first', () => {
+    const map = readMap(writeMap(newMap()));
+    map.info = { item: { version: 1, author: -1, mapVersion: -1, credits: -1, license: -1 }, author: 'a', mapVersion: undefined, credits: undefined, license: undefined, settings: undefined };
+    map.datafile = undefined;
+    map.unknownItems.push({ type: 1, id: 0, data: Int32Array.of(1, -1, -1, -1, -1) });
+    const bytes = writeMap(map);
+    const infoItems = Datafile.read(bytes).itemsOfType(1);
+    expect(infoItems.map((i) => i.id)).toEqual([1, 0]);
+    const back = readMap(bytes);
+    expect(back.info?.author).toBe('a');
+    expect(back.unknownItems.map((i) => [i.type, i.id])).toEqual([[1, 0]]);
+  });
+
+  it('two items of one type and id in the model: refused, not written', () => {
+    const map = readMap(writeMap(newMap()));
+    map.unknownItems.push({ type: 100, id: 3, data: Int32Array.of(1) }, { type: 100, id: 3, data: Int32Array.of(2) });
+    expect(() => writeMap(map)).toThrow(expect.objectContaining({ code: 'WRITE_DUPLICATE_ID' }));
+  });
+});
+
 describe('validateMap', () => {
   const codes = (map: TwMap) => validateMap(map).filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.path}`);
 

@@ -172,6 +172,11 @@ class MapWriter {
         if (!info) continue;
         let list = this.srcItems.get(info.name);
         if (!list) this.srcItems.set(info.name, (list = []));
+        // As readMap reads them: a second item of a one-per-map type (info, version) is an unknown item, kept
+        // with its id; the first keeps its own (issue 36: it was numbered 0 beside a second one of id 0, and
+        // the file had two info items of id 0, which readers refuse). DDNet's map_resave copies every item with
+        // its id (DDNet 16.4 src/tools/map_resave.cpp).
+        if (info.oneItem && list.length > 0) continue;
         list.push(item);
       }
     }
@@ -610,13 +615,18 @@ class MapWriter {
         out.items.push(...blockItems(info.name, item.type, item.uuid));
       }
     }
-    // Unknown items the source did not have (added by the caller), then new blocks in type order.
+    // Unknown items the source did not have (added by the caller), then new blocks in type order. A new block
+    // of a one-per-map type goes before unknown items of its type: readMap takes the first such item as the
+    // map's, the others as unknown items (a map packed without original.map whose second info item is kept
+    // as unknown, issue 36).
+    const addBlock = (info: (typeof MAP_ITEM_TYPES)[number]) => {
+      if (placed.has(info.name) || !this.blocks.get(info.name)?.length) return;
+      placed.add(info.name);
+      this.blocks.get(info.name)!.forEach((data, i) => out.addItem(info.typeId ?? info.uuid!, this.itemId(info.name, i), data));
+    };
+    for (const info of MAP_ITEM_TYPES) if (info.oneItem && [...unknown].some((item) => item.type === info.typeId && item.uuid === undefined)) addBlock(info);
     for (const item of unknown) out.items.push(item);
-    for (const info of MAP_ITEM_TYPES) {
-      if (placed.has(info.name) || !this.blocks.get(info.name)?.length) continue;
-      const block = this.blocks.get(info.name)!;
-      block.forEach((data, i) => out.addItem(info.typeId ?? info.uuid!, this.itemId(info.name, i), data));
-    }
+    for (const info of MAP_ITEM_TYPES) addBlock(info);
   }
 
   /**
@@ -631,8 +641,8 @@ class MapWriter {
     if (!isCollectedItemType(name)) {
       // Ids out of order are kept while the type has as many items as it was read with: DDNet sees the same file.
       const count = this.blocks.get(name)?.length ?? 0;
-      if (count !== src.length || new Set(src.map((item) => item.id)).size !== count) return i;
-      return src[i]!.id;
+      if (count === src.length && new Set(src.map((item) => item.id)).size === count) return src[i]!.id;
+      return this.positionalIds(name, count)[i]!;
     }
     let ids = this.collectedIds.get(name);
     if (!ids) {
@@ -650,6 +660,23 @@ class MapWriter {
       this.collectedIds.set(name, ids);
     }
     return ids[i]!;
+  }
+
+  /**
+   * Ids by position (0, 1, ...) for a structure block written afresh, past the ids of unknown items of the same
+   * type written beside it (a second info item kept as unknown with id 0 would otherwise share its id with
+   * the info item: issue 36).
+   */
+  private positionalIds(name: MapItemName, count: number): number[] {
+    let ids = this.collectedIds.get(name);
+    if (!ids) {
+      const typeId = MAP_ITEM_TYPES.find((t) => t.name === name)?.typeId;
+      const taken = new Set(this.map.unknownItems.filter((item) => !this.absorbed.has(item) && item.uuid === undefined && item.type === typeId).map((item) => item.id));
+      ids = [];
+      for (let next = 0; ids.length < count; next++) if (!taken.has(next)) ids.push(next);
+      this.collectedIds.set(name, ids);
+    }
+    return ids;
   }
 }
 
