@@ -563,6 +563,8 @@ export class NetClient {
       // (src/engine/client/client.cpp, NETMSG_MAP_CHANGE: load or download the map, then SendReady) the
       // client loads again, and the server starts it over (con_ready, start info, enter, a full snapshot).
       this.state = 'loading';
+      // Back in game within the connect time-out, counted from the change.
+      this.started = this.clock.now();
       this.changingMap = true;
       this.reloading = true;
       this.snapshots = new SnapshotReceiver(this.protocol);
