@@ -3,7 +3,9 @@
 // client through the handshake and a 100-byte map download, then
 // - `keyframes`: one big snapshot, then `snap_empty` messages 251 ticks apart (each a keyframe of the big
 //   snapshot in a demo: a few bytes sent cost tens of KB recorded);
-// - `chat`: a small snapshot every two ticks and chat lines as fast as the socket takes them.
+// - `chat`: a small snapshot every two ticks and chat lines as fast as the socket takes them;
+// - `ticks`: a snapshot every 20 ms from tick 2^31 - 161 to the last an int holds (2^31 - 1), then keep-alives.
+// `options.mapName` names the map (default `hostile`; a name of 64+ bytes is what a demo header cannot hold).
 // It acknowledges the client's vital chunks (so the client never times out on them) and runs until stopped.
 // Used by test/net/record-stream.test.ts; by hand:
 //   node test/net-hostile-server.mjs keyframes 8400 &   /usr/bin/time -v node packages/cli/bin/twcodec.cjs net record 127.0.0.1:8400 out.demo --seconds 4
@@ -32,7 +34,8 @@ function packedDelta(base, next) {
 }
 
 /** Starts the server on 127.0.0.1:`port` (0: a free one); resolves with its port and stop(). */
-export async function startHostileServer(mode, port = 0) {
+export async function startHostileServer(mode, port = 0, options = {}) {
+  const mapName = options.mapName ?? 'hostile';
   const socket = createSocket('udp4');
   await new Promise((resolve) => socket.bind(port, '127.0.0.1', resolve));
   let client;
@@ -49,6 +52,8 @@ export async function startHostileServer(mode, port = 0) {
   const chunks = (messages, vital) =>
     send({ kind: 'connection', header: { flags: 0, ack, num_chunks: messages.length }, flags: [], chunks: messages.map((message) => ({ flags: vital ? ['vital'] : [], size: 0, ...(vital ? { sequence: (sequence = (sequence + 1) % 1024) } : {}), message })) });
   const snapshot = (tick, deltaTick, next, base) => {
+    // A full snapshot at the last tick an int holds has no field for its delta tick (tick + 1).
+    if (tick - deltaTick > 2 ** 31 - 1) return;
     const data = packedDelta(base, next);
     const numParts = Math.max(1, Math.ceil(data.length / 900));
     for (let part = 0; part < numParts; part++) {
@@ -58,7 +63,18 @@ export async function startHostileServer(mode, port = 0) {
   };
   const play = () => {
     let tick = 100;
-    if (mode === 'keyframes') {
+    if (mode === 'ticks') {
+      tick = 2 ** 31 - 161;
+      timer = setInterval(() => {
+        if (tick > 2 ** 31 - 1) return send({ kind: 'control', header: { flags: 4, ack, num_chunks: 0 }, flags: ['control'], control: { id: 0, kind: 'keep_alive' } });
+        const next = new Snapshot([{ type: 200, id: 0, data: Int32Array.of(tick & 0xffff) }]);
+        const base = sentSnapshots.get(acked);
+        snapshot(tick, base ? acked : -1, next, base ?? new Snapshot([]));
+        sentSnapshots.set(tick, next);
+        for (const t of sentSnapshots.keys()) if (t < acked) sentSnapshots.delete(t);
+        tick += 2;
+      }, 20);
+    } else if (mode === 'keyframes') {
       const big = bigSnapshot();
       snapshot(tick, -1, big, new Snapshot([]));
       timer = setInterval(() => {
@@ -99,7 +115,7 @@ export async function startHostileServer(mode, port = 0) {
       if (c.sequence !== undefined) ack = c.sequence;
       const kind = c.message.kind;
       if (kind === 'input') acked = Math.max(acked, c.message.ackGameTick);
-      if (kind === 'info') chunks([{ kind: 'map_change', mapName: 'hostile', mapCrc: crc32(MAP) | 0, mapSize: MAP.length }], true);
+      if (kind === 'info') chunks([{ kind: 'map_change', mapName, mapCrc: crc32(MAP) | 0, mapSize: MAP.length }], true);
       else if (kind === 'request_map_data') chunks([{ kind: 'map_data', last: true, mapCrc: crc32(MAP) | 0, chunk: 0, chunkSize: MAP.length, data: MAP }], true);
       else if (kind === 'ready') chunks([{ kind: 'con_ready' }], true);
       else if (kind === 'enter_game' && timer === undefined) play();

@@ -17,8 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'twcodec-record-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `net record` for `seconds` against the hostile server: exit code, stderr, wall seconds, peak RSS in MB. */
-async function record(mode: 'keyframes' | 'chat', seconds: number, out: string) {
-  const server = await startHostileServer(mode);
+async function record(mode: 'keyframes' | 'chat' | 'ticks', seconds: number, out: string, options: { mapName?: string } = {}) {
+  const server = await startHostileServer(mode, 0, options);
   try {
     const child = spawn(TIME, ['-f', 'TIME %e %M', 'node', join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'net', 'record', `127.0.0.1:${server.port}`, out, '--seconds', String(seconds)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -51,4 +51,25 @@ describe.skipIf(!existsSync(TIME))('net record streams its demo to disk (hostile
       expect(JSON.parse(info.stdout)).toMatchObject({ fileSize: size, header: { mapName: 'hostile', type: 'client' } });
     }, 60_000);
   }
+
+  it('ticks up to 2^31 - 1 (issue 36: BAD_FIELD input.prediction_tick thrown from the input timer, a stack trace, nothing written): recorded on time, the demo reads back to the last tick', async () => {
+    const out = join(dir, 'ticks.demo');
+    const { code, stderr } = await record('ticks', 5, out);
+    expect(stderr).toMatch(/^recorded \d+ snapshots in 5 s from 127\.0\.0\.1:\d+ to .*ticks\.demo\nTIME/);
+    expect(code).toBe(0);
+    const snaps = await runCli(['demo', 'snapshots', '--summary', out]);
+    const ticks = snaps.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { tick: number }).tick);
+    expect(ticks.at(-1)).toBe(2 ** 31 - 1);
+    expect(ticks.length).toBeGreaterThan(50);
+  }, 60_000);
+
+  it('a map name of 64+ bytes (issue 36: HEADER_FIELD after the whole download): cut into the header as DDNet does, said in one line', async () => {
+    const out = join(dir, 'long-name.demo');
+    const mapName = `${'long'.repeat(20)}_map`;
+    const { code, stderr } = await record('chat', 2, out, { mapName });
+    expect(stderr).toContain(`the map name is longer than a demo header holds (63 bytes): the header has '${mapName.slice(0, 63)}'\n`);
+    expect(code).toBe(0);
+    const info = await runCli(['demo', 'info', out]);
+    expect(JSON.parse(info.stdout)).toMatchObject({ header: { mapName: mapName.slice(0, 63) } });
+  }, 60_000);
 });
