@@ -3,10 +3,12 @@
 // recordDemo on a fake clock, and into a ServerInfoQuery. No socket and no real time: every wait of the client is
 // one of the fake clock, so a wait without a time-out shows as a result that never comes.
 //
-// Properties: the client never throws from receive; the recording ends, within the client's time-outs after the
-// last datagram, in a demo or one CodecError (the connection closing, NO_MAP, DEMO_TOO_BIG, a map download that
-// does not check out, ...), a demo ended early only by the server (`stopped` closed or timeout, the client
-// closed); a second recording whose signal is aborted after the last datagram ends at once, in a demo of what it
+// Properties: the client never throws from receive or from its timers; the recording (streamed through a sink,
+// as `net record` writes it to disk, the final header put over its first bytes) ends, within the client's
+// time-outs after the last datagram, in a demo or one CodecError (the connection closing, NO_MAP, DEMO_TOO_BIG, a
+// map download that does not check out, ...), a demo ended early only by the connection (`stopped` closed,
+// timeout or error, the client closed with a CodecError) or by a map change (`stopped` map_change, the next map
+// named); the inputs marked for it record with the real caps (`net record`'s); a second recording whose signal is aborted after the last datagram ends at once, in a demo of what it
 // recorded or one CodecError (ABORTED before its first snapshot); a chat line said on entering the game is
 // acknowledged or refused (flushed() settles) in that time too; a recorded demo reads back (readDemo, every event)
 // with the snapshots it counted, resaves to its bytes, stays within its cap and holds the downloaded map; the
@@ -14,8 +16,8 @@
 // query never throws, and what it gives is well formed.
 import { CodecError } from '@twcodec/datafile';
 import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
-import { decodePacket, encodePacket, NetClient, recordDemo, ServerInfoQuery } from '@twcodec/net';
-import { crc32 } from '@twcodec/runtime';
+import { decodePacket, DEFAULT_MAX_DEMO_SIZE, DEFAULT_MAX_MAP_SIZE, encodePacket, NetClient, recordDemo, ServerInfoQuery } from '@twcodec/net';
+import { concatBytes, crc32 } from '@twcodec/runtime';
 import { INFO_TOKEN, readInput } from './net-client-seeds.mjs';
 import { check, equalBytes } from './properties.mjs';
 
@@ -23,10 +25,12 @@ import { check, equalBytes } from './properties.mjs';
 const CONNECT_TIMEOUT = 2000;
 const TIMEOUT = 1000;
 const RECORD_MS = 600;
-/** The demo's cap: small, so that an input that inflates the demo meets it. */
+/** The demo's cap: small, so that an input that inflates the demo meets it (the real one: DEFAULT_MAX_DEMO_SIZE). */
 const MAX_DEMO_BYTES = 2 * 1024 * 1024;
-/** The map download's cap (a server announcing more gets MAP_TOO_BIG). */
+/** The map download's cap (a server announcing more gets MAP_TOO_BIG; the real one: DEFAULT_MAX_MAP_SIZE). */
 const MAX_MAP_BYTES = 256 * 1024;
+/** With the real caps, a streamed demo is kept for reading back up to this size (its bytes are counted beyond). */
+const KEEP_STREAMED_BYTES = 8 * 1024 * 1024;
 
 /** A clock that moves only when told: timers run in order of their due time. */
 class FakeClock {
@@ -125,17 +129,28 @@ function infoQuery(protocol, datagrams) {
 
 /** `net record` and `net say`'s side: the client in game, a chat line said, the recording. */
 async function netClient(bytes) {
-  const { protocol, downloadMap, token, datagrams } = readInput(bytes);
+  const { protocol, downloadMap, realCaps, token, datagrams } = readInput(bytes);
   infoQuery(protocol, datagrams);
   const clock = new FakeClock();
   let sent = 0;
-  const client = new NetClient({ protocol, name: 'fuzz', token, clock, connectTimeout: CONNECT_TIMEOUT, timeout: TIMEOUT, downloadMap, maxMapSize: MAX_MAP_BYTES }, () => void sent++);
-  const recording = outcome(recordDemo(client, { duration: RECORD_MS, timestamp: '2026-11-23_00-00-00', maxBytes: MAX_DEMO_BYTES }));
-  // The same, stopped by its signal (net record's Ctrl-C) after the last datagram: the duration does not end it first.
+  const maxBytes = realCaps ? DEFAULT_MAX_DEMO_SIZE : MAX_DEMO_BYTES;
+  const client = new NetClient({ protocol, name: 'fuzz', token, clock, connectTimeout: CONNECT_TIMEOUT, timeout: TIMEOUT, downloadMap, maxMapSize: realCaps ? DEFAULT_MAX_MAP_SIZE : MAX_MAP_BYTES }, () => void sent++);
+  // Streamed as `net record` streams it to disk: the chunks kept (up to a size), counted.
+  const streamed = { chunks: [], bytes: 0 };
+  const sink = (chunk) => {
+    streamed.bytes += chunk.length;
+    if (streamed.bytes <= KEEP_STREAMED_BYTES) streamed.chunks.push(chunk.slice());
+  };
+  const recording = outcome(recordDemo(client, { duration: RECORD_MS, timestamp: '2026-11-23_00-00-00', maxBytes, sink }));
+  // The same, kept in memory and stopped by its signal (net record's Ctrl-C) after the last datagram: the duration
+  // does not end it first.
   const stop = new AbortController();
-  const stopped = outcome(recordDemo(client, { duration: 1e9, timestamp: '2026-11-23_00-00-00', maxBytes: MAX_DEMO_BYTES, signal: stop.signal }));
+  const stopped = outcome(recordDemo(client, { duration: 1e9, timestamp: '2026-11-23_00-00-00', maxBytes, signal: stop.signal }));
   let said;
+  // The map of the game the recordings began in (after a map change, client.map is the next one).
+  let recordedMap;
   client.on('ingame', () => {
+    recordedMap ??= client.map;
     try {
       client.say('fuzz says hi');
       said = outcome(client.flushed());
@@ -165,22 +180,33 @@ async function netClient(bytes) {
   if (said) check('value' in said || 'error' in said, `net-client: flushed() did not settle within ${budget} ms of the fake clock (state ${client.state})`);
   for (const error of [recording.error, stopped.error, said?.error]) if (error !== undefined) check(error instanceof CodecError, `net-client: ended with ${error?.constructor?.name}: ${error?.message}`);
   const early = recording.value?.stopped;
-  check(early === undefined || ((early === 'closed' || early === 'timeout') && client.state === 'closed' && recording.value.closeError instanceof CodecError), `net-client: a recording without a signal ended early with stopped ${early} (state ${client.state})`);
+  const byConnection = (early === 'closed' || early === 'timeout' || early === 'error') && client.state === 'closed' && recording.value.closeError instanceof CodecError;
+  const byMapChange = early === 'map_change' && typeof recording.value.nextMap?.name === 'string';
+  check(early === undefined || byConnection || byMapChange, `net-client: a recording without a signal ended early with stopped ${early} (state ${client.state})`);
+  if (recording.value) {
+    // The streamed demo: the final header over the first bytes the sink took (what net record leaves on disk).
+    check(streamed.bytes <= maxBytes + 65536, `net-client: ${streamed.bytes} bytes streamed past the cap of ${maxBytes}`);
+    if (streamed.bytes <= KEEP_STREAMED_BYTES) {
+      const file = concatBytes(streamed.chunks);
+      file.set(recording.value.demo.subarray(0, Math.min(recording.value.demo.length, file.length)), 0);
+      recording.value = { ...recording.value, demo: file };
+    } else recording.value = undefined;
+  }
   const elapsed = clock.time - 1_700_000_000_000;
   // What the client sends: handshakes, inputs and keep-alives by the clock, answers and resends by what came.
   check(sent <= 4 * (received + elapsed / 20) + 16, `net-client: ${sent} datagrams sent for ${received} received in ${elapsed} ms`);
   client.disconnect();
   clock.advance(40);
   check(clock.timers.size === 0, `net-client: ${clock.timers.size} timers left after disconnect`);
-  for (const result of [recording.value, stopped.value]) if (result) checkDemo(result, client, downloadMap);
+  for (const result of [recording.value, stopped.value]) if (result && result.demo.length <= KEEP_STREAMED_BYTES) checkDemo(result, recordedMap, downloadMap, maxBytes);
 }
 
 /** A recorded demo reads back with the snapshots it counted, resaves to its bytes, stays within its cap and holds the downloaded map. */
-function checkDemo({ demo, snapshots }, client, downloadMap) {
-  check(demo.length <= MAX_DEMO_BYTES + 65536, `net-client: a demo of ${demo.length} bytes past its cap of ${MAX_DEMO_BYTES}`);
+function checkDemo({ demo, snapshots }, recordedMap, downloadMap, maxBytes) {
+  check(demo.length <= maxBytes + 65536, `net-client: a demo of ${demo.length} bytes past its cap of ${maxBytes}`);
   // A downloaded map is in the demo, whole and as announced.
-  const map = client.map?.data;
-  check(!downloadMap || (map !== undefined && map.length === client.map.size && (crc32(map) | 0) === (client.map.crc | 0)), 'net-client: in game without the map it was to download, or with one other than announced');
+  const map = recordedMap?.data;
+  check(!downloadMap || (map !== undefined && map.length === recordedMap.size && (crc32(map) | 0) === (recordedMap.crc | 0)), 'net-client: in game without the map it was to download, or with one other than announced');
   if (map) check(equalBytes(readDemo(demo).map ?? new Uint8Array(0), map), 'net-client: the demo does not hold the downloaded map');
   let read = 0;
   for (const e of demoEvents(readDemo(demo))) if (e.kind === 'snapshot') read++;

@@ -7,7 +7,7 @@ import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverInfo } from '../packages/net/src/node.js';
+import { connect, serverInfo } from '../packages/net/src/node.js';
 
 export const SERVER_BINARIES = { '0.6': '/usr/games/DDNet-Server', '0.7': '/usr/games/teeworlds-server' } as const;
 /** Maps shipped with the server packages (ddnet-data, teeworlds-data). */
@@ -27,6 +27,19 @@ export interface LiveServer {
   /** Resolves when the server printed `text` (rejects after `ms`). */
   waitForLog(text: string, ms?: number): Promise<void>;
   stop(): void;
+  /**
+   * Runs a console command (e.g. `change_map ctf1`) as an rcon-authenticated player: a client of its own logs in
+   * with the server's rcon password (startServer's `rcon` option), sends it and leaves. Over the game protocol
+   * rather than the econ: DDNet 16.4 opens its econ for IPv4 and IPv6 with the same address
+   * (src/engine/shared/econ.cpp: NETTYPE_ALL), so `ec_bindaddr 127.0.0.1` fails to bind ("net: failed to bind
+   * socket with domain 10") and only a wildcard address works, which these tests do not open.
+   */
+  rcon(command: string): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Set an rcon password of the server's own, for LiveServer.rcon. */
+  rcon?: boolean;
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -37,13 +50,14 @@ async function freeUdpPort(): Promise<number> {
   return port;
 }
 
-export async function startServer(protocol: '0.6' | '0.7'): Promise<LiveServer> {
+export async function startServer(protocol: '0.6' | '0.7', options: ServerOptions = {}): Promise<LiveServer> {
   const port = await freeUdpPort();
+  const rconPassword = `twcodec-${process.pid}-${port}`;
   const dir = mkdtempSync(join(tmpdir(), `twcodec-live-${protocol}-`));
   const name = `twcodec-live-${protocol}-${process.pid}`;
   const map = SERVER_MAPS[protocol];
   // bindaddr 127.0.0.1 with IPv6 also tried fails to open the socket on DDNet: sv_ipv4only (DDNet only).
-  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(protocol === '0.6' ? ['sv_ipv4only 1'] : [])];
+  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(protocol === '0.6' ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : [])];
   writeFileSync(join(dir, 'server.cfg'), `${config.join('\n')}\n`);
   // Teeworlds reads config files relative to its storage paths only: the temp dir is the current directory.
   const child: ChildProcess = spawn('timeout', [String(MAX_SERVER_SECONDS), SERVER_BINARIES[protocol], '-f', 'server.cfg'], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -68,6 +82,18 @@ export async function startServer(protocol: '0.6' | '0.7'): Promise<LiveServer> 
       }
     },
     stop,
+    async rcon(command) {
+      if (!options.rcon) throw new Error('the server was started without an rcon password');
+      const admin = await connect({ host: '127.0.0.1', port, protocol, name: 'rcon' });
+      try {
+        await admin.ready();
+        admin.sendMessage(protocol === '0.6' ? { kind: 'rcon_auth', name: '', password: rconPassword } : { kind: 'rcon_auth', password: rconPassword });
+        admin.sendMessage({ kind: 'rcon_cmd', command });
+        await admin.flushed();
+      } finally {
+        admin.disconnect();
+      }
+    },
   };
   // Up when it answers an info request (bounded: 20 tries).
   for (let i = 0; ; i++) {

@@ -28,6 +28,12 @@ export interface CliIo {
   /** The file as a stream of chunks (`-`: standard input). */
   openRead(path: string): AsyncIterable<Uint8Array>;
   /**
+   * A file written while it grows (`net record`'s demo, streamed so that memory stays flat): its bytes go to a
+   * temporary file beside `path` (`-`: in the temporary directory) until `commit` renames it over `path` (`-`:
+   * copies it to standard output); `discard` removes it.
+   */
+  openWrite(path: string): Promise<GrowingFile>;
+  /**
    * Text to standard output. Streaming commands await the result: it resolves when the output can take
    * more, so a slow or closed reader (`| head -1`) stops the work instead of buffering it all.
    */
@@ -35,6 +41,18 @@ export interface CliIo {
   stderr(text: string): void;
   /** A progress line for long work; shown on a terminal only, so pipes and logs stay clean. */
   progress(text: string): void;
+}
+
+/** See CliIo.openWrite. */
+export interface GrowingFile {
+  /** Appends `bytes` (written in pieces of 64 KiB, synchronously: the caller's sink cannot wait). */
+  append(bytes: Uint8Array): void;
+  /** Writes `bytes` over what was appended, from `offset` (a demo's final header over its first bytes). */
+  writeAt(offset: number, bytes: Uint8Array): void;
+  /** The file is complete: it replaces `path`. */
+  commit(): Promise<void>;
+  /** Nothing is written: the temporary file goes. */
+  discard(): Promise<void>;
 }
 
 /**
@@ -180,6 +198,76 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array | Iterable
   }
 }
 
+const GROWING_PIECE = 1 << 16;
+
+/** CliIo.openWrite on the real file system. */
+async function openGrowing(path: string, out: (chunk: Uint8Array) => void | Promise<void>): Promise<GrowingFile> {
+  const toStdout = path === '-';
+  if (!toStdout && (await stat(path).catch(() => undefined))?.isDirectory()) throw outputIsDirectory(path);
+  const { tmpdir } = await import('node:os');
+  const tmp = join(toStdout ? tmpdir() : dirname(path), `.${toStdout ? 'twcodec-stdout' : basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  let fd: number;
+  try {
+    // 'wx': created here, never a file or link that was there.
+    fd = fs.openSync(tmp, 'wx');
+  } catch (e) {
+    throw fsError(e, 'write', path);
+  }
+  let piece = new Uint8Array(GROWING_PIECE);
+  let filled = 0;
+  let written = 0;
+  let open = true;
+  const guard = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (e) {
+      throw fsError(e, 'write', path);
+    }
+  };
+  const flush = () => {
+    if (filled) guard(() => fs.writeSync(fd, piece, 0, filled, written));
+    written += filled;
+    filled = 0;
+  };
+  const close = () => {
+    if (open) fs.closeSync(fd);
+    open = false;
+  };
+  return {
+    append(bytes) {
+      if (filled + bytes.length > piece.length) flush();
+      if (bytes.length > piece.length) {
+        guard(() => fs.writeSync(fd, bytes, 0, bytes.length, written));
+        written += bytes.length;
+      } else {
+        piece.set(bytes, filled);
+        filled += bytes.length;
+      }
+    },
+    writeAt(offset, bytes) {
+      flush();
+      guard(() => fs.writeSync(fd, bytes, 0, bytes.length, offset));
+    },
+    async commit() {
+      flush();
+      piece = new Uint8Array(0);
+      close();
+      try {
+        if (!toStdout) return await rename(tmp, path).catch((e: unknown) => {
+          throw fsError(e, 'write', path);
+        });
+        for await (const chunk of fs.createReadStream(tmp, { highWaterMark: GROWING_PIECE })) await out(chunk as Uint8Array);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+    async discard() {
+      close();
+      await rm(tmp, { force: true });
+    },
+  };
+}
+
 export function nodeIo(): CliIo {
   const out = stdoutWriter();
   return {
@@ -200,6 +288,7 @@ export function nodeIo(): CliIo {
       await writeFileAtomic(path, bytes, options);
     },
     openRead: readStream,
+    openWrite: (path) => openGrowing(path, out),
     stdout: (text) => out(text),
     stderr: (text) => void process.stderr.write(text),
     progress: (text) => {

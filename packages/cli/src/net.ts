@@ -189,24 +189,39 @@ export const NET_COMMANDS = {
     flags: { ...LIVE_FLAGS, seconds: { type: 'string' as const, value: 'N', help: 'how long to record (default 10)' } },
     summary: 'Joins a live server as a player and records what it receives as a demo',
     details:
-      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4. The file is written when the recording ends. Stopped after the first snapshot by Ctrl-C (SIGINT) or SIGTERM, by the server closing the connection (a kick, a shutdown: CLOSED_BY_SERVER) or falling silent (TIMEOUT), OUT holds what was recorded and one line says why and what was written (`wrote N snapshots (ticks A..B) to OUT`), exit 1; before it, and on any other error, nothing is written.',
+      'A client demo as a game client records it: a snapshot at every tick the server sent one (rebuilt from the deltas, CRC checked; DDNet and 0.7.5 servers send one every second tick) and the game messages, for N seconds after entering the game. The map is downloaded over UDP first, as a client without it does, checked against the CRC and SHA-256 the server announced (MAP_CRC_MISMATCH, MAP_SHA256_MISMATCH; more than 64 MiB: MAP_TOO_BIG), and the demo holds it. 0.6/DDNet demos are version 6 (5 when the server sends no SHA-256), 0.7 demos version 4; a map name longer than the header holds (63 bytes) is cut as DDNet cuts it, and a line says so. The demo goes to disk as it is recorded (a temporary file beside OUT, renamed to OUT at the end): memory stays flat. Stopped after the first snapshot by Ctrl-C (SIGINT) or SIGTERM, by the server closing the connection (a kick, a shutdown: CLOSED_BY_SERVER), falling silent (TIMEOUT), sending what ends the connection (BAD_PEER, ...) or changing map (MAP_CHANGED: the demo ends at the change, as the DDNet client ends its recording), OUT holds what was recorded and one line says why and what was written (`wrote N snapshots (ticks A..B) to OUT`), exit 1; before it, and on any other error, nothing is written. A connection that gives up tells the server (a close packet), which frees the slot of the player at once.',
     async run(io: CliIo, [address, out]: string[], flags: Record<string, boolean | string | undefined>) {
       const seconds = secondsOf(flags.seconds, 'seconds', 10);
-      // OUT is written at the end: a path that cannot take it fails now, not after the recording.
+      // A path that cannot take OUT fails now, not after the recording.
       await checkOutputPath(out!);
       const { recordDemo } = await import('@twcodec/net');
+      // The demo goes to disk as it is recorded (a temporary file beside OUT, renamed over it at the end), as
+      // DDNet's recorder writes as it goes and puts the final header in place when it stops: memory stays flat
+      // however long the recording and whatever the server sends.
+      const file = await io.openWrite(out!);
       // From before the game starts, so that the snapshot that brings the client into the game is recorded too.
       let interruption: AbortSignal | undefined;
-      const recorded: RecordedDemo = await withClient(address!, flags, true, (client, signal) => {
-        interruption = signal;
-        return recordDemo(client, { duration: seconds * 1000, signal });
-      });
-      // Ended early after the first snapshot (Ctrl-C, SIGTERM, the server closing the connection or falling
-      // silent): the demo of what was recorded is written, as DDNet's client keeps its demo, and the command
-      // says why it ended (exit 1: the recording is shorter than asked; docs/cli.md).
-      await io.writeFile(out!, recorded.demo);
+      let recorded: RecordedDemo;
+      try {
+        recorded = await withClient(address!, flags, true, (client, signal) => {
+          interruption = signal;
+          return recordDemo(client, { duration: seconds * 1000, signal, sink: (bytes) => file.append(bytes) });
+        });
+        // With a sink, `demo` is the final header (its length and markers), put over the first bytes written.
+        file.writeAt(0, recorded.demo);
+      } catch (e) {
+        await file.discard();
+        throw e;
+      }
+      // Ended early after the first snapshot (Ctrl-C, SIGTERM, the server closing the connection, falling silent
+      // or changing map, an error of the connection): the demo of what was recorded is written, as DDNet's client
+      // keeps its demo, and the command says why it ended in one line (exit 1: the recording is shorter than
+      // asked; docs/cli.md).
+      await file.commit();
       const wrote = `wrote ${plural(recorded.snapshots, 'snapshot')} (ticks ${recorded.firstTick}..${recorded.lastTick}) to ${out}`;
+      if (recorded.truncatedMapName !== undefined) io.stderr(`the map name is longer than a demo header holds (63 bytes): the header has '${recorded.truncatedMapName}'\n`);
       if (recorded.stopped === 'signal') throw new CliError('INTERRUPTED', `interrupted by ${String(interruption?.reason)}: ${wrote}; left ${address}`);
+      if (recorded.stopped === 'map_change') throw new CliError('MAP_CHANGED', `the server changed map to '${recorded.nextMap?.name ?? ''}': the demo ends at the change, as DDNet's client ends its recording; ${wrote}`);
       const closed = recorded.closeError;
       if (closed) throw new CliError(closed.code, `${closed.code}: ${closed.detail}; ${wrote}`);
       io.stderr(`recorded ${recorded.snapshots} snapshots in ${seconds} s from ${address} to ${out}\n`);

@@ -82,7 +82,7 @@ describe('NetClient 0.6/DDNet', () => {
     s.client.disconnect();
   });
 
-  it("map_details counts for the map_change of the same name, CRC and size only; a map_change once in game leaves client.map as it was", () => {
+  it("map_details counts for the map_change of the same name, CRC and size only", () => {
     const s = new Script();
     s.client.start();
     s.control({ kind: 'connect_accept', tokenMagic: true });
@@ -91,8 +91,6 @@ describe('NetClient 0.6/DDNet', () => {
     s.emptySnap(100, -1);
     expect(s.client.state).toBe('ingame');
     expect(s.client.map).toEqual({ name: 'ctf2', crc: 0x27bc5eac, size: 25626 });
-    s.vital([{ kind: 'map_change', mapName: 'dm1', mapCrc: 5, mapSize: 6 }]);
-    expect(s.client.map?.name).toBe('ctf2');
     s.client.disconnect();
   });
 
@@ -143,6 +141,141 @@ describe('NetClient 0.7', () => {
     s.client.say('hi');
     expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'cl_say', mode: 1, target: -1, message: 'hi' });
     s.client.disconnect();
+  });
+});
+
+/** The last datagram the client sent, decoded. */
+const lastSent = (s: Script) => s.sent.at(-1)!;
+
+describe('NetClient following a map change (rcon change_map; DDNet 16.4 client.cpp NETMSG_MAP_CHANGE)', () => {
+  for (const protocol of ['0.6', '0.7'] as const) {
+    it(`${protocol}: a map_change in game: loading again, ready, start info and enter on con_ready, in game on the new map's first snapshot; old snapshots in flight dropped`, () => {
+      const s = new Script(protocol);
+      s.toIngame();
+      const changes: string[] = [];
+      const snapshots: number[] = [];
+      let ingame = 0;
+      s.client.on('mapchange', (m) => changes.push(m.name)).on('snapshot', (e) => snapshots.push(e.tick)).on('ingame', () => ingame++);
+      s.emptySnap(102, 100);
+      /** The server acknowledges every vital chunk the client sent (else its own time-out ends the test). */
+      const ackAll = () => s.packet({ kind: 'connection', header: { flags: 0, ack: Math.max(...s.chunks.map((c) => c.sequence ?? 0)), num_chunks: 0 }, flags: [], chunks: [] });
+      // In game for 3 s: the change comes after the connect time-out (5 s here) would have run from the start.
+      for (let i = 0; i < 2; i++) (vi.advanceTimersByTime(1500), ackAll());
+      const before = s.chunks.length;
+      s.vital([{ kind: 'map_change', mapName: 'dm1', mapCrc: 5, mapSize: 6, ...(protocol === '0.7' ? { chunksPerRequest: 8, chunkSize: 1384, mapSha256: new Uint8Array(32).fill(0xab) } : {}) }]);
+      expect(changes).toEqual(['dm1']);
+      expect(s.client.state).toBe('loading');
+      expect(s.client.map?.name).toBe('dm1');
+      // A snapshot of the old map still under way: not this game's.
+      s.emptySnap(104, 102);
+      expect(snapshots).toEqual([102]);
+      // The connect time-out counts from the change (Teeworlds 0.7.5 changes map at the end of the match, 10 s on).
+      for (let i = 0; i < 2; i++) (vi.advanceTimersByTime(2000), ackAll());
+      expect(s.closed).toBeUndefined();
+      s.vital([{ kind: 'con_ready' }]);
+      if (protocol === '0.7') s.vital([{ kind: 'sv_ready_to_enter' }]);
+      // The server starts over from a full snapshot at its own tick.
+      s.emptySnap(7, -1);
+      expect(s.client.state).toBe('ingame');
+      expect(ingame).toBe(1);
+      expect(snapshots).toEqual([102, 7]);
+      expect(s.chunks.slice(before).filter((c) => !c.flags.includes('resend')).map((c) => c.message.kind).filter((k) => k !== 'input')).toEqual(['ready', 'cl_start_info', 'enter_game']);
+      vi.advanceTimersByTime(40);
+      expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'input', ackGameTick: 7, predictionTick: 9 });
+      s.client.disconnect();
+    });
+  }
+
+  it('with downloadMap: the new map is downloaded and checked before ready; mapchange once it is there', () => {
+    const map = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) & 0xff);
+    const s = new Script('0.6', { downloadMap: true });
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    s.vital([{ kind: 'map_change', mapName: 'one', mapCrc: crc32(map.subarray(0, 10)) | 0, mapSize: 10 }]);
+    s.vital([{ kind: 'map_data', last: true, mapCrc: crc32(map.subarray(0, 10)) | 0, chunk: 0, chunkSize: 10, data: map.subarray(0, 10) }]);
+    s.vital([{ kind: 'con_ready' }]);
+    s.emptySnap(100, -1);
+    expect(s.client.state).toBe('ingame');
+    const changes: (number | undefined)[] = [];
+    s.client.on('mapchange', (m) => changes.push(m.data?.length));
+    s.vital([{ kind: 'map_change', mapName: 'two', mapCrc: crc32(map) | 0, mapSize: map.length }]);
+    expect(changes).toEqual([]);
+    expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'request_map_data', chunk: 0 });
+    s.vital([{ kind: 'map_data', last: true, mapCrc: crc32(map) | 0, chunk: 0, chunkSize: map.length, data: map }]);
+    expect(changes).toEqual([1000]);
+    expect(s.client.map).toMatchObject({ name: 'two', size: 1000, data: map });
+    expect(s.chunks.at(-1)!.message.kind).toBe('ready');
+    s.client.disconnect();
+  });
+});
+
+describe('NetClient giving up tells the server (a close packet; else the server keeps the slot)', () => {
+  it('a time-out in game, BAD_PEER, a socket error, a 0.7 connect never accepted: each ends with a close packet; a 0.6 connect never answered does not', () => {
+    const silent = new Script();
+    silent.toIngame();
+    vi.advanceTimersByTime(3100);
+    expect(silent.closed?.error?.code).toBe('TIMEOUT');
+    expect(lastSent(silent)).toMatchObject({ kind: 'control', control: { kind: 'close', reason: 'TIMEOUT' }, securityToken: TOKEN });
+
+    const bad = new Script();
+    bad.toIngame();
+    for (let i = 0; i < 65; i++) bad.client.receive(Uint8Array.of(0x00, 0x00, 0x05, 0xff));
+    expect(lastSent(bad)).toMatchObject({ kind: 'control', control: { kind: 'close', reason: 'BAD_PEER' } });
+
+    const aborted = new Script('0.7');
+    aborted.toIngame();
+    aborted.client.abort(new NetError('SOCKET', 'gone', -1, 'socket'));
+    expect(lastSent(aborted)).toMatchObject({ kind: 'control', header: { token: 0x1234 }, control: { kind: 'close', reason: 'SOCKET' } });
+
+    const unaccepted = new Script('0.7');
+    unaccepted.client.start();
+    unaccepted.control({ kind: 'token', responseToken: 0x1234 });
+    vi.advanceTimersByTime(5100);
+    expect(unaccepted.closed?.error?.code).toBe('CONNECT_TIMEOUT');
+    expect(lastSent(unaccepted)).toMatchObject({ kind: 'control', header: { token: 0x1234 }, control: { kind: 'close' } });
+
+    const unanswered = new Script();
+    unanswered.client.start();
+    vi.advanceTimersByTime(5100);
+    expect(unanswered.closed?.error?.code).toBe('CONNECT_TIMEOUT');
+    expect(unanswered.sent.every((p) => p.control?.kind === 'connect')).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('NetClient with ticks near 2^31 (a hostile server), and errors inside its timer', () => {
+  for (const protocol of ['0.6', '0.7'] as const) {
+    it(`${protocol}: the prediction tick wraps as DDNet's int does and no input is sent while it is not positive (DDNet 16.4 SendInput); nothing throws from the timer`, () => {
+      const s = new Script(protocol);
+      s.toIngame();
+      s.emptySnap(2 ** 31 - 3, 100);
+      vi.advanceTimersByTime(40);
+      expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'input', ackGameTick: 2 ** 31 - 3, predictionTick: 2 ** 31 - 1 });
+      s.emptySnap(2 ** 31 - 1, 2 ** 31 - 3);
+      const before = s.raw.length;
+      expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
+      expect(s.closed).toBeUndefined();
+      // Keep-alives instead of inputs (and the resends of the chunks this script never acknowledges).
+      const kinds = s.sent.slice(before).map((p) => p.control?.kind ?? p.chunks?.[0]?.message.kind);
+      expect(kinds).toContain('keep_alive');
+      expect(kinds).not.toContain('input');
+      s.client.disconnect();
+    });
+  }
+
+  it('an error inside the timer (a transport that throws) ends the connection with CLIENT_ERROR, not a throw', () => {
+    let failing = false;
+    const s = new Script('0.6');
+    const raw: Uint8Array[] = [];
+    const client = new (s.client.constructor as typeof s.client.constructor & (new (...a: ConstructorParameters<typeof import('./client.js').NetClient>) => import('./client.js').NetClient))({ name: 'bot', timeout: 3000 }, (b) => {
+      if (failing) throw new TypeError('the transport broke');
+      raw.push(b);
+    });
+    client.start();
+    failing = true;
+    expect(() => vi.advanceTimersByTime(600)).not.toThrow();
+    expect(client.closeReason).toMatchObject({ cause: 'error', error: { code: 'CLIENT_ERROR', message: expect.stringContaining('the transport broke') } });
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

@@ -152,8 +152,14 @@ const INPUT_FIELDS = ['direction', 'targetX', 'targetY', 'jump', 'fire', 'hook',
 interface ClientEvents {
   message: ClientMessage;
   snapshot: ClientSnapshot;
-  /** The first snapshot arrived: the client is in the game. */
+  /** The first snapshot arrived: the client is in the game (again after a map change). */
   ingame: void;
+  /**
+   * The server changed map while the client was in the game (or entering it), and the new map is there
+   * (downloaded with ClientOptions.downloadMap): `client.map` is the new one, the client says ready and goes on.
+   * DDNet's client stops its demo recorders here (see recordDemo).
+   */
+  mapchange: ClientMap;
   close: ClientClose;
 }
 
@@ -167,6 +173,16 @@ interface Unacked {
 }
 
 export type ClientState = 'token' | 'connecting' | 'loading' | 'entering' | 'ingame' | 'closed';
+
+/** The close packet's reason when the client gives up: the error's code, as a short word the server logs. */
+const closeReasonOf = (code: string) => code.slice(0, 64);
+
+/**
+ * The int32 a C++ client's `int` tick arithmetic gives: DDNet 16.4 src/engine/client/client.cpp computes the
+ * prediction tick as an int (a 64-bit time cast to int, plus one) and wraps past 2^31 - 1; its SendInput sends
+ * no input while that tick is 0 or less.
+ */
+const int32 = (n: number) => n | 0;
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 /** A random token of `bits` bits (the top bits of a random 32-bit number). */
@@ -196,8 +212,13 @@ export class NetClient {
   private saidReady = false;
   private chunksPerRequest = 1;
   private readonly table: NetProtocolDef;
-  private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], close: [] };
-  private readonly snapshots: SnapshotReceiver;
+  private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], mapchange: [], close: [] };
+  /** A new one at each map change: the server starts over from a full snapshot. */
+  private snapshots: SnapshotReceiver;
+  /** A map_change came while in game: `mapchange` is emitted once the new map is there. */
+  private changingMap = false;
+  /** From a map change until the server's con_ready: snapshots still in flight are of the old map, and dropped. */
+  private reloading = false;
   /** 0.6: DDNet's security token (undefined before connect_accept or with a server without them). 0.7: the server's token. */
   private peerToken: number | undefined;
   /** 0.7: the client's own token, which the server puts in its packet headers. */
@@ -324,13 +345,27 @@ export class NetClient {
     this.close('disconnect', reason);
   }
 
-  /** Ends the connection with an error of the caller's (e.g. the socket's), without telling the server. */
+  /**
+   * Ends the connection with an error of the caller's (e.g. the socket's). The server is told (a close packet,
+   * sent if the transport still can), as with every error and time-out: else it keeps the player's slot until its
+   * own time-out (DDNet 16.4: conn_timeout 100 s) and its per-address limit fills.
+   */
   abort(error: NetError): void {
     this.close('error', error.message, error);
   }
 
   private close(cause: ClientClose['cause'], reason: string, error?: NetError): void {
     if (this.state === 'closed') return;
+    // Gave up (a time-out, an error): the server hears it, as from disconnect(). Not before the server can hold a
+    // slot for it: before its 0.7 token, or a 0.6 connect it never answered (the client answers connect_accept at
+    // once); 0.7's connect may have taken a slot whose accept was lost. The server's own close needs no answer.
+    if ((cause === 'timeout' || cause === 'error') && this.state !== 'token' && !(this.protocol === '0.6' && this.state === 'connecting')) {
+      try {
+        this.sendControl({ kind: 'close', reason: closeReasonOf(error?.code ?? cause) });
+      } catch {
+        // The transport failed (the socket's error that ends the connection): nothing more can be sent.
+      }
+    }
     this.state = 'closed';
     if (this.timer !== undefined) this.clock.clearInterval(this.timer);
     this.timer = undefined;
@@ -406,7 +441,22 @@ export class NetClient {
     this.sendChunks(this.unacked, true);
   }
 
+  /** The clock's tick: whatever goes wrong in it ends the connection with a typed error (the server told), never a throw from a timer. */
   private update(): void {
+    try {
+      this.tick();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** Ends the connection with `e` (an error where none was expected): a NetError as it is, anything else wrapped. */
+  private fail(e: unknown): void {
+    const error = e instanceof NetError ? e : new NetError('CLIENT_ERROR', `the client failed: ${(e as Error)?.message ?? String(e)}`, -1, 'connection', { cause: e });
+    if (this.state !== 'closed') this.close('error', error.message, error);
+  }
+
+  private tick(): void {
     if (this.state === 'closed') return;
     const t = this.clock.now();
     if (this.state !== 'ingame' && t - this.started > this.options.connectTimeout)
@@ -421,18 +471,30 @@ export class NetClient {
     const oldest = this.unacked[0];
     if (oldest && t - oldest.firstSent > this.options.timeout) return this.close('timeout', `a vital chunk unacknowledged for ${this.options.timeout} ms`, new NetError('TIMEOUT', `vital chunk ${oldest.sequence} unacknowledged for ${this.options.timeout} ms`, -1, 'connection'));
     if (oldest && t - oldest.lastSent > RESEND_MS) this.resendAll();
-    if (this.state === 'ingame' && (this.inputTick !== this.snapshots.lastTick || t - this.lastInput >= INPUT_MS)) {
+    const predictionTick = int32(this.snapshots.lastTick + 2);
+    if (this.state === 'ingame' && predictionTick > 0 && (this.inputTick !== this.snapshots.lastTick || t - this.lastInput >= INPUT_MS)) {
       this.inputTick = this.snapshots.lastTick;
       this.lastInput = t;
-      this.sendChunks([{ message: { kind: 'input', ackGameTick: this.snapshots.lastTick, predictionTick: this.snapshots.lastTick + 2, size: this.input.length * 4, data: [...this.input] } as AnyNetMessage }], false);
+      this.sendChunks([{ message: { kind: 'input', ackGameTick: this.snapshots.lastTick, predictionTick, size: this.input.length * 4, data: [...this.input] } as AnyNetMessage }], false);
     } else if (this.askResend) this.sendChunks([], false);
     else if (t - this.lastSend > KEEP_ALIVE_MS) this.sendControl({ kind: 'keep_alive' });
   }
 
   // --- receiving ---
 
-  /** Takes one datagram from the server. Datagrams that do not decode or carry the wrong token are dropped (and counted). */
+  /**
+   * Takes one datagram from the server. Datagrams that do not decode or carry the wrong token are dropped (and
+   * counted); never throws: what goes wrong beyond that ends the connection with a typed error.
+   */
   receive(bytes: Uint8Array): void {
+    try {
+      this.receivePacket(bytes);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private receivePacket(bytes: Uint8Array): void {
     if (this.state === 'closed') return;
     let p: DecodedPacket;
     try {
@@ -496,10 +558,21 @@ export class NetClient {
     const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
     const m = message as AnyNetMessage;
     if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
+    if (system && m.kind === 'map_change' && vital && (this.state === 'entering' || this.state === 'ingame')) {
+      // The server changed map (rcon change_map, a vote, the map rotation): as DDNet 16.4's client
+      // (src/engine/client/client.cpp, NETMSG_MAP_CHANGE: load or download the map, then SendReady) the
+      // client loads again, and the server starts it over (con_ready, start info, enter, a full snapshot).
+      this.state = 'loading';
+      // Back in game within the connect time-out, counted from the change.
+      this.started = this.clock.now();
+      this.changingMap = true;
+      this.reloading = true;
+      this.snapshots = new SnapshotReceiver(this.protocol);
+      this.inputTick = -1;
+    }
     if (system && m.kind === 'map_change' && this.state === 'loading') {
-      // Only while loading: this client does not follow a map change once in the game (client.map stays the
-      // map of the game it is in). 0.7's map_change carries the SHA-256; DDNet sends it in map_details just
-      // before, which counts for the map_change of the same name, CRC and size (as in mapdownload.ts).
+      // 0.7's map_change carries the SHA-256; DDNet sends it in map_details just before, which counts for the
+      // map_change of the same name, CRC and size (as in mapdownload.ts).
       const d = this.mapDetails;
       const same = d && d.name === m.mapName && d.crc >>> 0 === (m.mapCrc as number) >>> 0 && d.size === m.mapSize;
       const sha256 = m.mapSha256 instanceof Uint8Array ? hex(m.mapSha256) : same ? d.sha256 : undefined;
@@ -517,6 +590,7 @@ export class NetClient {
       // The server answers the client's ready with con_ready; one before it (before the map, or while it
       // downloads) would let the client in without the map: it waits for its ready's answer.
       this.state = 'entering';
+      this.reloading = false;
       this.sendMessage(this.startInfo());
       if (this.protocol === '0.6') this.sendMessage({ kind: 'enter_game' });
     } else if (!system && m.kind === 'sv_ready_to_enter' && this.protocol === '0.7' && this.state === 'entering') {
@@ -560,6 +634,11 @@ export class NetClient {
   }
 
   private sayReady(): void {
+    if (this.changingMap) {
+      this.changingMap = false;
+      this.emit('mapchange', this.map!);
+      if ((this.state as ClientState) === 'closed') return;
+    }
     this.saidReady = true;
     this.sendMessage({ kind: 'ready' });
   }
@@ -572,6 +651,7 @@ export class NetClient {
   }
 
   private onSnap(m: SnapMessage): void {
+    if (this.reloading) return;
     const rebuilt = this.snapshots.feed(m);
     if (!rebuilt) return;
     if (!rebuilt.snapshot || !rebuilt.crcOk) {

@@ -3,7 +3,7 @@
 export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 export { type CaptureDemo, captureDemo, type CaptureDemoOptions } from './capture-demo.js';
 export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, NET_VERSIONS, NetClient, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client.js';
-export { DEFAULT_MAX_DEMO_SIZE, type RecordDemoOptions, type RecordedDemo, recordDemo } from './record.js';
+export { DEFAULT_MAX_DEMO_SIZE, headerMapName, MAP_NAME_BYTES, type RecordDemoOptions, type RecordedDemo, recordDemo } from './record.js';
 export { NetError } from './errors.js';
 export { type ServerInfo, type ServerInfoClient, ServerInfoQuery } from './info.js';
 export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type DecodedPacket, decodePacket, decodePacketAt, encodePacket, type DecodePacketOptions, isConnless, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';

@@ -223,4 +223,56 @@ describe('recordDemo', () => {
     expectPartial(partial.demo, played);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('the server changing map mid-recording: the demo ends there, stopped "map_change" with the next map (DDNet 16.4 LoadMap stops its recorders); the client goes on', async () => {
+    const s = new Script('0.6');
+    const recording = recordDemo(s.client, { duration: 60_000, timestamp: '2026-11-23_12-00-00' });
+    const expected: string[] = [];
+    play(s, 200, expected, []);
+    s.vital([{ kind: 'map_change', mapName: 'dm1', mapCrc: 5, mapSize: 6 }]);
+    const demo = await recording;
+    expect(demo).toMatchObject({ stopped: 'map_change', snapshots: 6, lastTick: 110, nextMap: { name: 'dm1' } });
+    expectPartial(demo.demo, expected);
+    expect(readDemo(demo.demo).header.mapName).toBe('ctf2');
+    expect(s.client.state).toBe('loading');
+    s.client.disconnect();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a connection that ends in an error after the first snapshot (BAD_PEER; a failure inside the client\'s timer) keeps the demo: stopped "error"', async () => {
+    const s = new Script('0.6');
+    const recording = recordDemo(s.client, { duration: 60_000, timestamp: '2026-11-23_12-00-00' });
+    const expected: string[] = [];
+    play(s, 200, expected, []);
+    for (let i = 0; i < 65; i++) s.client.receive(Uint8Array.of(0x00, 0x00, 0x05, 0xff));
+    const demo = await recording;
+    expect(demo).toMatchObject({ stopped: 'error', snapshots: 6, closeError: { code: 'BAD_PEER' } });
+    expectPartial(demo.demo, expected);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a map name of 64 bytes or more is cut into the header as DDNet 16.4 str_copy cuts it (63 bytes, no broken UTF-8 sequence at the end)', async () => {
+    for (const [name, cut] of [
+      ['m'.repeat(63), 'm'.repeat(63)],
+      ['m'.repeat(64), 'm'.repeat(63)],
+      ['x'.repeat(100), 'x'.repeat(63)],
+      // 62 bytes and a 2-byte character: the character would end at byte 64, it goes.
+      [`${'a'.repeat(62)}é`, 'a'.repeat(62)],
+      [`${'a'.repeat(61)}é${'b'.repeat(10)}`, `${'a'.repeat(61)}é`],
+      [`${'a'.repeat(60)}日本`, `${'a'.repeat(60)}日`],
+      [`${'a'.repeat(61)}日本`, 'a'.repeat(61)],
+    ] as const) {
+      const s = new Script('0.6');
+      const recording = recordDemo(s.client, { duration: 100, timestamp: '2026-11-23_12-00-00' });
+      s.client.start();
+      s.control({ kind: 'connect_accept', tokenMagic: true });
+      s.vital([{ kind: 'map_change', mapName: name, mapCrc: 1, mapSize: 2 }, { kind: 'con_ready' }]);
+      s.emptySnap(100, -1);
+      vi.advanceTimersByTime(120);
+      const demo = await recording;
+      expect(readDemo(demo.demo).header.mapName).toBe(cut);
+      expect(demo.truncatedMapName).toBe(cut === name ? undefined : cut);
+      s.client.disconnect();
+    }
+  });
 });
