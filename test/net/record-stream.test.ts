@@ -45,7 +45,9 @@ describe.skipIf(!existsSync(TIME))('net record streams its demo to disk (hostile
       const size = statSync(out).size;
       expect(size).toBeGreaterThan(8 * 1024 * 1024);
       expect(peakMb).toBeLessThan(160);
-      expect(wall).toBeLessThan(6 + 4);
+      // Not a speed check: --seconds must end the recording (issue 36 saw 40 s for --seconds 4 under the flood); the
+      // margin is wide so that a loaded machine does not fail it.
+      expect(wall).toBeLessThan(6 + 14);
       const info = await runCli(['demo', 'info', out]);
       expect(info.code).toBe(0);
       expect(JSON.parse(info.stdout)).toMatchObject({ fileSize: size, header: { mapName: 'hostile', type: 'client' } });
