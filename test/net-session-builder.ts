@@ -91,12 +91,24 @@ export class Session {
     this.send(from, to, encodePacket(packet));
   }
 
+  /** The snapshot of `tick` to `client`, as a delta from `base` (none: a full snapshot), in parts of 900 bytes when bigger. */
   snapshot(client: string, tick: number, snapshot: Snapshot, base?: { tick: number; snapshot: Snapshot }) {
     const data = packed(createDelta(base?.snapshot ?? new Snapshot([]), snapshot, DDNET_0_6));
-    this.message(this.server, client, { kind: 'snap_single', tick, deltaTick: base ? tick - base.tick : tick + 1, crc: snapshot.checksum(), partSize: data.length, data }, false);
+    const deltaTick = base ? tick - base.tick : tick + 1;
+    if (data.length <= 900) return this.message(this.server, client, { kind: 'snap_single', tick, deltaTick, crc: snapshot.checksum(), partSize: data.length, data }, false);
+    const numParts = Math.ceil(data.length / 900);
+    for (let part = 0; part < numParts; part++) {
+      const piece = data.subarray(part * 900, (part + 1) * 900);
+      this.message(this.server, client, { kind: 'snap', tick, deltaTick, numParts, part, crc: snapshot.checksum(), partSize: piece.length, data: piece }, false);
+    }
+  }
+
+  /** Several non-vital messages in one packet. */
+  messages(from: string, to: string, messages: Record<string, unknown>[]) {
+    const chunks = messages.map((message) => ({ flags: [], size: 0, message: message as unknown as DecodedChunk['message'] }) as DecodedChunk);
+    this.send(from, to, encodePacket({ protocol: '0.6', kind: 'connection', header: { flags: 0, ack: 0, num_chunks: chunks.length }, flags: [], chunks }));
   }
 }
-
 
 export const snapshotOf = (n: number, salt: number) => new Snapshot(Array.from({ length: n }, (_, i) => ({ type: 100, id: i, data: Int32Array.of(i, salt, -i) })));
 export const startInfo = (name: string) => ({ kind: 'cl_start_info', name, clan: '', country: -1, skin: 'default', useCustomColor: false, colorBody: 0, colorFeet: 0 });

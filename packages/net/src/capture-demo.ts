@@ -43,6 +43,8 @@ const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000
 const STANDARD_TUNING_DDNET = [...STANDARD_TUNING_07.slice(0, 28), 100000, 0, 500, 100, 100, 40000, 1000, 600, 100, 125, 12500, 12500, 50000, 50000, 80000, 80000, 32000];
 /** The input ints that steer (direction, jump, hook): their places in DDNet's player_input object (schemas/snapshot). */
 const STEERING = ['direction', 'jump', 'hook'].map((name) => DDNET_0_6.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
+/** captureDemo's demo may grow to this many times the capture's size (plus the map and 1 MiB); past that, DEMO_TOO_BIG. */
+export const MAX_GROWTH = 8;
 const DE_CLIENT_INFO = 13;
 const DE_GAME_INFO = 14;
 const DE_TUNE_PARAMS = 15;
@@ -372,7 +374,17 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   const writer = new DemoWriter(
     { version: protocol === '0.6' ? 6 : 4, netVersion: NET_VERSIONS[protocol], mapName: change.name, mapCrc: change.crc.toString(16).padStart(8, '0'), type: 'client', timestamp: main.firstSnapshot ? demoTimestamp(main.firstSnapshot) : '', ...(protocol === '0.6' ? { mapSha256: hex(mapSha256) } : {}) },
     mapBytes,
+    // Not a keyframe every 5 s for a snapshot that hardly changes: a server (or a capture) that sends one big
+    // snapshot and then empty ones 251 ticks apart made DDNet's recorder rule write 262 MB from 90 KB.
+    { keyframes: 'bounded' },
   );
+  // An honest session's demo is smaller than its capture (the capture also holds headers, every other client
+  // and resent packets); a hostile one can still make deltas of whole snapshots from tiny packets (empty
+  // snapshots against bases that alternate between a big snapshot and none), so the demo is held to this.
+  const maxSize = mapBytes.length + MAX_GROWTH * capture.length + 1024 * 1024;
+  const checkSize = () => {
+    if (writer.size > maxSize) fail('DEMO_TOO_BIG', `the demo passed ${writer.size} bytes, more than ${MAX_GROWTH} times the capture's ${capture.length} (and the map's ${mapBytes.length}, and 1 MiB): the server's snapshots change far more than the capture's packets carry`, 'snapshots');
+  };
   const state07 = protocol === '0.7' ? new DemoState07() : undefined;
   const held: Uint8Array[] = [];
   /** The last tuning each of the client's connections received. */
@@ -384,7 +396,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   const switchTicks: number[] = [];
   const record = (bytes: Uint8Array) => {
     if (lastTick < 0) held.push(bytes);
-    else (writer.message(bytes), messages++);
+    else (writer.message(bytes), messages++, checkSize());
   };
   const tracker = new ConnectionTracker(options);
   let mapChanges = 0;
@@ -412,8 +424,10 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     for (const s of tracked.snapshots) {
       if (!s.crcOk || !s.snapshot || s.tick <= lastTick) continue;
       writer.snapshot(s.tick, state07 ? state07.decorate(s.snapshot) : s.snapshot);
+      checkSize();
       if (lastTick < 0) {
         for (const bytes of held.splice(0)) (writer.message(bytes), messages++);
+        checkSize();
       }
       lastTick = s.tick;
       // DDNet records its tuning with every new snapshot when it is not the standard one.
