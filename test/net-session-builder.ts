@@ -3,7 +3,7 @@
 // so that a capture with any player name, dummy, lost packet or hostile snapshot is rebuilt from scratch.
 import { encodePacket, type DecodedChunk, type DecodedPacket, LINKTYPE } from '@twcodec/net';
 import { concatBytes, crc32, packVarInt, sha256 } from '@twcodec/runtime';
-import { createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
+import { createDelta, DDNET_0_6, Snapshot, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 
 export interface Sent {
   from: string;
@@ -59,14 +59,27 @@ export function packed(ints: Int32Array): Uint8Array {
   return out.slice(0, n);
 }
 
-/** A 0.6 session builder: connects clients, sends their messages and the server's, numbers vital chunks. */
+/**
+ * A session builder (0.6, or 0.7 with tokens in every header): connects clients, sends their messages and the
+ * server's, numbers vital chunks.
+ */
 export class Session {
   readonly sent: Sent[] = [];
   private readonly sequences = new Map<string, number>();
   /** The capture time of the last datagram, in ms (each datagram 5 ms after the one before unless `wait` says more). */
   ms = 0;
 
-  constructor(readonly server: string) {}
+  constructor(
+    readonly server: string,
+    readonly protocol: '0.6' | '0.7' = '0.6',
+  ) {}
+
+  private packet(p: Omit<DecodedPacket, 'protocol'>): Uint8Array {
+    const packet = { protocol: this.protocol, ...p } as DecodedPacket;
+    // 0.7: every packet carries the token of its receiver (the tests use one token for everyone).
+    if (this.protocol === '0.7') packet.header = { ...packet.header, token: 0x1234 };
+    return encodePacket(packet);
+  }
 
   /** Lets `ms` pass before the next datagram. */
   wait(ms: number) {
@@ -78,8 +91,14 @@ export class Session {
   }
 
   connect(client: string) {
-    this.send(client, this.server, Uint8Array.of(0x10, 0, 0, 1));
-    this.send(this.server, client, Uint8Array.of(0x10, 0, 0, 2));
+    if (this.protocol === '0.6') {
+      this.send(client, this.server, Uint8Array.of(0x10, 0, 0, 1));
+      this.send(this.server, client, Uint8Array.of(0x10, 0, 0, 2));
+      return;
+    }
+    const control = (c: Record<string, unknown>) => this.packet({ kind: 'control', header: { flags: 1, ack: 0, num_chunks: 0 }, flags: ['control'], control: c as unknown as DecodedPacket['control'] });
+    this.send(client, this.server, control({ kind: 'connect', id: 1, responseToken: 0x1234 }));
+    this.send(this.server, client, control({ kind: 'accept', id: 2 }));
   }
 
   message(from: string, to: string, message: Record<string, unknown>, vital = true) {
@@ -87,13 +106,12 @@ export class Session {
     const sequence = (this.sequences.get(key) ?? 0) + 1;
     if (vital) this.sequences.set(key, sequence);
     const chunk = { flags: vital ? ['vital'] : [], size: 0, ...(vital ? { sequence } : {}), message: message as unknown as DecodedChunk['message'] } as DecodedChunk;
-    const packet: DecodedPacket = { protocol: '0.6', kind: 'connection', header: { flags: 0, ack: 0, num_chunks: 1 }, flags: [], chunks: [chunk] };
-    this.send(from, to, encodePacket(packet));
+    this.send(from, to, this.packet({ kind: 'connection', header: { flags: 0, ack: 0, num_chunks: 1 }, flags: [], chunks: [chunk] }));
   }
 
   /** The snapshot of `tick` to `client`, as a delta from `base` (none: a full snapshot), in parts of 900 bytes when bigger. */
   snapshot(client: string, tick: number, snapshot: Snapshot, base?: { tick: number; snapshot: Snapshot }) {
-    const data = packed(createDelta(base?.snapshot ?? new Snapshot([]), snapshot, DDNET_0_6));
+    const data = packed(createDelta(base?.snapshot ?? new Snapshot([]), snapshot, this.protocol === '0.6' ? DDNET_0_6 : TEEWORLDS_0_7));
     const deltaTick = base ? tick - base.tick : tick + 1;
     if (data.length <= 900) return this.message(this.server, client, { kind: 'snap_single', tick, deltaTick, crc: snapshot.checksum(), partSize: data.length, data }, false);
     const numParts = Math.ceil(data.length / 900);
@@ -106,7 +124,7 @@ export class Session {
   /** Several non-vital messages in one packet. */
   messages(from: string, to: string, messages: Record<string, unknown>[]) {
     const chunks = messages.map((message) => ({ flags: [], size: 0, message: message as unknown as DecodedChunk['message'] }) as DecodedChunk);
-    this.send(from, to, encodePacket({ protocol: '0.6', kind: 'connection', header: { flags: 0, ack: 0, num_chunks: chunks.length }, flags: [], chunks }));
+    this.send(from, to, this.packet({ kind: 'connection', header: { flags: 0, ack: 0, num_chunks: chunks.length }, flags: [], chunks }));
   }
 }
 

@@ -21,10 +21,10 @@
 //   the tuning is not the standard one) and de_game_info, built from those messages; a non-silent client info
 //   of another client (once the local one is known) and a non-silent drop are recorded as de_client_enter
 //   and de_client_leave.
-import { DemoWriter } from '@twcodec/demo';
+import { demoProtocolOf, DemoWriter } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
-import { DDNET_0_6, Snapshot, type SnapshotItem } from '@twcodec/snapshot';
+import { applyDelta, createDelta, DDNET_0_6, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 import { NET_VERSIONS } from './client.js';
 import { NetError } from './errors.js';
@@ -271,11 +271,28 @@ class DemoState07 {
     return undefined;
   }
 
-  /** The snapshot with the demo-only items appended, in OnDemoRecSnap's order. */
+  /**
+   * The snapshot with the demo-only items appended, in OnDemoRecSnap's order, as many as the client's snapshot
+   * builder takes: Teeworlds 0.7.5 src/engine/shared/snapshot.cpp (CSnapshotBuilder::NewItem) refuses an item
+   * once the snapshot would reach MAX_ITEMS (1,024) items or its size limit, and OnDemoRecSnap
+   * (src/game/client/gameclient.cpp) stops at the first refusal, so the items after it are not recorded
+   * either. (A snapshot that already holds 1,024 items fails an assert there; it is recorded without them.)
+   */
   decorate(snapshot: Snapshot): Snapshot {
     const extra: SnapshotItem[] = [];
+    let items = snapshot.items.length;
+    let dataSize = snapshot.items.reduce((n, item) => n + 4 + item.data.length * 4, 0);
+    const fits = (ints: number) => {
+      // NewItem: data, the snapshot header (2 ints), the new item's key, its data, and a key and offset per item.
+      if (dataSize + 8 + 4 + ints * 4 + (items + 1) * 8 >= SNAPSHOT_MAX_SIZE || items + 1 >= SNAPSHOT_MAX_ITEMS) return false;
+      items++;
+      dataSize += 4 + ints * 4;
+      return true;
+    };
+    const done = () => new Snapshot([...snapshot.items, ...extra]);
     for (const id of [...this.clients.keys()].sort((a, b) => a - b)) {
       const c = this.clients.get(id)!;
+      if (!fits(58)) return done();
       const data = new Int32Array(58);
       data[0] = id === this.local ? 1 : 0;
       data[1] = c.team;
@@ -290,13 +307,27 @@ class DemoState07 {
       extra.push({ type: DE_CLIENT_INFO, id, data });
     }
     if (this.tuning && this.tuning.some((v, i) => v !== STANDARD_TUNING_07[i])) {
+      if (!fits(32)) return done();
       const data = new Int32Array(32);
       data.set(this.tuning.slice(0, 32));
       extra.push({ type: DE_TUNE_PARAMS, id: 0, data });
     }
-    extra.push({ type: DE_GAME_INFO, id: 0, data: Int32Array.from(this.gameInfo ?? [0, 0, 0, 0, 0]) });
-    return new Snapshot([...snapshot.items, ...extra]);
+    if (fits(5)) extra.push({ type: DE_GAME_INFO, id: 0, data: Int32Array.from(this.gameInfo ?? [0, 0, 0, 0, 0]) });
+    return done();
   }
+}
+
+/**
+ * `snapshot` with its items in the order a demo reader gives them after `last`: a demo stores the recorder's
+ * item order only at keyframes, and between them a reader follows it from what each delta lists (DemoReader's
+ * snapshots). A client's snapshots whose order changes otherwise (the other connection's after a switch to or
+ * from the dummy, a server that reorders its items) made deltas that, read back and written again, were other
+ * deltas: the demo did not resave to itself. The items and their data (so the checksum) are the same.
+ */
+function inReaderOrder(last: Snapshot | undefined, snapshot: Snapshot, protocol: SnapshotProtocol): Snapshot {
+  if (!last) return snapshot;
+  const delta = createDelta(last, snapshot, protocol);
+  return delta.length ? applyDelta(last, delta, protocol, { order: 'hint' }) : last;
 }
 
 function demoTimestamp(d: CaptureDatagram): string {
@@ -390,6 +421,8 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   /** The last tuning each of the client's connections received. */
   const tuning = new Map<Connection, number[]>();
   let lastTick = -1;
+  let lastWritten: Snapshot | undefined;
+  const demoSnapshots = demoProtocolOf(NET_VERSIONS[protocol]).snapshots;
   let snapshots = 0;
   let messages = 0;
   let dummySnapshots = 0;
@@ -423,7 +456,9 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     if (!recording) continue;
     for (const s of tracked.snapshots) {
       if (!s.crcOk || !s.snapshot || s.tick <= lastTick) continue;
-      writer.snapshot(s.tick, state07 ? state07.decorate(s.snapshot) : s.snapshot);
+      const snapshot = inReaderOrder(lastWritten, state07 ? state07.decorate(s.snapshot) : s.snapshot, demoSnapshots);
+      writer.snapshot(s.tick, snapshot);
+      lastWritten = snapshot;
       checkSize();
       if (lastTick < 0) {
         for (const bytes of held.splice(0)) (writer.message(bytes), messages++);
