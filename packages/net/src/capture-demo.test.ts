@@ -120,4 +120,65 @@ describe('captureDemo', () => {
     expect(recorded.get(102)).toBe((recorder === DUMMY ? dummy(102) : own(102)).checksum());
     expect(recorded.get(104)).toBe(dummy(104).checksum());
   });
+
+  it("a lone input of the other connection (the controlled one's input of that call lost, or cl_dummy_hammer) is no switch, and where it lies is listed in switchTicks", () => {
+    const s = downloadSession();
+    s.connect(DUMMY);
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    const own = (tick: number) => snapshotOf(4, tick);
+    const dummy = (tick: number) => snapshotOf(4, -tick);
+    for (let tick = 100; tick < 140; tick += 2) {
+      s.snapshot(CLIENT, tick, own(tick));
+      s.snapshot(DUMMY, tick, dummy(tick));
+      // The client controls its own tee all along; the capture lost the own input of the call of tick 121.
+      for (const c of [CLIENT, DUMMY]) if (!(tick === 120 && c === CLIENT)) s.message(c, SERVER, input(tick + 1, tick), false);
+    }
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result).toMatchObject({ dummy: DUMMY, dummySnapshots: 0 });
+    const wrong = [...readDemo(result.demo).snapshots()].filter(({ tick, snapshot }) => snapshot.checksum() !== own(tick).checksum()).map((x) => x.tick);
+    expect(wrong).toEqual([]);
+    // The snapshots between the calls around the lone input: recorded from the own connection, listed as guesses.
+    expect(result.switchTicks).toEqual([120, 122]);
+  });
+
+  it("the dummy's con_ready: main's snapshot and messages that came before the client answered it are recorded (and listed), the dummy's after it", () => {
+    const s = downloadSession();
+    for (let tick = 100; tick < 110; tick += 2) {
+      s.snapshot(CLIENT, tick, snapshotOf(3, tick));
+      s.message(CLIENT, SERVER, input(tick + 1, tick), false);
+    }
+    s.connect(DUMMY);
+    s.message(SERVER, DUMMY, { kind: 'con_ready' });
+    // Main's snapshot of tick 110 and the chat line about the dummy come before the client's answer on the
+    // dummy's connection: the frame that took con_ready in may have taken them in first (and recorded them).
+    s.message(SERVER, CLIENT, { kind: 'sv_chat', team: 0, clientId: -1, message: "'TeeDmy' entered and joined the game" });
+    s.snapshot(CLIENT, 110, snapshotOf(3, 110));
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    s.message(SERVER, DUMMY, { kind: 'sv_chat', team: 0, clientId: -1, message: 'welcome, dummy' });
+    s.snapshot(CLIENT, 112, snapshotOf(3, 112));
+    for (let tick = 112; tick < 140; tick += 2) {
+      s.snapshot(DUMMY, tick, snapshotOf(3, -tick));
+      if (tick > 112) s.snapshot(CLIENT, tick, snapshotOf(3, tick));
+      for (const c of [DUMMY, CLIENT]) s.message(c, SERVER, input(tick + 1, tick), false);
+    }
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result.dummy).toBe(DUMMY);
+    const demo = readDemo(result.demo);
+    const ticks = [...demo.snapshots()].map(({ tick, snapshot }) => [tick, snapshot.checksum() === snapshotOf(3, tick).checksum() ? 'own' : 'dummy']);
+    expect(ticks.slice(0, 7)).toEqual([
+      [100, 'own'],
+      [102, 'own'],
+      [104, 'own'],
+      [106, 'own'],
+      [108, 'own'],
+      [110, 'own'],
+      [112, 'dummy'],
+    ]);
+    expect(result.switchTicks).toEqual([110]);
+    const chat = [...demoMessages(demo)].filter((m) => m.message.kind === 'sv_chat').map((m) => [m.tick, (m.message as { message: string }).message]);
+    expect(chat).toEqual([
+      [108, "'TeeDmy' entered and joined the game"],
+      [110, 'welcome, dummy'],
+    ]);
+  });
 });

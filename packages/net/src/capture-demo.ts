@@ -102,6 +102,8 @@ interface Connection {
   mapSha256?: Uint8Array;
   /** When the server's con_ready reached the client (DDNet switches to a dummy when its con_ready comes). */
   conReady?: { index: number; time: number };
+  /** The first datagram with a vital chunk the client sent after con_ready: its answer, made in the frame that took con_ready in. */
+  conReadyAnswer?: number;
   /** The datagram that brought the client its first snapshot (the demo's timestamp). */
   firstSnapshot?: CaptureDatagram;
 }
@@ -139,6 +141,8 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
     const p = d.packet;
     if (!p?.chunks) continue;
     if (tracked.snapshots.some((s) => s.crcOk)) connection(d.destination, d.source, p.protocol).firstSnapshot ??= d;
+    const sender = connections.get(`${d.source} ${d.destination}`);
+    if (sender?.conReady && sender.conReadyAnswer === undefined && p.chunks.some((c) => c.sequence !== undefined)) sender.conReadyAnswer = d.index;
     p.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered') return;
       const m = chunk.message as { kind: string; name?: string; predictionTick?: number; ackGameTick?: number; data?: number[]; mapName?: string; mapCrc?: number; mapSize?: number; mapSha256?: Uint8Array };
@@ -168,34 +172,61 @@ interface SentInput {
   controlled?: Connection;
 }
 
+interface ControlStart {
+  index: number;
+  time: number;
+  connection: Connection;
+  /** Told by both inputs of one call, by one input alone, or by the dummy's con_ready. */
+  by: 'call' | 'lone' | 'con_ready';
+  /** Its input (calls: the first of the two) in `inputs`. */
+  input?: number;
+}
+
 /**
  * The SendInput calls of a client with a dummy, each with the connection it sent input for first: the one
  * the client controlled then (a call's inputs: the controlled connection's first, then the other's with the
  * same prediction tick); and every input in capture order, with that connection where its call tells it.
+ * `unsure`: capture index ranges in which the controlled connection is a guess.
  */
-function controlTimeline(main: Connection, dummy: Connection): { starts: { index: number; time: number; connection: Connection }[]; inputs: SentInput[] } {
+function controlTimeline(main: Connection, dummy: Connection): { starts: ControlStart[]; inputs: SentInput[]; unsure: [number, number][] } {
   const all = [...main.inputs.map((x) => ({ ...x, connection: main })), ...dummy.inputs.map((x) => ({ ...x, connection: dummy }))];
   all.sort((a, b) => a.index - b.index);
-  const starts: { index: number; time: number; connection: Connection }[] = [];
+  let starts: ControlStart[] = [];
   const inputs: SentInput[] = all.map(({ index, time, ack }) => ({ index, time, ack }));
   // The dummy's con_ready switches the client to it (client.cpp: g_Config.m_ClDummy = 1) before it sends input.
-  if (dummy.conReady) starts.push({ ...dummy.conReady, connection: dummy });
+  if (dummy.conReady) starts.push({ ...dummy.conReady, connection: dummy, by: 'con_ready' });
   for (let i = 0; i < all.length; i++) {
     const x = all[i]!;
     const next = all[i + 1];
     if (next && next.connection !== x.connection && next.tick === x.tick && next.time - x.time < SAME_CALL_NS) {
       // Both inputs of one call: the first is the controlled connection's.
-      starts.push({ index: x.index, time: x.time, connection: x.connection });
+      starts.push({ index: x.index, time: x.time, connection: x.connection, by: 'call', input: i });
       inputs[i]!.controlled = inputs[i + 1]!.controlled = x.connection;
       i++;
     } else if (!x.steering) {
-      // A lone input without direction, jump or hook can only be the controlled connection's.
-      starts.push({ index: x.index, time: x.time, connection: x.connection });
+      // A lone input without direction, jump or hook is the controlled connection's (the other one's goes
+      // alone only while it steers), but for two exceptions: DDNet's cl_dummy_hammer sends the other's
+      // hammer input alone every 25th call (gameclient.cpp, OnSnapInput), and a capture that lost the first
+      // input of a call keeps the second alone.
+      starts.push({ index: x.index, time: x.time, connection: x.connection, by: 'lone', input: i });
       inputs[i]!.controlled = x.connection;
     }
     // A lone steering input may be the other connection's, sent while the controlled one had nothing new.
   }
-  return { starts: starts.sort((a, b) => a.index - b.index), inputs };
+  starts.sort((a, b) => a.index - b.index);
+  // So a lone input that says the other connection between two that say the same one is no switch (a player
+  // who switches stays a while: the controlled connection sends at least every 40 ms), but where it lies
+  // the controlled connection is a guess.
+  const unsure: [number, number][] = [];
+  starts = starts.filter((x, k) => {
+    const before = starts[k - 1];
+    const after = starts[k + 1];
+    if (x.by !== 'lone' || !before || !after || before.connection !== after.connection || x.connection === before.connection) return true;
+    delete inputs[x.input!]!.controlled;
+    unsure.push([before.index, after.index]);
+    return false;
+  });
+  return { starts, inputs, unsure };
 }
 
 /** The connection that most often sends its input in the same SendInput call as `main`'s: its dummy. */
@@ -368,7 +399,22 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   if (main.mapSha256 && !bytesEqual(main.mapSha256, mapSha256)) fail('MAP_MISMATCH', `the map's SHA-256 is ${hex(mapSha256)}, the server announced ${hex(main.mapSha256)}`, 'map');
 
   const dummy = protocol === '0.6' ? findDummy(main, connections.values()) : undefined;
-  const { starts: timeline, inputs } = dummy ? controlTimeline(main, dummy) : { starts: [], inputs: [] };
+  const { starts: timeline, inputs, unsure } = dummy ? controlTimeline(main, dummy) : { starts: [], inputs: [], unsure: [] };
+  // Between the dummy's con_ready and the client's answer to it, the frame that took con_ready in (and
+  // switched to the dummy) came: main's datagrams processed before it in that frame (DDNet's PumpNetwork takes
+  // in the main connection's first) were recorded from main. Whether one that arrived in between was is a
+  // guess: it is recorded, and its tick listed in switchTicks.
+  const readyWindow = dummy?.conReady ? ([dummy.conReady.index, dummy.conReadyAnswer ?? dummy.conReady.index] as const) : undefined;
+  if (readyWindow) unsure.push([readyWindow[0], readyWindow[1]]);
+  unsure.sort((a, b) => a[0] - b[0]);
+  // Merged (they may overlap), so that one pointer walks them as the capture goes on.
+  const unsureRanges: [number, number][] = [];
+  for (const [a, b] of unsure) {
+    const last = unsureRanges.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else unsureRanges.push([a, b]);
+  }
+  let nextUnsure = 0;
   let next = 0;
   let nextInput = 0;
   let switching = false;
@@ -438,7 +484,10 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     if (d.source === main.server && d.destination === main.client && d.packet?.chunks?.some((c, i) => c.message.kind === 'map_change' && tracked.delivery[i] === 'delivered') && ++mapChanges > 1) break;
     const from = d.source === main.server ? (d.destination === main.client ? main : d.destination === dummy?.client ? dummy : undefined) : undefined;
     if (!from || !d.packet?.chunks) continue;
-    const recording = from === controlled(d, tracked.snapshots.find((s) => s.crcOk && s.snapshot)?.tick);
+    const inReadyWindow = readyWindow !== undefined && d.index > readyWindow[0] && d.index < readyWindow[1];
+    const recording = from === controlled(d, tracked.snapshots.find((s) => s.crcOk && s.snapshot)?.tick) || (inReadyWindow && from === main);
+    while (nextUnsure < unsureRanges.length && unsureRanges[nextUnsure]![1] <= d.index) nextUnsure++;
+    const guessed = switching || inReadyWindow || (nextUnsure < unsureRanges.length && unsureRanges[nextUnsure]![0] < d.index);
     d.packet.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered' || isSystem(protocol, chunk)) return;
       const m = chunk.message as Record<string, unknown> & { kind: string };
@@ -470,7 +519,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_tune_params', params: tune } as { kind: string }));
       snapshots++;
       if (from === dummy) dummySnapshots++;
-      if (switching) switchTicks.push(s.tick);
+      if (guessed) switchTicks.push(s.tick);
     }
   }
   if (!snapshots) fail('NO_SNAPSHOTS', `the capture holds no snapshot ${main.client} received with its CRC right`, 'snapshots');
