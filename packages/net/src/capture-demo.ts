@@ -70,10 +70,16 @@ export interface CaptureDemo {
   messages: number;
   dummySnapshots: number;
   /**
-   * Ticks whose snapshot arrived while the client switched between its own connection and its dummy's (after
-   * the last input of one, before the first of the other) and was taken in by a frame that sent no input:
-   * which of the two the client recorded is a guess there. (When the next input does not acknowledge the
-   * snapshot yet, its frame took the snapshot in, and that frame tells the connection: no guess.)
+   * Every tick whose snapshot may be the other connection's (DDNet with a dummy), where which of the two the
+   * client recorded is a guess:
+   * - it arrived while the client switched between its own connection and its dummy's (after the last input of
+   *   one, before the first of the other) and was taken in by a frame that sent no input (when the next input
+   *   does not acknowledge the snapshot yet, its frame took the snapshot in, and that frame tells the
+   *   connection: no guess);
+   * - it arrived around a lone input of the other connection that is taken for no switch (cl_dummy_hammer's,
+   *   or the second of a call whose first the capture lost);
+   * - it is main's and arrived between the dummy's con_ready and the client's answer (recorded: the frame that
+   *   switched may have taken it in first).
    */
   switchTicks: number[];
 }
