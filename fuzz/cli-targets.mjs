@@ -21,7 +21,7 @@ import { mapJson, mapResave } from '../packages/cli/dist/map-resave.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from '../packages/cli/dist/messages.js';
 import { teehistorianDump, teehistorianResave, teehistorianStats } from '../packages/cli/dist/teehistorian.js';
 import { datagramJson } from '../packages/cli/dist/net.js';
-import { captureDemo, ConnectionTracker, decodeCapture } from '@twcodec/net';
+import { captureDemo, ConnectionTracker, decodeCapture, MAX_GROWTH } from '@twcodec/net';
 import { readDemo, resaveDemo } from '@twcodec/demo';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -315,7 +315,8 @@ function playersOf(bytes) {
 /**
  * `net demo` for the capture's first player (or a name nobody played), without --map and, when the capture holds
  * no download of its map, with each map there is: exit 0 or one typed refusal; what it writes reads back as a
- * demo with as many snapshots as it printed, at rising ticks, and resaves to its own bytes.
+ * demo with as many snapshots as it printed, at rising ticks, at most MAX_GROWTH times the capture's size (and
+ * the map's, and 1 MiB), and resaves to its own bytes.
  */
 async function netDemo(bytes) {
   const player = playersOf(bytes)[0] ?? 'Nobody';
@@ -340,6 +341,9 @@ async function netDemo(bytes) {
       snapshots++;
     }
     check(snapshots === line.snapshots, `${what}: the demo holds ${snapshots} snapshots, the command printed ${line.snapshots}`);
+    // Proportional to the capture: a capture of a few bytes per snapshot never makes whole snapshots per tick.
+    const bound = MAX_GROWTH * bytes.length + (map?.length ?? 0) + 1024 * 1024;
+    check(demo.length <= bound, `${what}: a demo of ${demo.length} bytes from a capture of ${bytes.length} (at most ${bound})`);
     check(equalBytes(resaveDemo(demo), demo), `${what}: the demo does not resave to its bytes`);
     return;
   }

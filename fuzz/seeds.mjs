@@ -112,20 +112,28 @@ export function seedsFor(target) {
         return [withOriginal, dirToInput(files), dirToInput(oldNotation)];
       });
     case 'net':
-      return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read));
+      return withOtherLayers(netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)));
     case 'net-client':
       return netClientSeeds(fixtures('net', '.pcap', 4 * 1024 * 1024).map((path) => [path, read(path)]));
     case 'net-pcap':
       // `net pcap` reads capture files: the captures and the cuts of them, not the single UDP payloads.
-      return netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)).filter(isCapture);
+      return withOtherLayers(netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)).filter(isCapture));
     case 'net-demo': {
       // `net demo` reads capture files: the fixture, and the first frames of each capture (its handshakes, start
-      // info, map change and first snapshots: a demo can be written from them).
+      // info, map change and first snapshots: a demo can be written from them), also as pcapng, Linux SLL and
+      // IPv6; and the first 2,500 frames of a capture whose clients have dummies (the dummy connecting, the
+      // client switching to it and back), whole and with every 40th datagram a client sent lost, as a lossy
+      // capture loses them.
       const out = [];
       for (const bytes of fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)) {
         if (bytes.length <= 64 * 1024) out.push(bytes);
         const frames = [...readCapture(bytes)];
-        if (frames.length > 300) out.push(concat([bytes.subarray(0, 24), ...frames.slice(0, 300).map((f) => bytes.subarray(f.offset - 16, f.offset + f.data.length))]));
+        const cut = (n, keep = () => true) => concat([bytes.subarray(0, 24), ...frames.slice(0, n).filter(keep).map((f) => bytes.subarray(f.offset - 16, f.offset + f.data.length))]);
+        if (frames.length > 300) out.push(...withOtherLayers([cut(300)]));
+        if (frames.length > 2500 && hasDummy(bytes)) {
+          let sent = 0;
+          out.push(cut(2500), cut(2500, (f) => !(fromClient(f) && ++sent % 40 === 0)));
+        }
       }
       return out.filter(isCapture);
     }
@@ -138,6 +146,101 @@ export function seedsFor(target) {
 }
 
 // --- net (issue 27) -----------------------------------------------------------------------------------------
+/** Whether a capture's clients have dummies (a name ending in "Dmy", as the corpus's DDNet session names them). */
+function hasDummy(bytes) {
+  const text = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 4 * 1024 * 1024)));
+  return /Dmy\0/.test(text);
+}
+
+/** Whether a frame is a datagram a client sent (to the server's port 8303, or any port other than the source's). */
+function fromClient(frame) {
+  const udp = udpOf(frame);
+  return udp !== undefined && udp.destinationPort < udp.sourcePort;
+}
+
+/** The IPv4 packet of an Ethernet or raw-IP frame, or undefined. */
+function ipv4Of(frame) {
+  const d = frame.data;
+  if (frame.linkType === 1) return d.length >= 14 && d[12] === 0x08 && d[13] === 0x00 && d[14] >> 4 === 4 ? d.subarray(14) : undefined;
+  if (frame.linkType === 101 || frame.linkType === 228) return d.length && d[0] >> 4 === 4 ? d : undefined;
+  return undefined;
+}
+
+/** The IPv4/UDP packet as IPv6/UDP, from and to the IPv4-mapped addresses (::ffff:a.b.c.d); other packets as they are. */
+function toIpv6(ip) {
+  const ihl = (ip[0] & 0x0f) * 4;
+  if (ip.length < ihl + 8 || ip[9] !== 17 || ((ip[6] << 8) | ip[7]) & 0x3fff) return undefined;
+  const udp = ip.subarray(ihl, (ip[2] << 8) | ip[3]);
+  const out = new Uint8Array(40 + udp.length);
+  out[0] = 0x60;
+  out[4] = udp.length >> 8;
+  out[5] = udp.length & 0xff;
+  out[6] = 17;
+  out[7] = 64;
+  out.set([0xff, 0xff], 18);
+  out.set(ip.subarray(12, 16), 20);
+  out.set([0xff, 0xff], 34);
+  out.set(ip.subarray(16, 20), 36);
+  out.set(udp, 40);
+  return out;
+}
+
+const le32 = (v) => Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
+const le16 = (v) => Uint8Array.of(v & 0xff, (v >>> 8) & 0xff);
+
+/** A classic pcap (little-endian, microseconds) of `packets` ({ data, seconds, nanoseconds }) with link type `linkType`. */
+function classicPcap(packets, linkType) {
+  const head = concat([le32(0xa1b2c3d4), le16(2), le16(4), le32(0), le32(0), le32(262144), le32(linkType)]);
+  return concat([head, ...packets.flatMap((p) => [le32(p.seconds), le32(Math.floor(p.nanoseconds / 1000)), le32(p.data.length), le32(p.data.length), p.data])]);
+}
+
+/** A pcapng block: type, length, body padded to 4, length. */
+const pcapngBlock = (type, body) => {
+  const padded = concat([body, new Uint8Array((4 - (body.length % 4)) % 4)]);
+  return concat([le32(type), le32(padded.length + 12), padded, le32(padded.length + 12)]);
+};
+
+/** A pcapng file of `packets` on one interface of `linkType`, nanosecond timestamps (if_tsresol 9). */
+function pcapngFile(packets, linkType) {
+  const shb = pcapngBlock(0x0a0d0d0a, concat([le32(0x1a2b3c4d), le16(1), le16(0), le32(0xffffffff), le32(0xffffffff)]));
+  const idb = pcapngBlock(1, concat([le16(linkType), le16(0), le32(262144), le16(9), le16(1), Uint8Array.of(9, 0, 0, 0), le32(0)]));
+  const epbs = packets.map((p) => {
+    const ns = BigInt(p.seconds) * 1_000_000_000n + BigInt(p.nanoseconds);
+    return pcapngBlock(6, concat([le32(0), le32(Number(ns >> 32n)), le32(Number(ns & 0xffffffffn)), le32(p.data.length), le32(p.data.length), p.data]));
+  });
+  return concat([shb, idb, ...epbs]);
+}
+
+/**
+ * Each capture, and for each one whose frames are Ethernet or raw IPv4 (the corpus's are Ethernet from
+ * loopback) the same datagrams as pcapng, in Linux SLL frames, and as IPv6: the readers' other paths start
+ * from real sessions too.
+ */
+function withOtherLayers(captures) {
+  const out = [...captures];
+  for (const bytes of captures) {
+    if (!isCapture(bytes) || bytes.length > 512 * 1024) continue;
+    let frames;
+    try {
+      frames = [...readCapture(bytes)];
+    } catch (e) {
+      if (e instanceof CodecError) continue;
+      throw e;
+    }
+    const ips = frames.map((f) => ({ ip: ipv4Of(f), seconds: f.seconds, nanoseconds: f.nanoseconds })).filter((p) => p.ip);
+    if (!ips.length) continue;
+    const sllHeader = (ip) => concat([Uint8Array.of(0, 0, 0x03, 0x04, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x00), ip]);
+    out.push(pcapngFile(ips.map((p) => ({ ...p, data: p.ip })), 101));
+    out.push(classicPcap(ips.map((p) => ({ ...p, data: sllHeader(p.ip) })), 113));
+    const v6 = ips.flatMap((p) => {
+      const ip6 = toIpv6(p.ip);
+      return ip6 ? [{ ...p, data: ip6 }] : [];
+    });
+    if (v6.length) out.push(classicPcap(v6, 101));
+  }
+  return out;
+}
+
 /** The fixture capture, short captures cut from each capture, and UDP payloads of every shape (one per first byte and length). */
 function netSeeds(captures) {
   const out = [];

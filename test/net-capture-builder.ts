@@ -104,3 +104,47 @@ export function ipv6Fragments(datagram: Uint8Array, size: number, id = 1): Uint8
 
 /** Frames one second apart from `start` (raw IP frames for link type 101). */
 export const framesOf = (packets: Uint8Array[], start = 1_700_000_000): TestFrame[] => packets.map((data, i) => ({ data, seconds: start + i, nanoseconds: 0 }));
+
+/** A pcapng block: type, total length, body padded to 4 bytes, total length again (little-endian). */
+function pcapngBlock(type: number, body: Uint8Array): Uint8Array {
+  const padded = (body.length + 3) & ~3;
+  const out = new Uint8Array(12 + padded);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, type, true);
+  dv.setUint32(4, out.length, true);
+  out.set(body, 8);
+  dv.setUint32(out.length - 4, out.length, true);
+  return out;
+}
+
+/**
+ * A pcapng file (little-endian): a section header, one interface of `linkType` (with `tsresol`, the if_tsresol
+ * option byte, when given), and an enhanced packet block per frame with its 64-bit timestamp in that unit
+ * (default microseconds).
+ */
+export function pcapngFile(frames: { data: Uint8Array; timestamp: bigint }[], linkType: number, tsresol?: number): Uint8Array {
+  const shb = new DataView(new ArrayBuffer(16));
+  shb.setUint32(0, 0x1a2b3c4d, true);
+  shb.setUint16(4, 1, true);
+  shb.setBigInt64(8, -1n, true);
+  const idb = new DataView(new ArrayBuffer(tsresol === undefined ? 8 : 16));
+  idb.setUint16(0, linkType, true);
+  idb.setUint32(4, 262144, true);
+  if (tsresol !== undefined) {
+    idb.setUint16(8, 9, true);
+    idb.setUint16(10, 1, true);
+    idb.setUint8(12, tsresol);
+  }
+  const parts = [pcapngBlock(0x0a0d0d0a, new Uint8Array(shb.buffer)), pcapngBlock(1, new Uint8Array(idb.buffer))];
+  for (const f of frames) {
+    const body = new Uint8Array(20 + f.data.length);
+    const dv = new DataView(body.buffer);
+    dv.setUint32(4, Number(f.timestamp >> 32n), true);
+    dv.setUint32(8, Number(f.timestamp & 0xffffffffn), true);
+    dv.setUint32(12, f.data.length, true);
+    dv.setUint32(16, f.data.length, true);
+    body.set(f.data, 20);
+    parts.push(pcapngBlock(6, body));
+  }
+  return concatBytes(parts);
+}

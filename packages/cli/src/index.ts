@@ -631,7 +631,8 @@ async function parseCommandArgs(name: string, command: Command, args: string[]) 
   // Arguments in [brackets] may be left out (the command says what stands for them).
   const required = command.args.filter((a) => !a.startsWith('['));
   if (positionals.length < required.length) throw new UsageError(`missing ${required.slice(positionals.length).join(' ')} ${help}`);
-  for (const [flag, f] of Object.entries(flags)) if (f.required && !values[flag]) throw new UsageError(`missing --${flag}${f.value ? ` ${f.value}` : ''} ${help}`);
+  // An empty value is a value (`--player ""`: a client may call itself ''); only a flag left out is missing.
+  for (const [flag, f] of Object.entries(flags)) if (f.required && values[flag] === undefined) throw new UsageError(`missing --${flag}${f.value ? ` ${f.value}` : ''} ${help}`);
   return { values: values as Record<string, boolean | string | undefined>, positionals };
 }
 

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDemo } from '@twcodec/demo';
 import { corpusDir, fixturesDir, hasCorpus, readBytes } from '../../../test/corpus.js';
 import { runCli as run } from '../../../test/cli-run.js';
+import { CLIENT, mapDownloadSession, pcapOf, snapshotOf } from '../../../test/net-session-builder.js';
 
 const fixture = join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap');
 const out = () => join(mkdtempSync(join(tmpdir(), 'twcodec-net-demo-')), 'out.demo');
@@ -35,5 +36,21 @@ describe('twcodec net demo', () => {
     const demo = readDemo(readBytes(target));
     expect(demo.header).toMatchObject({ version: 4, netVersion: '0.7 802f1be60a05665f', mapName: 'ctf2', type: 'client' });
     expect([...demo.snapshots()]).toHaveLength(line.snapshots as number);
+  });
+
+  it("takes --player '' for a client that called itself '' (the names list shows it); --player left out is missing", async () => {
+    const s = mapDownloadSession(undefined, '');
+    s.snapshot(CLIENT, 100, snapshotOf(3, 1));
+    const capture = join(mkdtempSync(join(tmpdir(), 'twcodec-net-demo-')), 'empty-name.pcap');
+    writeFileSync(capture, pcapOf(s.sent));
+    const target = out();
+    const { code, stdout, stderr } = await run(['net', 'demo', capture, target, '--player', '']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ snapshots: 1, map: { name: 'tiny', from: 'capture' } });
+    expect((await run(['net', 'demo', capture, out(), '--player='])).code).toBe(0);
+    const missing = await run(['net', 'demo', capture, target]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/missing --player NAME/);
   });
 });

@@ -3,7 +3,7 @@
 // tick, a message moved before its tick's snapshot, a count of timeline markers past 64.
 import { describe, expect, it } from 'vitest';
 import { encodeDdnet06Message } from '@twcodec/netmsg';
-import { concatBytes } from '@twcodec/runtime';
+import { bytesEqual, concatBytes } from '@twcodec/runtime';
 import { Snapshot } from '@twcodec/snapshot';
 import { CodecError, DemoWriter, readDemo, resaveDemo } from './index.js';
 
@@ -77,5 +77,36 @@ describe('resaveDemo: identical bytes or a refusal that says why', () => {
     const e = refusal(mutated);
     expect(e.message).toMatch(/the header's count of timeline markers changes \(it is read as 0 to 64\)/);
     expect(e.offset).toBe(179);
+  });
+});
+
+describe("DemoWriter's keyframes: 'bounded', and resaveDemo keeping them where they are", () => {
+  const header = { netVersion: '0.6 626fce9a778df4d4', mapName: 'x', mapCrc: '00000000', type: 'client', timestamp: '2026-11-22_10-00-00', mapSha256: '0'.repeat(64) };
+  /** A snapshot of 200 items that never changes, at ticks 251 apart, and one item changing in the last three. */
+  function write(keyframes: 'interval' | 'bounded'): Uint8Array {
+    const w = new DemoWriter(header, undefined, { keyframes });
+    const items = Array.from({ length: 200 }, (_, id) => ({ type: 9, id, data: Int32Array.from({ length: 22 }, (_, k) => id * 1000 + k) }));
+    for (let n = 0; n < 40; n++) {
+      const changed = n >= 37 ? [{ type: 10, id: 0, data: Int32Array.of(n, 0, 0, 0, 0) }] : [];
+      w.snapshot(100 + n * 251, new Snapshot([...items, ...changed]));
+    }
+    return w.finish();
+  }
+  const keyframes = (bytes: Uint8Array) => [...readDemo(bytes).chunks()].filter((c) => c.kind === 'tick' && c.keyframe).length;
+
+  it('an unchanging snapshot is stored whole once, not every 251 ticks; the demo resaves to itself', () => {
+    const interval = write('interval');
+    const bounded = write('bounded');
+    expect(keyframes(interval)).toBe(40);
+    expect(keyframes(bounded)).toBe(1);
+    expect(bounded.length * 20).toBeLessThan(interval.length);
+    const snapshotsOf = (bytes: Uint8Array) => [...readDemo(bytes).snapshots()].map((s) => [s.tick, s.snapshot.checksum()]);
+    expect(snapshotsOf(bounded)).toEqual(snapshotsOf(interval));
+    // (bytesEqual: toEqual's diff of two 600 KB arrays takes most of a minute when they differ.)
+    expect(bytesEqual(resaveDemo(bounded), bounded)).toBe(true);
+    // Not exact: written again with DDNet's rule.
+    const again = resaveDemo(bounded, { exact: false });
+    expect(keyframes(again)).toBe(40);
+    expect(snapshotsOf(again)).toEqual(snapshotsOf(interval));
   });
 });

@@ -4,7 +4,8 @@ import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
 import { type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
 
 /** What a demo recorded, in order: the snapshot of each tick, and net messages with the tick they came in. */
-export type DemoEvent = { kind: 'snapshot'; tick: number; snapshot: Snapshot } | { kind: 'message'; tick: number; data: Uint8Array };
+/** `keyframe`: the snapshot's tick marker is a keyframe's (the snapshot was stored whole). */
+export type DemoEvent = { kind: 'snapshot'; tick: number; snapshot: Snapshot; keyframe: boolean } | { kind: 'message'; tick: number; data: Uint8Array };
 
 /**
  * The recorded events of a demo, in file order: one snapshot per tick marker (in the recorder's item order,
@@ -18,7 +19,7 @@ export function* demoEvents(reader: DemoReader, protocol: SnapshotProtocol = rea
       const next = snapshots.next();
       if (next.done) throw new DemoError('BAD_CHUNK', 'a tick marker without a snapshot', chunk.offset, 'chunks');
       tick = chunk.tick;
-      yield { kind: 'snapshot', tick, snapshot: next.value.snapshot };
+      yield { kind: 'snapshot', tick, snapshot: next.value.snapshot, keyframe: chunk.keyframe };
     } else if (chunk.kind === 'message') {
       yield { kind: 'message', tick, data: chunk.data };
     }
@@ -54,17 +55,20 @@ export interface ResaveOptions extends DemoWriterOptions {
  * Reads a demo and writes it again through DemoWriter: a DDNet demo comes back byte for byte. A demo DDNet's
  * recorder would not have written so (two snapshot chunks in one tick, a message before a tick's snapshot,
  * more than 64 timeline markers, another packing of the same data, ...) is refused with what would change,
- * unless `exact` is false.
+ * unless `exact` is false. Keyframes stay at the ticks the demo has them (unless `exact` is false).
  */
 export function resaveDemo(bytes: Uint8Array, options: ResaveOptions = {}): Uint8Array {
   const reader = readDemo(bytes);
   const writer = new DemoWriter(headerOf(reader), reader.map, options);
+  const exact = options.exact !== false;
   for (const e of demoEvents(reader, options.protocol)) {
-    if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot);
+    // Exact: the keyframes stay where they are (a recorder may place them otherwise than DDNet's 250-tick rule,
+    // as DemoWriter's `keyframes: 'bounded'` does); otherwise the writer's rule places them.
+    if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot, exact ? e.keyframe : undefined);
     else writer.message(e.data);
   }
   const out = writer.finish();
-  if (options.exact !== false && !sameBytes(out, bytes)) {
+  if (exact && !sameBytes(out, bytes)) {
     const { message, offset, path } = firstChange(reader, bytes, out);
     throw new DemoError('NOT_LOSSLESS', `the demo would not be written back as it is: ${message}`, offset, path);
   }
@@ -125,7 +129,7 @@ function firstChange(reader: DemoReader, input: Uint8Array, output: Uint8Array):
       let why: string;
       if (isSnapshot(chunk.kind) && snapshotsInTick > 0) why = `a second snapshot chunk ${where}: one snapshot a tick is recorded`;
       else if (chunk.kind === 'message' && isSnapshot(other.kind)) why = `a message before the snapshot ${where}: the snapshot is recorded first`;
-      else if (chunk.kind !== other.kind) why = `a ${chunk.kind} chunk ${where} becomes a ${other.kind} chunk (DDNet's recorder writes a keyframe when more than 250 ticks passed, a delta otherwise, and no delta when nothing changed)`;
+      else if (chunk.kind !== other.kind) why = `a ${chunk.kind} chunk ${where} becomes a ${other.kind} chunk (a keyframe is written whole, a tick between keyframes as a delta, and no delta when nothing changed)`;
       else if (chunk.kind === 'tick' && other.kind === 'tick') why = chunk.tick !== other.tick ? `tick ${chunk.tick} becomes tick ${other.tick}` : `the tick marker of tick ${chunk.tick} is encoded otherwise (keyframe flag or tick delta)`;
       else if (sameContent(chunk, other)) why = `a ${chunk.kind} chunk ${where} is packed otherwise (its data reads the same)`;
       else why = `a ${chunk.kind} chunk ${where} holds other data when recorded again`;

@@ -22,6 +22,8 @@ import {
 const SERVER_TICK_SPEED = 50;
 /** A full snapshot is written when more than this many ticks passed since the last one (SERVER_TICK_SPEED * 5). */
 export const DEMO_KEYFRAME_INTERVAL = SERVER_TICK_SPEED * 5;
+/** `keyframes: 'bounded'`: a due keyframe waits for deltas of at least 1/this of its size. */
+const BOUNDED_KEYFRAME_SHARE = 8;
 
 export interface DemoWriteHeader {
   /** 6 (default, DDNet since 15.5), or 3-5 with the layouts of older recorders. */
@@ -52,6 +54,18 @@ export interface DemoWriterOptions {
    * keeps them and `finish` returns the whole file.
    */
   sink?: (bytes: Uint8Array) => void;
+  /**
+   * When a snapshot is written whole (a keyframe) rather than as a delta. `interval` (default): as DDNet's
+   * recorder, the first and whenever more than DEMO_KEYFRAME_INTERVAL ticks passed since the last keyframe.
+   * `bounded`: such a keyframe also waits until the deltas written since the last one add up to an eighth of
+   * its size, so that a big snapshot that hardly changes is not stored whole again every 5 seconds (a capture of
+   * one 40 KB snapshot and then empty snapshots 251 ticks apart made a 262 MB demo with DDNet's rule): keyframes
+   * then weigh at most 8 times the deltas. In the corpus's demos the deltas between two keyframes weigh 1.2 to
+   * 37 times the keyframe (a 0.7.5 server demo, recording every other tick, 0.17): the keyframes fall where
+   * DDNet's rule puts them. A demo written so reads as any other and resaves to itself (resaveDemo keeps the
+   * keyframes where they are).
+   */
+  keyframes?: 'interval' | 'bounded';
 }
 
 function fail(code: string, message: string, path: string): never {
@@ -94,6 +108,11 @@ export class DemoWriter {
   private readonly header: DemoWriteHeader;
   private last: Snapshot | undefined;
   private lastKeyframe = -1;
+  private readonly boundedKeyframes: boolean;
+  /** Bytes of delta data (unpacked ints) written since the last keyframe, for `keyframes: 'bounded'`. */
+  private deltaBytes = 0;
+  /** Bytes produced so far (header, map, chunks). */
+  private written = 0;
   private lastTickMarker = -1;
   private firstTick = -1;
   private finished = false;
@@ -104,6 +123,7 @@ export class DemoWriter {
     if (![3, 4, 5, 6].includes(this.version)) fail('BAD_VERSION', `demo version ${this.version} cannot be written`, 'header.version');
     this.protocol = options.protocol ?? demoProtocolOf(header.netVersion).snapshots;
     this.sink = options.sink;
+    this.boundedKeyframes = options.keyframes === 'bounded';
     this.headerBytes = this.buildHeader(map?.length ?? 0);
     this.emit(this.headerBytes);
     if (map?.length) this.emit(map);
@@ -143,6 +163,7 @@ export class DemoWriter {
   }
 
   private emit(bytes: Uint8Array): void {
+    this.written += bytes.length;
     if (this.sink) this.sink(bytes);
     else this.parts.push(bytes);
   }
@@ -185,33 +206,54 @@ export class DemoWriter {
     return Uint8Array.of(CHUNKTYPEFLAG_TICKMARKER | (legacy ? 0 : CHUNKTICKFLAG_TICK_COMPRESSED) | (tick - this.lastTickMarker));
   }
 
-  /** Records the snapshot of `tick` (ticks never go back). */
-  snapshot(tick: number, snapshot: Snapshot): void {
+  /**
+   * Records the snapshot of `tick` (ticks never go back). `keyframe` overrides the writer's rule (see
+   * DemoWriterOptions.keyframes): true writes the snapshot whole, false as a delta (the first is always whole).
+   */
+  snapshot(tick: number, snapshot: Snapshot, keyframe?: boolean): void {
     this.checkOpen();
     if (!Number.isInteger(tick) || tick < 0 || tick > 0x7fffffff) fail('BAD_TICK', `tick ${tick}`, 'snapshot.tick');
     if (tick < this.lastTickMarker) fail('BAD_TICK', `tick ${tick} after tick ${this.lastTickMarker}`, 'snapshot.tick');
-    const keyframe = this.lastKeyframe === -1 || tick - this.lastKeyframe > DEMO_KEYFRAME_INTERVAL;
-    let chunk: Uint8Array | undefined;
-    if (keyframe) {
-      chunk = DemoWriter.chunk(CHUNKTYPE_SNAPSHOT, new Uint8Array(snapshot.toInts().buffer), `snapshots[${tick}]`);
-    } else {
-      let delta: Int32Array;
+    const due = this.lastKeyframe === -1 || tick - this.lastKeyframe > DEMO_KEYFRAME_INTERVAL;
+    let whole = this.last === undefined || (keyframe ?? due);
+    let ints: Int32Array | undefined;
+    let delta: Int32Array | undefined;
+    const deltaOf = () => {
       try {
-        delta = createDelta(this.last!, snapshot, this.protocol);
+        return createDelta(this.last!, snapshot, this.protocol);
       } catch (e) {
         if (e instanceof CodecError) throw new DemoError(e.code, e.detail, -1, `snapshots[${tick}]`, { cause: e });
         throw e;
       }
+    };
+    if (whole && keyframe === undefined && this.boundedKeyframes && this.last) {
+      // Due by the interval: whole once the deltas since the last keyframe weigh an eighth of the snapshot.
+      ints = snapshot.toInts();
+      delta = deltaOf();
+      if ((this.deltaBytes + delta.length * 4) * BOUNDED_KEYFRAME_SHARE < ints.length * 4) whole = false;
+    }
+    let chunk: Uint8Array | undefined;
+    if (whole) {
+      ints ??= snapshot.toInts();
+      chunk = DemoWriter.chunk(CHUNKTYPE_SNAPSHOT, new Uint8Array(ints.buffer, ints.byteOffset, ints.byteLength), `snapshots[${tick}]`);
+    } else {
+      delta ??= deltaOf();
       if (delta.length) chunk = DemoWriter.chunk(CHUNKTYPE_DELTA, new Uint8Array(delta.buffer, delta.byteOffset, delta.byteLength), `snapshots[${tick}]`);
     }
-    const marker = this.tickMarker(tick, keyframe);
+    const marker = this.tickMarker(tick, whole);
     // Nothing is written before every check above passed.
     this.emit(marker);
     if (chunk) this.emit(chunk);
     this.lastTickMarker = tick;
     if (this.firstTick < 0) this.firstTick = tick;
-    if (keyframe) this.lastKeyframe = tick;
-    if (keyframe || chunk) this.last = snapshot;
+    if (whole) (this.lastKeyframe = tick), (this.deltaBytes = 0);
+    else this.deltaBytes += delta!.length * 4;
+    if (whole || chunk) this.last = snapshot;
+  }
+
+  /** Bytes of the demo produced so far (header and map included). */
+  get size(): number {
+    return this.written;
   }
 
   /** Records a net message (its packed bytes, as in a demo's message chunk). */

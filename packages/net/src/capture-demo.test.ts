@@ -3,118 +3,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoMessages, readDemo, resaveDemo } from '@twcodec/demo';
-import { crc32, packVarInt, sha256 } from '@twcodec/runtime';
-import { createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
-import { captureDemo, type DecodedChunk, type DecodedPacket, encodePacket, LINKTYPE } from './index.js';
+import { CLIENT, DUMMY, input, mapDownloadSession, pcapOf, SERVER, snapshotOf, startInfo, testMap } from '../../../test/net-session-builder.js';
+import { captureDemo } from './index.js';
 
-interface Sent {
-  from: string;
-  to: string;
-  bytes: Uint8Array;
-  ms: number;
-}
-
-const ip = (endpoint: string) => endpoint.split(':')[0]!.split('.').map(Number);
-const port = (endpoint: string) => Number(endpoint.split(':')[1]);
-
-/** A classic pcap of raw IPv4/UDP frames (LINKTYPE_RAW). */
-function pcapOf(datagrams: Sent[]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const head = new DataView(new ArrayBuffer(24));
-  head.setUint32(0, 0xa1b2c3d4, true);
-  head.setUint16(4, 2, true);
-  head.setUint16(6, 4, true);
-  head.setUint32(16, 65535, true);
-  head.setUint32(20, LINKTYPE.raw, true);
-  parts.push(new Uint8Array(head.buffer));
-  for (const d of datagrams) {
-    const frame = new Uint8Array(28 + d.bytes.length);
-    const v = new DataView(frame.buffer);
-    frame[0] = 0x45;
-    v.setUint16(2, frame.length);
-    frame[8] = 64;
-    frame[9] = 17;
-    frame.set(ip(d.from), 12);
-    frame.set(ip(d.to), 16);
-    v.setUint16(20, port(d.from));
-    v.setUint16(22, port(d.to));
-    v.setUint16(24, 8 + d.bytes.length);
-    frame.set(d.bytes, 28);
-    const rec = new DataView(new ArrayBuffer(16));
-    rec.setUint32(0, 1_800_000_000 + Math.floor(d.ms / 1000), true);
-    rec.setUint32(4, Math.round((d.ms % 1000) * 1000), true);
-    rec.setUint32(8, frame.length, true);
-    rec.setUint32(12, frame.length, true);
-    parts.push(new Uint8Array(rec.buffer), frame);
-  }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
-  return out;
-}
-
-function packed(ints: Int32Array): Uint8Array {
-  const out = new Uint8Array(ints.length * 5);
-  let n = 0;
-  for (const v of ints) n = packVarInt(v, out, n);
-  return out.slice(0, n);
-}
-
-/** A 0.6 session builder: connects clients, sends their messages and the server's, numbers vital chunks. */
-class Session {
-  readonly sent: Sent[] = [];
-  private readonly sequences = new Map<string, number>();
-  private ms = 0;
-
-  constructor(readonly server: string) {}
-
-  private send(from: string, to: string, bytes: Uint8Array) {
-    this.sent.push({ from, to, bytes, ms: (this.ms += 5) });
-  }
-
-  connect(client: string) {
-    this.send(client, this.server, Uint8Array.of(0x10, 0, 0, 1));
-    this.send(this.server, client, Uint8Array.of(0x10, 0, 0, 2));
-  }
-
-  message(from: string, to: string, message: Record<string, unknown>, vital = true) {
-    const key = `${from} ${to}`;
-    const sequence = (this.sequences.get(key) ?? 0) + 1;
-    if (vital) this.sequences.set(key, sequence);
-    const chunk = { flags: vital ? ['vital'] : [], size: 0, ...(vital ? { sequence } : {}), message: message as unknown as DecodedChunk['message'] } as DecodedChunk;
-    const packet: DecodedPacket = { protocol: '0.6', kind: 'connection', header: { flags: 0, ack: 0, num_chunks: 1 }, flags: [], chunks: [chunk] };
-    this.send(from, to, encodePacket(packet));
-  }
-
-  snapshot(client: string, tick: number, snapshot: Snapshot, base?: { tick: number; snapshot: Snapshot }) {
-    const data = packed(createDelta(base?.snapshot ?? new Snapshot([]), snapshot, DDNET_0_6));
-    this.message(this.server, client, { kind: 'snap_single', tick, deltaTick: base ? tick - base.tick : tick + 1, crc: snapshot.checksum(), partSize: data.length, data }, false);
-  }
-}
-
-const SERVER = '10.0.0.1:8303';
-const CLIENT = '10.0.0.2:50000';
-const DUMMY = '10.0.0.2:50001';
-const snapshotOf = (n: number, salt: number) => new Snapshot(Array.from({ length: n }, (_, i) => ({ type: 100, id: i, data: Int32Array.of(i, salt, -i) })));
-const startInfo = (name: string) => ({ kind: 'cl_start_info', name, clan: '', country: -1, skin: 'default', useCustomColor: false, colorBody: 0, colorFeet: 0 });
-const input = (predictionTick: number, ackGameTick = 0) => ({ kind: 'input', ackGameTick, predictionTick, size: 40, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
 
 describe('captureDemo', () => {
-  const map = Uint8Array.from({ length: 1500 }, (_, i) => (i * 7) & 0xff);
-  const mapCrc = crc32(map) | 0;
+  const map = testMap;
 
-  function downloadSession(): Session {
-    const s = new Session(SERVER);
-    s.connect(CLIENT);
-    s.message(CLIENT, SERVER, startInfo('Tee'));
-    s.message(SERVER, CLIENT, { kind: 'map_details', mapName: 'tiny', mapSha256: sha256(map), mapCrc, mapSize: map.length, mapUrl: '' });
-    s.message(SERVER, CLIENT, { kind: 'map_change', mapName: 'tiny', mapCrc, mapSize: map.length });
-    s.message(SERVER, CLIENT, { kind: 'map_data', last: false, mapCrc, chunk: 0, chunkSize: 1000, data: map.subarray(0, 1000) });
-    s.message(SERVER, CLIENT, { kind: 'map_data', last: true, mapCrc, chunk: 1, chunkSize: 500, data: map.subarray(1000) });
-    s.message(SERVER, CLIENT, { kind: 'sv_motd', message: 'welcome' });
-    return s;
-  }
+  const downloadSession = () => mapDownloadSession(map);
 
   it('writes the map downloaded, the snapshots at their ticks and the game messages; the demo reads back and resaves to its bytes', () => {
     const s = downloadSession();
@@ -222,5 +119,66 @@ describe('captureDemo', () => {
     const recorded = new Map([...readDemo(result.demo).snapshots()].map(({ tick, snapshot }) => [tick, snapshot.checksum()]));
     expect(recorded.get(102)).toBe((recorder === DUMMY ? dummy(102) : own(102)).checksum());
     expect(recorded.get(104)).toBe(dummy(104).checksum());
+  });
+
+  it("a lone input of the other connection (the controlled one's input of that call lost, or cl_dummy_hammer) is no switch, and where it lies is listed in switchTicks", () => {
+    const s = downloadSession();
+    s.connect(DUMMY);
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    const own = (tick: number) => snapshotOf(4, tick);
+    const dummy = (tick: number) => snapshotOf(4, -tick);
+    for (let tick = 100; tick < 140; tick += 2) {
+      s.snapshot(CLIENT, tick, own(tick));
+      s.snapshot(DUMMY, tick, dummy(tick));
+      // The client controls its own tee all along; the capture lost the own input of the call of tick 121.
+      for (const c of [CLIENT, DUMMY]) if (!(tick === 120 && c === CLIENT)) s.message(c, SERVER, input(tick + 1, tick), false);
+    }
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result).toMatchObject({ dummy: DUMMY, dummySnapshots: 0 });
+    const wrong = [...readDemo(result.demo).snapshots()].filter(({ tick, snapshot }) => snapshot.checksum() !== own(tick).checksum()).map((x) => x.tick);
+    expect(wrong).toEqual([]);
+    // The snapshots between the calls around the lone input: recorded from the own connection, listed as guesses.
+    expect(result.switchTicks).toEqual([120, 122]);
+  });
+
+  it("the dummy's con_ready: main's snapshot and messages that came before the client answered it are recorded (and listed), the dummy's after it", () => {
+    const s = downloadSession();
+    for (let tick = 100; tick < 110; tick += 2) {
+      s.snapshot(CLIENT, tick, snapshotOf(3, tick));
+      s.message(CLIENT, SERVER, input(tick + 1, tick), false);
+    }
+    s.connect(DUMMY);
+    s.message(SERVER, DUMMY, { kind: 'con_ready' });
+    // Main's snapshot of tick 110 and the chat line about the dummy come before the client's answer on the
+    // dummy's connection: the frame that took con_ready in may have taken them in first (and recorded them).
+    s.message(SERVER, CLIENT, { kind: 'sv_chat', team: 0, clientId: -1, message: "'TeeDmy' entered and joined the game" });
+    s.snapshot(CLIENT, 110, snapshotOf(3, 110));
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    s.message(SERVER, DUMMY, { kind: 'sv_chat', team: 0, clientId: -1, message: 'welcome, dummy' });
+    s.snapshot(CLIENT, 112, snapshotOf(3, 112));
+    for (let tick = 112; tick < 140; tick += 2) {
+      s.snapshot(DUMMY, tick, snapshotOf(3, -tick));
+      if (tick > 112) s.snapshot(CLIENT, tick, snapshotOf(3, tick));
+      for (const c of [DUMMY, CLIENT]) s.message(c, SERVER, input(tick + 1, tick), false);
+    }
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result.dummy).toBe(DUMMY);
+    const demo = readDemo(result.demo);
+    const ticks = [...demo.snapshots()].map(({ tick, snapshot }) => [tick, snapshot.checksum() === snapshotOf(3, tick).checksum() ? 'own' : 'dummy']);
+    expect(ticks.slice(0, 7)).toEqual([
+      [100, 'own'],
+      [102, 'own'],
+      [104, 'own'],
+      [106, 'own'],
+      [108, 'own'],
+      [110, 'own'],
+      [112, 'dummy'],
+    ]);
+    expect(result.switchTicks).toEqual([110]);
+    const chat = [...demoMessages(demo)].filter((m) => m.message.kind === 'sv_chat').map((m) => [m.tick, (m.message as { message: string }).message]);
+    expect(chat).toEqual([
+      [108, "'TeeDmy' entered and joined the game"],
+      [110, 'welcome, dummy'],
+    ]);
   });
 });

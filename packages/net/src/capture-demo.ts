@@ -21,10 +21,10 @@
 //   the tuning is not the standard one) and de_game_info, built from those messages; a non-silent client info
 //   of another client (once the local one is known) and a non-silent drop are recorded as de_client_enter
 //   and de_client_leave.
-import { DemoWriter } from '@twcodec/demo';
+import { demoProtocolOf, DemoWriter } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
-import { DDNET_0_6, Snapshot, type SnapshotItem } from '@twcodec/snapshot';
+import { applyDelta, createDelta, DDNET_0_6, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 import { NET_VERSIONS } from './client.js';
 import { NetError } from './errors.js';
@@ -43,6 +43,8 @@ const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000
 const STANDARD_TUNING_DDNET = [...STANDARD_TUNING_07.slice(0, 28), 100000, 0, 500, 100, 100, 40000, 1000, 600, 100, 125, 12500, 12500, 50000, 50000, 80000, 80000, 32000];
 /** The input ints that steer (direction, jump, hook): their places in DDNet's player_input object (schemas/snapshot). */
 const STEERING = ['direction', 'jump', 'hook'].map((name) => DDNET_0_6.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
+/** captureDemo's demo may grow to this many times the capture's size (plus the map and 1 MiB); past that, DEMO_TOO_BIG. */
+export const MAX_GROWTH = 8;
 const DE_CLIENT_INFO = 13;
 const DE_GAME_INFO = 14;
 const DE_TUNE_PARAMS = 15;
@@ -68,10 +70,16 @@ export interface CaptureDemo {
   messages: number;
   dummySnapshots: number;
   /**
-   * Ticks whose snapshot arrived while the client switched between its own connection and its dummy's (after
-   * the last input of one, before the first of the other) and was taken in by a frame that sent no input:
-   * which of the two the client recorded is a guess there. (When the next input does not acknowledge the
-   * snapshot yet, its frame took the snapshot in, and that frame tells the connection: no guess.)
+   * Every tick whose snapshot may be the other connection's (DDNet with a dummy), where which of the two the
+   * client recorded is a guess:
+   * - it arrived while the client switched between its own connection and its dummy's (after the last input of
+   *   one, before the first of the other) and was taken in by a frame that sent no input (when the next input
+   *   does not acknowledge the snapshot yet, its frame took the snapshot in, and that frame tells the
+   *   connection: no guess);
+   * - it arrived around a lone input of the other connection that is taken for no switch (cl_dummy_hammer's,
+   *   or the second of a call whose first the capture lost);
+   * - it is main's and arrived between the dummy's con_ready and the client's answer (recorded: the frame that
+   *   switched may have taken it in first).
    */
   switchTicks: number[];
 }
@@ -100,6 +108,8 @@ interface Connection {
   mapSha256?: Uint8Array;
   /** When the server's con_ready reached the client (DDNet switches to a dummy when its con_ready comes). */
   conReady?: { index: number; time: number };
+  /** The first datagram with a vital chunk the client sent after con_ready: its answer, made in the frame that took con_ready in. */
+  conReadyAnswer?: number;
   /** The datagram that brought the client its first snapshot (the demo's timestamp). */
   firstSnapshot?: CaptureDatagram;
 }
@@ -137,6 +147,8 @@ function survey(capture: Uint8Array, options: CaptureDemoOptions): { connections
     const p = d.packet;
     if (!p?.chunks) continue;
     if (tracked.snapshots.some((s) => s.crcOk)) connection(d.destination, d.source, p.protocol).firstSnapshot ??= d;
+    const sender = connections.get(`${d.source} ${d.destination}`);
+    if (sender?.conReady && sender.conReadyAnswer === undefined && p.chunks.some((c) => c.sequence !== undefined)) sender.conReadyAnswer = d.index;
     p.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered') return;
       const m = chunk.message as { kind: string; name?: string; predictionTick?: number; ackGameTick?: number; data?: number[]; mapName?: string; mapCrc?: number; mapSize?: number; mapSha256?: Uint8Array };
@@ -166,34 +178,61 @@ interface SentInput {
   controlled?: Connection;
 }
 
+interface ControlStart {
+  index: number;
+  time: number;
+  connection: Connection;
+  /** Told by both inputs of one call, by one input alone, or by the dummy's con_ready. */
+  by: 'call' | 'lone' | 'con_ready';
+  /** Its input (calls: the first of the two) in `inputs`. */
+  input?: number;
+}
+
 /**
  * The SendInput calls of a client with a dummy, each with the connection it sent input for first: the one
  * the client controlled then (a call's inputs: the controlled connection's first, then the other's with the
  * same prediction tick); and every input in capture order, with that connection where its call tells it.
+ * `unsure`: capture index ranges in which the controlled connection is a guess.
  */
-function controlTimeline(main: Connection, dummy: Connection): { starts: { index: number; time: number; connection: Connection }[]; inputs: SentInput[] } {
+function controlTimeline(main: Connection, dummy: Connection): { starts: ControlStart[]; inputs: SentInput[]; unsure: [number, number][] } {
   const all = [...main.inputs.map((x) => ({ ...x, connection: main })), ...dummy.inputs.map((x) => ({ ...x, connection: dummy }))];
   all.sort((a, b) => a.index - b.index);
-  const starts: { index: number; time: number; connection: Connection }[] = [];
+  let starts: ControlStart[] = [];
   const inputs: SentInput[] = all.map(({ index, time, ack }) => ({ index, time, ack }));
   // The dummy's con_ready switches the client to it (client.cpp: g_Config.m_ClDummy = 1) before it sends input.
-  if (dummy.conReady) starts.push({ ...dummy.conReady, connection: dummy });
+  if (dummy.conReady) starts.push({ ...dummy.conReady, connection: dummy, by: 'con_ready' });
   for (let i = 0; i < all.length; i++) {
     const x = all[i]!;
     const next = all[i + 1];
     if (next && next.connection !== x.connection && next.tick === x.tick && next.time - x.time < SAME_CALL_NS) {
       // Both inputs of one call: the first is the controlled connection's.
-      starts.push({ index: x.index, time: x.time, connection: x.connection });
+      starts.push({ index: x.index, time: x.time, connection: x.connection, by: 'call', input: i });
       inputs[i]!.controlled = inputs[i + 1]!.controlled = x.connection;
       i++;
     } else if (!x.steering) {
-      // A lone input without direction, jump or hook can only be the controlled connection's.
-      starts.push({ index: x.index, time: x.time, connection: x.connection });
+      // A lone input without direction, jump or hook is the controlled connection's (the other one's goes
+      // alone only while it steers), but for two exceptions: DDNet's cl_dummy_hammer sends the other's
+      // hammer input alone every 25th call (gameclient.cpp, OnSnapInput), and a capture that lost the first
+      // input of a call keeps the second alone.
+      starts.push({ index: x.index, time: x.time, connection: x.connection, by: 'lone', input: i });
       inputs[i]!.controlled = x.connection;
     }
     // A lone steering input may be the other connection's, sent while the controlled one had nothing new.
   }
-  return { starts: starts.sort((a, b) => a.index - b.index), inputs };
+  starts.sort((a, b) => a.index - b.index);
+  // So a lone input that says the other connection between two that say the same one is no switch (a player
+  // who switches stays a while: the controlled connection sends at least every 40 ms), but where it lies
+  // the controlled connection is a guess.
+  const unsure: [number, number][] = [];
+  starts = starts.filter((x, k) => {
+    const before = starts[k - 1];
+    const after = starts[k + 1];
+    if (x.by !== 'lone' || !before || !after || before.connection !== after.connection || x.connection === before.connection) return true;
+    delete inputs[x.input!]!.controlled;
+    unsure.push([before.index, after.index]);
+    return false;
+  });
+  return { starts, inputs, unsure };
 }
 
 /** The connection that most often sends its input in the same SendInput call as `main`'s: its dummy. */
@@ -269,11 +308,28 @@ class DemoState07 {
     return undefined;
   }
 
-  /** The snapshot with the demo-only items appended, in OnDemoRecSnap's order. */
+  /**
+   * The snapshot with the demo-only items appended, in OnDemoRecSnap's order, as many as the client's snapshot
+   * builder takes: Teeworlds 0.7.5 src/engine/shared/snapshot.cpp (CSnapshotBuilder::NewItem) refuses an item
+   * once the snapshot would reach MAX_ITEMS (1,024) items or its size limit, and OnDemoRecSnap
+   * (src/game/client/gameclient.cpp) stops at the first refusal, so the items after it are not recorded
+   * either. (A snapshot that already holds 1,024 items fails an assert there; it is recorded without them.)
+   */
   decorate(snapshot: Snapshot): Snapshot {
     const extra: SnapshotItem[] = [];
+    let items = snapshot.items.length;
+    let dataSize = snapshot.items.reduce((n, item) => n + 4 + item.data.length * 4, 0);
+    const fits = (ints: number) => {
+      // NewItem: data, the snapshot header (2 ints), the new item's key, its data, and a key and offset per item.
+      if (dataSize + 8 + 4 + ints * 4 + (items + 1) * 8 >= SNAPSHOT_MAX_SIZE || items + 1 >= SNAPSHOT_MAX_ITEMS) return false;
+      items++;
+      dataSize += 4 + ints * 4;
+      return true;
+    };
+    const done = () => new Snapshot([...snapshot.items, ...extra]);
     for (const id of [...this.clients.keys()].sort((a, b) => a - b)) {
       const c = this.clients.get(id)!;
+      if (!fits(58)) return done();
       const data = new Int32Array(58);
       data[0] = id === this.local ? 1 : 0;
       data[1] = c.team;
@@ -288,13 +344,27 @@ class DemoState07 {
       extra.push({ type: DE_CLIENT_INFO, id, data });
     }
     if (this.tuning && this.tuning.some((v, i) => v !== STANDARD_TUNING_07[i])) {
+      if (!fits(32)) return done();
       const data = new Int32Array(32);
       data.set(this.tuning.slice(0, 32));
       extra.push({ type: DE_TUNE_PARAMS, id: 0, data });
     }
-    extra.push({ type: DE_GAME_INFO, id: 0, data: Int32Array.from(this.gameInfo ?? [0, 0, 0, 0, 0]) });
-    return new Snapshot([...snapshot.items, ...extra]);
+    if (fits(5)) extra.push({ type: DE_GAME_INFO, id: 0, data: Int32Array.from(this.gameInfo ?? [0, 0, 0, 0, 0]) });
+    return done();
   }
+}
+
+/**
+ * `snapshot` with its items in the order a demo reader gives them after `last`: a demo stores the recorder's
+ * item order only at keyframes, and between them a reader follows it from what each delta lists (DemoReader's
+ * snapshots). A client's snapshots whose order changes otherwise (the other connection's after a switch to or
+ * from the dummy, a server that reorders its items) made deltas that, read back and written again, were other
+ * deltas: the demo did not resave to itself. The items and their data (so the checksum) are the same.
+ */
+function inReaderOrder(last: Snapshot | undefined, snapshot: Snapshot, protocol: SnapshotProtocol): Snapshot {
+  if (!last) return snapshot;
+  const delta = createDelta(last, snapshot, protocol);
+  return delta.length ? applyDelta(last, delta, protocol, { order: 'hint' }) : last;
 }
 
 function demoTimestamp(d: CaptureDatagram): string {
@@ -335,7 +405,22 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   if (main.mapSha256 && !bytesEqual(main.mapSha256, mapSha256)) fail('MAP_MISMATCH', `the map's SHA-256 is ${hex(mapSha256)}, the server announced ${hex(main.mapSha256)}`, 'map');
 
   const dummy = protocol === '0.6' ? findDummy(main, connections.values()) : undefined;
-  const { starts: timeline, inputs } = dummy ? controlTimeline(main, dummy) : { starts: [], inputs: [] };
+  const { starts: timeline, inputs, unsure } = dummy ? controlTimeline(main, dummy) : { starts: [], inputs: [], unsure: [] };
+  // Between the dummy's con_ready and the client's answer to it, the frame that took con_ready in (and
+  // switched to the dummy) came: main's datagrams processed before it in that frame (DDNet's PumpNetwork takes
+  // in the main connection's first) were recorded from main. Whether one that arrived in between was is a
+  // guess: it is recorded, and its tick listed in switchTicks.
+  const readyWindow = dummy?.conReady ? ([dummy.conReady.index, dummy.conReadyAnswer ?? dummy.conReady.index] as const) : undefined;
+  if (readyWindow) unsure.push([readyWindow[0], readyWindow[1]]);
+  unsure.sort((a, b) => a[0] - b[0]);
+  // Merged (they may overlap), so that one pointer walks them as the capture goes on.
+  const unsureRanges: [number, number][] = [];
+  for (const [a, b] of unsure) {
+    const last = unsureRanges.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else unsureRanges.push([a, b]);
+  }
+  let nextUnsure = 0;
   let next = 0;
   let nextInput = 0;
   let switching = false;
@@ -372,19 +457,31 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   const writer = new DemoWriter(
     { version: protocol === '0.6' ? 6 : 4, netVersion: NET_VERSIONS[protocol], mapName: change.name, mapCrc: change.crc.toString(16).padStart(8, '0'), type: 'client', timestamp: main.firstSnapshot ? demoTimestamp(main.firstSnapshot) : '', ...(protocol === '0.6' ? { mapSha256: hex(mapSha256) } : {}) },
     mapBytes,
+    // Not a keyframe every 5 s for a snapshot that hardly changes: a server (or a capture) that sends one big
+    // snapshot and then empty ones 251 ticks apart made DDNet's recorder rule write 262 MB from 90 KB.
+    { keyframes: 'bounded' },
   );
+  // An honest session's demo is smaller than its capture (the capture also holds headers, every other client
+  // and resent packets); a hostile one can still make deltas of whole snapshots from tiny packets (empty
+  // snapshots against bases that alternate between a big snapshot and none), so the demo is held to this.
+  const maxSize = mapBytes.length + MAX_GROWTH * capture.length + 1024 * 1024;
+  const checkSize = () => {
+    if (writer.size > maxSize) fail('DEMO_TOO_BIG', `the demo passed ${writer.size} bytes, more than ${MAX_GROWTH} times the capture's ${capture.length} (and the map's ${mapBytes.length}, and 1 MiB): the server's snapshots change far more than the capture's packets carry`, 'snapshots');
+  };
   const state07 = protocol === '0.7' ? new DemoState07() : undefined;
   const held: Uint8Array[] = [];
   /** The last tuning each of the client's connections received. */
   const tuning = new Map<Connection, number[]>();
   let lastTick = -1;
+  let lastWritten: Snapshot | undefined;
+  const demoSnapshots = demoProtocolOf(NET_VERSIONS[protocol]).snapshots;
   let snapshots = 0;
   let messages = 0;
   let dummySnapshots = 0;
   const switchTicks: number[] = [];
   const record = (bytes: Uint8Array) => {
     if (lastTick < 0) held.push(bytes);
-    else (writer.message(bytes), messages++);
+    else (writer.message(bytes), messages++, checkSize());
   };
   const tracker = new ConnectionTracker(options);
   let mapChanges = 0;
@@ -393,7 +490,10 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     if (d.source === main.server && d.destination === main.client && d.packet?.chunks?.some((c, i) => c.message.kind === 'map_change' && tracked.delivery[i] === 'delivered') && ++mapChanges > 1) break;
     const from = d.source === main.server ? (d.destination === main.client ? main : d.destination === dummy?.client ? dummy : undefined) : undefined;
     if (!from || !d.packet?.chunks) continue;
-    const recording = from === controlled(d, tracked.snapshots.find((s) => s.crcOk && s.snapshot)?.tick);
+    const inReadyWindow = readyWindow !== undefined && d.index > readyWindow[0] && d.index < readyWindow[1];
+    const recording = from === controlled(d, tracked.snapshots.find((s) => s.crcOk && s.snapshot)?.tick) || (inReadyWindow && from === main);
+    while (nextUnsure < unsureRanges.length && unsureRanges[nextUnsure]![1] <= d.index) nextUnsure++;
+    const guessed = switching || inReadyWindow || (nextUnsure < unsureRanges.length && unsureRanges[nextUnsure]![0] < d.index);
     d.packet.chunks.forEach((chunk, i) => {
       if (tracked.delivery[i] !== 'delivered' || isSystem(protocol, chunk)) return;
       const m = chunk.message as Record<string, unknown> & { kind: string };
@@ -411,9 +511,13 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     if (!recording) continue;
     for (const s of tracked.snapshots) {
       if (!s.crcOk || !s.snapshot || s.tick <= lastTick) continue;
-      writer.snapshot(s.tick, state07 ? state07.decorate(s.snapshot) : s.snapshot);
+      const snapshot = inReaderOrder(lastWritten, state07 ? state07.decorate(s.snapshot) : s.snapshot, demoSnapshots);
+      writer.snapshot(s.tick, snapshot);
+      lastWritten = snapshot;
+      checkSize();
       if (lastTick < 0) {
         for (const bytes of held.splice(0)) (writer.message(bytes), messages++);
+        checkSize();
       }
       lastTick = s.tick;
       // DDNet records its tuning with every new snapshot when it is not the standard one.
@@ -421,7 +525,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_tune_params', params: tune } as { kind: string }));
       snapshots++;
       if (from === dummy) dummySnapshots++;
-      if (switching) switchTicks.push(s.tick);
+      if (guessed) switchTicks.push(s.tick);
     }
   }
   if (!snapshots) fail('NO_SNAPSHOTS', `the capture holds no snapshot ${main.client} received with its CRC right`, 'snapshots');

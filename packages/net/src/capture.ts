@@ -152,8 +152,12 @@ class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
 Object.setPrototypeOf(CaptureIterator.prototype, ITERATOR_PROTOTYPE);
 
 interface CaptureState {
-  /** Each flow under both of its directions: source endpoint, then destination endpoint. */
-  flows: Map<string, Map<string, FlowPair>>;
+  /**
+   * Each flow under both of its directions ("source destination", then "destination source"), in the order
+   * they were first seen: past MAX_FLOWS flows the older half is forgotten (with the caches below, which
+   * point into it), so that a capture of many one-datagram flows (a scan, a flood) holds a bounded table.
+   */
+  flows: Map<string, FlowPair>;
   /** Endpoint texts by address and port, so that a datagram of a known flow builds no string. */
   endpoints: Map<string, Map<number, string>>;
   /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
@@ -167,6 +171,11 @@ interface CaptureState {
 }
 
 const ROUTE_CACHE_SIZE = 1024;
+/**
+ * Flows followed at once (past this, the older half is forgotten). A flow forgotten and seen again is told from
+ * its packets, as one caught without its handshake. (330,000 one-datagram flows held 430 MB before there was a limit.)
+ */
+export const MAX_FLOWS = 65_536;
 const routeSlot = (sourcePort: number, destinationPort: number) => (sourcePort ^ (sourcePort >>> 10) ^ (destinationPort * 17) ^ (destinationPort >>> 6)) & (ROUTE_CACHE_SIZE - 1);
 
 /** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
@@ -192,15 +201,25 @@ function endpointOf(state: CaptureState, address: string, port: number): string 
   return text;
 }
 
+/** Forgets the older half of the flows (both keys of a flow were added together) and the caches that point into them. */
+function trimFlows(state: CaptureState): void {
+  let drop = state.flows.size - (state.flows.size >> 1);
+  drop += drop & 1;
+  for (const key of state.flows.keys()) {
+    if (drop-- <= 0) break;
+    state.flows.delete(key);
+  }
+  state.endpoints.clear();
+  state.routes.clear();
+  state.routeCache.fill(undefined);
+}
+
 function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
-  let pair = state.flows.get(source)?.get(destination);
+  let pair = state.flows.get(`${source} ${destination}`);
   if (!pair) {
     pair = {};
-    for (const [a, b] of [[source, destination], [destination, source]] as const) {
-      let to = state.flows.get(a);
-      if (!to) state.flows.set(a, (to = new Map()));
-      to.set(b, pair);
-    }
+    state.flows.set(`${source} ${destination}`, pair);
+    state.flows.set(`${destination} ${source}`, pair);
   }
   return pair;
 }
@@ -213,6 +232,8 @@ function routeOf(state: CaptureState, udp: UdpRecord): Route {
   const key = udp.sourcePort * 65536 + udp.destinationPort;
   route = state.routes.get(key);
   if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
+    // MAX_FLOWS flows (each under both directions), or twice as many routes: time to forget the older half.
+    if (state.flows.size >= 2 * MAX_FLOWS || state.routes.size >= 2 * MAX_FLOWS) trimFlows(state);
     const source = endpointOf(state, udp.source, udp.sourcePort);
     const destination = endpointOf(state, udp.destination, udp.destinationPort);
     route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };

@@ -32,6 +32,13 @@ export interface UdpDatagram {
 
 export const LINKTYPE = { null: 0, ethernet: 1, raw: 101, loop: 108, linuxSll: 113, ipv4: 228, ipv6: 229, linuxSll2: 276 } as const;
 
+/**
+ * The first second of the year 10000 (UTC). pcapng's 64-bit timestamps reach far past it, and past what a JS
+ * Date holds (year 275760); a time past this could not be written as an ISO 8601 date of four-digit year or in
+ * a demo header: such a packet is refused (BAD_TIMESTAMP). Classic pcap's 32-bit seconds end in 2106.
+ */
+const LAST_SECOND = 253_402_300_800n;
+
 /** The biggest frame the readers accept (pcap's own limit for snaplen). */
 const MAX_FRAME = 262_144;
 
@@ -192,8 +199,10 @@ export class FrameReader {
       const captured = dv.getUint32(body + 12, little);
       const originalLength = dv.getUint32(body + 16, little);
       if (captured > bodyEnd - body - 20) throw new NetError('BAD_BLOCK', `${captured} captured bytes run past the block`, body + 12, path);
+      const seconds = ticks / info.unitsPerSecond;
+      if (seconds >= LAST_SECOND) throw new NetError('BAD_TIMESTAMP', `packet timestamp of ${seconds} seconds since 1970 is past the year 9999 (${ticks} units of 1/${info.unitsPerSecond} s)`, body + 4, path);
       f.index++;
-      f.seconds = Number(ticks / info.unitsPerSecond);
+      f.seconds = Number(seconds);
       f.nanoseconds = Number(((ticks % info.unitsPerSecond) * 1_000_000_000n) / info.unitsPerSecond);
       f.linkType = info.linkType;
       f.originalLength = originalLength;
