@@ -65,7 +65,7 @@ describe('a Teeworlds 0.7.5 client on DDNet-Server 16.4 (teeworlds-0.7-on-ddnet-
     expect(result).toMatchObject({ protocol: '0.7', snapshots: 208, switchTicks: [] });
     const ours = new Map([...readDemo(result.demo).snapshots()].map(({ tick, snapshot }) => [tick, snapshot]));
     let both = 0;
-    for (const { tick, snapshot } of readDemo(readBytes(join(fixturesDir, 'demos', 'tw07_on_ddnet_client_Echo_nomap.demo'))).snapshots()) {
+    for (const { tick, snapshot } of readDemo(readBytes(join(fixturesDir, 'net', 'teeworlds-0.7-on-ddnet-cut_client07_Echo.demo'))).snapshots()) {
       if (!ours.has(tick)) continue;
       both++;
       // The same items; the client's demo holds them in key order (Teeworlds 0.7.5 src/engine/shared/snapshot.cpp:
