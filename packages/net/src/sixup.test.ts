@@ -1,7 +1,7 @@
 // A Teeworlds 0.7.5 client on DDNet-Server 16.4 (which takes 0.7 clients, sv_sixup 1): the first 9 seconds of
-// a session recorded with ../shared/corpus/net/RECIPE-NET.sh (tw07 mode, server ddnet, map Gold Mine), without
-// the map download (scripts/net-fixture-sixup.mjs), and the first 93 snapshots of the demo the client recorded
-// in it, without its map (fixtures/LICENSE.md).
+// a session recorded with ../shared/corpus/net/RECIPE-NET.sh (tw07 mode, server ddnet, map Gold Mine, which the
+// client held: no download; scripts/net-fixture-sixup.mjs), and the first 93 snapshots of the demo the client
+// recorded in it, without its map (fixtures/LICENSE.md).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
