@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readDemo } from '@twcodec/demo';
 import type { SnapshotItem } from '@twcodec/snapshot';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
+import { Script } from '../../../test/net-script-server.js';
 import { captureDemo, ConnectionTracker, decodeCapture, decodePacket, encodePacket, readCapture, udpOf } from './index.js';
 
 const byKey = (items: readonly SnapshotItem[]) => [...items].sort((a, b) => a.type - b.type || a.id - b.id);
@@ -74,5 +75,23 @@ describe('a Teeworlds 0.7.5 client on DDNet-Server 16.4 (teeworlds-0.7-on-ddnet-
       expect(snapshot.items.some((i) => i.type === 13)).toBe(true);
     }
     expect(both).toBeGreaterThan(55);
+  });
+});
+
+describe("the live client and DDNet's 0.7 accept", () => {
+  it('goes on after a 12-byte accept (the token after the message): it sends its info and plays', () => {
+    const s = new Script('0.7');
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    // As DDNet-Server 16.4 sends it (teeworlds-0.7-on-ddnet-cut.pcap): control flag, no ack, no chunks, the
+    // client's token; then accept (2) and the server's token.
+    const t = s.clientToken();
+    s.client.receive(Uint8Array.of(0x04, 0, 0, t >>> 24, (t >>> 16) & 0xff, (t >>> 8) & 0xff, t & 0xff, 2, 0, 0, 0x12, 0x34));
+    expect(s.client.state).toBe('loading');
+    expect(s.chunks.map((c) => c.message.kind)).toContain('info');
+    s.vital([{ kind: 'map_change', mapName: 'ctf2', mapCrc: 0x27bc5eac, mapSize: 25626, chunksPerRequest: 8, chunkSize: 1384, mapSha256: new Uint8Array(32) }, { kind: 'con_ready' }, { kind: 'sv_ready_to_enter' }]);
+    s.emptySnap(100, -1);
+    expect(s.client.state).toBe('ingame');
+    s.client.disconnect();
   });
 });
