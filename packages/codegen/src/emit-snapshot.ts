@@ -176,7 +176,7 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
   ];
   for (const p of protocols) {
     out.push(`## Protocol ${p.protocol}`, '', p.description, '', '| type | name | size (i32) |', '| --- | --- | --- |');
-    for (const item of p.items) out.push(`| ${item.type_id} | ${item.name} | ${item.size === undefined ? 'sent with the item' : item.sizeInDelta ? `${item.size}, also sent with the item` : item.size} |`);
+    for (const item of p.items) out.push(`| ${item.type_id} | ${item.name} | ${item.size === undefined ? 'sent with the item' : item.sizeInDelta ? `${item.size} (deltas carry it all the same)` : item.size} |`);
     out.push('');
     if (p.uuidItems.length) {
       out.push('UUID-typed items:', '', '| name | UUID name | UUID | size (i32) | description |', '| --- | --- | --- | --- | --- |');

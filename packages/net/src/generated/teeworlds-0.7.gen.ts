@@ -130,7 +130,7 @@ export interface Teeworlds07ControlConnect {
   padding?: number;
 }
 
-/** The server accepts the connection. */
+/** The server accepts the connection (DDNet's server adds its token). */
 export interface Teeworlds07ControlAccept {
   kind: 'accept';
   /** The control message id (2). */
