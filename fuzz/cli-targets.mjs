@@ -292,13 +292,15 @@ async function netPcap(bytes) {
 
 /**
  * Maps `net demo` can be given with --map when a capture holds no download of its map: DDNet's ctf2 from the
- * corpus, when there, and Teeworlds 0.7's ctf2 (the map of the fixture capture), embedded in a fixture demo.
+ * corpus, when there, Teeworlds 0.7's ctf2 (the map of the 0.7 fixture capture), embedded in a fixture demo, and
+ * DDNet's 0.7 Gold Mine from ddnet-data's maps7/, when installed (the map of the 0.7-on-DDNet fixture capture).
  */
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const corpusDir = process.env.TWCODEC_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus');
 const NET_DEMO_MAPS = [
   ...[join(corpusDir, 'maps', 'ddnet', 'ctf2.map')].filter(existsSync).map((path) => new Uint8Array(readFileSync(path))),
   readDemo(new Uint8Array(readFileSync(join(repoRoot, 'fixtures', 'demos', 'tw07_client_Charlie_chat.demo')))).map,
+  ...['/usr/share/games/ddnet/data/maps7/Gold Mine.map'].filter(existsSync).map((path) => new Uint8Array(readFileSync(path))),
 ].filter(Boolean);
 
 /** The names the capture's clients sent in their start info (the players `net demo` can be asked for). */

@@ -12,6 +12,14 @@ import { connect, serverInfo } from '../packages/net/src/node.js';
 export const SERVER_BINARIES = { '0.6': '/usr/games/DDNet-Server', '0.7': '/usr/games/teeworlds-server' } as const;
 /** Maps shipped with the server packages (ddnet-data, teeworlds-data). */
 export const SERVER_MAPS = { '0.6': 'ctf2', '0.7': 'dm1' } as const;
+/**
+ * DDNet-Server for 0.7 clients (startServer('0.7', { sixup: true })): it serves a 0.7 client the map's copy in
+ * maps7/ and turns its 0.7 support (sv_sixup, on by default) off for a map without one (DDNet 16.4
+ * src/engine/server/server.cpp LoadMap). ddnet-data has Gold Mine in both.
+ */
+export const SIXUP_MAP = 'Gold Mine';
+export const SIXUP_MAP_07 = `/usr/share/games/ddnet/data/maps7/${SIXUP_MAP}.map`;
+export const hasSixupServer = () => existsSync(SERVER_BINARIES['0.6']) && existsSync(SIXUP_MAP_07);
 /** The watchdog: a server lives at most this long. */
 const MAX_SERVER_SECONDS = 300;
 
@@ -40,6 +48,8 @@ export interface LiveServer {
 export interface ServerOptions {
   /** Set an rcon password of the server's own, for LiveServer.rcon. */
   rcon?: boolean;
+  /** For protocol 0.7: DDNet-Server on SIXUP_MAP, taking 0.7 clients (sv_sixup), instead of teeworlds-server. */
+  sixup?: boolean;
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -50,17 +60,22 @@ async function freeUdpPort(): Promise<number> {
   return port;
 }
 
+/**
+ * Starts a server for `protocol`: DDNet-Server on ctf2 for 0.6, teeworlds-server on dm1 for 0.7, or with
+ * `sixup` DDNet-Server on SIXUP_MAP for 0.7 clients (queried and awaited with protocol 0.7).
+ */
 export async function startServer(protocol: '0.6' | '0.7', options: ServerOptions = {}): Promise<LiveServer> {
   const port = await freeUdpPort();
   const rconPassword = `twcodec-${process.pid}-${port}`;
+  const ddnet = protocol === '0.6' || options.sixup === true;
   const dir = mkdtempSync(join(tmpdir(), `twcodec-live-${protocol}-`));
-  const name = `twcodec-live-${protocol}-${process.pid}`;
-  const map = SERVER_MAPS[protocol];
+  const name = `twcodec-live-${protocol}${options.sixup ? '-sixup' : ''}-${process.pid}`;
+  const map = options.sixup ? SIXUP_MAP : SERVER_MAPS[protocol];
   // bindaddr 127.0.0.1 with IPv6 also tried fails to open the socket on DDNet: sv_ipv4only (DDNet only).
-  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(protocol === '0.6' ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : [])];
+  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(ddnet ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : [])];
   writeFileSync(join(dir, 'server.cfg'), `${config.join('\n')}\n`);
   // Teeworlds reads config files relative to its storage paths only: the temp dir is the current directory.
-  const child: ChildProcess = spawn('timeout', [String(MAX_SERVER_SECONDS), SERVER_BINARIES[protocol], '-f', 'server.cfg'], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('timeout', [String(MAX_SERVER_SECONDS), ddnet ? SERVER_BINARIES['0.6'] : SERVER_BINARIES['0.7'], '-f', 'server.cfg'], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (b: Buffer) => (output += b.toString('utf8')));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString('utf8')));

@@ -90,7 +90,7 @@ const secondsOf = (text: unknown, flag: string, fallback: number) => {
   return n;
 };
 
-const PROTOCOL_FLAG = { protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the server\'s protocol: 0.6 (Teeworlds 0.6 and DDNet, the default) or 0.7 (Teeworlds 0.7)' } };
+const PROTOCOL_FLAG = { protocol: { type: 'string' as const, value: '0.6|0.7', help: 'the server\'s protocol: 0.6 (Teeworlds 0.6 and DDNet, the default) or 0.7 (Teeworlds 0.7, and DDNet servers, which take 0.7 clients too)' } };
 const LIVE_FLAGS = {
   ...PROTOCOL_FLAG,
   name: { type: 'string' as const, value: 'NAME', help: 'the player name (default twcodec)' },
@@ -99,8 +99,10 @@ const LIVE_FLAGS = {
 
 /**
  * A server that never answers may be of the other protocol: Teeworlds 0.7.5's server ignores 0.6 packets (tested
- * against it: TIMEOUT, CONNECT_TIMEOUT with no word), so without --protocol the error says to try 0.7. (DDNet
- * answers a 0.7 client that it takes no 0.7 connections: CLOSED_BY_SERVER says so already.)
+ * against it: TIMEOUT, CONNECT_TIMEOUT with no word), so without --protocol the error says to try 0.7. (DDNet 16.4
+ * takes 0.7 clients too while sv_sixup is on, its default, and the map has a maps7/ copy (src/engine/server/
+ * server.cpp LoadMap turns sv_sixup off otherwise); then it closes a 0.7 connection with "0.7 connections are not
+ * accepted at this time" (src/engine/shared/network_server.cpp TryAcceptClient): CLOSED_BY_SERVER says so.)
  */
 function withProtocolHint(e: unknown, flags: Record<string, boolean | string | undefined>, code: string): unknown {
   if (flags.protocol !== undefined || (e as { code?: unknown }).code !== code) return e;

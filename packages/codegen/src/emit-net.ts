@@ -286,7 +286,7 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
       ['Game messages', (m: NetMessageSchema) => !m.system && !m.uuid],
       ['Game messages with UUIDs', (m: NetMessageSchema) => !m.system && !!m.uuid],
     ] as const) {
-      const list = p.messages.filter(filter);
+      const list = p.messages.filter((m) => !m.from && filter(m));
       if (!list.length) continue;
       lines.push(`### ${title}`, '');
       for (const m of list) {
@@ -300,6 +300,11 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
         for (const f of m.fields) lines.push(`| \`${f.name}\` | ${cell(fieldKind(f))} | ${cell(f.description)} |`);
         lines.push('');
       }
+    }
+    const taken = p.messages.filter((m) => m.from);
+    if (taken.length) {
+      lines.push(`### UUID messages of ${p.uuidMessagesFrom}`, '', `Every UUID message of ${p.uuidMessagesFrom} (described there) also decodes on ${p.protocol}, under the same name, or with \`ddnet_\` before it where ${p.protocol} has a message of that name:`, '');
+      lines.push(taken.map((m) => (m.name === m.from!.name ? `\`${m.name}\`` : `\`${m.name}\` (${m.from!.name})`)).join(', ') + '.', '');
     }
   }
   return lines.join('\n');

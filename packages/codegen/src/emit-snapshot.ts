@@ -47,7 +47,8 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
       properties: [
         { name: 'typeId', type: 'number', isReadonly: true },
         { name: 'name', type: 'string', isReadonly: true },
-        { name: 'size', type: 'number | undefined', isReadonly: true, docs: [{ description: 'Pre-agreed size in i32; undefined when deltas carry it.' }] },
+        { name: 'size', type: 'number | undefined', isReadonly: true, docs: [{ description: 'Size in i32 the layout fixes; undefined when it varies (deltas then carry it).' }] },
+        { name: 'sizeInDelta', type: 'boolean', isReadonly: true, docs: [{ description: 'Delta updates of this type carry their size (no pre-agreed size): always when `size` is undefined, and for types the protocol added after its delta size table.' }] },
       ],
     },
     {
@@ -103,7 +104,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
               w.writeLine(`name: ${str(p.protocol)},`);
               w.writeLine('items: [');
               w.indent(() => {
-                for (const item of p.items) w.writeLine(`{ typeId: ${item.type_id}, name: ${str(item.name)}, size: ${item.size ?? 'undefined'}, ${layoutLiteral(item, setsConst(p))} },`);
+                for (const item of p.items) w.writeLine(`{ typeId: ${item.type_id}, name: ${str(item.name)}, size: ${item.size ?? 'undefined'}, sizeInDelta: ${item.sizeInDelta}, ${layoutLiteral(item, setsConst(p))} },`);
               });
               w.writeLine('],');
               w.writeLine('uuidItems: [');
@@ -175,7 +176,7 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
   ];
   for (const p of protocols) {
     out.push(`## Protocol ${p.protocol}`, '', p.description, '', '| type | name | size (i32) |', '| --- | --- | --- |');
-    for (const item of p.items) out.push(`| ${item.type_id} | ${item.name} | ${item.size ?? 'sent with the item'} |`);
+    for (const item of p.items) out.push(`| ${item.type_id} | ${item.name} | ${item.size === undefined ? 'sent with the item' : item.sizeInDelta ? `${item.size} (deltas carry it all the same)` : item.size} |`);
     out.push('');
     if (p.uuidItems.length) {
       out.push('UUID-typed items:', '', '| name | UUID name | UUID | size (i32) | description |', '| --- | --- | --- | --- | --- |');

@@ -38,6 +38,8 @@ export interface NetMessageSchema {
   since?: string;
   description: string;
   fields: NetFieldSchema[];
+  /** Taken from another protocol's schema (uuid_messages_from): its name there, and that protocol. */
+  from?: { protocol: string; name: string };
 }
 
 export interface NetProtocolSchema {
@@ -46,6 +48,8 @@ export interface NetProtocolSchema {
   /** Schema file, relative to the repository root. */
   file: string;
   messages: NetMessageSchema[];
+  /** The protocol whose UUID messages this one takes (they are in `messages`, marked with `from`). */
+  uuidMessagesFrom?: string;
 }
 
 const REST_TYPES = new Set(['int_rest', 'string_rest', 'raw_rest']);
@@ -73,7 +77,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       for (const e of doc.errors) problems.push({ file, ...lines.linePos(e.pos[0]), message: e.message.split('\n')[0]! });
       continue;
     }
-    const data = doc.toJS() as { net_protocol: string; description: string; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
+    const data = doc.toJS() as { net_protocol: string; description: string; uuid_messages_from?: string; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
         if (['if', 'oneOf', 'allOf'].includes(e.keyword) && (validate.errors ?? []).length > 1) continue;
@@ -83,7 +87,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       }
       continue;
     }
-    const protocol: NetProtocolSchema = { protocol: data.net_protocol, description: data.description, file, messages: [] };
+    const protocol: NetProtocolSchema = { protocol: data.net_protocol, description: data.description, file, messages: [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
     const seenName = new Set<string>();
     const seenId = new Set<string>();
     data.messages.forEach((raw, i) => {
@@ -121,6 +125,22 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       protocol.messages.push(m);
     });
     out.push(protocol);
+  }
+  for (const p of out) {
+    if (p.uuidMessagesFrom === undefined) continue;
+    const from = out.find((o) => o.protocol === p.uuidMessagesFrom);
+    if (!from || from === p || from.uuidMessagesFrom !== undefined) {
+      problems.push({ file: p.file, line: 1, col: 1, message: `uuid_messages_from: ${p.uuidMessagesFrom} is not another protocol with messages of its own (${out.map((o) => o.protocol).join(', ')})` });
+      continue;
+    }
+    const own = new Set(p.messages.map((m) => m.name));
+    const ownUuids = new Set(p.messages.flatMap((m) => (m.uuid ? [m.uuid] : [])));
+    for (const m of from.messages) {
+      if (!m.uuid || ownUuids.has(m.uuid)) continue;
+      const name = own.has(m.name) ? `ddnet_${m.name}` : m.name;
+      if (own.has(name)) problems.push({ file: p.file, line: 1, col: 1, message: `uuid_messages_from: ${from.protocol}'s ${m.name} would be ${name}, which this protocol defines` });
+      p.messages.push({ ...m, name, from: { protocol: from.protocol, name: m.name } });
+    }
   }
   if (problems.length) throw new SchemaError(problems);
   return out;

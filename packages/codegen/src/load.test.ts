@@ -91,6 +91,11 @@ describe('schema loading', () => {
     expect(snap).toEqual(['schemas/snapshot/more.yaml:6:5: c: field y came later (1.1), so older servers send fewer ints: add variable_size: true']);
   });
 
+  it('refuses size_in_delta on an item without a size (its delta always carries one)', () => {
+    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nitems:\n  - { type_id: 1, name: a, size_in_delta: true, description: A. }\n' }, 'snapshot');
+    expect(snap).toEqual([expect.stringMatching(/^schemas\/snapshot\/more\.yaml:4:\d+: a: size_in_delta is for an item with a size/)]);
+  });
+
   it('resolves snapshot enums and flags and refuses a name the file does not define, at file:line:col', () => {
     const set = loadSnapshotSchemas(join(repoRoot, 'schemas'), repoRoot).find((p) => p.protocol === 'ddnet-0.6')!;
     expect(set.enums.find((e) => e.name === 'team')!.values.slice(0, 2)).toEqual([{ name: 'all', value: -2 }, { name: 'spectators', value: -1 }]);

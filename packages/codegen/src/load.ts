@@ -565,7 +565,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
   const problems: SchemaProblem[] = [];
   const out: SnapshotProtocolDef[] = [];
   for (const f of files) {
-    const d = f.data as { protocol: string; description: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
+    const d = f.data as { protocol: string; description: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number; size_in_delta?: boolean })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
     const sites = d.items.map((item, i) => ({ f, path: ['items', i], what: item.name, typeId: item.type_id }));
     findDuplicates(problems, sites, (s) => (s as (typeof sites)[number]).typeId, (id, o) => `type_id ${id} is already used by ${o.what}`);
     const uuidSites = (d.uuid_items ?? []).map((u, i) => ({ f, path: ['uuid_items', i], what: u.name, uuid: uuidFromName(u.uuid_name) }));
@@ -579,6 +579,9 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
     const enums = snapshotEnums(f, d.enums ?? [], raws, problems);
     // A field added after its item means older servers send the item shorter: DDNet reads such items with
     // defaults (validate_size=False or a default on the new field), so the schema must say the size varies.
+    d.items.forEach((item, i) => {
+      if (item.size_in_delta !== undefined && item.size === undefined) problems.push({ file: f.file, ...positionOf(f, ['items', i, 'size_in_delta']), message: `${item.name}: size_in_delta is for an item with a size; without one the delta always carries it` });
+    });
     (d.uuid_items ?? []).forEach((u, i) => {
       const later = (u.fields ?? []).find((field) => field.since !== undefined && field.since !== u.since);
       if (later && u.variable_size !== true) problems.push({ file: f.file, ...positionOf(f, ['uuid_items', i]), message: `${u.name}: field ${later.name} came later (${later.since}), so older servers send fewer ints: add variable_size: true` });
@@ -593,7 +596,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
       protocol: d.protocol,
       description: d.description,
       enums,
-      items: [...d.items].sort((a, b) => a.type_id - b.type_id).map((item) => ({ type_id: item.type_id, name: item.name, ...(item.size !== undefined ? { size: item.size } : {}), description: item.description, ...layoutOf(item as unknown as RawSnapshotItem) })),
+      items: [...d.items].sort((a, b) => a.type_id - b.type_id).map((item) => ({ type_id: item.type_id, name: item.name, ...(item.size !== undefined ? { size: item.size } : {}), sizeInDelta: item.size === undefined || item.size_in_delta === true, description: item.description, ...layoutOf(item as unknown as RawSnapshotItem) })),
       uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description, ...layoutOf(u as unknown as RawSnapshotItem) })),
     });
   }

@@ -204,7 +204,8 @@ export interface SnapshotProtocolDef {
   protocol: string;
   description: string;
   enums: SnapshotEnumDef[];
-  items: (SnapshotLayoutDef & { type_id: number; size?: number })[];
+  /** size: the ints the layout fixes; sizeInDelta: delta updates carry the size (always when size is unset). */
+  items: (SnapshotLayoutDef & { type_id: number; size?: number; sizeInDelta: boolean })[];
   uuidItems: SnapshotUuidItemDef[];
 }
 

@@ -11,6 +11,7 @@ import { repoRoot } from '../../../test/corpus.js';
 import { typeCheck } from '../../../test/typecheck.js';
 import { generate } from './generate.js';
 import { SchemaError } from './load.js';
+import { loadNetSchemas } from './load-net.js';
 
 // Exactly the text docs/maintainers.md shows.
 const NEW_MESSAGE = `  - name: sv_player_rank
@@ -60,6 +61,17 @@ describe('net message schemas', () => {
     expect(gen.encodeDdnet06Message(m)).toEqual(older);
     const newer = gen.encodeDdnet06Message({ ...m, season: 4 });
     expect(gen.decodeDdnet06Message(newer).season).toBe(4);
+  });
+
+  it("give 0.7 DDNet's UUID messages (uuid_messages_from), renaming those whose name 0.7 has", () => {
+    const seven = loadNetSchemas(join(repoRoot, 'schemas'), repoRoot).find((p) => p.protocol === 'teeworlds-0.7')!;
+    const taken = seven.messages.filter((m) => m.from);
+    expect(taken.length).toBeGreaterThan(40);
+    expect(taken.every((m) => m.uuid && m.from!.protocol === 'ddnet-0.6')).toBe(true);
+    expect(taken.find((m) => m.name === 'capabilities')?.uuidName).toBe('capabilities@ddnet.tw');
+    // 0.7 has a numbered sv_race_finish of its own.
+    expect(taken.find((m) => m.from!.name === 'sv_race_finish')?.name).toBe('ddnet_sv_race_finish');
+    expect(new Set(seven.messages.map((m) => m.name)).size).toBe(seven.messages.length);
   });
 
   it('report mistakes with file, line and column', () => {

@@ -36,7 +36,7 @@ const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0
 /** Two inputs this close with the same prediction tick come from one SendInput call (the capture shows up to 32 ms between them on a loaded machine; a new call comes with a new prediction tick). */
 const SAME_CALL_NS = 100_000_000;
 /** 0.7 messages the client applies instead of recording (gameclient.cpp, RecordGameMessage(false)). */
-const NOT_RECORDED_07 = new Set(['sv_tune_params', 'sv_client_info', 'sv_client_drop', 'sv_skin_change', 'sv_game_info', 'sv_server_settings']);
+export const NOT_RECORDED_07 = new Set(['sv_tune_params', 'sv_client_info', 'sv_client_drop', 'sv_skin_change', 'sv_game_info', 'sv_server_settings']);
 /** Teeworlds 0.7.5's standard tuning (src/game/tuning.h), as the ints sv_tune_params carries (value * 100). */
 const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000, 300, 1500, 50, 55000, 200000, 140, 125, 220000, 200, 125, 275000, 80, 20, 700, 100000, 200, 80000, 15000, 100, 0, 100, 100];
 /** DDNet 16.4's standard tuning (src/game/tuning.h: Teeworlds' and DDNet's additions), as the ints sent. */
@@ -261,7 +261,7 @@ type Client07 = Pick<Message07<'sv_client_info'>, 'team' | 'name' | 'clan' | 'co
 const skinOf = (m: Message07<'sv_client_info' | 'sv_skin_change'>) => ({ skinPartNames: m.skinPartNames.slice(), useCustomColors: m.useCustomColors.map(Number), skinPartColors: m.skinPartColors.slice() });
 
 /** What a Teeworlds 0.7 client keeps from the messages it does not record, for the demo-only items. */
-class DemoState07 {
+export class DemoState07 {
   clients = new Map<number, Client07>();
   local = -1;
   tuning: number[] | undefined;

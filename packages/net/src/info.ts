@@ -3,6 +3,7 @@
 // as DDNet 16.4's client sends it in connless.pcap); DDNet 16.4 answers with `iext` and, past the clients one
 // packet holds, `iex+` packets; a vanilla server answers `inf3`. 0.7: a token request (a 0.7 control packet),
 // the server's token, then the connless `gie3` with both tokens, answered by 0.7's `inf3` (connless.pcap too).
+import { packVarInt } from '@twcodec/runtime';
 import { NO_TOKEN, randomToken, TOKEN_REQUEST_SIZE } from './client.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, type NetProtocolName } from './packet.js';
@@ -99,8 +100,10 @@ export class ServerInfoQuery {
     this.packets++;
     if (this.protocol === '0.7') {
       if (m.kind === 'info' && p.protocol === '0.7' && m.token === this.browserToken) this.finish(this.read07(m));
-      // A DDNet server answers a 0.7 request with a 0.6 inf3 (connless.pcap), its token the request's last byte.
-      else if (m.kind === 'info' && p.protocol === '0.6' && num(m.token) === (this.browserToken & 0xff)) this.finish(this.read06(m, 'info'));
+      // A DDNet server without 0.7 support at the moment (sv_sixup 0, or a map without a maps7/ copy) or a request
+      // without a response token gets 0.6's inf3 (connless.pcap); its token is the first byte after `gie3`
+      // (DDNet 16.4 src/engine/server/server.cpp Run: the first byte of the packed int, not the token).
+      else if (m.kind === 'info' && p.protocol === '0.6' && num(m.token) === this.legacyToken()) this.finish(this.read06(m, 'info'));
       return [];
     }
     const extended = ((this.extraToken << 8) | this.basicToken) >>> 0;
@@ -119,6 +122,13 @@ export class ServerInfoQuery {
   }
 
   private more: ServerInfoClient[] | undefined;
+
+  /** The first byte of the packed browser token: what a DDNet server echoes in a 0.6 reply to a 0.7 request. */
+  private legacyToken(): number {
+    const packed = new Uint8Array(5);
+    packVarInt(this.browserToken, packed, 0);
+    return packed[0]!;
+  }
 
   private checkComplete(): void {
     if (!this.info) return;

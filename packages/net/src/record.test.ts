@@ -4,7 +4,7 @@
 // first snapshot, the demo of what was recorded; before it, a server that names no map and the size cap: a typed
 // error. The same function against real servers: test/net/live-servers.test.ts (`net record`).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
+import { demoEvents, demoPlayers, readDemo, resaveDemo } from '@twcodec/demo';
 import { concatBytes, crc32, sha256 } from '@twcodec/runtime';
 import { Snapshot } from '@twcodec/snapshot';
 import { Script } from '../../../test/net-script-server.js';
@@ -22,14 +22,16 @@ const eventsOf = (demo: Uint8Array) => [...demoEvents(readDemo(demo))].map((e) =
 /** Gets `s` into the game, then sends a snapshot every second tick from 102 and a chat line at tick 106, for `ms`. */
 function play(s: Script, ms: number, expected: string[], messages: Uint8Array[]): void {
   s.toIngame();
-  expected.push(`100 s ${new Snapshot([]).checksum()} 0`);
+  // A 0.7 client adds the demo-only de_game_info (all zero before an sv_game_info) to every snapshot it records.
+  const demoItems = s.protocol === '0.7' ? 1 : 0;
+  expected.push(`100 s ${new Snapshot([]).checksum()} ${demoItems}`);
   let base = { tick: 100, snapshot: new Snapshot([]) };
   s.client.on('message', (m) => !m.system && messages.push(m.data));
   for (let tick = 102; (tick - 100) * 20 <= ms; tick += 2) {
     vi.advanceTimersByTime(40);
     const next = world(tick);
     s.snapshot(tick, next, base);
-    expected.push(`${tick} s ${next.checksum()} 1`);
+    expected.push(`${tick} s ${next.checksum()} ${1 + demoItems}`);
     base = { tick, snapshot: next };
     if (tick === 106) {
       const chat = s.protocol === '0.7' ? { kind: 'sv_chat', mode: 1, clientId: -1, targetId: -1, message: 'hello demo' } : { kind: 'sv_chat', team: 0, clientId: -1, message: 'hello demo' };
@@ -82,6 +84,29 @@ describe('recordDemo', () => {
     const six = (await ddnet).demo;
     d.client.disconnect();
     expect(readDemo(six).header).toMatchObject({ version: 6, mapSha256: '5a'.repeat(32) });
+  });
+
+  it("0.7: every snapshot gets the demo-only items the 0.7.5 client adds (de_client_info, de_game_info) from the messages it does not record", async () => {
+    const s = new Script('0.7');
+    const recording = recordDemo(s.client, { duration: 100 });
+    s.client.start();
+    s.control({ kind: 'token', responseToken: 0x1234 });
+    s.control({ kind: 'accept' });
+    const skin = { skinPartNames: ['standard', '', '', 'standard', 'standard', 'standard'], useCustomColors: [0, 0, 0, 0, 0, 0], skinPartColors: [0, 0, 0, 0, 0, 0] };
+    s.vital([
+      { kind: 'sv_client_info', clientId: 3, local: true, team: 0, name: 'me', clan: 'c', country: -1, ...skin, silent: false },
+      { kind: 'sv_game_info', gameFlags: 8, scoreLimit: 0, timeLimit: 0, matchNum: 0, matchCurrent: 1 },
+    ]);
+    s.toIngame();
+    vi.advanceTimersByTime(100);
+    const demo = readDemo((await recording).demo);
+    s.client.disconnect();
+    const first = [...demo.snapshots()][0]!.snapshot;
+    expect(first.items.map((i) => `${i.type}:${i.id}`)).toEqual(['13:3', '14:0']);
+    expect(Array.from(first.get(14, 0)!.data)).toEqual([8, 0, 0, 0, 1]);
+    expect(demoPlayers(demo).map((p) => p.name)).toContain('me');
+    // Not recorded as messages: the client applies them.
+    expect([...demoEvents(demo)].filter((e) => e.kind === 'message')).toEqual([]);
   });
 
   it('with the map downloaded (downloadMap), the demo holds the map file, as a game client records it', async () => {

@@ -1,9 +1,12 @@
 // A live client's demo: what NetClient receives, written with @twcodec/demo's DemoWriter as a game client
 // records it (`twcodec net record`). Facts on what a client records: DDNet 16.4 src/engine/client/client.cpp
 // (ProcessServerPacket: each snapshot whose CRC is right at its tick, game messages as their packed bytes; the
-// demo header names the map by name, CRC and, from version 6, SHA-256) - the same facts capture-demo.ts follows.
+// demo header names the map by name, CRC and, from version 6, SHA-256) - the same facts capture-demo.ts follows,
+// with its DemoState07 for the demo-only items (de_client_info, ...) a Teeworlds 0.7.5 client adds.
 import { DemoWriter } from '@twcodec/demo';
+import { encodeNetMessage, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message } from '@twcodec/netmsg';
 import { concatBytes } from '@twcodec/runtime';
+import { DemoState07, NOT_RECORDED_07 } from './capture-demo.js';
 import { type ClientClose, type ClientMap, type ClientMessage, type ClientSnapshot, NET_VERSIONS, type NetClient } from './client.js';
 import { NetError } from './errors.js';
 
@@ -123,6 +126,8 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
     // The writer's bytes: counted against the cap, then the caller's sink or kept (the first part is the header,
     // which finish() brings up to date in place).
     const parts: Uint8Array[] = [];
+    // Teeworlds 0.7.5's client adds demo-only items to every snapshot it records (see capture-demo.ts).
+    const state07 = client.protocol === '0.7' ? new DemoState07() : undefined;
     const sink = (chunk: Uint8Array) => {
       bytes += chunk.length;
       if (options.sink) options.sink(chunk);
@@ -177,14 +182,22 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
     }
     function snapshot(s: ClientSnapshot): void {
       if (!writer) return;
-      if (!write(() => writer!.snapshot(s.tick, s.snapshot))) return;
+      if (!write(() => writer!.snapshot(s.tick, state07 ? state07.decorate(s.snapshot) : s.snapshot))) return;
       result.snapshots++;
       if (result.firstTick < 0) result.firstTick = s.tick;
       result.lastTick = s.tick;
     }
     function message(m: ClientMessage): void {
       if (writer && m.system && m.message.kind === 'map_change') changing = true;
-      if (!writer || m.system) return;
+      if (m.system) return;
+      // A 0.7 client applies these (from before the game too) to the demo-only items instead of recording them.
+      if (state07 && NOT_RECORDED_07.has(m.message.kind)) {
+        const demoMessage = state07.apply(m.message as Teeworlds07Message);
+        if (demoMessage && writer && write(() => writer!.message(encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage)))) result.messages++;
+        return;
+      }
+      if (state07 && m.message.kind === 'sv_team') state07.apply(m.message as Teeworlds07Message);
+      if (!writer) return;
       if (write(() => writer!.message(m.data))) result.messages++;
     }
     function closed(c: ClientClose): void {

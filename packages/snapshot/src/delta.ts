@@ -7,7 +7,7 @@ const MAX_NETOBJSIZES = 64;
 /** The pre-agreed sizes of a protocol, by type id (0 = none). */
 export function sizeTable(protocol: SnapshotProtocol): Int16Array {
   const sizes = new Int16Array(MAX_NETOBJSIZES);
-  for (const item of protocol.items) if (item.size !== undefined && item.typeId < MAX_NETOBJSIZES) sizes[item.typeId] = item.size;
+  for (const item of protocol.items) if (item.size !== undefined && !item.sizeInDelta && item.typeId < MAX_NETOBJSIZES) sizes[item.typeId] = item.size;
   return sizes;
 }
 

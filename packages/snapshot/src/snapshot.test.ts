@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { uuidFromName, uuidToInts } from '@twcodec/runtime';
 import { applyDelta, createDelta } from './delta.js';
-import { DDNET_0_6 } from './generated/tables.gen.js';
+import { DDNET_0_6, TEEWORLDS_0_7 } from './generated/tables.gen.js';
 import { itemKey, Snapshot, SnapshotError } from './snapshot.js';
 
 const item = (type: number, id: number, ...data: number[]) => ({ type, id, data: Int32Array.from(data) });
@@ -57,6 +57,16 @@ describe('deltas', () => {
   it('send sizes for types without a pre-agreed one, and for UUID types', () => {
     const c = new Snapshot([item(0x7ffe, 0, 1, 2)]);
     expect(Array.from(createDelta(new Snapshot([]), c, DDNET_0_6))).toEqual([0, 1, 0, 0x7ffe, 0, 2, 1, 2]);
+  });
+
+  it("carry the size of Teeworlds 0.7.5's race items (types 23, 24), which came after its delta size table", () => {
+    // Teeworlds 0.7.5 and DDNet register pre-agreed sizes for 0.7 types 0-22 only: a game_data_race (24) and a
+    // player_info_race (23) update is type, id, size, data; a game_data (6) one has no size.
+    const next = new Snapshot([item(6, 0, 0, 0, 0), item(24, 0, 0, 0, 5), item(23, 0, 7)]);
+    const delta = createDelta(new Snapshot([]), next, TEEWORLDS_0_7);
+    expect(Array.from(delta)).toEqual([0, 3, 0, 6, 0, 0, 0, 0, 24, 0, 3, 0, 0, 5, 23, 0, 1, 7]);
+    expect(applyDelta(new Snapshot([]), delta, TEEWORLDS_0_7).items).toEqual(next.items);
+    expect(TEEWORLDS_0_7.items.filter((i) => i.sizeInDelta).map((i) => [i.typeId, i.size])).toEqual([[23, 1], [24, 3]]);
   });
 
   it("treat keys past a full hash bucket as absent, like DDNet's lookup", () => {

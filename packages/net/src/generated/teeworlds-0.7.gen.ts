@@ -130,11 +130,13 @@ export interface Teeworlds07ControlConnect {
   padding?: number;
 }
 
-/** The server accepts the connection. */
+/** The server accepts the connection (DDNet's server adds its token). */
 export interface Teeworlds07ControlAccept {
   kind: 'accept';
   /** The control message id (2). */
   id: 2;
+  /** DDNet's server: the server's token again (the one the client puts in its headers). */
+  token?: number;
 }
 
 /** Either side ends the connection. */
@@ -223,7 +225,7 @@ export const TEEWORLDS_0_7_PACKET: PacketProtocolDef = {
   chunkSequenceAt: (bytes: Uint8Array, offset: number) => ((bytes[offset + 1]! & 0xc0) << 2) | (bytes[offset + 2]! & 0xff),
   encodeChunkHeader: encodeTeeworlds07ChunkHeader,
   chunkFlags: Teeworlds07ChunkFlag,
-  controlMessages: [{ name: 'keep_alive', id: 0, fields: [] }, { name: 'connect', id: 1, fields: [{ name: 'response_token', key: 'responseToken', type: 'token' }, { name: 'padding', key: 'padding', type: 'padding', optional: true }] }, { name: 'accept', id: 2, fields: [] }, { name: 'close', id: 4, fields: [{ name: 'reason', key: 'reason', type: 'string', optional: true }] }, { name: 'token', id: 5, fields: [{ name: 'response_token', key: 'responseToken', type: 'token' }, { name: 'padding', key: 'padding', type: 'padding', optional: true }] }],
+  controlMessages: [{ name: 'keep_alive', id: 0, fields: [] }, { name: 'connect', id: 1, fields: [{ name: 'response_token', key: 'responseToken', type: 'token' }, { name: 'padding', key: 'padding', type: 'padding', optional: true }] }, { name: 'accept', id: 2, fields: [{ name: 'token', key: 'token', type: 'token', optional: true }] }, { name: 'close', id: 4, fields: [{ name: 'reason', key: 'reason', type: 'string', optional: true }] }, { name: 'token', id: 5, fields: [{ name: 'response_token', key: 'responseToken', type: 'token' }, { name: 'padding', key: 'padding', type: 'padding', optional: true }] }],
   connlessHeaders: [{ name: 'token', size: 9, match: { mask: 35, value: 33 }, decode: decodeTeeworlds07ConnlessTokenHeader, encode: encodeTeeworlds07ConnlessTokenHeader }],
   connlessMagicPrefix: [0xff, 0xff, 0xff, 0xff],
   connlessMessages: [{ name: 'get_info', magic: 'gie3', direction: 'client', fields: [{ name: 'token', key: 'token', type: 'int' }] }, { name: 'info', magic: 'inf3', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'int' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'hostname', key: 'hostname', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'int' }, { name: 'skill_level', key: 'skillLevel', type: 'int' }, { name: 'num_players', key: 'numPlayers', type: 'int' }, { name: 'max_players', key: 'maxPlayers', type: 'int' }, { name: 'num_clients', key: 'numClients', type: 'int' }, { name: 'max_clients', key: 'maxClients', type: 'int' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'int' }, { name: 'score', key: 'score', type: 'int' }, { name: 'player_type', key: 'playerType', type: 'int' }] }] }],
