@@ -5,8 +5,9 @@
 // download would not fit a fixture, and cutting it out leaves gaps in the vital sequence). Datagrams of a map
 // download, were there any, are left out. Run after `npm run build`:
 //   node scripts/net-fixture-sixup.mjs CAPTURE.pcap
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { decodeCapture, readCapture } from '@twcodec/net';
+import { readFileSync } from 'node:fs';
+import { decodeCapture } from '@twcodec/net';
+import { writeCut } from './pcap-cut.mjs';
 
 const bytes = new Uint8Array(readFileSync(process.argv[2]));
 const SECONDS = 9;
@@ -19,11 +20,4 @@ for (const d of decodeCapture(bytes)) {
   const download = d.packet?.chunks?.some((c) => c.message.kind === 'map_data' || c.message.kind === 'request_map_data');
   if (!download) keep.add(d.index);
 }
-const parts = [bytes.subarray(0, 24)];
-for (const f of readCapture(bytes)) if (keep.has(f.index)) parts.push(bytes.subarray(f.offset - 16, f.offset + f.data.length));
-const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-let at = 0;
-for (const p of parts) (out.set(p, at), (at += p.length));
-mkdirSync(new URL('../fixtures/net/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../fixtures/net/teeworlds-0.7-on-ddnet-cut.pcap', import.meta.url), out);
-console.log(`${keep.size} packets, ${out.length} bytes`);
+writeCut(bytes, keep, 'teeworlds-0.7-on-ddnet-cut.pcap');
