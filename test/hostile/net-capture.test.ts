@@ -9,19 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { captureDemo, decodeCapture, NetError } from '@twcodec/net';
 import { runCli } from '../cli-run.js';
+import { codeOf as codeOfError } from '../error-code.js';
 import { ipv4Packet, pcapngFile, udpDatagram } from '../net-capture-builder.js';
 
 const connect = Uint8Array.of(0x10, 0, 0, 1);
 const frame = (sourcePort = 50000) => ipv4Packet(udpDatagram(sourcePort, 8303, connect));
-const codeOf = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(NetError);
-    return (e as NetError).code;
-  }
-  return undefined;
-};
+const codeOf = (f: () => unknown) => codeOfError(f, NetError);
 
 describe('hostile captures: timestamps and flows', () => {
   it.each([
