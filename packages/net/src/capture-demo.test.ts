@@ -141,6 +141,38 @@ describe('captureDemo', () => {
     expect(result.switchTicks).toEqual([120, 122]);
   });
 
+  it("the dummy's con_ready: main's snapshot that came late before it is main's (the switch comes with con_ready), and the con_ready datagram's own messages are not recorded", () => {
+    const s = downloadSession();
+    for (let tick = 100; tick < 110; tick += 2) {
+      s.snapshot(CLIENT, tick, snapshotOf(3, tick));
+      s.message(CLIENT, SERVER, input(tick + 1, tick), false);
+    }
+    s.connect(DUMMY);
+    // 80 ms after main's last input, main's snapshot of tick 110 comes, then the dummy's con_ready (with the
+    // motd before it in one datagram): the middle of that window lies before tick 110 (a DDNet 16.4 session:
+    // the client recorded that snapshot from main and not the motd).
+    for (let i = 0; i < 8; i++) s.connect('10.0.0.3:50000');
+    s.snapshot(CLIENT, 110, snapshotOf(3, 110));
+    s.messages(SERVER, DUMMY, [{ kind: 'sv_motd', message: 'motd of the dummy' }, { kind: 'con_ready' }]);
+    s.message(DUMMY, SERVER, startInfo('TeeDmy'));
+    for (let tick = 112; tick < 140; tick += 2) {
+      s.snapshot(DUMMY, tick, snapshotOf(3, -tick));
+      s.snapshot(CLIENT, tick, snapshotOf(3, tick));
+      for (const c of [DUMMY, CLIENT]) s.message(c, SERVER, input(tick + 1, tick), false);
+    }
+    const result = captureDemo(pcapOf(s.sent), { player: 'Tee' });
+    expect(result.dummy).toBe(DUMMY);
+    const demo = readDemo(result.demo);
+    const ticks = [...demo.snapshots()].map(({ tick, snapshot }) => [tick, snapshot.checksum() === snapshotOf(3, tick).checksum() ? 'own' : 'dummy']);
+    expect(ticks.slice(4, 7)).toEqual([
+      [108, 'own'],
+      [110, 'own'],
+      [112, 'dummy'],
+    ]);
+    expect(result.switchTicks).not.toContain(110);
+    expect([...demoMessages(demo)].filter((m) => (m.message as { message?: string }).message === 'motd of the dummy')).toEqual([]);
+  });
+
   it("the dummy's con_ready: main's snapshot and messages that came before the client answered it are recorded (and listed), the dummy's after it", () => {
     const s = downloadSession();
     for (let tick = 100; tick < 110; tick += 2) {

@@ -433,6 +433,15 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     while (nextInput < inputs.length && inputs[nextInput]!.index < d.index) nextInput++;
     const before = timeline[next - 1];
     const after = timeline[next];
+    // The dummy's con_ready is what switches the client to it: whatever came before it (its own datagram
+    // included, which the frame takes in before it switches) was taken in for the connection controlled
+    // before. The middle-of-the-window guess below put main's last snapshot before the dummy's con_ready on
+    // the dummy's side when it came late in that window (a DDNet 16.4 session recorded for issue 36: the
+    // client's demo has it, ours lacked it, and held the motd of the dummy's con_ready datagram instead).
+    if (after?.by === 'con_ready') {
+      switching = false;
+      return before?.connection ?? main;
+    }
     switching = !!before && !!after && before.connection !== after.connection;
     if (!before || !after || before.connection === after.connection) return (after ?? before)?.connection ?? main;
     // Between the last call of one connection and the first of the other the client switched, in a frame
