@@ -36,7 +36,7 @@ const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0
 /** Two inputs this close with the same prediction tick come from one SendInput call (the capture shows up to 32 ms between them on a loaded machine; a new call comes with a new prediction tick). */
 const SAME_CALL_NS = 100_000_000;
 /** 0.7 messages the client applies instead of recording (gameclient.cpp, RecordGameMessage(false)). */
-export const NOT_RECORDED_07 = new Set(['sv_tune_params', 'sv_client_info', 'sv_client_drop', 'sv_skin_change', 'sv_game_info', 'sv_server_settings']);
+const NOT_RECORDED_07 = new Set(['sv_tune_params', 'sv_client_info', 'sv_client_drop', 'sv_skin_change', 'sv_game_info', 'sv_server_settings']);
 /** Teeworlds 0.7.5's standard tuning (src/game/tuning.h), as the ints sv_tune_params carries (value * 100). */
 const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000, 300, 1500, 50, 55000, 200000, 140, 125, 220000, 200, 125, 275000, 80, 20, 700, 100000, 200, 80000, 15000, 100, 0, 100, 100];
 /** DDNet 16.4's standard tuning (src/game/tuning.h: Teeworlds' and DDNet's additions), as the ints sent. */
@@ -266,6 +266,20 @@ export class DemoState07 {
   local = -1;
   tuning: number[] | undefined;
   gameInfo: number[] | undefined;
+
+  /**
+   * A game message as the 0.7.5 client records it: the bytes to record (`own`, the message's own bytes, or a
+   * de_client_enter/leave it makes of it), or undefined for one it only applies to the demo-only items
+   * (NOT_RECORDED_07). sv_team is both applied and recorded.
+   */
+  received(m: Teeworlds07Message, own: () => Uint8Array): Uint8Array | undefined {
+    if (NOT_RECORDED_07.has(m.kind)) {
+      const demoMessage = this.apply(m);
+      return demoMessage && encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage);
+    }
+    if (m.kind === 'sv_team') this.apply(m);
+    return own();
+  }
 
   /** Applies a message; returns the demo message (de_client_enter/leave) the client records for it, if any. */
   apply(m: Teeworlds07Message): Message07<'de_client_enter' | 'de_client_leave'> | undefined {
@@ -509,13 +523,9 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       if (chunk.sequence === undefined && m.kind !== 'sv_pre_input') return;
       if (m.kind === 'sv_tune_params') tuning.set(from, m.params as number[]);
       if (!recording) return;
-      if (state07 && NOT_RECORDED_07.has(m.kind)) {
-        const demoMessage = state07.apply(m as unknown as Teeworlds07Message);
-        if (demoMessage) record(encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage));
-        return;
-      }
-      if (state07 && m.kind === 'sv_team') state07.apply(m as unknown as Teeworlds07Message);
-      record(chunkBytes(protocol, chunk));
+      const own = () => chunkBytes(protocol, chunk);
+      const bytes = state07 ? state07.received(m as unknown as Teeworlds07Message, own) : own();
+      if (bytes) record(bytes);
     });
     if (!recording) continue;
     for (const s of tracked.snapshots) {

@@ -4,9 +4,9 @@
 // demo header names the map by name, CRC and, from version 6, SHA-256) - the same facts capture-demo.ts follows,
 // with its DemoState07 for the demo-only items (de_client_info, ...) a Teeworlds 0.7.5 client adds.
 import { DemoWriter } from '@twcodec/demo';
-import { encodeNetMessage, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message } from '@twcodec/netmsg';
+import type { Teeworlds07Message } from '@twcodec/netmsg';
 import { concatBytes } from '@twcodec/runtime';
-import { DemoState07, NOT_RECORDED_07 } from './capture-demo.js';
+import { DemoState07 } from './capture-demo.js';
 import { type ClientClose, type ClientMap, type ClientMessage, type ClientSnapshot, NET_VERSIONS, type NetClient } from './client.js';
 import { NetError } from './errors.js';
 
@@ -190,15 +190,9 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
     function message(m: ClientMessage): void {
       if (writer && m.system && m.message.kind === 'map_change') changing = true;
       if (m.system) return;
-      // A 0.7 client applies these (from before the game too) to the demo-only items instead of recording them.
-      if (state07 && NOT_RECORDED_07.has(m.message.kind)) {
-        const demoMessage = state07.apply(m.message as Teeworlds07Message);
-        if (demoMessage && writer && write(() => writer!.message(encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage)))) result.messages++;
-        return;
-      }
-      if (state07 && m.message.kind === 'sv_team') state07.apply(m.message as Teeworlds07Message);
-      if (!writer) return;
-      if (write(() => writer!.message(m.data))) result.messages++;
+      // A 0.7 client applies some (from before the game too) to the demo-only items instead of recording them.
+      const bytes = state07 ? state07.received(m.message as Teeworlds07Message, () => m.data) : m.data;
+      if (bytes && writer && write(() => writer!.message(bytes))) result.messages++;
     }
     function closed(c: ClientClose): void {
       const error = c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection');
