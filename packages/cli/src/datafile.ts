@@ -1,4 +1,5 @@
-import { Datafile, type Uuid } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { type Uuid } from '@twcodec/runtime';
 import { MAP_ITEM_TYPES } from '@twcodec/map';
 
 // Names of the UUID item types the map schemas know, to label them in `info`.

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/datafile';
+import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/runtime';
 import { repoRoot } from '../../../test/corpus.js';
 import { typeCheck } from '../../../test/typecheck.js';
 import { generate } from './generate.js';

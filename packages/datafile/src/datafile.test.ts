@@ -3,7 +3,7 @@ import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { countDecompressionStreams } from '../../../test/decompression-streams.js';
 import { Datafile, ITEMTYPE_EX } from './datafile.js';
 import { DatafileError } from './errors.js';
-import { uuidFromName } from '@twcodec/runtime';
+import { CodecError, uuidFromName } from '@twcodec/runtime';
 import { deflateLikeZlib } from './deflate.js';
 import { DECOMPRESSION_STREAM_MIN_SIZE, fflateZlib } from './zlib/fflate.js';
 import { nodeZlib } from './zlib/node.js';
@@ -236,6 +236,10 @@ describe('Datafile load checks', () => {
       out = zlib.inflate(zeros, 1000);
     } catch (e) {
       expect((e as Error).name).toBe('InflateLimitError');
+      // Every error about bad input is a CodecError with a code (issue 37: this one was a plain Error).
+      expect(e).toBeInstanceOf(CodecError);
+      expect(e).toBeInstanceOf(DatafileError);
+      expect((e as DatafileError).code).toBe('INFLATE_LIMIT');
     }
     if (out) expect(out.length).toBe(1001);
     expect(zlib.inflate(zeros, 1 << 24).length).toBe(1 << 24);

@@ -1,6 +1,7 @@
 import { defaultZlib } from '#zlib';
 import { asUint8Array, type Uuid, uuidToInts } from '@twcodec/runtime';
 import { DatafileData } from './data.js';
+import type { DatafileErrorCode } from './error-codes.js';
 import { DatafileError } from './errors.js';
 import { buildUuidIndex, type DatafileItem, type DatafileReadOptions, type DatafileWriteOptions, HEADER_SIZE, ITEMTYPE_EX, OFFSET_UUID_TYPE, SIZE_OFFSET } from './layout.js';
 import { writeDatafile } from './write.js';
@@ -101,7 +102,7 @@ export class Datafile {
   }
 }
 
-function fail(code: string, message: string, offset: number, path: string): never {
+function fail(code: DatafileErrorCode, message: string, offset: number, path: string): never {
   throw new DatafileError(code, message, offset, path);
 }
 

@@ -1,4 +1,5 @@
 import { CodecError, concatBytes, encodeUtf8, packVarInt, uuidToBytes } from '@twcodec/runtime';
+import type { DemoErrorCode } from './error-codes.js';
 import { createDelta, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 import { DemoError, demoProtocolOf } from './demo.js';
@@ -68,7 +69,7 @@ export interface DemoWriterOptions {
   keyframes?: 'interval' | 'bounded';
 }
 
-function fail(code: string, message: string, path: string): never {
+function fail(code: DemoErrorCode, message: string, path: string): never {
   throw new DemoError(code, message, -1, path);
 }
 

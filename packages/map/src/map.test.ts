@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CodecError, Datafile, DatafileError, encodeI32String, uuidFromName } from '@twcodec/datafile';
+import { type CodecError, Datafile, DatafileError } from '@twcodec/datafile';
+import { encodeI32String, uuidFromName } from '@twcodec/runtime';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { MapError } from './errors.js';
 import { LayerType, TeleTiles, TilemapFlags, tilemapKind, Tiles, TILE_TILE_BYTES } from './generated/index.gen.js';

@@ -6,6 +6,7 @@ export { ByteReader, ByteWriter } from './bytes.js';
 export { decodeCString, decodeUtf8, decodeUtf8Escaped, encodeUtf8, encodeUtf8Escaped } from './utf8.js';
 export { packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './varint.js';
 export { BinaryError, CodecError, type CodecErrorSource, describeSource, errorAbout, lineColumn } from './errors.js';
+export { RUNTIME_ERROR_CODES, type RuntimeErrorCode } from './error-codes.js';
 export { crc32, sha256 } from './hash.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
