@@ -34,8 +34,6 @@ export { validateMap } from './validate.js';
 export { tileIdName, validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';
 export { BinaryError, CodecError } from '@twcodec/runtime';
-// Joins chunks of bytes (the map tools build files from chunks of tile text).
-export { concatBytes } from '@twcodec/runtime';
 
 // Generated (schemas/map): the enums and flags of map fields.
 export { AutomapperFlags, CurveType, EnvelopeChannels, ImageFormat, LayerFlags, LayerType, SoundShape, TileFlags, TilemapFlags } from './generated/enums.gen.js';
