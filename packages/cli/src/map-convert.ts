@@ -27,7 +27,7 @@ export function mapConvert(
     const result = convertDdnetTo07File(bytes, { mapres });
     return { bytes: result.bytes, report: result.notes, ok: result.ok, ...(already ? { note: 'the map already has Teeworlds 0.7 images or skip-compressed layers; converted as map_convert_07 would' } : {}) };
   }
-  // Not reached from the command line (--to is checked against its choices), only by a caller of this module.
+  // Not reached from the command line (the option table checks the value of --to), only by a caller of this module.
   throw new UsageError(`--to ${to} is not supported; use --to ddnet (0.7 to DDNet) or --to 0.7 (DDNet to 0.7)`);
 }
 

@@ -4,6 +4,7 @@
 
 // The container.
 export { Datafile, DatafileData } from './datafile.js';
+export { type DatafileInfo, datafileInfo } from './info.js';
 export {
   DDNET_COMPRESSION_LEVEL,
   type DatafileItem,

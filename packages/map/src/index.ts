@@ -31,6 +31,7 @@ export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMap
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';
 export { validateMap } from './validate.js';
+export { mapInfo } from './info.js';
 export { tileIdName, validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';
 export { BinaryError, CodecError } from '@twcodec/runtime';
