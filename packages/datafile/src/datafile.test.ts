@@ -346,3 +346,17 @@ describe('rememberingZlib (issue 28)', () => {
     expect(inflates).toBe(4);
   });
 });
+
+describe('datafileInfo (moved from the CLI: issue 37)', () => {
+  it('counts item types and data items, naming the UUID types the caller knows', async () => {
+    const { datafileInfo } = await import('./info.js');
+    const { path } = fixtureMaps().find((m) => m.name === 'ctf1.map')!;
+    const bytes = readBytes(path);
+    const df = Datafile.read(bytes);
+    const info = datafileInfo(bytes, { uuidName: () => 'named' });
+    expect(info).toMatchObject({ fileSize: bytes.length, magic: df.magic, version: df.version, itemCount: df.items.length, data: { count: df.data.length } });
+    expect(info.itemTypes.reduce((n, t) => n + t.count, 0)).toBe(df.items.length);
+    expect(info.itemTypes.filter((t) => t.uuid).every((t) => t.uuidName === 'named')).toBe(true);
+    expect(datafileInfo(bytes).itemTypes.some((t) => t.uuidName)).toBe(false);
+  });
+});

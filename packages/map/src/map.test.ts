@@ -277,3 +277,19 @@ describe('corrupt maps', () => {
     expect(writeMap(reread)).toEqual(once);
   });
 });
+
+describe('mapInfo (moved from the CLI: issue 37)', () => {
+  it('summarises a map without reading its data: layers by kind, the game layer, the registry item types', async () => {
+    const { mapInfo, readMap } = await import('./index.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { fixturesDir } = await import('../../../test/corpus.js');
+    const bytes = new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'ctf1.map')));
+    const map = readMap(bytes);
+    const info = mapInfo(bytes);
+    expect(info.groups).toBe(map.groups.length);
+    expect(info.layers.byKind.game).toBe(1);
+    expect(info.gameLayer).toBeDefined();
+    expect(Object.keys(info.layers.byKind)).toEqual(Object.keys(info.layers.byKind).sort());
+  });
+});
