@@ -48,8 +48,13 @@ export interface Command<T extends OptionTable = OptionTable> {
   summary: string;
   /** More, for `twcodec <command> --help`. */
   details?: string;
-  /** Takes many files (and globs): one NDJSON line per file, on worker threads (see batch.ts). */
+  /** Takes many files (and globs): one NDJSON line per file, on worker threads (see batch.ts and batch-jobs.ts). */
   batch?: true;
+  /**
+   * With `batch`: what each file's job gets besides its bytes (export: where to write and how), made once the
+   * files are known; it may refuse the command line (a usage error) before any file is read.
+   */
+  batchOptions?(args: string[], options: OptionValues<T>): Promise<(files: string[]) => Record<string, unknown>[]>;
   /**
    * Does the work. `options` holds every option of the table (defaults applied); `given` the names of those
    * the command line gave, for a command that says something different when the user chose a value.
@@ -81,7 +86,7 @@ export const BATCH_NOTE = 'Many files (or globs such as "maps/**/*.map", expande
 /** The exports' addition to BATCH_NOTE (the other batch commands write no files). */
 export const BATCH_EXPORT_NOTE = ' Export of many files writes each into OUT/<its name without extension>/.';
 
-/** `teehistorian export` and `demo export` (export.ts does the work). */
+/** The options of `teehistorian export` and `demo export` (export.ts does the work). */
 export const EXPORT_OPTIONS = {
   format: { type: 'string', value: 'FORMAT', choices: async () => (await import('@twcodec/export')).EXPORT_FORMATS, default: 'parquet', help: 'parquet (default; needs the package hyparquet-writer) or arrow (an Arrow IPC file; needs apache-arrow)' },
   table: { type: 'string', value: 'NAME', help: 'only this table, written to OUT itself (a file, or - for standard output; with many files OUT/<name>/<table>.<ext>)' },

@@ -1,4 +1,4 @@
-import { demoTables, encodeTable, ExportDependencyError, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
+import { demoTables, encodeTable, ExportDependencyError, loadFormat, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
 import { CliError, type CliIo, UsageError } from './io.js';
 
 export interface ExportOptions {
@@ -65,6 +65,22 @@ export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', in
   const cut = end?.truncated ? { truncated: true, end } : {};
   if (output !== '-') await io.stdout(`${JSON.stringify({ file: input, format: options.format, ...cut, tables: written }, null, 2)}\n`);
   else if (end?.truncated) io.stderr(`twcodec: the file is cut short at offset ${end.offset}: exported up to there\n`);
+}
+
+/**
+ * The options of each file's job when an export runs on many files: the directory of its tables (OUT/<name>),
+ * and the format, loaded now, so that a missing writer package is one error, not one per file.
+ */
+export async function exportBatchOptions(out: string, commandLine: { format: string; table: string | undefined }): Promise<(files: string[]) => Record<string, unknown>[]> {
+  const options = exportOptions(commandLine);
+  if (out === '-') throw new UsageError('OUT of many files is a directory, not - (standard output)');
+  try {
+    await loadFormat(options.format);
+  } catch (e) {
+    if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
+    throw e;
+  }
+  return (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
 }
 
 /** The directory of each file of a many-file export: OUT/<its name without extension>, -2, -3, ... on a clash. */

@@ -7,7 +7,7 @@ import { NET_COMMANDS } from './commands/net.js';
 import { TEEHISTORIAN_COMMANDS } from './commands/teehistorian.js';
 import { isGlob } from './glob.js';
 import { commandHelp, synopsis, usage } from './help.js';
-import { CliError, type CliIo, OutputClosed, plural, UsageError } from './io.js';
+import { type CliIo, OutputClosed, plural, UsageError } from './io.js';
 import { parseCommandLine } from './options.js';
 import { describeError, oneLine, trackInputs } from './report.js';
 
@@ -90,21 +90,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command.batch && (inputs.length > 1 || values.jobs !== undefined || inputs.some((p) => isGlob(p) && !existsSync(p)))) {
       const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
       if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256)) throw new UsageError(`--jobs needs a number of threads 1..256, got "${String(values.jobs)}"`);
-      let optionsFor: ((files: string[]) => Record<string, unknown>[]) | undefined;
-      if (name.endsWith(' export')) {
-        const { exportDirs, exportOptions } = await import('./export.js');
-        const { ExportDependencyError, loadFormat } = await import('@twcodec/export');
-        const options = exportOptions(values as { format: string; table: string | undefined });
-        const out = positionals.at(-1)!;
-        if (out === '-') throw new UsageError('OUT of many files is a directory, not - (standard output)');
-        try {
-          await loadFormat(options.format);
-        } catch (e) {
-          if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
-          throw e;
-        }
-        optionsFor = (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
-      }
+      const optionsFor = await command.batchOptions?.(positionals, values);
       const { runBatch } = await import('./batch.js');
       const summary = await runBatch(io, name, inputs, jobs, optionsFor);
       const text = `${name}: ${plural(summary.files, 'file')}, ${summary.ok} ok, ${summary.failed} failed (${summary.seconds.toFixed(1)} s, ${summary.jobs} ${summary.jobs === 1 ? 'thread' : 'worker threads'})`;

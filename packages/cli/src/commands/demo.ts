@@ -30,6 +30,7 @@ export const DEMO_COMMANDS: CommandTable = {
       const { exportCommand } = await import('../export.js');
       await exportCommand(io, 'demo', file!, out!, options);
     },
+    batchOptions: async (args, options) => (await import('../export.js')).exportBatchOptions(args.at(-1)!, options),
   }),
   'demo resave': command({
     args: ['IN', 'OUT'],

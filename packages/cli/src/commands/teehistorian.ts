@@ -46,6 +46,7 @@ export const TEEHISTORIAN_COMMANDS: CommandTable = {
       const { exportCommand } = await import('../export.js');
       await exportCommand(io, 'teehistorian', file!, out!, options);
     },
+    batchOptions: async (args, options) => (await import('../export.js')).exportBatchOptions(args.at(-1)!, options),
   }),
   'teehistorian resave': command({
     args: ['IN', 'OUT'],
