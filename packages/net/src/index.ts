@@ -12,7 +12,7 @@ export { DEFAULT_MAX_MAP_SIZE, type MapDownload, MapDownloader } from './mapdown
 export { type ChunkDelivery, ConnectionTracker, type ConnectionTrackerOptions, type TrackedDatagram, type TrackerHolding } from './tracker.js';
 export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotBudget, SnapshotReceiver } from './snapshot-receiver.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
-// Generated (schemas/net): each protocol's packet table, its header and flag layouts, and its control and
+// Generated (the packet schemas): each protocol's packet table, its header and flag layouts, and its control and
 // connectionless messages as unions (one message: Extract<Ddnet06ControlMessage, { kind: 'close' }>).
 export {
   DDNET_0_6_PACKET,
