@@ -262,8 +262,8 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       // The timeline goes to a tick: clicking its middle selects a tick node.
       await page.locator('#timeline').click({ position: { x: 300, y: 40 } });
       expect((await shown(page)).selected.label).toMatch(/^tick \d+$/);
-      // A message chunk: the decoded net message with its fields and their descriptions (schemas/net/ddnet-0.6.yaml).
-      const netYaml = readFileSync(join(repoRoot, 'schemas', 'net', 'ddnet-0.6.yaml'), 'utf8');
+      // A message chunk: the decoded net message with its fields and their descriptions (schemas/netmsg/ddnet-0.6.yaml).
+      const netYaml = readFileSync(join(repoRoot, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), 'utf8');
       await scrollTreeTop(page);
       const message = await clickPath(page, [/^message sv_\w+$/]);
       expect(netYaml).toContain(message.description);
@@ -317,7 +317,7 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       const token = await clickPath(page, ['control token']);
       expect(token.selected.start).toBe(89);
       const info = await clickPath(page, [/^#4 /, /^chunk 0: info$/]);
-      const netYaml07 = readFileSync(join(repoRoot, 'schemas', 'net', 'teeworlds-0.7.yaml'), 'utf8');
+      const netYaml07 = readFileSync(join(repoRoot, 'schemas', 'netmsg', 'teeworlds-0.7.yaml'), 'utf8');
       expect(netYaml07).toContain(info.description);
       // An uncompressed chunk's bytes are its own: a 2- or 3-byte chunk header, then the message.
       const chunkHeader = await clickPath(page, ['chunk header']);

@@ -3,7 +3,7 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.js';
-import { SchemaError } from './load.js';
+import { SchemaError } from './shared/schema-files.js';
 
 const { values } = parseArgs({ options: { root: { type: 'string', default: '.' }, check: { type: 'boolean' } } });
 const root = resolve(values.root!);

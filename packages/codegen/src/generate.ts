@@ -1,17 +1,20 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { emitMapDocs } from './emit-docs.js';
-import { emitExplorerTs } from './emit-explorer.js';
-import { emitMapTs } from './emit-map.js';
-import { emitTileMeaningsDocs, emitTileMeaningsTs } from './emit-tile-meanings.js';
-import { loadTileMeanings } from './load-tile-meanings.js';
-import { emitTeehistorianDocs, emitTeehistorianTs } from './emit-teehistorian.js';
-import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './emit-snapshot.js';
-import { emitSnapshotObjectsTs } from './emit-snapshot-objects.js';
-import { loadSchemas, loadSnapshotSchemas, loadTeehistorianSchemas } from './load.js';
-import { emitNetDocs, emitNetTs } from './emit-net.js';
-import { loadNetSchemas } from './load-net.js';
-import { emitPacketDocs, emitPacketTs, loadPacketSchemas } from './packet.js';
+import { emitMapDocs } from './map/docs.js';
+import { emitExplorerTs } from './explorer/emit.js';
+import { emitMapTs } from './map/emit.js';
+import { emitTileMeaningsDocs, emitTileMeaningsTs } from './tiles/emit.js';
+import { loadTileMeanings } from './tiles/load.js';
+import { emitTeehistorianDocs, emitTeehistorianTs } from './teehistorian/emit.js';
+import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
+import { emitSnapshotObjectsTs } from './snapshot/objects.js';
+import { loadMapSchemas } from './map/load.js';
+import { loadSnapshotSchemas } from './snapshot/load.js';
+import { loadTeehistorianSchemas } from './teehistorian/load.js';
+import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
+import { loadNetSchemas } from './netmsg/load.js';
+import { emitPacketDocs, emitPacketTs } from './net/emit.js';
+import { loadPacketSchemas } from './net/load.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
@@ -46,7 +49,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   const mapOut = options.mapOut ?? join(options.root, 'packages', 'map', 'src', 'generated');
   const docsOut = options.docsOut ?? join(options.root, 'docs', 'formats');
   const teehistorianOut = options.teehistorianOut ?? join(options.root, 'packages', 'teehistorian', 'src', 'generated');
-  const map = loadSchemas(schemas, 'map', options.root);
+  const map = loadMapSchemas(schemas, options.root);
   const teehistorian = loadTeehistorianSchemas(schemas, options.root);
   const snapshotOut = options.snapshotOut ?? join(options.root, 'packages', 'snapshot', 'src', 'generated');
   const snapshot = loadSnapshotSchemas(schemas, options.root);

@@ -132,7 +132,7 @@ function peekMessage(table: NetProtocolDef, data: Uint8Array): { def: NetMessage
     const msg = r.readVarInt('id');
     const system = msg & 1;
     const id = msg >> 1;
-    // Id 0 is NETMSG_EX: a UUID follows (schemas/net/ddnet-0.6.yaml).
+    // Id 0 is NETMSG_EX: a UUID follows (schemas/netmsg/ddnet-0.6.yaml).
     const key = id === 0 && r.remaining >= 16 ? `${system}:${uuidFromBytes(r.readBytes(16, 'uuid'))}` : `${system}:${id}`;
     return { def: index.get(key), id };
   } catch {

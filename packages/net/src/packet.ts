@@ -1,5 +1,5 @@
 // One UDP datagram of Teeworlds 0.6/DDNet or 0.7, decoded: the packet header (generated from
-// schemas/packet), the Huffman-compressed data inflated, then one control message, the chunks with their net
+// schemas/net), the Huffman-compressed data inflated, then one control message, the chunks with their net
 // messages (@twcodec/netmsg's tables), or a connectionless message. The structure lives here; what the bytes
 // mean lives in the schemas.
 import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessageAt, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';

@@ -1,4 +1,4 @@
-// Reads a control or connectionless payload by its generated field list (schemas/packet): the one
+// Reads a control or connectionless payload by its generated field list (schemas/net): the one
 // interpreter behind every table, so that every bounds check lives here.
 import { ByteReader, type ByteWriter, CodecError, decodeUtf8Escaped } from '@twcodec/runtime';
 import { NetError } from './errors.js';

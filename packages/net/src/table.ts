@@ -1,4 +1,4 @@
-// The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/packet): the
+// The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/net): the
 // header codecs are generated functions, control and connectionless payloads field lists that payload.ts reads.
 
 export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';

@@ -1,0 +1,176 @@
+// Emits the map format reference (Markdown) from the same schema model as the code.
+import { GENERATED_DOCS_HEADER } from '../shared/emit.js';
+import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
+
+const TYPE_NAMES: Record<string, string> = {
+  i32: 'i32',
+  bool: 'bool (i32)',
+  u8: 'u8 (i32)',
+  point: 'Point',
+  color: 'Color',
+  i32color: 'I32Color',
+  version: 'i32 (version)',
+};
+
+function typeText(field: FieldDef): string {
+  switch (field.type) {
+    case 'i32string':
+      return `I32String[${field.ints}]`;
+    case 'i32array':
+      return `i32[${field.ints}]`;
+    case 'enum':
+      return `enum [${field.enum}](#${field.enum})`;
+    case 'flags':
+      return `flags [${field.flags}](#${field.flags})`;
+    case 'data_ref': {
+      const [kind, target] = field.data!.split(':');
+      const what = kind === 'records' ? `[${target}](#record-${target})[]` : kind === 'tiles' ? `[${target}](#tile-${target}) tiles` : field.data!;
+      return `${field.optional ? 'opt ' : ''}&${what}`;
+    }
+    case 'item_ref':
+      return `${field.optional ? 'opt ' : ''}*${field.ref}`;
+    default:
+      return TYPE_NAMES[field.type] ?? field.type;
+  }
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end: number } {
+  const rows: string[] = [];
+  let at = start;
+  for (const entry of entries) {
+    const fields = entry.kind === 'field' ? [entry.field] : entry.fields;
+    const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if the item is long enough' : '';
+    for (const field of fields) {
+      const n = fieldInts(field);
+      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)} |`);
+      at += n;
+    }
+  }
+  return { rows, end: at };
+}
+
+const TABLE_HEAD = ['| int | field | type | present | description |', '| --- | --- | --- | --- | --- |'];
+
+function versionsLine(v: VersionRange | undefined): string[] {
+  if (!v) return [];
+  const range = v.min === v.max ? `${v.min}` : `${v.min} to ${v.max}`;
+  return [`Versions DDNet reads: ${range}; outside them DDNet ${v.outside === 'refused' ? 'refuses the map' : 'ignores the item'}.${v.description ? ` ${v.description}` : ''}`, ''];
+}
+
+function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
+  if (!kinds) return [];
+  const tileOf = (name: string) => fields.find((f) => f.name === name)?.data?.split(':')[1] ?? '?';
+  const row = (name: string, flag: string, tiles: string) => `| \`${name}\` | ${flag} | \`${tiles}\` | [${tileOf(tiles)}](#tile-${tileOf(tiles)}) |`;
+  return [
+    `Kinds, by the one flag set in \`${kinds.on}\` (DDNet tests the flags in this order; at most one may be set):`,
+    '',
+    '| kind | flag | tiles in | tile type |',
+    '| --- | --- | --- | --- |',
+    row(kinds.none.name, 'none', kinds.none.tiles),
+    ...kinds.flags.map((k) => row(k.flag, `\`${k.flag}\``, k.tiles)),
+    '',
+  ];
+}
+
+function itemSection(item: ItemDef): string[] {
+  const out = [`### ${item.name}`, ''];
+  out.push(item.typeId !== undefined ? `type_id **${item.typeId}**` : `UUID type \`${item.uuidName}\` = \`${item.uuid}\``);
+  const tags = [item.oneItem && 'one item per map', item.ddnetOnly && 'DDNet only'].filter(Boolean);
+  if (tags.length) out[out.length - 1] += ` (${tags.join(', ')})`;
+  out.push('', item.description, '');
+  for (const note of item.notes) out.push(`> ${note}`, '');
+  out.push(...versionsLine(item.versions));
+  if (item.array) {
+    out.push(`The item's ints are an array of records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
+    return out;
+  }
+  const base = fieldRows(item.fields, 0);
+  out.push(...TABLE_HEAD, ...base.rows, '');
+  if (item.variants) {
+    for (const c of item.variants.cases) {
+      out.push(`#### ${item.name}: ${c.name} (\`${item.variants.on}\` = ${c.value})`, '', c.description, '');
+      for (const note of c.notes) out.push(`> ${note}`, '');
+      out.push(...versionsLine(c.versions));
+      out.push(...TABLE_HEAD, ...fieldRows(c.fields, base.end).rows, '');
+      out.push(...kindsTable(c.kinds, [...flatFields(item.fields), ...flatFields(c.fields)]));
+    }
+  }
+  out.push('Ints after the known fields are kept as they are (`extra`).', '');
+  return out;
+}
+
+function recordSection(record: RecordDef): string[] {
+  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description} ${record.ints} i32.`, ''];
+  for (const note of record.notes) out.push(`> ${note}`, '');
+  out.push(...TABLE_HEAD, ...fieldRows(record.fields.map((field) => ({ kind: 'field', field })), 0).rows, '');
+  return out;
+}
+
+function tileSection(tile: TileDef): string[] {
+  const out = [`### tile: ${tile.name}`, '', `<a id="tile-${tile.name}"></a>${tile.description} ${tile.bytes} bytes.`, ''];
+  for (const note of tile.notes) out.push(`> ${note}`, '');
+  out.push('| byte | field | type | description |', '| --- | --- | --- | --- |');
+  let at = 0;
+  for (const f of tile.fields) {
+    const n = tileFieldBytes(f);
+    const zero = f.must_be_zero ? ' (must be 0)' : '';
+    out.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${f.name}\` | ${f.type}${f.flags ? ` ([${f.flags}](#${f.flags}))` : ''}${zero} | ${cell(f.description)} |`);
+    at += n;
+  }
+  out.push('');
+  return out;
+}
+
+function enumSection(e: EnumDef): string[] {
+  return [
+    `### ${e.name}`,
+    '',
+    `<a id="${e.name}"></a>${e.description}${e.kind === 'flags' ? ' Bit flags.' : ''}`,
+    '',
+    '| value | name | description |',
+    '| --- | --- | --- |',
+    ...e.values.map((v) => `| ${e.kind === 'flags' ? `0x${v.value.toString(16)}` : v.value} | \`${v.name}\` | ${cell(v.description)} |`),
+    '',
+  ];
+}
+
+export function emitMapDocs(set: SchemaSet, source = 'schemas/map/**/*.yaml'): string {
+  return [
+    GENERATED_DOCS_HEADER(source),
+    '',
+    '# Map format reference',
+    '',
+    `A worked example on a real file: [examples.md](examples.md#map).`,
+    '',
+    'Teeworlds and DDNet maps are [datafiles](datafile.md): typed items of i32 plus zlib-compressed data items.',
+    'This reference is generated from the YAML schemas, the same source as the `@twcodec/map` codecs.',
+    '',
+    'Notation: `&x` is the index of a data item holding x, `*x` the index of an x item, `opt` means -1 stands',
+    'for none. An I32String packs a string into i32: each holds 4 bytes big-endian, each byte stored plus 128,',
+    'the last byte of the last int is 0. Point is two i32 (x, y); Color four i32 (r, g, b, a).',
+    '',
+    '## Item types',
+    '',
+    '| type | item | description |',
+    '| --- | --- | --- |',
+    ...set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
+    '| 0xffff | UUID index | Maps internal type ids (0xfffe, 0xfffd, ...) to UUIDs; see datafile.md. |',
+    '',
+    '## Items',
+    '',
+    ...set.items.flatMap(itemSection),
+    '## Records',
+    '',
+    ...set.records.flatMap(recordSection),
+    '## Tile types',
+    '',
+    'What the tile ids of physics layers mean, and which ids each layer accepts: [map-tiles.md](map-tiles.md).',
+    '',
+    ...set.tiles.flatMap(tileSection),
+    '## Enums and flags',
+    '',
+    ...set.enums.flatMap(enumSection),
+  ].join('\n');
+}

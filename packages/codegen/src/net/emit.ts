@@ -1,0 +1,206 @@
+// Emits the packet-layer codecs (packages/net/src/generated) and docs/formats/network.md.
+import { GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from '../shared/emit.js';
+import { camel, pascal } from '../shared/names.js';
+import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
+
+const prefix = (p: PacketProtocolSchema) => pascal(p.packet_protocol.replace(/[.-]/g, '_'));
+const constName = (p: PacketProtocolSchema) => `${p.packet_protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKET`;
+const hexBytes = (hex: string) => `[${hex.split(' ').map((b) => `0x${b}`).join(', ')}]`;
+
+function partExpr(part: PacketBitPart): string {
+  const masked = `(bytes[offset + ${part.byte}]! & 0x${part.mask.toString(16)})`;
+  return part.shift > 0 ? `(${masked} << ${part.shift})` : part.shift < 0 ? `(${masked} >> ${-part.shift})` : masked;
+}
+function fieldExpr(field: PacketBitField): string {
+  const expr = field.parts.map(partExpr).join(' | ');
+  // A value reaching bit 31 is read unsigned (tokens).
+  return field.parts.some((q) => 31 - Math.clz32(q.mask) + q.shift >= 31) ? `(${expr}) >>> 0` : expr;
+}
+/** A reader of one bit field (the packet decoder relies on the header's flags and num_chunks, a chunk's flags, size and sequence). */
+function fieldAt(fields: readonly PacketBitField[], name: string): string {
+  const field = fields.find((f) => f.name === name);
+  if (!field) throw new Error(`the packet decoder needs a header field ${name}`); // checked when the schema loads
+  return `(bytes: Uint8Array, offset: number) => ${fieldExpr(field)}`;
+}
+function encodeLines(field: PacketBitField, value: string): string[] {
+  return field.parts.map((q) => {
+    const v = q.shift > 0 ? `(${value} >>> ${q.shift})` : q.shift < 0 ? `(${value} << ${-q.shift})` : value;
+    return `  out[offset + ${q.byte}]! |= ${v} & 0x${q.mask.toString(16)};`;
+  });
+}
+
+function bitCodec(name: string, docText: string, size: number, fields: PacketBitField[], optionalFields: PacketBitField[] = [], optionalSize = size): string {
+  const all = [...fields, ...optionalFields];
+  const props = all.map((f) => `  /** ${f.description} */\n  ${camel(f.name)}${optionalFields.includes(f) ? '?' : ''}: number;`).join('\n');
+  const lines = [`/** ${docText} */`, `export interface ${name} {`, props, '}', ''];
+  lines.push(`/** Reads ${name} from \`bytes\` at \`offset\` (the caller checks that ${size} bytes are there). */`);
+  lines.push(`export function decode${name}(bytes: Uint8Array, offset = 0): ${name} {`);
+  lines.push(`  return { ${fields.map((f) => `${camel(f.name)}: ${fieldExpr(f)}`).join(', ')} };`);
+  lines.push('}', '');
+  if (optionalFields.length) {
+    lines.push(`/** Reads the fields of a vital chunk header (${optionalSize} bytes). */`);
+    lines.push(`export function decode${name}Vital(bytes: Uint8Array, offset = 0): { ${optionalFields.map((f) => `${camel(f.name)}: number`).join('; ')} } {`);
+    lines.push(`  return { ${optionalFields.map((f) => `${camel(f.name)}: ${fieldExpr(f)}`).join(', ')} };`);
+    lines.push('}', '');
+  }
+  lines.push(`/** Writes ${name} into \`out\` at \`offset\` (${optionalFields.length ? `${size} bytes, ${optionalSize} with ${optionalFields.map((f) => camel(f.name)).join(', ')}` : `${size} bytes`}); returns the bytes written. */`);
+  lines.push(`export function encode${name}(value: ${name}, out: Uint8Array, offset = 0): number {`);
+  lines.push(`  out.fill(0, offset, offset + ${size});`);
+  for (const f of fields) lines.push(...encodeLines(f, `value.${camel(f.name)}`));
+  if (optionalFields.length) {
+    lines.push(`  if (${optionalFields.map((f) => `value.${camel(f.name)} === undefined`).join(' || ')}) return ${size};`);
+    lines.push(`  out.fill(0, offset + ${size}, offset + ${optionalSize});`);
+    for (const f of optionalFields) lines.push(...encodeLines(f, `value.${camel(f.name)}`));
+    lines.push(`  return ${optionalSize};`);
+  } else lines.push(`  return ${size};`);
+  lines.push('}', '');
+  return lines.join('\n');
+}
+
+function payloadTs(f: PacketPayloadField): string {
+  switch (f.type) {
+    case 'u8':
+    case 'token':
+    case 'int':
+    case 'padding':
+      return 'number';
+    case 'magic':
+      return 'true';
+    case 'string':
+    case 'int_string':
+      return 'string';
+    case 'list_rest':
+      return `{ ${f.fields!.map((x) => `${camel(x.name)}${x.optional ? '?' : ''}: ${payloadTs(x)}`).join('; ')} }[]`;
+  }
+}
+function fieldTable(fields: PacketPayloadField[]): string {
+  return `[${fields
+    .map((f) => {
+      const parts = [`name: ${str(f.name)}`, `key: ${str(camel(f.name))}`, `type: ${str(f.type)}`];
+      if (f.value !== undefined) parts.push(`value: ${str(f.value)}`);
+      if (f.optional) parts.push('optional: true');
+      if (f.fields) parts.push(`fields: ${fieldTable(f.fields)}`);
+      return `{ ${parts.join(', ')} }`;
+    })
+    .join(', ')}]`;
+}
+function messageInterface(name: string, kind: string, description: string, fields: PacketPayloadField[], extra: string[] = []): string {
+  const props = [`  kind: ${str(kind)};`, ...extra, ...fields.map((f) => `  /** ${f.description}${f.type === 'padding' ? ' (its length in bytes)' : ''} */\n  ${camel(f.name)}${f.optional ? '?' : ''}: ${payloadTs(f)};`)];
+  return `/** ${description} */\nexport interface ${name} {\n${props.join('\n')}\n}\n`;
+}
+
+/** The generated TypeScript of one packet protocol. */
+export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
+  const P = prefix(p);
+  const out: string[] = [GENERATED_HEADER(p.file).trimEnd(), `import type { PacketProtocolDef } from '../table.js';`, ''];
+  out.push(bitCodec(`${P}PacketHeader`, `The ${p.header.size}-byte packet header of ${p.packet_protocol}.`, p.header.size, p.header.fields));
+  out.push(bitCodec(`${P}ChunkHeader`, `A chunk header of ${p.packet_protocol} (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} for a vital chunk).`, p.chunk_header.size, p.chunk_header.fields, p.chunk_header.vital_fields, p.chunk_header.vital_size));
+  for (const h of p.connless.headers)
+    if (h.fields?.length) out.push(bitCodec(`${P}Connless${pascal(h.name)}Header`, h.description, h.size ?? h.prefix!.split(' ').length, h.fields));
+  const flagConst = (name: string, flags: PacketFlag[], docText: string) =>
+    `/** ${docText} */\nexport const ${name} = {\n${flags.map((f) => `  /** ${f.description} */\n  ${camel(f.name)}: ${f.value},`).join('\n')}\n} as const;\n`;
+  out.push(flagConst(`${P}PacketFlag`, p.packet_flags, `Bits of the packet header's flags field (${p.packet_protocol}).`));
+  out.push(flagConst(`${P}ChunkFlag`, p.chunk_flags, `Bits of the chunk header's flags field (${p.packet_protocol}).`));
+  const control = p.control_messages.map((m) => ({ m, type: `${P}Control${pascal(m.name)}` }));
+  for (const { m, type } of control) out.push(messageInterface(type, m.name, m.description, m.fields, [`  /** The control message id (${m.id}). */\n  id: ${m.id};`]));
+  out.push(`/** A control message of ${p.packet_protocol}, by kind. */\nexport type ${P}ControlMessage = ${control.map((c) => c.type).join(' | ')};\n`);
+  const connless = p.connless.messages.map((m) => ({ m, type: `${P}Connless${pascal(m.name)}` }));
+  for (const { m, type } of connless) out.push(messageInterface(type, m.name, `${m.description} (magic \`${m.magic}\`, ${m.direction === 'both' ? 'either way' : m.direction === 'server' ? 'server to client' : 'client to server'})`, m.fields));
+  out.push(`/** A connectionless message of ${p.packet_protocol}, by kind. */\nexport type ${P}ConnlessMessage = ${connless.map((c) => c.type).join(' | ')};\n`);
+  const headerFields = (fields: PacketBitField[]) => `[${fields.map((f) => str(camel(f.name))).join(', ')}]`;
+  const table = [
+    `  protocol: ${str(p.packet_protocol)},`,
+    `  headerSize: ${p.header.size},`,
+    `  decodeHeader: decode${P}PacketHeader,`,
+    `  encodeHeader: encode${P}PacketHeader,`,
+    `  headerFields: ${headerFields(p.header.fields)},`,
+    // The header as a decoded packet shows it (schema names): one object literal, not fields added by name.
+    `  namedHeader: (h: ${P}PacketHeader) => ({ ${p.header.fields.map((f) => `${f.name}: h.${camel(f.name)}`).join(', ')} }),`,
+    // The decoder's hot path: the named header straight from the bytes, and single fields as numbers, so that
+    // a packet and each of its chunks make no header object of their own (measured: a third of the packet
+    // decoder's garbage).
+    `  namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ ${p.header.fields.map((f) => `${f.name}: ${fieldExpr(f)}`).join(', ')} }),`,
+    `  headerFlagsAt: ${fieldAt(p.header.fields, 'flags')},`,
+    `  headerNumChunksAt: ${fieldAt(p.header.fields, 'num_chunks')},`,
+    `  packetFlags: ${P}PacketFlag,`,
+    `  securityTokenSize: ${p.security_token?.size ?? 0},`,
+    `  chunkHeaderSize: ${p.chunk_header.size},`,
+    `  vitalChunkHeaderSize: ${p.chunk_header.vital_size},`,
+    `  decodeChunkHeader: decode${P}ChunkHeader,`,
+    `  decodeChunkHeaderVital: decode${P}ChunkHeaderVital,`,
+    `  chunkFlagsAt: ${fieldAt(p.chunk_header.fields, 'flags')},`,
+    `  chunkSizeAt: ${fieldAt(p.chunk_header.fields, 'size')},`,
+    `  chunkSequenceAt: ${fieldAt(p.chunk_header.vital_fields, 'sequence')},`,
+    `  encodeChunkHeader: encode${P}ChunkHeader,`,
+    `  chunkFlags: ${P}ChunkFlag,`,
+    `  controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
+    `  connlessHeaders: [${p.connless.headers
+      .map((h) => {
+        const size = h.size ?? h.prefix!.split(' ').length;
+        const parts = [`name: ${str(h.name)}`, `size: ${size}`];
+        if (h.prefix) parts.push(`prefix: ${hexBytes(h.prefix)}`);
+        if (h.match) parts.push(`match: { mask: ${h.match.mask}, value: ${h.match.value} }`);
+        if (h.fields?.length) parts.push(`decode: decode${P}Connless${pascal(h.name)}Header`, `encode: encode${P}Connless${pascal(h.name)}Header`);
+        return `{ ${parts.join(', ')} }`;
+      })
+      .join(', ')}],`,
+    `  connlessMagicPrefix: ${hexBytes(p.connless.magic_prefix)},`,
+    `  connlessMessages: [${p.connless.messages.map((m) => `{ name: ${str(m.name)}, magic: ${str(m.magic)}, direction: ${str(m.direction)}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
+  ];
+  out.push(`/** The packet layer of ${p.packet_protocol}: header codecs, flags, control and connectionless messages. */\nexport const ${constName(p)}: PacketProtocolDef = {\n${table.join('\n')}\n};`);
+  return { path: `${p.packet_protocol}.gen.ts`, text: `${out.join('\n')}\n` };
+}
+
+function bitsText(parts: PacketBitPart[]): string {
+  return parts
+    .map((q) => {
+      const hi = 31 - Math.clz32(q.mask);
+      const lo = 31 - Math.clz32(q.mask & -q.mask);
+      return `byte ${q.byte} bits ${hi === lo ? hi : `${hi}-${lo}`}${q.shift ? ` → value bits ${hi + q.shift}-${lo + q.shift}` : ''}`;
+    })
+    .join('; ');
+}
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const payloadText = (f: PacketPayloadField): string =>
+  f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'int_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
+
+/** docs/formats/network.md. */
+export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {
+  const out: string[] = [GENERATED_DOCS_HEADER(protocols.map((p) => p.file).join(', ')), '', '# Network packets', ''];
+  out.push(
+    'The UDP layer under the [net messages](net-messages.md): packet headers, chunk headers, control messages and',
+    'connectionless packets (server info) of Teeworlds 0.6/DDNet and Teeworlds 0.7, from `schemas/net/`.',
+    'Header fields are bits of the header bytes, OR-ed together; `@twcodec/net` decodes captures with them',
+    '(`twcodec net pcap`).',
+    '',
+  );
+  for (const p of protocols) {
+    out.push(`## ${p.packet_protocol}`, '', p.description, '');
+    const bitTable = (title: string, fields: PacketBitField[]) => {
+      out.push(`${title}`, '', '| field | bits | description |', '| --- | --- | --- |');
+      for (const f of fields) out.push(`| \`${f.name}\` | ${bitsText(f.parts)} | ${cell(f.description)} |`);
+      out.push('');
+    };
+    const flagTable = (title: string, flags: PacketFlag[]) => {
+      out.push(title, '', '| flag | value | description |', '| --- | --- | --- |');
+      for (const f of flags) out.push(`| \`${f.name}\` | ${f.value} | ${cell(f.description)} |`);
+      out.push('');
+    };
+    bitTable(`### Packet header (${p.header.size} bytes)`, p.header.fields);
+    flagTable('Packet flags:', p.packet_flags);
+    if (p.security_token) out.push(`**Security token** (${p.security_token.size} bytes at the end of the data): ${p.security_token.description}`, '');
+    bitTable(`### Chunk header (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} when vital)`, [...p.chunk_header.fields, ...p.chunk_header.vital_fields]);
+    flagTable('Chunk flags:', p.chunk_flags);
+    out.push('### Control messages', '', 'The first byte of a control packet\'s data is the message id.', '', '| id | message | payload | description |', '| --- | --- | --- | --- |');
+    for (const m of p.control_messages) out.push(`| ${m.id} | \`${m.name}\` | ${m.fields.map((f) => `${f.name}: ${payloadText(f)}${f.optional ? ' (optional)' : ''}`).join('; ') || '—'} | ${cell(m.description)} |`);
+    out.push('', '### Connectionless packets', '', p.connless.description, '', '| header | starts with | size | fields |', '| --- | --- | --- | --- |');
+    for (const h of p.connless.headers) out.push(`| \`${h.name}\` | ${h.prefix ? `\`${h.prefix}\`` : `first byte & 0x${h.match!.mask.toString(16)} = 0x${h.match!.value.toString(16)}`} | ${h.size ?? h.prefix!.split(' ').length} | ${(h.fields ?? []).map((f) => `${f.name} (${bitsText(f.parts)})`).join('; ') || '—'} |`);
+    out.push('', `Messages start with \`${p.connless.magic_prefix}\` and a 4-character magic:`, '');
+    for (const m of p.connless.messages) {
+      out.push(`#### \`${m.magic}\` ${m.name}`, '', `${m.description} (${m.direction === 'server' ? 'server to client' : m.direction === 'client' ? 'client to server' : 'either way'})`, '', '| field | type | description |', '| --- | --- | --- |');
+      for (const f of m.fields) out.push(`| \`${f.name}\` | ${payloadText(f)}${f.optional ? ' (optional)' : ''} | ${cell(f.description)} |`);
+      out.push('');
+    }
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,49 @@
+// The packet-layer schema model (schemas/net) after loading and checking.
+
+export interface PacketBitPart {
+  byte: number;
+  mask: number;
+  shift: number;
+}
+export interface PacketBitField {
+  name: string;
+  description: string;
+  parts: PacketBitPart[];
+}
+export interface PacketFlag {
+  name: string;
+  value: number;
+  description: string;
+}
+export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
+export interface PacketPayloadField {
+  name: string;
+  type: PacketPayloadFieldType;
+  description: string;
+  value?: string;
+  optional?: boolean;
+  fields?: PacketPayloadField[];
+}
+export interface PacketMessage {
+  name: string;
+  description: string;
+  fields: PacketPayloadField[];
+}
+export interface PacketProtocolSchema {
+  packet_protocol: string;
+  description: string;
+  /** Schema file, relative to the repository root. */
+  file: string;
+  header: { size: number; fields: PacketBitField[] };
+  packet_flags: PacketFlag[];
+  security_token?: { size: number; description: string };
+  chunk_header: { size: number; vital_size: number; fields: PacketBitField[]; vital_fields: PacketBitField[] };
+  chunk_flags: PacketFlag[];
+  control_messages: (PacketMessage & { id: number })[];
+  connless: {
+    description: string;
+    headers: { name: string; description: string; prefix?: string; match?: { mask: number; value: number }; size?: number; fields?: PacketBitField[] }[];
+    magic_prefix: string;
+    messages: (PacketMessage & { magic: string; direction: 'server' | 'client' | 'both' })[];
+  };
+}

@@ -1,0 +1,92 @@
+// A maintainer adds a DDNet net message by editing YAML only (docs/maintainers.md, "A new net message"):
+// the generator turns it into a typed interface, a table entry and a docs section; the result compiles
+// and the message decodes and encodes byte for byte.
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/runtime';
+import { repoRoot } from '../../../../test/corpus.js';
+import { typeCheck } from '../../../../test/typecheck.js';
+import { generate } from '../generate.js';
+import { SchemaError } from '../shared/schema-files.js';
+import { loadNetSchemas } from './load.js';
+
+// Exactly the text docs/maintainers.md shows.
+const NEW_MESSAGE = `  - name: sv_player_rank
+    uuid_name: player-rank@netmsg.example.org
+    direction: server
+    since: "19.0"
+    description: A player's rank changed.
+    fields:
+      - { name: client_id, type: int, min: 0, max: 127, description: Client id. }
+      - { name: rank, type: int, description: The new rank. }
+      - { name: title, type: string, sanitize: strict, description: Rank title. }
+      - { name: season, type: int, optional: true, since: "19.1", description: Season (added later). }
+`;
+
+function copySchemas(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'twcodec-net-'));
+  cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+  return dir;
+}
+
+describe('net message schemas', () => {
+  it('turn a message added in YAML only into a typed codec that round-trips', async () => {
+    const dir = copySchemas();
+    appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), NEW_MESSAGE);
+    const src = join(dir, 'src');
+    mkdirSync(src, { recursive: true });
+    cpSync(join(repoRoot, 'packages', 'netmsg', 'src', 'codec.ts'), join(src, 'codec.ts'));
+    generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), docsOut: join(dir, 'docs') });
+
+    const file = join(src, 'generated', 'ddnet-0.6.gen.ts');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('export interface SvPlayerRankMessage');
+    expect(readFileSync(join(dir, 'docs', 'net-messages.md'), 'utf8')).toContain('#### sv_player_rank');
+
+    expect(typeCheck([file])).toEqual([]);
+
+    const gen = await import(pathToFileURL(file).href);
+    const w = new ByteWriter();
+    w.writeVarInt(0); // game message, id 0: a UUID follows
+    w.writeBytes(uuidToBytes(uuidFromName('player-rank@netmsg.example.org')));
+    w.writeVarInt(3);
+    w.writeVarInt(12);
+    w.writeCString('Grandmaster');
+    const older = w.finish().slice();
+    const m = gen.decodeDdnet06Message(older);
+    expect(m).toEqual({ kind: 'sv_player_rank', clientId: 3, rank: 12, title: 'Grandmaster' });
+    expect(gen.encodeDdnet06Message(m)).toEqual(older);
+    const newer = gen.encodeDdnet06Message({ ...m, season: 4 });
+    expect(gen.decodeDdnet06Message(newer).season).toBe(4);
+  });
+
+  it("give 0.7 DDNet's UUID messages (uuid_messages_from), renaming those whose name 0.7 has", () => {
+    const seven = loadNetSchemas(join(repoRoot, 'schemas'), repoRoot).find((p) => p.protocol === 'teeworlds-0.7')!;
+    const taken = seven.messages.filter((m) => m.from);
+    expect(taken.length).toBeGreaterThan(40);
+    expect(taken.every((m) => m.uuid && m.from!.protocol === 'ddnet-0.6')).toBe(true);
+    expect(taken.find((m) => m.name === 'capabilities')?.uuidName).toBe('capabilities@ddnet.tw');
+    // 0.7 has a numbered sv_race_finish of its own.
+    expect(taken.find((m) => m.from!.name === 'sv_race_finish')?.name).toBe('ddnet_sv_race_finish');
+    expect(new Set(seven.messages.map((m) => m.name)).size).toBe(seven.messages.length);
+  });
+
+  it('report mistakes with file, line and column', () => {
+    const dir = copySchemas();
+    appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), '  - { name: sv_chat, id: 3, direction: server, description: x, fields: [] }\n');
+    writeFileSync(join(dir, 'schemas', 'netmsg', 'bad.yaml'), 'net_protocol: bad\ndescription: x\nmessages:\n  - { name: a, id: 1, direction: sideways, description: x, fields: [] }\n  - name: b\n    id: 2\n    direction: server\n    description: x\n    fields:\n      - { name: rest, type: int_rest, description: x }\n      - { name: after, type: int, description: x }\n');
+    let error: unknown;
+    try {
+      generate({ root: dir, check: true });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SchemaError);
+    const text = String((error as Error).message);
+    expect(text).toMatch(/schemas\/netmsg\/bad\.yaml:4:\d+: messages\/0\/direction: must be equal to one of the allowed values/);
+    expect(text).toMatch(/schemas\/netmsg\/ddnet-0\.6\.yaml:\d+:\d+: message sv_chat is defined twice/);
+  });
+});

@@ -1,0 +1,60 @@
+// The snapshot schema model after loading and checking.
+
+export interface SnapshotUuidItemDef extends SnapshotLayoutDef {
+  name: string;
+  uuidName: string;
+  uuid: string;
+  size: number;
+  variableSize: boolean;
+  description: string;
+}
+
+/** An enum or flag set of a snapshot protocol: names with their values (flags: one bit each). */
+export interface SnapshotEnumDef {
+  name: string;
+  kind: 'enum' | 'flags';
+  /** The prefix of DDNet's constants, e.g. EMOTE. */
+  ddnet?: string;
+  description?: string;
+  values: { name: string; value: number }[];
+}
+
+export interface SnapshotProtocolDef {
+  protocol: string;
+  description: string;
+  enums: SnapshotEnumDef[];
+  /** size: the ints the layout fixes; sizeInDelta: delta updates carry the size (always when size is unset). */
+  items: (SnapshotLayoutDef & { type_id: number; size?: number; sizeInDelta: boolean })[];
+  uuidItems: SnapshotUuidItemDef[];
+}
+
+export type SnapshotFieldKind = 'int' | 'bool' | 'tick' | 'enum' | 'flags' | 'fixed' | 'string' | 'array';
+
+/** A field of a snapshot object or event, at its offset (in i32) in the item. */
+export interface SnapshotFieldDef {
+  name: string;
+  kind: SnapshotFieldKind;
+  offset: number;
+  ints: number;
+  min?: number;
+  max?: number;
+  mask?: number;
+  default?: number;
+  since?: string;
+  scale?: number;
+  enum?: string;
+  flags?: string;
+  description?: string;
+}
+
+/** What numbered and UUID-typed snapshot items share: their layout. */
+export interface SnapshotLayoutDef {
+  name: string;
+  description: string;
+  event: boolean;
+  since?: string;
+  /** The item of the same protocol whose fields come first. */
+  extends?: string;
+  /** All fields, those of the item it extends first. */
+  fields: SnapshotFieldDef[];
+}

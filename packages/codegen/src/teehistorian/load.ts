@@ -1,0 +1,53 @@
+// Loads the teehistorian message schemas (schemas/teehistorian: core messages and UUID extensions), checking
+// ids, names and UUIDs for duplicates.
+import { uuidFromName } from '@twcodec/runtime';
+import { findDuplicates, isReserved, parseFamily, positionOf, SchemaError, type SchemaProblem, type Site } from '../shared/schema-files.js';
+import type { TeehistorianSchema, ThExtensionDef, ThMessageDef } from './model.js';
+
+/** Property names the generated code adds: messages carry `kind`, and the reader adds `tick` and `offset`. */
+export const RESERVED_TEEHISTORIAN_FIELDS = ['kind', 'tick', 'offset'] as const;
+
+/** Loads the teehistorian message schemas (`schemasDir/teehistorian`). */
+export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schemasDir): TeehistorianSchema {
+  const files = parseFamily(schemasDir, 'teehistorian', displayRoot);
+  const problems: SchemaProblem[] = [];
+  const schema: TeehistorianSchema = { messages: [], extensions: [] };
+  const messageSites: (Site & { m: ThMessageDef })[] = [];
+  const extensionSites: (Site & { e: ThExtensionDef })[] = [];
+  for (const f of files) {
+    const at = (path: (string | number)[]) => positionOf(f, path);
+    const reserved = (fields: { name: string }[], base: (string | number)[]) =>
+      fields.forEach((x, k) => {
+        if (isReserved(RESERVED_TEEHISTORIAN_FIELDS, x.name)) problems.push({ file: f.file, ...at([...base, 'fields', k, 'name']), message: `field name '${x.name}' is reserved by the generated code (${RESERVED_TEEHISTORIAN_FIELDS.join(', ')})` });
+      });
+    if ('messages' in f.data) {
+      (f.data.messages as ThMessageDef[]).forEach((m, i) => {
+        if (m.fields.some((x) => x.type === 'rest')) problems.push({ file: f.file, ...at(['messages', i]), message: 'rest fields are only for extension payloads' });
+        reserved(m.fields, ['messages', i]);
+        messageSites.push({ f, path: ['messages', i], what: m.name, m });
+        schema.messages.push(m);
+      });
+    } else if ('extensions' in f.data) {
+      (f.data.extensions as Omit<ThExtensionDef, 'uuid'>[]).forEach((e, i) => {
+        const rest = e.fields.findIndex((x) => x.type === 'rest');
+        if (rest >= 0 && rest !== e.fields.length - 1) problems.push({ file: f.file, ...at(['extensions', i, 'fields', rest]), message: 'a rest field must be the last one' });
+        reserved(e.fields, ['extensions', i]);
+        const ext = { ...e, uuidName: e.uuid_name, uuid: uuidFromName(e.uuid_name) };
+        extensionSites.push({ f, path: ['extensions', i], what: e.name, e: ext });
+        schema.extensions.push(ext);
+      });
+    } else {
+      problems.push({ file: f.file, line: 1, col: 1, message: 'teehistorian schemas hold messages or extensions' });
+    }
+  }
+  const msgOf = (s: Site) => (s as Site & { m: ThMessageDef }).m;
+  const extOf = (s: Site) => (s as Site & { e: ThExtensionDef }).e;
+  findDuplicates(problems, messageSites, (s) => msgOf(s).id, (id, o) => `message id ${id} is already used by ${o.what}`);
+  findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name) => `message name ${name} is defined twice`);
+  findDuplicates(problems, extensionSites, (s) => extOf(s).name, (name) => `extension ${name} is defined twice`);
+  findDuplicates(problems, extensionSites, (s) => extOf(s).uuid, (uuid, o) => `UUID ${uuid} (${extOf(o).uuidName}) is already used by extension ${o.what}`);
+  if (problems.length) throw new SchemaError(problems);
+  schema.messages.sort((a, b) => a.id - b.id);
+  schema.extensions.sort((a, b) => a.name.localeCompare(b.name));
+  return schema;
+}
