@@ -38,7 +38,7 @@ describe('net message schemas', () => {
     appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), NEW_MESSAGE);
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
-    cpSync(join(repoRoot, 'packages', 'netmsg', 'src', 'codec.ts'), join(src, 'codec.ts'));
+    for (const f of ['codec.ts', 'error-codes.ts']) cpSync(join(repoRoot, 'packages', 'netmsg', 'src', f), join(src, f));
     generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), docsOut: join(dir, 'docs') });
 
     const file = join(src, 'generated', 'ddnet-0.6.gen.ts');
