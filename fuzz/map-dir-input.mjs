@@ -1,5 +1,5 @@
 // The directory form of a map as one fuzz input (the map-pack target; seeds.mjs makes its seeds with it).
-import { concatBytes } from '@twcodec/map';
+import { concatBytes } from '@twcodec/runtime';
 
 /**
  * A directory form as one input: `@@ name` lines start each file (map.json, layers/*.txt, images/*.png, ...).

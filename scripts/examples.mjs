@@ -3,7 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Datafile, ByteReader, decodeI32String } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { ByteReader, decodeI32String } from '@twcodec/runtime';
 import { decodeGroupItem, readMap } from '@twcodec/map';
 import { readTeehistorian } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';

@@ -27,7 +27,7 @@ function current() {
 const dist = (pkg, modules) => new RegExp(`[\\\\/]packages[\\\\/]${pkg}[\\\\/]dist[\\\\/]${modules}\\.js$`);
 /** Chunks of modules that commands load together (the first group that matches a module takes it). */
 const CHUNK_GROUPS = [
-  // What every command loads beside index.ts (the table of commands, in the entry chunk).
+  // What every command loads beside index.ts and the command tables (commands/*.js: the entry chunk).
   { name: 'cli', test: dist('cli', '(io|sniff|glob|message-json)') },
   // The container and its zlib. pako (DDNet-identical deflate) is not bundled: the node codec requires pako's own
   // deflate-only build when it first deflates, at run time from node_modules, so that the commands that only

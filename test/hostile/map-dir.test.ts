@@ -1,7 +1,8 @@
 // Hostile and edited directory forms (issue 25 rows 3, 4, 13; issue 26): map pack gives one typed error with
 // the file and line:column, or a map that reads back as map.json says.
 import { describe, expect, it } from 'vitest';
-import { concatBytes, MapError, readMap, writeMap } from '@twcodec/map';
+import { MapError, readMap, writeMap } from '@twcodec/map';
+import { concatBytes } from '@twcodec/runtime';
 import { diffMaps, MAP_JSON, type MapFiles, ORIGINAL_MAP, packMap, textToTiles, unpackMap, unpackMapEntries } from '@twcodec/map-tools';
 import { Datafile } from '@twcodec/datafile';
 import { fixturesDir, readBytes } from '../corpus.js';

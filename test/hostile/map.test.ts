@@ -1,6 +1,7 @@
 // Regression tests for hostile maps a fuzzing campaign found (issue 17): each input is generated here, small.
 import { describe, expect, it } from 'vitest';
-import { Datafile, encodeI32String } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { encodeI32String } from '@twcodec/runtime';
 import { MAX_SKIP_EXPANDED_TILES, MapError, readMap, validateMap, writeMap } from '@twcodec/map';
 import { diffMaps, fixMap } from '@twcodec/map-tools';
 import { fixturesDir, readBytes } from '../corpus.js';

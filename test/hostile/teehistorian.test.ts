@@ -1,6 +1,7 @@
 // Regression tests for hostile teehistorian input a fuzzing campaign found (issue 17); inputs generated here.
 import { describe, expect, it } from 'vitest';
-import { ByteWriter, CodecError, uuidFromName, uuidToBytes } from '@twcodec/datafile';
+import { CodecError } from '@twcodec/datafile';
+import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/runtime';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -267,7 +267,7 @@ describe.skipIf(haveWriters.includes(false))('twcodec (built binary): export (ne
   });
 
   it('usage errors: a format, a table, several tables to standard output', () => {
-    expect(twcodec(['demo', 'export', '--format', 'csv', demo, 'x'])).toMatchObject({ code: 2, stderr: 'twcodec: --format csv: the formats are parquet, arrow (see twcodec --help)\n' });
+    expect(twcodec(['demo', 'export', '--format', 'csv', demo, 'x'])).toMatchObject({ code: 2, stderr: 'twcodec: --format csv: the value is one of parquet, arrow (see twcodec demo export --help)\n' });
     expect(twcodec(['teehistorian', 'export', '--table', 'chat', th, 'x']).stderr).toBe('twcodec: --table chat: a teehistorian file has no table chat (its tables: positions, inputs, events) (see twcodec --help)\n');
     expect(twcodec(['teehistorian', 'export', th, '-'])).toMatchObject({ code: 2, stderr: 'twcodec: OUT - (standard output) takes one table: add --table NAME (see twcodec --help)\n' });
   });

@@ -1,47 +1,9 @@
-import { type DemoReader, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
-import { ByteReader } from '@twcodec/runtime';
+import { type DemoReader, demoTickAt, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
 import { objectValueNames, type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { UsageError } from './io.js';
 
-/**
- * Header, tick range and chunk counts. A demo cut short (a recording that was killed) is read up to the cut:
- * `end.truncated` says so and where, as `teehistorian stats` does.
- */
-export function demoInfo(bytes: Uint8Array) {
-  const demo = readDemo(bytes, { onTruncated: 'stop' });
-  const chunks: Record<string, number> = { tick: 0, keyframe: 0, snapshot: 0, delta: 0, message: 0 };
-  let first: number | undefined;
-  let last = 0;
-  // The ticks `demo snapshots` prints: as DemoReader.snapshots(), a tick marker gives a snapshot once a first
-  // snapshot chunk exists (a marker without a chunk repeats the one before).
-  let snapshots = 0;
-  let haveSnapshot = false;
-  let pendingTick = false;
-  for (const c of demo.chunks()) {
-    chunks[c.kind]!++;
-    if (c.kind === 'tick') {
-      if (c.keyframe) chunks.keyframe!++;
-      first ??= c.tick;
-      last = c.tick;
-      if (pendingTick && haveSnapshot) snapshots++;
-      pendingTick = true;
-    } else if (c.kind === 'snapshot' || (c.kind === 'delta' && haveSnapshot)) {
-      haveSnapshot = true;
-      snapshots++;
-      pendingTick = false;
-    }
-  }
-  if (pendingTick && haveSnapshot) snapshots++;
-  return {
-    fileSize: bytes.length,
-    header: demo.header,
-    protocol: demo.protocol.name,
-    embeddedMap: demo.map ? { bytes: demo.map.length } : undefined,
-    ticks: { first: first ?? 0, last, span: first === undefined ? 0 : last - first + 1, markers: chunks.tick, snapshots },
-    chunks,
-    end: demo.end,
-  };
-}
+/** Header, tick range and chunk counts (the demo package counts them). */
+export { demoInfo } from '@twcodec/demo';
 
 /** Names of the item types of a snapshot, UUID types by their protocol name (or UUID). */
 function typeNames(snapshot: Snapshot, protocol: SnapshotProtocol): (type: number) => string {
@@ -117,21 +79,14 @@ export function demoSlice(bytes: Uint8Array, flags: Record<string, boolean | str
     if (!(seconds ? /^(\d+(\.\d*)?|\.\d+)$/ : /^\d+$/).test(text.trim()) || !Number.isFinite(v)) throw new UsageError(`--${name} needs ${seconds ? 'a number of seconds >= 0' : 'a whole number >= 0'}, got "${text}"`);
     return v;
   };
+  // Read first: a file that is no demo is that error, whatever the options.
   const reader = readDemo(bytes);
-  let first: number | undefined;
-  for (const c of reader.chunks()) {
-    if (c.kind === 'tick') {
-      first = c.tick;
-      break;
-    }
-  }
-  const start = first ?? 0;
   let from = number('from');
   let to = number('to');
   const fromTime = number('from-time');
   const toTime = number('to-time');
-  if (fromTime !== undefined) from = start + Math.round(fromTime * 50);
-  if (toTime !== undefined) to = start + Math.round(toTime * 50);
+  if (fromTime !== undefined) from = demoTickAt(bytes, fromTime);
+  if (toTime !== undefined) to = demoTickAt(bytes, toTime);
   const marker = number('marker');
   if (marker !== undefined) {
     const markers = reader.header.timelineMarkers;
@@ -144,15 +99,6 @@ export function demoSlice(bytes: Uint8Array, flags: Record<string, boolean | str
   return sliceDemo(bytes, { from, to });
 }
 
-/** A chat message (NETMSGTYPE_SV_CHAT = 3 of DDNet's 0.6 protocol, datasrc/network.py): its id int is 3 << 1. */
-function isChat(data: Uint8Array): boolean {
-  try {
-    return new ByteReader(data).readVarInt() === 3 << 1;
-  } catch {
-    return false;
-  }
-}
-
 export function demoStrip(bytes: Uint8Array, options: { chat: boolean; map: boolean }): Uint8Array {
-  return stripDemo(bytes, { dropMessage: options.chat ? isChat : undefined, dropMap: options.map });
+  return stripDemo(bytes, { dropChat: options.chat, dropMap: options.map });
 }

@@ -1,4 +1,4 @@
-import { demoTables, encodeTable, EXPORT_FORMATS, ExportDependencyError, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
+import { demoTables, encodeTable, ExportDependencyError, loadFormat, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
 import { CliError, type CliIo, UsageError } from './io.js';
 
 export interface ExportOptions {
@@ -6,10 +6,9 @@ export interface ExportOptions {
   table: string | undefined;
 }
 
-export function exportOptions(flags: Record<string, boolean | string | undefined>): ExportOptions {
-  const format = (flags.format ?? 'parquet') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format ${String(format)}: the formats are ${EXPORT_FORMATS.join(', ')}`);
-  return { format, table: typeof flags.table === 'string' ? flags.table : undefined };
+/** The export options of the command line (--format was checked against EXPORT_FORMATS: EXPORT_OPTIONS in command.ts). */
+export function exportOptions(options: { format: string; table: string | undefined }): ExportOptions {
+  return { format: options.format as ExportFormat, table: options.table };
 }
 
 /**
@@ -56,8 +55,8 @@ export async function exportFile(
  * `teehistorian export` / `demo export` of one file: its tables, each as OUT/<table>.<ext> (or with --table one
  * table as OUT), then a JSON summary of what was written.
  */
-export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', input: string, output: string, flags: Record<string, boolean | string | undefined>): Promise<void> {
-  const options = exportOptions(flags);
+export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', input: string, output: string, commandLine: { format: string; table: string | undefined }): Promise<void> {
+  const options = exportOptions(commandLine);
   if (options.table === undefined && output === '-') throw new UsageError('OUT - (standard output) takes one table: add --table NAME');
   const bytes = await io.readFile(input);
   const target = options.table === undefined ? { dir: output } : { single: output };
@@ -66,6 +65,22 @@ export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', in
   const cut = end?.truncated ? { truncated: true, end } : {};
   if (output !== '-') await io.stdout(`${JSON.stringify({ file: input, format: options.format, ...cut, tables: written }, null, 2)}\n`);
   else if (end?.truncated) io.stderr(`twcodec: the file is cut short at offset ${end.offset}: exported up to there\n`);
+}
+
+/**
+ * The options of each file's job when an export runs on many files: the directory of its tables (OUT/<name>),
+ * and the format, loaded now, so that a missing writer package is one error, not one per file.
+ */
+export async function exportBatchOptions(out: string, commandLine: { format: string; table: string | undefined }): Promise<(files: string[]) => Record<string, unknown>[]> {
+  const options = exportOptions(commandLine);
+  if (out === '-') throw new UsageError('OUT of many files is a directory, not - (standard output)');
+  try {
+    await loadFormat(options.format);
+  } catch (e) {
+    if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
+    throw e;
+  }
+  return (files) => exportDirs(files, out).map((dir) => ({ dir, ...options }));
 }
 
 /** The directory of each file of a many-file export: OUT/<its name without extension>, -2, -3, ... on a clash. */

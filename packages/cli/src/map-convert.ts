@@ -1,5 +1,6 @@
-import { MapError, readMap } from '@twcodec/map';
+import { readMap } from '@twcodec/map';
 import { convert07ToDdnetFile, convertDdnetTo07File, type ConvertTo07Result, hasTeeworlds07Form, listImages, mapresFileName } from '@twcodec/map-tools';
+import { UsageError } from './io.js';
 
 // map convert (and the mapres look-up that map render shares): the conversions and the image list of the map
 // tools, not their PNG writer, renderer or directory form (start-up, issue 28).
@@ -26,7 +27,8 @@ export function mapConvert(
     const result = convertDdnetTo07File(bytes, { mapres });
     return { bytes: result.bytes, report: result.notes, ok: result.ok, ...(already ? { note: 'the map already has Teeworlds 0.7 images or skip-compressed layers; converted as map_convert_07 would' } : {}) };
   }
-  throw new MapError('cli.convert', `--to ${to} is not supported; use --to ddnet (0.7 to DDNet) or --to 0.7 (DDNet to 0.7)`);
+  // Not reached from the command line (the option table checks the value of --to), only by a caller of this module.
+  throw new UsageError(`--to ${to} is not supported; use --to ddnet (0.7 to DDNet) or --to 0.7 (DDNet to 0.7)`);
 }
 
 /**

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Datafile, encodeI32String, uuidFromName } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { encodeI32String, uuidFromName } from '@twcodec/runtime';
 import { fixturesDir, readBytes, repoRoot } from '../../../test/corpus.js';
 import { typeCheck } from '../../../test/typecheck.js';
 import { generate } from './generate.js';
@@ -86,7 +87,8 @@ describe('generator', () => {
     const M = await import(pathToFileURL(join(src, 'index.ts')).href);
     const uuid = uuidFromName('mapitemtype-spawn-weights@example.org');
     const df = Datafile.read(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
-    df.addItem(uuid, 0, M.encodeSpawnWeightsItem({ version: 2, group: 0, weights: [5, 6, 7], label: 'west' }));
+    // The new item's codec, through the registry (the index exports items by name: a new one is reached here).
+    df.addItem(uuid, 0, M.MAP_ITEM_TYPE.spawn_weights.encode({ version: 2, group: 0, weights: [5, 6, 7], label: 'west' }));
     df.addItem(uuid, 3, Int32Array.of(1, 0, 1, 2, 3, 99)); // version 1 with a surplus int
     const bytes = df.write();
     const map = M.readMap(bytes);

@@ -3,7 +3,7 @@ import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { countDecompressionStreams } from '../../../test/decompression-streams.js';
 import { Datafile, ITEMTYPE_EX } from './datafile.js';
 import { DatafileError } from './errors.js';
-import { uuidFromName } from '@twcodec/runtime';
+import { CodecError, uuidFromName } from '@twcodec/runtime';
 import { deflateLikeZlib } from './deflate.js';
 import { DECOMPRESSION_STREAM_MIN_SIZE, fflateZlib } from './zlib/fflate.js';
 import { nodeZlib } from './zlib/node.js';
@@ -236,6 +236,10 @@ describe('Datafile load checks', () => {
       out = zlib.inflate(zeros, 1000);
     } catch (e) {
       expect((e as Error).name).toBe('InflateLimitError');
+      // Every error about bad input is a CodecError with a code (issue 37: this one was a plain Error).
+      expect(e).toBeInstanceOf(CodecError);
+      expect(e).toBeInstanceOf(DatafileError);
+      expect((e as DatafileError).code).toBe('INFLATE_LIMIT');
     }
     if (out) expect(out.length).toBe(1001);
     expect(zlib.inflate(zeros, 1 << 24).length).toBe(1 << 24);
@@ -340,5 +344,19 @@ describe('rememberingZlib (issue 28)', () => {
     expect(() => zlib.inflate(broken, raw.length)).toThrow();
     expect(() => zlib.inflate(broken, raw.length)).toThrow();
     expect(inflates).toBe(4);
+  });
+});
+
+describe('datafileInfo (moved from the CLI: issue 37)', () => {
+  it('counts item types and data items, naming the UUID types the caller knows', async () => {
+    const { datafileInfo } = await import('./info.js');
+    const { path } = fixtureMaps().find((m) => m.name === 'ctf1.map')!;
+    const bytes = readBytes(path);
+    const df = Datafile.read(bytes);
+    const info = datafileInfo(bytes, { uuidName: () => 'named' });
+    expect(info).toMatchObject({ fileSize: bytes.length, magic: df.magic, version: df.version, itemCount: df.items.length, data: { count: df.data.length } });
+    expect(info.itemTypes.reduce((n, t) => n + t.count, 0)).toBe(df.items.length);
+    expect(info.itemTypes.filter((t) => t.uuid).every((t) => t.uuidName === 'named')).toBe(true);
+    expect(datafileInfo(bytes).itemTypes.some((t) => t.uuidName)).toBe(false);
   });
 });

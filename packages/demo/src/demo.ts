@@ -1,4 +1,5 @@
 import { asUint8Array, bytesFromInt32s, ByteReader, CodecError, decodeCString, decodeUtf8, unpackVarInts, uuidFromBytes } from '@twcodec/runtime';
+import type { DemoErrorCode } from './error-codes.js';
 import { DDNET_0_6_MESSAGES, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
 import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import {
@@ -15,7 +16,7 @@ import {
 import { teeworldsHuffman } from './huffman.js';
 
 /** Errors of demo reading. */
-export class DemoError extends CodecError {}
+export class DemoError extends CodecError<DemoErrorCode> {}
 
 /** The two protocols a demo can be recorded in: its snapshots' objects and its messages follow one of them. */
 export type DemoProtocolName = 'ddnet-0.6' | 'teeworlds-0.7';

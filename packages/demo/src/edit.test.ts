@@ -110,3 +110,17 @@ describe("DemoWriter's keyframes: 'bounded', and resaveDemo keeping them where t
     expect(snapshotsOf(again)).toEqual(snapshotsOf(interval));
   });
 });
+
+describe('stripDemo and demoInfo (moved from the CLI: issue 37)', () => {
+  it('dropChat drops the chat lines demoChat reads, by the message table of the demo, and nothing else', async () => {
+    const { demoChat, demoInfo, demoTickAt, stripDemo } = await import('./index.js');
+    const bytes = recorded();
+    expect(demoChat(readDemo(bytes)).map((l) => l.text)).toEqual(['at 5', 'at 12']);
+    const stripped = stripDemo(bytes, { dropChat: true });
+    expect(demoChat(readDemo(stripped))).toEqual([]);
+    expect(demoInfo(stripped).chunks).toMatchObject({ message: 0, snapshot: demoInfo(bytes).chunks.snapshot, delta: demoInfo(bytes).chunks.delta });
+    expect(demoInfo(bytes)).toMatchObject({ protocol: 'ddnet-0.6', ticks: { first: 1, last: 20, span: 20, markers: 20, snapshots: 20 }, chunks: { message: 2 } });
+    // The server's tick rate: 50 ticks a second from the first tick.
+    expect(demoTickAt(bytes, 0.1)).toBe(6);
+  });
+});

@@ -1,3 +1,4 @@
+import { decodeNetMessage } from '@twcodec/netmsg';
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
 import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
@@ -195,17 +196,35 @@ export function sliceDemo(bytes: Uint8Array, options: SliceOptions = {}): Uint8A
 export interface StripOptions extends DemoWriterOptions {
   /** Drop the messages this says to drop (given each message's packed bytes). */
   dropMessage?: (data: Uint8Array) => boolean;
+  /** Drop the chat messages (sv_chat of the demo's protocol: the lines demoChat reads). */
+  dropChat?: boolean;
   /** Drop the embedded map (the demo then names the map by name, CRC and SHA-256 only). */
   dropMap?: boolean;
 }
 
-/** The demo written again without the messages `dropMessage` picks and, with `dropMap`, without its map. */
+/**
+ * The demo written again without the messages `dropMessage` picks, without chat with `dropChat`, and with
+ * `dropMap` without its map.
+ */
 export function stripDemo(bytes: Uint8Array, options: StripOptions = {}): Uint8Array {
   const reader = readDemo(bytes);
   const writer = new DemoWriter(headerOf(reader), options.dropMap ? undefined : reader.map, options);
+  const isChat = options.dropChat ? messageOfKind(reader, 'sv_chat') : () => false;
   for (const e of demoEvents(reader, options.protocol)) {
     if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot);
-    else if (!options.dropMessage?.(e.data)) writer.message(e.data);
+    else if (!isChat(e.data) && !options.dropMessage?.(e.data)) writer.message(e.data);
   }
   return writer.finish();
+}
+
+/** Whether a packed message is the message `name` of the demo's protocol (decoded by its table; an unreadable one is none). */
+function messageOfKind(reader: DemoReader, name: string): (data: Uint8Array) => boolean {
+  const table = reader.protocol.messages;
+  return (data) => {
+    try {
+      return decodeNetMessage(table, data, { lenient: true }).kind === name;
+    } catch {
+      return false;
+    }
+  };
 }

@@ -1,7 +1,7 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
 import { CodecError, decodeI32String, deepEqual } from '@twcodec/runtime';
-import { type ClStartInfoMessage, decodeNetMessage, type Ddnet06Message, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { decodeNetMessage, type Ddnet06Message, type Ddnet06MessageOf, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, type Ddnet06Objects, type ObjectView, Snapshot, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { DemoError, type DemoProtocol, type DemoReader } from './demo.js';
 
@@ -62,7 +62,7 @@ interface DemoPlayerBase {
  * What a 0.6 / DDNet client-info snapshot item says about a player (item `client_info`, id = client id): the
  * fields of the start info the client sent, as the server passes them on.
  */
-export type DemoPlayerInfo06 = DemoPlayerBase & Pick<ClStartInfoMessage, 'skin' | 'useCustomColor' | 'colorBody' | 'colorFeet'>;
+export type DemoPlayerInfo06 = DemoPlayerBase & Pick<Ddnet06MessageOf<'cl_start_info'>, 'skin' | 'useCustomColor' | 'colorBody' | 'colorFeet'>;
 
 /**
  * What a Teeworlds 0.7 demo-only client-info item says about a player (item `de_client_info`, id = client id;

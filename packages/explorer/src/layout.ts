@@ -1,6 +1,7 @@
 // What every byte of a file is: a tree of nodes with byte ranges, built beside the codecs (which check the file)
 // so that the page can show a file even where it is unusual. Map item fields come from the YAML schemas.
-import { Datafile, decodeI32String, uuidFromName } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { decodeI32String, uuidFromName } from '@twcodec/runtime';
 import { isCapture } from '@twcodec/net';
 
 export interface SchemaField {

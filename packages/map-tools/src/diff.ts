@@ -1,4 +1,5 @@
-import { bytesEqual, Datafile } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { bytesEqual } from '@twcodec/runtime';
 import { type MapLayer, mapItemTypeOf, readMap, type ReadMapOptions, TILEMAP_KINDS, tileIdName, type TileView, type TwMap } from '@twcodec/map';
 
 export interface TileChange {

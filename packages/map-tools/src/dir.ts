@@ -1,5 +1,6 @@
 import { Datafile } from '@twcodec/datafile';
-import { CodecError, concatBytes, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { concatBytes } from '@twcodec/runtime';
+import { CodecError, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';

@@ -10,5 +10,5 @@ export { gameTileColour, renderGameLayer, renderGameLayerFile, renderMap, render
 export { convert07ToDdnet, convert07ToDdnetFile, hasTeeworlds07Form } from './convert.js';
 export { fixMap, fixMapModel, type FixResult } from './fix.js';
 // The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
-export { BinaryError, CodecError } from '@twcodec/map';
+export { BinaryError, CodecError } from '@twcodec/runtime';
 export { CONVERT_07_MAX_IMAGE_SIDE, convertDdnetTo07, convertDdnetTo07File, decodeRgbaPngFor07, type Convert07Note, type ConvertTo07Options, type ConvertTo07Result } from './convert-07.js';

@@ -1,4 +1,5 @@
-import { concatBytes, defaultZlib, InflateLimitError, inflateSlices, MAX_DEFLATE_RATIO, type ZlibCodec } from '@twcodec/datafile';
+import { defaultZlib, InflateLimitError, inflateSlices, MAX_DEFLATE_RATIO, type ZlibCodec } from '@twcodec/datafile';
+import { concatBytes } from '@twcodec/runtime';
 import { MapError } from '@twcodec/map';
 
 // A PNG reader that decodes into 8-bit RGBA as DDNet's image loader leaves a PNG (src/engine/gfx/image_loader.cpp,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CodecError, Datafile, DatafileError, encodeI32String, uuidFromName } from '@twcodec/datafile';
+import { type CodecError, Datafile, DatafileError } from '@twcodec/datafile';
+import { encodeI32String, uuidFromName } from '@twcodec/runtime';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
 import { MapError } from './errors.js';
 import { LayerType, TeleTiles, TilemapFlags, tilemapKind, Tiles, TILE_TILE_BYTES } from './generated/index.gen.js';
@@ -274,5 +275,21 @@ describe('corrupt maps', () => {
     const reread = readMap(once);
     expect(reread.groups.at(-1)!.item.startLayer).toBe(0);
     expect(writeMap(reread)).toEqual(once);
+  });
+});
+
+describe('mapInfo (moved from the CLI: issue 37)', () => {
+  it('summarises a map without reading its data: layers by kind, the game layer, the registry item types', async () => {
+    const { mapInfo, readMap } = await import('./index.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { fixturesDir } = await import('../../../test/corpus.js');
+    const bytes = new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'ctf1.map')));
+    const map = readMap(bytes);
+    const info = mapInfo(bytes);
+    expect(info.groups).toBe(map.groups.length);
+    expect(info.layers.byKind.game).toBe(1);
+    expect(info.gameLayer).toBeDefined();
+    expect(Object.keys(info.layers.byKind)).toEqual(Object.keys(info.layers.byKind).sort());
   });
 });

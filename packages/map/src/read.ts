@@ -1,12 +1,5 @@
-import {
-  CodecError,
-  Datafile,
-  type DatafileItem,
-  type DatafileReadOptions,
-  decodeCString,
-  decodeUtf8,
-  ITEMTYPE_EX,
-} from '@twcodec/datafile';
+import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX } from '@twcodec/datafile';
+import { decodeCString, decodeUtf8 } from '@twcodec/runtime';
 import { MapError } from './errors.js';
 import {
   decodeEnvelopeItem,

@@ -1,4 +1,4 @@
-import { int32sFromBytes } from '@twcodec/datafile';
+import { int32sFromBytes } from '@twcodec/runtime';
 
 /**
  * How DDNet's client uses the records behind a layer's count field:

@@ -1,17 +1,5 @@
-import {
-  bytesEqual,
-  bytesFromInt32s,
-  Datafile,
-  DatafileData,
-  decodeCString,
-  deepEqual,
-  type DatafileItem,
-  type DatafileWriteOptions,
-  encodeUtf8,
-  ITEMTYPE_EX,
-  type Uuid,
-} from '@twcodec/datafile';
-import { concatBytes } from '@twcodec/runtime';
+import { Datafile, DatafileData, type DatafileItem, type DatafileWriteOptions, ITEMTYPE_EX } from '@twcodec/datafile';
+import { bytesEqual, bytesFromInt32s, concatBytes, decodeCString, deepEqual, encodeUtf8, type Uuid } from '@twcodec/runtime';
 import {
   decodeEnvelopeItem,
   decodeGroupItem,

@@ -22,6 +22,7 @@
 //   of another client (once the local one is known) and a non-silent drop are recorded as de_client_enter
 //   and de_client_leave.
 import { demoProtocolOf, DemoWriter } from '@twcodec/demo';
+import type { NetErrorCode } from './error-codes.js';
 import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
@@ -114,7 +115,7 @@ interface Connection {
   firstSnapshot?: CaptureDatagram;
 }
 
-const fail = (code: string, message: string, path: string): never => {
+const fail = (code: NetErrorCode, message: string, path: string): never => {
   throw new NetError(code, message, -1, path);
 };
 const timeOf = (d: CaptureDatagram) => d.seconds * 1e9 + d.nanoseconds;

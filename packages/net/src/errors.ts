@@ -1,4 +1,5 @@
 import { CodecError } from '@twcodec/runtime';
+import type { NetErrorCode } from './error-codes.js';
 
-/** Errors of the packet layer and of capture files: `code` says what (TRUNCATED, BAD_CHUNK, IP_FRAGMENT, ...). */
-export class NetError extends CodecError {}
+/** Errors of the packet layer, of capture files and of the client: `code` says what (NET_ERROR_CODES). */
+export class NetError extends CodecError<NetErrorCode> {}

@@ -12,7 +12,29 @@ export { DEFAULT_MAX_MAP_SIZE, type MapDownload, MapDownloader } from './mapdown
 export { type ChunkDelivery, ConnectionTracker, type ConnectionTrackerOptions, type TrackedDatagram, type TrackerHolding } from './tracker.js';
 export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotBudget, SnapshotReceiver } from './snapshot-receiver.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
-export * from './generated/ddnet-0.6.gen.js';
-export * from './generated/teeworlds-0.7.gen.js';
-// The base class of every error thrown for bad input (code, byte offset, field path), to catch them all.
+// Generated (the packet schemas): each protocol's packet table, its header and flag layouts, and its control and
+// connectionless messages as unions (one message: Extract<Ddnet06ControlMessage, { kind: 'close' }>).
+export {
+  DDNET_0_6_PACKET,
+  Ddnet06ChunkFlag,
+  type Ddnet06ChunkHeader,
+  type Ddnet06ConnlessExtendedHeader,
+  type Ddnet06ConnlessMessage,
+  type Ddnet06ControlMessage,
+  Ddnet06PacketFlag,
+  type Ddnet06PacketHeader,
+} from './generated/ddnet-0.6.gen.js';
+export {
+  TEEWORLDS_0_7_PACKET,
+  Teeworlds07ChunkFlag,
+  type Teeworlds07ChunkHeader,
+  type Teeworlds07ConnlessMessage,
+  type Teeworlds07ConnlessTokenHeader,
+  type Teeworlds07ControlMessage,
+  Teeworlds07PacketFlag,
+  type Teeworlds07PacketHeader,
+} from './generated/teeworlds-0.7.gen.js';
+
+// Errors: NetError's codes, and the runtime's base class of every error thrown for bad input.
+export { NET_ERROR_CODES, type NetErrorCode } from './error-codes.js';
 export { BinaryError, CodecError } from '@twcodec/runtime';

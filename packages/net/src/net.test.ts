@@ -7,17 +7,15 @@ import {
   type CaptureDatagram,
   type CaptureFrame,
   decodeCapture,
-  decodeDdnet06ChunkHeader,
-  decodeDdnet06ChunkHeaderVital,
   decodePacket,
-  decodeTeeworlds07PacketHeader,
   encodePacket,
-  encodeDdnet06ChunkHeader,
-  encodeTeeworlds07PacketHeader,
   NetError,
   readCapture,
   udpOf,
 } from './index.js';
+// The header codecs are internal (decodePacket and encodePacket use them): tested where they are generated.
+import { decodeDdnet06ChunkHeader, decodeDdnet06ChunkHeaderVital, encodeDdnet06ChunkHeader } from './generated/ddnet-0.6.gen.js';
+import { decodeTeeworlds07PacketHeader, encodeTeeworlds07PacketHeader } from './generated/teeworlds-0.7.gen.js';
 
 const fixture = () => readBytes(join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap'));
 const chatOf = (lines: CaptureDatagram[]) =>

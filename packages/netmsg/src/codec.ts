@@ -3,9 +3,10 @@
 // one after the other by the field readers below, where every bounds check lives) or leave it to the field
 // interpreter here (readField); both read the same bytes with the same checks and errors.
 import { ByteReader, ByteWriter, bytesEqual, CodecError, copyBytes, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
+import type { NetMessageErrorCode } from './error-codes.js';
 
 /** Errors of net message decoding and encoding. */
-export class NetMessageError extends CodecError {}
+export class NetMessageError extends CodecError<NetMessageErrorCode> {}
 
 /**
  * How DDNet cleans a string when it unpacks it (the bytes stay as sent; see sanitizeNetString):

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped, packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './bytes.js';
+import { ByteReader, ByteWriter } from './bytes.js';
+import { decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped } from './utf8.js';
+import { packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './varint.js';
 import { BinaryError } from './errors.js';
 import { bytesEqual } from './ints.js';
 import { decodeI32String, encodeI32String } from './i32string.js';

@@ -1,3 +1,5 @@
+import type { RuntimeErrorCode } from './error-codes.js';
+
 /** Where in which input an error was found: what CodecError's message says after its text. */
 export interface CodecErrorSource {
   /**
@@ -48,8 +50,9 @@ export function lineColumn(text: string, index: number): { line: number; column:
  * `items[3].size` or `groups[2].layers[0].data`; `input` says which input it is about when there are several,
  * `line` and `column` where in a text input.
  */
-export class CodecError extends Error {
-  readonly code: string;
+export class CodecError<Code extends string = string> extends Error {
+  /** What went wrong, one of the package's error codes (each package's `*_ERROR_CODES` table lists them). */
+  readonly code: Code;
   readonly offset: number;
   readonly path: string;
   /** The message without code and location, for wrapping the error with a more precise path. */
@@ -58,7 +61,7 @@ export class CodecError extends Error {
   readonly line: number | undefined;
   readonly column: number | undefined;
 
-  constructor(code: string, message: string, offset = -1, path = '', options?: { cause?: unknown; input?: string | undefined; line?: number | undefined; column?: number | undefined }) {
+  constructor(code: Code, message: string, offset = -1, path = '', options?: { cause?: unknown; input?: string | undefined; line?: number | undefined; column?: number | undefined }) {
     super(`${code}: ${message}${describeSource({ ...options, path, offset })}`, options);
     this.name = new.target.name;
     this.code = code;
@@ -72,7 +75,7 @@ export class CodecError extends Error {
 }
 
 /** Errors of the binary primitives (truncation, bad varints, bad strings). */
-export class BinaryError extends CodecError {}
+export class BinaryError extends CodecError<RuntimeErrorCode> {}
 
 /**
  * `e` as an error about `input` (a copy of the same class with the same fields), for code that passes several

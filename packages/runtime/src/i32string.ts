@@ -1,4 +1,4 @@
-import { decodeUtf8, encodeUtf8 } from './bytes.js';
+import { decodeUtf8, encodeUtf8 } from './utf8.js';
 
 /**
  * I32String: a string packed into `ints.length` i32 values. Each i32 holds four bytes in big-endian order,

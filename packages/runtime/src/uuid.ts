@@ -1,4 +1,4 @@
-import { encodeUtf8 } from './bytes.js';
+import { encodeUtf8 } from './utf8.js';
 import { CodecError } from './errors.js';
 import { md5 } from './md5.js';
 

@@ -1,3 +1,4 @@
+import type { SnapshotErrorCode } from './error-codes.js';
 import { type SnapshotProtocol } from './generated/tables.gen.js';
 import { itemKey, Snapshot, SnapshotError, type SnapshotItem, SNAPSHOT_MAX_ID, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, SNAPSHOT_MAX_TYPE } from './snapshot.js';
 
@@ -39,7 +40,7 @@ export interface ApplyDeltaOptions {
   path?: string;
 }
 
-type Fail = (code: string, message: string, at: number) => never;
+type Fail = (code: SnapshotErrorCode, message: string, at: number) => never;
 
 /** Checks the delta's counts (deleted items, updated items) against its length. */
 function checkDeltaHeader(delta: Int32Array, fail: Fail): void {
@@ -105,7 +106,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   if (old.keyIndex().size !== old.items.length) return applyDeltaByKeys(old, delta, protocol, options);
   const path = options.path ?? 'delta';
   const sizes = sizesOf(protocol);
-  const fail = (code: string, message: string, at: number): never => {
+  const fail = (code: SnapshotErrorCode, message: string, at: number): never => {
     throw new SnapshotError(code, message, at * 4, path);
   };
   checkDeltaHeader(delta, fail);
@@ -184,7 +185,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
 function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions): Snapshot {
   const path = options.path ?? 'delta';
   const sizes = sizesOf(protocol);
-  const fail = (code: string, message: string, at: number): never => {
+  const fail = (code: SnapshotErrorCode, message: string, at: number): never => {
     throw new SnapshotError(code, message, at * 4, path);
   };
   checkDeltaHeader(delta, fail);

@@ -1,7 +1,8 @@
 import { CodecError, type Uuid, uuidFromInts } from '@twcodec/runtime';
+import type { SnapshotErrorCode } from './error-codes.js';
 
 /** Errors of snapshot and delta parsing, building and applying. */
-export class SnapshotError extends CodecError {}
+export class SnapshotError extends CodecError<SnapshotErrorCode> {}
 
 // DDNet's limits (src/engine/shared/snapshot.h, 16.4).
 export const SNAPSHOT_MAX_ITEMS = 1024;
@@ -88,7 +89,7 @@ export class Snapshot {
 
   /** Parses the snapshot layout: data_size, num_items, offsets, items. Checks what DDNet's IsValid checks, and its limits. */
   static fromInts(ints: Int32Array, path = 'snapshot'): Snapshot {
-    const fail = (code: string, message: string, at: number): never => {
+    const fail = (code: SnapshotErrorCode, message: string, at: number): never => {
       throw new SnapshotError(code, message, at * 4, path);
     };
     if (ints.length < 2) fail('TRUNCATED', `${ints.length} ints, the header needs 2`, ints.length);

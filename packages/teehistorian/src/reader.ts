@@ -1,10 +1,11 @@
 import { asUint8Array, BinaryError, ByteReader, ByteWriter, CodecError, decodeUtf8Escaped, type Uuid, uuidFromBytes, uuidFromName } from '@twcodec/runtime';
+import type { TeehistorianErrorCode } from './error-codes.js';
 import { type CoreMessage, decodeExtension, decodeMessage, encodeExtension, type KnownExMessage, MESSAGE_IDS, MESSAGE_INT_FIELDS, MESSAGE_KINDS, SCAN_INTS, scanMessage, decodeIntMessage } from './generated/messages.gen.js';
 
 const { PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD, TICK_SKIP, FINISH } = MESSAGE_IDS;
 
 /** Errors of teehistorian reading and writing. */
-export class TeehistorianError extends CodecError {}
+export class TeehistorianError extends CodecError<TeehistorianErrorCode> {}
 
 /** The UUID every teehistorian file starts with. */
 export const TEEHISTORIAN_UUID: Uuid = uuidFromName('teehistorian@ddnet.tw');

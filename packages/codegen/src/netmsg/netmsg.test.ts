@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/datafile';
+import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/runtime';
 import { repoRoot } from '../../../../test/corpus.js';
 import { typeCheck } from '../../../../test/typecheck.js';
 import { generate } from '../generate.js';
@@ -38,7 +38,7 @@ describe('net message schemas', () => {
     appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), NEW_MESSAGE);
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
-    cpSync(join(repoRoot, 'packages', 'netmsg', 'src', 'codec.ts'), join(src, 'codec.ts'));
+    for (const f of ['codec.ts', 'error-codes.ts']) cpSync(join(repoRoot, 'packages', 'netmsg', 'src', f), join(src, f));
     generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), docsOut: join(dir, 'docs') });
 
     const file = join(src, 'generated', 'ddnet-0.6.gen.ts');

@@ -24,7 +24,7 @@ describe('a snapshot object added in YAML', () => {
     // The runtime of @twcodec/snapshot beside the freshly generated tables.
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
-    for (const f of ['index.ts', 'objects.ts', 'snapshot.ts', 'delta.ts']) cpSync(join(repoRoot, 'packages', 'snapshot', 'src', f), join(src, f));
+    for (const f of ['index.ts', 'objects.ts', 'snapshot.ts', 'delta.ts', 'error-codes.ts']) cpSync(join(repoRoot, 'packages', 'snapshot', 'src', f), join(src, f));
     generate({ root: dir, snapshotOut: join(src, 'generated'), docsOut: join(dir, 'docs'), mapOut: join(dir, 'map'), teehistorianOut: join(dir, 'th') });
     expect(readFileSync(join(src, 'generated', 'objects.gen.ts'), 'utf8')).toContain('export interface Ddnet06RaceTimer');
     expect(readFileSync(join(dir, 'docs', 'snapshot.md'), 'utf8')).toContain('### ddnet-0.6 race_timer');

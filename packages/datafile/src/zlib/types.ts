@@ -1,3 +1,5 @@
+import { DatafileError } from '../errors.js';
+
 /**
  * The zlib (RFC 1950) codec the datafile reader and writer use. Node's entry point uses node:zlib, the
  * browser entry point fflate; a caller can pass any other implementation.
@@ -50,11 +52,13 @@ export function maxInflatedSize(compressedLength: number): number {
   return compressedLength * MAX_DEFLATE_RATIO + 64;
 }
 
-/** Thrown by a ZlibCodec that stopped inflating at the size limit. */
-export class InflateLimitError extends Error {
+/**
+ * Thrown by a ZlibCodec that stopped inflating at the size limit: a DatafileError (a CodecError, as every error
+ * about bad input) with code INFLATE_LIMIT.
+ */
+export class InflateLimitError extends DatafileError {
   constructor(readonly limit: number) {
-    super(`inflates to more than ${limit} bytes`);
-    this.name = 'InflateLimitError';
+    super('INFLATE_LIMIT', `inflates to more than ${limit} bytes`);
   }
 }
 

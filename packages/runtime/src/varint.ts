@@ -1,0 +1,125 @@
+// The Teeworlds variable-width int (DDNet's CVariableInt), packed and unpacked.
+/**
+ * Packs a Teeworlds variable-width int at `pos` and returns the position after it.
+ * Layout: first byte [extend | sign | 6 bits], then [extend | 7 bits], at most 5 bytes; a negative value v
+ * is stored as the bits of ~v with the sign bit set (checked against DDNet's CVariableInt).
+ */
+export function packVarInt(value: number, out: Uint8Array, pos: number): number {
+  let v = value | 0;
+  let first = 0;
+  if (v < 0) {
+    first = 0x40;
+    v = ~v;
+  }
+  first |= v & 0x3f;
+  v >>>= 6;
+  if (v === 0) {
+    out[pos++] = first;
+    return pos;
+  }
+  out[pos++] = first | 0x80;
+  while (true) {
+    const b = v & 0x7f;
+    v >>>= 7;
+    if (v === 0) {
+      out[pos++] = b;
+      return pos;
+    }
+    out[pos++] = b | 0x80;
+  }
+}
+
+/**
+ * Unpacks the variable-width int at `bytes[pos]` (layout: see packVarInt) into `out[slot]` and returns the
+ * position after it, or -1 where ByteReader.readVarInt throws: the int does not end before `end`, is longer
+ * than 5 bytes, or is not the shortest form (which could not be written back byte for byte). For decoders
+ * that neither allocate nor throw on their fast path (the teehistorian scanner).
+ */
+export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: Int32Array, slot: number): number {
+  if (pos >= end) return -1;
+  let p = pos;
+  let b = bytes[p++]!;
+  const sign = (b >> 6) & 1;
+  let value = b & 0x3f;
+  if (b & 0x80) {
+    let shift = 6;
+    for (let i = 0; ; i++) {
+      if (p >= end) return -1;
+      b = bytes[p++]!;
+      if (i === 3) {
+        if (b & 0xf0) return -1;
+        value |= b << shift;
+        break;
+      }
+      value |= (b & 0x7f) << shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+    }
+  }
+  const result = sign ? ~value : value | 0;
+  // Written also when the form is not the shortest, for ByteReader's error message.
+  out[slot] = result;
+  return p - pos === varIntSize(result) ? p : -1;
+}
+
+/**
+ * Unpacks every variable-width int of `bytes[start, end)` into `out` from `slot` on and returns how many, or
+ * -1 where ByteReader.readVarInt would throw on one of them (read them again with a ByteReader for the error).
+ * `out` needs a slot per byte (`end - start`) from `slot`. For payloads that are nothing but ints (demo
+ * chunks): one call per payload, with no allocation; one-byte ints, most of them, take one branch.
+ */
+export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out: Int32Array, slot = 0): number {
+  let n = slot;
+  let p = start;
+  // Up to here, the 5 bytes an int can take are all before `end`: no bounds checks inside one.
+  const unchecked = end - 4;
+  while (p < end) {
+    let b = bytes[p]!;
+    if (!(b & 0x80)) {
+      out[n++] = b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+      p++;
+      continue;
+    }
+    if (p >= unchecked) {
+      p = unpackVarInt(bytes, p, end, out, n);
+      if (p < 0) return -1;
+      n++;
+      continue;
+    }
+    const sign = b & 0x40;
+    let value = b & 0x3f;
+    b = bytes[p + 1]!;
+    value |= (b & 0x7f) << 6;
+    p += 2;
+    if (b & 0x80) {
+      b = bytes[p++]!;
+      value |= (b & 0x7f) << 13;
+      if (b & 0x80) {
+        b = bytes[p++]!;
+        value |= (b & 0x7f) << 20;
+        if (b & 0x80) {
+          b = bytes[p++]!;
+          if (b & 0xf0) return -1; // longer than 5 bytes or out of range
+          value |= b << 27;
+        }
+      }
+    }
+    // The shortest form is the one whose last byte holds bits: a zero last byte is a longer form.
+    if (b === 0) return -1;
+    out[n++] = sign ? ~value : value;
+  }
+  return n - slot;
+}
+
+/** The number of bytes `packVarInt` writes for a value. */
+export function varIntSize(value: number): number {
+  let v = value | 0;
+  if (v < 0) v = ~v;
+  v >>>= 6;
+  let n = 1;
+  while (v !== 0) {
+    n++;
+    v >>>= 7;
+  }
+  return n;
+}
