@@ -38,7 +38,7 @@ export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = 
     if (chunk.kind !== 'message') continue;
     let message: Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     try {
-      message = decodeNetMessage(table, chunk.data, { lenient: !options.strict }) as Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
+      message = decodeNetMessage(table, chunk.data, { lenient: !options.strict, padded: true }) as Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     } catch (e) {
       if (e instanceof CodecError) throw new DemoError(e.code, e.detail, chunk.offset, `message.${e.path}`, { cause: e });
       throw e;

@@ -115,6 +115,15 @@ export interface DecodeOptions {
   lenient?: boolean;
   /** Added to reported offsets (where the message sits in its file). */
   baseOffset?: number;
+  /**
+   * Whether the message was padded with zero bytes to a multiple of 4 (a demo's message chunk: DDNet 16.4
+   * src/engine/shared/demo.cpp, CDemoRecorder::Write, pads the data before packing it as ints). Such padding
+   * is kept in `trailing` and never read as a field: not as ints or strings to the end of the message
+   * (`counts`, `nonempty`), nor as an optional last field the sender left out. `true` for demo chunks,
+   * `false` for what comes from the network or a teehistorian file. Default (unset): a message whose length
+   * is a multiple of 4 may be padded.
+   */
+  padded?: boolean;
 }
 
 const NETMSG_EX = 0;
@@ -286,6 +295,8 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
   const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
   const fieldsStart = r.pos;
   if (!reading) return unknownMessage(bytes, end, msg, uuid, fieldsStart);
+  // Padding fills up to a multiple of 4: a message of another length has none.
+  const padded = options.padded !== false && (end - start) % 4 === 0;
   try {
     const fields = reading.fields;
     const isInt = reading.isInt;
@@ -299,11 +310,11 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     if (read) {
       out = read(r);
       n = fixed;
-    } else for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, end - start);
+    } else for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, padded);
     for (; n < fields.length; n++) {
       const f = fields[n]!;
-      if (f.optional && r.pos === end) break;
-      values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, end - start);
+      if (f.optional && (r.pos === end || (padded && isPadding(bytes, r.pos, end)))) break;
+      values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, padded);
     }
     let i = fixed;
     if (!out) {
@@ -324,6 +335,18 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     if (options.lenient && e instanceof CodecError) return unknownMessage(bytes, end, msg, uuid, fieldsStart, `${e.code}: ${e.detail}`);
     wrap(e, 0);
   }
+}
+
+/**
+ * Whether `bytes[from, end)` can only be a demo's padding of a message that ended at `from`: fewer than 4
+ * bytes (the padding fills up to the next multiple of 4), all zero. An optional field sent there with the
+ * value 0 (false, an empty string) has the same bytes; such a message decodes without the field and keeps
+ * the byte in `trailing`, so it is written back the same either way.
+ */
+function isPadding(bytes: Uint8Array, from: number, end: number): boolean {
+  if (end - from > 3) return false;
+  for (let i = from; i < end; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 /** Whether every byte is ASCII: such text decodes to one char per byte and encodes back to the same bytes. */
@@ -396,9 +419,9 @@ export function lengthOf(r: ByteReader, value: unknown, sizeField: string | unde
 
 /**
  * One field. `values` holds the fields read before it; `sizeIndex` is where its sizeField is among them;
- * `length` is the message's (a demo pads messages to a multiple of 4 bytes, see withoutPadding).
+ * `padded`: the message may end in a demo's padding to a multiple of 4 bytes (see withoutPadding).
  */
-function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], sizeIndex: number, path: string, length: number): unknown {
+function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], sizeIndex: number, path: string, padded: boolean): unknown {
   switch (f.type) {
     case 'int':
     case 'tick':
@@ -424,12 +447,12 @@ function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], si
       return strings;
     }
     case 'int_rest': {
-      return withoutPadding(r, f, readInts(r, undefined, path), 0, length);
+      return withoutPadding(r, f, readInts(r, undefined, path), 0, padded);
     }
     case 'string_rest': {
       const strings: string[] = [];
       while (r.remaining > 0) strings.push(r.readCString(`${path}[${strings.length}]`));
-      return withoutPadding(r, f, strings, '', length);
+      return withoutPadding(r, f, strings, '', padded);
     }
   }
 }
@@ -440,8 +463,8 @@ function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], si
  * `nonempty`), the items that can only be padding are given back to the reader, so they end up in `trailing`
  * and the message is still written back byte for byte.
  */
-function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T, length: number): T[] {
-  if (length % 4 !== 0) return items;
+function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T, padded: boolean): T[] {
+  if (!padded) return items;
   let zeros = 0;
   while (zeros < 3 && zeros < items.length && items[items.length - 1 - zeros] === zero) zeros++;
   let drop = 0;

@@ -189,6 +189,32 @@ describe('a demo\'s zero padding is not data (issue 26)', () => {
     expect(m.kind === 'sv_tune_params' && m.params.length).toBe(46);
   });
 
+  it('an optional last field the sender left out is absent, not read from the padding (issue 37)', () => {
+    const uuid = uuidToBytes(uuidFromName('racefinish@netmsg.ddnet.org'));
+    // An older server's sv_race_finish without record_server: 22 bytes, padded with 2 zeros.
+    const older = pack(0, uuid, 1, 3000, -20, 1);
+    const bytes = padded(older);
+    expect(bytes.length - older.length).toBe(2);
+    const m = decodeDdnet06Message(bytes, { padded: true });
+    expect(m).toEqual({ kind: 'sv_race_finish', clientId: 1, time: 3000, diff: -20, recordPersonal: true, trailing: new Uint8Array(2) });
+    expect(encodeDdnet06Message(m)).toEqual(bytes);
+    // The same by the length alone (no option), as before for fields read to the end.
+    expect(decodeDdnet06Message(bytes)).toEqual(m);
+    // From the network nothing is padding: the zero byte is the field.
+    const sent = decodeDdnet06Message(bytes, { padded: false });
+    expect(sent).toMatchObject({ recordServer: false, trailing: new Uint8Array(1) });
+    // A field that is there with a byte other than 0 is read, padding or not.
+    const current = padded(pack(0, uuid, 1, 3000, -20, 1, 1));
+    expect(decodeDdnet06Message(current, { padded: true })).toMatchObject({ recordServer: true, trailing: new Uint8Array(1) });
+    // 0.7's input without ping_correction (Teeworlds 0.7.0's client), padded.
+    const unpadded = pack((20 << 1) | 1, 10, 12, 40, ...Array.from({ length: 10 }, () => 0));
+    const input = padded(unpadded);
+    expect(input.length - unpadded.length).toBe(2);
+    const i = decodeTeeworlds07Message(input, { padded: true });
+    expect(i.kind === 'input' && i.pingCorrection).toBeUndefined();
+    expect(encodeTeeworlds07Message(i)).toEqual(input);
+  });
+
   it('maplist_add: empty names are padding', () => {
     const bytes = padded(pack(1, uuidToBytes(uuidFromName('sv-maplist-add@ddnet.org')), 'ctf1', 'dm1'));
     const m = decodeDdnet06Message(bytes);

@@ -43,7 +43,7 @@ function fieldDoc(f: NetFieldSchema): string {
   if (f.min !== undefined || f.max !== undefined) notes.push(`DDNet accepts ${f.min ?? '-inf'} to ${f.max ?? 'inf'}.`);
   if (f.mask !== undefined) notes.push(`DDNet accepts the bits of ${f.mask} only.`);
   if (f.sanitize && f.sanitize !== 'none') notes.push(`DDNet sanitises it (${f.sanitize}); kept here as sent.`);
-  if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}.`);
+  if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}; a demo's padding after the fields before it is not read as it.`);
   if (f.counts) notes.push(`Senders write ${f.counts.join(' or ')}; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in \`trailing\`.`);
   if (f.nonempty) notes.push('Senders write no empty strings; empty ones at the end of a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`.');
   return notes.join(' ');
@@ -267,8 +267,12 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
     'of a name such as `killmsgteam@netmsg.ddnet.tw` in the Teeworlds namespace; DDNet adds messages this way',
     "so that ids never clash. The fields follow, in order: ints as variable-width ints, strings NUL-terminated",
     'UTF-8, raw bytes as they are. Fields marked optional were appended by a later version: older senders stop',
-    'before them. A demo pads each message chunk with zeros to a multiple of 4 bytes; those bytes are kept as',
-    '`trailing`, as are bytes after the last known field.',
+    'before them. A demo pads each message chunk with zeros to a multiple of 4 bytes (DDNet 16.4',
+    '`CDemoRecorder::Write`); those bytes are kept as `trailing`, as are bytes after the last known field, and',
+    'never read as a field: where fewer than 4 zero bytes are all that is left of a padded message, an optional',
+    'field is absent. (A newer sender\'s optional field of value 0, false or empty text in that place has the',
+    'same bytes: it too reads as absent, its byte in `trailing`, and the message is written back the same.)',
+    'Messages from the network or a teehistorian file are not padded (`padded: false` when decoding).',
     '',
     'Strings are kept as sent. DDNet cleans them when it unpacks them: `sanitize` turns control characters other',
     'than tab, newline and carriage return into spaces, `sanitize_cc` every control character, `strict` does',

@@ -99,7 +99,7 @@ export interface RconAuthStatusMessage extends NetMessageBase {
   kind: 'rcon_auth_status';
   /** Logged in. */
   authed: boolean;
-  /** The server will send the command list (absent from old servers). Absent from messages of older versions. */
+  /** The server will send the command list (absent from old servers). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   cmdlist?: boolean;
 }
 
@@ -147,7 +147,7 @@ export interface RconAuthMessage extends NetMessageBase {
   name: string;
   /** Password. */
   password: string;
-  /** Wants the command list (absent from old clients). Absent from messages of older versions. */
+  /** Wants the command list (absent from old clients). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   sendRconCmds?: boolean;
 }
 
@@ -225,7 +225,7 @@ export interface MapDetailsMessage extends NetMessageBase {
   mapCrc: number;
   /** Size in bytes. */
   mapSize: number;
-  /** Download URL (absent when the server has none set). Absent from messages of older versions. */
+  /** Download URL (absent when the server has none set). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   mapUrl?: string;
 }
 
@@ -544,7 +544,7 @@ export interface ClCallVoteMessage extends NetMessageBase {
 /** Old DDNet clients: the version follows as an int. (game message, id 26; client to server) */
 export interface ClIsDdnetLegacyMessage extends NetMessageBase {
   kind: 'cl_is_ddnet_legacy';
-  /** Version number. Absent from messages of older versions. */
+  /** Version number. Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   ddnetVersion?: number;
 }
 
@@ -665,7 +665,7 @@ export interface SvRaceFinishMessage extends NetMessageBase {
   diff: number;
   /** A personal record. */
   recordPersonal: boolean;
-  /** A server record (added later; absent from older servers: false). Absent from messages of older versions. */
+  /** A server record (added later; absent from older servers: false). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   recordServer?: boolean;
 }
 

@@ -157,7 +157,7 @@ export interface InputMessage extends NetMessageBase {
   size: number;
   /** The input ints. */
   data: number[];
-  /** Milliseconds since the snapshot of ack_game_tick arrived (0 if the client no longer has it); the server takes it off the latency it reports. Absent from messages of older versions. */
+  /** Milliseconds since the snapshot of ack_game_tick arrived (0 if the client no longer has it); the server takes it off the latency it reports. Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   pingCorrection?: number;
 }
 
@@ -557,7 +557,7 @@ export interface SvRaceFinishMessage extends NetMessageBase {
   diff: number;
   /** Personal record. */
   recordPersonal: boolean;
-  /** Server record (absent from older servers: false). Absent from messages of older versions. */
+  /** Server record (absent from older servers: false). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   recordServer?: boolean;
 }
 
@@ -634,7 +634,7 @@ export interface MapDetailsMessage extends NetMessageBase {
   mapCrc: number;
   /** Size in bytes. */
   mapSize: number;
-  /** Download URL (absent when the server has none set). Absent from messages of older versions. */
+  /** Download URL (absent when the server has none set). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   mapUrl?: string;
 }
 
@@ -835,7 +835,7 @@ export interface DdnetSvRaceFinishMessage extends NetMessageBase {
   diff: number;
   /** A personal record. */
   recordPersonal: boolean;
-  /** A server record (added later; absent from older servers: false). Absent from messages of older versions. */
+  /** A server record (added later; absent from older servers: false). Absent from messages of older versions; a demo's padding after the fields before it is not read as it. */
   recordServer?: boolean;
 }
 
