@@ -44,6 +44,8 @@ export interface SnapshotFieldDef {
   scale?: number;
   enum?: string;
   flags?: string;
+  /** enum: false when DDNet checks no range (no range is taken from the enum). */
+  checked?: boolean;
   description?: string;
 }
 
