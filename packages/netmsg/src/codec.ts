@@ -17,6 +17,16 @@ export type SanitizeRule = 'none' | 'sanitize' | 'sanitize_cc' | 'strict';
 
 export type NetFieldType = 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'raw_rest' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
 
+/**
+ * An enum or flag set of a protocol, from its snapshot schema (schemas/snapshot, the one source of the
+ * protocol's enums): each name with its value (flags: the bit).
+ */
+export interface NetValueSet {
+  readonly name: string;
+  readonly kind: 'enum' | 'flags';
+  readonly values: readonly { readonly name: string; readonly value: number }[];
+}
+
 export interface NetFieldDef {
   /** Schema name (snake_case). */
   readonly name: string;
@@ -46,6 +56,8 @@ export interface NetFieldDef {
   readonly counts?: readonly number[];
   /** string_rest: senders write no empty strings, so empty ones in a demo's padding are not data. */
   readonly nonempty?: boolean;
+  /** An int whose values (enum) or bits (flags) have names: the set (see netValueName). Decoded as the number. */
+  readonly values?: NetValueSet;
 }
 
 export type Direction = 'server' | 'client' | 'both';
@@ -193,6 +205,7 @@ function uniformField(f: NetFieldDef): NetFieldDef {
     countTable: f.countTable,
     counts: f.counts,
     nonempty: f.nonempty,
+    values: f.values,
   } satisfies Record<keyof NetFieldDef, unknown>;
 }
 
@@ -560,4 +573,20 @@ export function sanitizeNetString(text: string, rule: SanitizeRule): string {
   let out = rule === 'sanitize' ? text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, ' ') : text.replace(/[\x00-\x1f]/g, ' ');
   if (rule === 'strict') out = out.replace(/^[ \t\n\r]+/, '');
   return out;
+}
+
+/**
+ * The name of a value of an enum set, or for a flag set the names of its bits joined with `|` ('' for 0);
+ * undefined when the set has no such value (or the value has a bit the set does not name).
+ */
+export function netValueName(set: NetValueSet, value: number): string | undefined {
+  if (set.kind === 'enum') return set.values.find((v) => v.value === value)?.name;
+  const names: string[] = [];
+  let rest = value;
+  for (const v of set.values) {
+    if ((value & v.value) === 0) continue;
+    names.push(v.name);
+    rest &= ~v.value;
+  }
+  return rest === 0 ? names.join('|') : undefined;
 }

@@ -12,6 +12,8 @@ export {
   netMessageDef,
   NetMessageError,
   type NetProtocolDef,
+  type NetValueSet,
+  netValueName,
   type SanitizeRule,
   sanitizeNetString,
   type UnknownNetMessage,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, SERVER_TICK_SPEED, seven, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -140,6 +140,26 @@ describe('schema errata checked against DDNet (issue 26)', () => {
     expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_vote_set', 'type')).toMatchObject({ min: 0, max: 6 });
     expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_game_info', 'game_flags')).toMatchObject({ mask: 15 });
     for (const m of ['sv_client_info', 'cl_start_info', 'sv_skin_change', 'cl_skin_change']) expect(field(TEEWORLDS_0_7_MESSAGES, m, 'use_custom_colors')).toMatchObject({ min: 0, max: 1 });
+  });
+  it('names the values of enum and flags fields with the sets of the snapshot schemas (issue 37)', () => {
+    const weapon = netMessageDef(DDNET_0_6_MESSAGES, 'sv_kill_msg')!.fields.find((f) => f.name === 'weapon')!;
+    expect(weapon.values).toBe(DDNET_0_6_MESSAGE_ENUMS.weapon);
+    expect(netValueName(weapon.values!, Ddnet06Weapon.Grenade)).toBe('grenade');
+    expect(netValueName(weapon.values!, -3)).toBeUndefined();
+    const flags = netMessageDef(TEEWORLDS_0_7_MESSAGES, 'sv_game_info')!.fields.find((f) => f.name === 'game_flags')!;
+    expect(flags.values).toBe(seven.TEEWORLDS_0_7_MESSAGE_ENUMS.game_flags);
+    expect(netValueName(flags.values!, 1 | 8)).toBe('teams|race');
+    expect(netValueName(flags.values!, 16)).toBeUndefined();
+    expect(netMessageDef(TEEWORLDS_0_7_MESSAGES, 'sv_chat')!.fields[0]!.values?.name).toBe('chat_mode');
+    // A message decodes to numbers: what it holds, whatever the enum names.
+    expect(decodeDdnet06Message(pack(4 << 1, 1, 2, Ddnet06Weapon.Laser, 0))).toMatchObject({ kind: 'sv_kill_msg', weapon: 4 });
+  });
+  it('exports the numbers code needs besides the messages', () => {
+    expect(SERVER_TICK_SPEED).toBe(50);
+    expect(seven.SERVER_TICK_SPEED).toBe(50);
+    expect(DDNET_0_6_PACKED_MSG_IDS.sv_chat).toBe(3 << 1);
+    expect(DDNET_0_6_PACKED_MSG_IDS.snap_single).toBe((7 << 1) | 1);
+    expect(seven.TEEWORLDS_0_7_PACKED_MSG_IDS.sv_client_info).toBe(18 << 1);
   });
   it('says when DDNet added a message', () => {
     expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_save_code')!.since).toBe('19.6');
