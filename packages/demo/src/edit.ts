@@ -1,3 +1,4 @@
+import { SERVER_TICK_SPEED } from '@twcodec/netmsg';
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
 import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
@@ -169,7 +170,8 @@ export function sliceDemo(bytes: Uint8Array, options: SliceOptions = {}): Uint8A
   if (from > to) throw new DemoError('BAD_RANGE', `slice from tick ${from} to ${to}`, -1, 'slice');
   const markers: number[] = [];
   for (const t of reader.header.timelineMarkers) {
-    if (t >= from && t <= to && (markers.length === 0 || t - markers.at(-1)! >= 50)) markers.push(t);
+    // At most one marker a second, as DDNet's recorder adds them (demo.cpp, CDemoRecorder::AddDemoMarker).
+    if (t >= from && t <= to && (markers.length === 0 || t - markers.at(-1)! >= SERVER_TICK_SPEED)) markers.push(t);
   }
   const writer = new DemoWriter({ ...headerOf(reader), length: undefined, timelineMarkers: markers, timelinePadding: undefined }, reader.map, options);
   let kept = 0;

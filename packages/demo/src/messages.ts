@@ -99,8 +99,9 @@ const CLIENT_INFO_06 = DDNET_0_6.items.find((t) => t.name === 'client_info')!;
 function playerOf06(view: ObjectView<Ddnet06Objects['client_info']>): DemoPlayerInfo06 {
   return { clientId: view.item.id, name: view.name, clan: view.clan, country: view.country, skin: view.skin, useCustomColor: view.useCustomColor, colorBody: view.colorBody, colorFeet: view.colorFeet };
 }
-// The size of one packed skin part name in de_client_info's skin_part_names (6 names, see the schema's field).
-const SKIN_PART_INTS = 6;
+// de_client_info's skin_part_names holds `strings` packed names of the same width (its schema's field).
+const SKIN_PART_NAMES = TEEWORLDS_0_7.items.find((t) => t.name === 'de_client_info')!.fields.find((f) => f.name === 'skin_part_names')!;
+const SKIN_PART_INTS = SKIN_PART_NAMES.ints / SKIN_PART_NAMES.strings!;
 
 /** The client-info items of one snapshot (0.6 `client_info`, 0.7 `de_client_info`), as players, in the demo's protocol. */
 export function* snapshotPlayers(snapshot: Snapshot, protocol: DemoProtocol): Generator<DemoPlayerInfo> {

@@ -1,4 +1,5 @@
 import { CodecError, concatBytes, encodeUtf8, packVarInt, uuidToBytes } from '@twcodec/runtime';
+import { SERVER_TICK_SPEED } from '@twcodec/netmsg';
 import { createDelta, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 import { DemoError, demoProtocolOf } from './demo.js';
@@ -19,7 +20,6 @@ import {
 
 // Recording rules checked against DDNet's src/engine/shared/demo.cpp (CDemoRecorder, master 28baa427, the
 // same as 16.4 in what is written): keyframes, tick markers, chunk framing and the header layout.
-const SERVER_TICK_SPEED = 50;
 /** A full snapshot is written when more than this many ticks passed since the last one (SERVER_TICK_SPEED * 5). */
 export const DEMO_KEYFRAME_INTERVAL = SERVER_TICK_SPEED * 5;
 /** `keyframes: 'bounded'`: a due keyframe waits for deltas of at least 1/this of its size. */

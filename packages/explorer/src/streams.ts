@@ -5,7 +5,7 @@
 import { type DemoChunk, type DemoReader, readDemo, snapshotPlayers } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
 import { decodeObject, fieldValueText, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
-import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
+import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TEEHISTORIAN_UUID, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
 import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
 import { type LayoutNode, unreadNode } from './layout.js';
@@ -441,7 +441,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     start: 0,
     end: bytes.length,
     children: [
-      { label: 'uuid', start: 0, end: 16, type: 'uuid', value: '699db17b-8efb-34ff-b1d8-da6f60c15dd1', description: 'Identifies a teehistorian file.' },
+      { label: 'uuid', start: 0, end: 16, type: 'uuid', value: TEEHISTORIAN_UUID, description: 'Identifies a teehistorian file.' },
       { label: 'header', start: 16, end: headerEnd, type: 'json', value: `${Object.keys(reader.header).length} keys`, description: 'Server settings and map as NUL-terminated JSON.', children: headerNodes(bytes, headerEnd) },
     ],
   };

@@ -250,7 +250,7 @@ function indexOf(protocol: NetProtocolDef): Index {
       index.byName.set(m.name, m);
       if (m.uuid) index.byUuid.set(`${m.system ? 1 : 0}${m.uuid}`, reading);
       else {
-        const key = m.id * 2 + (m.system ? 1 : 0);
+        const key = netMessageFirstInt(m);
         index.byId.set(key, reading);
         if (key >= 0 && key < ID_LIST_SIZE) index.byIdList[key] = reading;
       }
@@ -260,6 +260,14 @@ function indexOf(protocol: NetProtocolDef): Index {
   lastProtocol = protocol;
   lastIndex = index;
   return index;
+}
+
+/**
+ * The first int of a message as packed: its id shifted left once, plus 1 for a system message (DDNet 16.4
+ * src/engine/shared/packer / protocol.h, CMsgPacker); a UUID message has id 0 (NETMSG_EX), its UUID follows.
+ */
+export function netMessageFirstInt(def: Pick<NetMessageDef, 'id' | 'system' | 'uuid'>): number {
+  return ((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0);
 }
 
 /** The schema entry of a message name, or undefined. */
@@ -510,7 +518,7 @@ export function encodeNetMessage(protocol: NetProtocolDef, message: { readonly k
   }
   const def = indexOf(protocol).byName.get(message.kind);
   if (!def) throw new NetMessageError('UNKNOWN_MESSAGE', `${protocol.protocol} has no message ${message.kind}`, -1, 'kind');
-  w.writeVarInt(((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0));
+  w.writeVarInt(netMessageFirstInt(def));
   if (def.uuid) w.writeBytes(uuidToBytes(def.uuid));
   const m = message as unknown as AnyNetMessage;
   for (const f of def.fields) {

@@ -10,6 +10,7 @@ export {
   type NetMessageBase,
   type NetMessageDef,
   netMessageDef,
+  netMessageFirstInt,
   NetMessageError,
   type NetProtocolDef,
   type NetValueSet,

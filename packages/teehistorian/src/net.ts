@@ -3,7 +3,7 @@
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { CodecError } from '@twcodec/runtime';
 import type { MessageMessage } from './generated/messages.gen.js';
-import type { TeehistorianMessage } from './reader.js';
+import type { TeehistorianMessage } from './messages.js';
 
 /**
  * The client message a MESSAGE record holds. Never throws: a message that does not read as its schema says

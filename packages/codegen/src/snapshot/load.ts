@@ -42,6 +42,7 @@ function snapshotLayouts(f: ParsedFile, raws: { raw: RawSnapshotItem; path: (str
       if (ints === undefined) report([...path, 'fields', i], `${field.kind} field ${field.name} needs ints`);
       else if (ints !== 1 && field.kind !== 'string' && field.kind !== 'array') report([...path, 'fields', i], `ints is only for string and array fields`);
       if (field.kind === 'fixed' && field.scale === undefined) report([...path, 'fields', i], `fixed field ${field.name} needs scale`);
+      if (field.strings !== undefined && (field.kind !== 'array' || (ints ?? 1) % field.strings !== 0)) report([...path, 'fields', i, 'strings'], `strings is for an array field whose ints it divides (${field.name}: ${field.kind}, ${ints} ints)`);
       if (RESERVED_SNAPSHOT_FIELDS.includes(field.name)) report([...path, 'fields', i], `field name ${field.name} is reserved: the views and decoded objects use it themselves`);
       if (fields.some((other) => other.name === field.name)) report([...path, 'fields', i], `field name ${field.name} is used twice in ${name}`);
       if (field.min !== undefined && field.max !== undefined && field.min > field.max) report([...path, 'fields', i], `min ${field.min} is above max ${field.max}`);

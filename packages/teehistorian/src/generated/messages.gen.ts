@@ -293,6 +293,12 @@ export interface ExTestMessage {
 
 /** An extension message the schemas describe. */
 export type KnownExMessage = ExAntibotMessage | ExAuthInitMessage | ExAuthLoginMessage | ExAuthLogoutMessage | ExDdnetverMessage | ExDdnetverOldMessage | ExJoinver6Message | ExJoinver7Message | ExLoadFailureMessage | ExLoadSuccessMessage | ExPlayerFinishMessage | ExPlayerNameMessage | ExPlayerReadyMessage | ExPlayerSwapMessage | ExPlayerTeamMessage | ExRejoinver6Message | ExSaveFailureMessage | ExSaveSuccessMessage | ExTeamFinishMessage | ExTeamPracticeMessage | ExTestMessage;
+/** The name whose version-3 UUID starts every teehistorian file (schemas/teehistorian/core.yaml). */
+export const TEEHISTORIAN_UUID_NAME = 'teehistorian@ddnet.tw';
+/** The 16 bytes every teehistorian file starts with: the UUID of `teehistorian@ddnet.tw` (schemas/teehistorian/core.yaml). */
+export const TEEHISTORIAN_UUID: Uuid = '699db17b-8efb-34ff-b1d8-da6f60c15dd1' as Uuid;
+/** DDNet's MAX_CLIENTS: the previous tick's highest client id before the first tick. (schemas/teehistorian/core.yaml) */
+export const MAX_CLIENTS = 64;
 /** Message ids as stored (negated) in the file; PLAYER_DIFF has none (its first int is the client id). */
 export const MESSAGE_IDS = { PLAYER_DIFF: 0, FINISH: 1, TICK_SKIP: 2, PLAYER_NEW: 3, PLAYER_OLD: 4, INPUT_DIFF: 5, INPUT_NEW: 6, MESSAGE: 7, JOIN: 8, DROP: 9, CONSOLE_COMMAND: 10, EX: 11 } as const;
 /** Every extension message the schemas describe. */
