@@ -8,6 +8,7 @@ import {
   HEADER_SIZE,
   MARKER,
   MAX_CHUNK_DATA,
+  MAX_TIMELINE_MARKERS,
   SHA256_EXTENSION,
   TIMELINE_SIZE,
   VERSION_TICK_COMPRESSION,
@@ -209,7 +210,7 @@ export class DemoReader {
     let timelinePadding: Uint8Array | undefined;
     if (version > 3) {
       if (bytes.length < at + TIMELINE_SIZE) throw new DemoError('TRUNCATED', 'timeline markers cut off', bytes.length, 'header.timeline');
-      const num = Math.max(0, Math.min(64, view.getInt32(at, false)));
+      const num = Math.max(0, Math.min(MAX_TIMELINE_MARKERS, view.getInt32(at, false)));
       for (let i = 0; i < num; i++) timelineMarkers.push(view.getInt32(at + 4 + i * 4, false));
       const unused = bytes.subarray(at + 4 + num * 4, at + TIMELINE_SIZE);
       if (unused.some((b) => b !== 0)) timelinePadding = unused.slice();

@@ -1,7 +1,7 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
 import { CodecError, decodeI32String, deepEqual } from '@twcodec/runtime';
-import { type ClStartInfoMessage, decodeNetMessage, type Ddnet06Message, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type ClStartInfoMessage, decodeNetMessage, type Ddnet06Message, seven, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, type Ddnet06Objects, type ObjectView, Snapshot, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { DemoError, type DemoProtocol, type DemoReader } from './demo.js';
 
@@ -207,8 +207,8 @@ export function demoChat(demo: DemoReader): DemoChatLine[] {
     if (m.protocol === 'teeworlds-0.7') {
       const message = m.message;
       if (message.kind === 'sv_client_info') sevenNames.set(message.clientId, message.name);
-      // 0.7 chat modes: 1 everyone, 2 team, 3 whisper; as 0.6 teams: 0, 1, 2.
-      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : (sevenNames.get(message.clientId) ?? nameAt(message.clientId, m.tick)), team: Math.max(0, message.mode - 1), text: message.message };
+      // 0.7's chat modes (all, team, whisper after none) as 0.6 teams: 0 everyone, 1 team, 2 whisper.
+      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : (sevenNames.get(message.clientId) ?? nameAt(message.clientId, m.tick)), team: Math.max(0, message.mode - seven.Teeworlds07ChatMode.All), text: message.message };
     } else if (m.message.kind === 'sv_chat') {
       const message = m.message;
       line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : nameAt(message.clientId, m.tick), team: message.team, text: message.message };
