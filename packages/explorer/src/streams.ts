@@ -3,7 +3,7 @@
 // compressed chunks (snapshot items, net messages) is built when a node is expanded (`lazy`), so that a large file
 // opens quickly; those nodes carry `decoded` and the byte range of their chunk.
 import { type DemoChunk, type DemoReader, readDemo, snapshotPlayers } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
+import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetFieldDef, type NetMessageDef, netMessageDef, type NetProtocolDef, netValueName, type UnknownNetMessage } from '@twcodec/netmsg';
 import { decodeObject, fieldValueText, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TEEHISTORIAN_UUID, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
 import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
@@ -103,15 +103,21 @@ function netMessageNodes(message: { kind: string } & Record<string, unknown>, de
     start,
     end,
     decoded: true,
-    type: f.type + (f.optional ? ' (optional)' : ''),
-    value: message[f.key] === undefined ? '(absent)' : clip(show(message[f.key]), 200),
+    type: f.type + (f.values ? ` (${f.values.kind} ${f.values.name})` : '') + (f.optional ? ' (optional)' : ''),
+    value: message[f.key] === undefined ? '(absent)' : clip(fieldText(f, message[f.key]), 200),
     description: f.description,
   }));
 }
 
+/** A field's value as text; an enum or flags value with its name(s) from the schema's set (`4 (laser)`). */
+function fieldText(f: NetFieldDef, value: unknown): string {
+  const name = f.values && typeof value === 'number' ? netValueName(f.values, value) : undefined;
+  return name ? `${value} (${name})` : show(value);
+}
+
 function messageSummary(message: { kind: string } & Record<string, unknown>, def: NetMessageDef | undefined): string {
   if (!def) return `unknown id ${(message as unknown as UnknownNetMessage).id}`;
-  return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${show(message[f.key])}`).join(' '));
+  return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${fieldText(f, message[f.key])}`).join(' '));
 }
 
 const peekIndexes = new WeakMap<NetProtocolDef, Map<string, NetMessageDef>>();
