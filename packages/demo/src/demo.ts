@@ -4,6 +4,9 @@ import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type Snaps
 import {
   CHUNKTICKFLAG_KEYFRAME,
   CHUNKTICKFLAG_TICK_COMPRESSED,
+  CHUNKTYPE_DELTA,
+  CHUNKTYPE_MESSAGE,
+  CHUNKTYPE_SNAPSHOT,
   CHUNKTYPEFLAG_TICKMARKER,
   HEADER_SIZE,
   MARKER,
@@ -288,9 +291,9 @@ export class DemoReader {
         if (e instanceof CodecError) throw new DemoError(e.code, e.detail, e.offset, 'chunk.data', { cause: e });
         throw e;
       }
-      if (type === 1) yield { kind: 'snapshot', ints: unpackedInts(), offset, storedSize: size };
-      else if (type === 3) yield { kind: 'delta', ints: unpackedInts(), offset, storedSize: size };
-      else if (type === 2) yield { kind: 'message', data: unpackedBytes(), offset, storedSize: size };
+      if (type === CHUNKTYPE_SNAPSHOT) yield { kind: 'snapshot', ints: unpackedInts(), offset, storedSize: size };
+      else if (type === CHUNKTYPE_DELTA) yield { kind: 'delta', ints: unpackedInts(), offset, storedSize: size };
+      else if (type === CHUNKTYPE_MESSAGE) yield { kind: 'message', data: unpackedBytes(), offset, storedSize: size };
       else throw new DemoError('BAD_CHUNK', `chunk type ${type}`, offset, 'chunk.type');
     }
     this.end = { truncated: false, offset: at };
