@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeDdnet06Message } from '@twcodec/netmsg';
 import { bytesEqual, concatBytes } from '@twcodec/runtime';
 import { Snapshot } from '@twcodec/snapshot';
-import { CodecError, DemoWriter, readDemo, resaveDemo } from './index.js';
+import { CodecError, demoMessages, DemoWriter, readDemo, resaveDemo, stripDemo } from './index.js';
 
 /** Ticks 1..20, a character item that moves every tick, a chat message after the snapshot of ticks 5 and 12. */
 function recorded(): Uint8Array {
@@ -108,5 +108,20 @@ describe("DemoWriter's keyframes: 'bounded', and resaveDemo keeping them where t
     const again = resaveDemo(bounded, { exact: false });
     expect(keyframes(again)).toBe(40);
     expect(snapshotsOf(again)).toEqual(snapshotsOf(interval));
+  });
+});
+
+describe('stripDemo', () => {
+  it('drops the messages named in the demo\'s protocol, by their first int and UUID only', () => {
+    const w = new DemoWriter({ netVersion: '0.6 626fce9a778df4d4', mapName: 'x', mapCrc: '00000000', type: 'server', timestamp: '2026-11-22_10-00-00', mapSha256: '0'.repeat(64) }, undefined);
+    w.snapshot(1, new Snapshot([]));
+    w.message(encodeDdnet06Message({ kind: 'sv_chat', team: 0, clientId: -1, message: 'hello' }));
+    w.message(encodeDdnet06Message({ kind: 'sv_broadcast', message: 'stay' }));
+    w.message(encodeDdnet06Message({ kind: 'sv_kill_msg_team', team: 1, first: 2 }));
+    const bytes = w.finish();
+    const kinds = (demo: Uint8Array) => [...demoMessages(readDemo(demo))].map((m) => m.message.kind);
+    expect(kinds(bytes)).toEqual(['sv_chat', 'sv_broadcast', 'sv_kill_msg_team']);
+    expect(kinds(stripDemo(bytes, { dropMessages: ['sv_chat', 'sv_kill_msg_team'] }))).toEqual(['sv_broadcast']);
+    expect(() => stripDemo(bytes, { dropMessages: ['sv_nothing'] })).toThrow(CodecError);
   });
 });

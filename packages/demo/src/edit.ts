@@ -1,4 +1,5 @@
-import { SERVER_TICK_SPEED } from '@twcodec/netmsg';
+import { netMessageDef, netMessageFirstInt, type NetProtocolDef, SERVER_TICK_SPEED } from '@twcodec/netmsg';
+import { ByteReader, uuidFromBytes } from '@twcodec/runtime';
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
 import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
@@ -197,17 +198,45 @@ export function sliceDemo(bytes: Uint8Array, options: SliceOptions = {}): Uint8A
 export interface StripOptions extends DemoWriterOptions {
   /** Drop the messages this says to drop (given each message's packed bytes). */
   dropMessage?: (data: Uint8Array) => boolean;
+  /**
+   * Drop the messages of these names in the demo's protocol (its net version's message table: `sv_chat` is
+   * the chat of 0.6/DDNet and of 0.7 demos alike).
+   */
+  dropMessages?: readonly string[];
   /** Drop the embedded map (the demo then names the map by name, CRC and SHA-256 only). */
   dropMap?: boolean;
 }
 
-/** The demo written again without the messages `dropMessage` picks and, with `dropMap`, without its map. */
+/** The demo written again without the messages `dropMessage` / `dropMessages` pick and, with `dropMap`, without its map. */
 export function stripDemo(bytes: Uint8Array, options: StripOptions = {}): Uint8Array {
   const reader = readDemo(bytes);
+  const named = options.dropMessages?.length ? messageMatcher(reader.protocol.messages, options.dropMessages) : undefined;
   const writer = new DemoWriter(headerOf(reader), options.dropMap ? undefined : reader.map, options);
   for (const e of demoEvents(reader, options.protocol)) {
     if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot);
-    else if (!options.dropMessage?.(e.data)) writer.message(e.data);
+    else if (!options.dropMessage?.(e.data) && !named?.(e.data)) writer.message(e.data);
   }
   return writer.finish();
+}
+
+/**
+ * Whether a message's packed bytes are one of the named messages of `table`, from its first int (and the UUID
+ * after it, for DDNet's UUID messages) only: the rest is not decoded.
+ */
+function messageMatcher(table: NetProtocolDef, names: readonly string[]): (data: Uint8Array) => boolean {
+  const keys = new Set<string>();
+  for (const name of names) {
+    const def = netMessageDef(table, name);
+    if (!def) throw new DemoError('UNKNOWN_MESSAGE', `${table.protocol} has no message ${name}`, -1, 'dropMessages');
+    keys.add(def.uuid ? `${netMessageFirstInt(def)}:${def.uuid}` : String(netMessageFirstInt(def)));
+  }
+  return (data) => {
+    try {
+      const r = new ByteReader(data);
+      const first = r.readVarInt();
+      return keys.has(String(first)) || ((first >> 1) === 0 && r.remaining >= 16 && keys.has(`${first}:${uuidFromBytes(r.readBytes(16))}`));
+    } catch {
+      return false;
+    }
+  };
 }
