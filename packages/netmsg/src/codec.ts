@@ -270,6 +270,24 @@ export function netMessageFirstInt(def: Pick<NetMessageDef, 'id' | 'system' | 'u
   return ((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0);
 }
 
+/**
+ * The schema entry of the message in `bytes` from its first int (and, for id 0, the UUID after it) alone,
+ * without reading its fields: what a list of many messages shows before any is decoded. `id` is the message
+ * id (-1 when the first int does not read).
+ */
+export function peekNetMessage(protocol: NetProtocolDef, bytes: Uint8Array): { def: NetMessageDef | undefined; id: number } {
+  try {
+    const r = new ByteReader(bytes);
+    const msg = r.readVarInt('id');
+    const index = indexOf(protocol);
+    const uuid = msg >> 1 === NETMSG_EX && r.remaining >= 16 ? uuidFromBytes(r.readBytes(16, 'uuid')) : undefined;
+    const reading = uuid ? index.byUuid.get(`${msg & 1}${uuid}`) : msg >= 0 && msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
+    return { def: reading?.def, id: msg >> 1 };
+  } catch {
+    return { def: undefined, id: -1 };
+  }
+}
+
 /** The schema entry of a message name, or undefined. */
 export function netMessageDef(protocol: NetProtocolDef, name: string): NetMessageDef | undefined {
   return indexOf(protocol).byName.get(name);
@@ -572,29 +590,4 @@ function writeField(w: ByteWriter, f: NetFieldDef, v: unknown, path: string): vo
       for (const x of v as unknown[]) writeField(w, { ...f, type: 'string' }, x, path);
       return;
   }
-}
-
-/** Cleans text as DDNet's unpacker does for the field's rule (see SanitizeRule). */
-export function sanitizeNetString(text: string, rule: SanitizeRule): string {
-  if (rule === 'none') return text;
-  // eslint-disable-next-line no-control-regex
-  let out = rule === 'sanitize' ? text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, ' ') : text.replace(/[\x00-\x1f]/g, ' ');
-  if (rule === 'strict') out = out.replace(/^[ \t\n\r]+/, '');
-  return out;
-}
-
-/**
- * The name of a value of an enum set, or for a flag set the names of its bits joined with `|` ('' for 0);
- * undefined when the set has no such value (or the value has a bit the set does not name).
- */
-export function netValueName(set: NetValueSet, value: number): string | undefined {
-  if (set.kind === 'enum') return set.values.find((v) => v.value === value)?.name;
-  const names: string[] = [];
-  let rest = value;
-  for (const v of set.values) {
-    if ((value & v.value) === 0) continue;
-    names.push(v.name);
-    rest &= ~v.value;
-  }
-  return rest === 0 ? names.join('|') : undefined;
 }

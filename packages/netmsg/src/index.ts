@@ -14,11 +14,11 @@ export {
   NetMessageError,
   type NetProtocolDef,
   type NetValueSet,
-  netValueName,
+  peekNetMessage,
   type SanitizeRule,
-  sanitizeNetString,
   type UnknownNetMessage,
 } from './codec.js';
+export { netValueName, sanitizeNetString } from './values.js';
 export * from './generated/ddnet-0.6.gen.js';
 // 0.7's message interfaces share names with 0.6's (SvChatMessage...): they live in the `seven` namespace.
 export * as seven from './generated/teeworlds-0.7.gen.js';

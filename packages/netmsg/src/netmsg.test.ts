@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, SERVER_TICK_SPEED, seven, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, peekNetMessage, SERVER_TICK_SPEED, seven, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -153,6 +153,13 @@ describe('schema errata checked against DDNet (issue 26)', () => {
     expect(netMessageDef(TEEWORLDS_0_7_MESSAGES, 'sv_chat')!.fields[0]!.values?.name).toBe('chat_mode');
     // A message decodes to numbers: what it holds, whatever the enum names.
     expect(decodeDdnet06Message(pack(4 << 1, 1, 2, Ddnet06Weapon.Laser, 0))).toMatchObject({ kind: 'sv_kill_msg', weapon: 4 });
+  });
+  it('tells a message from its first int and UUID without reading its fields', () => {
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, pack(3 << 1, 0xff)).def?.name).toBe('sv_chat');
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, pack(0, uuidToBytes(uuidFromName('killmsgteam@netmsg.ddnet.tw')))).def?.name).toBe('sv_kill_msg_team');
+    expect(peekNetMessage(TEEWORLDS_0_7_MESSAGES, pack(18 << 1)).def?.name).toBe('sv_client_info');
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, pack(99 << 1))).toEqual({ def: undefined, id: 99 });
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, new Uint8Array(0))).toEqual({ def: undefined, id: -1 });
   });
   it('exports the numbers code needs besides the messages', () => {
     expect(SERVER_TICK_SPEED).toBe(50);
