@@ -4,7 +4,8 @@
 // @twcodec/netmsg's field readers in schema order) and typed decode/encode functions; framing, optional
 // fields, the checks and the errors are in the codec (codec.ts).
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, namedValues, str, generatedText } from '../shared/emit.js';
+import { valueSetLiteral } from '../snapshot/objects.js';
 import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema, NetValueSetSchema } from './load.js';
 import { camel, pascal } from '../shared/names.js';
 
@@ -15,7 +16,6 @@ const enumsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_')
 const packedIdsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKED_MSG_IDS`;
 /** The named constants of a set, as @twcodec/snapshot names them too (Ddnet06Weapon.Hammer). */
 const setConstName = (set: NetValueSetSchema) => `${pascal(set.protocol.replace(/[.-]/g, '_'))}${pascal(set.name)}`;
-const setLiteral = (set: NetValueSetSchema) => `{ name: ${str(set.name)}, kind: ${str(set.kind)}, values: [${set.values.map((v) => `{ name: ${str(v.name)}, value: ${v.value} }`).join(', ')}] }`;
 const setValuesText = (set: NetValueSetSchema) => set.values.map((v) => `${v.value} ${v.name}`).join(', ');
 
 /** The sets the protocol's own messages name, once each, in the order of first use. */
@@ -79,7 +79,7 @@ function tableEntry(p: NetProtocolSchema, m: NetMessageSchema): string {
     if (f.counts) parts.push(`counts: [${f.counts.join(', ')}]`);
     if (f.nonempty) parts.push('nonempty: true');
     // A set of this protocol by its name in the enums table; one of another (a message uuid_messages_from takes) as it is.
-    if (f.values) parts.push(`values: ${f.values.protocol === p.protocol ? `${enumsConst(p)}.${f.values.name}` : setLiteral(f.values)}`);
+    if (f.values) parts.push(`values: ${f.values.protocol === p.protocol ? `${enumsConst(p)}.${f.values.name}` : valueSetLiteral(f.values)}`);
     return `{ ${parts.join(', ')} }`;
   });
   const head = [`name: ${str(m.name)}`, `system: ${m.system}`, `id: ${m.id}`];
@@ -165,13 +165,9 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   ];
   for (const c of p.constants) statements.push(exportedConst(c.name.toUpperCase(), undefined, `${c.description} (${p.file})`, String(c.value)));
   for (const set of sets) {
-    const name = setConstName(set);
-    statements.push(
-      exportedConst(name, undefined, `The ${set.kind === 'flags' ? 'bits' : 'values'} of ${set.protocol}'s ${set.name}${set.ddnet ? ` (DDNet's ${set.ddnet}_*)` : ''}, from schemas/snapshot/${set.protocol}.yaml, as fields of ${p.protocol} messages hold them.`, listInitializer('{', set.values.map((v) => `${pascal(v.name)}: ${v.value},`), '} as const')),
-      { kind: StructureKind.TypeAlias, name, isExported: true, type: `(typeof ${name})[keyof typeof ${name}]` },
-    );
+    statements.push(...namedValues(setConstName(set), `The ${set.kind === 'flags' ? 'bits' : 'values'} of ${set.protocol}'s ${set.name}${set.ddnet ? ` (DDNet's ${set.ddnet}_*)` : ''}, from schemas/snapshot/${set.protocol}.yaml, as fields of ${p.protocol} messages hold them.`, set.values));
   }
-  if (sets.length) statements.push(exportedConst(enumsConst(p), undefined, `The enums and flag sets fields of ${p.protocol} messages name (NetFieldDef.values), by name.`, listInitializer('{', sets.map((set) => `${set.name}: ${setLiteral(set)},`), '} as const satisfies Record<string, NetValueSet>')));
+  if (sets.length) statements.push(exportedConst(enumsConst(p), undefined, `The enums and flag sets fields of ${p.protocol} messages name (NetFieldDef.values), by name.`, listInitializer('{', sets.map((set) => `${set.name}: ${valueSetLiteral(set)},`), '} as const satisfies Record<string, NetValueSet>')));
   const numbered = p.messages.filter((m) => !m.uuid);
   statements.push(
     exportedConst(
