@@ -151,9 +151,12 @@ function demo(bytes) {
 /** Net messages (both protocols): a message that decodes encodes back to its bytes; lenient decoding never refuses. */
 function netmsg(bytes) {
   for (const [decode, encode, name] of [[decodeDdnet06Message, encodeDdnet06Message, 'ddnet-0.6'], [decodeTeeworlds07Message, encodeTeeworlds07Message, 'teeworlds-0.7']]) {
-    const m = refusing(() => decode(bytes));
-    if (m) check(equalBytes(encode(m), bytes), `netmsg: a decoded ${name} message does not encode back to its bytes`);
-    if (bytes.length) check(equalBytes(encode(decode(bytes, { lenient: true })), bytes), `netmsg: a lenient ${name} decode does not encode back`);
+    // As a demo chunk (padded), as a packet's or teehistorian record's message (not), and by its length.
+    for (const padded of [undefined, true, false]) {
+      const m = refusing(() => decode(bytes, { padded }));
+      if (m) check(equalBytes(encode(m), bytes), `netmsg: a decoded ${name} message (padded: ${padded}) does not encode back to its bytes`);
+      if (bytes.length) check(equalBytes(encode(decode(bytes, { lenient: true, padded })), bytes), `netmsg: a lenient ${name} decode (padded: ${padded}) does not encode back`);
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Datafile } from '@twcodec/datafile';
 import { ByteReader, decodeI32String } from '@twcodec/runtime';
 import { decodeGroupItem, readMap } from '@twcodec/map';
-import { readTeehistorian } from '@twcodec/teehistorian';
+import { readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
 import { DDNET_0_6, snapshotObjects } from '@twcodec/snapshot';
@@ -60,7 +60,7 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
   const bytes = fixture('teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
   const reader = readTeehistorian(bytes);
   const messages = [...reader].slice(0, 6);
-  out.push('## Teehistorian', '', '`fixtures/teehistorian/ctf2_….teehistorian`: the UUID of `teehistorian@ddnet.tw` and the start of the JSON header:', '', hex(bytes, 0, 48), '');
+  out.push('## Teehistorian', '', `\`fixtures/teehistorian/ctf2_….teehistorian\`: the UUID of \`${TEEHISTORIAN_UUID_NAME}\` and the start of the JSON header:`, '', hex(bytes, 0, 48), '');
   const first = messages[0].offset;
   const end = messages[5].offset + 8;
   out.push(`The first messages, from byte ${first}:`, '', hex(bytes, first, end), '', table(messages.map((m) => {

@@ -1,14 +1,14 @@
 // Regression tests for hostile teehistorian input a fuzzing campaign found (issue 17); inputs generated here.
 import { describe, expect, it } from 'vitest';
 import { CodecError } from '@twcodec/datafile';
-import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/runtime';
+import { ByteWriter, uuidToBytes } from '@twcodec/runtime';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../cli-run.js';
-import { decodeClientMessage, readTeehistorian, readTeehistorianStream, scanTeehistorianStream, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
+import { decodeClientMessage, readTeehistorian, readTeehistorianStream, scanTeehistorianStream, TEEHISTORIAN_UUID, type TeehistorianMessage, writeTeehistorian } from '@twcodec/teehistorian';
 
-const THEADER = uuidToBytes(uuidFromName('teehistorian@ddnet.tw'));
+const THEADER = uuidToBytes(TEEHISTORIAN_UUID);
 
 function fileOf(headerJson: Uint8Array, body: Uint8Array): Uint8Array {
   const out = new Uint8Array(16 + headerJson.length + 1 + body.length);

@@ -100,5 +100,5 @@ export function demoSlice(bytes: Uint8Array, flags: Record<string, boolean | str
 }
 
 export function demoStrip(bytes: Uint8Array, options: { chat: boolean; map: boolean }): Uint8Array {
-  return stripDemo(bytes, { dropChat: options.chat, dropMap: options.map });
+  return stripDemo(bytes, { dropMessages: options.chat ? ['sv_chat'] : [], dropMap: options.map });
 }

@@ -2,13 +2,15 @@
  * What a file looks like from its first bytes, to say more than "bad magic" when a command gets the wrong
  * kind of file (a PNG given to `map info`, a demo given to `teehistorian dump`).
  */
+// The constants module imports nothing at run time: sniffing loads no codec package (startup.test.ts).
+import { TEEHISTORIAN_UUID } from '@twcodec/teehistorian/constants';
 
 // Magic numbers checked against the formats' own definitions: datafile "DATA"/"ATAD" (DDNet
 // src/engine/shared/datafile.cpp), "TWDEMO\0" (src/engine/shared/demo.cpp), the teehistorian header UUID
-// 699db17b-8efb-34ff-b1d8-da6f60c15dd1 (src/engine/shared/teehistorian.cpp); PNG, gzip, zip, ELF, PDF from
+// (TEEHISTORIAN_UUID, from schemas/teehistorian/core.yaml); PNG, gzip, zip, ELF, PDF from
 // their specifications; pcap (a1b2c3d4, a1b23c4d for nanoseconds, either byte order) and pcapng (0a0d0d0a)
 // from draft-ietf-opsawg-pcap and -pcapng, as @twcodec/net's pcap.ts reads them.
-const TEEHISTORIAN_UUID = [0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1];
+const TEEHISTORIAN_MAGIC = Array.from(TEEHISTORIAN_UUID.replace(/-/g, '').match(/../g)!, (hex) => parseInt(hex, 16));
 
 const PCAP_MAGICS = [
   [0xa1, 0xb2, 0xc3, 0xd4],
@@ -27,7 +29,7 @@ export function sniff(head: Uint8Array): string {
   if (head.length === 0) return 'an empty file';
   if (startsWith(head, 'DATA') || startsWith(head, 'ATAD')) return 'a Teeworlds datafile (map)';
   if (startsWith(head, 'TWDEMO\0')) return 'a Teeworlds demo';
-  if (startsWith(head, TEEHISTORIAN_UUID)) return 'a DDNet teehistorian file';
+  if (startsWith(head, TEEHISTORIAN_MAGIC)) return 'a DDNet teehistorian file';
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47])) return 'a PNG image';
   if (PCAP_MAGICS.some((m) => startsWith(head, m))) return 'a network capture (pcap)';
   if (startsWith(head, [0x0a, 0x0d, 0x0d, 0x0a])) return 'a network capture (pcapng)';
@@ -55,7 +57,7 @@ export const EXPECTED_INPUT: Record<string, string> = {
   datafile: 'a Teeworlds datafile (starts with DATA or ATAD)',
   map: 'a Teeworlds map (a datafile: starts with DATA or ATAD)',
   demo: 'a Teeworlds demo (starts with TWDEMO)',
-  teehistorian: 'a DDNet teehistorian file (starts with its 16-byte UUID 699db17b-...)',
+  teehistorian: `a DDNet teehistorian file (starts with its 16-byte UUID ${TEEHISTORIAN_UUID.slice(0, 8)}-...)`,
   // The net commands that read a file (net pcap, net demo) read captures; the others take HOST:PORT.
   net: 'a pcap or pcapng capture (tcpdump -w, Wireshark)',
 };

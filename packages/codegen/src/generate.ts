@@ -54,7 +54,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   const snapshotOut = options.snapshotOut ?? join(options.root, 'packages', 'snapshot', 'src', 'generated');
   const snapshot = loadSnapshotSchemas(schemas, options.root);
   const netOut = options.netOut ?? join(options.root, 'packages', 'netmsg', 'src', 'generated');
-  const net = loadNetSchemas(schemas, options.root);
+  const net = loadNetSchemas(schemas, options.root, snapshot);
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);

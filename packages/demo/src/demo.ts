@@ -5,10 +5,14 @@ import { applyDelta, DDNET_0_6, itemKey, Snapshot, type SnapshotItem, type Snaps
 import {
   CHUNKTICKFLAG_KEYFRAME,
   CHUNKTICKFLAG_TICK_COMPRESSED,
+  CHUNKTYPE_DELTA,
+  CHUNKTYPE_MESSAGE,
+  CHUNKTYPE_SNAPSHOT,
   CHUNKTYPEFLAG_TICKMARKER,
   HEADER_SIZE,
   MARKER,
   MAX_CHUNK_DATA,
+  MAX_TIMELINE_MARKERS,
   SHA256_EXTENSION,
   TIMELINE_SIZE,
   VERSION_TICK_COMPRESSION,
@@ -210,7 +214,7 @@ export class DemoReader {
     let timelinePadding: Uint8Array | undefined;
     if (version > 3) {
       if (bytes.length < at + TIMELINE_SIZE) throw new DemoError('TRUNCATED', 'timeline markers cut off', bytes.length, 'header.timeline');
-      const num = Math.max(0, Math.min(64, view.getInt32(at, false)));
+      const num = Math.max(0, Math.min(MAX_TIMELINE_MARKERS, view.getInt32(at, false)));
       for (let i = 0; i < num; i++) timelineMarkers.push(view.getInt32(at + 4 + i * 4, false));
       const unused = bytes.subarray(at + 4 + num * 4, at + TIMELINE_SIZE);
       if (unused.some((b) => b !== 0)) timelinePadding = unused.slice();
@@ -288,9 +292,9 @@ export class DemoReader {
         if (e instanceof CodecError) throw new DemoError(e.code, e.detail, e.offset, 'chunk.data', { cause: e });
         throw e;
       }
-      if (type === 1) yield { kind: 'snapshot', ints: unpackedInts(), offset, storedSize: size };
-      else if (type === 3) yield { kind: 'delta', ints: unpackedInts(), offset, storedSize: size };
-      else if (type === 2) yield { kind: 'message', data: unpackedBytes(), offset, storedSize: size };
+      if (type === CHUNKTYPE_SNAPSHOT) yield { kind: 'snapshot', ints: unpackedInts(), offset, storedSize: size };
+      else if (type === CHUNKTYPE_DELTA) yield { kind: 'delta', ints: unpackedInts(), offset, storedSize: size };
+      else if (type === CHUNKTYPE_MESSAGE) yield { kind: 'message', data: unpackedBytes(), offset, storedSize: size };
       else throw new DemoError('BAD_CHUNK', `chunk type ${type}`, offset, 'chunk.type');
     }
     this.end = { truncated: false, offset: at };

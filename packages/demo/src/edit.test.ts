@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeDdnet06Message } from '@twcodec/netmsg';
 import { bytesEqual, concatBytes } from '@twcodec/runtime';
 import { Snapshot } from '@twcodec/snapshot';
-import { CodecError, DemoWriter, readDemo, resaveDemo } from './index.js';
+import { CodecError, demoMessages, DemoWriter, readDemo, resaveDemo, stripDemo } from './index.js';
 
 /** Ticks 1..20, a character item that moves every tick, a chat message after the snapshot of ticks 5 and 12. */
 function recorded(): Uint8Array {
@@ -112,15 +112,30 @@ describe("DemoWriter's keyframes: 'bounded', and resaveDemo keeping them where t
 });
 
 describe('stripDemo and demoInfo (moved from the CLI: issue 37)', () => {
-  it('dropChat drops the chat lines demoChat reads, by the message table of the demo, and nothing else', async () => {
+  it('dropMessages: [sv_chat] drops the chat lines demoChat reads, by the message table of the demo, and nothing else', async () => {
     const { demoChat, demoInfo, demoTickAt, stripDemo } = await import('./index.js');
     const bytes = recorded();
     expect(demoChat(readDemo(bytes)).map((l) => l.text)).toEqual(['at 5', 'at 12']);
-    const stripped = stripDemo(bytes, { dropChat: true });
+    const stripped = stripDemo(bytes, { dropMessages: ['sv_chat'] });
     expect(demoChat(readDemo(stripped))).toEqual([]);
     expect(demoInfo(stripped).chunks).toMatchObject({ message: 0, snapshot: demoInfo(bytes).chunks.snapshot, delta: demoInfo(bytes).chunks.delta });
     expect(demoInfo(bytes)).toMatchObject({ protocol: 'ddnet-0.6', ticks: { first: 1, last: 20, span: 20, markers: 20, snapshots: 20 }, chunks: { message: 2 } });
     // The server's tick rate: 50 ticks a second from the first tick.
     expect(demoTickAt(bytes, 0.1)).toBe(6);
+  });
+});
+
+describe('stripDemo', () => {
+  it('drops the messages named in the demo\'s protocol, by their first int and UUID only', () => {
+    const w = new DemoWriter({ netVersion: '0.6 626fce9a778df4d4', mapName: 'x', mapCrc: '00000000', type: 'server', timestamp: '2026-11-22_10-00-00', mapSha256: '0'.repeat(64) }, undefined);
+    w.snapshot(1, new Snapshot([]));
+    w.message(encodeDdnet06Message({ kind: 'sv_chat', team: 0, clientId: -1, message: 'hello' }));
+    w.message(encodeDdnet06Message({ kind: 'sv_broadcast', message: 'stay' }));
+    w.message(encodeDdnet06Message({ kind: 'sv_kill_msg_team', team: 1, first: 2 }));
+    const bytes = w.finish();
+    const kinds = (demo: Uint8Array) => [...demoMessages(readDemo(demo))].map((m) => m.message.kind);
+    expect(kinds(bytes)).toEqual(['sv_chat', 'sv_broadcast', 'sv_kill_msg_team']);
+    expect(kinds(stripDemo(bytes, { dropMessages: ['sv_chat', 'sv_kill_msg_team'] }))).toEqual(['sv_broadcast']);
+    expect(() => stripDemo(bytes, { dropMessages: ['sv_nothing'] })).toThrow(CodecError);
   });
 });

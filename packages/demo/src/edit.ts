@@ -1,4 +1,5 @@
-import { decodeNetMessage } from '@twcodec/netmsg';
+import { netMessageDef, netMessageFirstInt, type NetProtocolDef, SERVER_TICK_SPEED } from '@twcodec/netmsg';
+import { ByteReader, uuidFromBytes } from '@twcodec/runtime';
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
 import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
@@ -170,7 +171,8 @@ export function sliceDemo(bytes: Uint8Array, options: SliceOptions = {}): Uint8A
   if (from > to) throw new DemoError('BAD_RANGE', `slice from tick ${from} to ${to}`, -1, 'slice');
   const markers: number[] = [];
   for (const t of reader.header.timelineMarkers) {
-    if (t >= from && t <= to && (markers.length === 0 || t - markers.at(-1)! >= 50)) markers.push(t);
+    // At most one marker a second, as DDNet's recorder adds them (demo.cpp, CDemoRecorder::AddDemoMarker).
+    if (t >= from && t <= to && (markers.length === 0 || t - markers.at(-1)! >= SERVER_TICK_SPEED)) markers.push(t);
   }
   const writer = new DemoWriter({ ...headerOf(reader), length: undefined, timelineMarkers: markers, timelinePadding: undefined }, reader.map, options);
   let kept = 0;
@@ -196,33 +198,43 @@ export function sliceDemo(bytes: Uint8Array, options: SliceOptions = {}): Uint8A
 export interface StripOptions extends DemoWriterOptions {
   /** Drop the messages this says to drop (given each message's packed bytes). */
   dropMessage?: (data: Uint8Array) => boolean;
-  /** Drop the chat messages (sv_chat of the demo's protocol: the lines demoChat reads). */
-  dropChat?: boolean;
+  /**
+   * Drop the messages of these names in the demo's protocol (its net version's message table: `sv_chat` is
+   * the chat of 0.6/DDNet and of 0.7 demos alike).
+   */
+  dropMessages?: readonly string[];
   /** Drop the embedded map (the demo then names the map by name, CRC and SHA-256 only). */
   dropMap?: boolean;
 }
 
-/**
- * The demo written again without the messages `dropMessage` picks, without chat with `dropChat`, and with
- * `dropMap` without its map.
- */
+/** The demo written again without the messages `dropMessage` / `dropMessages` pick and, with `dropMap`, without its map. */
 export function stripDemo(bytes: Uint8Array, options: StripOptions = {}): Uint8Array {
   const reader = readDemo(bytes);
+  const named = options.dropMessages?.length ? messageMatcher(reader.protocol.messages, options.dropMessages) : undefined;
   const writer = new DemoWriter(headerOf(reader), options.dropMap ? undefined : reader.map, options);
-  const isChat = options.dropChat ? messageOfKind(reader, 'sv_chat') : () => false;
   for (const e of demoEvents(reader, options.protocol)) {
     if (e.kind === 'snapshot') writer.snapshot(e.tick, e.snapshot);
-    else if (!isChat(e.data) && !options.dropMessage?.(e.data)) writer.message(e.data);
+    else if (!options.dropMessage?.(e.data) && !named?.(e.data)) writer.message(e.data);
   }
   return writer.finish();
 }
 
-/** Whether a packed message is the message `name` of the demo's protocol (decoded by its table; an unreadable one is none). */
-function messageOfKind(reader: DemoReader, name: string): (data: Uint8Array) => boolean {
-  const table = reader.protocol.messages;
+/**
+ * Whether a message's packed bytes are one of the named messages of `table`, from its first int (and the UUID
+ * after it, for DDNet's UUID messages) only: the rest is not decoded.
+ */
+function messageMatcher(table: NetProtocolDef, names: readonly string[]): (data: Uint8Array) => boolean {
+  const keys = new Set<string>();
+  for (const name of names) {
+    const def = netMessageDef(table, name);
+    if (!def) throw new DemoError('UNKNOWN_MESSAGE', `${table.protocol} has no message ${name}`, -1, 'dropMessages');
+    keys.add(def.uuid ? `${netMessageFirstInt(def)}:${def.uuid}` : String(netMessageFirstInt(def)));
+  }
   return (data) => {
     try {
-      return decodeNetMessage(table, data, { lenient: true }).kind === name;
+      const r = new ByteReader(data);
+      const first = r.readVarInt();
+      return keys.has(String(first)) || ((first >> 1) === 0 && r.remaining >= 16 && keys.has(`${first}:${uuidFromBytes(r.readBytes(16))}`));
     } catch {
       return false;
     }

@@ -18,6 +18,7 @@ export const DEMO_ERROR_CODES = {
   CHUNK_TOO_LARGE: 'chunk data larger than a demo chunk holds',
   FINISHED: 'writing to a demo writer that has finished',
   BAD_RANGE: 'a slice range without a recorded tick',
+  UNKNOWN_MESSAGE: 'stripDemo was asked to drop a message its protocol does not have',
   NOT_LOSSLESS: 'a demo that resaveDemo would not write back byte for byte',
 } as const satisfies Record<string, string>;
 

@@ -3,7 +3,9 @@
 export { DemoError, type DemoChunk, type DemoEnd, type DemoHeader, type DemoProtocol, type DemoProtocolName, demoProtocolOf, type DemoReadOptions, DemoReader, type DemoSnapshot, readDemo, unpackChunk } from './demo.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeClientInfo, type DemoChatLine, demoChat, type DemoMessage, demoMessages, type DemoPlayer, type DemoPlayerInfo, type DemoPlayerInfo06, type DemoPlayerInfo07, demoPlayers, snapshotPlayers } from './messages.js';
-export { DEMO_KEYFRAME_INTERVAL, type DemoWriteHeader, DemoWriter, type DemoWriterOptions, SERVER_TICK_SPEED } from './writer.js';
+export { DEMO_KEYFRAME_INTERVAL, type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
+// The server's tick rate (ticks a second), from the net-message schemas: demo ticks are server ticks.
+export { SERVER_TICK_SPEED } from '@twcodec/netmsg';
 export { type DemoInfo, demoInfo, demoTickAt } from './info.js';
 export { type DemoEvent, demoEvents, resaveDemo, type ResaveOptions, sliceDemo, type SliceOptions, stripDemo, type StripOptions } from './edit.js';
 // Errors: DemoError's codes, and the runtime's base class of every error thrown for bad input.

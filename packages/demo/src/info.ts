@@ -1,6 +1,6 @@
 // What a demo holds at a glance (`twcodec demo info`): header, tick range and chunk counts, read up to a cut.
 import { type DemoChunk, type DemoEnd, type DemoHeader, type DemoProtocolName, readDemo } from './demo.js';
-import { SERVER_TICK_SPEED } from './writer.js';
+import { SERVER_TICK_SPEED } from '@twcodec/netmsg';
 
 export interface DemoInfo {
   fileSize: number;

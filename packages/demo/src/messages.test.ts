@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
+import { Snapshot } from '@twcodec/snapshot';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
-import { demoChat, demoMessages, demoPlayers, readDemo } from './index.js';
+import { demoChat, demoMessages, demoPlayers, DemoWriter, readDemo } from './index.js';
 
 const clientDemo = () => readBytes(join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo'));
 
@@ -37,5 +38,19 @@ describe('demo messages', () => {
     // The fixture has only well-formed messages: strict and lenient agree.
     const demo = readDemo(clientDemo());
     expect([...demoMessages(demo, { strict: true })].length).toBe([...demoMessages(demo)].length);
+  });
+
+  it('decodes an optional last field the server left out as absent, the chunk padding in trailing (issue 37)', () => {
+    // sv_race_finish of a server from before record_server: 22 bytes, which the recorder pads with 2 zeros.
+    const older = encodeDdnet06Message({ kind: 'sv_race_finish', clientId: 1, time: 3000, diff: -20, recordPersonal: true });
+    expect(older.length % 4).toBe(2);
+    const w = new DemoWriter({ netVersion: '0.6 626fce9a778df4d4', mapName: 'x', mapCrc: '00000000', type: 'server', timestamp: '2026-11-22_10-00-00', mapSha256: '0'.repeat(64) }, undefined);
+    w.snapshot(100, new Snapshot([]));
+    w.message(older);
+    const demo = readDemo(w.finish());
+    const [m] = [...demoMessages(demo)];
+    expect(m?.message).toEqual({ kind: 'sv_race_finish', clientId: 1, time: 3000, diff: -20, recordPersonal: true, trailing: new Uint8Array(2) });
+    const chunk = [...demo.chunks()].find((c) => c.kind === 'message');
+    expect(chunk?.kind === 'message' && encodeDdnet06Message(m!.message as Parameters<typeof encodeDdnet06Message>[0])).toEqual(chunk?.kind === 'message' && chunk.data);
   });
 });

@@ -1,7 +1,7 @@
 // The net messages a demo records (message chunks), decoded with @twcodec/netmsg's generated tables, and
 // what users want from them together with the snapshots: who was called what, and who said what.
 import { CodecError, decodeI32String, deepEqual } from '@twcodec/runtime';
-import { decodeNetMessage, type Ddnet06Message, type Ddnet06MessageOf, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { decodeNetMessage, type Ddnet06Message, type Ddnet06MessageOf, type Teeworlds07Message, Teeworlds07ChatMode, type UnknownNetMessage } from '@twcodec/netmsg';
 import { DDNET_0_6, type Ddnet06Objects, type ObjectView, Snapshot, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { DemoError, type DemoProtocol, type DemoReader } from './demo.js';
 
@@ -38,7 +38,7 @@ export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = 
     if (chunk.kind !== 'message') continue;
     let message: Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     try {
-      message = decodeNetMessage(table, chunk.data, { lenient: !options.strict }) as Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
+      message = decodeNetMessage(table, chunk.data, { lenient: !options.strict, padded: true }) as Ddnet06Message | Teeworlds07Message | UnknownNetMessage;
     } catch (e) {
       if (e instanceof CodecError) throw new DemoError(e.code, e.detail, chunk.offset, `message.${e.path}`, { cause: e });
       throw e;
@@ -99,8 +99,9 @@ const CLIENT_INFO_06 = DDNET_0_6.items.find((t) => t.name === 'client_info')!;
 function playerOf06(view: ObjectView<Ddnet06Objects['client_info']>): DemoPlayerInfo06 {
   return { clientId: view.item.id, name: view.name, clan: view.clan, country: view.country, skin: view.skin, useCustomColor: view.useCustomColor, colorBody: view.colorBody, colorFeet: view.colorFeet };
 }
-// The size of one packed skin part name in de_client_info's skin_part_names (6 names, see the schema's field).
-const SKIN_PART_INTS = 6;
+// de_client_info's skin_part_names holds `strings` packed names of the same width (its schema's field).
+const SKIN_PART_NAMES = TEEWORLDS_0_7.items.find((t) => t.name === 'de_client_info')!.fields.find((f) => f.name === 'skin_part_names')!;
+const SKIN_PART_INTS = SKIN_PART_NAMES.ints / SKIN_PART_NAMES.strings!;
 
 /** The client-info items of one snapshot (0.6 `client_info`, 0.7 `de_client_info`), as players, in the demo's protocol. */
 export function* snapshotPlayers(snapshot: Snapshot, protocol: DemoProtocol): Generator<DemoPlayerInfo> {
@@ -206,8 +207,8 @@ export function demoChat(demo: DemoReader): DemoChatLine[] {
     if (m.protocol === 'teeworlds-0.7') {
       const message = m.message;
       if (message.kind === 'sv_client_info') sevenNames.set(message.clientId, message.name);
-      // 0.7 chat modes: 1 everyone, 2 team, 3 whisper; as 0.6 teams: 0, 1, 2.
-      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : (sevenNames.get(message.clientId) ?? nameAt(message.clientId, m.tick)), team: Math.max(0, message.mode - 1), text: message.message };
+      // 0.7's chat modes (all, team, whisper after none) as 0.6 teams: 0 everyone, 1 team, 2 whisper.
+      if (message.kind === 'sv_chat') line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : (sevenNames.get(message.clientId) ?? nameAt(message.clientId, m.tick)), team: Math.max(0, message.mode - Teeworlds07ChatMode.All), text: message.message };
     } else if (m.message.kind === 'sv_chat') {
       const message = m.message;
       line = { tick: m.tick, clientId: message.clientId, name: message.clientId < 0 ? undefined : nameAt(message.clientId, m.tick), team: message.team, text: message.message };

@@ -1,5 +1,6 @@
 import { CodecError, concatBytes, encodeUtf8, packVarInt, uuidToBytes } from '@twcodec/runtime';
 import type { DemoErrorCode } from './error-codes.js';
+import { SERVER_TICK_SPEED } from '@twcodec/netmsg';
 import { createDelta, type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { teeworldsHuffman } from './huffman.js';
 import { DemoError, demoProtocolOf } from './demo.js';
@@ -20,7 +21,6 @@ import {
 
 // Recording rules checked against DDNet's src/engine/shared/demo.cpp (CDemoRecorder, master 28baa427, the
 // same as 16.4 in what is written): keyframes, tick markers, chunk framing and the header layout.
-export const SERVER_TICK_SPEED = 50;
 /** A full snapshot is written when more than this many ticks passed since the last one (SERVER_TICK_SPEED * 5). */
 export const DEMO_KEYFRAME_INTERVAL = SERVER_TICK_SPEED * 5;
 /** `keyframes: 'bounded'`: a due keyframe waits for deltas of at least 1/this of its size. */

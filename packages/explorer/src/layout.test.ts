@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DemoWriter } from '@twcodec/demo';
 import { ENTITY_OFFSET, EntityId, readMap, tileColour, TileId } from '@twcodec/map';
+import { Ddnet06Weapon, encodeDdnet06Message } from '@twcodec/netmsg';
+import { Snapshot } from '@twcodec/snapshot';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
 import { attachPreviews, renderLayer } from './previews.js';
@@ -180,6 +183,18 @@ describe('demo and teehistorian sessions', () => {
     expect(overview.players).toEqual([{ clientId: 0, name: 'Alpha', clan: 'corpus', skin: expect.any(String), fromTick: 616, toTick: 686 }]);
     expect(overview.tracks.map((t) => [t.clientId, t.ticks.length])).toEqual([[0, 36]]);
     expect(overview.tracks[0]!.x.length).toBe(overview.tracks[0]!.ticks.length);
+  });
+
+  it('names the values of net message fields that hold an enum (issue 37)', () => {
+    const w = new DemoWriter({ netVersion: '0.6 626fce9a778df4d4', mapName: 'x', mapCrc: '00000000', type: 'server', timestamp: '2026-11-22_10-00-00', mapSha256: '0'.repeat(64) }, undefined);
+    w.snapshot(100, new Snapshot([]));
+    w.message(encodeDdnet06Message({ kind: 'sv_kill_msg', killer: 1, victim: 2, weapon: Ddnet06Weapon.Laser, modeSpecial: 0 }));
+    const session = demoSession(w.finish(), streamDocs());
+    const all = session.root.children!.find((c) => c.label === 'chunks')!.children!.flatMap((t) => t.children ?? [t]);
+    const message = all.find((c) => c.label === 'message sv_kill_msg')!;
+    const weapon = session.children(message.lazy!).find((f) => f.label === 'weapon')!;
+    expect([weapon.type, weapon.value]).toEqual(['int (enum weapon)', '4 (laser)']);
+    expect(session.summary(message.lazy!)).toContain('weapon=4 (laser)');
   });
 
   it('gives a teehistorian file its players, positions and decoded records', () => {

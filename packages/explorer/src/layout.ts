@@ -3,6 +3,7 @@
 import { Datafile } from '@twcodec/datafile';
 import { decodeI32String, uuidFromName } from '@twcodec/runtime';
 import { isCapture } from '@twcodec/net';
+import { TEEHISTORIAN_UUID } from '@twcodec/teehistorian';
 
 export interface SchemaField {
   name: string;
@@ -122,7 +123,7 @@ function datafileHeader(bytes: Uint8Array): LayoutNode {
 export function damagedLayout(bytes: Uint8Array, kind: FileKind, error: unknown): LayoutNode {
   const read: LayoutNode[] = [];
   if (kind === 'map' && bytes.length >= 36) read.push(datafileHeader(bytes));
-  if (kind === 'teehistorian') read.push({ label: 'uuid', start: 0, end: 16, type: 'uuid', value: '699db17b-8efb-34ff-b1d8-da6f60c15dd1', description: 'Identifies a teehistorian file.' });
+  if (kind === 'teehistorian') read.push({ label: 'uuid', start: 0, end: 16, type: 'uuid', value: TEEHISTORIAN_UUID, description: 'Identifies a teehistorian file.' });
   return { label: `${kind} (damaged)`, start: 0, end: bytes.length, children: [...read, unreadNode(error, read[read.length - 1]?.end ?? 0, bytes.length)] };
 }
 

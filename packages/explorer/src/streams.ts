@@ -3,10 +3,10 @@
 // compressed chunks (snapshot items, net messages) is built when a node is expanded (`lazy`), so that a large file
 // opens quickly; those nodes carry `decoded` and the byte range of their chunk.
 import { type DemoChunk, type DemoReader, readDemo, snapshotPlayers } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
+import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetFieldDef, type NetMessageDef, netMessageDef, type NetProtocolDef, netValueName, peekNetMessage, type UnknownNetMessage } from '@twcodec/netmsg';
 import { decodeObject, fieldValueText, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
-import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
-import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
+import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TEEHISTORIAN_UUID, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
+import { uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
 import { type LayoutNode, unreadNode } from './layout.js';
 
@@ -103,41 +103,21 @@ function netMessageNodes(message: { kind: string } & Record<string, unknown>, de
     start,
     end,
     decoded: true,
-    type: f.type + (f.optional ? ' (optional)' : ''),
-    value: message[f.key] === undefined ? '(absent)' : clip(show(message[f.key]), 200),
+    type: f.type + (f.values ? ` (${f.values.kind} ${f.values.name})` : '') + (f.optional ? ' (optional)' : ''),
+    value: message[f.key] === undefined ? '(absent)' : clip(fieldText(f, message[f.key]), 200),
     description: f.description,
   }));
 }
 
-function messageSummary(message: { kind: string } & Record<string, unknown>, def: NetMessageDef | undefined): string {
-  if (!def) return `unknown id ${(message as unknown as UnknownNetMessage).id}`;
-  return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${show(message[f.key])}`).join(' '));
+/** A field's value as text; an enum or flags value with its name(s) from the schema's set (`4 (laser)`). */
+function fieldText(f: NetFieldDef, value: unknown): string {
+  const name = f.values && typeof value === 'number' ? netValueName(f.values, value) : undefined;
+  return name ? `${value} (${name})` : show(value);
 }
 
-const peekIndexes = new WeakMap<NetProtocolDef, Map<string, NetMessageDef>>();
-
-/**
- * The definition of a message from its first bytes only (id and system flag, then the UUID of an extended
- * message), without decoding its fields: a demo has tens of thousands of messages, decoded when opened.
- */
-function peekMessage(table: NetProtocolDef, data: Uint8Array): { def: NetMessageDef | undefined; id: number } {
-  let index = peekIndexes.get(table);
-  if (!index) {
-    index = new Map();
-    for (const m of table.messages) index.set(m.uuid ? `${m.system ? 1 : 0}:${m.uuid}` : `${m.system ? 1 : 0}:${m.id}`, m);
-    peekIndexes.set(table, index);
-  }
-  try {
-    const r = new ByteReader(data, 0, data.length, 0);
-    const msg = r.readVarInt('id');
-    const system = msg & 1;
-    const id = msg >> 1;
-    // Id 0 is NETMSG_EX: a UUID follows (schemas/netmsg/ddnet-0.6.yaml).
-    const key = id === 0 && r.remaining >= 16 ? `${system}:${uuidFromBytes(r.readBytes(16, 'uuid'))}` : `${system}:${id}`;
-    return { def: index.get(key), id };
-  } catch {
-    return { def: undefined, id: -1 };
-  }
+function messageSummary(message: { kind: string } & Record<string, unknown>, def: NetMessageDef | undefined): string {
+  if (!def) return `unknown id ${(message as unknown as UnknownNetMessage).id}`;
+  return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${fieldText(f, message[f.key])}`).join(' '));
 }
 
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -260,7 +240,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
         current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, tick: c.tick, children: [node] };
         ticks.push(current);
       } else if (c.kind === 'message') {
-        const { def, id } = peekMessage(netTable, c.data);
+        const { def, id } = peekNetMessage(netTable, c.data);
         messages.set(c.offset, { data: c.data, end: c.offset });
         lastMessage = { offset: c.offset };
         let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
@@ -441,7 +421,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     start: 0,
     end: bytes.length,
     children: [
-      { label: 'uuid', start: 0, end: 16, type: 'uuid', value: '699db17b-8efb-34ff-b1d8-da6f60c15dd1', description: 'Identifies a teehistorian file.' },
+      { label: 'uuid', start: 0, end: 16, type: 'uuid', value: TEEHISTORIAN_UUID, description: 'Identifies a teehistorian file.' },
       { label: 'header', start: 16, end: headerEnd, type: 'json', value: `${Object.keys(reader.header).length} keys`, description: 'Server settings and map as NUL-terminated JSON.', children: headerNodes(bytes, headerEnd) },
     ],
   };

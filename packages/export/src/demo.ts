@@ -1,4 +1,5 @@
 import { demoChat, type DemoReader, type DemoSnapshot, readDemo } from '@twcodec/demo';
+import { netMessageFirstInt } from '@twcodec/netmsg';
 import { ByteReader, decodeI32String } from '@twcodec/runtime';
 import { fieldValueText, type SnapshotField, type SnapshotItem, type SnapshotLayout, type Snapshot, type SnapshotProtocol, snapshotObjects } from '@twcodec/snapshot';
 import { type ColumnType, type ExportTable, TableBuilder } from './table.js';
@@ -96,12 +97,9 @@ function addObject(table: ObjectTable, tick: number, item: SnapshotItem): void {
   table.builder.rows++;
 }
 
-/**
- * The first int of the messages demoChat reads (sv_chat, and 0.7's sv_client_info for names): the message
- * id shifted left once, the low bit set for system messages (as DDNet packs it, src/engine/shared/protocol.h).
- */
+/** The first int of the messages demoChat reads (sv_chat, and 0.7's sv_client_info for names). */
 function chatMessageIds(demo: DemoReader): Set<number> {
-  return new Set(demo.protocol.messages.messages.filter((m) => m.name === 'sv_chat' || m.name === 'sv_client_info').map((m) => (m.id << 1) | (m.system ? 1 : 0)));
+  return new Set(demo.protocol.messages.messages.filter((m) => m.name === 'sv_chat' || m.name === 'sv_client_info').map(netMessageFirstInt));
 }
 
 function messageId(data: Uint8Array): number {

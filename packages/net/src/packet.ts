@@ -122,7 +122,8 @@ export function unknownProtocol(name: string): never {
  * (messages copy their raw fields, an unframed chunk is copied).
  */
 const inflated = new Uint8Array(MAX_PACKET_SIZE);
-const LENIENT = { lenient: true } as const;
+// Messages in packets are as the sender packed them: no demo padding after them.
+const LENIENT = { lenient: true, padded: false } as const;
 
 function wrap(e: unknown, offset: number, path: string): never {
   if (e instanceof NetError) throw e;

@@ -18,6 +18,16 @@ export type SanitizeRule = 'none' | 'sanitize' | 'sanitize_cc' | 'strict';
 
 export type NetFieldType = 'int' | 'bool' | 'tick' | 'string' | 'uuid' | 'raw' | 'raw_rest' | 'int_array' | 'string_array' | 'int_rest' | 'string_rest';
 
+/**
+ * An enum or flag set of a protocol, from its snapshot schema (schemas/snapshot, the one source of the
+ * protocol's enums): each name with its value (flags: the bit).
+ */
+export interface NetValueSet {
+  readonly name: string;
+  readonly kind: 'enum' | 'flags';
+  readonly values: readonly { readonly name: string; readonly value: number }[];
+}
+
 export interface NetFieldDef {
   /** Schema name (snake_case). */
   readonly name: string;
@@ -47,6 +57,8 @@ export interface NetFieldDef {
   readonly counts?: readonly number[];
   /** string_rest: senders write no empty strings, so empty ones in a demo's padding are not data. */
   readonly nonempty?: boolean;
+  /** An int whose values (enum) or bits (flags) have names: the set (see netValueName). Decoded as the number. */
+  readonly values?: NetValueSet;
 }
 
 export type Direction = 'server' | 'client' | 'both';
@@ -116,6 +128,15 @@ export interface DecodeOptions {
   lenient?: boolean;
   /** Added to reported offsets (where the message sits in its file). */
   baseOffset?: number;
+  /**
+   * Whether the message was padded with zero bytes to a multiple of 4 (a demo's message chunk: DDNet 16.4
+   * src/engine/shared/demo.cpp, CDemoRecorder::Write, pads the data before packing it as ints). Such padding
+   * is kept in `trailing` and never read as a field: not as ints or strings to the end of the message
+   * (`counts`, `nonempty`), nor as an optional last field the sender left out. `true` for demo chunks,
+   * `false` for what comes from the network or a teehistorian file. Default (unset): a message whose length
+   * is a multiple of 4 may be padded.
+   */
+  padded?: boolean;
 }
 
 const NETMSG_EX = 0;
@@ -185,6 +206,7 @@ function uniformField(f: NetFieldDef): NetFieldDef {
     countTable: f.countTable,
     counts: f.counts,
     nonempty: f.nonempty,
+    values: f.values,
   } satisfies Record<keyof NetFieldDef, unknown>;
 }
 
@@ -229,7 +251,7 @@ function indexOf(protocol: NetProtocolDef): Index {
       index.byName.set(m.name, m);
       if (m.uuid) index.byUuid.set(`${m.system ? 1 : 0}${m.uuid}`, reading);
       else {
-        const key = m.id * 2 + (m.system ? 1 : 0);
+        const key = netMessageFirstInt(m);
         index.byId.set(key, reading);
         if (key >= 0 && key < ID_LIST_SIZE) index.byIdList[key] = reading;
       }
@@ -239,6 +261,32 @@ function indexOf(protocol: NetProtocolDef): Index {
   lastProtocol = protocol;
   lastIndex = index;
   return index;
+}
+
+/**
+ * The first int of a message as packed: its id shifted left once, plus 1 for a system message (DDNet 16.4
+ * src/engine/shared/packer / protocol.h, CMsgPacker); a UUID message has id 0 (NETMSG_EX), its UUID follows.
+ */
+export function netMessageFirstInt(def: Pick<NetMessageDef, 'id' | 'system' | 'uuid'>): number {
+  return ((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0);
+}
+
+/**
+ * The schema entry of the message in `bytes` from its first int (and, for id 0, the UUID after it) alone,
+ * without reading its fields: what a list of many messages shows before any is decoded. `id` is the message
+ * id (-1 when the first int does not read).
+ */
+export function peekNetMessage(protocol: NetProtocolDef, bytes: Uint8Array): { def: NetMessageDef | undefined; id: number } {
+  try {
+    const r = new ByteReader(bytes);
+    const msg = r.readVarInt('id');
+    const index = indexOf(protocol);
+    const uuid = msg >> 1 === NETMSG_EX && r.remaining >= 16 ? uuidFromBytes(r.readBytes(16, 'uuid')) : undefined;
+    const reading = uuid ? index.byUuid.get(`${msg & 1}${uuid}`) : msg >= 0 && msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
+    return { def: reading?.def, id: msg >> 1 };
+  } catch {
+    return { def: undefined, id: -1 };
+  }
 }
 
 /** The schema entry of a message name, or undefined. */
@@ -287,6 +335,8 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
   const reading = uuid ? index.byUuid.get(`${system ? 1 : 0}${uuid}`) : msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
   const fieldsStart = r.pos;
   if (!reading) return unknownMessage(bytes, end, msg, uuid, fieldsStart);
+  // Padding fills up to a multiple of 4: a message of another length has none.
+  const padded = options.padded !== false && (end - start) % 4 === 0;
   try {
     const fields = reading.fields;
     const isInt = reading.isInt;
@@ -300,11 +350,11 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     if (read) {
       out = read(r);
       n = fixed;
-    } else for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, end - start);
+    } else for (; n < fixed; n++) values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, fields[n]!, values, reading.sizeIndex[n]!, paths[n]!, padded);
     for (; n < fields.length; n++) {
       const f = fields[n]!;
-      if (f.optional && r.pos === end) break;
-      values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, end - start);
+      if (f.optional && (r.pos === end || (padded && isPadding(bytes, r.pos, end)))) break;
+      values[n] = isInt[n] ? r.readVarInt(paths[n]) : readField(r, f, values, reading.sizeIndex[n]!, paths[n]!, padded);
     }
     let i = fixed;
     if (!out) {
@@ -325,6 +375,18 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     if (options.lenient && e instanceof CodecError) return unknownMessage(bytes, end, msg, uuid, fieldsStart, `${e.code}: ${e.detail}`);
     wrap(e, 0);
   }
+}
+
+/**
+ * Whether `bytes[from, end)` can only be a demo's padding of a message that ended at `from`: fewer than 4
+ * bytes (the padding fills up to the next multiple of 4), all zero. An optional field sent there with the
+ * value 0 (false, an empty string) has the same bytes; such a message decodes without the field and keeps
+ * the byte in `trailing`, so it is written back the same either way.
+ */
+function isPadding(bytes: Uint8Array, from: number, end: number): boolean {
+  if (end - from > 3) return false;
+  for (let i = from; i < end; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 /** Whether every byte is ASCII: such text decodes to one char per byte and encodes back to the same bytes. */
@@ -397,9 +459,9 @@ export function lengthOf(r: ByteReader, value: unknown, sizeField: string | unde
 
 /**
  * One field. `values` holds the fields read before it; `sizeIndex` is where its sizeField is among them;
- * `length` is the message's (a demo pads messages to a multiple of 4 bytes, see withoutPadding).
+ * `padded`: the message may end in a demo's padding to a multiple of 4 bytes (see withoutPadding).
  */
-function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], sizeIndex: number, path: string, length: number): unknown {
+function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], sizeIndex: number, path: string, padded: boolean): unknown {
   switch (f.type) {
     case 'int':
     case 'tick':
@@ -425,12 +487,12 @@ function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], si
       return strings;
     }
     case 'int_rest': {
-      return withoutPadding(r, f, readInts(r, undefined, path), 0, length);
+      return withoutPadding(r, f, readInts(r, undefined, path), 0, padded);
     }
     case 'string_rest': {
       const strings: string[] = [];
       while (r.remaining > 0) strings.push(r.readCString(`${path}[${strings.length}]`));
-      return withoutPadding(r, f, strings, '', length);
+      return withoutPadding(r, f, strings, '', padded);
     }
   }
 }
@@ -441,8 +503,8 @@ function readField(r: ByteReader, f: NetFieldDef, values: readonly unknown[], si
  * `nonempty`), the items that can only be padding are given back to the reader, so they end up in `trailing`
  * and the message is still written back byte for byte.
  */
-function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T, length: number): T[] {
-  if (length % 4 !== 0) return items;
+function withoutPadding<T>(r: ByteReader, f: NetFieldDef, items: T[], zero: T, padded: boolean): T[] {
+  if (!padded) return items;
   let zeros = 0;
   while (zeros < 3 && zeros < items.length && items[items.length - 1 - zeros] === zero) zeros++;
   let drop = 0;
@@ -475,7 +537,7 @@ export function encodeNetMessage(protocol: NetProtocolDef, message: { readonly k
   }
   const def = indexOf(protocol).byName.get(message.kind);
   if (!def) throw new NetMessageError('UNKNOWN_MESSAGE', `${protocol.protocol} has no message ${message.kind}`, -1, 'kind');
-  w.writeVarInt(((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0));
+  w.writeVarInt(netMessageFirstInt(def));
   if (def.uuid) w.writeBytes(uuidToBytes(def.uuid));
   const m = message as unknown as AnyNetMessage;
   for (const f of def.fields) {
@@ -529,13 +591,4 @@ function writeField(w: ByteWriter, f: NetFieldDef, v: unknown, path: string): vo
       for (const x of v as unknown[]) writeField(w, { ...f, type: 'string' }, x, path);
       return;
   }
-}
-
-/** Cleans text as DDNet's unpacker does for the field's rule (see SanitizeRule). */
-export function sanitizeNetString(text: string, rule: SanitizeRule): string {
-  if (rule === 'none') return text;
-  // eslint-disable-next-line no-control-regex
-  let out = rule === 'sanitize' ? text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, ' ') : text.replace(/[\x00-\x1f]/g, ' ');
-  if (rule === 'strict') out = out.replace(/^[ \t\n\r]+/, '');
-  return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, peekNetMessage, SERVER_TICK_SPEED, TEEWORLDS_0_7_MESSAGE_ENUMS, TEEWORLDS_0_7_PACKED_MSG_IDS, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -141,6 +141,33 @@ describe('schema errata checked against DDNet (issue 26)', () => {
     expect(field(TEEWORLDS_0_7_MESSAGES, 'sv_game_info', 'game_flags')).toMatchObject({ mask: 15 });
     for (const m of ['sv_client_info', 'cl_start_info', 'sv_skin_change', 'cl_skin_change']) expect(field(TEEWORLDS_0_7_MESSAGES, m, 'use_custom_colors')).toMatchObject({ min: 0, max: 1 });
   });
+  it('names the values of enum and flags fields with the sets of the snapshot schemas (issue 37)', () => {
+    const weapon = netMessageDef(DDNET_0_6_MESSAGES, 'sv_kill_msg')!.fields.find((f) => f.name === 'weapon')!;
+    expect(weapon.values).toBe(DDNET_0_6_MESSAGE_ENUMS.weapon);
+    expect(netValueName(weapon.values!, Ddnet06Weapon.Grenade)).toBe('grenade');
+    expect(netValueName(weapon.values!, -3)).toBeUndefined();
+    const flags = netMessageDef(TEEWORLDS_0_7_MESSAGES, 'sv_game_info')!.fields.find((f) => f.name === 'game_flags')!;
+    expect(flags.values).toBe(TEEWORLDS_0_7_MESSAGE_ENUMS.game_flags);
+    expect(netValueName(flags.values!, 1 | 8)).toBe('teams|race');
+    expect(netValueName(flags.values!, 16)).toBeUndefined();
+    expect(netMessageDef(TEEWORLDS_0_7_MESSAGES, 'sv_chat')!.fields[0]!.values?.name).toBe('chat_mode');
+    // A message decodes to numbers: what it holds, whatever the enum names.
+    expect(decodeDdnet06Message(pack(4 << 1, 1, 2, Ddnet06Weapon.Laser, 0))).toMatchObject({ kind: 'sv_kill_msg', weapon: 4 });
+  });
+  it('tells a message from its first int and UUID without reading its fields', () => {
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, pack(3 << 1, 0xff)).def?.name).toBe('sv_chat');
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, pack(0, uuidToBytes(uuidFromName('killmsgteam@netmsg.ddnet.tw')))).def?.name).toBe('sv_kill_msg_team');
+    expect(peekNetMessage(TEEWORLDS_0_7_MESSAGES, pack(18 << 1)).def?.name).toBe('sv_client_info');
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, pack(99 << 1))).toEqual({ def: undefined, id: 99 });
+    expect(peekNetMessage(DDNET_0_6_MESSAGES, new Uint8Array(0))).toEqual({ def: undefined, id: -1 });
+  });
+  it('exports the numbers code needs besides the messages', () => {
+    expect(SERVER_TICK_SPEED).toBe(50);
+    expect(SERVER_TICK_SPEED).toBe(50);
+    expect(DDNET_0_6_PACKED_MSG_IDS.sv_chat).toBe(3 << 1);
+    expect(DDNET_0_6_PACKED_MSG_IDS.snap_single).toBe((7 << 1) | 1);
+    expect(TEEWORLDS_0_7_PACKED_MSG_IDS.sv_client_info).toBe(18 << 1);
+  });
   it('says when DDNet added a message', () => {
     expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_save_code')!.since).toBe('19.6');
     expect(netMessageDef(DDNET_0_6_MESSAGES, 'sv_pre_input')!.since).toBe('19.4');
@@ -187,6 +214,32 @@ describe('a demo\'s zero padding is not data (issue 26)', () => {
     expect(bytes.length % 4).not.toBe(0);
     const m = decodeDdnet06Message(bytes);
     expect(m.kind === 'sv_tune_params' && m.params.length).toBe(46);
+  });
+
+  it('an optional last field the sender left out is absent, not read from the padding (issue 37)', () => {
+    const uuid = uuidToBytes(uuidFromName('racefinish@netmsg.ddnet.org'));
+    // An older server's sv_race_finish without record_server: 22 bytes, padded with 2 zeros.
+    const older = pack(0, uuid, 1, 3000, -20, 1);
+    const bytes = padded(older);
+    expect(bytes.length - older.length).toBe(2);
+    const m = decodeDdnet06Message(bytes, { padded: true });
+    expect(m).toEqual({ kind: 'sv_race_finish', clientId: 1, time: 3000, diff: -20, recordPersonal: true, trailing: new Uint8Array(2) });
+    expect(encodeDdnet06Message(m)).toEqual(bytes);
+    // The same by the length alone (no option), as before for fields read to the end.
+    expect(decodeDdnet06Message(bytes)).toEqual(m);
+    // From the network nothing is padding: the zero byte is the field.
+    const sent = decodeDdnet06Message(bytes, { padded: false });
+    expect(sent).toMatchObject({ recordServer: false, trailing: new Uint8Array(1) });
+    // A field that is there with a byte other than 0 is read, padding or not.
+    const current = padded(pack(0, uuid, 1, 3000, -20, 1, 1));
+    expect(decodeDdnet06Message(current, { padded: true })).toMatchObject({ recordServer: true, trailing: new Uint8Array(1) });
+    // 0.7's input without ping_correction (Teeworlds 0.7.0's client), padded.
+    const unpadded = pack((20 << 1) | 1, 10, 12, 40, ...Array.from({ length: 10 }, () => 0));
+    const input = padded(unpadded);
+    expect(input.length - unpadded.length).toBe(2);
+    const i = decodeTeeworlds07Message(input, { padded: true });
+    expect(i.kind === 'input' && i.pingCorrection).toBeUndefined();
+    expect(encodeTeeworlds07Message(i)).toEqual(input);
   });
 
   it('maplist_add: empty names are padding', () => {

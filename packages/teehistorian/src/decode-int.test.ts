@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '@twcodec/runtime';
 import { type CoreMessage, decodeIntMessage, decodeMessage, encodeMessage } from './generated/messages.gen.js';
-import { TickTracker } from './reader.js';
+import { TickTracker } from './messages.js';
 
 function bytesOf(...messages: CoreMessage[]): Uint8Array {
   const w = new ByteWriter();

@@ -3,7 +3,7 @@
 import { DDNET_0_6_MESSAGES, decodeNetMessage, type Ddnet06Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { CodecError } from '@twcodec/runtime';
 import type { MessageMessage } from './generated/messages.gen.js';
-import type { TeehistorianMessage } from './reader.js';
+import type { TeehistorianMessage } from './messages.js';
 
 /**
  * The client message a MESSAGE record holds. Never throws: a message that does not read as its schema says
@@ -12,7 +12,7 @@ import type { TeehistorianMessage } from './reader.js';
  */
 export function decodeClientMessage(record: Pick<MessageMessage, 'data'>): Ddnet06Message | UnknownNetMessage {
   try {
-    return decodeNetMessage(DDNET_0_6_MESSAGES, record.data, { lenient: true }) as Ddnet06Message | UnknownNetMessage;
+    return decodeNetMessage(DDNET_0_6_MESSAGES, record.data, { lenient: true, padded: false }) as Ddnet06Message | UnknownNetMessage;
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     return { kind: 'unknown', system: false, id: -1, data: record.data.slice(), error: `${e.code}: ${e.detail}` };

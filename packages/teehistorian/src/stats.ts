@@ -1,4 +1,6 @@
-import { type ReaderOptions, type TeehistorianHeader, type TeehistorianMessage, type TeehistorianEnd, readTeehistorian } from './reader.js';
+import type { TeehistorianHeader } from './header.js';
+import type { ReaderOptions, TeehistorianEnd, TeehistorianMessage } from './messages.js';
+import { readTeehistorian } from './reader.js';
 
 export interface TeehistorianStats {
   header: TeehistorianHeader;

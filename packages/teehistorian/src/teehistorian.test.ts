@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, uuidFromName } from '@twcodec/runtime';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
-import { type ByteSource, readTeehistorian, readTeehistorianStream, type TeehistorianMessage, TickTracker } from './reader.js';
+import { type TeehistorianMessage, TickTracker } from './messages.js';
+import { readTeehistorian } from './reader.js';
+import { type ByteSource, readTeehistorianStream } from './stream.js';
 import { writeTeehistorian, writeTeehistorianTicked } from './writer.js';
 
 const header = { version: '2', version_minor: '4', game_uuid: '00000000-0000-0000-0000-000000000000' };

@@ -1,9 +1,11 @@
 import { ByteWriter, deepEqual, encodeUtf8Escaped, uuidToBytes } from '@twcodec/runtime';
-import { encodeExtension, encodeMessage } from './generated/messages.gen.js';
-import { jsonDepth, MAX_HEADER_DEPTH, TEEHISTORIAN_UUID, type TeehistorianHeader, TeehistorianError, type TeehistorianMessage } from './reader.js';
+import { MAX_CLIENTS, TEEHISTORIAN_UUID } from './generated/constants.gen.js';
+import { encodeExtension, encodeMessage, MESSAGE_IDS } from './generated/messages.gen.js';
+import { jsonDepth, MAX_HEADER_DEPTH, type TeehistorianHeader, TeehistorianError } from './header.js';
+import type { TeehistorianMessage } from './messages.js';
 
-/** DDNet's MAX_CLIENTS: the "previous tick's highest client id" before the first tick. */
-const MAX_CLIENTS = 64;
+// An EX message starts with its id negated, as every message but PLAYER_DIFF does.
+const EX = -MESSAGE_IDS.EX;
 
 export interface HeaderInput {
   header: TeehistorianHeader;
@@ -39,7 +41,7 @@ export class TeehistorianWriter {
   /** Writes a message as it is. */
   write(m: TeehistorianMessage): void {
     if (m.kind === 'EX') {
-      this.w.writeVarInt(-11);
+      this.w.writeVarInt(EX);
       this.w.writeBytes(uuidToBytes(m.uuid));
       this.w.writeVarInt(m.data.length);
       this.w.writeBytes(m.data);
@@ -47,7 +49,7 @@ export class TeehistorianWriter {
       const payload = new ByteWriter(64);
       const uuid = encodeExtension(m as Parameters<typeof encodeExtension>[0], payload);
       const data = payload.finish();
-      this.w.writeVarInt(-11);
+      this.w.writeVarInt(EX);
       this.w.writeBytes(uuidToBytes(uuid));
       this.w.writeVarInt(data.length);
       this.w.writeBytes(data);

@@ -4,13 +4,26 @@
 // @twcodec/netmsg's field readers in schema order) and typed decode/encode functions; framing, optional
 // fields, the checks and the errors are in the codec (codec.ts).
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from '../shared/emit.js';
-import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema } from './load.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, namedValues, str, generatedText } from '../shared/emit.js';
+import { valueSetLiteral } from '../snapshot/objects.js';
+import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema, NetValueSetSchema } from './load.js';
 import { camel, pascal } from '../shared/names.js';
 
 const constName = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_MESSAGES`;
 const typePrefix = (p: NetProtocolSchema) => pascal(p.protocol.replace(/[.-]/g, '_'));
 const messageInterface = (m: NetMessageSchema) => `${pascal(m.name)}Message`;
+const enumsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_MESSAGE_ENUMS`;
+const packedIdsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKED_MSG_IDS`;
+/** The named constants of a set, as @twcodec/snapshot names them too (Ddnet06Weapon.Hammer). */
+const setConstName = (set: NetValueSetSchema) => `${pascal(set.protocol.replace(/[.-]/g, '_'))}${pascal(set.name)}`;
+const setValuesText = (set: NetValueSetSchema) => set.values.map((v) => `${v.value} ${v.name}`).join(', ');
+
+/** The sets the protocol's own messages name, once each, in the order of first use. */
+function ownSets(p: NetProtocolSchema): NetValueSetSchema[] {
+  const sets = new Map<string, NetValueSetSchema>();
+  for (const m of p.messages) for (const f of m.fields) if (f.values?.protocol === p.protocol && !sets.has(f.values.name)) sets.set(f.values.name, f.values);
+  return [...sets.values()];
+}
 
 function tsType(f: NetFieldSchema): string {
   switch (f.type) {
@@ -40,16 +53,17 @@ const directionText = { server: 'server to client', client: 'client to server', 
 
 function fieldDoc(f: NetFieldSchema): string {
   const notes = [f.description];
+  if (f.values) notes.push(`${f.values.kind === 'flags' ? 'Bits' : 'A value'} of {@link ${setConstName(f.values)}} (${f.values.protocol}'s ${f.values.name}: ${setValuesText(f.values)}).`);
   if (f.min !== undefined || f.max !== undefined) notes.push(`DDNet accepts ${f.min ?? '-inf'} to ${f.max ?? 'inf'}.`);
   if (f.mask !== undefined) notes.push(`DDNet accepts the bits of ${f.mask} only.`);
   if (f.sanitize && f.sanitize !== 'none') notes.push(`DDNet sanitises it (${f.sanitize}); kept here as sent.`);
-  if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}.`);
+  if (f.optional) notes.push(`Absent from messages of older versions${f.since ? ` (added in DDNet ${f.since})` : ''}; a demo's padding after the fields before it is not read as it.`);
   if (f.counts) notes.push(`Senders write ${f.counts.join(' or ')}; up to 3 zero bytes after that many in a message padded to 4 bytes (a demo chunk) are padding, kept in \`trailing\`.`);
   if (f.nonempty) notes.push('Senders write no empty strings; empty ones at the end of a message padded to 4 bytes (a demo chunk) are padding, kept in `trailing`.');
   return notes.join(' ');
 }
 
-function tableEntry(m: NetMessageSchema): string {
+function tableEntry(p: NetProtocolSchema, m: NetMessageSchema): string {
   const fields = m.fields.map((f) => {
     const parts = [`name: ${str(f.name)}`, `key: ${str(camel(f.name))}`, `type: ${str(f.type)}`, `description: ${str(f.description)}`];
     if (f.optional) parts.push('optional: true');
@@ -64,6 +78,8 @@ function tableEntry(m: NetMessageSchema): string {
     if (f.count_table) parts.push(`countTable: [${f.count_table.join(', ')}]`);
     if (f.counts) parts.push(`counts: [${f.counts.join(', ')}]`);
     if (f.nonempty) parts.push('nonempty: true');
+    // A set of this protocol by its name in the enums table; one of another (a message uuid_messages_from takes) as it is.
+    if (f.values) parts.push(`values: ${f.values.protocol === p.protocol ? `${enumsConst(p)}.${f.values.name}` : valueSetLiteral(f.values)}`);
     return `{ ${parts.join(', ')} }`;
   });
   const head = [`name: ${str(m.name)}`, `system: ${m.system}`, `id: ${m.id}`];
@@ -141,11 +157,26 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   const project = createProject();
   const prefix = typePrefix(p);
   const table = constName(p);
+  const sets = ownSets(p);
   const statements: (string | StatementStructures)[] = [
     GENERATED_HEADER(p.file),
     "import type { Uuid } from '@twcodec/runtime';",
-    "import { type DecodeOptions, decodeNetMessage, encodeNetMessage, lengthOf, type NetMessageBase, type NetProtocolDef, readBool, readCopy, readIntArray, readUuid, type UnknownNetMessage } from '../codec.js';",
+    `import { type DecodeOptions, decodeNetMessage, encodeNetMessage, lengthOf, type NetMessageBase, type NetProtocolDef, ${sets.length ? 'type NetValueSet, ' : ''}readBool, readCopy, readIntArray, readUuid, type UnknownNetMessage } from '../codec.js';`,
   ];
+  for (const c of p.constants) statements.push(exportedConst(c.name.toUpperCase(), undefined, `${c.description} (${p.file})`, String(c.value)));
+  for (const set of sets) {
+    statements.push(...namedValues(setConstName(set), `The ${set.kind === 'flags' ? 'bits' : 'values'} of ${set.protocol}'s ${set.name}${set.ddnet ? ` (DDNet's ${set.ddnet}_*)` : ''}, from schemas/snapshot/${set.protocol}.yaml, as fields of ${p.protocol} messages hold them.`, set.values));
+  }
+  if (sets.length) statements.push(exportedConst(enumsConst(p), undefined, `The enums and flag sets fields of ${p.protocol} messages name (NetFieldDef.values), by name.`, listInitializer('{', sets.map((set) => `${set.name}: ${valueSetLiteral(set)},`), '} as const satisfies Record<string, NetValueSet>')));
+  const numbered = p.messages.filter((m) => !m.uuid);
+  statements.push(
+    exportedConst(
+      packedIdsConst(p),
+      undefined,
+      `The first int of each numbered message of ${p.protocol}: its id << 1, plus 1 for a system message, as DDNet packs it (a UUID message starts with 0 or 1, NETMSG_EX, and its UUID).`,
+      listInitializer('{', numbered.map((m) => `${m.name}: ${(m.id << 1) | (m.system ? 1 : 0)},`), '} as const'),
+    ),
+  );
   // A message with the same fields as an earlier one (cl_change_info and cl_start_info) reuses its interface.
   const sameFields = new Map<string, string>();
   for (const m of p.messages) {
@@ -182,7 +213,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
             w.writeLine(`description: ${str(p.description)},`);
             w.writeLine('messages: [');
             w.indent(() => {
-              for (const m of p.messages) w.writeLine(tableEntry(m));
+              for (const m of p.messages) w.writeLine(tableEntry(p, m));
             });
             w.writeLine('],');
           });
@@ -238,6 +269,7 @@ function fieldKind(f: NetFieldSchema): string {
   }
   if (f.counts) text += ` (senders write ${f.counts.join(' or ')}; a demo's zero padding after them is not data)`;
   if (f.nonempty) text += " (never empty; a demo's zero padding is not data)";
+  if (f.values) text += ` (${f.values.kind} [\`${f.values.name}\`](#${f.values.protocol.replace(/\./g, '')}-enums))`;
   const extras: string[] = [];
   if (f.min !== undefined || f.max !== undefined) extras.push(`${f.min ?? '…'}..${f.max ?? '…'}`);
   if (f.mask !== undefined) extras.push(`mask ${f.mask}`);
@@ -267,8 +299,12 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
     'of a name such as `killmsgteam@netmsg.ddnet.tw` in the Teeworlds namespace; DDNet adds messages this way',
     "so that ids never clash. The fields follow, in order: ints as variable-width ints, strings NUL-terminated",
     'UTF-8, raw bytes as they are. Fields marked optional were appended by a later version: older senders stop',
-    'before them. A demo pads each message chunk with zeros to a multiple of 4 bytes; those bytes are kept as',
-    '`trailing`, as are bytes after the last known field.',
+    'before them. A demo pads each message chunk with zeros to a multiple of 4 bytes (DDNet 16.4',
+    '`CDemoRecorder::Write`); those bytes are kept as `trailing`, as are bytes after the last known field, and',
+    'never read as a field: where fewer than 4 zero bytes are all that is left of a padded message, an optional',
+    'field is absent. (A newer sender\'s optional field of value 0, false or empty text in that place has the',
+    'same bytes: it too reads as absent, its byte in `trailing`, and the message is written back the same.)',
+    'Messages from the network or a teehistorian file are not padded (`padded: false` when decoding).',
     '',
     'Strings are kept as sent. DDNet cleans them when it unpacks them: `sanitize` turns control characters other',
     'than tab, newline and carriage return into spaces, `sanitize_cc` every control character, `strict` does',
@@ -300,6 +336,13 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
         for (const f of m.fields) lines.push(`| \`${f.name}\` | ${cell(fieldKind(f))} | ${cell(f.description)} |`);
         lines.push('');
       }
+    }
+    const sets = ownSets(p);
+    if (sets.length) {
+      lines.push(`### ${p.protocol} enums`, '', `The names of the values of enum fields and the bits of flags fields above (the numbers are what the messages hold; \`${enumsConst(p)}\`, \`netValueName\`). They come from [the snapshot schema of ${p.protocol}](snapshot.md#enums-and-flags), the one source of the protocol's enums; a field without its own range takes the enum's lowest to highest value, a flags field without a mask exactly its bits.`, '');
+      lines.push('| set | kind | values |', '| --- | --- | --- |');
+      for (const set of sets) lines.push(`| \`${set.name}\`${set.ddnet ? ` (\`${set.ddnet}_*\`)` : ''} | ${set.kind} | ${cell(set.values.map((v) => `${v.value} ${v.name}`).join(', '))} |`);
+      lines.push('');
     }
     const taken = p.messages.filter((m) => m.from);
     if (taken.length) {

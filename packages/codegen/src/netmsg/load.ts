@@ -1,5 +1,7 @@
 // Loads the net message schemas (schemas/netmsg/*.yaml), validates them with ajv against
-// schemas/netmsg/net-schema.json and checks ids, UUIDs and field references, reporting file:line:col.
+// schemas/netmsg/net-schema.json and checks ids, UUIDs and field references, reporting file:line:col. Enums
+// have one source, the snapshot schema of the same protocol (schemas/snapshot/<net_protocol>.yaml): a field's
+// `enum:` / `flags:` names one of its sets, and the field takes its range (or mask) from it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
@@ -7,6 +9,18 @@ import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { uuidFromName } from '@twcodec/runtime';
 import { SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 import { camel } from '../shared/names.js';
+import { loadSnapshotSchemas } from '../snapshot/load.js';
+import type { SnapshotEnumDef, SnapshotProtocolDef } from '../snapshot/model.js';
+
+/** An enum or flag set a field's values come from, with the protocol whose snapshot schema defines it. */
+export type NetValueSetSchema = SnapshotEnumDef & { protocol: string };
+
+/** A number of the protocol code needs besides its messages (exported as NAME). */
+export interface NetConstantSchema {
+  name: string;
+  value: number;
+  description: string;
+}
 
 export interface NetFieldSchema {
   name: string;
@@ -26,6 +40,11 @@ export interface NetFieldSchema {
   count_table?: number[];
   counts?: number[];
   nonempty?: boolean;
+  /** The name of the enum / flag set (schema keys). */
+  enum?: string;
+  flags?: string;
+  /** The set `enum` or `flags` names, resolved. */
+  values?: NetValueSetSchema;
 }
 
 export interface NetMessageSchema {
@@ -50,11 +69,17 @@ export interface NetProtocolSchema {
   messages: NetMessageSchema[];
   /** The protocol whose UUID messages this one takes (they are in `messages`, marked with `from`). */
   uuidMessagesFrom?: string;
+  constants: NetConstantSchema[];
 }
 
 const REST_TYPES = new Set(['int_rest', 'string_rest', 'raw_rest']);
 
-export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): NetProtocolSchema[] {
+/**
+ * Loads every protocol of `schemasDir/netmsg`. `snapshot`: the snapshot schemas whose enums fields name
+ * (loaded from `schemasDir/snapshot` when not given).
+ */
+export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, snapshot?: readonly SnapshotProtocolDef[]): NetProtocolSchema[] {
+  const enumsOf = new Map((snapshot ?? loadSnapshotSchemas(schemasDir, displayRoot)).map((p) => [p.protocol, p.enums]));
   const dir = join(schemasDir, 'netmsg');
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   const validate = ajv.compile(JSON.parse(readFileSync(join(dir, 'net-schema.json'), 'utf8')));
@@ -77,7 +102,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       for (const e of doc.errors) problems.push({ file, ...lines.linePos(e.pos[0]), message: e.message.split('\n')[0]! });
       continue;
     }
-    const data = doc.toJS() as { net_protocol: string; description: string; uuid_messages_from?: string; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
+    const data = doc.toJS() as { net_protocol: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
         if (['if', 'oneOf', 'allOf'].includes(e.keyword) && (validate.errors ?? []).length > 1) continue;
@@ -87,7 +112,13 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       }
       continue;
     }
-    const protocol: NetProtocolSchema = { protocol: data.net_protocol, description: data.description, file, messages: [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
+    const protocol: NetProtocolSchema = { protocol: data.net_protocol, description: data.description, file, messages: [], constants: data.constants ?? [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
+    const seenConstant = new Set<string>();
+    protocol.constants.forEach((c, i) => {
+      if (seenConstant.has(c.name)) problem(['constants', i, 'name'], `constant ${c.name} is defined twice`);
+      seenConstant.add(c.name);
+    });
+    const sets = enumsOf.get(protocol.protocol);
     const seenName = new Set<string>();
     const seenId = new Set<string>();
     data.messages.forEach((raw, i) => {
@@ -118,6 +149,24 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
         if (REST_TYPES.has(f.type) && j !== m.fields.length - 1) problem(fieldAt, `a ${f.type} field must be the last one`);
         if (optionalSeen && !f.optional) problem(fieldAt, 'fields after an optional field must be optional too');
         if (f.sanitize && f.type !== 'string' && f.type !== 'string_array' && f.type !== 'string_rest') problem(fieldAt, 'sanitize is for strings');
+        for (const kind of ['enum', 'flags'] as const) {
+          const name = f[kind];
+          if (name === undefined) continue;
+          const set = sets?.find((e) => e.name === name);
+          if (f.type !== 'int') problem([...fieldAt, kind], `${kind}: is for int fields, ${f.name} is ${f.type}`);
+          else if (kind === 'enum' && f.flags !== undefined) problem([...fieldAt, kind], 'a field has enum: or flags:, not both');
+          else if (!sets) problem([...fieldAt, kind], `${kind} ${name}: there is no snapshot schema of ${protocol.protocol} (schemas/snapshot/${protocol.protocol}.yaml), where the enums of ${protocol.protocol} are`);
+          else if (!set) problem([...fieldAt, kind], `${kind} ${name} is not among the enums of schemas/snapshot/${protocol.protocol}.yaml (${sets.filter((e) => e.kind === kind).map((e) => e.name).join(', ')})`);
+          else if (set.kind !== kind) problem([...fieldAt, kind], `${name} is a set of kind ${set.kind}, not ${kind}`);
+          else {
+            f.values = { ...set, protocol: protocol.protocol };
+            // The range DDNet checks, unless the schema says otherwise: NUM_X-1 for an enum, the bits for flags.
+            if (kind === 'enum') {
+              f.min ??= Math.min(...set.values.map((v) => v.value));
+              f.max ??= Math.max(...set.values.map((v) => v.value));
+            } else f.mask ??= set.values.reduce((mask, v) => mask | v.value, 0);
+          }
+        }
         optionalSeen ||= f.optional === true;
         earlier.set(f.name, f);
         if (camel(f.name) === 'kind' || camel(f.name) === 'trailing') problem(fieldAt, `field name ${f.name} is reserved (the message kind / trailing bytes)`);

@@ -11,6 +11,7 @@ import { repoRoot } from '../../../../test/corpus.js';
 import { typeCheck } from '../../../../test/typecheck.js';
 import { generate } from '../generate.js';
 import { SchemaError } from '../shared/schema-files.js';
+import { loadSnapshotSchemas } from '../snapshot/load.js';
 import { loadNetSchemas } from './load.js';
 
 // Exactly the text docs/maintainers.md shows.
@@ -74,9 +75,41 @@ describe('net message schemas', () => {
     expect(new Set(seven.messages.map((m) => m.name)).size).toBe(seven.messages.length);
   });
 
+  it('take enums from the snapshot schema of their protocol: a weapon added there reaches every weapon field (issue 37)', () => {
+    const dir = copySchemas();
+    for (const protocol of ['ddnet-0.6', 'teeworlds-0.7']) {
+      const path = join(dir, 'schemas', 'snapshot', `${protocol}.yaml`);
+      const text = readFileSync(path, 'utf8');
+      const weapons = 'values: [hammer, gun, shotgun, grenade, laser, ninja] }';
+      expect(text).toContain(weapons);
+      writeFileSync(path, text.replace(weapons, 'values: [hammer, gun, shotgun, grenade, laser, ninja, tractor_beam] }'));
+    }
+    const snapshot = loadSnapshotSchemas(join(dir, 'schemas'), dir);
+    const net = loadNetSchemas(join(dir, 'schemas'), dir, snapshot);
+    const weaponFields = [
+      ...snapshot.flatMap((p) => [...p.items, ...p.uuidItems].flatMap((item) => item.fields.filter((f) => f.enum === 'weapon').map((f) => ({ where: `${p.protocol} ${item.name}.${f.name}`, min: f.min, max: f.max })))),
+      ...net.flatMap((p) => p.messages.flatMap((m) => m.fields.filter((f) => f.enum === 'weapon').map((f) => ({ where: `${p.protocol} ${m.name}.${f.name}`, min: f.min, max: f.max, values: f.values?.values.length })))),
+    ];
+    // 7 snapshot fields (projectiles' types, characters' weapons, 0.7's wanted weapon) and 4 message fields
+    // (kill messages, weapon pickups) on main when this was written.
+    expect(weaponFields.length).toBeGreaterThanOrEqual(11);
+    for (const f of weaponFields) expect(f, f.where).toMatchObject({ max: 6 });
+    // Ranges the schema gives itself stay: -3 is WEAPON_GAME in kill messages, -1 no weapon in characters.
+    expect(weaponFields.find((f) => f.where === 'ddnet-0.6 sv_kill_msg.weapon')).toMatchObject({ min: -3, max: 6, values: 7 });
+    expect(weaponFields.find((f) => f.where === 'teeworlds-0.7 character.weapon')).toMatchObject({ min: -1, max: 6 });
+    // The generated table names the new value; the docs list it.
+    const src = join(dir, 'src');
+    mkdirSync(src, { recursive: true });
+    cpSync(join(repoRoot, 'packages', 'netmsg', 'src', 'codec.ts'), join(src, 'codec.ts'));
+    generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), explorerOut: join(dir, 'out', 'explorer'), packetOut: join(dir, 'out', 'net'), docsOut: join(dir, 'docs') });
+    const generated = readFileSync(join(src, 'generated', 'ddnet-0.6.gen.ts'), 'utf8');
+    expect(generated).toContain('TractorBeam: 6,');
+    expect(readFileSync(join(dir, 'docs', 'net-messages.md'), 'utf8')).toMatch(/`weapon` \(`WEAPON_\*`\) \| enum \| .*6 tractor_beam/);
+  });
+
   it('report mistakes with file, line and column', () => {
     const dir = copySchemas();
-    appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), '  - { name: sv_chat, id: 3, direction: server, description: x, fields: [] }\n');
+    appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), '  - { name: sv_chat, id: 3, direction: server, description: x, fields: [] }\n  - { name: sv_sword, id: 90, direction: server, description: x, fields: [ { name: sword, type: int, enum: sword, description: x } ] }\n');
     writeFileSync(join(dir, 'schemas', 'netmsg', 'bad.yaml'), 'net_protocol: bad\ndescription: x\nmessages:\n  - { name: a, id: 1, direction: sideways, description: x, fields: [] }\n  - name: b\n    id: 2\n    direction: server\n    description: x\n    fields:\n      - { name: rest, type: int_rest, description: x }\n      - { name: after, type: int, description: x }\n');
     let error: unknown;
     try {
@@ -88,5 +121,6 @@ describe('net message schemas', () => {
     const text = String((error as Error).message);
     expect(text).toMatch(/schemas\/netmsg\/bad\.yaml:4:\d+: messages\/0\/direction: must be equal to one of the allowed values/);
     expect(text).toMatch(/schemas\/netmsg\/ddnet-0\.6\.yaml:\d+:\d+: message sv_chat is defined twice/);
+    expect(text).toMatch(/schemas\/netmsg\/ddnet-0\.6\.yaml:\d+:\d+: enum sword is not among the enums of schemas\/snapshot\/ddnet-0\.6\.yaml \(emote, .*weapon/);
   });
 });

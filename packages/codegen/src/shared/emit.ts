@@ -8,12 +8,14 @@ import {
   Project,
   QuoteKind,
   type SourceFile,
+  type StatementStructures,
   StructureKind,
   SyntaxKind,
   VariableDeclarationKind,
   type VariableStatementStructure,
   type WriterFunction,
 } from 'ts-morph';
+import { pascal } from './names.js';
 
 /** A generated file, relative to its output directory. */
 export interface GeneratedFile {
@@ -76,6 +78,17 @@ export function exportedConst(name: string, type: string | undefined, docText: s
     docs: doc(docText),
     declarations: [{ name, ...(type ? { type } : {}), initializer }],
   };
+}
+
+/**
+ * An exported object of named values (`{ Hammer: 0, ... } as const`) and the type of its values under the same
+ * name: the constants of an enum or flag set (`Ddnet06Weapon.Hammer`, a `Ddnet06Weapon` parameter).
+ */
+export function namedValues(name: string, docText: string, values: readonly { name: string; value: number }[]): StatementStructures[] {
+  return [
+    exportedConst(name, undefined, docText, listInitializer('{', values.map((v) => `${pascal(v.name)}: ${v.value},`), '} as const')),
+    { kind: StructureKind.TypeAlias, name, isExported: true, type: `(typeof ${name})[keyof typeof ${name}]` },
+  ];
 }
 
 /** An initializer writing `open`, one line per entry (indented), then `close`. */

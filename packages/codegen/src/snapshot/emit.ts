@@ -1,6 +1,6 @@
 // Emits the snapshot item tables and the snapshot format reference from schemas/snapshot.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from '../shared/emit.js';
+import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, namedValues, str, generatedText } from '../shared/emit.js';
 import { LAYOUT_INTERFACES, layoutLiteral, objectsMapName, protocolTypePrefix, snapshotEnumTables, snapshotFieldTables, valueSetLiteral } from './objects.js';
 import { pascal } from '../shared/names.js';
 import { type SnapshotProtocolDef } from './model.js';
@@ -18,15 +18,7 @@ export function emitSnapshotEnumsTs(protocols: SnapshotProtocolDef[], source = '
     for (const e of p.enums) {
       const name = `${protocolTypePrefix(p)}${pascal(e.name)}${layouts.has(pascal(e.name)) ? 'Value' : ''}`;
       const what = e.kind === 'flags' ? 'bits' : 'values';
-      statements.push(
-        exportedConst(
-          name,
-          undefined,
-          `${e.description ?? `The ${what} of ${e.name}`} (${p.protocol}${e.ddnet ? `; DDNet's ${e.ddnet}_*` : ''}).`,
-          listInitializer('{', e.values.map((v) => `${pascal(v.name)}: ${v.value},`), '} as const'),
-        ),
-        { kind: StructureKind.TypeAlias, name, isExported: true, type: `(typeof ${name})[keyof typeof ${name}]` },
-      );
+      statements.push(...namedValues(name, `${e.description ?? `The ${what} of ${e.name}`} (${p.protocol}${e.ddnet ? `; DDNet's ${e.ddnet}_*` : ''}).`, e.values));
     }
   }
   const file = project.createSourceFile('enums.gen.ts', { statements }, { overwrite: true });

@@ -5,7 +5,6 @@ import { findDuplicates, type ParsedFile, parseFamily, positionOf, SchemaError, 
 import type { SnapshotEnumDef, SnapshotFieldDef, SnapshotProtocolDef } from './model.js';
 
 /** Names the snapshot views (item, layout, toObject) and decoded objects (extra, raw) use themselves. */
-/** Names the snapshot views (item, layout, toObject) and decoded objects (extra, raw) use themselves. */
 export const RESERVED_SNAPSHOT_FIELDS = ['item', 'layout', 'to_object', 'extra', 'raw'];
 
 type RawSnapshotField = Omit<SnapshotFieldDef, 'offset' | 'ints'> & { ints?: number };
@@ -43,6 +42,7 @@ function snapshotLayouts(f: ParsedFile, raws: { raw: RawSnapshotItem; path: (str
       if (ints === undefined) report([...path, 'fields', i], `${field.kind} field ${field.name} needs ints`);
       else if (ints !== 1 && field.kind !== 'string' && field.kind !== 'array') report([...path, 'fields', i], `ints is only for string and array fields`);
       if (field.kind === 'fixed' && field.scale === undefined) report([...path, 'fields', i], `fixed field ${field.name} needs scale`);
+      if (field.strings !== undefined && (field.kind !== 'array' || (ints ?? 1) % field.strings !== 0)) report([...path, 'fields', i, 'strings'], `strings is for an array field whose ints it divides (${field.name}: ${field.kind}, ${ints} ints)`);
       if (RESERVED_SNAPSHOT_FIELDS.includes(field.name)) report([...path, 'fields', i], `field name ${field.name} is reserved: the views and decoded objects use it themselves`);
       if (fields.some((other) => other.name === field.name)) report([...path, 'fields', i], `field name ${field.name} is used twice in ${name}`);
       if (field.min !== undefined && field.max !== undefined && field.min > field.max) report([...path, 'fields', i], `min ${field.min} is above max ${field.max}`);
@@ -105,6 +105,19 @@ function snapshotEnums(f: ParsedFile, raw: RawSnapshotEnum[], items: { raw: RawS
   }));
 }
 
+/**
+ * An enum field's range, where the schema gives none: its enum's lowest to highest value, so that a value
+ * added to the enum widens every field of it (DDNet's validation checks such fields as 0..NUM_X-1). A field
+ * DDNet checks otherwise says so with min / max; one it does not check (NetIntAny) with `checked: false`.
+ */
+export function deriveEnumRange(field: { enum?: string; min?: number; max?: number; checked?: boolean }, enums: readonly SnapshotEnumDef[]): void {
+  if (field.enum === undefined || field.checked === false) return;
+  const values = enums.find((e) => e.name === field.enum && e.kind === 'enum')?.values.map((v) => v.value);
+  if (!values?.length) return;
+  field.min ??= Math.min(...values);
+  field.max ??= Math.max(...values);
+}
+
 /** Loads the snapshot item tables (`schemasDir/snapshot`), one per protocol. */
 export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir): SnapshotProtocolDef[] {
   const files = parseFamily(schemasDir, 'snapshot', displayRoot);
@@ -123,6 +136,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
     ];
     const layouts = snapshotLayouts(f, raws, problems);
     const enums = snapshotEnums(f, d.enums ?? [], raws, problems);
+    for (const fields of layouts.values()) for (const field of fields) deriveEnumRange(field, enums);
     // A field added after its item means older servers send the item shorter: DDNet reads such items with
     // defaults (validate_size=False or a default on the new field), so the schema must say the size varies.
     d.items.forEach((item, i) => {

@@ -42,8 +42,12 @@ export interface SnapshotFieldDef {
   default?: number;
   since?: string;
   scale?: number;
+  /** array: the number of packed strings it holds (each ints / strings ints). */
+  strings?: number;
   enum?: string;
   flags?: string;
+  /** enum: false when DDNet checks no range (no range is taken from the enum). */
+  checked?: boolean;
   description?: string;
 }
 

@@ -8,7 +8,7 @@ import { type SnapshotEnumDef, type SnapshotFieldDef, type SnapshotLayoutDef, ty
 /** The TypeScript of one field in the item tables; `sets` is the expression of the protocol's value sets. */
 function fieldLiteral(f: SnapshotFieldDef, sets: string): string {
   const parts = [`name: ${str(f.name)}`, `kind: ${str(f.kind)}`, `offset: ${f.offset}`, `ints: ${f.ints}`];
-  for (const key of ['min', 'max', 'mask', 'default', 'scale'] as const) if (f[key] !== undefined) parts.push(`${key}: ${f[key]}`);
+  for (const key of ['min', 'max', 'mask', 'default', 'scale', 'strings'] as const) if (f[key] !== undefined) parts.push(`${key}: ${f[key]}`);
   if (f.since !== undefined) parts.push(`since: ${str(f.since)}`);
   const set = f.enum ?? f.flags;
   if (set !== undefined) parts.push(`values: ${sets}.${set}`);
@@ -37,6 +37,7 @@ export const LAYOUT_INTERFACES: StatementStructures[] = [
     ['mask?', 'number', 'Flags: the bits the validation accepts.'],
     ['default?', 'number', "The value DDNet uses when an older server's item ends before the field."],
     ['scale?', 'number'],
+    ['strings?', 'number', 'array: it holds this many packed strings of `ints / strings` ints each (decodeI32String).'],
     ['since?', 'string', 'The DDNet release that added the field.'],
     ['values?', 'SnapshotValueSet', 'enum and flags fields: the names of their values (see valueName, flagNames).'],
   ]),

@@ -1,6 +1,6 @@
 // Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
 import { type TeehistorianSchema, type ThExtensionDef, type ThFieldDef, type ThMessageDef } from './model.js';
 
@@ -95,6 +95,14 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     });
   }
   statements.push({ kind: StructureKind.TypeAlias, name: 'KnownExMessage', isExported: true, docs: doc('An extension message the schemas describe.'), type: schema.extensions.map(exInterface).join(' | ') });
+  // The file's constants go to a module of their own that imports nothing at run time: the CLI tells a
+  // teehistorian file by its first 16 bytes without loading the codecs (@twcodec/teehistorian/constants).
+  const constants: StatementStructures[] = [];
+  constants.push(
+    exportedConst('TEEHISTORIAN_UUID_NAME', undefined, `The name whose version-3 UUID starts every teehistorian file (${schema.coreFile}).`, str(schema.fileUuidName)),
+    exportedConst('TEEHISTORIAN_UUID', 'Uuid', `The 16 bytes every teehistorian file starts with: the UUID of \`${schema.fileUuidName}\` (${schema.coreFile}).`, `${str(schema.fileUuid)} as Uuid`),
+  );
+  for (const c of schema.constants) constants.push(exportedConst(c.name.toUpperCase(), undefined, `${c.description} (${schema.coreFile})`, String(c.value)));
   statements.push({
     kind: StructureKind.VariableStatement,
     isExported: true,
@@ -228,7 +236,11 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
   });
   statements.push(...emitScanner(schema));
   const file = project.createSourceFile('messages.gen.ts', { statements }, { overwrite: true });
-  return [{ path: 'messages.gen.ts', text: generatedText(file) }];
+  const constantsFile = project.createSourceFile('constants.gen.ts', { statements: [GENERATED_HEADER(source), { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '@twcodec/runtime', namedImports: ['Uuid'] }, ...constants] }, { overwrite: true });
+  return [
+    { path: 'messages.gen.ts', text: generatedText(file) },
+    { path: 'constants.gen.ts', text: generatedText(constantsFile) },
+  ];
 }
 
 /** The names of a message's int slots in `scanMessage`'s output, in schema order (an int array gives one per int). */
@@ -487,7 +499,7 @@ export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schem
     '',
     '## Layout',
     '',
-    '1. The UUID of `teehistorian@ddnet.tw`, 16 bytes: `699db17b-8efb-34ff-b1d8-da6f60c15dd1`.',
+    `1. The UUID of \`${schema.fileUuidName}\`, 16 bytes: \`${schema.fileUuid}\` (\`TEEHISTORIAN_UUID\`).`,
     '2. A JSON object, NUL-terminated: the header (`version` "2", `version_minor` "4" in DDNet 16.4 and "22"',
     '   today, `game_uuid`, `server_version`, `start_time`, `map_name`, `map_sha256`, `map_crc`,',
     '   `prng_description`, `config` and `tuning` objects, `uuids` array, ...).',

@@ -2,7 +2,7 @@
 // ids, names and UUIDs for duplicates.
 import { uuidFromName } from '@twcodec/runtime';
 import { findDuplicates, isReserved, parseFamily, positionOf, SchemaError, type SchemaProblem, type Site } from '../shared/schema-files.js';
-import type { TeehistorianSchema, ThExtensionDef, ThMessageDef } from './model.js';
+import type { TeehistorianSchema, ThConstantDef, ThExtensionDef, ThMessageDef } from './model.js';
 
 /** Property names the generated code adds: messages carry `kind`, and the reader adds `tick` and `offset`. */
 export const RESERVED_TEEHISTORIAN_FIELDS = ['kind', 'tick', 'offset'] as const;
@@ -11,7 +11,7 @@ export const RESERVED_TEEHISTORIAN_FIELDS = ['kind', 'tick', 'offset'] as const;
 export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schemasDir): TeehistorianSchema {
   const files = parseFamily(schemasDir, 'teehistorian', displayRoot);
   const problems: SchemaProblem[] = [];
-  const schema: TeehistorianSchema = { messages: [], extensions: [] };
+  const schema: TeehistorianSchema = { messages: [], extensions: [], fileUuidName: '', fileUuid: '', constants: [], coreFile: '' };
   const messageSites: (Site & { m: ThMessageDef })[] = [];
   const extensionSites: (Site & { e: ThExtensionDef })[] = [];
   for (const f of files) {
@@ -21,6 +21,17 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
         if (isReserved(RESERVED_TEEHISTORIAN_FIELDS, x.name)) problems.push({ file: f.file, ...at([...base, 'fields', k, 'name']), message: `field name '${x.name}' is reserved by the generated code (${RESERVED_TEEHISTORIAN_FIELDS.join(', ')})` });
       });
     if ('messages' in f.data) {
+      const name = f.data.file_uuid_name as string | undefined;
+      if (name !== undefined) {
+        if (schema.fileUuidName) problems.push({ file: f.file, ...at(['file_uuid_name']), message: `file_uuid_name is given twice (also in ${schema.coreFile})` });
+        schema.fileUuidName = name;
+        schema.fileUuid = uuidFromName(name);
+        schema.coreFile = f.file;
+      }
+      ((f.data.constants as ThConstantDef[] | undefined) ?? []).forEach((c, i) => {
+        if (schema.constants.some((d) => d.name === c.name)) problems.push({ file: f.file, ...at(['constants', i, 'name']), message: `constant ${c.name} is defined twice` });
+        schema.constants.push(c);
+      });
       (f.data.messages as ThMessageDef[]).forEach((m, i) => {
         if (m.fields.some((x) => x.type === 'rest')) problems.push({ file: f.file, ...at(['messages', i]), message: 'rest fields are only for extension payloads' });
         reserved(m.fields, ['messages', i]);
@@ -46,6 +57,7 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
   findDuplicates(problems, messageSites, (s) => msgOf(s).name, (name) => `message name ${name} is defined twice`);
   findDuplicates(problems, extensionSites, (s) => extOf(s).name, (name) => `extension ${name} is defined twice`);
   findDuplicates(problems, extensionSites, (s) => extOf(s).uuid, (uuid, o) => `UUID ${uuid} (${extOf(o).uuidName}) is already used by extension ${o.what}`);
+  if (!schema.fileUuidName && files.length) problems.push({ file: files[0]!.file, line: 1, col: 1, message: 'file_uuid_name (the name whose UUID starts a teehistorian file) is in no file with messages' });
   if (problems.length) throw new SchemaError(problems);
   schema.messages.sort((a, b) => a.id - b.id);
   schema.extensions.sort((a, b) => a.name.localeCompare(b.name));

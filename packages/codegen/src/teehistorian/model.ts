@@ -26,7 +26,20 @@ export interface ThExtensionDef {
   fields: ThFieldDef[];
 }
 
+/** A number the reader and writer need besides the messages (exported as NAME). */
+export interface ThConstantDef {
+  name: string;
+  value: number;
+  description: string;
+}
+
 export interface TeehistorianSchema {
   messages: ThMessageDef[];
   extensions: ThExtensionDef[];
+  /** The name whose version-3 UUID starts every file, and that UUID. */
+  fileUuidName: string;
+  fileUuid: string;
+  constants: ThConstantDef[];
+  /** The schema file that holds the file's UUID name (for comments of what is generated from it). */
+  coreFile: string;
 }

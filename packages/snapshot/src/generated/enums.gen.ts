@@ -406,6 +406,13 @@ export const Teeworlds07SpecMode = {
     Flagblue: 3,
   } as const;
 export type Teeworlds07SpecMode = (typeof Teeworlds07SpecMode)[keyof typeof Teeworlds07SpecMode];
+/** The values of team (teeworlds-0.7; DDNet's TEAM_*). */
+export const Teeworlds07Team = {
+    Spectators: -1,
+    Red: 0,
+    Blue: 1,
+  } as const;
+export type Teeworlds07Team = (typeof Teeworlds07Team)[keyof typeof Teeworlds07Team];
 /** The values of weapon (teeworlds-0.7; DDNet's WEAPON_*). */
 export const Teeworlds07Weapon = {
     Hammer: 0,
