@@ -1,0 +1,99 @@
+// A scratch copy of the repository in which schemas/ can be edited, the generator run and the packages built
+// again, without touching the checkout: test/extension/extensions.test.ts makes its YAML-only extensions there.
+//
+// What is copied: schemas/, docs/formats/ and every package the generator writes into or that builds on one
+// (sources without tests, package.json, tsconfig.json, the CLI's bin/). The packages' dist/ and tsbuildinfo
+// are copied too, with their timestamps: `tsc -b` then rebuilds only what the edited schemas change (the
+// global setup has brought the checkout's dist/ up to date). node_modules is not copied: the scratch
+// node_modules links every dependency of the checkout, except @twcodec/*, which point into the copy.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { repoRoot } from '../corpus.js';
+
+/** The packages the CLI is built from (the scratch build's root), and the explorer, whose sources are read. */
+const BUILT = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'net', 'netmsg', 'demo', 'export', 'cli'];
+
+export interface Scratch {
+  root: string;
+  /** Milliseconds spent copying, generating and building. */
+  ms: { copy: number; generate: number; build: number };
+}
+
+/** Copies the repository's sources into a fresh temporary directory. */
+export function copyRepository(): string {
+  const root = mkdtempSync(join(tmpdir(), 'twcodec-ext-'));
+  const keep = { recursive: true, preserveTimestamps: true } as const;
+  for (const f of ['tsconfig.base.json', 'package.json']) cpSync(join(repoRoot, f), join(root, f), keep);
+  cpSync(join(repoRoot, 'schemas'), join(root, 'schemas'), keep);
+  cpSync(join(repoRoot, 'docs', 'formats'), join(root, 'docs', 'formats'), keep);
+  for (const name of [...BUILT, 'explorer']) {
+    const from = join(repoRoot, 'packages', name);
+    const to = join(root, 'packages', name);
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from)) {
+      if (entry === 'node_modules' || (name === 'explorer' && entry === 'dist')) continue;
+      cpSync(join(from, entry), join(to, entry), { ...keep, filter: (p) => !p.endsWith('.test.ts') && !p.endsWith('.test.js') && !p.endsWith('.test.d.ts') });
+    }
+  }
+  // node_modules: the checkout's dependencies, and @twcodec/* in the copy (links relative to the copy).
+  const modules = join(root, 'node_modules');
+  mkdirSync(join(modules, '@twcodec'), { recursive: true });
+  for (const entry of readdirSync(join(repoRoot, 'node_modules'))) {
+    if (entry !== '@twcodec') symlinkSync(join(repoRoot, 'node_modules', entry), join(modules, entry));
+  }
+  for (const name of [...BUILT, 'explorer']) symlinkSync(join('..', '..', 'packages', name), join(modules, '@twcodec', name));
+  return root;
+}
+
+/** Runs `tsc -b` on the CLI (and so on every package it builds on) in the copy. */
+export function buildScratch(root: string): void {
+  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-b', join(root, 'packages', 'cli')], { cwd: root, encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    const out = e as { stdout?: string; stderr?: string };
+    throw new Error(`tsc -b in the scratch copy failed:\n${out.stdout ?? ''}${out.stderr ?? ''}`);
+  }
+}
+
+/**
+ * The explorer's file views (map layout, demo and teehistorian streams, captures) as plain JavaScript beside
+ * their sources, for Node: they are transpiled one file at a time (the page's own build is Vite's; the types
+ * are checked by `npm run typecheck`).
+ */
+export async function transpileExplorer(root: string): Promise<string> {
+  const ts = (await import('typescript')).default;
+  const src = join(root, 'packages', 'explorer', 'src');
+  const out = join(root, 'packages', 'explorer', 'node-views');
+  mkdirSync(join(out, 'generated'), { recursive: true });
+  const files = ['layout.ts', 'streams.ts', 'capture.ts', 'json.ts', 'generated/schemas.gen.ts'];
+  for (const file of files) {
+    const path = join(src, file);
+    if (!existsSync(path)) continue;
+    const js = ts.transpileModule(readFileSync(path, 'utf8'), {
+      fileName: basename(path),
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    }).outputText;
+    writeFileSync(join(out, file.replace(/\.ts$/, '.js')), js);
+  }
+  return out;
+}
+
+/** Edits a schema file of the copy: `edit` gets the text and returns the new text, which must differ. */
+export function editSchema(root: string, path: string, edit: (text: string) => string): void {
+  const file = join(root, 'schemas', path);
+  const before = readFileSync(file, 'utf8');
+  const after = edit(before);
+  if (after === before) throw new Error(`the edit of schemas/${path} changed nothing`);
+  writeFileSync(file, after);
+}
+
+/** Inserts `text` (whole lines) after the first line of the file that contains `anchor`. */
+export function insertAfterLine(text: string, anchor: string, insert: string): string {
+  const at = text.indexOf(anchor);
+  if (at < 0) throw new Error(`anchor not found: ${anchor}`);
+  const end = text.indexOf('\n', at) + 1;
+  return text.slice(0, end) + insert + text.slice(end);
+}
