@@ -12,7 +12,7 @@
 // Checks marked `it.fails` wait for a fact that is still hand-written in TypeScript (or pinned in the YAML
 // instead of derived): each names the place. Enable them when that fact comes from the schemas.
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -61,10 +61,11 @@ beforeAll(async () => {
   await time('tsc -b', () => buildScratch(root));
   await time('probe', async () => {
     await transpileExplorer(root);
-    transpileInto(join(repoRoot, 'test', 'extension', 'probe.ts'), join(root, 'probe.js'));
+    mkdirSync(join(root, 'extension'));
+    transpileInto(join(repoRoot, 'test', 'extension', 'probe.ts'), join(root, 'extension', 'probe.js'));
     transpileInto(join(repoRoot, 'test', 'net-capture-builder.ts'), join(root, 'net-capture-builder.js'));
     cpSync(join(fixturesDir, 'maps', 'ctf1.map'), join(root, 'inputs-src', 'ctf1.map'));
-    const r = spawnSync(process.execPath, [join(root, 'probe.js'), root, JSON.stringify(ADDED)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [join(root, 'extension', 'probe.js'), root, JSON.stringify(ADDED)], { encoding: 'utf8', maxBuffer: 64 << 20 });
     if (r.status !== 0) throw new Error(`probe failed: ${r.stderr}`);
     results = JSON.parse(r.stdout);
   });
@@ -113,6 +114,11 @@ describe('2. a snapshot object', () => {
     expect(value<string>('explorer.schemas')).toContain(name);
     expect(value<string>('explorer.demo06')).toContain(name);
   });
+  it('is a table of demo export', () => {
+    const out = JSON.parse(twcodec('demo', 'export', 'ext06.demo', 'export06'));
+    expect(out.tables.find((t: { table: string }) => t.table === name)).toMatchObject({ rows: 3 });
+    expect(existsSync(join(root, 'inputs', 'export06', `${name}.parquet`))).toBe(true);
+  });
   it('is documented in docs/formats/snapshot.md', () => expect(doc('snapshot.md')).toContain(`ddnet-0.6 ${name}`));
 });
 
@@ -136,6 +142,7 @@ describe('3. a 0.6 UUID net message and a 0.7 net message', () => {
   it('show in the explorer with their fields', () => {
     expect(value<string>('explorer.demo06')).toMatch(new RegExp(`${m06}[^]*prize \\| string \\| "cake"`));
     expect(value<string>('explorer.demo07')).toMatch(new RegExp(`${m07}[^]*seconds_left \\| int \\| 90`));
+    expect(value<string>('explorer.demo06')).toContain('Client id of the winner.');
   });
   it('are documented in docs/formats/net-messages.md', () => {
     expect(doc('net-messages.md')).toContain(m06);
@@ -154,6 +161,11 @@ describe('4. a teehistorian EX message', () => {
     expect(twcodec('teehistorian', 'dump', 'ext.teehistorian').split('\n').find((l) => l.includes(kind))).toContain('cake');
     expect(JSON.parse(twcodec('teehistorian', 'stats', 'ext.teehistorian')).messages?.[kind] ?? twcodec('teehistorian', 'stats', 'ext.teehistorian')).toBeTruthy();
     expect(twcodec('teehistorian', 'stats', 'ext.teehistorian')).toContain(kind);
+  });
+  it('is an event of teehistorian export', () => {
+    twcodec('teehistorian', 'export', 'ext.teehistorian', 'export-th');
+    // The event's kind is a dictionary string of the parquet file (not compressed).
+    expect(readFileSync(join(root, 'inputs', 'export-th', 'events.parquet')).includes(kind)).toBe(true);
   });
   it('shows in the explorer with its description', () => {
     expect(value<string>('explorer.schemas')).toContain(ADDED.teehistorian.name);
@@ -204,6 +216,14 @@ describe('6. a control message and a connectionless message', () => {
     expect(view).toContain(control);
     expect(view).toContain(connless);
   });
+  // TODO(issue 37, packet facts): the explorer's capture view takes its descriptions from a hand-written
+  // table in packages/explorer/src/capture.ts, not from schemas/net; enable when the schema's descriptions
+  // reach it (the generated explorer data or the packet tables).
+  it.fails("show in the explorer with their schema's descriptions", () => {
+    const view = value<string>('explorer.capture');
+    expect(view).toContain('A made-up control message');
+    expect(view).toContain('A made-up connless message');
+  });
   it('are documented in docs/formats/network.md', () => {
     expect(doc('network.md')).toContain(control);
     expect(doc('network.md')).toContain(connless);
@@ -229,6 +249,17 @@ describe('7. a weapon and a game flag', () => {
       expect(view).toContain(`${weapon.value} (${weapon.name})`);
       expect(view).toContain(gameFlag.name);
     }
+  });
+  it('are named in demo export tables', () => {
+    twcodec('demo', 'export', 'ext06.demo', 'export06-names');
+    expect(readFileSync(join(root, 'inputs', 'export06-names', 'character.parquet')).includes(weapon.name)).toBe(true);
+  });
+  // TODO(issue 37, net-message enums): schemas/netmsg fields have no `enum:` (sv_weapon_pickup's weapon is an
+  // int with `max: 5`), so a weapon in a net message stays a number (and is out of range); enable when the
+  // netmsg schemas name the snapshot enums.
+  it.fails('are named in net messages (sv_weapon_pickup in demo messages)', () => {
+    expect(value<string[]>('message06.weapon').join('\n')).toContain(weapon.name);
+    expect(twcodec('demo', 'messages', 'weapon06.demo')).toContain(weapon.name);
   });
   it('are documented in docs/formats/snapshot.md', () => {
     expect(doc('snapshot.md')).toContain(weapon.name);
