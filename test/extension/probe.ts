@@ -109,7 +109,7 @@ check('message06.roundtrip', () => {
 check('message06.weapon', () => {
   const w = new DemoWriter(header06, undefined);
   w.snapshot(100, new Snapshot([]));
-  w.message(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_weapon_pickup', weapon: ADDED.weapon.value }));
+  w.message(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_weapon_pickup', weapon: ADDED.weapon.value } as { kind: string }));
   writeFileSync(join(inputs, 'weapon06.demo'), w.finish());
   return [...demoMessages(readDemo(bytesOf(join(inputs, 'weapon06.demo'))))].map((m) => text(m));
 });
