@@ -28,6 +28,8 @@ export function copyRepository(): string {
   for (const f of ['tsconfig.base.json', 'package.json']) cpSync(join(repoRoot, f), join(root, f), keep);
   cpSync(join(repoRoot, 'schemas'), join(root, 'schemas'), keep);
   cpSync(join(repoRoot, 'docs', 'formats'), join(root, 'docs', 'formats'), keep);
+  // Read only (the explorer page bundles its samples from here).
+  symlinkSync(join(repoRoot, 'fixtures'), join(root, 'fixtures'));
   for (const name of [...BUILT, 'explorer']) {
     const from = join(repoRoot, 'packages', name);
     const to = join(root, 'packages', name);
