@@ -147,6 +147,9 @@ describe('3. a 0.6 UUID net message and a 0.7 net message', () => {
     expect(value('message06.roundtrip')).toMatchObject({ back: { kind: m06, winner: 3, prize: 'cake' }, again: true });
     expect(value('message07.roundtrip')).toMatchObject({ back: { kind: m07, secondsLeft: 90, label: 'overtime' }, again: true });
   });
+  it('the 0.6 UUID message is one of 0.7 too (uuid_messages_from)', () => {
+    expect(value('message06in07.roundtrip')).toMatchObject({ back: { kind: m06, winner: 3, prize: 'cake' }, same06: true });
+  });
   it('are read from demos', () => {
     expect(value<string[]>('demo06.messages').join('\n')).toContain(`"kind":"${m06}"`);
     expect(value<string[]>('demo07.messages').join('\n')).toContain(`"kind":"${m07}"`);

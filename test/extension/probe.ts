@@ -124,6 +124,11 @@ check('message07.roundtrip', () => {
   const back = decodeNetMessage(TEEWORLDS_0_7_MESSAGES, bytes);
   return { back, again: same(encodeNetMessage(TEEWORLDS_0_7_MESSAGES, back as never), bytes) };
 });
+// 0.7 takes DDNet's UUID messages from the 0.6 schema (uuid_messages_from): the new one too.
+check('message06in07.roundtrip', () => {
+  const bytes = encodeNetMessage(TEEWORLDS_0_7_MESSAGES, lucky06);
+  return { back: decodeNetMessage(TEEWORLDS_0_7_MESSAGES, bytes), same06: same(bytes, encodeNetMessage(DDNET_0_6_MESSAGES, lucky06)) };
+});
 check('snapshot07.items', () => {
   const items: SnapshotItem[] = [
     item(TEEWORLDS_0_7, 'character', 1, { ...zeros(TEEWORLDS_0_7, 'character'), weapon: ADDED.weapon.value, health: 10 }),
