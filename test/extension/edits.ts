@@ -5,10 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { fixturesDir } from '../corpus.js';
-import { editSchema, insertAfterLine } from './scratch.js';
+import { appendToBlock, editSchema, insertAfterLine } from './scratch.js';
 
 const fixture = (path: string) => readFileSync(join(fixturesDir, 'schema-extension', path), 'utf8');
-const append = (addition: string) => (text: string) => `${text.endsWith('\n') ? text : `${text}\n`}${addition}`;
+/** Appends a fixture to the end of a top-level block (its last list) of a schema file. */
+const append = (key: string, path: string) => (text: string) => appendToBlock(text, key, fixture(path));
 
 /** What the extensions add, by the names and values the checks look for. */
 export const ADDED = {
@@ -29,18 +30,19 @@ export const ADDED = {
 export function applyExtensions(root: string): void {
   // 1. A UUID map item: a new file.
   writeFileSync(join(root, 'schemas', 'map', 'items', 'spawn_weights.yaml'), fixture('map/items/spawn_weights.yaml'));
-  // 2. A snapshot object: appended to DDNet's UUID items (the file's last list).
-  editSchema(root, 'snapshot/ddnet-0.6.yaml', append(fixture('snapshot/race_timer.yaml')));
+  // 2. A snapshot object: appended to DDNet's UUID items.
+  editSchema(root, 'snapshot/ddnet-0.6.yaml', append('uuid_items', 'snapshot/race_timer.yaml'));
   // 3. A 0.6 UUID net message and a 0.7 net message: appended to each protocol's messages.
-  editSchema(root, 'netmsg/ddnet-0.6.yaml', append(fixture('netmsg/ddnet-0.6-uuid-message.yaml')));
-  editSchema(root, 'netmsg/teeworlds-0.7.yaml', append(fixture('netmsg/teeworlds-0.7-message.yaml')));
+  editSchema(root, 'netmsg/ddnet-0.6.yaml', append('messages', 'netmsg/ddnet-0.6-uuid-message.yaml'));
+  editSchema(root, 'netmsg/teeworlds-0.7.yaml', append('messages', 'netmsg/teeworlds-0.7-message.yaml'));
   // 4. A teehistorian extension message: appended to the extensions.
-  editSchema(root, 'teehistorian/extensions.yaml', append(fixture('teehistorian/extension.yaml')));
+  editSchema(root, 'teehistorian/extensions.yaml', append('extensions', 'teehistorian/extension.yaml'));
   // 5. A tile id: into the tile list, and accepted by the game layer.
   const tile = parse(fixture('map/tile.yaml')) as { tile: string; valid: string };
   editSchema(root, 'map/tile-meanings.yaml', (text) => insertAfterLine(insertAfterLine(text, '{ id: 7, name: jump,', `${tile.tile}\n`), '- { tile: freeze }', `${tile.valid}\n`));
-  // 6. A control message (after the last one) and a connectionless message (appended) of the 0.6 packet layer.
-  editSchema(root, 'net/ddnet-0.6.yaml', (text) => append(fixture('net/ddnet-0.6-connless.yaml'))(text.replace(/\nconnless:\n/, `\n${fixture('net/ddnet-0.6-control.yaml')}connless:\n`)));
+  // 6. A control message and a connectionless message (connless.messages, the block's last list) of the 0.6
+  // packet layer.
+  editSchema(root, 'net/ddnet-0.6.yaml', (text) => append('connless', 'net/ddnet-0.6-connless.yaml')(append('control_messages', 'net/ddnet-0.6-control.yaml')(text)));
   // 7. A weapon and a game flag: one more name at the end of each protocol's `weapon` and `game_flags` lists.
   const enums = parse(fixture('snapshot/enums.yaml')) as { weapon: string; game_flag: string };
   for (const protocol of ['ddnet-0.6', 'teeworlds-0.7']) {

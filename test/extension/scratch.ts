@@ -99,3 +99,23 @@ export function insertAfterLine(text: string, anchor: string, insert: string): s
   const end = text.indexOf('\n', at) + 1;
   return text.slice(0, end) + insert + text.slice(end);
 }
+
+/**
+ * Appends `addition` (whole lines) at the end of the top-level block `key:` of a YAML text: before the next
+ * top-level key, or at the end. The block's last list gets the addition when the lines are indented as its items.
+ */
+export function appendToBlock(text: string, key: string, addition: string): string {
+  const start = text.search(new RegExp(`^${key}:`, 'm'));
+  if (start < 0) throw new Error(`no top-level ${key}: block`);
+  const body = text.indexOf('\n', start) + 1 || text.length;
+  const next = text.slice(body).search(/^[A-Za-z_]/m);
+  let end = next < 0 ? text.length : body + next;
+  // Comment lines just before the next key belong to it.
+  while (end > body) {
+    const lineStart = text.lastIndexOf('\n', end - 2) + 1;
+    if (!/^#/.test(text.slice(lineStart, end))) break;
+    end = lineStart;
+  }
+  const before = text.slice(0, end);
+  return `${before.endsWith('\n') ? before : `${before}\n`}${addition}${text.slice(end)}`;
+}
