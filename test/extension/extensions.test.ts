@@ -126,7 +126,8 @@ describe('2. a snapshot object', () => {
     const lines = twcodec('demo', 'snapshots', 'ext06.demo').trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines[0]).toContain(name);
-    expect(lines[0]).toContain('start_tick'.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+    expect(lines[0]).toContain('"startTick":500');
+    expect(JSON.parse(twcodec('demo', 'snapshots', '--summary', 'ext06.demo').split('\n')[0]!).byType[name]).toBe(1);
   });
   it('shows in the explorer', () => {
     expect(value<string>('explorer.schemas')).toContain(name);
@@ -159,6 +160,9 @@ describe('3. a 0.6 UUID net message and a 0.7 net message', () => {
     expect(line06).toContain('cake');
     const line07 = twcodec('demo', 'messages', 'ext07.demo').split('\n').find((l) => l.includes(m07));
     expect(line07).toContain('overtime');
+    // --kind takes the new names (its choices come from the message tables).
+    expect(twcodec('demo', 'messages', 'ext06.demo', '--kind', m06).trim().split('\n')).toEqual([expect.stringContaining('"cake"')]);
+    expect(twcodec('demo', 'messages', 'ext07.demo', '--kind', m07).trim().split('\n')).toEqual([expect.stringContaining('"overtime"')]);
   });
   it('show in the explorer with their fields', () => {
     expect(value<string>('explorer.demo06')).toMatch(new RegExp(`${m06}[^]*prize \\| string \\| "cake"`));
