@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Datafile, uuidFromName, uuidToInts } from '@twcodec/datafile';
-import { DemoWriter, demoMessages, readDemo } from '@twcodec/demo';
+import { type DemoWriteHeader, DemoWriter, demoMessages, readDemo } from '@twcodec/demo';
 import * as M from '@twcodec/map';
 import { decodeCapture, decodePacket, encodePacket, type DecodedPacket } from '@twcodec/net';
 import { DDNET_0_6_MESSAGES, decodeNetMessage, encodeNetMessage, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
@@ -38,6 +38,18 @@ function item(protocol: SnapshotProtocol, name: string, id: number, fields: Reco
   return { type: type.typeId, id, data: encodeObject(layoutNamed(protocol, name)!, fields) };
 }
 const zeros = (protocol: SnapshotProtocol, name: string) => Object.fromEntries(layoutNamed(protocol, name)!.fields.map((f) => [f.name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), 0]));
+
+/** A demo of ticks 100-102 with the same snapshot, `message` recorded at tick 101; written to inputs/`name`. */
+function writeDemo(name: string, header: DemoWriteHeader, items: SnapshotItem[], message: Uint8Array): Uint8Array {
+  const w = new DemoWriter(header, undefined);
+  for (let tick = 100; tick < 103; tick++) {
+    w.snapshot(tick, new Snapshot(items));
+    if (tick === 101) w.message(message);
+  }
+  const bytes = w.finish();
+  writeFileSync(join(inputs, name), bytes);
+  return bytes;
+}
 
 // ---- 1 and 5: a map with the new UUID item and a game tile of the new id ----
 const base = bytesOf(join(root, 'inputs-src', 'ctf1.map'));
@@ -77,13 +89,7 @@ check('snapshot06.items', () => {
     item(DDNET_0_6, 'character', 1, character),
     item(DDNET_0_6, 'game_info', 0, gameInfo),
   ];
-  const w = new DemoWriter(header06, undefined);
-  for (let tick = 100; tick < 103; tick++) {
-    w.snapshot(tick, new Snapshot(items));
-    if (tick === 101) w.message(encodeNetMessage(DDNET_0_6_MESSAGES, lucky06));
-  }
-  demo06 = w.finish();
-  writeFileSync(join(inputs, 'ext06.demo'), demo06);
+  demo06 = writeDemo('ext06.demo', header06, items, encodeNetMessage(DDNET_0_6_MESSAGES, lucky06));
   return true;
 });
 check('snapshot06.objects', () => {
@@ -134,13 +140,7 @@ check('snapshot07.items', () => {
     item(TEEWORLDS_0_7, 'character', 1, { ...zeros(TEEWORLDS_0_7, 'character'), weapon: ADDED.weapon.value, health: 10 }),
     item(TEEWORLDS_0_7, 'de_game_info', 0, { ...zeros(TEEWORLDS_0_7, 'de_game_info'), gameFlags: 1 | ADDED.gameFlag.value07 }),
   ];
-  const w = new DemoWriter(header07, undefined);
-  for (let tick = 100; tick < 103; tick++) {
-    w.snapshot(tick, new Snapshot(items));
-    if (tick === 101) w.message(encodeNetMessage(TEEWORLDS_0_7_MESSAGES, round07));
-  }
-  demo07 = w.finish();
-  writeFileSync(join(inputs, 'ext07.demo'), demo07);
+  demo07 = writeDemo('ext07.demo', header07, items, encodeNetMessage(TEEWORLDS_0_7_MESSAGES, round07));
   return true;
 });
 check('snapshot07.validate', () => snapshotObjects([...readDemo(demo07).snapshots()][0]!.snapshot, TEEWORLDS_0_7).validate().map((p) => text(p)));
