@@ -7,9 +7,9 @@
 // global setup has brought the checkout's dist/ up to date). node_modules is not copied: the scratch
 // node_modules links every dependency of the checkout, except @twcodec/*, which point into the copy.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { repoRoot } from '../corpus.js';
 
 /** The packages the CLI is built from (the scratch build's root), and the explorer, whose sources are read. */
@@ -61,24 +61,25 @@ export function buildScratch(root: string): void {
 }
 
 /**
- * The explorer's file views (map layout, demo and teehistorian streams, captures) as plain JavaScript beside
- * their sources, for Node: they are transpiled one file at a time (the page's own build is Vite's; the types
- * are checked by `npm run typecheck`).
+ * The explorer's modules as plain JavaScript beside their sources (node-views/), for Node to run its file views
+ * (map layout, demo and teehistorian streams, captures): every module is transpiled on its own (the page's
+ * own build is Vite's; the types are checked by `npm run typecheck`). Only the views are imported, so the page's
+ * DOM and worker modules are transpiled but never run.
  */
 export async function transpileExplorer(root: string): Promise<string> {
   const ts = (await import('typescript')).default;
   const src = join(root, 'packages', 'explorer', 'src');
   const out = join(root, 'packages', 'explorer', 'node-views');
-  mkdirSync(join(out, 'generated'), { recursive: true });
-  const files = ['layout.ts', 'streams.ts', 'capture.ts', 'json.ts', 'generated/schemas.gen.ts'];
-  for (const file of files) {
-    const path = join(src, file);
-    if (!existsSync(path)) continue;
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []));
+  for (const path of walk(src)) {
     const js = ts.transpileModule(readFileSync(path, 'utf8'), {
       fileName: basename(path),
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     }).outputText;
-    writeFileSync(join(out, file.replace(/\.ts$/, '.js')), js);
+    const to = join(out, relative(src, path)).replace(/\.ts$/, '.js');
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, js);
   }
   return out;
 }
