@@ -1,25 +1,16 @@
 // A scratch copy of the repository in which schemas/ can be edited, the generator run and the packages built
 // again, without touching the checkout: test/extension/extensions.test.ts makes its YAML-only extensions there.
 //
-// What is copied: schemas/, docs/formats/ and every package the generator writes into or that builds on one
-// (sources without tests, package.json, tsconfig.json, the CLI's bin/). The packages' dist/ and tsbuildinfo
-// are copied too, with their timestamps: `tsc -b` then rebuilds only what the edited schemas change (the
-// global setup has brought the checkout's dist/ up to date). node_modules is not copied: the scratch
-// node_modules links every dependency of the checkout, except @twcodec/*, which point into the copy.
+// What is copied: schemas/, docs/formats/ and every package (sources without tests, package.json,
+// tsconfig.json, the CLI's bin/). The packages' dist/ and tsbuildinfo are copied too, with their timestamps:
+// `tsc -b` then rebuilds only what the edited schemas change (the global setup has brought the checkout's
+// dist/ up to date). node_modules is not copied: the scratch node_modules links every dependency of the
+// checkout, except @twcodec/*, which point into the copy. fixtures/ is linked (read only).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { repoRoot } from '../corpus.js';
-
-/** The packages the CLI is built from (the scratch build's root), and the explorer, whose sources are read. */
-const BUILT = ['runtime', 'datafile', 'map', 'map-tools', 'teehistorian', 'snapshot', 'net', 'netmsg', 'demo', 'export', 'cli'];
-
-export interface Scratch {
-  root: string;
-  /** Milliseconds spent copying, generating and building. */
-  ms: { copy: number; generate: number; build: number };
-}
 
 /** Copies the repository's sources into a fresh temporary directory. */
 export function copyRepository(): string {
@@ -30,11 +21,13 @@ export function copyRepository(): string {
   cpSync(join(repoRoot, 'docs', 'formats'), join(root, 'docs', 'formats'), keep);
   // Read only (the explorer page bundles its samples from here).
   symlinkSync(join(repoRoot, 'fixtures'), join(root, 'fixtures'));
-  for (const name of [...BUILT, 'explorer']) {
+  const packages = readdirSync(join(repoRoot, 'packages'));
+  for (const name of packages) {
     const from = join(repoRoot, 'packages', name);
     const to = join(root, 'packages', name);
     mkdirSync(to, { recursive: true });
     for (const entry of readdirSync(from)) {
+      // The explorer's dist/ is its page, built again from the copy when a test wants it.
       if (entry === 'node_modules' || (name === 'explorer' && entry === 'dist')) continue;
       cpSync(join(from, entry), join(to, entry), { ...keep, filter: (p) => !p.endsWith('.test.ts') && !p.endsWith('.test.js') && !p.endsWith('.test.d.ts') });
     }
@@ -45,7 +38,7 @@ export function copyRepository(): string {
   for (const entry of readdirSync(join(repoRoot, 'node_modules'))) {
     if (entry !== '@twcodec') symlinkSync(join(repoRoot, 'node_modules', entry), join(modules, entry));
   }
-  for (const name of [...BUILT, 'explorer']) symlinkSync(join('..', '..', 'packages', name), join(modules, '@twcodec', name));
+  for (const name of packages) symlinkSync(join('..', '..', 'packages', name), join(modules, '@twcodec', name));
   return root;
 }
 
