@@ -3,15 +3,14 @@
 // the schema's description.
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type Server } from 'node:http';
-import { extname, join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
+import { CHROMIUM, clickPath, findRow, launchChromium, type Loaded, openFile, serveDir, shown } from './page.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 // EXPLORER_SCREENSHOTS=1 refreshes the screenshots in docs/ (docs/explorer.md shows them).
 const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
 // EXPLORER_DEMO=path times another demo.
@@ -51,72 +50,6 @@ async function canvasPixel(page: Page, selector: string, x: number, y: number): 
 let server: Server | undefined;
 afterAll(() => server?.close());
 
-type Loaded = { kind: string; ms: number; workerMs: number; overviewMs: number; error: string; overview?: { players: number; tracks: number; events: number } };
-/** Opens a file with the Open button, or with `how` (a click on a sample). */
-async function openFile(page: Page, path: string, how = () => page.setInputFiles('#file', path)): Promise<Loaded> {
-  await page.evaluate(() => {
-    const api = (window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer;
-    api.ready = false;
-    api.overviewReady = false;
-  });
-  await how();
-  await page.waitForFunction(() => (window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer.ready, null, { timeout: 60_000 });
-  await page.waitForFunction(() => (window as unknown as { __explorer: { overviewReady: boolean } }).__explorer.overviewReady, null, { timeout: 60_000 });
-  return page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: Loaded }).__explorer)) as Loaded);
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-type Details = { selected: { start: number; end: number; label: string }; highlighted: number[]; description: string; value: string };
-
-/**
- * The tree row whose label matches, scrolling the (virtualised) tree down from where it is until it is there:
- * only the rows in view exist.
- */
-async function findRow(page: Page, label: string | RegExp, value?: string) {
-  const pattern = typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label;
-  let row = page.locator('#tree .row', { has: page.locator('.label', { hasText: pattern }) });
-  if (value !== undefined) row = row.filter({ has: page.locator('.value', { hasText: new RegExp(`^${escape(value)}$`) }) });
-  row = row.first();
-  for (let i = 0; i < 2000 && (await row.count()) === 0; i++) {
-    const moved = await page.evaluate(() => {
-      const tree = document.getElementById('tree')!;
-      const before = tree.scrollTop;
-      tree.scrollTop += tree.clientHeight - 40;
-      tree.dispatchEvent(new Event('scroll'));
-      return tree.scrollTop !== before;
-    });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
-    if (!moved) break;
-  }
-  return row;
-}
-
-async function shown(page: Page): Promise<Details> {
-  return page.evaluate(() => ({
-    selected: (window as unknown as { __explorer: { selected: { start: number; end: number; label: string } } }).__explorer.selected,
-    highlighted: Array.from(document.querySelectorAll('#hex .byte.sel')).map((b) => Number((b as HTMLElement).dataset.offset)),
-    description: document.querySelector('#details .description')?.textContent ?? '',
-    value: document.querySelector('#details dd.value')?.textContent ?? '',
-  }));
-}
-
-/** Clicks the tree rows with these labels in turn (each one opens the next level) and returns what the page shows. */
-async function clickPath(page: Page, labels: (string | RegExp)[]): Promise<Details> {
-  for (const label of labels) {
-    await (await findRow(page, label)).click();
-    // Lazy children come from the worker: wait until the clicked node is open.
-    await page.waitForFunction(() => !document.querySelector('#tree .row.selected .toggle')?.textContent?.includes('▸'), null, { timeout: 30_000 });
-    // A leaf has no toggle to wait for: wait until the page has selected it (on a loaded machine the click is
-    // handled a little later). Rows whose selection carries another label go on after a short wait.
-    if (typeof label === 'string') {
-      await page
-        .waitForFunction((l) => (window as unknown as { __explorer: { selected?: { label: string } } }).__explorer.selected?.label === l, label, { timeout: 5_000 })
-        .catch(() => undefined);
-    }
-  }
-  return shown(page);
-}
-
 async function scrollTreeTop(page: Page) {
   await page.evaluate(() => {
     const tree = document.getElementById('tree')!;
@@ -132,21 +65,9 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
     const dist = inject('explorerDist');
     // What the page asked for and did not get (a browser asks for /favicon.ico when the page names no icon).
     const notFound: string[] = [];
-    server = createServer((req, res) => {
-      const url = (req.url ?? '/').split('?')[0]!;
-      const file = join(dist, url === '/' ? 'index.html' : url);
-      if (!file.startsWith(dist) || !existsSync(file)) {
-        notFound.push(url);
-        return void res.writeHead(404).end();
-      }
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    server = await serveDir(dist, notFound);
     const { port } = server.address() as { port: number };
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(`http://127.0.0.1:${port}/`);

@@ -1,9 +1,10 @@
 // The page: a tree of the decoded structure beside a virtualised hex view. Selecting a node highlights its
 // bytes; hovering a byte shows the field under it with its type, value and the schema's description. Demos and
 // teehistorian files also get an overview: a timeline, the players, and their positions over time.
-import { type EnvelopePlot, type LayoutNode, leafAt, leaves, type QuadShape } from './layout.js';
-import type { Preview } from './previews.js';
-import { type Overview, TRACK_BREAK } from './streams.js';
+import { type LayoutNode, leafAt, leaves } from './layout.js';
+import { colorOf, drawPlot, drawTimeline, tickAt } from './overview.js';
+import { count, envelopeSvg, previewElements, quadsCanvas } from './pictures.js';
+import type { Overview } from './streams.js';
 import type { OpenReply, WorkerReply, WorkerRequest } from './worker.js';
 import sampleDemo from '../../../fixtures/demos/ctf2_server_Alpha_server_manual.demo?url';
 import sampleMap from '../../../fixtures/maps/ctf1.map?url';
@@ -153,9 +154,6 @@ async function open(file: File): Promise<void> {
   api.overviewReady = true;
 }
 
-/** "1 player", "2 players". */
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
 function adopt(parent: WeakMap<LayoutNode, LayoutNode>, node: LayoutNode): void {
   const stack = [node];
   while (stack.length) {
@@ -295,7 +293,7 @@ function select(node: LayoutNode): void {
   api.selected = { start: node.start, end: node.end, label: node.label };
   renderTree();
   showDetails(node);
-  if (state.overview && node.tick !== undefined) drawTimeline(state.overview);
+  if (state.overview && node.tick !== undefined) drawTimeline(timelineCanvas, state.overview, node.tick);
   const row = Math.floor(node.start / ROW_BYTES) * ROW_HEIGHT;
   if (row < hexEl.scrollTop || row > hexEl.scrollTop + hexEl.clientHeight - ROW_HEIGHT) hexEl.scrollTop = Math.max(0, row - ROW_HEIGHT * 2);
   renderHex();
@@ -331,7 +329,7 @@ function showDetails(node: LayoutNode, offset?: number): void {
     return p;
   });
   const pictures: Element[] = [];
-  if (node.preview) pictures.push(...previewElements(node.preview, node.preview.note ?? (node.lazy ? 'One pixel per tile, in the layer colour; the tileset drawing follows.' : undefined)));
+  if (node.preview) pictures.push(...previewElements(node.preview, details.clientWidth, node.preview.note ?? (node.lazy ? 'One pixel per tile, in the layer colour; the tileset drawing follows.' : undefined)));
   if (node.plot) pictures.push(envelopeSvg(node.plot));
   if (node.quads?.length) pictures.push(...quadsCanvas(node.quads));
   details.replaceChildren(h, dl, desc, ...findings, ...pictures);
@@ -340,187 +338,12 @@ function showDetails(node: LayoutNode, offset?: number): void {
     const current = state;
     void call({ op: 'preview', key: node.lazy }).then((reply) => {
       if (state !== current || state.selected !== node || reply.op !== 'preview' || !reply.preview) return;
-      details.replaceChildren(h, dl, desc, ...findings, ...previewElements(reply.preview, reply.preview.note, 'tileset'));
+      details.replaceChildren(h, dl, desc, ...findings, ...previewElements(reply.preview, details.clientWidth, reply.preview.note, 'tileset'));
     });
   }
-}
-
-function previewElements(preview: Preview, note?: string, kind = 'pixels'): HTMLElement[] {
-  if (preview.width <= 0 || preview.height <= 0) return [];
-  const canvas = document.createElement('canvas');
-  canvas.className = `preview ${kind}`;
-  canvas.width = preview.width;
-  canvas.height = preview.height;
-  // Tiles are one pixel each: scale small layers up so that they can be seen.
-  canvas.style.width = `${Math.min(Math.max(360, details.clientWidth - 24), preview.width * Math.max(1, Math.floor(360 / preview.width)))}px`;
-  canvas.getContext('2d')?.putImageData(new ImageData(preview.rgba, preview.width, preview.height), 0, 0);
-  canvas.title = 'Click to see it at full size';
-  canvas.onclick = () => canvas.classList.toggle('zoomed');
-  const out: HTMLElement[] = [canvas];
-  if (note) {
-    const p = document.createElement('div');
-    p.className = 'note';
-    p.textContent = note;
-    out.push(p);
-  }
-  return out;
-}
-
-const QUAD_BACKGROUND = '#2a2e36';
-const QUAD_OUTLINE = '#ffb000';
-/** Pixels around the quads, so that outlines at the layer's edges show whole. */
-const QUAD_MARGIN = 2;
-
-/** A quads layer: every quad as a polygon in its mean corner colour, the layer's extent scaled to the panel. */
-function quadsCanvas(quads: QuadShape[]): HTMLElement[] {
-  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const q of quads) for (const [x, y] of q.corners) (x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y));
-  const scale = Math.min(360 / Math.max(1, x1 - x0), 360 / Math.max(1, y1 - y0));
-  const canvas = document.createElement('canvas');
-  canvas.className = 'preview quads';
-  canvas.width = Math.max(1, Math.ceil((x1 - x0) * scale)) + 2 * QUAD_MARGIN;
-  canvas.height = Math.max(1, Math.ceil((y1 - y0) * scale)) + 2 * QUAD_MARGIN;
-  const ctx = canvas.getContext('2d')!;
-  // White quads (the most common colour) would vanish on the page's light background, and transparent ones
-  // everywhere: a dark background, and every quad's outline drawn over the fills.
-  ctx.fillStyle = QUAD_BACKGROUND;
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  const path = (q: QuadShape) => {
-    ctx.beginPath();
-    q.corners.forEach(([x, y], i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, QUAD_MARGIN + (x - x0) * scale, QUAD_MARGIN + (y - y0) * scale));
-    ctx.closePath();
-  };
-  for (const q of quads) {
-    ctx.fillStyle = `rgba(${q.rgba[0]},${q.rgba[1]},${q.rgba[2]},${q.rgba[3] / 255})`;
-    path(q);
-    ctx.fill();
-  }
-  ctx.strokeStyle = QUAD_OUTLINE;
-  ctx.lineWidth = 1;
-  // Half a pixel over, a one-pixel line on whole coordinates covers one row of pixels rather than half of two.
-  ctx.translate(0.5, 0.5);
-  for (const q of quads) {
-    path(q);
-    ctx.stroke();
-  }
-  const note = document.createElement('div');
-  note.className = 'note';
-  note.textContent = `${count(quads.length, 'quad')} in their mean corner colour (no textures), outlined, on a dark background; x ${Math.round(x0)}..${Math.round(x1)}, y ${Math.round(y0)}..${Math.round(y1)} in world units.`;
-  return [canvas, note];
-}
-
-const COLORS = ['#d33', '#2a2', '#33d', '#888', '#e80', '#0aa', '#a0a', '#7a4', '#c57', '#47c', '#a73', '#3a8'];
-const SVG = 'http://www.w3.org/2000/svg';
-
-const CURVE_STEPS = 16;
-
-/**
- * How far between two envelope points the value is at fraction `a` of the time, by the first point's curve type
- * (checked against DDNet's envelope evaluation, CEnvelopeEvalGame::RenderEvalEnvelope). A bezier curve without
- * tangents falls back to linear there; with them it is drawn as an SVG cubic curve.
- */
-function ease(curve: number, a: number): number {
-  switch (curve) {
-    case 2: // slow
-      return a * a * a;
-    case 3: // fast
-      return 1 - (1 - a) ** 3;
-    case 4: // smooth
-      return -2 * a * a * a + 3 * a * a;
-    default: // linear, bezier without tangents, and unknown curve types
-      return a;
-  }
-}
-
-/** An envelope's channels over time: one line per channel, following each point's curve type. */
-function envelopeSvg(plot: EnvelopePlot): SVGSVGElement {
-  const width = 360;
-  const height = 140;
-  const pad = 24;
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', 'envelope');
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  const times = plot.points.map((p) => p.time);
-  const values = plot.points.flatMap((p) => p.values);
-  const t0 = Math.min(0, ...times);
-  const t1 = Math.max(t0 + 1, ...times);
-  let v0 = Math.min(0, ...values);
-  let v1 = Math.max(1, ...values);
-  if (v1 - v0 < 1e-9) v1 = v0 + 1;
-  const x = (t: number) => pad + ((t - t0) / (t1 - t0)) * (width - 2 * pad);
-  const y = (v: number) => height - pad - ((v - v0) / (v1 - v0)) * (height - 2 * pad);
-  const text = (tx: number, ty: number, s: string, anchor = 'start') => {
-    const el = document.createElementNS(SVG, 'text');
-    el.setAttribute('x', String(tx));
-    el.setAttribute('y', String(ty));
-    el.setAttribute('font-size', '10');
-    el.setAttribute('text-anchor', anchor);
-    el.textContent = s;
-    svg.append(el);
-  };
-  const axis = document.createElementNS(SVG, 'path');
-  axis.setAttribute('d', `M${pad},${pad} V${height - pad} H${width - pad}`);
-  axis.setAttribute('stroke', '#999');
-  axis.setAttribute('fill', 'none');
-  svg.append(axis);
-  text(pad, height - 8, `${t0} ms`);
-  text(width - pad, height - 8, `${t1} ms`, 'end');
-  text(2, y(v1) + 4, String(+v1.toFixed(2)));
-  text(2, y(v0), String(+v0.toFixed(2)));
-  plot.channels.forEach((name, c) => {
-    let d = '';
-    plot.points.forEach((p, i) => {
-      const px = x(p.time);
-      const py = y(p.values[c] ?? 0);
-      if (i === 0) {
-        d += `M${px},${py}`;
-        return;
-      }
-      const prev = plot.points[i - 1]!;
-      if (prev.curve === 0) {
-        d += ` H${px} V${py}`;
-        return;
-      }
-      const from = prev.values[c] ?? 0;
-      const to = p.values[c] ?? 0;
-      const out = prev.out?.[c];
-      const into = p.in?.[c];
-      if (prev.curve === 5 && out && into) {
-        // A cubic bezier from the tangents, its control points' times kept between the two points (as DDNet does).
-        const x1 = Math.min(Math.max(prev.time + out[0], prev.time), p.time);
-        const x2 = Math.min(Math.max(p.time + into[0], prev.time), p.time);
-        d += ` C${x(x1)},${y(from + out[1])} ${x(x2)},${y(to + into[1])} ${px},${py}`;
-        return;
-      }
-      for (let k = 1; k <= CURVE_STEPS; k++) {
-        const a = k / CURVE_STEPS;
-        d += ` L${x(prev.time + (p.time - prev.time) * a)},${y(from + (to - from) * ease(prev.curve, a))}`;
-      }
-    });
-    const line = document.createElementNS(SVG, 'path');
-    line.setAttribute('d', d);
-    line.setAttribute('stroke', plot.channels.length === 4 ? ['#d33', '#2a2', '#33d', '#555'][c]! : COLORS[c]!);
-    line.setAttribute('fill', 'none');
-    line.setAttribute('stroke-width', '1.5');
-    line.setAttribute('data-channel', name);
-    svg.append(line);
-    text(width - pad - 60 + c * 16, 12, name.slice(0, 3));
-  });
-  for (const p of plot.points) {
-    const dot = document.createElementNS(SVG, 'circle');
-    dot.setAttribute('cx', String(x(p.time)));
-    dot.setAttribute('cy', String(height - pad));
-    dot.setAttribute('r', '2');
-    dot.setAttribute('fill', '#666');
-    svg.append(dot);
-  }
-  return svg;
 }
 
 // ---- the overview: timeline, players, positions ------------------------------------------------------------
-
-const colorOf = (clientId: number) => COLORS[clientId % COLORS.length]!;
 
 function showOverview(o: Overview): void {
   overviewEl.hidden = false;
@@ -558,89 +381,8 @@ function showOverview(o: Overview): void {
     }),
   );
   if (o.events.length > shown.length) eventsEl.append(`… and ${o.events.length - shown.length} more`);
-  drawTimeline(o);
-  drawPlot(o);
-}
-
-function sizeCanvas(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
-  canvas.width = Math.max(200, canvas.clientWidth);
-  const ctx = canvas.getContext('2d')!;
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  return ctx;
-}
-
-const tickX = (o: Overview, width: number, tick: number) => 4 + ((tick - o.firstTick) / Math.max(1, o.lastTick - o.firstTick)) * (width - 8);
-
-/** Ticks left to right: keyframes and markers above, chat lines, then one bar per player while present. */
-function drawTimeline(o: Overview): void {
-  const ctx = sizeCanvas(timelineCanvas);
-  const { width, height } = timelineCanvas;
-  ctx.fillStyle = '#f6f6f6';
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = '#bbb';
-  for (const k of o.keyframes) ctx.fillRect(tickX(o, width, k), 0, 1, 6);
-  ctx.fillStyle = '#e80';
-  for (const m of o.markers) ctx.fillRect(tickX(o, width, m) - 1, 0, 3, height);
-  ctx.fillStyle = '#36c';
-  for (const e of o.events) if (e.kind === 'chat') ctx.fillRect(tickX(o, width, e.tick), 8, 1, 8);
-  const lanes = Math.max(1, new Set(o.players.map((p) => p.clientId)).size);
-  const laneOf = new Map([...new Set(o.players.map((p) => p.clientId))].map((id, i) => [id, i]));
-  const laneHeight = Math.max(2, Math.min(10, (height - 20) / lanes));
-  for (const p of o.players) {
-    ctx.fillStyle = colorOf(p.clientId);
-    const x0 = tickX(o, width, p.fromTick);
-    ctx.fillRect(x0, 20 + laneOf.get(p.clientId)! * laneHeight, Math.max(1, tickX(o, width, p.toTick) - x0), laneHeight - 1);
-  }
-  if (state?.selected?.tick !== undefined) {
-    ctx.fillStyle = '#000';
-    ctx.fillRect(tickX(o, width, state.selected.tick), 0, 1, height);
-  }
-}
-
-/** x (top half) and y (bottom half) of every client id's character over the ticks. */
-function drawPlot(o: Overview): void {
-  const ctx = sizeCanvas(plotCanvas);
-  const { width, height } = plotCanvas;
-  const half = height / 2;
-  for (const [axis, top] of [['x', 0], ['y', half]] as const) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const t of o.tracks) for (const v of t[axis]) if (v !== TRACK_BREAK) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
-    if (!Number.isFinite(lo)) continue;
-    if (hi === lo) hi = lo + 1;
-    ctx.fillStyle = '#888';
-    ctx.font = '10px sans-serif';
-    ctx.fillText(`${axis} ${hi}`, 4, top + 10);
-    ctx.fillText(`${axis} ${lo}`, 4, top + half - 2);
-    ctx.strokeStyle = '#eee';
-    ctx.strokeRect(0.5, top + 0.5, width - 1, half - 1);
-    for (const t of o.tracks) {
-      ctx.strokeStyle = colorOf(t.clientId);
-      ctx.beginPath();
-      let lastTick = -Infinity;
-      let lastY: number | undefined;
-      // Thinned to about one point per pixel column: a long demo has many more ticks than the canvas has pixels.
-      const step = t.hold ? 1 : Math.max(1, Math.floor(t.ticks.length / (width * 2)));
-      for (let i = 0; i < t.ticks.length; i += step) {
-        const v = t[axis][i]!;
-        if (v === TRACK_BREAK) {
-          lastY = undefined;
-          continue;
-        }
-        const px = tickX(o, width, t.ticks[i]!);
-        const py = top + half - 2 - ((v - lo) / (hi - lo)) * (half - 4);
-        if (t.hold) {
-          // Teehistorian positions hold until they change.
-          if (lastY === undefined) ctx.moveTo(px, py);
-          else ctx.lineTo(px, lastY), ctx.lineTo(px, py);
-        } else if (t.ticks[i]! - lastTick > 50 * step) ctx.moveTo(px, py); // a gap of a second: dead, spectating, gone
-        else ctx.lineTo(px, py);
-        lastTick = t.ticks[i]!;
-        lastY = py;
-      }
-      ctx.stroke();
-    }
-  }
+  drawTimeline(timelineCanvas, o, state?.selected?.tick);
+  drawPlot(plotCanvas, o);
 }
 
 /** Selects the tree node of a tick (a demo tick, or the first teehistorian message at or after it). */
@@ -661,33 +403,20 @@ function goToTick(tick: number): void {
   }
 }
 
-const tickAt = (canvas: HTMLCanvasElement, o: Overview, clientX: number) => {
-  const rect = canvas.getBoundingClientRect();
-  return Math.round(o.firstTick + ((clientX - rect.left - 4) / Math.max(1, rect.width - 8)) * (o.lastTick - o.firstTick));
-};
 for (const canvas of [timelineCanvas, plotCanvas]) {
   canvas.addEventListener('mousemove', (e) => {
     const o = state?.overview;
     if (o) canvas.title = `tick ${tickAt(canvas, o, e.clientX)} (click to go there)`;
   });
+  canvas.addEventListener('click', (e) => {
+    const o = state?.overview;
+    if (o) goToTick(tickAt(canvas, o, e.clientX));
+  });
 }
-timelineCanvas.addEventListener('click', (e) => {
-  const o = state?.overview;
-  if (!o) return;
-  const rect = timelineCanvas.getBoundingClientRect();
-  const fraction = (e.clientX - rect.left - 4) / Math.max(1, rect.width - 8);
-  goToTick(Math.round(o.firstTick + fraction * (o.lastTick - o.firstTick)));
-});
-plotCanvas.addEventListener('click', (e) => {
-  const o = state?.overview;
-  if (!o) return;
-  const rect = plotCanvas.getBoundingClientRect();
-  goToTick(Math.round(o.firstTick + ((e.clientX - rect.left - 4) / Math.max(1, rect.width - 8)) * (o.lastTick - o.firstTick)));
-});
 window.addEventListener('resize', () => {
   if (state?.overview) {
-    drawTimeline(state.overview);
-    drawPlot(state.overview);
+    drawTimeline(timelineCanvas, state.overview, state.selected?.tick);
+    drawPlot(plotCanvas, state.overview);
   }
   renderTree();
 });

@@ -29,12 +29,14 @@ async function generated(dir: string, run: string) {
 describe('tile meanings', () => {
   it('a tile id added in YAML only reaches the enums, the predicate and the docs', async () => {
     const { dir, file, text } = schemaCopy();
-    // An id no tile and no entity uses yet, so that the test keeps working when the schema gains tiles.
+    // An id no tile and no entity uses yet and no layer accepts (not inside a range such as the race
+    // checkpoints 35..59), so that the test keeps working when the schema gains tiles.
     const meanings = loadTileMeanings(join(dir, 'schemas'), dir, LAYERS)!;
     const used = new Set([...meanings.tiles.map((t) => t.id), ...meanings.entities.map((e) => meanings.entityOffset + e.id)]);
-    const id = Array.from({ length: 256 }, (_, i) => i).find((i) => i > 0 && !used.has(i))!;
-    expect(id).toBeDefined();
     const before = await generated(dir, 'before');
+    const accepted = (i: number) => Object.values(before.mod.TILE_ID_VALIDITY as Record<string, (id: number) => boolean>).some((isValid) => isValid(i));
+    const id = Array.from({ length: 256 }, (_, i) => i).find((i) => i > 0 && !used.has(i) && !accepted(i))!;
+    expect(id).toBeDefined();
     expect(Object.values(before.mod.TileId)).not.toContain(id);
     expect(before.mod.isValidSpeedupTile(id)).toBe(false);
     expect(before.mod.TileId.ExampleBoost).toBeUndefined();
@@ -62,7 +64,9 @@ describe('tile meanings', () => {
   it('reports rule mistakes with file:line:col', () => {
     const { dir, file, text } = schemaCopy();
     const load = () => loadTileMeanings(join(dir, 'schemas'), dir, LAYERS);
-    expect(load()!.layers.map((l) => l.name)).toEqual(['game', 'front', 'tele', 'speedup', 'switch', 'tune']);
+    // Every layer the rules name is one of the physics layers passed in (not a pinned list of them).
+    expect(load()!.layers.map((l) => l.name).every((name) => LAYERS.includes(name))).toBe(true);
+    expect(load()!.layers.map((l) => l.name)).toEqual(expect.arrayContaining(['game', 'speedup', 'tune']));
 
     writeFileSync(file, text.replace('        - { tile: speed_boost }\n', '        - { tile: speed_bost }\n'));
     expect(load).toThrow(/schemas\/map\/tile-meanings\.yaml:\d+:\d+: unknown tile 'speed_bost'/);

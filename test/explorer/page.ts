@@ -1,0 +1,99 @@
+// Driving the explorer page in headless Chromium (Debian's, through playwright-core), for the page's tests
+// (test/explorer/explorer.test.ts) and the extension test (test/extension): a static server for the built
+// page, the browser, opening a file and finding rows of the (virtualised) tree.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Serves the built page in `dir` on a free port of 127.0.0.1; paths it does not have are added to `notFound`. */
+export async function serveDir(dir: string, notFound: string[] = []): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = (req.url ?? '/').split('?')[0]!;
+    const file = join(dir, url === '/' ? 'index.html' : url);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      notFound.push(url);
+      return void res.writeHead(404).end();
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** Headless Chromium, without the background traffic of a first run. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export type Loaded = { kind: string; ms: number; workerMs: number; overviewMs: number; error: string; overview?: { players: number; tracks: number; events: number } };
+/** Opens a file with the Open button, or with `how` (a click on a sample). */
+export async function openFile(page: Page, path: string, how = () => page.setInputFiles('#file', path)): Promise<Loaded> {
+  await page.evaluate(() => {
+    const api = (window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer;
+    api.ready = false;
+    api.overviewReady = false;
+  });
+  await how();
+  await page.waitForFunction(() => (window as unknown as { __explorer: { ready: boolean; overviewReady: boolean } }).__explorer.ready, null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { __explorer: { overviewReady: boolean } }).__explorer.overviewReady, null, { timeout: 60_000 });
+  return page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: Loaded }).__explorer)) as Loaded);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export type Details = { selected: { start: number; end: number; label: string }; highlighted: number[]; description: string; value: string };
+
+/**
+ * The tree row whose label matches, scrolling the (virtualised) tree down from where it is until it is there:
+ * only the rows in view exist.
+ */
+export async function findRow(page: Page, label: string | RegExp, value?: string) {
+  const pattern = typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label;
+  let row = page.locator('#tree .row', { has: page.locator('.label', { hasText: pattern }) });
+  if (value !== undefined) row = row.filter({ has: page.locator('.value', { hasText: new RegExp(`^${escape(value)}$`) }) });
+  row = row.first();
+  for (let i = 0; i < 2000 && (await row.count()) === 0; i++) {
+    const moved = await page.evaluate(() => {
+      const tree = document.getElementById('tree')!;
+      const before = tree.scrollTop;
+      tree.scrollTop += tree.clientHeight - 40;
+      tree.dispatchEvent(new Event('scroll'));
+      return tree.scrollTop !== before;
+    });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    if (!moved) break;
+  }
+  return row;
+}
+
+export async function shown(page: Page): Promise<Details> {
+  return page.evaluate(() => ({
+    selected: (window as unknown as { __explorer: { selected: { start: number; end: number; label: string } } }).__explorer.selected,
+    highlighted: Array.from(document.querySelectorAll('#hex .byte.sel')).map((b) => Number((b as HTMLElement).dataset.offset)),
+    description: document.querySelector('#details .description')?.textContent ?? '',
+    value: document.querySelector('#details dd.value')?.textContent ?? '',
+  }));
+}
+
+/** Clicks the tree rows with these labels in turn (each one opens the next level) and returns what the page shows. */
+export async function clickPath(page: Page, labels: (string | RegExp)[]): Promise<Details> {
+  for (const label of labels) {
+    await (await findRow(page, label)).click();
+    // Lazy children come from the worker: wait until the clicked node is open.
+    await page.waitForFunction(() => !document.querySelector('#tree .row.selected .toggle')?.textContent?.includes('▸'), null, { timeout: 30_000 });
+    // A leaf has no toggle to wait for: wait until the page has selected it (on a loaded machine the click is
+    // handled a little later). Rows whose selection carries another label go on after a short wait.
+    if (typeof label === 'string') {
+      await page
+        .waitForFunction((l) => (window as unknown as { __explorer: { selected?: { label: string } } }).__explorer.selected?.label === l, label, { timeout: 5_000 })
+        .catch(() => undefined);
+    }
+  }
+  return shown(page);
+}
