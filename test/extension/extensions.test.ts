@@ -290,10 +290,7 @@ describe('7. a weapon and a game flag', () => {
     twcodec('demo', 'export', 'ext06.demo', 'export06-names');
     expect(readFileSync(join(root, 'inputs', 'export06-names', 'character.parquet')).includes(weapon.name)).toBe(true);
   });
-  // TODO(issue 37, net-message enums): schemas/netmsg fields have no `enum:` (sv_weapon_pickup's weapon is an
-  // int with `max: 5`), so a weapon in a net message stays a number (and is out of range); enable when the
-  // netmsg schemas name the snapshot enums.
-  it.fails('are named in net messages (sv_weapon_pickup in demo messages)', () => {
+  it('are named in net messages (sv_weapon_pickup in demo messages)', () => {
     expect(value<string[]>('message06.weapon').join('\n')).toContain(weapon.name);
     expect(twcodec('demo', 'messages', 'weapon06.demo')).toContain(weapon.name);
   });
@@ -302,15 +299,10 @@ describe('7. a weapon and a game flag', () => {
     expect(doc('snapshot.md')).toContain(gameFlag.name);
   });
   const problems = () => [...value<string[]>('snapshot06.validate'), ...value<string[]>('snapshot07.validate')];
-  // TODO(issue 37, ranges derived from enums): the weapon fields' ranges are `max: 5` in
-  // schemas/snapshot/ddnet-0.6.yaml (character, pickup, ...) and teeworlds-0.7.yaml: a new weapon is out of
-  // range until the ranges are derived from the enum. Enable when they are.
-  it.fails('the weapon is in range for the validation of both protocols', () => {
+  it('the weapon is in range for the validation of both protocols', () => {
     expect(problems().filter((p) => p.includes('weapon'))).toEqual([]);
   });
-  // TODO(issue 37, ranges derived from enums): 0.7's de_game_info game_flags has `mask: 15` in
-  // schemas/snapshot/teeworlds-0.7.yaml: a new flag is outside the mask until it is derived from the flags.
-  it.fails('the game flag is in the mask of 0.7', () => {
+  it('the game flag is in the mask of 0.7', () => {
     expect(problems().filter((p) => p.includes('game_flags') || p.includes('gameFlags'))).toEqual([]);
   });
 });

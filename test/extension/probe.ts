@@ -5,11 +5,12 @@
 // { error }). The test asserts on the entries; nothing here compares against a list.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Datafile, uuidFromName, uuidToInts } from '@twcodec/datafile';
+import { Datafile } from '@twcodec/datafile';
+import { uuidFromName, uuidToInts } from '@twcodec/runtime';
 import { type DemoWriteHeader, DemoWriter, demoMessages, readDemo } from '@twcodec/demo';
 import * as M from '@twcodec/map';
 import { decodeCapture, decodePacket, encodePacket, type DecodedPacket } from '@twcodec/net';
-import { DDNET_0_6_MESSAGES, decodeNetMessage, encodeNetMessage, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
+import { DDNET_0_6_MESSAGES, decodeNetMessage, encodeNetMessage, netMessageDef, netMessageValueNames, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
 import { DDNET_0_6, encodeObject, fieldValueText, layoutNamed, Snapshot, type SnapshotItem, type SnapshotProtocol, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 import { readTeehistorian, writeTeehistorian } from '@twcodec/teehistorian';
 import { framesOf, ipv4Packet, pcapFile, udpDatagram } from '../net-capture-builder.js';
@@ -117,7 +118,8 @@ check('message06.weapon', () => {
   w.snapshot(100, new Snapshot([]));
   w.message(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_weapon_pickup', weapon: ADDED.weapon.value } as { kind: string }));
   writeFileSync(join(inputs, 'weapon06.demo'), w.finish());
-  return [...demoMessages(readDemo(bytesOf(join(inputs, 'weapon06.demo'))))].map((m) => text(m));
+  // The library names a value with netMessageValueNames, from the field's enum (as demo messages prints it).
+  return [...demoMessages(readDemo(bytesOf(join(inputs, 'weapon06.demo'))))].map((m) => text({ ...m, names: netMessageValueNames(netMessageDef(DDNET_0_6_MESSAGES, m.message.kind)?.fields ?? [], m.message) }));
 });
 check('demo06.messages', () => [...demoMessages(readDemo(demo06))].map((m) => text(m)));
 

@@ -1,5 +1,6 @@
 // `demo messages`, `demo chat` and `teehistorian chat`: the net messages of demos and teehistorian files.
 import { demoChat, demoMessages, readDemo } from '@twcodec/demo';
+import { netMessageDef, netMessageValueNames } from '@twcodec/netmsg';
 import { type ByteSource, readTeehistorianStream, teehistorianChat } from '@twcodec/teehistorian';
 import { messageJson } from './message-json.js';
 
@@ -7,14 +8,19 @@ import { messageJson } from './message-json.js';
 const isPadding = (bytes: Uint8Array | undefined) => !bytes || (bytes.length < 4 && bytes.every((b) => b === 0));
 
 /**
- * One JSON line per recorded message: tick, kind (as `teehistorian dump` calls it), its fields (bytes as hex).
+ * One JSON line per recorded message: tick, kind (as `teehistorian dump` calls it), its fields (bytes as hex),
+ * and `names`: the names of its enum values and flag bits (as `demo snapshots` gives them for objects).
  * Messages recorded before the first tick marker have the first tick.
  */
 export function* demoMessagesNdjson(bytes: Uint8Array, kinds?: Set<string>): Generator<string> {
-  for (const { tick, message } of demoMessages(readDemo(bytes))) {
+  const demo = readDemo(bytes);
+  const table = demo.protocol.messages;
+  for (const { tick, message } of demoMessages(demo)) {
     if (kinds && !kinds.has(message.kind)) continue;
     const { kind, trailing, ...fields } = message as typeof message & { trailing?: Uint8Array };
-    yield `${messageJson({ tick, kind, fields, ...(isPadding(trailing) ? {} : { trailing }) })}\n`;
+    const def = netMessageDef(table, kind);
+    const names = def ? netMessageValueNames(def.fields, fields) : {};
+    yield `${messageJson({ tick, kind, fields, ...(Object.keys(names).length ? { names } : {}), ...(isPadding(trailing) ? {} : { trailing }) })}\n`;
   }
 }
 

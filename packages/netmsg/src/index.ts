@@ -22,7 +22,7 @@ export {
   type SanitizeRule,
   type UnknownNetMessage,
 } from './codec.js';
-export { netValueName, sanitizeNetString } from './values.js';
+export { netMessageValueNames, netValueName, sanitizeNetString } from './values.js';
 export { type Ddnet06MessageOf, type Teeworlds07MessageOf } from './message-of.js';
 
 // Generated (the net message schemas): each protocol's table, its messages as one union (one message's type:

@@ -1,6 +1,6 @@
 // What to do with decoded values besides writing them back: text cleaned as DDNet's unpacker cleans it, and
 // the names of enum and flags values.
-import type { NetValueSet, SanitizeRule } from './codec.js';
+import type { NetFieldDef, NetValueSet, SanitizeRule } from './codec.js';
 
 /** Cleans text as DDNet's unpacker does for the field's rule (see SanitizeRule). */
 export function sanitizeNetString(text: string, rule: SanitizeRule): string {
@@ -25,4 +25,19 @@ export function netValueName(set: NetValueSet, value: number): string | undefine
     rest &= ~v.value;
   }
   return rest === 0 ? names.join('|') : undefined;
+}
+
+/**
+ * The names of a decoded message's enum values and flag bits, by property (`{ weapon: 'laser' }`), as
+ * `demo messages` and `net pcap` print them beside the numbers; fields without a named value are left out.
+ */
+export function netMessageValueNames(fields: readonly NetFieldDef[], message: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of fields) {
+    const value = message[field.key];
+    if (!field.values || typeof value !== 'number') continue;
+    const name = netValueName(field.values, value);
+    if (name !== undefined) out[field.key] = name;
+  }
+  return out;
 }

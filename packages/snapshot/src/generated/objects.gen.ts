@@ -610,7 +610,6 @@ export interface Teeworlds07DeClientInfo {
 
 /** Demo only: game flags, score limit, time limit, match number, current match. */
 export interface Teeworlds07DeGameInfo {
-  /** Flags mask 15. */
   readonly gameFlags: number;
   /** DDNet checks 0..2147483647. */
   readonly scoreLimit: number;
