@@ -31,10 +31,10 @@ export function netValueName(set: NetValueSet, value: number): string | undefine
  * The names of a decoded message's enum values and flag bits, by property (`{ weapon: 'laser' }`), as
  * `demo messages` and `net pcap` print them beside the numbers; fields without a named value are left out.
  */
-export function netMessageValueNames(fields: readonly NetFieldDef[], message: Readonly<Record<string, unknown>>): Record<string, string> {
+export function netMessageValueNames(fields: readonly NetFieldDef[], message: object): Record<string, string> {
   const out: Record<string, string> = {};
   for (const field of fields) {
-    const value = message[field.key];
+    const value = (message as Readonly<Record<string, unknown>>)[field.key];
     if (!field.values || typeof value !== 'number') continue;
     const name = netValueName(field.values, value);
     if (name !== undefined) out[field.key] = name;
