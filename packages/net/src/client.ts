@@ -21,9 +21,9 @@ import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 import { inBackroom, MAX_SEQUENCE } from './tracker.js';
 
-/** The net versions the info message sends (the captures' clients: DDNet 16.4 and Teeworlds 0.7.5). */
-export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': '0.6 626fce9a778df4d4', '0.7': '0.7 802f1be60a05665f' };
 const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
+/** The net versions the info message sends and a recorded demo's header carries (schemas/netmsg `net_version`). */
+export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': MESSAGE_TABLES['0.6'].netVersion, '0.7': MESSAGE_TABLES['0.7'].netVersion };
 /** 0.7's client version in its info message (0x0705, as the 0.7.5 client sends). */
 const CLIENT_VERSION_07 = 0x0705;
 /** 0.6 connect and 0.7 token/connect: the token that says "none yet" (NET_SECURITY_TOKEN_UNKNOWN, NET_TOKEN_NONE). */

@@ -61,6 +61,8 @@ export interface NetMessageDef {
   readonly direction: Direction;
   /** The DDNet release that added the message, when the schema says. */
   readonly since?: string;
+  /** false: a recording client leaves the message out of its demo (it only applies it). */
+  readonly recorded?: false;
   readonly description: string;
   readonly fields: readonly NetFieldDef[];
   /**
@@ -80,6 +82,8 @@ export interface NetMessageDef {
 
 export interface NetProtocolDef {
   readonly protocol: string;
+  /** GAME_NETVERSION: what a client's info message and a demo's header carry. */
+  readonly netVersion: string;
   readonly description: string;
   readonly messages: readonly NetMessageDef[];
 }

@@ -36,6 +36,8 @@ export interface NetMessageSchema {
   uuid?: string;
   direction: 'server' | 'client' | 'both';
   since?: string;
+  /** false: a recording client leaves the message out of its demo. */
+  recorded?: false;
   description: string;
   fields: NetFieldSchema[];
   /** Taken from another protocol's schema (uuid_messages_from): its name there, and that protocol. */
@@ -44,6 +46,8 @@ export interface NetMessageSchema {
 
 export interface NetProtocolSchema {
   protocol: string;
+  /** GAME_NETVERSION: what a client's info message and a demo header carry. */
+  netVersion: string;
   description: string;
   /** Schema file, relative to the repository root. */
   file: string;
@@ -77,7 +81,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       for (const e of doc.errors) problems.push({ file, ...lines.linePos(e.pos[0]), message: e.message.split('\n')[0]! });
       continue;
     }
-    const data = doc.toJS() as { net_protocol: string; description: string; uuid_messages_from?: string; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
+    const data = doc.toJS() as { net_protocol: string; net_version: string; description: string; uuid_messages_from?: string; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
         if (['if', 'oneOf', 'allOf'].includes(e.keyword) && (validate.errors ?? []).length > 1) continue;
@@ -87,7 +91,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
       }
       continue;
     }
-    const protocol: NetProtocolSchema = { protocol: data.net_protocol, description: data.description, file, messages: [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
+    const protocol: NetProtocolSchema = { protocol: data.net_protocol, netVersion: data.net_version, description: data.description, file, messages: [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
     const seenName = new Set<string>();
     const seenId = new Set<string>();
     data.messages.forEach((raw, i) => {
@@ -98,6 +102,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir): Ne
         ...(raw.uuid_name ? { uuidName: raw.uuid_name, uuid: uuidFromName(raw.uuid_name) } : {}),
         direction: raw.direction,
         ...(raw.since ? { since: raw.since } : {}),
+        ...(raw.recorded === false ? { recorded: false as const } : {}),
         description: raw.description,
         fields: raw.fields,
       };
