@@ -101,6 +101,10 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `/** ${docText} */\nexport const ${name} = {\n${flags.map((f) => `  /** ${f.description} */\n  ${camel(f.name)}: ${f.value},`).join('\n')}\n} as const;\n`;
   out.push(flagConst(`${P}PacketFlag`, p.packet_flags, `Bits of the packet header's flags field (${p.packet_protocol}).`));
   out.push(flagConst(`${P}ChunkFlag`, p.chunk_flags, `Bits of the chunk header's flags field (${p.packet_protocol}).`));
+  out.push(`/** Control message ids (${p.packet_protocol}): the first byte of a control packet's data. */\nexport const ${P}ControlId = {\n${p.control_messages.map((m) => `  /** ${m.description} */\n  ${camel(m.name)}: ${m.id},`).join('\n')}\n} as const;\n`);
+  const magics = p.control_messages.filter((m) => m.fields.some((f) => f.type === 'magic'));
+  if (magics.length) out.push(`/** The magic bytes (ASCII) of control message fields (${p.packet_protocol}), by message and field. */\nexport const ${P}ControlMagic = {${magics.map((m) => `\n  ${camel(m.name)}: { ${m.fields.filter((f) => f.type === 'magic').map((f) => `${camel(f.name)}: ${str(f.value!)}`).join(', ')} },`).join('')}\n} as const;\n`);
+  if (p.token) out.push(`/** ${p.token.description} */\nexport const ${P}Token = { none: 0x${p.token.none.toString(16)}${p.token.request_size !== undefined ? `, requestSize: ${p.token.request_size}` : ''} } as const;\n`);
   const control = p.control_messages.map((m) => ({ m, type: `${P}Control${pascal(m.name)}` }));
   for (const { m, type } of control) out.push(messageInterface(type, m.name, m.description, m.fields, [`  /** The control message id (${m.id}). */\n  id: ${m.id};`]));
   out.push(`/** A control message of ${p.packet_protocol}, by kind. */\nexport type ${P}ControlMessage = ${control.map((c) => c.type).join(' | ')};\n`);
@@ -188,6 +192,7 @@ export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {
     };
     bitTable(`### Packet header (${p.header.size} bytes)`, p.header.fields);
     flagTable('Packet flags:', p.packet_flags);
+    if (p.token) out.push(`**Token** none: \`0x${p.token.none.toString(16)}\`${p.token.request_size !== undefined ? `; a token request is padded to ${p.token.request_size} data bytes` : ''}. ${p.token.description}`, '');
     if (p.security_token) out.push(`**Security token** (${p.security_token.size} bytes at the end of the data): ${p.security_token.description}`, '');
     bitTable(`### Chunk header (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} when vital)`, [...p.chunk_header.fields, ...p.chunk_header.vital_fields]);
     flagTable('Chunk flags:', p.chunk_flags);

@@ -37,6 +37,8 @@ export interface PacketProtocolSchema {
   header: { size: number; fields: PacketBitField[] };
   packet_flags: PacketFlag[];
   security_token?: { size: number; description: string };
+  /** The token while none is known, and the data size a token request is padded to. */
+  token?: { none: number; request_size?: number; description: string };
   chunk_header: { size: number; vital_size: number; fields: PacketBitField[]; vital_fields: PacketBitField[] };
   chunk_flags: PacketFlag[];
   control_messages: (PacketMessage & { id: number })[];

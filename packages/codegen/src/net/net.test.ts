@@ -28,15 +28,37 @@ describe('packet schemas', () => {
     const [ddnet, seven] = loadPacketSchemas(join(repoRoot, 'schemas'), repoRoot);
     expect(ddnet!.packet_protocol).toBe('ddnet-0.6');
     expect(seven!.header.size).toBe(7);
-    expect(ddnet!.control_messages.map((m) => m.name)).toEqual(['keep_alive', 'connect', 'connect_accept', 'accept', 'close']);
+    // Not the whole list: a control message added in YAML is no test edit.
+    expect(ddnet!.control_messages.map((m) => m.name)).toEqual(expect.arrayContaining(['keep_alive', 'connect', 'connect_accept', 'accept', 'close']));
     expect(emitPacketTs(seven!).text).toContain('export function decodeTeeworlds07PacketHeader');
     expect(emitPacketDocs([ddnet!, seven!])).toContain('#### `iext` info_extended');
+  });
+
+  it('emits control ids, control magics and token values from the YAML as named constants (what capture.ts, client.ts and info.ts import)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-packet-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const edit = (name: string, change: (text: string) => string) => {
+      const file = join(dir, 'schemas', 'net', name);
+      writeFileSync(file, change(readFileSync(file, 'utf8')));
+    };
+    edit('ddnet-0.6.yaml', (t) => t.replace('    id: 1\n', '    id: 9\n').replace('value: TKEN, optional: true, description: "DDNet: SECURITY_TOKEN_MAGIC, the client', 'value: TKEX, optional: true, description: "DDNet: SECURITY_TOKEN_MAGIC, the client'));
+    edit('teeworlds-0.7.yaml', (t) => t.replace('  request_size: 512\n', '  request_size: 600\n').replace('    id: 5\n', '    id: 6\n'));
+    const [ddnet, seven] = loadPacketSchemas(join(dir, 'schemas'), dir);
+    const ddnetTs = emitPacketTs(ddnet!).text;
+    const sevenTs = emitPacketTs(seven!).text;
+    expect(ddnetTs).toMatch(/export const Ddnet06ControlId = \{[^}]*\n  connect: 9,/);
+    expect(ddnetTs).toContain("  connect: { tokenMagic: 'TKEX' },");
+    expect(ddnetTs).toContain('export const Ddnet06Token = { none: 0xffffffff } as const;');
+    expect(sevenTs).toMatch(/export const Teeworlds07ControlId = \{[^}]*\n  token: 6,/);
+    expect(sevenTs).toContain('export const Teeworlds07Token = { none: 0xffffffff, requestSize: 600 } as const;');
+    expect(emitPacketDocs([ddnet!, seven!])).toContain('a token request is padded to 600 data bytes');
   });
 
   it.each([
     ['an unknown key', (t: string) => t.replace('  size: 7\n', '  size: 7\n  colour: 1\n'), /^schemas\/net\/teeworlds-0\.7\.yaml:\d+:\d+: header: unknown key 'colour'$/],
     ['a bit outside the header', (t: string) => t.replace('{ byte: 6, mask: 0xff, shift: 0 }', '{ byte: 7, mask: 0xff, shift: 0 }'), /teeworlds-0\.7\.yaml:17:218: byte 7 is outside the 7-byte header/],
     ['bits shifted out', (t: string) => t.replace('{ byte: 2, mask: 0xff, shift: 0 }', '{ byte: 2, mask: 0xff, shift: -1 }'), /teeworlds-0\.7\.yaml:\d+:\d+: shifts bits out to the right/],
+    ['a token none out of range', (t: string) => t.replace('  none: 0xffffffff\n', '  none: 0x100000000\n'), /teeworlds-0\.7\.yaml:\d+:\d+: token\/none: must be <= 4294967295/],
     ['a control id used twice', (t: string) => t.replace('    id: 5\n', '    id: 4\n'), /control message id 4 is used twice/],
     ['a padding field before another', (t: string) => t.replace("      - { name: response_token, type: token, description: \"The sender's token", "      - { name: pad, type: padding, description: x }\n      - { name: response_token, type: token, description: \"The sender's token"), /a padding field must be the last one/],
   ])('refuses %s with file:line:col', (_name, edit, expected) => {

@@ -104,6 +104,29 @@ export const Ddnet06ChunkFlag = {
   resend: 2,
 } as const;
 
+/** Control message ids (ddnet-0.6): the first byte of a control packet's data. */
+export const Ddnet06ControlId = {
+  /** Sent when nothing else was for a while. */
+  keepAlive: 0,
+  /** The client asks to connect; DDNet clients add the TKEN magic (network_conn.cpp Connect) to ask for a security token. */
+  connect: 1,
+  /** The server accepts; DDNet servers answer a TKEN connect with TKEN too, the token follows as the packet's security token. */
+  connectAccept: 2,
+  /** The client confirms the connection. */
+  accept: 3,
+  /** Either side ends the connection. */
+  close: 4,
+} as const;
+
+/** The magic bytes (ASCII) of control message fields (ddnet-0.6), by message and field. */
+export const Ddnet06ControlMagic = {
+  connect: { tokenMagic: 'TKEN' },
+  connectAccept: { tokenMagic: 'TKEN' },
+} as const;
+
+/** The security token a connect and the control messages before connect-accept carry while the client knows none (network.h NET_SECURITY_TOKEN_UNKNOWN, -1). */
+export const Ddnet06Token = { none: 0xffffffff } as const;
+
 /** Sent when nothing else was for a while. */
 export interface Ddnet06ControlKeepAlive {
   kind: 'keep_alive';

@@ -112,6 +112,23 @@ export const Teeworlds07ChunkFlag = {
   resend: 2,
 } as const;
 
+/** Control message ids (teeworlds-0.7): the first byte of a control packet's data. */
+export const Teeworlds07ControlId = {
+  /** Sent when nothing else was for a while. */
+  keepAlive: 0,
+  /** The client connects, with the token the server gave it in the header and its own token in the data (network_conn.cpp Connect), padded to 512 bytes so that the request is no smaller than an answer. */
+  connect: 1,
+  /** The server accepts the connection (DDNet's server adds its token). */
+  accept: 2,
+  /** Either side ends the connection. */
+  close: 4,
+  /** A token request (header token 0xffffffff, padded to 512 bytes) or the reply with the server's token (network_token.cpp). */
+  token: 5,
+} as const;
+
+/** The header token while the receiver handed out none yet (network.h NET_TOKEN_NONE); a token request and a connect are padded with zero bytes to request_size data bytes (NET_TOKENREQUEST_DATASIZE), so that the request is no smaller than the answer. */
+export const Teeworlds07Token = { none: 0xffffffff, requestSize: 512 } as const;
+
 /** Sent when nothing else was for a while. */
 export interface Teeworlds07ControlKeepAlive {
   kind: 'keep_alive';
