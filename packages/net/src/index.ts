@@ -11,7 +11,7 @@ export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type Deco
 export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
 export { DEFAULT_MAX_MAP_SIZE, type MapDownload, MapDownloader } from './mapdownload.js';
 export { type ChunkDelivery, ConnectionTracker, type ConnectionTrackerOptions, type TrackedDatagram, type TrackerHolding } from './tracker.js';
-export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotBudget, SnapshotReceiver } from './snapshot-receiver.js';
+export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotReceiver } from './snapshot-receiver.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
 export * from './generated/ddnet-0.6.gen.js';
 export * from './generated/teeworlds-0.7.gen.js';
