@@ -3,10 +3,10 @@
 // compressed chunks (snapshot items, net messages) is built when a node is expanded (`lazy`), so that a large file
 // opens quickly; those nodes carry `decoded` and the byte range of their chunk.
 import { type DemoChunk, type DemoReader, readDemo, snapshotPlayers } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
+import { DDNET_0_6_MESSAGES, decodeNetMessage, type NetMessageDef, netMessageDef, type NetProtocolDef, peekNetMessage, type UnknownNetMessage } from '@twcodec/netmsg';
 import { decodeObject, fieldValueText, type Snapshot, type SnapshotField, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TeehistorianNames, type TickedMessage } from '@twcodec/teehistorian';
-import { ByteReader, uuidFromBytes, uuidFromInts } from '@twcodec/runtime';
+import { uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
 import { type LayoutNode, unreadNode } from './layout.js';
 
@@ -16,6 +16,22 @@ export interface StreamDocs {
   snapshot: Record<string, Record<string, { description: string; fields: Record<string, string> }>>;
   /** teehistorian message (or extension) name -> field name -> description. */
   teehistorianFields: Record<string, Record<string, string>>;
+  /** packet protocol (ddnet-0.6, teeworlds-0.7) -> what schemas/net says of its parts. */
+  packet: Record<string, PacketDocs>;
+}
+
+/** Descriptions of a packet protocol's parts, by schema name (what capture.ts shows beside each byte range). */
+export interface PacketDocs {
+  description: string;
+  header: Record<string, string>;
+  packetFlags: Record<string, string>;
+  chunkHeader: Record<string, string>;
+  chunkFlags: Record<string, string>;
+  securityToken?: string;
+  control: Record<string, { description: string; fields: Record<string, string> }>;
+  connlessDescription: string;
+  connlessHeaders: Record<string, { description: string; fields: Record<string, string> }>;
+  connless: Record<string, { description: string; fields: Record<string, string> }>;
 }
 
 /** One player's presence: a client id and what it was called, from one tick to another. */
@@ -112,32 +128,6 @@ function netMessageNodes(message: { kind: string } & Record<string, unknown>, de
 function messageSummary(message: { kind: string } & Record<string, unknown>, def: NetMessageDef | undefined): string {
   if (!def) return `unknown id ${(message as unknown as UnknownNetMessage).id}`;
   return clip(def.fields.slice(0, 4).map((f) => `${f.name}=${show(message[f.key])}`).join(' '));
-}
-
-const peekIndexes = new WeakMap<NetProtocolDef, Map<string, NetMessageDef>>();
-
-/**
- * The definition of a message from its first bytes only (id and system flag, then the UUID of an extended
- * message), without decoding its fields: a demo has tens of thousands of messages, decoded when opened.
- */
-function peekMessage(table: NetProtocolDef, data: Uint8Array): { def: NetMessageDef | undefined; id: number } {
-  let index = peekIndexes.get(table);
-  if (!index) {
-    index = new Map();
-    for (const m of table.messages) index.set(m.uuid ? `${m.system ? 1 : 0}:${m.uuid}` : `${m.system ? 1 : 0}:${m.id}`, m);
-    peekIndexes.set(table, index);
-  }
-  try {
-    const r = new ByteReader(data, 0, data.length, 0);
-    const msg = r.readVarInt('id');
-    const system = msg & 1;
-    const id = msg >> 1;
-    // Id 0 is NETMSG_EX: a UUID follows (schemas/netmsg/ddnet-0.6.yaml).
-    const key = id === 0 && r.remaining >= 16 ? `${system}:${uuidFromBytes(r.readBytes(16, 'uuid'))}` : `${system}:${id}`;
-    return { def: index.get(key), id };
-  } catch {
-    return { def: undefined, id: -1 };
-  }
 }
 
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -260,7 +250,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
         current = { label: `tick ${c.tick}`, start: c.offset, end: c.offset, tick: c.tick, children: [node] };
         ticks.push(current);
       } else if (c.kind === 'message') {
-        const { def, id } = peekMessage(netTable, c.data);
+        const { def, id } = peekNetMessage(netTable, c.data);
         messages.set(c.offset, { data: c.data, end: c.offset });
         lastMessage = { offset: c.offset };
         let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;

@@ -22,17 +22,16 @@
 //   of another client (once the local one is known) and a non-silent drop are recorded as de_client_enter
 //   and de_client_leave.
 import { demoProtocolOf, DemoWriter } from '@twcodec/demo';
-import { DDNET_0_6_MESSAGES, encodeNetMessage, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { encodeNetMessage, netMessageDef, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
-import { applyDelta, createDelta, DDNET_0_6, type DecodedObject, encodeObject, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotLayout, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { applyDelta, createDelta, type DecodedObject, encodeObject, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotLayout, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 import { NET_VERSIONS } from './client.js';
 import { NetError } from './errors.js';
 import type { MapDownload } from './mapdownload.js';
-import type { DecodedChunk, NetProtocolName } from './packet.js';
+import { type DecodedChunk, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 import { ConnectionTracker, type ConnectionTrackerOptions } from './tracker.js';
 
-const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
 /** Two inputs this close with the same prediction tick come from one SendInput call (the capture shows up to 32 ms between them on a loaded machine; a new call comes with a new prediction tick). */
 const SAME_CALL_NS = 100_000_000;
 /** Teeworlds 0.7.5's standard tuning (src/game/tuning.h), as the ints sv_tune_params carries (value * 100). */
@@ -40,13 +39,13 @@ const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000
 /** DDNet 16.4's standard tuning (src/game/tuning.h: Teeworlds' and DDNet's additions), as the ints sent. */
 const STANDARD_TUNING_DDNET = [...STANDARD_TUNING_07.slice(0, 28), 100000, 0, 500, 100, 100, 40000, 1000, 600, 100, 125, 12500, 12500, 50000, 50000, 80000, 80000, 32000];
 /** The input ints that steer (direction, jump, hook): their places in DDNet's player_input object (schemas/snapshot). */
-const STEERING = ['direction', 'jump', 'hook'].map((name) => DDNET_0_6.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
+const STEERING = ['direction', 'jump', 'hook'].map((name) => PACKET_PROTOCOLS['0.6'].snapshots.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
 /** captureDemo's demo may grow to this many times the capture's size (plus the map and 1 MiB); past that, DEMO_TOO_BIG. */
 export const MAX_GROWTH = 8;
 const fieldOf = (layout: SnapshotLayout, name: string) => layout.fields.find((f) => f.name === name)!;
 /** The 0.7 demo-only snapshot items a recording client adds (schemas/snapshot teeworlds-0.7: ids, sizes, layouts). */
 const itemType07 = (name: string) => {
-  const type = TEEWORLDS_0_7.items.find((i) => i.name === name)!;
+  const type = PACKET_PROTOCOLS['0.7'].snapshots.items.find((i) => i.name === name)!;
   return { ...type, size: type.size! };
 };
 const DE_CLIENT_INFO = itemType07('de_client_info');
@@ -129,11 +128,11 @@ const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '
 function isSystem(protocol: NetProtocolName, chunk: DecodedChunk): boolean {
   const m = chunk.message as { kind: string; system?: boolean };
   if (m.kind === 'unknown') return m.system === true;
-  return MESSAGE_TABLES[protocol].messages.find((d) => d.name === m.kind)?.system ?? false;
+  return PACKET_PROTOCOLS[protocol].messages.messages.find((d) => d.name === m.kind)?.system ?? false;
 }
 
 function chunkBytes(protocol: NetProtocolName, chunk: DecodedChunk): Uint8Array {
-  return chunk.unframed ? (chunk.message as UnknownNetMessage).data : encodeNetMessage(MESSAGE_TABLES[protocol], chunk.message);
+  return chunk.unframed ? (chunk.message as UnknownNetMessage).data : encodeNetMessage(PACKET_PROTOCOLS[protocol].messages, chunk.message);
 }
 
 /** First pass: every connection with its player names, inputs and map; every map downloaded. */
@@ -280,9 +279,9 @@ export class DemoState07 {
    * (`recorded: false` in schemas/netmsg). sv_team is both applied and recorded.
    */
   received(m: Teeworlds07Message, own: () => Uint8Array): Uint8Array | undefined {
-    if (netMessageDef(TEEWORLDS_0_7_MESSAGES, m.kind)?.recorded === false) {
+    if (netMessageDef(PACKET_PROTOCOLS['0.7'].messages, m.kind)?.recorded === false) {
       const demoMessage = this.apply(m);
-      return demoMessage && encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage);
+      return demoMessage && encodeNetMessage(PACKET_PROTOCOLS['0.7'].messages, demoMessage);
     }
     if (m.kind === 'sv_team') this.apply(m);
     return own();
@@ -552,7 +551,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       lastTick = s.tick;
       // DDNet records its tuning with every new snapshot when it is not the standard one.
       const tune = tuning.get(from);
-      if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_tune_params', params: tune } as { kind: string }));
+      if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(PACKET_PROTOCOLS['0.6'].messages, { kind: 'sv_tune_params', params: tune } as { kind: string }));
       snapshots++;
       if (from === dummy) dummySnapshots++;
       if (guessed) switchTicks.push(s.tick);

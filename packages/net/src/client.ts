@@ -13,8 +13,7 @@
 // - keep-alives when nothing else was sent for half a second; every wait bounded (connect, silence, unacked).
 // Timings from Teeworlds/DDNet network_conn.cpp as libtw2's protocol notes describe them (keep-alive after
 // half a second, resend after one second) and the captures (a client input every tick or two).
-import { type AnyNetMessage, DDNET_0_6_MESSAGES, encodeNetMessage, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
-import { DDNET_0_6, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { type AnyNetMessage, encodeNetMessage, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
 import { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
@@ -24,9 +23,8 @@ import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 import { inBackroom, MAX_SEQUENCE } from './tracker.js';
 
-const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
 /** The net versions the info message sends and a recorded demo's header carries (schemas/netmsg `net_version`). */
-export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': MESSAGE_TABLES['0.6'].netVersion, '0.7': MESSAGE_TABLES['0.7'].netVersion };
+export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': PACKET_PROTOCOLS['0.6'].messages.netVersion, '0.7': PACKET_PROTOCOLS['0.7'].messages.netVersion };
 /** 0.7's client version in its info message (0x0705, as the 0.7.5 client sends). */
 const CLIENT_VERSION_07 = 0x0705;
 /** The zero bytes after the client's token that pad a 0.7 token request or connect to the size schemas/net gives (the token takes 4). */
@@ -44,10 +42,9 @@ const INPUT_MS = 100;
 
 /** The input message's data is the snapshot schema's player_input object: its ints, and each field's place by its camelCase name. */
 function inputLayoutOf(protocol: NetProtocolName): { size: number; offsets: Map<string, number> } {
-  const layout = SNAPSHOT_PROTOCOLS[protocol].items.find((i) => i.name === 'player_input')!;
+  const layout = PACKET_PROTOCOLS[protocol].snapshots.items.find((i) => i.name === 'player_input')!;
   return { size: layout.size!, offsets: new Map(layout.fields.map((f) => [f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), f.offset])) };
 }
-const SNAPSHOT_PROTOCOLS = { '0.6': DDNET_0_6, '0.7': TEEWORLDS_0_7 } as const;
 /** The client's input before setInput: aiming right (target (1, 0)), playing (player flags 1). */
 const DEFAULT_INPUT: PlayerInput = { targetX: 1, playerFlags: 1 };
 
@@ -150,7 +147,7 @@ export class NetClient {
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
-    this.table = MESSAGE_TABLES[this.protocol];
+    this.table = PACKET_PROTOCOLS[this.protocol].messages;
     this.snapshots = new SnapshotReceiver(this.protocol);
     this.inputLayout = inputLayoutOf(this.protocol);
     this.input = new Array<number>(this.inputLayout.size).fill(0);

@@ -5,9 +5,9 @@
 // all its receivers decides what to forget). Facts from DDNet src/engine/client/client.cpp
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
 import { ByteReader, CodecError } from '@twcodec/runtime';
-import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { applyDelta, Snapshot } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
-import type { NetProtocolName } from './packet.js';
+import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 
 /** Snapshot parts: at most this many (CSnapshot::MAX_PARTS), each at most this many bytes (MAX_SNAPSHOT_PACKSIZE). */
 export const MAX_SNAPSHOT_PARTS = 64;
@@ -17,7 +17,6 @@ const MAX_DELTA_INTS = 65536 / 4;
 /** Snapshots kept for later deltas (DDNet purges older than the delta tick). */
 const MAX_STORED = 64;
 
-const SNAPSHOT_PROTOCOLS: Record<NetProtocolName, SnapshotProtocol> = { '0.6': DDNET_0_6, '0.7': TEEWORLDS_0_7 };
 
 /** A snapshot rebuilt from the parts of one tick. */
 export interface RebuiltSnapshot {
@@ -152,7 +151,7 @@ export class SnapshotReceiver {
       let at = 0;
       for (const b of parts) (bytes.set(b, at), (at += b.length));
       const delta = size ? unpackInts(bytes) : new Int32Array(3);
-      const snapshot = applyDelta(base, delta, SNAPSHOT_PROTOCOLS[this.protocol]);
+      const snapshot = applyDelta(base, delta, PACKET_PROTOCOLS[this.protocol].snapshots);
       result.snapshot = snapshot;
       result.crcOk = m.kind === 'snap_empty' || snapshot.checksum() === m.crc;
       if (!result.crcOk) return result;

@@ -1,5 +1,7 @@
 // The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/net): the
 // header codecs are generated functions, control and connectionless payloads field lists that payload.ts reads.
+import type { NetProtocolDef } from '@twcodec/netmsg';
+import type { SnapshotProtocol } from '@twcodec/snapshot';
 
 export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
 
@@ -43,6 +45,10 @@ export interface ConnlessMessageDef {
 
 export interface PacketProtocolDef {
   readonly protocol: string;
+  /** The net messages the chunks carry (schemas/netmsg). */
+  readonly messages: NetProtocolDef;
+  /** The snapshot objects the server's snapshots hold (schemas/snapshot). */
+  readonly snapshots: SnapshotProtocol;
   readonly headerSize: number;
   readonly decodeHeader: (bytes: Uint8Array, offset?: number) => { flags: number; ack?: number; numChunks?: number; token?: number };
   readonly encodeHeader: (value: never, out: Uint8Array, offset?: number) => number;

@@ -249,6 +249,28 @@ export function netMessageDef(protocol: NetProtocolDef, name: string): NetMessag
   return indexOf(protocol).byName.get(name);
 }
 
+/**
+ * The schema entry of the packed message at the start of `bytes`, from its framing alone (the id and system
+ * flag, and the UUID after id 0), without reading its fields: for listings of many messages that decode one
+ * when it is opened. `id` is the numeric id (0 for a UUID message), -1 when the framing does not read.
+ */
+export function peekNetMessage(protocol: NetProtocolDef, bytes: Uint8Array): { def: NetMessageDef | undefined; id: number } {
+  const r = new ByteReader(bytes, 0, bytes.length, 0);
+  let msg: number;
+  try {
+    msg = r.readVarInt('id');
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return { def: undefined, id: -1 };
+  }
+  const system = msg & 1;
+  const id = msg >> 1;
+  const index = indexOf(protocol);
+  // A UUID message cut short names no message.
+  if (id === NETMSG_EX) return { def: r.remaining >= 16 ? index.byUuid.get(`${system}${uuidFromBytes(r.readBytes(16, 'uuid'))}`)?.def : undefined, id };
+  return { def: (msg >= 0 && msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg))?.def, id };
+}
+
 function wrap(e: unknown, base: number): never {
   if (e instanceof CodecError && !(e instanceof NetMessageError)) throw new NetMessageError(e.code, e.detail, e.offset + base, e.path, { cause: e });
   throw e;

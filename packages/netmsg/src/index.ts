@@ -10,6 +10,7 @@ export {
   type NetMessageBase,
   type NetMessageDef,
   netMessageDef,
+  peekNetMessage,
   NetMessageError,
   type NetProtocolDef,
   type SanitizeRule,

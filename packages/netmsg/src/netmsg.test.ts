@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, peekNetMessage, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -35,6 +35,20 @@ describe('net messages (ddnet-0.6)', () => {
     const m = decodeDdnet06Message(kill);
     expect(m).toEqual({ kind: 'sv_kill_msg_team', team: 5, first: -1 });
     expect(encodeDdnet06Message(m)).toEqual(kill);
+  });
+
+  it('names a message from its framing alone (peekNetMessage), for numbered and UUID messages', () => {
+    const peek = (bytes: Uint8Array) => {
+      const { def, id } = peekNetMessage(DDNET_0_6_MESSAGES, bytes);
+      return { name: def?.name, id };
+    };
+    // Only the framing is read: the fields after it may be anything.
+    expect(peek(pack((7 << 1) | 1, 0xff))).toEqual({ name: 'snap_single', id: 7 });
+    expect(peek(pack(0, uuidToBytes(uuidFromName('killmsgteam@netmsg.ddnet.tw'))))).toEqual({ name: 'sv_kill_msg_team', id: 0 });
+    expect(peek(pack(0, new Uint8Array(4)))).toEqual({ name: undefined, id: 0 });
+    const chat = netMessageDef(DDNET_0_6_MESSAGES, 'sv_chat')!;
+    expect(peek(pack(chat.id << 1))).toEqual({ name: 'sv_chat', id: chat.id });
+    expect(peek(new Uint8Array(0))).toEqual({ name: undefined, id: -1 });
   });
 
   it('reads an optional trailing field when present and leaves it out when an older sender did', () => {

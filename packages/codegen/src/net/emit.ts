@@ -5,6 +5,8 @@ import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, Pac
 
 const prefix = (p: PacketProtocolSchema) => pascal(p.packet_protocol.replace(/[.-]/g, '_'));
 const constName = (p: PacketProtocolSchema) => `${p.packet_protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKET`;
+/** The constants @twcodec/netmsg and @twcodec/snapshot export for a protocol (ddnet-0.6: DDNET_0_6_MESSAGES, DDNET_0_6). */
+const upperName = (protocol: string) => protocol.replace(/[.-]/g, '_').toUpperCase();
 const hexBytes = (hex: string) => `[${hex.split(' ').map((b) => `0x${b}`).join(', ')}]`;
 
 function partExpr(part: PacketBitPart): string {
@@ -92,7 +94,13 @@ function messageInterface(name: string, kind: string, description: string, field
 /** The generated TypeScript of one packet protocol. */
 export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
   const P = prefix(p);
-  const out: string[] = [GENERATED_HEADER(p.file).trimEnd(), `import type { PacketProtocolDef } from '../table.js';`, ''];
+  const out: string[] = [
+    GENERATED_HEADER(p.file).trimEnd(),
+    `import { ${upperName(p.net_messages)}_MESSAGES } from '@twcodec/netmsg';`,
+    `import { ${upperName(p.snapshots)} } from '@twcodec/snapshot';`,
+    `import type { PacketProtocolDef } from '../table.js';`,
+    '',
+  ];
   out.push(bitCodec(`${P}PacketHeader`, `The ${p.header.size}-byte packet header of ${p.packet_protocol}.`, p.header.size, p.header.fields));
   out.push(bitCodec(`${P}ChunkHeader`, `A chunk header of ${p.packet_protocol} (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} for a vital chunk).`, p.chunk_header.size, p.chunk_header.fields, p.chunk_header.vital_fields, p.chunk_header.vital_size));
   for (const h of p.connless.headers)
@@ -114,6 +122,8 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
   const headerFields = (fields: PacketBitField[]) => `[${fields.map((f) => str(camel(f.name))).join(', ')}]`;
   const table = [
     `  protocol: ${str(p.packet_protocol)},`,
+    `  messages: ${upperName(p.net_messages)}_MESSAGES,`,
+    `  snapshots: ${upperName(p.snapshots)},`,
     `  headerSize: ${p.header.size},`,
     `  decodeHeader: decode${P}PacketHeader,`,
     `  encodeHeader: encode${P}PacketHeader,`,

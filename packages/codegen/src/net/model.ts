@@ -31,6 +31,9 @@ export interface PacketMessage {
 }
 export interface PacketProtocolSchema {
   packet_protocol: string;
+  /** The schemas/netmsg protocol of the chunks' messages, and the schemas/snapshot protocol of the snapshots. */
+  net_messages: string;
+  snapshots: string;
   description: string;
   /** Schema file, relative to the repository root. */
   file: string;

@@ -54,9 +54,22 @@ describe('packet schemas', () => {
     expect(emitPacketDocs([ddnet!, seven!])).toContain('a token request is padded to 600 data bytes');
   });
 
+  it('refuses net_messages or snapshots naming no protocol of those families, with file:line:col', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-packet-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const file = join(dir, 'schemas', 'net', 'teeworlds-0.7.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('net_messages: teeworlds-0.7', 'net_messages: teeworlds-0.8'));
+    expect(() => loadPacketSchemas(join(dir, 'schemas'), dir, { netMessages: ['ddnet-0.6', 'teeworlds-0.7'], snapshots: ['ddnet-0.6', 'teeworlds-0.7'] })).toThrow(
+      /schemas\/net\/teeworlds-0\.7\.yaml:\d+:\d+: net_messages: teeworlds-0\.8 is no protocol of schemas\/netmsg/,
+    );
+    // The emitted table takes the two tables by their constants.
+    const [, seven] = loadPacketSchemas(join(repoRoot, 'schemas'), repoRoot);
+    expect(emitPacketTs(seven!).text).toContain("import { TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';");
+  });
+
   it.each([
     ['an unknown key', (t: string) => t.replace('  size: 7\n', '  size: 7\n  colour: 1\n'), /^schemas\/net\/teeworlds-0\.7\.yaml:\d+:\d+: header: unknown key 'colour'$/],
-    ['a bit outside the header', (t: string) => t.replace('{ byte: 6, mask: 0xff, shift: 0 }', '{ byte: 7, mask: 0xff, shift: 0 }'), /teeworlds-0\.7\.yaml:17:218: byte 7 is outside the 7-byte header/],
+    ['a bit outside the header', (t: string) => t.replace('{ byte: 6, mask: 0xff, shift: 0 }', '{ byte: 7, mask: 0xff, shift: 0 }'), /teeworlds-0\.7\.yaml:19:218: byte 7 is outside the 7-byte header/],
     ['bits shifted out', (t: string) => t.replace('{ byte: 2, mask: 0xff, shift: 0 }', '{ byte: 2, mask: 0xff, shift: -1 }'), /teeworlds-0\.7\.yaml:\d+:\d+: shifts bits out to the right/],
     ['a token none out of range', (t: string) => t.replace('  none: 0xffffffff\n', '  none: 0x100000000\n'), /teeworlds-0\.7\.yaml:\d+:\d+: token\/none: must be <= 4294967295/],
     ['a control id used twice', (t: string) => t.replace('    id: 5\n', '    id: 4\n'), /control message id 4 is used twice/],
