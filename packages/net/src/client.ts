@@ -21,7 +21,7 @@ import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
 import { Ddnet06Token } from './generated/ddnet-0.6.gen.js';
 import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
-import { inBackroom, MAX_SEQUENCE } from './tracker.js';
+import { inBackroom } from './tracker.js';
 
 /** The net versions the info message sends and a recorded demo's header carries (schemas/netmsg `net_version`). */
 export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': PACKET_PROTOCOLS['0.6'].messages.netVersion, '0.7': PACKET_PROTOCOLS['0.7'].messages.netVersion };
@@ -131,6 +131,8 @@ export class NetClient {
   private lastResend = 0;
   private lastInput = 0;
   private inputTick = -1;
+  /** Vital sequence numbers wrap at this (schemas/net: the sequence field's range). */
+  private readonly sequenceModulo: number;
   private readonly inputLayout: { size: number; offsets: Map<string, number> };
   private readonly input: number[];
   private badPackets = 0;
@@ -149,6 +151,7 @@ export class NetClient {
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
     this.table = PACKET_PROTOCOLS[this.protocol].messages;
     this.snapshots = new SnapshotReceiver(this.protocol);
+    this.sequenceModulo = PACKET_PROTOCOLS[this.protocol].sequenceModulo;
     this.inputLayout = inputLayoutOf(this.protocol);
     this.input = new Array<number>(this.inputLayout.size).fill(0);
     this.putInput(DEFAULT_INPUT);
@@ -236,7 +239,7 @@ export class NetClient {
     if (bytes.length > CLIENT_LIMITS.maxChunkBytes) throw new NetError('CHUNK_TOO_BIG', `${bytes.length} bytes, at most ${CLIENT_LIMITS.maxChunkBytes} in one chunk`, -1, message.kind);
     if (!vital) return this.sendChunks([{ message }], false);
     if (this.unacked.length >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
-    this.sequence = (this.sequence + 1) % MAX_SEQUENCE;
+    this.sequence = (this.sequence + 1) % this.sequenceModulo;
     const t = this.clock.now();
     const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
     this.unacked.push(u);
@@ -421,10 +424,10 @@ export class NetClient {
     if (p.flags.includes('resend') && this.clock.now() - this.lastResend >= TICK_MS) this.resendAll();
     for (const chunk of p.chunks ?? []) {
       if (chunk.sequence !== undefined) {
-        if (chunk.sequence === (this.ack + 1) % MAX_SEQUENCE) this.ack = chunk.sequence;
+        if (chunk.sequence === (this.ack + 1) % this.sequenceModulo) this.ack = chunk.sequence;
         else {
           // Had it (a resend): drop. A gap: drop, and ask for the chunks after `ack` again.
-          if (!inBackroom(chunk.sequence, this.ack)) this.askResend = true;
+          if (!inBackroom(chunk.sequence, this.ack, this.sequenceModulo)) this.askResend = true;
           continue;
         }
       }
@@ -438,7 +441,7 @@ export class NetClient {
   }
 
   private onAck(ack: number): void {
-    while (this.unacked.length && inBackroom(this.unacked[0]!.sequence, ack)) this.unacked.shift();
+    while (this.unacked.length && inBackroom(this.unacked[0]!.sequence, ack, this.sequenceModulo)) this.unacked.shift();
   }
 
   private onControl(p: DecodedPacket): void {

@@ -22,6 +22,8 @@ export interface PacketPayloadFieldDef {
 export interface ControlMessageDef {
   readonly name: string;
   readonly id: number;
+  /** The message (re)starts a connection: vital sequences start again (schemas/net `new_connection`). */
+  readonly newConnection?: true;
   readonly fields: readonly PacketPayloadFieldDef[];
 }
 
@@ -72,6 +74,8 @@ export interface PacketProtocolDef {
   readonly chunkFlagsAt: (bytes: Uint8Array, offset: number) => number;
   readonly chunkSizeAt: (bytes: Uint8Array, offset: number) => number;
   readonly chunkSequenceAt: (bytes: Uint8Array, offset: number) => number;
+  /** Sequence numbers wrap at this (NET_MAX_SEQUENCE): the values the vital chunk header's sequence field holds. */
+  readonly sequenceModulo: number;
   readonly encodeChunkHeader: (value: never, out: Uint8Array, offset?: number) => number;
   readonly chunkFlags: Readonly<Record<string, number>>;
   readonly controlMessages: readonly ControlMessageDef[];

@@ -9,14 +9,12 @@
 // exceeded. A receiver knows nothing of the tracker or of the other receivers.
 import type { CaptureDatagram } from './capture.js';
 import type { NetError } from './errors.js';
-import type { NetProtocolName } from './packet.js';
+import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 import { type MapDownload, MapDownloader } from './mapdownload.js';
 import { isSnapMessage, type RebuiltSnapshot, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 
 export type { RebuiltSnapshot } from './snapshot-receiver.js';
 
-/** Sequence numbers wrap at this (NET_MAX_SEQUENCE). */
-export const MAX_SEQUENCE = 1024;
 /**
  * Hostile captures: directions followed at once (the oldest is forgotten beyond this; a server has at most 64
  * clients, each connection two directions), and bytes of snapshot data stored over all of them (the oldest
@@ -68,10 +66,10 @@ interface Direction {
   map?: MapDownloader;
 }
 
-/** Whether `seq` lies in the half of the sequence space before `ack` (already received). */
-export function inBackroom(seq: number, ack: number): boolean {
-  const bottom = ack - MAX_SEQUENCE / 2;
-  if (bottom < 0) return seq <= ack || seq >= bottom + MAX_SEQUENCE;
+/** Whether `seq` lies in the half of the sequence space (`modulo` values, PacketProtocolDef.sequenceModulo) before `ack` (already received). */
+export function inBackroom(seq: number, ack: number, modulo: number): boolean {
+  const bottom = ack - modulo / 2;
+  if (bottom < 0) return seq <= ack || seq >= bottom + modulo;
   return seq <= ack && seq >= bottom;
 }
 
@@ -160,8 +158,9 @@ export class ConnectionTracker {
     if (!p || p.kind === 'connless') return out;
     const dir = this.direction(d.source, d.destination);
     if (p.control) {
-      // A new connection (0.6 connect/connect-accept, 0.7 connect/accept): sequences start again.
-      if (['connect', 'connect_accept', 'accept'].includes(p.control.kind)) {
+      // A new connection (0.6 connect/connect-accept, 0.7 connect/accept: `new_connection` in schemas/net): sequences start again.
+      const kind = p.control.kind;
+      if (PACKET_PROTOCOLS[p.protocol].controlMessages.find((m) => m.name === kind)?.newConnection) {
         const back = this.direction(d.destination, d.source);
         dir.ack = back.ack = 0;
         this.drop(dir);
@@ -174,8 +173,9 @@ export class ConnectionTracker {
     for (const chunk of p.chunks ?? []) {
       let delivery: ChunkDelivery = 'delivered';
       if (chunk.sequence !== undefined) {
-        if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % MAX_SEQUENCE) dir.ack = chunk.sequence;
-        else delivery = inBackroom(chunk.sequence, dir.ack) ? 'duplicate' : 'out_of_order';
+        const modulo = PACKET_PROTOCOLS[p.protocol].sequenceModulo;
+        if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % modulo) dir.ack = chunk.sequence;
+        else delivery = inBackroom(chunk.sequence, dir.ack, modulo) ? 'duplicate' : 'out_of_order';
       }
       out.delivery.push(delivery);
       if (delivery !== 'delivered') continue;

@@ -18,6 +18,11 @@ function fieldExpr(field: PacketBitField): string {
   // A value reaching bit 31 is read unsigned (tokens).
   return field.parts.some((q) => 31 - Math.clz32(q.mask) + q.shift >= 31) ? `(${expr}) >>> 0` : expr;
 }
+/** How many values a bit field holds: 2 to the power of its highest value bit + 1 (parts may repeat bits: 0.6's sequence). */
+function fieldRange(field: PacketBitField): number {
+  const bits = field.parts.reduce((n, q) => n | (q.shift >= 0 ? q.mask << q.shift : q.mask >>> -q.shift), 0);
+  return 2 ** (32 - Math.clz32(bits));
+}
 /** A reader of one bit field (the packet decoder relies on the header's flags and num_chunks, a chunk's flags, size and sequence). */
 function fieldAt(fields: readonly PacketBitField[], name: string): string {
   const field = fields.find((f) => f.name === name);
@@ -145,9 +150,10 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `  chunkFlagsAt: ${fieldAt(p.chunk_header.fields, 'flags')},`,
     `  chunkSizeAt: ${fieldAt(p.chunk_header.fields, 'size')},`,
     `  chunkSequenceAt: ${fieldAt(p.chunk_header.vital_fields, 'sequence')},`,
+    `  sequenceModulo: ${fieldRange(p.chunk_header.vital_fields.find((f) => f.name === 'sequence')!)},`,
     `  encodeChunkHeader: encode${P}ChunkHeader,`,
     `  chunkFlags: ${P}ChunkFlag,`,
-    `  controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
+    `  controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}${m.new_connection ? ', newConnection: true' : ''}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
     `  connlessHeaders: [${p.connless.headers
       .map((h) => {
         const size = h.size ?? h.prefix!.split(' ').length;
@@ -207,7 +213,7 @@ export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {
     bitTable(`### Chunk header (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} when vital)`, [...p.chunk_header.fields, ...p.chunk_header.vital_fields]);
     flagTable('Chunk flags:', p.chunk_flags);
     out.push('### Control messages', '', 'The first byte of a control packet\'s data is the message id.', '', '| id | message | payload | description |', '| --- | --- | --- | --- |');
-    for (const m of p.control_messages) out.push(`| ${m.id} | \`${m.name}\` | ${m.fields.map((f) => `${f.name}: ${payloadText(f)}${f.optional ? ' (optional)' : ''}`).join('; ') || '—'} | ${cell(m.description)} |`);
+    for (const m of p.control_messages) out.push(`| ${m.id} | \`${m.name}\` | ${m.fields.map((f) => `${f.name}: ${payloadText(f)}${f.optional ? ' (optional)' : ''}`).join('; ') || '—'} | ${cell(m.description)}${m.new_connection ? ' Starts a connection: vital sequences start again.' : ''} |`);
     out.push('', '### Connectionless packets', '', p.connless.description, '', '| header | starts with | size | fields |', '| --- | --- | --- | --- |');
     for (const h of p.connless.headers) out.push(`| \`${h.name}\` | ${h.prefix ? `\`${h.prefix}\`` : `first byte & 0x${h.match!.mask.toString(16)} = 0x${h.match!.value.toString(16)}`} | ${h.size ?? h.prefix!.split(' ').length} | ${(h.fields ?? []).map((f) => `${f.name} (${bitsText(f.parts)})`).join('; ') || '—'} |`);
     out.push('', `Messages start with \`${p.connless.magic_prefix}\` and a 4-character magic:`, '');

@@ -44,7 +44,7 @@ export interface PacketProtocolSchema {
   token?: { none: number; request_size?: number; description: string };
   chunk_header: { size: number; vital_size: number; fields: PacketBitField[]; vital_fields: PacketBitField[] };
   chunk_flags: PacketFlag[];
-  control_messages: (PacketMessage & { id: number })[];
+  control_messages: (PacketMessage & { id: number; new_connection?: true })[];
   connless: {
     description: string;
     headers: { name: string; description: string; prefix?: string; match?: { mask: number; value: number }; size?: number; fields?: PacketBitField[] }[];

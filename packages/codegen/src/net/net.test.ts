@@ -42,15 +42,21 @@ describe('packet schemas', () => {
       writeFileSync(file, change(readFileSync(file, 'utf8')));
     };
     edit('ddnet-0.6.yaml', (t) => t.replace('    id: 1\n', '    id: 9\n').replace('value: TKEN, optional: true, description: "DDNet: SECURITY_TOKEN_MAGIC, the client', 'value: TKEX, optional: true, description: "DDNet: SECURITY_TOKEN_MAGIC, the client'));
-    edit('teeworlds-0.7.yaml', (t) => t.replace('  request_size: 512\n', '  request_size: 600\n').replace('    id: 5\n', '    id: 6\n'));
+    edit('teeworlds-0.7.yaml', (t) => t.replace('  request_size: 512\n', '  request_size: 600\n').replace('    id: 5\n', '    id: 6\n').replace('parts: [{ byte: 1, mask: 0xc0, shift: 2 }, { byte: 2, mask: 0xff, shift: 0 }]', 'parts: [{ byte: 1, mask: 0xc0, shift: 3 }, { byte: 2, mask: 0xff, shift: 0 }]'));
     const [ddnet, seven] = loadPacketSchemas(join(dir, 'schemas'), dir);
     const ddnetTs = emitPacketTs(ddnet!).text;
     const sevenTs = emitPacketTs(seven!).text;
     expect(ddnetTs).toMatch(/export const Ddnet06ControlId = \{[^}]*\n  connect: 9,/);
     expect(ddnetTs).toContain("  connect: { tokenMagic: 'TKEX' },");
+    // new_connection: what the capture tracker takes for a connection starting again.
+    expect(ddnetTs).toContain("{ name: 'connect', id: 9, newConnection: true, fields:");
+    expect(ddnetTs).toContain("{ name: 'keep_alive', id: 0, fields:");
     expect(ddnetTs).toContain('export const Ddnet06Token = { none: 0xffffffff } as const;');
     expect(sevenTs).toMatch(/export const Teeworlds07ControlId = \{[^}]*\n  token: 6,/);
     expect(sevenTs).toContain('export const Teeworlds07Token = { none: 0xffffffff, requestSize: 600 } as const;');
+    // Sequence numbers wrap at the sequence field's range: 11 bits now (0.6's repeats two bits and holds 10).
+    expect(sevenTs).toContain('  sequenceModulo: 2048,');
+    expect(ddnetTs).toContain('  sequenceModulo: 1024,');
     expect(emitPacketDocs([ddnet!, seven!])).toContain('a token request is padded to 600 data bytes');
   });
 
