@@ -47,7 +47,7 @@ function controlFirstByte(table: PacketProtocolDef): number {
   table.encodeHeader({ flags: table.packetFlags.control!, ack: 0, numChunks: 0, token: 0 } as never, header);
   return header[0]!;
 }
-/** 0.7's control flag as it sits in the first byte (0x04): 0.6 leaves that bit unused. */
+/** 0.7's control flag as it sits in the first byte: 0.6 leaves that bit unused. */
 const CONTROL_BYTE_07 = controlFirstByte(TEEWORLDS_0_7_PACKET);
 const CONTROL_BYTE_06 = controlFirstByte(DDNET_0_6_PACKET);
 /** DDNet's security-token magic a 0.6 connect may carry. */
@@ -63,7 +63,7 @@ function isHandshake(table: PacketProtocolDef, p: Uint8Array, ids: readonly numb
 /** What a connection packet's first bytes say about its flow's protocol, if anything. */
 function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?: boolean } | undefined {
   if (isHandshake(TEEWORLDS_0_7_PACKET, p, [Teeworlds07ControlId.token, Teeworlds07ControlId.connect])) return { protocol: '0.7' };
-  // 0.6's connect carries nothing (Teeworlds) or the TKEN magic and a token (DDNet): anything else with these
+  // 0.6's connect carries nothing (Teeworlds) or the token magic and a token (DDNet): anything else with these
   // first bytes is not a 0.6 connect.
   if (isHandshake(DDNET_0_6_PACKET, p, [Ddnet06ControlId.connect])) {
     const at = DDNET_0_6_PACKET.headerSize + 1;
