@@ -23,7 +23,7 @@ export function teehistorianMessageDocs() {
   return TEEHISTORIAN_MESSAGE_DOCS;
 }
 
-/** Descriptions for the decoded insides of demos and teehistorian files (snapshot objects, teehistorian message fields). */
+/** Descriptions for the decoded insides of demos, teehistorian files and captures (snapshot objects, teehistorian message fields, packet parts). */
 export function streamDocs() {
   return STREAM_DOCS;
 }

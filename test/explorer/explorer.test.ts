@@ -235,8 +235,17 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       const packetHeader = await clickPath(page, ['header']);
       expect(packetHeader.selected).toMatchObject({ start: 82, end: 89 });
       expect(packetHeader.highlighted).toEqual([82, 83, 84, 85, 86, 87, 88]);
+      // Packet fields carry the descriptions of schemas/net (the header's fields, the control message and its fields).
+      const packetYaml07 = readFileSync(join(repoRoot, 'schemas', 'net', 'teeworlds-0.7.yaml'), 'utf8');
+      const ack = await clickPath(page, ['ack']);
+      expect(ack.description).toBe('The sequence of the last vital chunk received (10 bits).');
+      expect(packetYaml07).toContain(ack.description);
       const token = await clickPath(page, ['control token']);
       expect(token.selected.start).toBe(89);
+      expect(packetYaml07).toContain(token.description);
+      const responseToken = await clickPath(page, ['response_token']);
+      expect(packetYaml07).toContain(responseToken.description);
+      expect(responseToken.description).toMatch(/^The sender's token/);
       const info = await clickPath(page, [/^#4 /, /^chunk 0: info$/]);
       const netYaml07 = readFileSync(join(repoRoot, 'schemas', 'netmsg', 'teeworlds-0.7.yaml'), 'utf8');
       expect(netYaml07).toContain(info.description);

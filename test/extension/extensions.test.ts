@@ -9,8 +9,8 @@
 // libraries and explorer views; the CLI runs on the same inputs. Every check looks for the added names and
 // values; none compares with a list of what exists today.
 //
-// Checks marked `it.fails` wait for a fact that is still hand-written in TypeScript (or pinned in the YAML
-// instead of derived): each names the place. Enable them when that fact comes from the schemas.
+// A check that cannot pass because a fact is still hand-written in TypeScript (or pinned in the YAML instead
+// of derived) is marked `it.fails` with the place named; none is today.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -252,10 +252,7 @@ describe('6. a control message and a connectionless message', () => {
     expect(view).toContain(control);
     expect(view).toContain(connless);
   });
-  // TODO(issue 37, packet facts): the explorer's capture view takes its descriptions from a hand-written
-  // table in packages/explorer/src/capture.ts, not from schemas/net; enable when the schema's descriptions
-  // reach it (the generated explorer data or the packet tables).
-  it.fails("show in the explorer with their schema's descriptions", () => {
+  it("show in the explorer with their schema's descriptions", () => {
     const view = value<string>('explorer.capture');
     expect(view).toContain('A made-up control message');
     expect(view).toContain('A made-up connless message');
@@ -307,10 +304,9 @@ describe('7. a weapon and a game flag', () => {
   });
 });
 
-describe('the checks marked it.fails', () => {
-  // An it.fails check passes on any error: this one makes sure that their inputs were made and read, so that
-  // they fail for the missing schema fact, not because the probe broke.
-  it('have their probe results', () => {
+describe('the probe', () => {
+  // The inputs of the checks above were made and read (a check that expects a failure would pass on any).
+  it('has its results', () => {
     for (const name of ['snapshot06.validate', 'snapshot07.validate', 'message06.weapon', 'explorer.capture']) expect(() => value(name), name).not.toThrow();
     expect(value<string[]>('message06.weapon').join('\n')).toContain('"kind":"sv_weapon_pickup"');
   });

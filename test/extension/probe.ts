@@ -210,7 +210,7 @@ const explorer = async () => {
     ['explorer.demo06', () => session(streams.demoSession(demo06, schemas.STREAM_DOCS))],
     ['explorer.demo07', () => session(streams.demoSession(demo07, schemas.STREAM_DOCS))],
     ['explorer.teehistorian', () => session(streams.teehistorianSession(th, schemas.TEEHISTORIAN_MESSAGE_DOCS, schemas.STREAM_DOCS))],
-    ['explorer.capture', () => session(capture.captureSession(bytesOf(join(inputs, 'ext.pcap'))))],
+    ['explorer.capture', () => session(capture.captureSession(bytesOf(join(inputs, 'ext.pcap')), schemas.STREAM_DOCS))],
   ] as const)
     check(name, run);
 };

@@ -93,5 +93,8 @@ describe('hostile captures: the connection tracker', () => {
     const held = tracker.holding();
     expect(held.storedSnapshots).toBeLessThan(12 * 64);
     expect(held.storedSnapshots).toBeGreaterThan(500);
+    // A new connection drops what its directions stored from the budget: nothing is left counted.
+    for (let c = 0; c < 12; c++) tracker.feed({ ...datagram([], '10.0.0.1:8303', `10.2.0.${c}:5000`), packet: { protocol: '0.6', kind: 'control', header: {}, flags: ['control'], control: { kind: 'connect', id: 1 } } });
+    expect(tracker.holding()).toMatchObject({ storedSnapshots: 0, storedBytes: 0 });
   });
 });

@@ -75,11 +75,11 @@ export function generate(options: GenerateOptions): GenerateResult {
     outputs.set(join(netOut, file.path), file.text);
   }
   outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net));
-  const explorerOut = options.explorerOut ?? join(options.root, 'packages', 'explorer', 'src', 'generated');
-  const explorer = emitExplorerTs(map, teehistorian, snapshot);
-  outputs.set(join(explorerOut, explorer.path), explorer.text);
   const packetOut = options.packetOut ?? join(options.root, 'packages', 'net', 'src', 'generated');
-  const packet = loadPacketSchemas(schemas, options.root);
+  const packet = loadPacketSchemas(schemas, options.root, { netMessages: net.map((p) => p.protocol), snapshots: snapshot.map((p) => p.protocol) });
+  const explorerOut = options.explorerOut ?? join(options.root, 'packages', 'explorer', 'src', 'generated');
+  const explorer = emitExplorerTs(map, teehistorian, snapshot, packet);
+  outputs.set(join(explorerOut, explorer.path), explorer.text);
   for (const file of packet.map(emitPacketTs)) outputs.set(join(packetOut, file.path), file.text);
   outputs.set(join(docsOut, 'network.md'), emitPacketDocs(packet));
 

@@ -2,10 +2,10 @@
 // its Teeworlds/DDNet packet (header, control or connectionless message, chunks with their net messages), all
 // from @twcodec/net, which the browser runs as it is (no Node APIs). Chunks of a Huffman-compressed packet
 // have no bytes of their own in the file: they are `decoded` and point at the compressed data.
-import { type CaptureDatagram, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, readCapture, udpOf } from '@twcodec/net';
-import { DDNET_0_6_MESSAGES, netMessageDef, TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
+import { type CaptureDatagram, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, type PacketPayloadFieldDef, readCapture, udpOf } from '@twcodec/net';
+import { netMessageDef } from '@twcodec/netmsg';
 import type { LayoutNode } from './layout.js';
-import type { Overview, StreamSession } from './streams.js';
+import type { Overview, PacketDocs, StreamDocs, StreamSession } from './streams.js';
 
 /** Where a frame and its UDP payload are in the file. */
 interface FramePlace {
@@ -17,9 +17,9 @@ interface FramePlace {
   payloadEnd: number;
 }
 
-const MESSAGE_TABLES = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES } as const;
 const show = (v: unknown): string => (v instanceof Uint8Array ? `${v.length} bytes` : typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.join(', ')}]` : v && typeof v === 'object' ? JSON.stringify(v) : String(v));
 const clip = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const NO_DOCS: PacketDocs = { description: '', header: {}, packetFlags: {}, chunkHeader: {}, chunkFlags: {}, control: {}, connlessDescription: '', connlessHeaders: {}, connless: {} };
 
 function datagramLabel(d: CaptureDatagram): string {
   const p = d.packet;
@@ -28,31 +28,54 @@ function datagramLabel(d: CaptureDatagram): string {
   return clip(`#${d.index} ${d.source} → ${d.destination}: ${what}`, 100);
 }
 
-/** Fields of a decoded object (a control or connectionless message, a header) as nodes over the same bytes. */
-function fieldNodes(fields: Record<string, unknown>, start: number, end: number, decoded: boolean, skip: string[] = []): LayoutNode[] {
+/** Fields of a decoded object (a header) as nodes over the same bytes, with their schema descriptions (`docs`, by field name). */
+function fieldNodes(fields: Record<string, unknown>, start: number, end: number, decoded: boolean, docs: Record<string, string>, skip: string[] = []): LayoutNode[] {
   return Object.entries(fields)
     .filter(([k]) => !skip.includes(k))
-    .map(([label, v]) => ({ label, start, end, value: clip(show(v), 200), ...(decoded ? { decoded: true } : {}) }));
+    .map(([label, v]) => ({ label, start, end, value: clip(show(v), 200), ...(docs[label] ? { description: docs[label] } : {}), ...(decoded ? { decoded: true } : {}) }));
 }
 
-/** The nodes of one packet, its payload at `at` in the file (`length` bytes). */
-function packetNodes(p: DecodedPacket, at: number, length: number): LayoutNode[] {
+/**
+ * The fields of a control or connectionless message as its schema lists them (schema names, the values the
+ * decoder gave, the schema's descriptions), then any other key the decoded message holds (its trailing bytes).
+ */
+function messageFieldNodes(m: Record<string, unknown>, defs: readonly PacketPayloadFieldDef[] | undefined, docs: Record<string, string>, start: number, end: number, decoded: boolean): LayoutNode[] {
+  const known = new Set(['kind', 'id', ...(defs ?? []).map((f) => f.key)]);
+  const listed = (defs ?? []).map((f) => ({ label: f.name, start, end, type: f.type, value: m[f.key] === undefined ? '(absent)' : clip(show(m[f.key]), 200), ...(docs[f.name] ? { description: docs[f.name] } : {}), ...(decoded ? { decoded: true } : {}) }));
+  return [...listed, ...fieldNodes(Object.fromEntries(Object.entries(m).filter(([k]) => !known.has(k))), start, end, decoded, {})];
+}
+
+/** "name: description" of each named flag that is set. */
+const flagText = (flags: readonly string[], docs: Record<string, string>) => flags.map((f) => `${f}: ${docs[f] ?? ''}`).join(' ');
+
+/** The nodes of one packet, its payload at `at` in the file (`length` bytes); descriptions from schemas/net (`docs`). */
+function packetNodes(p: DecodedPacket, at: number, length: number, packetDocs: Record<string, PacketDocs>): LayoutNode[] {
   const table = PACKET_PROTOCOLS[p.protocol];
+  const docs = packetDocs[table.protocol] ?? NO_DOCS;
   const end = at + length;
   const nodes: LayoutNode[] = [];
   if (p.kind === 'connless') {
-    nodes.push({ label: 'connless header', start: at, end, type: String(p.header.form), value: clip(JSON.stringify(p.header)), description: 'A connectionless packet (server info, token requests): no connection, no chunks.', children: fieldNodes(p.header, at, end, false) });
+    const form = String(p.header.form);
+    const headerDocs = docs.connlessHeaders[form];
+    nodes.push({ label: 'connless header', start: at, end, type: form, value: clip(JSON.stringify(p.header)), description: `${headerDocs ? `${headerDocs.description} ` : ''}${docs.connlessDescription}`, children: fieldNodes(p.header, at, end, false, headerDocs?.fields ?? {}) });
     const m = p.connless!;
-    nodes.push({ label: `connless ${m.kind}`, start: at, end, type: 'connless message', children: fieldNodes(m, at, end, false, ['kind']) });
+    const def = table.connlessMessages.find((x) => x.name === m.kind);
+    const mDocs = docs.connless[m.kind];
+    nodes.push({ label: `connless ${m.kind}`, start: at, end, type: 'connless message', ...(mDocs ? { description: mDocs.description } : {}), children: messageFieldNodes(m, def?.fields, mDocs?.fields ?? {}, at, end, false) });
     return nodes;
   }
   const headerEnd = at + table.headerSize;
-  nodes.push({ label: 'header', start: at, end: headerEnd, type: `${p.protocol} packet header`, value: p.flags.join(', ') || 'no flags', description: `Flags, the ack of the last vital chunk received and the number of chunks (docs/formats/network.md).`, children: fieldNodes(p.header, at, headerEnd, false) });
+  const headerChildren = fieldNodes(p.header, at, headerEnd, false, docs.header).map((n) => (n.label === 'flags' && p.flags.length ? { ...n, description: `${n.description ?? ''} ${flagText(p.flags, docs.packetFlags)}` } : n));
+  nodes.push({ label: 'header', start: at, end: headerEnd, type: `${p.protocol} packet header`, value: p.flags.join(', ') || 'no flags', description: `The packet header of ${table.protocol} (docs/formats/network.md): ${table.headerFields.join(', ')}.`, children: headerChildren });
   const compressed = p.flags.includes('compression');
   const decoded = compressed;
-  if (compressed) nodes.push({ label: 'data (Huffman-compressed)', start: headerEnd, end, type: 'bytes', value: `${end - headerEnd} bytes`, description: "The packet's data, Huffman-compressed: the nodes below are decoded from it." });
+  if (compressed) nodes.push({ label: 'data (Huffman-compressed)', start: headerEnd, end, type: 'bytes', value: `${end - headerEnd} bytes`, description: `${docs.packetFlags.compression ?? ''} The nodes below are decoded from it.` });
   if (p.control) {
-    nodes.push({ label: `control ${p.control.kind}`, start: headerEnd, end, type: 'control message', ...(decoded ? { decoded: true } : {}), children: fieldNodes(p.control, headerEnd, end, decoded, ['kind']) });
+    const c = p.control;
+    const def = table.controlMessages.find((x) => x.name === c.kind);
+    const cDocs = docs.control[c.kind];
+    const children = [{ label: 'id', start: headerEnd, end: decoded ? end : headerEnd + 1, value: String(c.id), description: `The id of ${c.kind}.`, ...(decoded ? { decoded: true } : {}) }, ...messageFieldNodes(c, def?.fields, cDocs?.fields ?? {}, headerEnd, end, decoded)];
+    nodes.push({ label: `control ${c.kind}`, start: headerEnd, end, type: 'control message', ...(cDocs ? { description: cDocs.description } : {}), ...(decoded ? { decoded: true } : {}), children });
   }
   let pos = headerEnd;
   for (const [i, c] of (p.chunks ?? []).entries()) {
@@ -61,22 +84,24 @@ function packetNodes(p: DecodedPacket, at: number, length: number): LayoutNode[]
     const chunkEnd = decoded ? end : pos + head + c.size;
     const messageStart = decoded ? headerEnd : pos + head;
     const m = c.message as { kind: string } & Record<string, unknown>;
-    const def = m.kind === 'unknown' ? undefined : netMessageDef(MESSAGE_TABLES[p.protocol], m.kind);
+    const def = m.kind === 'unknown' ? undefined : netMessageDef(table.messages, m.kind);
+    const headerParts = Object.entries(docs.chunkHeader).filter(([name]) => name !== 'sequence' || c.sequence !== undefined);
+    const chunkHeaderText = [...headerParts.map(([name, text]) => `${name}: ${text}`), flagText(c.flags, docs.chunkFlags)].filter(Boolean).join(' ');
     const children: LayoutNode[] = [
-      { label: 'chunk header', start, end: decoded ? chunkEnd : pos + head, type: 'chunk header', value: [c.flags.join('+') || 'no flags', `size ${c.size}`, ...(c.sequence !== undefined ? [`sequence ${c.sequence}`] : [])].join(', '), description: 'Flags (vital, resend), the size of the message and, for a vital chunk, its sequence number.', ...(decoded ? { decoded: true } : {}) },
+      { label: 'chunk header', start, end: decoded ? chunkEnd : pos + head, type: 'chunk header', value: [c.flags.join('+') || 'no flags', `size ${c.size}`, ...(c.sequence !== undefined ? [`sequence ${c.sequence}`] : [])].join(', '), description: chunkHeaderText, ...(decoded ? { decoded: true } : {}) },
       ...(def
         ? def.fields.map((f) => ({ label: f.name, start: messageStart, end: chunkEnd, type: f.type, value: m[f.key] === undefined ? '(absent)' : clip(show(m[f.key]), 200), description: f.description, decoded: true }))
-        : fieldNodes(m, messageStart, chunkEnd, true, ['kind'])),
+        : fieldNodes(m, messageStart, chunkEnd, true, {}, ['kind'])),
     ];
     nodes.push({ label: `chunk ${i}: ${m.kind}`, start, end: chunkEnd, type: def ? `${def.system ? 'system' : 'game'} message` : 'message', value: `${c.size} bytes`, description: def?.description ?? 'A message the protocol tables do not name, kept as bytes.', ...(decoded ? { decoded: true } : {}), children });
     pos += head + c.size;
   }
-  if (p.securityToken !== undefined) nodes.push({ label: 'security token', start: decoded ? headerEnd : end - 4, end, type: 'u32be', value: `0x${p.securityToken.toString(16).padStart(8, '0')}`, description: "DDNet's security token, agreed in the connect handshake, at the end of every packet's data.", ...(decoded ? { decoded: true } : {}) });
+  if (p.securityToken !== undefined) nodes.push({ label: 'security token', start: decoded ? headerEnd : end - table.securityTokenSize, end, type: 'u32be', value: `0x${p.securityToken.toString(16).padStart(8, '0')}`, ...(docs.securityToken ? { description: docs.securityToken } : {}), ...(decoded ? { decoded: true } : {}) });
   return nodes;
 }
 
 /** A capture file: the file header, then one node per UDP datagram (opened on demand). */
-export function captureSession(bytes: Uint8Array): StreamSession {
+export function captureSession(bytes: Uint8Array, docs: StreamDocs): StreamSession {
   const places: FramePlace[] = [];
   const pcapng = bytes.length >= 4 && bytes[0] === 0x0a && bytes[1] === 0x0d && bytes[2] === 0x0d && bytes[3] === 0x0a;
   let damaged: unknown;
@@ -154,10 +179,10 @@ export function captureSession(bytes: Uint8Array): StreamSession {
       if (place.payload < 0) {
         // Put together from IP fragments: its bytes are spread over frames.
         nodes.push({ label: 'frame (last IP fragment)', start: place.start, end: place.end, type: 'frame', description: 'The datagram was put together from IP fragments; this frame holds its last one.' });
-        return [...nodes, ...packetNodes(d.packet, place.end, 0).map((n) => ({ ...n, decoded: true }))];
+        return [...nodes, ...packetNodes(d.packet, place.end, 0, docs.packet).map((n) => ({ ...n, decoded: true }))];
       }
       nodes.push({ label: 'link, IP and UDP headers', start: place.start, end: place.payload, type: 'frame headers', value: `${d.source} → ${d.destination}`, description: 'The link-layer header, the IPv4 or IPv6 header and the 8-byte UDP header (ports, length).' });
-      return [...nodes, ...packetNodes(d.packet, place.payload, place.payloadEnd - place.payload)];
+      return [...nodes, ...packetNodes(d.packet, place.payload, place.payloadEnd - place.payload, docs.packet)];
     },
   };
 }

@@ -280,7 +280,7 @@ describe('capture layout', () => {
   it('shows every UDP datagram of a capture, opened into its headers and packet over its bytes', () => {
     const bytes = read('net/teeworlds-0.7-cut.pcap');
     expect(detectKind(bytes)).toBe('capture');
-    const session = captureSession(bytes);
+    const session = captureSession(bytes, streamDocs());
     expect(session.damaged).toBeUndefined();
     const datagrams = session.root.children!.find((c) => c.label === 'datagrams')!;
     expect(datagrams.children).toHaveLength(257);
@@ -298,5 +298,22 @@ describe('capture layout', () => {
     const chunks = nodes.filter((n) => n.label.startsWith('chunk '));
     expect(chunks.length).toBeGreaterThan(0);
     for (const c of chunks) expect(c).toMatchObject({ decoded: true, start: data.start, end: data.end });
+  });
+
+  it("describes the packet's parts with schemas/net's descriptions: header fields, flags, control and connless messages", () => {
+    const yaml = readFileSync(join(fixtures, '..', 'schemas', 'net', 'teeworlds-0.7.yaml'), 'utf8');
+    const session = captureSession(read('net/teeworlds-0.7-cut.pcap'), streamDocs());
+    const datagrams = session.root.children!.find((c) => c.label === 'datagrams')!;
+    const first = session.children(datagrams.children![0]!.lazy!);
+    const header = first.find((n) => n.label === 'header')!;
+    expect(header.children!.map((n) => n.label)).toEqual(['flags', 'ack', 'num_chunks', 'token']);
+    for (const field of header.children!) expect(yaml).toContain(field.description!.split(' control: ')[0]);
+    expect(header.children![0]!.description).toContain('control: The data is one control message.');
+    const token = first.find((n) => n.label === 'control token')!;
+    expect(yaml).toContain(token.description);
+    expect(token.children!.map((n) => n.label)).toEqual(['id', 'response_token', 'padding']);
+    expect(yaml).toContain(token.children![1]!.description);
+    const connless = datagrams.children!.find((n) => n.label.includes('connless'));
+    if (connless) for (const n of session.children(connless.lazy!)) expect(n.description).toBeTruthy();
   });
 });

@@ -16,6 +16,22 @@ export interface StreamDocs {
   snapshot: Record<string, Record<string, { description: string; fields: Record<string, string> }>>;
   /** teehistorian message (or extension) name -> field name -> description. */
   teehistorianFields: Record<string, Record<string, string>>;
+  /** packet protocol (ddnet-0.6, teeworlds-0.7) -> what schemas/net says of its parts. */
+  packet: Record<string, PacketDocs>;
+}
+
+/** Descriptions of a packet protocol's parts, by schema name (what capture.ts shows beside each byte range). */
+export interface PacketDocs {
+  description: string;
+  header: Record<string, string>;
+  packetFlags: Record<string, string>;
+  chunkHeader: Record<string, string>;
+  chunkFlags: Record<string, string>;
+  securityToken?: string;
+  control: Record<string, { description: string; fields: Record<string, string> }>;
+  connlessDescription: string;
+  connlessHeaders: Record<string, { description: string; fields: Record<string, string> }>;
+  connless: Record<string, { description: string; fields: Record<string, string> }>;
 }
 
 /** One player's presence: a client id and what it was called, from one tick to another. */

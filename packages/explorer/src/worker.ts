@@ -55,7 +55,7 @@ export function describe(bytes: Uint8Array): OpenReply {
       }
     } else if (kind === 'demo') root = (session = demoSession(bytes, streamDocs)).root;
     else if (kind === 'teehistorian') root = (session = teehistorianSession(bytes, thDocs, streamDocs)).root;
-    else if (kind === 'capture') root = (session = captureSession(bytes)).root;
+    else if (kind === 'capture') root = (session = captureSession(bytes, streamDocs)).root;
     else return { ok: false, message: `Not a file this page knows: a map starts with "DATA", a demo with "TWDEMO", a teehistorian file with its UUID ${TEEHISTORIAN_UUID}, a capture (.pcap, .pcapng) with its magic.` };
     const damaged = session?.damaged;
     return { ok: true, kind, root, ms: performance.now() - t0, ...(damaged ? { damaged: `This ${kind} is damaged: ${damaged}` } : {}) };

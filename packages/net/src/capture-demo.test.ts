@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { demoMessages, readDemo, resaveDemo } from '@twcodec/demo';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
 import { CLIENT, DUMMY, input, mapDownloadSession, pcapOf, SERVER, snapshotOf, startInfo, testMap } from '../../../test/net-session-builder.js';
+import { TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';
+import { decodeObject, Snapshot, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { DemoState07 } from './capture-demo.js';
 import { captureDemo } from './index.js';
 
 
@@ -212,5 +215,34 @@ describe('captureDemo', () => {
       [108, "'TeeDmy' entered and joined the game"],
       [110, 'welcome, dummy'],
     ]);
+  });
+});
+
+describe('DemoState07 (what the 0.7.5 client records)', () => {
+  it("leaves out every message the schema marks recorded: false, and keeps the others' own bytes", () => {
+    const own = new Uint8Array([1, 2, 3]);
+    const notRecorded = TEEWORLDS_0_7_MESSAGES.messages.filter((m) => m.recorded === false);
+    expect(notRecorded.length).toBeGreaterThan(0);
+    // A silent client info / drop of an unknown client makes no de_client_enter/leave: nothing at all is recorded.
+    const values: Record<string, unknown> = { clientId: 3, local: false, silent: true, team: 0, name: 'x', clan: '', country: -1, skinPartNames: [], useCustomColors: [], skinPartColors: [], params: [], reason: '' };
+    for (const def of notRecorded) expect(new DemoState07().received({ ...values, kind: def.name } as never, () => own)).toBeUndefined();
+    expect(new DemoState07().received({ kind: 'sv_chat', mode: 0, clientId: -1, targetId: -1, message: 'hi' } as never, () => own)).toBe(own);
+  });
+
+  it('adds de_client_info, de_tune_params and de_game_info by their schema layouts', () => {
+    const state = new DemoState07();
+    state.apply({ kind: 'sv_client_info', clientId: 2, local: true, team: 1, name: 'Charlie', clan: 'Clan', country: 276, skinPartNames: ['standard', 'bear', '', 'standard', 'standard', 'standard'], useCustomColors: [true, false, false, false, false, true], skinPartColors: [1, 2, 3, 4, 5, 6], silent: false } as never);
+    state.apply({ kind: 'sv_game_info', gameFlags: 1, scoreLimit: 20, timeLimit: 10, matchNum: 3, matchCurrent: 2 } as never);
+    state.apply({ kind: 'sv_tune_params', params: Array.from({ length: 44 }, (_, i) => i) } as never);
+    const items = state.decorate(new Snapshot([])).items;
+    const byName = (name: string) => {
+      const type = TEEWORLDS_0_7.items.find((t) => t.name === name)!;
+      const item = items.find((i) => i.type === type.typeId)!;
+      expect(item.data.length).toBe(type.size);
+      return decodeObject(type, item.data);
+    };
+    expect(byName('de_client_info')).toMatchObject({ local: true, team: 1, name: 'Charlie', clan: 'Clan', country: 276, useCustomColors: [1, 0, 0, 0, 0, 1], skinPartColors: [1, 2, 3, 4, 5, 6] });
+    expect(byName('de_game_info')).toMatchObject({ gameFlags: 1, scoreLimit: 20, timeLimit: 10, matchNum: 3, matchCurrent: 2 });
+    expect(byName('de_tune_params')).toMatchObject({ tuneParams: Array.from({ length: 32 }, (_, i) => i) });
   });
 });

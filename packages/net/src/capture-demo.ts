@@ -23,32 +23,37 @@
 //   and de_client_leave.
 import { demoProtocolOf, DemoWriter } from '@twcodec/demo';
 import type { NetErrorCode } from './error-codes.js';
-import { DDNET_0_6_MESSAGES, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
+import { encodeNetMessage, netMessageDef, type Teeworlds07Message, type UnknownNetMessage } from '@twcodec/netmsg';
 import { bytesEqual, crc32, encodeI32String, sha256 } from '@twcodec/runtime';
-import { applyDelta, createDelta, DDNET_0_6, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotProtocol } from '@twcodec/snapshot';
+import { applyDelta, createDelta, type DecodedObject, encodeObject, Snapshot, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, type SnapshotItem, type SnapshotLayout, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 import { NET_VERSIONS } from './client.js';
 import { NetError } from './errors.js';
 import type { MapDownload } from './mapdownload.js';
-import type { DecodedChunk, NetProtocolName } from './packet.js';
+import { type DecodedChunk, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 import { ConnectionTracker, type ConnectionTrackerOptions } from './tracker.js';
 
-const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
 /** Two inputs this close with the same prediction tick come from one SendInput call (the capture shows up to 32 ms between them on a loaded machine; a new call comes with a new prediction tick). */
 const SAME_CALL_NS = 100_000_000;
-/** 0.7 messages the client applies instead of recording (gameclient.cpp, RecordGameMessage(false)). */
-const NOT_RECORDED_07 = new Set(['sv_tune_params', 'sv_client_info', 'sv_client_drop', 'sv_skin_change', 'sv_game_info', 'sv_server_settings']);
 /** Teeworlds 0.7.5's standard tuning (src/game/tuning.h), as the ints sv_tune_params carries (value * 100). */
 const STANDARD_TUNING_07 = [1000, 200, 50, 1320, 1200, 500, 150, 95, 38000, 8000, 300, 1500, 50, 55000, 200000, 140, 125, 220000, 200, 125, 275000, 80, 20, 700, 100000, 200, 80000, 15000, 100, 0, 100, 100];
 /** DDNet 16.4's standard tuning (src/game/tuning.h: Teeworlds' and DDNet's additions), as the ints sent. */
 const STANDARD_TUNING_DDNET = [...STANDARD_TUNING_07.slice(0, 28), 100000, 0, 500, 100, 100, 40000, 1000, 600, 100, 125, 12500, 12500, 50000, 50000, 80000, 80000, 32000];
 /** The input ints that steer (direction, jump, hook): their places in DDNet's player_input object (schemas/snapshot). */
-const STEERING = ['direction', 'jump', 'hook'].map((name) => DDNET_0_6.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
+const STEERING = ['direction', 'jump', 'hook'].map((name) => PACKET_PROTOCOLS['0.6'].snapshots.items.find((i) => i.name === 'player_input')!.fields.find((f) => f.name === name)!.offset);
 /** captureDemo's demo may grow to this many times the capture's size (plus the map and 1 MiB); past that, DEMO_TOO_BIG. */
 export const MAX_GROWTH = 8;
-const DE_CLIENT_INFO = 13;
-const DE_GAME_INFO = 14;
-const DE_TUNE_PARAMS = 15;
+const fieldOf = (layout: SnapshotLayout, name: string) => layout.fields.find((f) => f.name === name)!;
+/** The 0.7 demo-only snapshot items a recording client adds (schemas/snapshot teeworlds-0.7: ids, sizes, layouts). */
+const itemType07 = (name: string) => {
+  const type = PACKET_PROTOCOLS['0.7'].snapshots.items.find((i) => i.name === name)!;
+  return { ...type, size: type.size! };
+};
+const DE_CLIENT_INFO = itemType07('de_client_info');
+const DE_TUNE_PARAMS = itemType07('de_tune_params');
+const DE_GAME_INFO = itemType07('de_game_info');
+/** Ints of one packed skin part name in de_client_info: its skin_part_names hold one per part, as many parts as skin_part_colors has. */
+const SKIN_PART_NAME_INTS = fieldOf(DE_CLIENT_INFO, 'skin_part_names').ints / fieldOf(DE_CLIENT_INFO, 'skin_part_colors').ints;
 
 export interface CaptureDemoOptions extends DecodeCaptureOptions, ConnectionTrackerOptions {
   /** The player whose client's demo is written: the name its start info carries. */
@@ -124,11 +129,11 @@ const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '
 function isSystem(protocol: NetProtocolName, chunk: DecodedChunk): boolean {
   const m = chunk.message as { kind: string; system?: boolean };
   if (m.kind === 'unknown') return m.system === true;
-  return MESSAGE_TABLES[protocol].messages.find((d) => d.name === m.kind)?.system ?? false;
+  return PACKET_PROTOCOLS[protocol].messages.messages.find((d) => d.name === m.kind)?.system ?? false;
 }
 
 function chunkBytes(protocol: NetProtocolName, chunk: DecodedChunk): Uint8Array {
-  return chunk.unframed ? (chunk.message as UnknownNetMessage).data : encodeNetMessage(MESSAGE_TABLES[protocol], chunk.message);
+  return chunk.unframed ? (chunk.message as UnknownNetMessage).data : encodeNetMessage(PACKET_PROTOCOLS[protocol].messages, chunk.message);
 }
 
 /** First pass: every connection with its player names, inputs and map; every map downloaded. */
@@ -266,17 +271,18 @@ export class DemoState07 {
   clients = new Map<number, Client07>();
   local = -1;
   tuning: number[] | undefined;
-  gameInfo: number[] | undefined;
+  /** The last sv_game_info: de_game_info's fields are its fields. */
+  gameInfo: DecodedObject | undefined;
 
   /**
    * A game message as the 0.7.5 client records it: the bytes to record (`own`, the message's own bytes, or a
    * de_client_enter/leave it makes of it), or undefined for one it only applies to the demo-only items
-   * (NOT_RECORDED_07). sv_team is both applied and recorded.
+   * (`recorded: false` in schemas/netmsg). sv_team is both applied and recorded.
    */
   received(m: Teeworlds07Message, own: () => Uint8Array): Uint8Array | undefined {
-    if (NOT_RECORDED_07.has(m.kind)) {
+    if (netMessageDef(PACKET_PROTOCOLS['0.7'].messages, m.kind)?.recorded === false) {
       const demoMessage = this.apply(m);
-      return demoMessage && encodeNetMessage(TEEWORLDS_0_7_MESSAGES, demoMessage);
+      return demoMessage && encodeNetMessage(PACKET_PROTOCOLS['0.7'].messages, demoMessage);
     }
     if (m.kind === 'sv_team') this.apply(m);
     return own();
@@ -289,7 +295,7 @@ export class DemoState07 {
         this.tuning = m.params.slice();
         return undefined;
       case 'sv_game_info':
-        this.gameInfo = [m.gameFlags, m.scoreLimit, m.timeLimit, m.matchNum, m.matchCurrent];
+        this.gameInfo = { ...m, trailing: undefined } as DecodedObject;
         return undefined;
       case 'sv_client_info': {
         let enter: Message07<'de_client_enter'> | undefined;
@@ -344,27 +350,31 @@ export class DemoState07 {
     const done = () => new Snapshot([...snapshot.items, ...extra]);
     for (const id of [...this.clients.keys()].sort((a, b) => a - b)) {
       const c = this.clients.get(id)!;
-      if (!fits(58)) return done();
-      const data = new Int32Array(58);
-      data[0] = id === this.local ? 1 : 0;
-      data[1] = c.team;
-      data.set(encodeI32String(c.name, 4), 2);
-      data.set(encodeI32String(c.clan, 3), 6);
-      data[9] = c.country;
-      for (let p = 0; p < 6; p++) {
-        data.set(encodeI32String(c.skinPartNames[p] ?? '', 6), 10 + p * 6);
-        data[46 + p] = c.useCustomColors[p] ?? 0;
-        data[52 + p] = c.skinPartColors[p] ?? 0;
-      }
-      extra.push({ type: DE_CLIENT_INFO, id, data });
+      if (!fits(DE_CLIENT_INFO.size)) return done();
+      const parts = fieldOf(DE_CLIENT_INFO, 'skin_part_colors').ints;
+      const data = encodeObject(DE_CLIENT_INFO, {
+        local: id === this.local,
+        team: c.team,
+        name: c.name,
+        clan: c.clan,
+        country: c.country,
+        skinPartNames: Array.from({ length: parts }, (_, p) => [...encodeI32String(c.skinPartNames[p] ?? '', SKIN_PART_NAME_INTS)]).flat(),
+        useCustomColors: Array.from({ length: parts }, (_, p) => c.useCustomColors[p] ?? 0),
+        skinPartColors: Array.from({ length: parts }, (_, p) => c.skinPartColors[p] ?? 0),
+      });
+      extra.push({ type: DE_CLIENT_INFO.typeId, id, data });
     }
     if (this.tuning && this.tuning.some((v, i) => v !== STANDARD_TUNING_07[i])) {
-      if (!fits(32)) return done();
-      const data = new Int32Array(32);
-      data.set(this.tuning.slice(0, 32));
-      extra.push({ type: DE_TUNE_PARAMS, id: 0, data });
+      if (!fits(DE_TUNE_PARAMS.size)) return done();
+      const data = new Int32Array(DE_TUNE_PARAMS.size);
+      data.set(this.tuning.slice(0, DE_TUNE_PARAMS.size));
+      extra.push({ type: DE_TUNE_PARAMS.typeId, id: 0, data });
     }
-    if (fits(5)) extra.push({ type: DE_GAME_INFO, id: 0, data: Int32Array.from(this.gameInfo ?? [0, 0, 0, 0, 0]) });
+    if (fits(DE_GAME_INFO.size)) {
+      const data = new Int32Array(DE_GAME_INFO.size);
+      if (this.gameInfo) data.set(encodeObject(DE_GAME_INFO, this.gameInfo));
+      extra.push({ type: DE_GAME_INFO.typeId, id: 0, data });
+    }
     return done();
   }
 }
@@ -542,7 +552,7 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       lastTick = s.tick;
       // DDNet records its tuning with every new snapshot when it is not the standard one.
       const tune = tuning.get(from);
-      if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(DDNET_0_6_MESSAGES, { kind: 'sv_tune_params', params: tune } as { kind: string }));
+      if (protocol === '0.6' && tune && tune.some((v, k) => v !== STANDARD_TUNING_DDNET[k])) record(encodeNetMessage(PACKET_PROTOCOLS['0.6'].messages, { kind: 'sv_tune_params', params: tune } as { kind: string }));
       snapshots++;
       if (from === dummy) dummySnapshots++;
       if (guessed) switchTicks.push(s.tick);

@@ -1,15 +1,17 @@
 // A capture decoded datagram by datagram, with each flow's protocol told from its handshake: a 0.7 flow
-// begins with a control packet whose first byte is 0x04 (0.7's control flag; 0.6 leaves that bit unused and
-// DDNet takes it for 0.7 too) carrying the token message (5) or connect (1); a 0.6 flow with a control packet
-// whose first byte is 0x10 (0.6's control flag) carrying connect (1), with DDNet's TKEN magic when the client
-// asks for a security token. A flow caught without its handshake counts as 0.7 when a packet sets that 0x04
-// bit, else as 0.6, and changes its guess when a packet reads only as the other protocol (or is `protocol`
-// when given). Connectionless packets tell their protocol by their header. IP fragments are put together
+// begins with a control packet (0.7's control flag, a bit 0.6 leaves unused and DDNet takes for 0.7 too)
+// carrying the token message or connect; a 0.6 flow with a control packet (0.6's control flag) carrying
+// connect, with DDNet's token magic when the client asks for a security token (flags, ids and the magic from
+// schemas/net). A flow caught without its handshake counts as 0.7 when a packet sets 0.7's control bit, else
+// as 0.6, and changes its guess when a packet reads only as the other protocol (or is `protocol` when
+// given). Connectionless packets tell their protocol by their header. IP fragments are put together
 // (fragments.ts) and their datagram decoded at its last fragment.
 import { CodecError } from '@twcodec/runtime';
-import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
+import { DDNET_0_6_PACKET, Ddnet06ControlId, Ddnet06ControlMagic } from './generated/ddnet-0.6.gen.js';
+import { TEEWORLDS_0_7_PACKET, Teeworlds07ControlId } from './generated/teeworlds-0.7.gen.js';
 import { type AbandonedDatagram, FragmentReassembler } from './fragments.js';
 import { type DecodedPacket, decodePacketAt, type DecodePacketOptions, type NetProtocolName, unknownProtocol } from './packet.js';
+import type { PacketProtocolDef } from './table.js';
 import { type FragmentContext, FrameReader, type FrameRecord, udpAt, type UdpRecord } from './pcap.js';
 
 export interface CaptureDatagram {
@@ -37,17 +39,36 @@ interface FlowState {
   securityToken?: boolean;
 }
 
-const TKEN = [0x54, 0x4b, 0x45, 0x4e];
 const endpoint = (address: string, port: number) => (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`);
+
+/** The first byte of a control packet's header with nothing acknowledged (a handshake's), from the protocol's header encoder. */
+function controlFirstByte(table: PacketProtocolDef): number {
+  const header = new Uint8Array(table.headerSize);
+  table.encodeHeader({ flags: table.packetFlags.control!, ack: 0, numChunks: 0, token: 0 } as never, header);
+  return header[0]!;
+}
+/** 0.7's control flag as it sits in the first byte: 0.6 leaves that bit unused. */
+const CONTROL_BYTE_07 = controlFirstByte(TEEWORLDS_0_7_PACKET);
+const CONTROL_BYTE_06 = controlFirstByte(DDNET_0_6_PACKET);
+/** DDNet's security-token magic a 0.6 connect may carry. */
+const TOKEN_MAGIC = new TextEncoder().encode(Ddnet06ControlMagic.connect.tokenMagic);
+
+/** A control packet with nothing acknowledged and no chunks whose message id is one of `ids`. */
+function isHandshake(table: PacketProtocolDef, p: Uint8Array, ids: readonly number[]): boolean {
+  if (p.length <= table.headerSize) return false;
+  const h = table.decodeHeader(p);
+  return h.flags === table.packetFlags.control && h.ack === 0 && h.numChunks === 0 && ids.includes(p[table.headerSize]!);
+}
 
 /** What a connection packet's first bytes say about its flow's protocol, if anything. */
 function handshakeOf(p: Uint8Array): { protocol: NetProtocolName; securityToken?: boolean } | undefined {
-  if (p.length >= 8 && p[0] === 0x04 && p[1] === 0 && p[2] === 0 && (p[7] === 5 || p[7] === 1)) return { protocol: '0.7' };
-  // 0.6's connect carries nothing (Teeworlds) or the TKEN magic and a token (DDNet): anything else with these
+  if (isHandshake(TEEWORLDS_0_7_PACKET, p, [Teeworlds07ControlId.token, Teeworlds07ControlId.connect])) return { protocol: '0.7' };
+  // 0.6's connect carries nothing (Teeworlds) or the token magic and a token (DDNet): anything else with these
   // first bytes is not a 0.6 connect.
-  if (p.length >= 4 && p[0] === 0x10 && p[1] === 0 && p[2] === 0 && p[3] === 1) {
-    const tken = p.length >= 8 && TKEN.every((b, i) => p[4 + i] === b);
-    if (tken || p.length === 4) return { protocol: '0.6', securityToken: tken };
+  if (isHandshake(DDNET_0_6_PACKET, p, [Ddnet06ControlId.connect])) {
+    const at = DDNET_0_6_PACKET.headerSize + 1;
+    const magic = p.length >= at + TOKEN_MAGIC.length && TOKEN_MAGIC.every((b, i) => p[at + i] === b);
+    if (magic || p.length === at) return { protocol: '0.6', securityToken: magic };
   }
   return undefined;
 }
@@ -266,13 +287,13 @@ function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, stat
   const end = udp.end;
   let flow = pair.flow;
   const first = end > start ? p[start]! : 0;
-  if (!(end > start && (first >> 2) & DDNET_0_6_PACKET.packetFlags.connless!)) {
-    const hs = first === 0x04 || first === 0x10 ? handshakeOf(p.subarray(start, end)) : undefined;
+  if (!(end > start && DDNET_0_6_PACKET.headerFlagsAt(p, start) & DDNET_0_6_PACKET.packetFlags.connless!)) {
+    const hs = first === CONTROL_BYTE_07 || first === CONTROL_BYTE_06 ? handshakeOf(p.subarray(start, end)) : undefined;
     if (hs && !(flow?.fromHandshake && flow.protocol === hs.protocol && hs.protocol === '0.7')) {
       flow = pair.flow = { protocol: hs.protocol, fromHandshake: true, ...(hs.securityToken !== undefined ? { securityToken: hs.securityToken } : {}) };
     } else if (!flow) {
-      flow = pair.flow = { protocol: options.protocol ?? (end > start && first & 0x04 ? '0.7' : '0.6'), fromHandshake: false };
-    } else if (!flow.fromHandshake && !options.protocol && end > start && first & 0x04) flow.protocol = '0.7';
+      flow = pair.flow = { protocol: options.protocol ?? (end > start && first & CONTROL_BYTE_07 ? '0.7' : '0.6'), fromHandshake: false };
+    } else if (!flow.fromHandshake && !options.protocol && end > start && first & CONTROL_BYTE_07) flow.protocol = '0.7';
   }
   const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
   const protocol = flow?.protocol ?? options.protocol ?? '0.6';

@@ -13,23 +13,22 @@
 // - keep-alives when nothing else was sent for half a second; every wait bounded (connect, silence, unacked).
 // Timings from Teeworlds/DDNet network_conn.cpp as libtw2's protocol notes describe them (keep-alive after
 // half a second, resend after one second) and the captures (a client input every tick or two).
-import { type AnyNetMessage, DDNET_0_6_MESSAGES, encodeNetMessage, netMessageDef, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
-import type { Snapshot } from '@twcodec/snapshot';
+import { type AnyNetMessage, encodeNetMessage, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
+import { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
+import { Ddnet06Token } from './generated/ddnet-0.6.gen.js';
+import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
-import { inBackroom, MAX_SEQUENCE } from './tracker.js';
+import { inBackroom } from './tracker.js';
 
-/** The net versions the info message sends (the captures' clients: DDNet 16.4 and Teeworlds 0.7.5). */
-export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': '0.6 626fce9a778df4d4', '0.7': '0.7 802f1be60a05665f' };
-const MESSAGE_TABLES: Record<NetProtocolName, NetProtocolDef> = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES };
+/** The net versions the info message sends and a recorded demo's header carries (schemas/netmsg `net_version`). */
+export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': PACKET_PROTOCOLS['0.6'].messages.netVersion, '0.7': PACKET_PROTOCOLS['0.7'].messages.netVersion };
 /** 0.7's client version in its info message (0x0705, as the 0.7.5 client sends). */
 const CLIENT_VERSION_07 = 0x0705;
-/** 0.6 connect and 0.7 token/connect: the token that says "none yet" (NET_SECURITY_TOKEN_UNKNOWN, NET_TOKEN_NONE). */
-export const NO_TOKEN = 0xffffffff;
-/** 0.7 token request and connect are padded to this many data bytes (NET_TOKENREQUEST_DATASIZE). */
-export const TOKEN_REQUEST_SIZE = 512;
+/** The zero bytes after the client's token that pad a 0.7 token request or connect to the size schemas/net gives (the token takes 4). */
+export const TOKEN_REQUEST_PADDING = Teeworlds07Token.requestSize - 4;
 
 /** Keep-alive after this long without sending; resend an unacknowledged vital chunk after this long. */
 const KEEP_ALIVE_MS = 500;
@@ -41,113 +40,13 @@ const TICK_MS = 20;
 /** Inputs: at least this often while in game, and not more often than each TICK_MS. */
 const INPUT_MS = 100;
 
-/** Hostile-server caps: unacknowledged vital chunks kept, datagrams that do not decode, snapshots that do not rebuild. */
-export const CLIENT_LIMITS = { maxUnacked: 256, maxBadPackets: 64, maxBadSnapshots: 64, maxChunkBytes: 1024 } as const;
-
-/**
- * The time and timers a client runs on: the system's by default (Date.now, setInterval, setTimeout). A clock
- * the caller advances (tests, the fuzzer, a replay of a capture) makes every wait a matter of that clock: the
- * client then never looks at the real time.
- */
-export interface NetClock {
-  /** Milliseconds. */
-  now(): number;
-  /** Calls `callback` every `ms` milliseconds until cleared; returns the handle to clear it with. */
-  setInterval(callback: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-  /** Calls `callback` once after `ms` milliseconds unless cleared. */
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
+/** The input message's data is the snapshot schema's player_input object: its ints, and each field's place by its camelCase name. */
+function inputLayoutOf(protocol: NetProtocolName): { size: number; offsets: Map<string, number> } {
+  const layout = PACKET_PROTOCOLS[protocol].snapshots.items.find((i) => i.name === 'player_input')!;
+  return { size: layout.size!, offsets: new Map(layout.fields.map((f) => [f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), f.offset])) };
 }
-
-/** The system clock; the globals are looked up on each call, so that test frameworks' fake timers apply. */
-export const SYSTEM_CLOCK: NetClock = {
-  now: () => Date.now(),
-  setInterval: (callback, ms) => setInterval(callback, ms),
-  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
-export interface ClientOptions {
-  protocol?: NetProtocolName;
-  /** The player's name (at most 15 bytes are shown by the game). */
-  name: string;
-  clan?: string;
-  /** ISO 3166-1 numeric country code, -1 for none. */
-  country?: number;
-  password?: string;
-  /** Milliseconds from start until in game (default 10000). */
-  connectTimeout?: number;
-  /** Milliseconds without a packet from the server, or with a vital chunk unacknowledged, before giving up (default 10000). */
-  timeout?: number;
-  /** The clock the client's waits run on (default SYSTEM_CLOCK). */
-  clock?: NetClock;
-  /**
-   * 0.7: the client's own token, which the server puts in every packet header (default: random, as the game's
-   * client picks it). A fixed one lets recorded server datagrams be replayed into the client.
-   */
-  token?: number;
-  /**
-   * Download the map over UDP when the server names it (as a game client without the map does), and enter the
-   * game only once it arrived whole with the announced CRC and SHA-256 (`client.map.data`). Default false: the
-   * server lets a client in that says it is ready without the map.
-   */
-  downloadMap?: boolean;
-  /** The biggest map downloaded (default DEFAULT_MAX_MAP_SIZE, 64 MiB); a bigger one closes with MAP_TOO_BIG. */
-  maxMapSize?: number;
-}
-
-/** A message the server sent (each vital one once, in order). */
-export interface ClientMessage {
-  message: AnyNetMessage | UnknownNetMessage;
-  /** System (engine) message or game message. */
-  system: boolean;
-  /** The message's bytes as sent (id and fields): what a demo records. */
-  data: Uint8Array;
-}
-
-/** A snapshot rebuilt from the server's delta, its CRC right. */
-export interface ClientSnapshot {
-  tick: number;
-  snapshot: Snapshot;
-}
-
-/** Why the connection ended. */
-export interface ClientClose {
-  /** `disconnect` (the caller), `server` (the server closed it), `timeout`, or `error`. */
-  cause: 'disconnect' | 'server' | 'timeout' | 'error';
-  /** The server's or the caller's reason text, or the error message. */
-  reason: string;
-  error?: NetError;
-}
-
-/** The map the server named in map_change (with the SHA-256 of DDNet's map_details before it): what a demo header carries. */
-export interface ClientMap {
-  name: string;
-  crc: number;
-  size: number;
-  /** SHA-256 as 64 hex digits (DDNet's map_details, 0.7's map_change). */
-  sha256?: string;
-  /** The map file, downloaded and checked (ClientOptions.downloadMap). */
-  data?: Uint8Array;
-}
-
-/** The player's input (CNetObj_PlayerInput); unset fields are 0, target (1, 0) and player flags 1 (playing). */
-export interface PlayerInput {
-  direction?: number;
-  targetX?: number;
-  targetY?: number;
-  jump?: number;
-  fire?: number;
-  hook?: number;
-  playerFlags?: number;
-  wantedWeapon?: number;
-  nextWeapon?: number;
-  prevWeapon?: number;
-}
-
-const INPUT_FIELDS = ['direction', 'targetX', 'targetY', 'jump', 'fire', 'hook', 'playerFlags', 'wantedWeapon', 'nextWeapon', 'prevWeapon'] as const;
+/** The client's input before setInput: aiming right (target (1, 0)), playing (player flags 1). */
+const DEFAULT_INPUT: PlayerInput = { targetX: 1, playerFlags: 1 };
 
 interface ClientEvents {
   message: ClientMessage;
@@ -171,8 +70,6 @@ interface Unacked {
   firstSent: number;
   lastSent: number;
 }
-
-export type ClientState = 'token' | 'connecting' | 'loading' | 'entering' | 'ingame' | 'closed';
 
 /** The close packet's reason when the client gives up: the error's code, as a short word the server logs. */
 const closeReasonOf = (code: string) => code.slice(0, 64);
@@ -234,7 +131,10 @@ export class NetClient {
   private lastResend = 0;
   private lastInput = 0;
   private inputTick = -1;
-  private input: number[] = [0, 1, 0, 0, 0, 0, 1, 0, 0, 0];
+  /** Vital sequence numbers wrap at this (schemas/net: the sequence field's range). */
+  private readonly sequenceModulo: number;
+  private readonly inputLayout: { size: number; offsets: Map<string, number> };
+  private readonly input: number[];
   private badPackets = 0;
   private badSnapshots = 0;
   private timer: unknown;
@@ -249,8 +149,12 @@ export class NetClient {
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
-    this.table = MESSAGE_TABLES[this.protocol];
+    this.table = PACKET_PROTOCOLS[this.protocol].messages;
     this.snapshots = new SnapshotReceiver(this.protocol);
+    this.sequenceModulo = PACKET_PROTOCOLS[this.protocol].sequenceModulo;
+    this.inputLayout = inputLayoutOf(this.protocol);
+    this.input = new Array<number>(this.inputLayout.size).fill(0);
+    this.putInput(DEFAULT_INPUT);
     this.state = this.protocol === '0.7' ? 'token' : 'connecting';
   }
 
@@ -315,11 +219,15 @@ export class NetClient {
 
   /** Sets the input sent from now on (fields not given keep their value). */
   setInput(input: PlayerInput): void {
-    INPUT_FIELDS.forEach((field, i) => {
-      const v = input[field];
-      if (v !== undefined) this.input[i] = v | 0;
-    });
+    this.putInput(input);
     this.lastInput = 0;
+  }
+
+  private putInput(input: PlayerInput): void {
+    for (const [field, v] of Object.entries(input)) {
+      const offset = this.inputLayout.offsets.get(field);
+      if (offset !== undefined && v !== undefined) this.input[offset] = (v as number) | 0;
+    }
   }
 
   /** Sends a message by its @twcodec/netmsg kind and fields (vital unless `vital` is false). */
@@ -331,7 +239,7 @@ export class NetClient {
     if (bytes.length > CLIENT_LIMITS.maxChunkBytes) throw new NetError('CHUNK_TOO_BIG', `${bytes.length} bytes, at most ${CLIENT_LIMITS.maxChunkBytes} in one chunk`, -1, message.kind);
     if (!vital) return this.sendChunks([{ message }], false);
     if (this.unacked.length >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
-    this.sequence = (this.sequence + 1) % MAX_SEQUENCE;
+    this.sequence = (this.sequence + 1) % this.sequenceModulo;
     const t = this.clock.now();
     const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
     this.unacked.push(u);
@@ -378,7 +286,7 @@ export class NetClient {
   private header(flags: string[], numChunks: number): Pick<DecodedPacket, 'header' | 'flags'> {
     const bits = PACKET_PROTOCOLS[this.protocol].packetFlags;
     const header: Record<string, number> = { flags: flags.reduce((n, f) => n | (bits[f] ?? 0), 0), ack: this.ack, num_chunks: numChunks };
-    if (this.protocol === '0.7') header.token = this.peerToken ?? NO_TOKEN;
+    if (this.protocol === '0.7') header.token = this.peerToken ?? Teeworlds07Token.none;
     return { header, flags };
   }
 
@@ -395,9 +303,9 @@ export class NetClient {
 
   private sendHandshake(): void {
     this.lastHandshake = this.clock.now();
-    if (this.state === 'token') this.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
-    else if (this.protocol === '0.7') this.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 });
-    else this.sendControl({ kind: 'connect', tokenMagic: true }, NO_TOKEN);
+    if (this.state === 'token') this.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING });
+    else if (this.protocol === '0.7') this.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING });
+    else this.sendControl({ kind: 'connect', tokenMagic: true }, Ddnet06Token.none);
   }
 
   /** Sends chunks (vital ones with their sequence), as few packets as fit MAX_PACKET_SIZE. */
@@ -516,10 +424,10 @@ export class NetClient {
     if (p.flags.includes('resend') && this.clock.now() - this.lastResend >= TICK_MS) this.resendAll();
     for (const chunk of p.chunks ?? []) {
       if (chunk.sequence !== undefined) {
-        if (chunk.sequence === (this.ack + 1) % MAX_SEQUENCE) this.ack = chunk.sequence;
+        if (chunk.sequence === (this.ack + 1) % this.sequenceModulo) this.ack = chunk.sequence;
         else {
           // Had it (a resend): drop. A gap: drop, and ask for the chunks after `ack` again.
-          if (!inBackroom(chunk.sequence, this.ack)) this.askResend = true;
+          if (!inBackroom(chunk.sequence, this.ack, this.sequenceModulo)) this.askResend = true;
           continue;
         }
       }
@@ -533,7 +441,7 @@ export class NetClient {
   }
 
   private onAck(ack: number): void {
-    while (this.unacked.length && inBackroom(this.unacked[0]!.sequence, ack)) this.unacked.shift();
+    while (this.unacked.length && inBackroom(this.unacked[0]!.sequence, ack, this.sequenceModulo)) this.unacked.shift();
   }
 
   private onControl(p: DecodedPacket): void {

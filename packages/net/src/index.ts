@@ -2,7 +2,8 @@
 // connectionless messages, generated from schemas/net), and capture files decoded down to net messages.
 export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 export { type CaptureDemo, captureDemo, type CaptureDemoOptions, MAX_GROWTH } from './capture-demo.js';
-export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, NET_VERSIONS, NetClient, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client.js';
+export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
+export { NET_VERSIONS, NetClient } from './client.js';
 export { DEFAULT_MAX_DEMO_SIZE, headerMapName, MAP_NAME_BYTES, type RecordDemoOptions, type RecordedDemo, recordDemo } from './record.js';
 export { NetError } from './errors.js';
 export { type ServerInfo, type ServerInfoClient, ServerInfoQuery } from './info.js';
@@ -10,7 +11,7 @@ export { type ConnlessMessage, type ControlMessage, type DecodedChunk, type Deco
 export { type CaptureFrame, isCapture, LINKTYPE, readCapture, udpOf, type UdpDatagram } from './pcap.js';
 export { DEFAULT_MAX_MAP_SIZE, type MapDownload, MapDownloader } from './mapdownload.js';
 export { type ChunkDelivery, ConnectionTracker, type ConnectionTrackerOptions, type TrackedDatagram, type TrackerHolding } from './tracker.js';
-export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotBudget, SnapshotReceiver } from './snapshot-receiver.js';
+export { MAX_SNAPSHOT_PARTS, type RebuiltSnapshot, SnapshotReceiver } from './snapshot-receiver.js';
 export type { ConnlessHeaderDef, ConnlessMessageDef, ControlMessageDef, PacketPayloadFieldDef, PacketPayloadFieldType, PacketProtocolDef } from './table.js';
 // Generated (the packet schemas): each protocol's packet table, its header and flag layouts, and its control and
 // connectionless messages as unions (one message: Extract<Ddnet06ControlMessage, { kind: 'close' }>).

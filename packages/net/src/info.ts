@@ -4,7 +4,8 @@
 // packet holds, `iex+` packets; a vanilla server answers `inf3`. 0.7: a token request (a 0.7 control packet),
 // the server's token, then the connless `gie3` with both tokens, answered by 0.7's `inf3` (connless.pcap too).
 import { packVarInt } from '@twcodec/runtime';
-import { NO_TOKEN, randomToken, TOKEN_REQUEST_SIZE } from './client.js';
+import { randomToken, TOKEN_REQUEST_PADDING } from './client.js';
+import { Teeworlds07ControlId, Teeworlds07PacketFlag, Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, encodePacket, type NetProtocolName } from './packet.js';
 
@@ -77,7 +78,7 @@ export class ServerInfoQuery {
     if (this.protocol === '0.6')
       return [encodePacket({ protocol: '0.6', kind: 'connless', header: { form: 'extended', extra_token: (this.extraToken << 16) >>> 0 }, flags: ['connless'], connless: { kind: 'get_info', token: this.basicToken } })];
     if (this.serverToken === undefined)
-      return [encodePacket({ protocol: '0.7', kind: 'control', header: { flags: 1, ack: 0, num_chunks: 0, token: NO_TOKEN }, flags: ['control'], control: { kind: 'token', id: 5, responseToken: this.ownToken, padding: TOKEN_REQUEST_SIZE - 4 } })];
+      return [encodePacket({ protocol: '0.7', kind: 'control', header: { flags: Teeworlds07PacketFlag.control, ack: 0, num_chunks: 0, token: Teeworlds07Token.none }, flags: ['control'], control: { kind: 'token', id: Teeworlds07ControlId.token, responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING } })];
     return [encodePacket({ protocol: '0.7', kind: 'connless', header: { form: 'token', token: this.serverToken, response_token: this.ownToken }, flags: ['connless'], connless: { kind: 'get_info', token: this.browserToken } })];
   }
 

@@ -3,7 +3,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import { type ClientOptions, NetClient } from './client.js';
+import type { ClientOptions } from './client-api.js';
+import { NetClient } from './client.js';
 import { NetError } from './errors.js';
 import { type ServerInfo, ServerInfoQuery } from './info.js';
 import type { NetProtocolName } from './packet.js';

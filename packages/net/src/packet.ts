@@ -2,7 +2,7 @@
 // schemas/net), the Huffman-compressed data inflated, then one control message, the chunks with their net
 // messages (@twcodec/netmsg's tables), or a connectionless message. The structure lives here; what the bytes
 // mean lives in the schemas.
-import { type AnyNetMessage, DDNET_0_6_MESSAGES, decodeNetMessageAt, encodeNetMessage, type NetProtocolDef, TEEWORLDS_0_7_MESSAGES, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type AnyNetMessage, decodeNetMessageAt, encodeNetMessage, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
 import { ByteReader, ByteWriter, CodecError, teeworldsHuffman } from '@twcodec/runtime';
 import { NetError } from './errors.js';
 import { DDNET_0_6_PACKET } from './generated/ddnet-0.6.gen.js';
@@ -14,7 +14,6 @@ import type { PacketProtocolDef } from './table.js';
 export type NetProtocolName = '0.6' | '0.7';
 
 export const PACKET_PROTOCOLS: Readonly<Record<NetProtocolName, PacketProtocolDef>> = { '0.6': DDNET_0_6_PACKET, '0.7': TEEWORLDS_0_7_PACKET };
-const MESSAGE_TABLES = { '0.6': DDNET_0_6_MESSAGES, '0.7': TEEWORLDS_0_7_MESSAGES } as const;
 
 /** The biggest packet DDNet and Teeworlds send or accept (NET_MAX_PACKETSIZE), also the cap on inflated data. */
 export const MAX_PACKET_SIZE = 1400;
@@ -109,7 +108,7 @@ interface ProtocolDecoding {
   packetFlagLists: FlagLists;
   chunkFlagLists: FlagLists;
 }
-const decodingOf = (name: NetProtocolName): ProtocolDecoding => ({ name, table: PACKET_PROTOCOLS[name], messages: MESSAGE_TABLES[name], packetFlagLists: new Array(256).fill(undefined), chunkFlagLists: new Array(256).fill(undefined) });
+const decodingOf = (name: NetProtocolName): ProtocolDecoding => ({ name, table: PACKET_PROTOCOLS[name], messages: PACKET_PROTOCOLS[name].messages, packetFlagLists: new Array(256).fill(undefined), chunkFlagLists: new Array(256).fill(undefined) });
 const DECODING_0_6 = decodingOf('0.6');
 const DECODING_0_7 = decodingOf('0.7');
 /** The error of a `protocol` option that names no protocol (decodePacketAt, decodeCapture). */
@@ -338,7 +337,7 @@ export function encodePacket(packet: DecodedPacket): Uint8Array {
     data.writeU8(def.id);
     writeFields(data, def.fields, c);
   } else {
-    const messages = MESSAGE_TABLES[packet.protocol];
+    const messages = table.messages;
     const header = new Uint8Array(table.vitalChunkHeaderSize);
     for (const chunk of packet.chunks ?? []) {
       const body = chunk.unframed ? (chunk.message as UnknownNetMessage).data : encodeNetMessage(messages, chunk.message);

@@ -7,7 +7,8 @@ import { DemoWriter } from '@twcodec/demo';
 import type { Teeworlds07Message } from '@twcodec/netmsg';
 import { concatBytes } from '@twcodec/runtime';
 import { DemoState07 } from './capture-demo.js';
-import { type ClientClose, type ClientMap, type ClientMessage, type ClientSnapshot, NET_VERSIONS, type NetClient } from './client.js';
+import type { ClientClose, ClientMap, ClientMessage, ClientSnapshot } from './client-api.js';
+import { NET_VERSIONS, type NetClient } from './client.js';
 import { NetError } from './errors.js';
 
 /** The default cap on a recorded demo's size (DEMO_TOO_BIG past it). */

@@ -1,11 +1,13 @@
 // The snapshots a client receives, rebuilt as the client does: `snap` parts gathered per tick, `snap_single`,
 // `snap_empty`, the delta applied to the stored snapshot of the delta tick, the server's CRC checked. Shared by
-// the capture tracker (tracker.ts) and the live client (client.ts). Facts from DDNet src/engine/client/client.cpp
+// the capture tracker (tracker.ts) and the live client (client.ts). One direction: they own receivers and call
+// into them; a receiver calls nothing back (it says what it stores, in storedBytes, and the tracker's budget over
+// all its receivers decides what to forget). Facts from DDNet src/engine/client/client.cpp
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
 import { ByteReader, CodecError } from '@twcodec/runtime';
-import { applyDelta, DDNET_0_6, Snapshot, type SnapshotProtocol, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { applyDelta, Snapshot } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
-import type { NetProtocolName } from './packet.js';
+import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 
 /** Snapshot parts: at most this many (CSnapshot::MAX_PARTS), each at most this many bytes (MAX_SNAPSHOT_PACKSIZE). */
 export const MAX_SNAPSHOT_PARTS = 64;
@@ -15,7 +17,6 @@ const MAX_DELTA_INTS = 65536 / 4;
 /** Snapshots kept for later deltas (DDNet purges older than the delta tick). */
 const MAX_STORED = 64;
 
-const SNAPSHOT_PROTOCOLS: Record<NetProtocolName, SnapshotProtocol> = { '0.6': DDNET_0_6, '0.7': TEEWORLDS_0_7 };
 
 /** A snapshot rebuilt from the parts of one tick. */
 export interface RebuiltSnapshot {
@@ -44,44 +45,6 @@ export interface SnapMessage {
 
 export const isSnapMessage = (kind: string) => kind === 'snap' || kind === 'snap_single' || kind === 'snap_empty';
 
-/** A stored snapshot in the order of storing over every receiver of a budget, with its size. */
-interface StoredEntry {
-  receiver: SnapshotReceiver;
-  tick: number;
-  bytes: number;
-}
-
-/**
- * Bytes of stored snapshots shared by receivers (the connections of a capture): past the limit, the snapshot
- * stored first by any of them is forgotten, so that a capture of many connections each sending large
- * snapshots holds a bounded amount.
- */
-export class SnapshotBudget {
-  private readonly order = new Set<StoredEntry>();
-  bytes = 0;
-
-  constructor(readonly limit: number) {}
-
-  get snapshots(): number {
-    return this.order.size;
-  }
-
-  /** @internal */
-  add(entry: StoredEntry): void {
-    this.order.add(entry);
-    this.bytes += entry.bytes;
-    for (const oldest of this.order) {
-      if (this.bytes <= this.limit || oldest === entry) break;
-      oldest.receiver.forget(oldest.tick);
-    }
-  }
-
-  /** @internal */
-  remove(entry: StoredEntry): void {
-    if (this.order.delete(entry)) this.bytes -= entry.bytes;
-  }
-}
-
 const snapshotBytes = (s: Snapshot) => s.items.reduce((n, item) => n + 8 + item.data.length * 4, 0);
 
 function unpackInts(bytes: Uint8Array): Int32Array {
@@ -101,42 +64,49 @@ export class SnapshotReceiver {
   /** The tick of the last snapshot rebuilt with the right CRC (what a client acknowledges in its input). */
   lastTick = -1;
   private parts: (Uint8Array | undefined)[] = [];
-  private readonly stored = new Map<number, Snapshot>();
-  /** The budget's entry of each stored snapshot (with a budget only). */
-  private readonly entries = new Map<number, StoredEntry>();
+  /** The stored snapshots by tick, with their sizes in bytes (as a client's storage counts them). */
+  private readonly stored = new Map<number, { snapshot: Snapshot; bytes: number }>();
+  /** Bytes of the stored snapshots. */
+  storedBytes = 0;
 
-  constructor(
-    private readonly protocol: NetProtocolName,
-    private readonly budget?: SnapshotBudget,
-  ) {}
+  constructor(private readonly protocol: NetProtocolName) {}
 
   /** Bytes of parts waiting for the rest of their tick. */
   get partBytes(): number {
     return this.parts.reduce((n, p) => n + (p?.length ?? 0), 0);
   }
 
-  /** Forgets a stored snapshot (a later delta against it finds no base). */
-  forget(tick: number): void {
-    this.stored.delete(tick);
-    const entry = this.entries.get(tick);
-    if (!entry) return;
-    this.entries.delete(tick);
-    this.budget!.remove(entry);
+  /** Snapshots stored. */
+  get storedCount(): number {
+    return this.stored.size;
   }
 
-  /** Forgets everything stored (the receiver is dropped: its budget is given back). */
+  /** Whether the snapshot of `tick` is stored. */
+  has(tick: number): boolean {
+    return this.stored.has(tick);
+  }
+
+  /** Forgets a stored snapshot (a later delta against it finds no base); returns the bytes it took. */
+  forget(tick: number): number {
+    const entry = this.stored.get(tick);
+    if (!entry) return 0;
+    this.stored.delete(tick);
+    this.storedBytes -= entry.bytes;
+    return entry.bytes;
+  }
+
+  /** Forgets everything stored and every part waiting. */
   clear(): void {
-    for (const tick of [...this.stored.keys()]) this.forget(tick);
+    this.stored.clear();
+    this.storedBytes = 0;
     this.parts = [];
   }
 
   private store(tick: number, snapshot: Snapshot): void {
     this.forget(tick);
-    this.stored.set(tick, snapshot);
-    if (!this.budget) return;
-    const entry: StoredEntry = { receiver: this, tick, bytes: snapshotBytes(snapshot) };
-    this.entries.set(tick, entry);
-    this.budget.add(entry);
+    const bytes = snapshotBytes(snapshot);
+    this.stored.set(tick, { snapshot, bytes });
+    this.storedBytes += bytes;
   }
 
   /**
@@ -170,7 +140,7 @@ export class SnapshotReceiver {
     const result: RebuiltSnapshot = { tick, deltaTick: deltaTick >= 0 ? deltaTick : -1 };
     if (m.kind !== 'snap_empty') result.crc = m.crc!;
     let base: Snapshot | undefined = new Snapshot([]);
-    if (deltaTick >= 0) base = this.stored.get(deltaTick);
+    if (deltaTick >= 0) base = this.stored.get(deltaTick)?.snapshot;
     if (!base) {
       result.error = `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`;
       return result;
@@ -181,7 +151,7 @@ export class SnapshotReceiver {
       let at = 0;
       for (const b of parts) (bytes.set(b, at), (at += b.length));
       const delta = size ? unpackInts(bytes) : new Int32Array(3);
-      const snapshot = applyDelta(base, delta, SNAPSHOT_PROTOCOLS[this.protocol]);
+      const snapshot = applyDelta(base, delta, PACKET_PROTOCOLS[this.protocol].snapshots);
       result.snapshot = snapshot;
       result.crcOk = m.kind === 'snap_empty' || snapshot.checksum() === m.crc;
       if (!result.crcOk) return result;

@@ -1,5 +1,7 @@
 // The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/net): the
 // header codecs are generated functions, control and connectionless payloads field lists that payload.ts reads.
+import type { NetProtocolDef } from '@twcodec/netmsg';
+import type { SnapshotProtocol } from '@twcodec/snapshot';
 
 export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
 
@@ -20,6 +22,8 @@ export interface PacketPayloadFieldDef {
 export interface ControlMessageDef {
   readonly name: string;
   readonly id: number;
+  /** The message (re)starts a connection: vital sequences start again (schemas/net `new_connection`). */
+  readonly newConnection?: true;
   readonly fields: readonly PacketPayloadFieldDef[];
 }
 
@@ -43,6 +47,10 @@ export interface ConnlessMessageDef {
 
 export interface PacketProtocolDef {
   readonly protocol: string;
+  /** The net messages the chunks carry (schemas/netmsg). */
+  readonly messages: NetProtocolDef;
+  /** The snapshot objects the server's snapshots hold (schemas/snapshot). */
+  readonly snapshots: SnapshotProtocol;
   readonly headerSize: number;
   readonly decodeHeader: (bytes: Uint8Array, offset?: number) => { flags: number; ack?: number; numChunks?: number; token?: number };
   readonly encodeHeader: (value: never, out: Uint8Array, offset?: number) => number;
@@ -66,6 +74,8 @@ export interface PacketProtocolDef {
   readonly chunkFlagsAt: (bytes: Uint8Array, offset: number) => number;
   readonly chunkSizeAt: (bytes: Uint8Array, offset: number) => number;
   readonly chunkSequenceAt: (bytes: Uint8Array, offset: number) => number;
+  /** Sequence numbers wrap at this (NET_MAX_SEQUENCE): the values the vital chunk header's sequence field holds. */
+  readonly sequenceModulo: number;
   readonly encodeChunkHeader: (value: never, out: Uint8Array, offset?: number) => number;
   readonly chunkFlags: Readonly<Record<string, number>>;
   readonly controlMessages: readonly ControlMessageDef[];

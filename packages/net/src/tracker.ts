@@ -3,15 +3,18 @@
 // the delta applied to the snapshot of the delta tick, the server's CRC checked: snapshot-receiver.ts). Facts
 // from DDNet src/engine/shared/network.cpp (CPacketChunkUnpacker: in-order sequence, IsSeqInBackroom). The
 // map a client downloads is reassembled by mapdownload.ts.
+// Who owns what (captureDemo -> decodeCapture, then this tracker -> its receivers, never back): the tracker owns
+// one SnapshotReceiver per direction and the byte budget over all of them; it feeds a receiver, reads how many
+// bytes the receiver stores after that, and tells the receivers that stored first to forget when the budget is
+// exceeded. A receiver knows nothing of the tracker or of the other receivers.
 import type { CaptureDatagram } from './capture.js';
 import type { NetError } from './errors.js';
+import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 import { type MapDownload, MapDownloader } from './mapdownload.js';
-import { isSnapMessage, type RebuiltSnapshot, SnapshotBudget, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
+import { isSnapMessage, type RebuiltSnapshot, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 
 export type { RebuiltSnapshot } from './snapshot-receiver.js';
 
-/** Sequence numbers wrap at this (NET_MAX_SEQUENCE). */
-export const MAX_SEQUENCE = 1024;
 /**
  * Hostile captures: directions followed at once (the oldest is forgotten beyond this; a server has at most 64
  * clients, each connection two directions), and bytes of snapshot data stored over all of them (the oldest
@@ -63,17 +66,30 @@ interface Direction {
   map?: MapDownloader;
 }
 
-/** Whether `seq` lies in the half of the sequence space before `ack` (already received). */
-export function inBackroom(seq: number, ack: number): boolean {
-  const bottom = ack - MAX_SEQUENCE / 2;
-  if (bottom < 0) return seq <= ack || seq >= bottom + MAX_SEQUENCE;
+/** Whether `seq` lies in the half of the sequence space (`modulo` values, PacketProtocolDef.sequenceModulo) before `ack` (already received). */
+export function inBackroom(seq: number, ack: number, modulo: number): boolean {
+  const bottom = ack - modulo / 2;
+  if (bottom < 0) return seq <= ack || seq >= bottom + modulo;
   return seq <= ack && seq >= bottom;
+}
+
+/** A snapshot a receiver stored, in the order of storing over every receiver (the budget forgets the first ones). */
+interface StoredEntry {
+  receiver: SnapshotReceiver;
+  tick: number;
 }
 
 /** Follows the connections of a capture; feed it every datagram in order. */
 export class ConnectionTracker {
   private readonly directions = new Map<string, Direction>();
-  private readonly budget = new SnapshotBudget(MAX_STORED_BYTES);
+  /**
+   * The budget: stored snapshots in the order of storing (from `first` on; entries whose receiver forgot them
+   * by itself are skipped and dropped now and then), and the bytes and count stored over all receivers.
+   */
+  private stored: StoredEntry[] = [];
+  private first = 0;
+  private storedBytes = 0;
+  private storedCount = 0;
 
   constructor(private readonly options: ConnectionTrackerOptions = {}) {}
 
@@ -85,7 +101,7 @@ export class ConnectionTracker {
         // Forget the direction seen first: a capture of more connections than this is followed in part.
         const [oldestKey, oldest] = this.directions.entries().next().value as [string, Direction];
         this.directions.delete(oldestKey);
-        oldest.snapshots?.clear();
+        this.drop(oldest);
       }
       this.directions.set(key, (d = { ack: -1 }));
     }
@@ -96,7 +112,43 @@ export class ConnectionTracker {
   holding(): TrackerHolding {
     let partBytes = 0;
     for (const d of this.directions.values()) partBytes += d.snapshots?.partBytes ?? 0;
-    return { directions: this.directions.size, partBytes, storedSnapshots: this.budget.snapshots, storedBytes: this.budget.bytes };
+    return { directions: this.directions.size, partBytes, storedSnapshots: this.storedCount, storedBytes: this.storedBytes };
+  }
+
+  /** Drops a direction's receiver, and what it stored from the budget. */
+  private drop(d: Direction): void {
+    if (!d.snapshots) return;
+    this.storedBytes -= d.snapshots.storedBytes;
+    this.storedCount -= d.snapshots.storedCount;
+    d.snapshots.clear();
+    delete d.snapshots;
+  }
+
+  /** Feeds a snap message to a direction's receiver and keeps the budget: past it, the snapshots stored first (by any receiver) are forgotten. */
+  private feedSnapshot(d: Direction, protocol: NetProtocolName, m: SnapMessage, errors: NetError[]): RebuiltSnapshot | undefined {
+    const receiver = (d.snapshots ??= new SnapshotReceiver(protocol));
+    const [bytes, count] = [receiver.storedBytes, receiver.storedCount];
+    const rebuilt = receiver.feed(m, errors);
+    this.storedBytes += receiver.storedBytes - bytes;
+    this.storedCount += receiver.storedCount - count;
+    if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
+    const entry: StoredEntry = { receiver, tick: rebuilt.tick };
+    this.stored.push(entry);
+    while (this.storedBytes > MAX_STORED_BYTES && this.first < this.stored.length) {
+      const oldest = this.stored[this.first]!;
+      if (oldest === entry) break;
+      this.first++;
+      if (!oldest.receiver.has(oldest.tick)) continue;
+      this.storedBytes -= oldest.receiver.forget(oldest.tick);
+      this.storedCount--;
+    }
+    // Entries of snapshots forgotten otherwise (a receiver keeps ticks from the delta tick on) are dropped once
+    // they outnumber the stored ones, so that the order stays as long as what is stored.
+    if (this.stored.length - this.first > 2 * this.storedCount + 64) {
+      this.stored = this.stored.slice(this.first).filter((e) => e.receiver.has(e.tick));
+      this.first = 0;
+    }
+    return rebuilt;
   }
 
   feed(d: CaptureDatagram): TrackedDatagram {
@@ -106,14 +158,13 @@ export class ConnectionTracker {
     if (!p || p.kind === 'connless') return out;
     const dir = this.direction(d.source, d.destination);
     if (p.control) {
-      // A new connection (0.6 connect/connect-accept, 0.7 connect/accept): sequences start again.
-      if (['connect', 'connect_accept', 'accept'].includes(p.control.kind)) {
+      // A new connection (0.6 connect/connect-accept, 0.7 connect/accept: `new_connection` in schemas/net): sequences start again.
+      const kind = p.control.kind;
+      if (PACKET_PROTOCOLS[p.protocol].controlMessages.find((m) => m.name === kind)?.newConnection) {
         const back = this.direction(d.destination, d.source);
         dir.ack = back.ack = 0;
-        dir.snapshots?.clear();
-        back.snapshots?.clear();
-        delete dir.snapshots;
-        delete back.snapshots;
+        this.drop(dir);
+        this.drop(back);
         delete dir.map;
         delete back.map;
       }
@@ -122,8 +173,9 @@ export class ConnectionTracker {
     for (const chunk of p.chunks ?? []) {
       let delivery: ChunkDelivery = 'delivered';
       if (chunk.sequence !== undefined) {
-        if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % MAX_SEQUENCE) dir.ack = chunk.sequence;
-        else delivery = inBackroom(chunk.sequence, dir.ack) ? 'duplicate' : 'out_of_order';
+        const modulo = PACKET_PROTOCOLS[p.protocol].sequenceModulo;
+        if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % modulo) dir.ack = chunk.sequence;
+        else delivery = inBackroom(chunk.sequence, dir.ack, modulo) ? 'duplicate' : 'out_of_order';
       }
       out.delivery.push(delivery);
       if (delivery !== 'delivered') continue;
@@ -135,7 +187,7 @@ export class ConnectionTracker {
         continue;
       }
       if (!isSnapMessage(m.kind)) continue;
-      const rebuilt = (dir.snapshots ??= new SnapshotReceiver(p.protocol, this.budget)).feed(m, (out.errors ??= []));
+      const rebuilt = this.feedSnapshot(dir, p.protocol, m, (out.errors ??= []));
       if (rebuilt) out.snapshots.push(rebuilt);
     }
     if (out.errors?.length === 0) delete out.errors;

@@ -74,6 +74,8 @@ export interface NetMessageDef {
   readonly direction: Direction;
   /** The DDNet release that added the message, when the schema says. */
   readonly since?: string;
+  /** false: a recording client leaves the message out of its demo (it only applies it). */
+  readonly recorded?: false;
   readonly description: string;
   readonly fields: readonly NetFieldDef[];
   /**
@@ -93,6 +95,8 @@ export interface NetMessageDef {
 
 export interface NetProtocolDef {
   readonly protocol: string;
+  /** GAME_NETVERSION: what a client's info message and a demo's header carry. */
+  readonly netVersion: string;
   readonly description: string;
   readonly messages: readonly NetMessageDef[];
 }
@@ -271,27 +275,31 @@ export function netMessageFirstInt(def: Pick<NetMessageDef, 'id' | 'system' | 'u
   return ((def.uuid ? NETMSG_EX : def.id) << 1) | (def.system ? 1 : 0);
 }
 
-/**
- * The schema entry of the message in `bytes` from its first int (and, for id 0, the UUID after it) alone,
- * without reading its fields: what a list of many messages shows before any is decoded. `id` is the message
- * id (-1 when the first int does not read).
- */
-export function peekNetMessage(protocol: NetProtocolDef, bytes: Uint8Array): { def: NetMessageDef | undefined; id: number } {
-  try {
-    const r = new ByteReader(bytes);
-    const msg = r.readVarInt('id');
-    const index = indexOf(protocol);
-    const uuid = msg >> 1 === NETMSG_EX && r.remaining >= 16 ? uuidFromBytes(r.readBytes(16, 'uuid')) : undefined;
-    const reading = uuid ? index.byUuid.get(`${msg & 1}${uuid}`) : msg >= 0 && msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg);
-    return { def: reading?.def, id: msg >> 1 };
-  } catch {
-    return { def: undefined, id: -1 };
-  }
-}
-
 /** The schema entry of a message name, or undefined. */
 export function netMessageDef(protocol: NetProtocolDef, name: string): NetMessageDef | undefined {
   return indexOf(protocol).byName.get(name);
+}
+
+/**
+ * The schema entry of the packed message at the start of `bytes`, from its framing alone (the id and system
+ * flag, and the UUID after id 0), without reading its fields: for listings of many messages that decode one
+ * when it is opened. `id` is the numeric id (0 for a UUID message), -1 when the framing does not read.
+ */
+export function peekNetMessage(protocol: NetProtocolDef, bytes: Uint8Array): { def: NetMessageDef | undefined; id: number } {
+  const r = new ByteReader(bytes, 0, bytes.length, 0);
+  let msg: number;
+  try {
+    msg = r.readVarInt('id');
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return { def: undefined, id: -1 };
+  }
+  const system = msg & 1;
+  const id = msg >> 1;
+  const index = indexOf(protocol);
+  // A UUID message cut short names no message.
+  if (id === NETMSG_EX) return { def: r.remaining >= 16 ? index.byUuid.get(`${system}${uuidFromBytes(r.readBytes(16, 'uuid'))}`)?.def : undefined, id };
+  return { def: (msg >= 0 && msg < ID_LIST_SIZE ? index.byIdList[msg] : index.byId.get(msg))?.def, id };
 }
 
 function wrap(e: unknown, base: number): never {

@@ -37,6 +37,20 @@ describe('net messages (ddnet-0.6)', () => {
     expect(encodeDdnet06Message(m)).toEqual(kill);
   });
 
+  it('names a message from its framing alone (peekNetMessage), for numbered and UUID messages', () => {
+    const peek = (bytes: Uint8Array) => {
+      const { def, id } = peekNetMessage(DDNET_0_6_MESSAGES, bytes);
+      return { name: def?.name, id };
+    };
+    // Only the framing is read: the fields after it may be anything.
+    expect(peek(pack((7 << 1) | 1, 0xff))).toEqual({ name: 'snap_single', id: 7 });
+    expect(peek(pack(0, uuidToBytes(uuidFromName('killmsgteam@netmsg.ddnet.tw'))))).toEqual({ name: 'sv_kill_msg_team', id: 0 });
+    expect(peek(pack(0, new Uint8Array(4)))).toEqual({ name: undefined, id: 0 });
+    const chat = netMessageDef(DDNET_0_6_MESSAGES, 'sv_chat')!;
+    expect(peek(pack(chat.id << 1))).toEqual({ name: 'sv_chat', id: chat.id });
+    expect(peek(new Uint8Array(0))).toEqual({ name: undefined, id: -1 });
+  });
+
   it('reads an optional trailing field when present and leaves it out when an older sender did', () => {
     const uuid = uuidToBytes(uuidFromName('racefinish@netmsg.ddnet.org'));
     const old = decodeDdnet06Message(pack(0, uuid, 1, 3000, -20, 1));

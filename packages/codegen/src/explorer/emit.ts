@@ -1,10 +1,11 @@
 // Emits what the explorer shows of the schemas (packages/explorer/src/generated/schemas.gen.ts): map item field
-// lists with each field's width in ints (as the codecs read them), and the descriptions of snapshot objects and
-// teehistorian messages. The explorer takes them from here instead of reading the YAML a second time.
+// lists with each field's width in ints (as the codecs read them), and the descriptions of snapshot objects,
+// teehistorian messages and the parts of packets (headers, flags, control and connectionless messages). The explorer takes them from here instead of reading the YAML a second time.
 import { createProject, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText } from '../shared/emit.js';
 import { fieldInts, type FieldDef, type FieldEntry, type SchemaSet } from '../map/model.js';
 import { type SnapshotProtocolDef } from '../snapshot/model.js';
 import { type TeehistorianSchema } from '../teehistorian/model.js';
+import type { PacketBitField, PacketFlag, PacketPayloadField, PacketProtocolSchema } from '../net/model.js';
 
 type ExplorerEntry =
   | { name: string; type: string; ints: number; description: string }
@@ -25,8 +26,28 @@ function entries(list: FieldEntry[]): ExplorerEntry[] {
   });
 }
 
+const describedBy = (list: readonly (PacketBitField | PacketFlag | PacketPayloadField)[]) => Object.fromEntries(list.map((f) => [f.name, f.description]));
+const messageDocs = (list: readonly { name: string; description: string; fields?: PacketPayloadField[] }[]) =>
+  Object.fromEntries(list.map((m) => [m.name, { description: m.description, fields: describedBy(m.fields ?? []) }]));
+
+/** What the explorer says of a packet protocol's parts (the explorer's PacketDocs), from schemas/net. */
+function packetDocs(p: PacketProtocolSchema) {
+  return {
+    description: p.description,
+    header: describedBy(p.header.fields),
+    packetFlags: describedBy(p.packet_flags),
+    chunkHeader: describedBy([...p.chunk_header.fields, ...p.chunk_header.vital_fields]),
+    chunkFlags: describedBy(p.chunk_flags),
+    ...(p.security_token ? { securityToken: p.security_token.description } : {}),
+    control: messageDocs(p.control_messages),
+    connlessDescription: p.connless.description,
+    connlessHeaders: Object.fromEntries(p.connless.headers.map((h) => [h.name, { description: h.description, fields: describedBy(h.fields ?? []) }])),
+    connless: messageDocs(p.connless.messages),
+  };
+}
+
 /** The explorer's schema data, for packages/explorer/src/generated/. */
-export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema, snapshot: SnapshotProtocolDef[]): GeneratedFile {
+export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema, snapshot: SnapshotProtocolDef[], packet: PacketProtocolSchema[] = []): GeneratedFile {
   const items = map.items.map((item) => ({
     name: item.name,
     ...(item.typeId !== undefined ? { typeId: item.typeId } : {}),
@@ -50,18 +71,19 @@ export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema,
       [...p.items, ...p.uuidItems].map((l) => [l.name, { description: l.description, fields: Object.fromEntries(l.fields.filter((f) => f.description).map((f) => [f.name, f.description!])) }]),
     );
   }
+  const packets = Object.fromEntries(packet.map((p) => [p.packet_protocol, packetDocs(p)]));
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   const project = createProject();
   const file = project.createSourceFile(
     'schemas.gen.ts',
     {
       statements: [
-        GENERATED_HEADER('schemas/map/items/*.yaml, schemas/teehistorian/*.yaml, schemas/snapshot/*.yaml'),
+        GENERATED_HEADER('schemas/map/items/*.yaml, schemas/teehistorian/*.yaml, schemas/snapshot/*.yaml, schemas/net/*.yaml'),
         "import type { ItemSchema } from '../layout.js';",
         "import type { StreamDocs } from '../streams.js';",
         exportedConst('MAP_ITEM_SCHEMAS', 'readonly ItemSchema[]', 'Every map item type: its fields with their widths in ints, grouped as the schema groups them.', json(items)),
         exportedConst('TEEHISTORIAN_MESSAGE_DOCS', 'Readonly<Record<string, string>>', 'Teehistorian message and extension names and their descriptions.', json(messageDocs)),
-        exportedConst('STREAM_DOCS', 'StreamDocs', 'Descriptions of snapshot objects (by protocol) and teehistorian message fields.', json({ snapshot: objects, teehistorianFields })),
+        exportedConst('STREAM_DOCS', 'StreamDocs', 'Descriptions of snapshot objects (by protocol), teehistorian message fields and the parts of packets (by packet protocol).', json({ snapshot: objects, teehistorianFields, packet: packets })),
       ],
     },
     { overwrite: true },

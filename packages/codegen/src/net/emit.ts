@@ -5,6 +5,8 @@ import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, Pac
 
 const prefix = (p: PacketProtocolSchema) => pascal(p.packet_protocol.replace(/[.-]/g, '_'));
 const constName = (p: PacketProtocolSchema) => `${p.packet_protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKET`;
+/** The constants @twcodec/netmsg and @twcodec/snapshot export for a protocol (ddnet-0.6: DDNET_0_6_MESSAGES, DDNET_0_6). */
+const upperName = (protocol: string) => protocol.replace(/[.-]/g, '_').toUpperCase();
 const hexBytes = (hex: string) => `[${hex.split(' ').map((b) => `0x${b}`).join(', ')}]`;
 
 function partExpr(part: PacketBitPart): string {
@@ -15,6 +17,11 @@ function fieldExpr(field: PacketBitField): string {
   const expr = field.parts.map(partExpr).join(' | ');
   // A value reaching bit 31 is read unsigned (tokens).
   return field.parts.some((q) => 31 - Math.clz32(q.mask) + q.shift >= 31) ? `(${expr}) >>> 0` : expr;
+}
+/** How many values a bit field holds: 2 to the power of its highest value bit + 1 (parts may repeat bits: 0.6's sequence). */
+function fieldRange(field: PacketBitField): number {
+  const bits = field.parts.reduce((n, q) => n | (q.shift >= 0 ? q.mask << q.shift : q.mask >>> -q.shift), 0);
+  return 2 ** (32 - Math.clz32(bits));
 }
 /** A reader of one bit field (the packet decoder relies on the header's flags and num_chunks, a chunk's flags, size and sequence). */
 function fieldAt(fields: readonly PacketBitField[], name: string): string {
@@ -92,7 +99,13 @@ function messageInterface(name: string, kind: string, description: string, field
 /** The generated TypeScript of one packet protocol. */
 export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
   const P = prefix(p);
-  const out: string[] = [GENERATED_HEADER(p.file).trimEnd(), `import type { PacketProtocolDef } from '../table.js';`, ''];
+  const out: string[] = [
+    GENERATED_HEADER(p.file).trimEnd(),
+    `import { ${upperName(p.net_messages)}_MESSAGES } from '@twcodec/netmsg';`,
+    `import { ${upperName(p.snapshots)} } from '@twcodec/snapshot';`,
+    `import type { PacketProtocolDef } from '../table.js';`,
+    '',
+  ];
   out.push(bitCodec(`${P}PacketHeader`, `The ${p.header.size}-byte packet header of ${p.packet_protocol}.`, p.header.size, p.header.fields));
   out.push(bitCodec(`${P}ChunkHeader`, `A chunk header of ${p.packet_protocol} (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} for a vital chunk).`, p.chunk_header.size, p.chunk_header.fields, p.chunk_header.vital_fields, p.chunk_header.vital_size));
   for (const h of p.connless.headers)
@@ -101,6 +114,10 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `/** ${docText} */\nexport const ${name} = {\n${flags.map((f) => `  /** ${f.description} */\n  ${camel(f.name)}: ${f.value},`).join('\n')}\n} as const;\n`;
   out.push(flagConst(`${P}PacketFlag`, p.packet_flags, `Bits of the packet header's flags field (${p.packet_protocol}).`));
   out.push(flagConst(`${P}ChunkFlag`, p.chunk_flags, `Bits of the chunk header's flags field (${p.packet_protocol}).`));
+  out.push(`/** Control message ids (${p.packet_protocol}): the first byte of a control packet's data. */\nexport const ${P}ControlId = {\n${p.control_messages.map((m) => `  /** ${m.description} */\n  ${camel(m.name)}: ${m.id},`).join('\n')}\n} as const;\n`);
+  const magics = p.control_messages.filter((m) => m.fields.some((f) => f.type === 'magic'));
+  if (magics.length) out.push(`/** The magic bytes (ASCII) of control message fields (${p.packet_protocol}), by message and field. */\nexport const ${P}ControlMagic = {${magics.map((m) => `\n  ${camel(m.name)}: { ${m.fields.filter((f) => f.type === 'magic').map((f) => `${camel(f.name)}: ${str(f.value!)}`).join(', ')} },`).join('')}\n} as const;\n`);
+  if (p.token) out.push(`/** ${p.token.description} */\nexport const ${P}Token = { none: 0x${p.token.none.toString(16)}${p.token.request_size !== undefined ? `, requestSize: ${p.token.request_size}` : ''} } as const;\n`);
   const control = p.control_messages.map((m) => ({ m, type: `${P}Control${pascal(m.name)}` }));
   for (const { m, type } of control) out.push(messageInterface(type, m.name, m.description, m.fields, [`  /** The control message id (${m.id}). */\n  id: ${m.id};`]));
   out.push(`/** A control message of ${p.packet_protocol}, by kind. */\nexport type ${P}ControlMessage = ${control.map((c) => c.type).join(' | ')};\n`);
@@ -110,6 +127,8 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
   const headerFields = (fields: PacketBitField[]) => `[${fields.map((f) => str(camel(f.name))).join(', ')}]`;
   const table = [
     `  protocol: ${str(p.packet_protocol)},`,
+    `  messages: ${upperName(p.net_messages)}_MESSAGES,`,
+    `  snapshots: ${upperName(p.snapshots)},`,
     `  headerSize: ${p.header.size},`,
     `  decodeHeader: decode${P}PacketHeader,`,
     `  encodeHeader: encode${P}PacketHeader,`,
@@ -131,9 +150,10 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `  chunkFlagsAt: ${fieldAt(p.chunk_header.fields, 'flags')},`,
     `  chunkSizeAt: ${fieldAt(p.chunk_header.fields, 'size')},`,
     `  chunkSequenceAt: ${fieldAt(p.chunk_header.vital_fields, 'sequence')},`,
+    `  sequenceModulo: ${fieldRange(p.chunk_header.vital_fields.find((f) => f.name === 'sequence')!)},`,
     `  encodeChunkHeader: encode${P}ChunkHeader,`,
     `  chunkFlags: ${P}ChunkFlag,`,
-    `  controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
+    `  controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}${m.new_connection ? ', newConnection: true' : ''}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
     `  connlessHeaders: [${p.connless.headers
       .map((h) => {
         const size = h.size ?? h.prefix!.split(' ').length;
@@ -188,11 +208,12 @@ export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {
     };
     bitTable(`### Packet header (${p.header.size} bytes)`, p.header.fields);
     flagTable('Packet flags:', p.packet_flags);
+    if (p.token) out.push(`**Token** none: \`0x${p.token.none.toString(16)}\`${p.token.request_size !== undefined ? `; a token request is padded to ${p.token.request_size} data bytes` : ''}. ${p.token.description}`, '');
     if (p.security_token) out.push(`**Security token** (${p.security_token.size} bytes at the end of the data): ${p.security_token.description}`, '');
     bitTable(`### Chunk header (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} when vital)`, [...p.chunk_header.fields, ...p.chunk_header.vital_fields]);
     flagTable('Chunk flags:', p.chunk_flags);
     out.push('### Control messages', '', 'The first byte of a control packet\'s data is the message id.', '', '| id | message | payload | description |', '| --- | --- | --- | --- |');
-    for (const m of p.control_messages) out.push(`| ${m.id} | \`${m.name}\` | ${m.fields.map((f) => `${f.name}: ${payloadText(f)}${f.optional ? ' (optional)' : ''}`).join('; ') || '—'} | ${cell(m.description)} |`);
+    for (const m of p.control_messages) out.push(`| ${m.id} | \`${m.name}\` | ${m.fields.map((f) => `${f.name}: ${payloadText(f)}${f.optional ? ' (optional)' : ''}`).join('; ') || '—'} | ${cell(m.description)}${m.new_connection ? ' Starts a connection: vital sequences start again.' : ''} |`);
     out.push('', '### Connectionless packets', '', p.connless.description, '', '| header | starts with | size | fields |', '| --- | --- | --- | --- |');
     for (const h of p.connless.headers) out.push(`| \`${h.name}\` | ${h.prefix ? `\`${h.prefix}\`` : `first byte & 0x${h.match!.mask.toString(16)} = 0x${h.match!.value.toString(16)}`} | ${h.size ?? h.prefix!.split(' ').length} | ${(h.fields ?? []).map((f) => `${f.name} (${bitsText(f.parts)})`).join('; ') || '—'} |`);
     out.push('', `Messages start with \`${p.connless.magic_prefix}\` and a 4-character magic:`, '');

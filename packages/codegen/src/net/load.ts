@@ -4,8 +4,14 @@ import { type ParsedFile, parseFamily, positionOf, SchemaError, type SchemaProbl
 import type { PacketBitField, PacketPayloadField, PacketProtocolSchema } from './model.js';
 import { camel } from '../shared/names.js';
 
+/** The protocols of the other families a packet protocol names (net_messages, snapshots); unchecked when not given. */
+export interface PacketSchemaRefs {
+  netMessages: readonly string[];
+  snapshots: readonly string[];
+}
+
 /** Loads schemas/net/*.yaml (validated against schema.json's packetFile) and checks what JSON schema cannot. */
-export function loadPacketSchemas(schemasDir: string, displayRoot = schemasDir): PacketProtocolSchema[] {
+export function loadPacketSchemas(schemasDir: string, displayRoot = schemasDir, refs?: PacketSchemaRefs): PacketProtocolSchema[] {
   const files: ParsedFile[] = parseFamily(schemasDir, 'net', displayRoot);
   const problems: SchemaProblem[] = [];
   const out: PacketProtocolSchema[] = [];
@@ -32,6 +38,8 @@ export function loadPacketSchemas(schemasDir: string, displayRoot = schemasDir):
     if (!p.header.fields.some((h) => h.name === 'flags') || !p.header.fields.some((h) => h.name === 'num_chunks')) problem(['header'], 'the header needs flags and num_chunks fields');
     if (!p.chunk_header.vital_fields.some((h) => h.name === 'sequence')) problem(['chunk_header', 'vital_fields'], 'a vital chunk header needs a sequence field');
     if (!p.chunk_header.fields.some((h) => h.name === 'flags') || !p.chunk_header.fields.some((h) => h.name === 'size')) problem(['chunk_header'], 'the chunk header needs flags and size fields');
+    if (refs && !refs.netMessages.includes(p.net_messages)) problem(['net_messages'], `net_messages: ${p.net_messages} is no protocol of schemas/netmsg (${refs.netMessages.join(', ')})`);
+    if (refs && !refs.snapshots.includes(p.snapshots)) problem(['snapshots'], `snapshots: ${p.snapshots} is no protocol of schemas/snapshot (${refs.snapshots.join(', ')})`);
     for (const name of ['control', 'compression', 'connless']) if (!p.packet_flags.some((x) => x.name === name)) problem(['packet_flags'], `packet_flags needs ${name}`);
     if (!p.chunk_flags.some((x) => x.name === 'vital')) problem(['chunk_flags'], 'chunk_flags needs vital');
     unique(p.packet_flags, 'packet_flags', 'flag');

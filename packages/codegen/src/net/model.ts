@@ -31,15 +31,20 @@ export interface PacketMessage {
 }
 export interface PacketProtocolSchema {
   packet_protocol: string;
+  /** The schemas/netmsg protocol of the chunks' messages, and the schemas/snapshot protocol of the snapshots. */
+  net_messages: string;
+  snapshots: string;
   description: string;
   /** Schema file, relative to the repository root. */
   file: string;
   header: { size: number; fields: PacketBitField[] };
   packet_flags: PacketFlag[];
   security_token?: { size: number; description: string };
+  /** The token while none is known, and the data size a token request is padded to. */
+  token?: { none: number; request_size?: number; description: string };
   chunk_header: { size: number; vital_size: number; fields: PacketBitField[]; vital_fields: PacketBitField[] };
   chunk_flags: PacketFlag[];
-  control_messages: (PacketMessage & { id: number })[];
+  control_messages: (PacketMessage & { id: number; new_connection?: true })[];
   connless: {
     description: string;
     headers: { name: string; description: string; prefix?: string; match?: { mask: number; value: number }; size?: number; fields?: PacketBitField[] }[];

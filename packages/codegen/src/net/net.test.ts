@@ -35,10 +35,50 @@ describe('packet schemas', () => {
     expect(emitPacketDocs([ddnet!, seven!])).toContain('#### `iext` info_extended');
   });
 
+  it('emits control ids, control magics and token values from the YAML as named constants (what capture.ts, client.ts and info.ts import)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-packet-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const edit = (name: string, change: (text: string) => string) => {
+      const file = join(dir, 'schemas', 'net', name);
+      writeFileSync(file, change(readFileSync(file, 'utf8')));
+    };
+    edit('ddnet-0.6.yaml', (t) => t.replace('    id: 1\n', '    id: 9\n').replace('value: TKEN, optional: true, description: "DDNet: SECURITY_TOKEN_MAGIC, the client', 'value: TKEX, optional: true, description: "DDNet: SECURITY_TOKEN_MAGIC, the client'));
+    edit('teeworlds-0.7.yaml', (t) => t.replace('  request_size: 512\n', '  request_size: 600\n').replace('    id: 5\n', '    id: 6\n').replace('parts: [{ byte: 1, mask: 0xc0, shift: 2 }, { byte: 2, mask: 0xff, shift: 0 }]', 'parts: [{ byte: 1, mask: 0xc0, shift: 3 }, { byte: 2, mask: 0xff, shift: 0 }]'));
+    const [ddnet, seven] = loadPacketSchemas(join(dir, 'schemas'), dir);
+    const ddnetTs = emitPacketTs(ddnet!).text;
+    const sevenTs = emitPacketTs(seven!).text;
+    expect(ddnetTs).toMatch(/export const Ddnet06ControlId = \{[^}]*\n  connect: 9,/);
+    expect(ddnetTs).toContain("  connect: { tokenMagic: 'TKEX' },");
+    // new_connection: what the capture tracker takes for a connection starting again.
+    expect(ddnetTs).toContain("{ name: 'connect', id: 9, newConnection: true, fields:");
+    expect(ddnetTs).toContain("{ name: 'keep_alive', id: 0, fields:");
+    expect(ddnetTs).toContain('export const Ddnet06Token = { none: 0xffffffff } as const;');
+    expect(sevenTs).toMatch(/export const Teeworlds07ControlId = \{[^}]*\n  token: 6,/);
+    expect(sevenTs).toContain('export const Teeworlds07Token = { none: 0xffffffff, requestSize: 600 } as const;');
+    // Sequence numbers wrap at the sequence field's range: 11 bits now (0.6's repeats two bits and holds 10).
+    expect(sevenTs).toContain('  sequenceModulo: 2048,');
+    expect(ddnetTs).toContain('  sequenceModulo: 1024,');
+    expect(emitPacketDocs([ddnet!, seven!])).toContain('a token request is padded to 600 data bytes');
+  });
+
+  it('refuses net_messages or snapshots naming no protocol of those families, with file:line:col', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-packet-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const file = join(dir, 'schemas', 'net', 'teeworlds-0.7.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('net_messages: teeworlds-0.7', 'net_messages: teeworlds-0.8'));
+    expect(() => loadPacketSchemas(join(dir, 'schemas'), dir, { netMessages: ['ddnet-0.6', 'teeworlds-0.7'], snapshots: ['ddnet-0.6', 'teeworlds-0.7'] })).toThrow(
+      /schemas\/net\/teeworlds-0\.7\.yaml:\d+:\d+: net_messages: teeworlds-0\.8 is no protocol of schemas\/netmsg/,
+    );
+    // The emitted table takes the two tables by their constants.
+    const [, seven] = loadPacketSchemas(join(repoRoot, 'schemas'), repoRoot);
+    expect(emitPacketTs(seven!).text).toContain("import { TEEWORLDS_0_7_MESSAGES } from '@twcodec/netmsg';");
+  });
+
   it.each([
     ['an unknown key', (t: string) => t.replace('  size: 7\n', '  size: 7\n  colour: 1\n'), /^schemas\/net\/teeworlds-0\.7\.yaml:\d+:\d+: header: unknown key 'colour'$/],
-    ['a bit outside the header', (t: string) => t.replace('{ byte: 6, mask: 0xff, shift: 0 }', '{ byte: 7, mask: 0xff, shift: 0 }'), /teeworlds-0\.7\.yaml:17:218: byte 7 is outside the 7-byte header/],
+    ['a bit outside the header', (t: string) => t.replace('{ byte: 6, mask: 0xff, shift: 0 }', '{ byte: 7, mask: 0xff, shift: 0 }'), /teeworlds-0\.7\.yaml:19:218: byte 7 is outside the 7-byte header/],
     ['bits shifted out', (t: string) => t.replace('{ byte: 2, mask: 0xff, shift: 0 }', '{ byte: 2, mask: 0xff, shift: -1 }'), /teeworlds-0\.7\.yaml:\d+:\d+: shifts bits out to the right/],
+    ['a token none out of range', (t: string) => t.replace('  none: 0xffffffff\n', '  none: 0x100000000\n'), /teeworlds-0\.7\.yaml:\d+:\d+: token\/none: must be <= 4294967295/],
     ['a control id used twice', (t: string) => t.replace('    id: 5\n', '    id: 4\n'), /control message id 4 is used twice/],
     ['a padding field before another', (t: string) => t.replace("      - { name: response_token, type: token, description: \"The sender's token", "      - { name: pad, type: padding, description: x }\n      - { name: response_token, type: token, description: \"The sender's token"), /a padding field must be the last one/],
   ])('refuses %s with file:line:col', (_name, edit, expected) => {

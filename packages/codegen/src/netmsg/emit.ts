@@ -86,6 +86,7 @@ function tableEntry(p: NetProtocolSchema, m: NetMessageSchema): string {
   if (m.uuid) head.push(`uuid: ${str(m.uuid)}`, `uuidName: ${str(m.uuidName!)}`);
   head.push(`direction: ${str(m.direction)}`);
   if (m.since) head.push(`since: ${str(m.since)}`);
+  if (m.recorded === false) head.push('recorded: false');
   head.push(`description: ${str(m.description)}`);
   const read = readFunction(m);
   return `{ ${head.join(', ')}, fields: [${fields.join(', ')}], build: ${buildFunction(m)}${read ? `, read: ${read}` : ''} },`;
@@ -210,6 +211,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
           w.write('{').newLine();
           w.indent(() => {
             w.writeLine(`protocol: ${str(p.protocol)},`);
+            w.writeLine(`netVersion: ${str(p.netVersion)},`);
             w.writeLine(`description: ${str(p.description)},`);
             w.writeLine('messages: [');
             w.indent(() => {
@@ -315,7 +317,7 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
     '',
   ];
   for (const p of protocols) {
-    lines.push(`## ${p.protocol}`, '', p.description, '');
+    lines.push(`## ${p.protocol}`, '', p.description, '', `Net version (a client's \`info\` message, a demo's header): \`${p.netVersion}\`.`, '');
     for (const [title, filter] of [
       ['System messages', (m: NetMessageSchema) => m.system && !m.uuid],
       ['System messages with UUIDs', (m: NetMessageSchema) => m.system && !!m.uuid],
@@ -327,7 +329,7 @@ export function emitNetDocs(protocols: NetProtocolSchema[]): string {
       lines.push(`### ${title}`, '');
       for (const m of list) {
         lines.push(`#### ${m.name}`, '');
-        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**${m.since ? `; since DDNet ${m.since}` : ''}.`, '');
+        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**${m.since ? `; since DDNet ${m.since}` : ''}${m.recorded === false ? '; not recorded in demos (the client only applies it)' : ''}.`, '');
         if (!m.fields.length) {
           lines.push('No fields.', '');
           continue;

@@ -55,6 +55,8 @@ export interface NetMessageSchema {
   uuid?: string;
   direction: 'server' | 'client' | 'both';
   since?: string;
+  /** false: a recording client leaves the message out of its demo. */
+  recorded?: false;
   description: string;
   fields: NetFieldSchema[];
   /** Taken from another protocol's schema (uuid_messages_from): its name there, and that protocol. */
@@ -63,6 +65,8 @@ export interface NetMessageSchema {
 
 export interface NetProtocolSchema {
   protocol: string;
+  /** GAME_NETVERSION: what a client's info message and a demo header carry. */
+  netVersion: string;
   description: string;
   /** Schema file, relative to the repository root. */
   file: string;
@@ -102,7 +106,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, sna
       for (const e of doc.errors) problems.push({ file, ...lines.linePos(e.pos[0]), message: e.message.split('\n')[0]! });
       continue;
     }
-    const data = doc.toJS() as { net_protocol: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
+    const data = doc.toJS() as { net_protocol: string; net_version: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
         if (['if', 'oneOf', 'allOf'].includes(e.keyword) && (validate.errors ?? []).length > 1) continue;
@@ -112,7 +116,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, sna
       }
       continue;
     }
-    const protocol: NetProtocolSchema = { protocol: data.net_protocol, description: data.description, file, messages: [], constants: data.constants ?? [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
+    const protocol: NetProtocolSchema = { protocol: data.net_protocol, netVersion: data.net_version, description: data.description, file, messages: [], constants: data.constants ?? [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
     const seenConstant = new Set<string>();
     protocol.constants.forEach((c, i) => {
       if (seenConstant.has(c.name)) problem(['constants', i, 'name'], `constant ${c.name} is defined twice`);
@@ -129,6 +133,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, sna
         ...(raw.uuid_name ? { uuidName: raw.uuid_name, uuid: uuidFromName(raw.uuid_name) } : {}),
         direction: raw.direction,
         ...(raw.since ? { since: raw.since } : {}),
+        ...(raw.recorded === false ? { recorded: false as const } : {}),
         description: raw.description,
         fields: raw.fields,
       };

@@ -64,6 +64,23 @@ describe('net message schemas', () => {
     expect(gen.decodeDdnet06Message(newer).season).toBe(4);
   });
 
+  it('carry net_version and recorded: false from the YAML into the table and the docs', () => {
+    const dir = copySchemas();
+    const file = join(dir, 'schemas', 'netmsg', 'teeworlds-0.7.yaml');
+    const yaml = readFileSync(file, 'utf8');
+    writeFileSync(file, yaml.replace(/^net_version: .*$/m, 'net_version: "0.7 0123456789abcdef"').replace('  - { name: sv_emoticon, id: 10, direction: server,', '  - { name: sv_emoticon, id: 10, direction: server, recorded: false,'));
+    const out = join(dir, 'gen');
+    generate({ root: dir, netOut: out, mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), docsOut: join(dir, 'docs') });
+    const text = readFileSync(join(out, 'teeworlds-0.7.gen.ts'), 'utf8');
+    expect(text).toContain("netVersion: '0.7 0123456789abcdef',");
+    expect(text).toMatch(/\{ name: 'sv_emoticon', [^\n]*recorded: false/);
+    expect(text).toMatch(/\{ name: 'sv_client_info', [^\n]*recorded: false/);
+    expect(text).not.toMatch(/\{ name: 'sv_chat', [^\n]*recorded: false/);
+    const docs = readFileSync(join(dir, 'docs', 'net-messages.md'), 'utf8');
+    expect(docs).toContain('`0.7 0123456789abcdef`');
+    expect(docs).toMatch(/#### sv_emoticon\n\n[^\n]*not recorded in demos/);
+  });
+
   it("give 0.7 DDNet's UUID messages (uuid_messages_from), renaming those whose name 0.7 has", () => {
     const seven = loadNetSchemas(join(repoRoot, 'schemas'), repoRoot).find((p) => p.protocol === 'teeworlds-0.7')!;
     const taken = seven.messages.filter((m) => m.from);
@@ -122,5 +139,21 @@ describe('net message schemas', () => {
     expect(text).toMatch(/schemas\/netmsg\/bad\.yaml:4:\d+: messages\/0\/direction: must be equal to one of the allowed values/);
     expect(text).toMatch(/schemas\/netmsg\/ddnet-0\.6\.yaml:\d+:\d+: message sv_chat is defined twice/);
     expect(text).toMatch(/schemas\/netmsg\/ddnet-0\.6\.yaml:\d+:\d+: enum sword is not among the enums of schemas\/snapshot\/ddnet-0\.6\.yaml \(emote, .*weapon/);
+  });
+
+  it('refuse recorded: true (absent means recorded) and a net_version of another shape, with file:line:col', () => {
+    const dir = copySchemas();
+    const file = join(dir, 'schemas', 'netmsg', 'teeworlds-0.7.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^net_version: .*$/m, 'net_version: "0.7"').replace('id: 10, direction: server,', 'id: 10, direction: server, recorded: true,'));
+    let error: unknown;
+    try {
+      loadNetSchemas(join(dir, 'schemas'), dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SchemaError);
+    const text = String((error as Error).message);
+    expect(text).toMatch(/schemas\/netmsg\/teeworlds-0\.7\.yaml:\d+:\d+: net_version: must match pattern/);
+    expect(text).toMatch(/schemas\/netmsg\/teeworlds-0\.7\.yaml:\d+:\d+: messages\/\d+\/recorded: must be equal to constant/);
   });
 });

@@ -958,6 +958,7 @@ export type Ddnet06MessageKind = Ddnet06Message['kind'];
 /** Teeworlds 0.6 net messages with DDNet's extensions (what DDNet 16.4 and later send and record). The table the codec reads; from schemas/netmsg/ddnet-0.6.yaml. */
 export const DDNET_0_6_MESSAGES: NetProtocolDef = {
     protocol: 'ddnet-0.6',
+    netVersion: '0.6 626fce9a778df4d4',
     description: 'Teeworlds 0.6 net messages with DDNet\'s extensions (what DDNet 16.4 and later send and record).',
     messages: [
       { name: 'info', system: true, id: 1, direction: 'client', description: 'The first message of a client: its net version and the server password.', fields: [{ name: 'version', key: 'version', type: 'string', description: 'Net version, e.g. "0.6 626fce9a778df4d4".' }, { name: 'password', key: 'password', type: 'string', description: 'Server password.' }], build: (v) => ({ kind: 'info', version: v[0], password: v[1] }), read: (r) => { const v0 = r.readCString('info.version'); const v1 = r.readCString('info.password'); return { kind: 'info', version: v0, password: v1 }; } },
