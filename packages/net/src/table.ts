@@ -1,7 +1,7 @@
 // The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/net): the
 // header codecs are generated functions, control and connectionless payloads field lists that payload.ts reads.
 
-export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
+export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'decimal_string' | 'padding' | 'list_rest';
 
 export interface PacketPayloadFieldDef {
   /** Schema name (snake_case). */

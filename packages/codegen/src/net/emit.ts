@@ -67,7 +67,7 @@ function payloadTs(f: PacketPayloadField): string {
     case 'magic':
       return 'true';
     case 'string':
-    case 'int_string':
+    case 'decimal_string':
       return 'string';
     case 'list_rest':
       return `{ ${f.fields!.map((x) => `${camel(x.name)}${x.optional ? '?' : ''}: ${payloadTs(x)}`).join('; ')} }[]`;
@@ -162,7 +162,7 @@ function bitsText(parts: PacketBitPart[]): string {
 }
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const payloadText = (f: PacketPayloadField): string =>
-  f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'int_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
+  f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'decimal_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
 
 /** docs/formats/network.md. */
 export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {

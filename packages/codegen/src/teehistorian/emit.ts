@@ -14,12 +14,12 @@ function tsType(f: ThFieldDef): string {
   switch (f.type) {
     case 'int':
       return 'number';
-    case 'str':
+    case 'string':
     case 'uuid':
       return f.type === 'uuid' ? 'Uuid' : 'string';
     case 'int_array':
       return 'number[]';
-    case 'str_array':
+    case 'string_array':
       return 'string[]';
     default:
       return 'Uint8Array';
@@ -31,17 +31,17 @@ function readExpr(f: ThFieldDef, path: string): string {
   switch (f.type) {
     case 'int':
       return `r.readVarInt(${p})`;
-    case 'str':
+    case 'string':
       return `r.readCString(${p})`;
     case 'uuid':
       return `uuidFromBytes(r.readBytes(16, ${p}))`;
     case 'raw':
       return `readRaw(r, ${p})`;
-    case 'rest':
+    case 'raw_rest':
       return `r.readBytes(r.remaining, ${p}).slice()`;
     case 'int_array':
       return `[${Array.from({ length: f.count! }, (_, i) => `r.readVarInt(${str(`${path}[${i}]`)})`).join(', ')}]`;
-    case 'str_array':
+    case 'string_array':
       return `readStringArray(r, ${p})`;
   }
 }
@@ -50,17 +50,17 @@ function writeStmts(f: ThFieldDef, value: string): string[] {
   switch (f.type) {
     case 'int':
       return [`w.writeVarInt(${value});`];
-    case 'str':
+    case 'string':
       return [`w.writeCString(${value});`];
     case 'uuid':
       return [`w.writeBytes(uuidToBytes(${value}));`];
     case 'raw':
       return [`w.writeVarInt(${value}.length);`, `w.writeBytes(${value});`];
-    case 'rest':
+    case 'raw_rest':
       return [`w.writeBytes(${value});`];
     case 'int_array':
       return Array.from({ length: f.count! }, (_, i) => `w.writeVarInt(${value}[${i}] ?? 0);`);
-    case 'str_array':
+    case 'string_array':
       return [`w.writeVarInt(${value}.length);`, `for (const s of ${value}) w.writeCString(s);`];
   }
 }
@@ -270,13 +270,13 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
         return readInt(`ints[${++slot}]`);
       case 'int_array':
         return Array.from({ length: f.count! }, () => readInt(`ints[${++slot}]`)).flat();
-      case 'str':
+      case 'string':
         return ['n = bytes.indexOf(0, p);', 'if (n < 0 || n >= end) return -1;', 'p = n + 1;'];
       case 'uuid':
         return ['if (end - p < 16) return -1;', 'p += 16;'];
       case 'raw':
         return [...readInt('n'), 'if (n < 0 || n > end - p) return -1;', 'p += n;'];
-      case 'str_array':
+      case 'string_array':
         return [
           ...readInt('n'),
           'if (n < 0 || n > end - p) return -1;',
@@ -286,7 +286,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
           '  p = nul + 1;',
           '}',
         ];
-      case 'rest':
+      case 'raw_rest':
         return ['p = end;'];
     }
   };
@@ -464,11 +464,11 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
 
 const FIELD_TEXT: Record<string, string> = {
   int: 'int',
-  str: 'string (NUL-terminated)',
+  string: 'string (NUL-terminated)',
   raw: 'int length, then bytes',
-  rest: 'bytes (rest of the payload)',
+  raw_rest: 'bytes (rest of the payload)',
   uuid: 'UUID (16 bytes)',
-  str_array: 'int count, then strings',
+  string_array: 'int count, then strings',
 };
 
 export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): string {
