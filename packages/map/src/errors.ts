@@ -1,2 +1,4 @@
-// MapError is defined in generated code (the generated decoders throw it); this is its public home.
-export { MapError } from './generated/errors.gen.js';
+import { CodecError } from '@twcodec/runtime';
+
+/** Errors of map decoding and encoding; `path` names the map element, e.g. `groups[2].layers[0].data`. */
+export class MapError extends CodecError {}
