@@ -2,6 +2,7 @@
 // Output is deterministic: declarations in schema order (items by type id, the rest by name), fixed
 // quotes, indentation and newlines.
 import {
+  type ImportDeclarationStructure,
   type Project,
   type SourceFile,
   type StatementStructures,
@@ -9,13 +10,11 @@ import {
   VariableDeclarationKind,
 } from 'ts-morph';
 import { registryStatements } from './registry.js';
-import { recordInterface } from './names.js';
-import { createProject, doc, GENERATED_HEADER, type GeneratedFile, generatedText } from '../shared/emit.js';
-import { constName } from './fields.js';
+import { createProject, doc, GENERATED_HEADER, type GeneratedFile, generatedText, Imports } from '../shared/emit.js';
 import { itemStatements } from './items.js';
 import { recordStatements } from './records.js';
 import { tileStatements } from './tile-codecs.js';
-import { type EnumDef, type FieldDef, flatFields, type SchemaSet } from './model.js';
+import { type EnumDef, type SchemaSet } from './model.js';
 import { pascal } from '../shared/names.js';
 
 
@@ -59,7 +58,7 @@ function enumStatements(e: EnumDef): StatementStructures[] {
 // ---------------------------------------------------------------------------------------------
 // Files
 
-function addFile(project: Project, path: string, source: string, imports: string[], statements: (string | StatementStructures)[]): SourceFile {
+function addFile(project: Project, path: string, source: string, imports: (string | ImportDeclarationStructure)[], statements: (string | StatementStructures)[]): SourceFile {
   return project.createSourceFile(
     path,
     {
@@ -105,42 +104,17 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       ],
     ),
   );
-  const usesI32String = (fields: FieldDef[]) => fields.some((f) => f.type === 'i32string');
-  const arrayRecords = set.records.filter((r) => set.items.some((i) => i.array?.records.length === 1 && i.array.records[0] === r.name));
-  const itemFields = set.items.flatMap((item) => [
-    ...flatFields(item.fields),
-    ...(item.variants?.cases.flatMap((c) => flatFields(c.fields)) ?? []),
-  ]);
-  files.push(
-    addFile(
-      project,
-      'records.gen.ts',
-      `${source}/records/*.yaml`,
-      [
-        ...(usesI32String(set.records.flatMap((r) => r.fields)) ? ["import { decodeI32String, encodeI32String } from '@twcodec/runtime';"] : []),
-        "import type { Color, Point } from './types.gen.js';",
-      ],
-      set.records.flatMap(recordStatements),
-    ),
-  );
+  // Records and items: their imports collected from what their code uses.
+  const recordImports = new Imports();
+  const records = set.records.flatMap((r) => recordStatements(r, recordImports));
+  files.push(addFile(project, 'records.gen.ts', `${source}/records/*.yaml`, recordImports.declarations(), records));
   files.push(addFile(project, 'tiles.gen.ts', `${source}/tiles/*.yaml`, [], set.tiles.flatMap(tileStatements)));
-  files.push(
-    addFile(
-      project,
-      'items.gen.ts',
-      `${source}/items/*.yaml`,
-      [
-        ...(usesI32String(itemFields) ? ["import { decodeI32String, encodeI32String } from '@twcodec/runtime';"] : []),
-        // need() is fixed code, hand-written in the map package (src/item-codec.ts).
-        "import { need } from '../item-codec.js';",
-        ...(arrayRecords.length ? [`import { ${arrayRecords.flatMap((r) => [`decode${recordInterface(r)}Array`, `encode${recordInterface(r)}Array`, `type ${recordInterface(r)}`, `${constName(`${r.name}_ints`)}`]).sort().join(', ')} } from './records.gen.js';`] : []),
-        "import type { Color, Point } from './types.gen.js';",
-      ],
-      set.items.flatMap((item) => itemStatements(item)),
-    ),
-  );
-  const registry = registryStatements(set);
-  files.push(addFile(project, 'registry.gen.ts', `${source}/**/*.yaml`, registry.imports, registry.statements));
+  const itemImports = new Imports();
+  const items = set.items.flatMap((item) => itemStatements(item, itemImports));
+  files.push(addFile(project, 'items.gen.ts', `${source}/items/*.yaml`, itemImports.declarations(), items));
+  const registryImports = new Imports();
+  const registry = registryStatements(set, registryImports);
+  files.push(addFile(project, 'registry.gen.ts', `${source}/**/*.yaml`, registryImports.declarations(), registry));
   files.push(
     addFile(project, 'index.gen.ts', source, [], [
       "export * from './enums.gen.js';",

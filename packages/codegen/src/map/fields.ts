@@ -1,22 +1,29 @@
 // What the map item, record and tile emitters share: the TypeScript type, doc, read and write code of one field,
 // and item layouts (runs of fields read with one bounds check, version and room groups).
 import { StructureKind } from 'ts-morph';
-import { doc, str } from '../shared/emit.js';
+import { doc, type Imports, str } from '../shared/emit.js';
 import { type FieldDef, type FieldEntry, fieldInts, flatFields } from './model.js';
 import { camel, pascal } from '../shared/names.js';
 
 /** A schema name as a TypeScript constant name. */
 export const constName = (name: string) => name.toUpperCase();
 
-export function fieldTsType(field: FieldDef): string {
+/** Where the generated map files import from (relative to src/generated/). */
+export const RUNTIME = '@twcodec/runtime';
+export const TYPES = './types.gen.js';
+export const RECORDS = './records.gen.js';
+/** Fixed code the item decoders call, hand-written in the map package. */
+export const ITEM_CODEC = '../item-codec.js';
+
+export function fieldTsType(field: FieldDef, imports: Imports): string {
   switch (field.type) {
     case 'bool':
       return 'boolean';
     case 'point':
-      return 'Point';
+      return imports.type(TYPES, 'Point');
     case 'color':
     case 'i32color':
-      return 'Color';
+      return imports.type(TYPES, 'Color');
     case 'i32string':
       return 'string';
     case 'i32array':
@@ -41,7 +48,7 @@ export type Index = (k: number) => string;
 export const index = (base: string, off = 0): Index => (k) => (off + k ? `${base} + ${off + k}` : base);
 
 /** Expression reading `field` from Int32Array `d` at the ints `idx(0)`, `idx(1)`, ... */
-export function readExpr(field: FieldDef, idx: Index): string {
+export function readExpr(field: FieldDef, idx: Index, imports: Imports): string {
   const d = (k: number) => `d[${idx(k)}]!`;
   switch (field.type) {
     case 'bool':
@@ -52,7 +59,7 @@ export function readExpr(field: FieldDef, idx: Index): string {
     case 'i32color':
       return `{ r: ${d(0)}, g: ${d(1)}, b: ${d(2)}, a: ${d(3)} }`;
     case 'i32string':
-      return `decodeI32String(d, ${idx(0)}, ${field.ints})`;
+      return `${imports.value(RUNTIME, 'decodeI32String')}(d, ${idx(0)}, ${field.ints})`;
     case 'i32array':
       return `[${Array.from({ length: field.ints! }, (_, k) => d(k)).join(', ')}]`;
     default:
@@ -61,7 +68,7 @@ export function readExpr(field: FieldDef, idx: Index): string {
 }
 
 /** Statements writing `value` (an expression of the field's TS type) into Int32Array `out`. */
-export function writeStmts(field: FieldDef, value: string, idx: Index): string[] {
+export function writeStmts(field: FieldDef, value: string, idx: Index, imports: Imports): string[] {
   const o = (k: number) => `out[${idx(k)}]`;
   switch (field.type) {
     case 'bool':
@@ -72,7 +79,7 @@ export function writeStmts(field: FieldDef, value: string, idx: Index): string[]
     case 'i32color':
       return ['r', 'g', 'b', 'a'].map((c, k) => `${o(k)} = ${value}.${c};`);
     case 'i32string':
-      return [`out.set(encodeI32String(${value}, ${field.ints}), ${idx(0)});`];
+      return [`out.set(${imports.value(RUNTIME, 'encodeI32String')}(${value}, ${field.ints}), ${idx(0)});`];
     case 'i32array':
       return Array.from({ length: field.ints! }, (_, k) => `${o(k)} = ${value}[${k}] ?? 0;`);
     default:
@@ -107,6 +114,8 @@ export function defaultValue(field: FieldDef): string {
 
 export interface Layout {
   entries: FieldEntry[];
+  /** The imports of the file being written. */
+  imports: Imports;
   /** The name of the `version` field in scope. */
   version?: string;
 }
@@ -123,7 +132,7 @@ export function layoutProperties(layout: Layout) {
     return fields.map((field) => ({
       kind: StructureKind.PropertySignature as const,
       name: camel(field.name),
-      type: fieldTsType(field),
+      type: fieldTsType(field, layout.imports),
       hasQuestionToken: entry.kind !== 'field',
       docs: doc(fieldDoc(field, since)),
     }));
@@ -156,10 +165,10 @@ export function decodeEntries(layout: Layout, name: string): string[] {
   for (const entry of runs(layout.entries)) {
     if (entry.kind === 'run') {
       const w = width(entry.fields);
-      lines.push(`need(d, p + ${w}, ${str(`${name}.${camel(entry.fields[0]!.name)}`)}, offset);`);
+      lines.push(`${layout.imports.value(ITEM_CODEC, 'need')}(d, p + ${w}, ${str(`${name}.${camel(entry.fields[0]!.name)}`)}, offset);`);
       let k = 0;
       for (const field of entry.fields) {
-        lines.push(`item.${camel(field.name)} = ${readExpr(field, index('p', k))};`);
+        lines.push(`item.${camel(field.name)} = ${readExpr(field, index('p', k), layout.imports)};`);
         k += fieldInts(field);
       }
       lines.push(`p += ${w};`);
@@ -171,7 +180,7 @@ export function decodeEntries(layout: Layout, name: string): string[] {
       lines.push(`if (item.${camel(versionField!.name)} >= ${entry.version} && p + ${w} <= d.length) {`);
       let k = 0;
       for (const field of entry.fields) {
-        lines.push(`  item.${camel(field.name)} = ${readExpr(field, index('p', k))};`);
+        lines.push(`  item.${camel(field.name)} = ${readExpr(field, index('p', k), layout.imports)};`);
         k += fieldInts(field);
       }
       lines.push(`  p += ${w};`);
@@ -182,7 +191,7 @@ export function decodeEntries(layout: Layout, name: string): string[] {
       for (const field of entry.fields) {
         const w = fieldInts(field);
         lines.push(`  if (p + ${w} > d.length) break ${label};`);
-        lines.push(`  item.${camel(field.name)} = ${readExpr(field, index('p'))};`);
+        lines.push(`  item.${camel(field.name)} = ${readExpr(field, index('p'), layout.imports)};`);
         lines.push(`  p += ${w};`);
       }
       lines.push('}');
@@ -207,7 +216,7 @@ export function encodeEntries(layout: Layout, startLength: string): { size: stri
       let k = 0;
       for (const field of entry.fields) {
         const value = cond ? `(item.${camel(field.name)} ?? ${defaultValue(field)})` : `item.${camel(field.name)}`;
-        write.push(...writeStmts(field, value, index('p', k)).map((s) => `${indent}${s}`));
+        write.push(...writeStmts(field, value, index('p', k), layout.imports).map((s) => `${indent}${s}`));
         k += fieldInts(field);
       }
       write.push(`${indent}p += ${w};`);
@@ -221,7 +230,7 @@ export function encodeEntries(layout: Layout, startLength: string): { size: stri
         const prop = `item.${camel(field.name)}`;
         size.push(`  if (${prop} === undefined) break ${label};`, `  n += ${w};`);
         write.push(`  if (${prop} === undefined) break ${label};`);
-        write.push(...writeStmts(field, prop, index('p')).map((s) => `  ${s}`), `  p += ${w};`);
+        write.push(...writeStmts(field, prop, index('p'), layout.imports).map((s) => `  ${s}`), `  p += ${w};`);
       }
       size.push('}');
       write.push('}');

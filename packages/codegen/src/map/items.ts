@@ -1,16 +1,16 @@
 // Emits a map item type's interface, decoder and encoder (items.gen.ts).
 import { type StatementStructures, StructureKind } from 'ts-morph';
 import { itemInterface, recordInterface, variantInterface } from './names.js';
-import { doc, str } from '../shared/emit.js';
+import { doc, type Imports, str } from '../shared/emit.js';
 import { type ItemDef, type RecordDef } from './model.js';
 import { camel, pascal } from '../shared/names.js';
-import { constName, decodeEntries, encodeEntries, layoutProperties } from './fields.js';
+import { constName, decodeEntries, encodeEntries, layoutProperties, RECORDS } from './fields.js';
 
 export function itemWhere(item: ItemDef): string {
   return item.typeId !== undefined ? `type_id ${item.typeId}` : `UUID ${item.uuid} (\`${item.uuidName}\`)`;
 }
 
-export function itemStatements(item: ItemDef): StatementStructures[] {
+export function itemStatements(item: ItemDef, imports: Imports): StatementStructures[] {
   const statements: StatementStructures[] = [];
   const iface = itemInterface(item);
   const extraProp = {
@@ -27,24 +27,24 @@ export function itemStatements(item: ItemDef): StatementStructures[] {
     // decides the layout and keeps the ints.
     if (item.array.records.length > 1) return statements;
     const record = recordInterface({ name: item.array.records[0]! } as RecordDef);
-    const ints = constName(`${item.array.records[0]}_ints`);
+    const ints = imports.value(RECORDS, constName(`${item.array.records[0]}_ints`));
     statements.push({
       kind: StructureKind.Interface,
       name: iface,
       isExported: true,
       docs: doc(`${item.description} (${itemWhere(item)})`, ...notes),
-      properties: [{ kind: StructureKind.PropertySignature, name: 'records', type: `${record}[]`, docs: doc(item.array.description) }, { ...extraProp, docs: doc('Ints after the last whole record, kept so that the item is written back unchanged.') }],
+      properties: [{ kind: StructureKind.PropertySignature, name: 'records', type: `${imports.type(RECORDS, record)}[]`, docs: doc(item.array.description) }, { ...extraProp, docs: doc('Ints after the last whole record, kept so that the item is written back unchanged.') }],
     });
     statements.push(
       decodeFunction(item, iface, [
-        `const records = decode${record}Array(d);`,
+        `const records = ${imports.value(RECORDS, `decode${record}Array`)}(d);`,
         `const used = records.length * ${ints};`,
         'return used < d.length ? { records, extra: Array.from(d.subarray(used)) } : { records };',
       ]),
     );
     statements.push(
       encodeFunction(item, iface, [
-        `const ints = encode${record}Array(item.records);`,
+        `const ints = ${imports.value(RECORDS, `encode${record}Array`)}(item.records);`,
         'if (!item.extra?.length) return ints;',
         'const out = new Int32Array(ints.length + item.extra.length);',
         'out.set(ints);',
@@ -61,17 +61,17 @@ export function itemStatements(item: ItemDef): StatementStructures[] {
       name: iface,
       isExported: true,
       docs: doc(`${item.description} (${itemWhere(item)})`, ...notes),
-      properties: [...layoutProperties({ entries: item.fields }), extraProp],
+      properties: [...layoutProperties({ entries: item.fields, imports }), extraProp],
     });
     const body = [
       `const item = {} as ${iface};`,
       'let p = 0;',
-      ...decodeEntries({ entries: item.fields }, item.name),
+      ...decodeEntries({ entries: item.fields, imports }, item.name),
       'if (p < d.length) item.extra = Array.from(d.subarray(p));',
       'return item;',
     ];
     statements.push(decodeFunction(item, iface, body));
-    const { size, write } = encodeEntries({ entries: item.fields }, '0');
+    const { size, write } = encodeEntries({ entries: item.fields, imports }, '0');
     statements.push(encodeFunction(item, iface, [...size, 'if (item.extra) n += item.extra.length;', 'const out = new Int32Array(n);', 'let p = 0;', ...write, 'if (item.extra) out.set(item.extra, p);', 'return out;']));
     return statements;
   }
@@ -84,7 +84,7 @@ export function itemStatements(item: ItemDef): StatementStructures[] {
     name: baseName,
     isExported: true,
     docs: doc(`The fields every ${item.name} item starts with. (${itemWhere(item)})`),
-    properties: [...layoutProperties({ entries: item.fields }), extraProp],
+    properties: [...layoutProperties({ entries: item.fields, imports }), extraProp],
   });
   const caseNames: string[] = [];
   for (const c of variants.cases) {
@@ -98,7 +98,7 @@ export function itemStatements(item: ItemDef): StatementStructures[] {
       docs: doc(`${c.description} (\`${variants.on}\` = ${c.value})`, ...c.notes.map((n) => `Note: ${n}`)),
       properties: [
         { kind: StructureKind.PropertySignature, name: 'kind', type: str(c.name) },
-        ...layoutProperties({ entries: c.fields }),
+        ...layoutProperties({ entries: c.fields, imports }),
       ],
     });
   }
@@ -122,13 +122,13 @@ export function itemStatements(item: ItemDef): StatementStructures[] {
   const decodeBody = [
     `const item = {} as ${iface};`,
     'let p = 0;',
-    ...decodeEntries({ entries: item.fields }, item.name),
+    ...decodeEntries({ entries: item.fields, imports }, item.name),
     `switch (item.${on}) {`,
     ...variants.cases.flatMap((c) => [
       `  case ${c.value}: {`,
       `    item.kind = ${str(c.name)};`,
       `    const v = item as ${variantInterface(item, c.name)};`,
-      ...decodeEntries({ entries: c.fields }, `${item.name}.${camel(c.name)}`).map((l) => `    ${l.replace(/\bitem\./g, 'v.')}`),
+      ...decodeEntries({ entries: c.fields, imports }, `${item.name}.${camel(c.name)}`).map((l) => `    ${l.replace(/\bitem\./g, 'v.')}`),
       '    break;',
       '  }',
     ]),
@@ -139,11 +139,11 @@ export function itemStatements(item: ItemDef): StatementStructures[] {
     'return item;',
   ];
   statements.push(decodeFunction(item, iface, decodeBody));
-  const base = encodeEntries({ entries: item.fields }, '0');
+  const base = encodeEntries({ entries: item.fields, imports }, '0');
   const encodeBody = [...base.size, 'switch (item.kind) {'];
   const writeBody: string[] = ['switch (item.kind) {'];
   for (const c of variants.cases) {
-    const e = encodeEntries({ entries: c.fields }, 'n');
+    const e = encodeEntries({ entries: c.fields, imports }, 'n');
     encodeBody.push(`  case ${str(c.name)}: {`, ...e.size.slice(1).map((l) => `    ${l}`), '    break;', '  }');
     writeBody.push(`  case ${str(c.name)}: {`, ...e.write.map((l) => `    ${l}`), '    break;', '  }');
   }

@@ -1,20 +1,20 @@
 // Emits a map record's interface and codecs (records.gen.ts): fixed-size int structs inside data and array items.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { recordInterface } from './names.js';
-import { doc } from '../shared/emit.js';
+import { doc, type Imports } from '../shared/emit.js';
 import { fieldInts, type RecordDef } from './model.js';
 import { camel } from '../shared/names.js';
 import { constName, fieldDoc, fieldTsType, index, readExpr, writeStmts } from './fields.js';
 
-export function recordStatements(record: RecordDef): StatementStructures[] {
+export function recordStatements(record: RecordDef, imports: Imports): StatementStructures[] {
   const name = recordInterface(record);
   const ints = constName(`${record.name}_ints`);
   const readLines: string[] = [];
   const writeLines: string[] = [];
   let k = 0;
   for (const field of record.fields) {
-    readLines.push(`${camel(field.name)}: ${readExpr(field, index('at', k))},`);
-    writeLines.push(...writeStmts(field, `r.${camel(field.name)}`, index('at', k)));
+    readLines.push(`${camel(field.name)}: ${readExpr(field, index('at', k), imports)},`);
+    writeLines.push(...writeStmts(field, `r.${camel(field.name)}`, index('at', k), imports));
     k += fieldInts(field);
   }
   const readBody = ['return {', ...readLines.map((l) => `  ${l}`), '};'];
@@ -34,7 +34,7 @@ export function recordStatements(record: RecordDef): StatementStructures[] {
       properties: record.fields.map((field) => ({
         kind: StructureKind.PropertySignature as const,
         name: camel(field.name),
-        type: fieldTsType(field),
+        type: fieldTsType(field, imports),
         docs: doc(fieldDoc(field)),
       })),
     },
