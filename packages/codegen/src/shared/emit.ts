@@ -138,16 +138,14 @@ export class Imports {
 }
 
 /**
- * The text of a generated file with its imports cut to the names its code uses: an emitter imports what a file
- * of its kind may need, and the names no statement refers to (and imports left empty) are dropped here, so
- * that the generated code compiles under noUnusedLocals whatever the schema holds.
+ * The text of a generated file. Its imports come from an Imports registry, so each names something the code
+ * uses; an import no statement refers to means an emitter asked for a name it did not write, and is refused
+ * here rather than dropped (the generated code must compile under noUnusedLocals whatever the schema holds).
  */
 export function generatedText(file: SourceFile): string {
   const used = new Set<string>();
   for (const id of file.getDescendantsOfKind(SyntaxKind.Identifier)) if (!id.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) used.add(id.getText());
-  for (const declaration of file.getImportDeclarations()) {
-    for (const named of declaration.getNamedImports()) if (!used.has((named.getAliasNode() ?? named.getNameNode()).getText())) named.remove();
-    if (!declaration.getNamedImports().length && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) declaration.remove();
-  }
+  const unused = file.getImportDeclarations().flatMap((d) => d.getNamedImports().map((n) => (n.getAliasNode() ?? n.getNameNode()).getText()).filter((name) => !used.has(name)));
+  if (unused.length) throw new Error(`${file.getBaseName()}: imports ${unused.join(', ')}, which its code does not use`);
   return file.getFullText();
 }
