@@ -115,15 +115,7 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
   const registryImports = new Imports();
   const registry = registryStatements(set, registryImports);
   files.push(addFile(project, 'registry.gen.ts', `${source}/**/*.yaml`, registryImports.declarations(), registry));
-  files.push(
-    addFile(project, 'index.gen.ts', source, [], [
-      "export * from './enums.gen.js';",
-      "export * from './items.gen.js';",
-      "export * from './records.gen.js';",
-      "export * from './registry.gen.js';",
-      "export * from './tiles.gen.js';",
-      "export * from './types.gen.js';",
-    ]),
-  );
+  const reexported = ['enums', 'items', 'records', 'registry', 'tiles', 'types'];
+  files.push(addFile(project, 'index.gen.ts', source, [], reexported.map((name) => ({ kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${name}.gen.js` }))));
   return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: generatedText(f) }));
 }
