@@ -10,10 +10,10 @@ export const constName = (name: string) => name.toUpperCase();
 
 /** Where the generated map files import from (relative to src/generated/). */
 export const RUNTIME = '@twcodec/runtime';
-export const TYPES = './types.gen.js';
+const TYPES = './types.gen.js';
 export const RECORDS = './records.gen.js';
 /** Fixed code the item decoders call, hand-written in the map package. */
-export const ITEM_CODEC = '../item-codec.js';
+const ITEM_CODEC = '../item-codec.js';
 
 export function fieldTsType(field: FieldDef, imports: Imports): string {
   switch (field.type) {
@@ -87,7 +87,7 @@ export function writeStmts(field: FieldDef, value: string, idx: Index, imports: 
   }
 }
 
-export function defaultValue(field: FieldDef): string {
+function defaultValue(field: FieldDef): string {
   switch (field.type) {
     case 'bool':
       return 'false';
@@ -153,7 +153,7 @@ export function runs(entries: FieldEntry[]): ({ kind: 'run'; fields: FieldDef[] 
 
 export const width = (fields: FieldDef[]) => fields.reduce((s, f) => s + fieldInts(f), 0);
 
-export function versionFieldOf(layout: Layout): FieldDef | undefined {
+function versionFieldOf(layout: Layout): FieldDef | undefined {
   return flatFields(layout.entries).find((f) => f.type === 'version');
 }
 

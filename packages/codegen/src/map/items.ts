@@ -6,7 +6,7 @@ import { type ItemDef, type RecordDef } from './model.js';
 import { camel, pascal } from '../shared/names.js';
 import { constName, decodeEntries, encodeEntries, layoutProperties, RECORDS } from './fields.js';
 
-export function itemWhere(item: ItemDef): string {
+function itemWhere(item: ItemDef): string {
   return item.typeId !== undefined ? `type_id ${item.typeId}` : `UUID ${item.uuid} (\`${item.uuidName}\`)`;
 }
 
@@ -164,7 +164,7 @@ export function itemStatements(item: ItemDef, imports: Imports): StatementStruct
   return statements;
 }
 
-export function decodeFunction(item: ItemDef, iface: string, body: string[]): StatementStructures {
+function decodeFunction(item: ItemDef, iface: string, body: string[]): StatementStructures {
   // Items that read any length (arrays of records) never report an offset; they keep the parameter, unused,
   // so that every decoder has the same signature.
   const reports = body.some((line) => /\boffset\b/.test(line));
@@ -182,7 +182,7 @@ export function decodeFunction(item: ItemDef, iface: string, body: string[]): St
   };
 }
 
-export function encodeFunction(item: ItemDef, iface: string, body: string[]): StatementStructures {
+function encodeFunction(item: ItemDef, iface: string, body: string[]): StatementStructures {
   return {
     kind: StructureKind.Function,
     name: `encode${iface}`,
