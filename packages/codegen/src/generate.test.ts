@@ -30,6 +30,8 @@ describe('generator', () => {
 
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
+    // The map package's hand-written modules the generated code imports.
+    for (const f of ['item-codec.ts', 'errors.ts', 'error-codes.ts']) cpSync(join(repoRoot, 'packages', 'map', 'src', f), join(src, f));
     generate({ root: dir, mapOut: join(src, 'generated'), docsOut: join(dir, 'docs') });
 
     const items = readFileSync(join(src, 'generated', 'items.gen.ts'), 'utf8');

@@ -48,8 +48,8 @@ function objectTable(layout: SnapshotLayout): ObjectTable {
     const name = field.name === 'tick' || field.name === 'id' ? `${layout.name}_${field.name}` : field.name;
     const plan: FieldPlan = { field, column: columns.length };
     fields.push(plan);
-    if (field.kind === 'array') for (let i = 0; i < field.ints; i++) columns.push({ name: `${name}_${i}`, type: 'int32' });
-    else columns.push({ name, type: field.kind === 'string' ? 'string' : field.kind === 'fixed' ? 'float64' : 'int32' });
+    if (field.kind === 'i32array') for (let i = 0; i < field.ints; i++) columns.push({ name: `${name}_${i}`, type: 'int32' });
+    else columns.push({ name, type: field.kind === 'i32string' ? 'string' : field.kind === 'fixed' ? 'float64' : 'int32' });
     if (field.values) {
       plan.nameColumn = columns.length;
       columns.push({ name: `${name}_name`, type: 'string' });
@@ -81,10 +81,10 @@ function addObject(table: ObjectTable, tick: number, item: SnapshotItem): void {
       columns[nameColumn]!.push(value === undefined ? null : (fieldValueText(field, value) ?? null));
     }
     switch (field.kind) {
-      case 'array':
+      case 'i32array':
         for (let i = 0; i < field.ints; i++) columns[column + i]!.push(at + i < data.length ? data[at + i] : field.default);
         break;
-      case 'string':
+      case 'i32string':
         columns[column]!.push(at + field.ints <= data.length ? packedString(data, at, field.ints) : null);
         break;
       case 'fixed':

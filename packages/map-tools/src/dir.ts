@@ -1,6 +1,6 @@
 import { Datafile } from '@twcodec/datafile';
 import { concatBytes } from '@twcodec/runtime';
-import { CodecError, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, MapError, type MapErrorCode, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';
@@ -462,7 +462,7 @@ export function packMap(files: MapFiles): Uint8Array {
     throw new MapError('mapdir.json', `map.json is not valid JSON: ${(e as Error).message}`, -1, where);
   }
   const json = jsonText;
-  const fail = (code: string, path: JsonPath, message: string) => new MapError(code, `${pathText(path)}: ${message}`, -1, jsonLocation(MAP_JSON, json, path));
+  const fail = (code: MapErrorCode, path: JsonPath, message: string) => new MapError(code, `${pathText(path)}: ${message}`, -1, jsonLocation(MAP_JSON, json, path));
   // Layers the unpacked map already had broken (a read issue on the layer) are packed as they are.
   const brokenLayers = new Set(
     (Array.isArray(model.readIssues) ? model.readIssues : []).flatMap((i: { severity?: unknown; path?: unknown }) =>
@@ -653,7 +653,7 @@ const MAX_JSON_DEPTH = 32;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The model's lists and their elements' items are where map.json says; a clear error with the path if not. */
-function checkShape(model: Record<string, unknown>, fail: (code: string, path: JsonPath, message: string) => MapError): void {
+function checkShape(model: Record<string, unknown>, fail: (code: MapErrorCode, path: JsonPath, message: string) => MapError): void {
   const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(model)) throw fail('mapdir.value', [], `expected an object, found ${describeValue(model)}`);
   const list = (v: unknown, path: JsonPath, element: (e: Record<string, unknown>, p: JsonPath) => void) => {

@@ -1,6 +1,6 @@
 import { defaultZlib, InflateLimitError, inflateSlices, MAX_DEFLATE_RATIO, type ZlibCodec } from '@twcodec/datafile';
 import { concatBytes } from '@twcodec/runtime';
-import { MapError } from '@twcodec/map';
+import { MapError, type MapErrorCode } from '@twcodec/map';
 
 // A PNG reader that decodes into 8-bit RGBA as DDNet's image loader leaves a PNG (src/engine/gfx/image_loader.cpp,
 // DDNet 16.4: libpng with png_set_strip_16, png_set_palette_to_rgb, png_set_expand_gray_1_2_4_to_8 and
@@ -57,7 +57,7 @@ interface Chunks {
 }
 
 function readChunks(png: Uint8Array, source: string): Chunks {
-  const fail = (code: string, message: string, offset: number) => new MapError(code, message, offset, source);
+  const fail = (code: MapErrorCode, message: string, offset: number) => new MapError(code, message, offset, source);
   if (png.length < 8 || SIGNATURE.some((b, i) => png[i] !== b)) throw fail('png.invalid', 'not a PNG (no PNG signature)', 0);
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   let header: PngHeader | undefined;

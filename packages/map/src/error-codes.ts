@@ -23,6 +23,7 @@ export const MAP_ERROR_CODES = {
   TILE_DATA_LONG: 'stored tiles left over after the layer is full',
   // @twcodec/map-tools: images and sounds of the map.
   DATA_SIZE: 'a data item that inflates to another size than declared (render)',
+  DATA_INDEX_RANGE: 'a data index that is not one of the data items of the datafile',
   'map.image_index': 'no image with that index',
   'map.image_name': 'no image, or more than one, with that name',
   'map.image_external': 'an external image has no pixels to extract or replace',

@@ -1,13 +1,8 @@
-// MapError is defined in generated code (the generated decoders throw it); this is its public home, and where
-// its code gets its type (a class declared in generated code is typed here by declaration merging, so that the
-// generator needs to know nothing of the table).
+import { CodecError } from '@twcodec/runtime';
 import type { MapErrorCode } from './error-codes.js';
 
-export { MapError } from './generated/errors.gen.js';
-
-declare module './generated/errors.gen.js' {
-  interface MapError {
-    /** What went wrong (MAP_ERROR_CODES, DATAFILE_ERROR_CODES, RUNTIME_ERROR_CODES). */
-    readonly code: MapErrorCode;
-  }
-}
+/**
+ * Errors of map decoding and encoding; `path` names the map element, e.g. `groups[2].layers[0].data`, and
+ * `code` is one of MAP_ERROR_CODES (or of the datafile and runtime, whose errors map reading passes on).
+ */
+export class MapError extends CodecError<MapErrorCode> {}

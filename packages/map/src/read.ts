@@ -1,3 +1,4 @@
+import type { MapErrorCode } from './error-codes.js';
 import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX } from '@twcodec/datafile';
 import { decodeCString, decodeUtf8 } from '@twcodec/runtime';
 import { MapError } from './errors.js';
@@ -181,7 +182,7 @@ class MapReader {
     return true;
   }
 
-  private problem(code: string, path: string, message: string, offset = -1): void {
+  private problem(code: MapErrorCode, path: string, message: string, offset = -1): void {
     if (this.strict) throw new MapError(code, message, offset, path);
     this.issues.push({ severity: 'error', code, path, message });
   }

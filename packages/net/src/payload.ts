@@ -34,7 +34,7 @@ function readField(r: ByteReader, f: PacketPayloadFieldDef, path: string): unkno
       return r.readCString(path);
     case 'int':
       return r.readVarInt(path);
-    case 'int_string': {
+    case 'decimal_string': {
       // A decimal number sent as text: kept as text (DDNet reads it with str_toint, so anything goes).
       const start = r.pos;
       r.readCString(path);
@@ -92,7 +92,7 @@ export function writeFields(w: ByteWriter, fields: readonly PacketPayloadFieldDe
         w.writeBytes(magicOf(f.value!));
         break;
       case 'string':
-      case 'int_string':
+      case 'decimal_string':
         w.writeCString(v as string);
         break;
       case 'int':

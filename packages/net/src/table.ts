@@ -3,7 +3,7 @@
 import type { NetProtocolDef } from '@twcodec/netmsg';
 import type { SnapshotProtocol } from '@twcodec/snapshot';
 
-export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
+export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'decimal_string' | 'padding' | 'list_rest';
 
 export interface PacketPayloadFieldDef {
   /** Schema name (snake_case). */

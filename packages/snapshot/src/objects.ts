@@ -52,9 +52,9 @@ function readField(field: SnapshotField, data: Int32Array): number | boolean | s
       return data[at] !== 0;
     case 'fixed':
       return data[at]! / field.scale!;
-    case 'string':
+    case 'i32string':
       return packedString(data, at, field.ints);
-    case 'array':
+    case 'i32array':
       return data.subarray(at, at + field.ints);
     default:
       return data[at]!;
@@ -117,7 +117,7 @@ function viewClassOf(layout: SnapshotLayout): ViewClass {
   };
   for (const field of layout.fields) {
     const at = field.offset;
-    const plain = field.kind === 'int' || field.kind === 'tick' || field.kind === 'enum' || field.kind === 'flags';
+    const plain = field.kind === 'i32' || field.kind === 'tick' || field.kind === 'enum' || field.kind === 'flags';
     const get = plain
       ? function (this: ViewBase) {
           const data = this.item.data;
@@ -165,7 +165,7 @@ export function decodeObject(layout: SnapshotLayout, data: Int32Array): DecodedO
     }
     end = at + field.ints;
     const value = readField(field, data);
-    if (field.kind === 'string') {
+    if (field.kind === 'i32string') {
       const again = encodeI32String(value as string, field.ints);
       for (let i = 0; i < field.ints; i++) {
         if (again[i] !== data[at + i]) {
@@ -177,7 +177,7 @@ export function decodeObject(layout: SnapshotLayout, data: Int32Array): DecodedO
     } else if (field.kind === 'bool' && data[at] !== 0 && data[at] !== 1) {
       (out.raw ??= {})[key] = [data[at]!];
       out[key] = true;
-    } else if (field.kind === 'array') {
+    } else if (field.kind === 'i32array') {
       out[key] = Array.from(value as Int32Array);
     } else out[key] = value as number | boolean;
   }
@@ -244,11 +244,11 @@ export function encodeObject(layout: SnapshotLayout, object: DecodedObject, path
       throw new SnapshotError('BAD_FIELD', `${key} must be ${what}, got ${typeof value}`, 0, `${path}.${key}`);
     };
     switch (field.kind) {
-      case 'string':
+      case 'i32string':
         if (typeof value !== 'string') bad('a string');
         ints.push(...encodeI32String(value as string, field.ints));
         break;
-      case 'array':
+      case 'i32array':
         if (!Array.isArray(value) || value.length !== field.ints) bad(`${field.ints} ints`);
         ints.push(...(value as number[]).map((v) => v | 0));
         break;

@@ -1,7 +1,8 @@
 // Emits what the explorer shows of the schemas (packages/explorer/src/generated/schemas.gen.ts): map item field
 // lists with each field's width in ints (as the codecs read them), and the descriptions of snapshot objects,
-// teehistorian messages and the parts of packets (headers, flags, control and connectionless messages). The explorer takes them from here instead of reading the YAML a second time.
-import { createProject, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText } from '../shared/emit.js';
+// teehistorian messages and the parts of packets (headers, flags, control and connectionless messages). The
+// explorer takes them from here instead of reading the YAML a second time.
+import { createProject, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports } from '../shared/emit.js';
 import { fieldInts, type FieldDef, type FieldEntry, type SchemaSet } from '../map/model.js';
 import { type SnapshotProtocolDef } from '../snapshot/model.js';
 import { type TeehistorianSchema } from '../teehistorian/model.js';
@@ -73,19 +74,15 @@ export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema,
   }
   const packets = Object.fromEntries(packet.map((p) => [p.packet_protocol, packetDocs(p)]));
   const json = (value: unknown) => JSON.stringify(value, null, 2);
-  const project = createProject();
-  const file = project.createSourceFile(
+  const imports = new Imports();
+  const statements = [
+    exportedConst('MAP_ITEM_SCHEMAS', `readonly ${imports.type('../layout.js', 'ItemSchema')}[]`, 'Every map item type: its fields with their widths in ints, grouped as the schema groups them.', json(items)),
+    exportedConst('TEEHISTORIAN_MESSAGE_DOCS', 'Readonly<Record<string, string>>', 'Teehistorian message and extension names and their descriptions.', json(messageDocs)),
+    exportedConst('STREAM_DOCS', imports.type('../streams.js', 'StreamDocs'), 'Descriptions of snapshot objects (by protocol), teehistorian message fields and the parts of packets (by packet protocol).', json({ snapshot: objects, teehistorianFields, packet: packets })),
+  ];
+  const file = createProject().createSourceFile(
     'schemas.gen.ts',
-    {
-      statements: [
-        GENERATED_HEADER('schemas/map/items/*.yaml, schemas/teehistorian/*.yaml, schemas/snapshot/*.yaml, schemas/net/*.yaml'),
-        "import type { ItemSchema } from '../layout.js';",
-        "import type { StreamDocs } from '../streams.js';",
-        exportedConst('MAP_ITEM_SCHEMAS', 'readonly ItemSchema[]', 'Every map item type: its fields with their widths in ints, grouped as the schema groups them.', json(items)),
-        exportedConst('TEEHISTORIAN_MESSAGE_DOCS', 'Readonly<Record<string, string>>', 'Teehistorian message and extension names and their descriptions.', json(messageDocs)),
-        exportedConst('STREAM_DOCS', 'StreamDocs', 'Descriptions of snapshot objects (by protocol), teehistorian message fields and the parts of packets (by packet protocol).', json({ snapshot: objects, teehistorianFields, packet: packets })),
-      ],
-    },
+    { statements: [GENERATED_HEADER('schemas/map/items/*.yaml, schemas/teehistorian/*.yaml, schemas/snapshot/*.yaml, schemas/net/*.yaml'), ...imports.declarations(), ...statements] },
     { overwrite: true },
   );
   return { path: 'schemas.gen.ts', text: generatedText(file) };

@@ -4,7 +4,10 @@
 // hand-written code.
 import { type StatementStructures, StructureKind } from 'ts-morph';
 import { itemInterface, tileClass } from './names.js';
-import { doc, exportedConst, listInitializer, readonlyInterface, str } from '../shared/emit.js';
+import { doc, exportedConst, type Imports, listInitializer, readonlyInterface, str } from '../shared/emit.js';
+
+const ITEMS = './items.gen.js';
+const TILES = './tiles.gen.js';
 import { type FieldDef, type FieldEntry, flatFields, type ItemDef, type KindsDef, type SchemaSet, type TileDef, tileFieldBytes, type VariantDef, type VersionRange } from './model.js';
 import { camel, pascal } from '../shared/names.js';
 
@@ -65,7 +68,7 @@ function kindsOf(set: SchemaSet): { item: ItemDef; variant: VariantDef; kinds: K
   return set.items.flatMap((item) => (item.variants?.cases ?? []).filter((c) => c.kinds).map((variant) => ({ item, variant, kinds: variant.kinds! })));
 }
 
-function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kinds: KindsDef): StatementStructures[] {
+function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kinds: KindsDef, imports: Imports): StatementStructures[] {
   const fields = [...flatFields(item.fields), ...flatFields(variant.fields)];
   const flagsField = fields.find((f) => f.name === kinds.on)!;
   const flagSet = set.enums.find((e) => e.name === flagsField.flags)!;
@@ -85,7 +88,7 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
   const kindLine = (k: (typeof all)[number]) => {
     const tile = tileOf(k.tiles);
     const property = k.tiles === kinds.none.tiles ? 'undefined' : str(k.name);
-    return `{ kind: ${str(k.name)}, flag: ${k.flag}, field: ${str(camel(k.tiles))}, property: ${property}, tile: ${str(tile.name)}, tileBytes: ${tile.bytes}, zeroBytes: [${zeroBytes(tile).join(', ')}], view: (bytes) => new ${tileClass(tile)}(bytes) },`;
+    return `{ kind: ${str(k.name)}, flag: ${k.flag}, field: ${str(camel(k.tiles))}, property: ${property}, tile: ${str(tile.name)}, tileBytes: ${tile.bytes}, zeroBytes: [${zeroBytes(tile).join(', ')}], view: (bytes) => new ${imports.value(TILES, tileClass(tile))}(bytes) },`;
   };
   return [
     {
@@ -98,7 +101,7 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
     readonlyInterface(`${kindType}Info`, `One ${variant.name} kind: its flag, the field of its tiles and their tile type.`, [
       ['kind', kindType],
       ['flag', 'number', `Its flag in \`${kinds.on}\`; 0 for \`${kinds.none.name}\`.`],
-      ['field', `keyof ${itemType}`, 'The data index field of its tiles.'],
+      ['field', `keyof ${imports.type(ITEMS, itemType)}`, 'The data index field of its tiles.'],
       ['property', `${kindType} | undefined`, `The layer property holding its tiles when they are not in \`tiles\` (the ${kinds.none.tiles} field).`],
       ['tile', 'string', 'The tile type (schemas/map/tiles).'],
       ['tileBytes', 'number'],
@@ -126,22 +129,17 @@ function kindStatements(set: SchemaSet, item: ItemDef, variant: VariantDef, kind
       name: `${kindType}Tiles`,
       isExported: true,
       docs: doc(`The tiles a ${variant.name} layer of each kind has beside \`tiles\` (the ${kinds.none.tiles} field).`),
-      properties: all.map((k) => ({ name: k.name, type: own.includes(k) ? `{ ${k.name}: ${tileClass(tileOf(k.tiles))} }` : '{}' })),
+      properties: all.map((k) => ({ name: k.name, type: own.includes(k) ? `{ ${k.name}: ${imports.type(TILES, tileClass(tileOf(k.tiles)))} }` : '{}' })),
     },
   ];
 }
 
 /** registry.gen.ts */
-export function registryStatements(set: SchemaSet): { imports: string[]; statements: StatementStructures[] } {
-  const itemTypes = set.items.map(itemInterface).filter((_, i) => itemValueType(set.items[i]!) !== 'Int32Array');
+export function registryStatements(set: SchemaSet, imports: Imports): StatementStructures[] {
   const kinds = kindsOf(set);
-  const kindItemTypes = kinds.map(({ item, variant }) => `${pascal(variant.name)}${pascal(item.name)}Item`);
   const tileClasses = set.tiles.map(tileClass);
-  const imports = [
-    `import type { ${[...new Set([...itemTypes, ...kindItemTypes])].sort().join(', ')} } from './items.gen.js';`,
-    `import { ${set.items.filter((i) => itemValueType(i) !== 'Int32Array').flatMap((i) => [`decode${itemInterface(i)}`, `encode${itemInterface(i)}`]).sort().join(', ')} } from './items.gen.js';`,
-    ...(kinds.length ? [`import { ${tileClasses.sort().join(', ')} } from './tiles.gen.js';`] : []),
-  ];
+  /** An item's value type, imported from items.gen.ts unless it stays ints. */
+  const valueType = (i: ItemDef) => (itemValueType(i) === 'Int32Array' ? 'Int32Array' : imports.type(ITEMS, itemValueType(i)));
   const recordRefs = set.records.filter((r) => r.fields.some((f) => f.type === 'item_ref'));
   const entryLines = (item: ItemDef): string[] => {
     const raw = itemValueType(item) === 'Int32Array';
@@ -160,8 +158,8 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         `refs: ${refsText(fields)},`,
         `data: ${dataText(fields)},`,
         `variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`,
-        raw ? 'decode: (d) => d.slice(),' : `decode: decode${itemInterface(item)},`,
-        raw ? 'encode: (d) => d,' : `encode: encode${itemInterface(item)},`,
+        raw ? 'decode: (d) => d.slice(),' : `decode: ${imports.value(ITEMS, `decode${itemInterface(item)}`)},`,
+        raw ? 'encode: (d) => d,' : `encode: ${imports.value(ITEMS, `encode${itemInterface(item)}`)},`,
       ].map((l) => `  ${l}`),
       '},',
     ];
@@ -177,7 +175,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
     readonlyInterface(
       'MapItemValues',
       'The decoded value of each map item type (an array item with several record layouts stays ints: the map decides the layout).',
-      set.items.map((i) => [i.name, itemValueType(i)] as const),
+      set.items.map((i) => [i.name, valueType(i)] as const),
     ),
     readonlyInterface('VersionRange', "The values of an item's version field DDNet reads, and what it does with an item outside them.", [
       ['min', 'number'],
@@ -256,9 +254,9 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
       name: 'TileView',
       isExported: true,
       docs: doc('Any tile view class.'),
-      type: tileClasses.join(' | '),
+      type: tileClasses.map((c) => imports.type(TILES, c)).join(' | '),
     });
-    for (const { item, variant, kinds: k } of kinds) statements.push(...kindStatements(set, item, variant, k));
+    for (const { item, variant, kinds: k } of kinds) statements.push(...kindStatements(set, item, variant, k, imports));
   }
-  return { imports, statements };
+  return statements;
 }

@@ -1,5 +1,6 @@
-// Emits the packet-layer codecs (packages/net/src/generated) and docs/formats/network.md.
-import { GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str } from '../shared/emit.js';
+// Emits the packet-layer codecs (packages/net/src/generated) with ts-morph structures, and docs/formats/network.md.
+import { type InterfaceDeclarationStructure, type StatementStructures, StructureKind } from 'ts-morph';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
 import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
 
@@ -32,36 +33,68 @@ function fieldAt(fields: readonly PacketBitField[], name: string): string {
 function encodeLines(field: PacketBitField, value: string): string[] {
   return field.parts.map((q) => {
     const v = q.shift > 0 ? `(${value} >>> ${q.shift})` : q.shift < 0 ? `(${value} << ${-q.shift})` : value;
-    return `  out[offset + ${q.byte}]! |= ${v} & 0x${q.mask.toString(16)};`;
+    return `out[offset + ${q.byte}]! |= ${v} & 0x${q.mask.toString(16)};`;
   });
 }
 
-function bitCodec(name: string, docText: string, size: number, fields: PacketBitField[], optionalFields: PacketBitField[] = [], optionalSize = size): string {
+/** The ts-morph structures of one bit-field codec: its interface, decoder(s) and encoder. */
+function bitCodec(name: string, docText: string, size: number, fields: PacketBitField[], optionalFields: PacketBitField[] = [], optionalSize = size): StatementStructures[] {
   const all = [...fields, ...optionalFields];
-  const props = all.map((f) => `  /** ${f.description} */\n  ${camel(f.name)}${optionalFields.includes(f) ? '?' : ''}: number;`).join('\n');
-  const lines = [`/** ${docText} */`, `export interface ${name} {`, props, '}', ''];
-  lines.push(`/** Reads ${name} from \`bytes\` at \`offset\` (the caller checks that ${size} bytes are there). */`);
-  lines.push(`export function decode${name}(bytes: Uint8Array, offset = 0): ${name} {`);
-  lines.push(`  return { ${fields.map((f) => `${camel(f.name)}: ${fieldExpr(f)}`).join(', ')} };`);
-  lines.push('}', '');
+  const bytesAt = [
+    { name: 'bytes', type: 'Uint8Array' },
+    { name: 'offset', initializer: '0' },
+  ];
+  const out: StatementStructures[] = [
+    {
+      kind: StructureKind.Interface,
+      name,
+      isExported: true,
+      docs: doc(docText),
+      properties: all.map((f) => ({ name: camel(f.name), type: 'number', hasQuestionToken: optionalFields.includes(f), docs: doc(f.description) })),
+    },
+    {
+      kind: StructureKind.Function,
+      name: `decode${name}`,
+      isExported: true,
+      docs: doc(`Reads ${name} from \`bytes\` at \`offset\` (the caller checks that ${size} bytes are there).`),
+      parameters: bytesAt,
+      returnType: name,
+      statements: [`return { ${fields.map((f) => `${camel(f.name)}: ${fieldExpr(f)}`).join(', ')} };`],
+    },
+  ];
+  if (optionalFields.length)
+    out.push({
+      kind: StructureKind.Function,
+      name: `decode${name}Vital`,
+      isExported: true,
+      docs: doc(`Reads the fields of a vital chunk header (${optionalSize} bytes).`),
+      parameters: bytesAt,
+      returnType: `{ ${optionalFields.map((f) => `${camel(f.name)}: number`).join('; ')} }`,
+      statements: [`return { ${optionalFields.map((f) => `${camel(f.name)}: ${fieldExpr(f)}`).join(', ')} };`],
+    });
+  const body = [`out.fill(0, offset, offset + ${size});`, ...fields.flatMap((f) => encodeLines(f, `value.${camel(f.name)}`))];
   if (optionalFields.length) {
-    lines.push(`/** Reads the fields of a vital chunk header (${optionalSize} bytes). */`);
-    lines.push(`export function decode${name}Vital(bytes: Uint8Array, offset = 0): { ${optionalFields.map((f) => `${camel(f.name)}: number`).join('; ')} } {`);
-    lines.push(`  return { ${optionalFields.map((f) => `${camel(f.name)}: ${fieldExpr(f)}`).join(', ')} };`);
-    lines.push('}', '');
-  }
-  lines.push(`/** Writes ${name} into \`out\` at \`offset\` (${optionalFields.length ? `${size} bytes, ${optionalSize} with ${optionalFields.map((f) => camel(f.name)).join(', ')}` : `${size} bytes`}); returns the bytes written. */`);
-  lines.push(`export function encode${name}(value: ${name}, out: Uint8Array, offset = 0): number {`);
-  lines.push(`  out.fill(0, offset, offset + ${size});`);
-  for (const f of fields) lines.push(...encodeLines(f, `value.${camel(f.name)}`));
-  if (optionalFields.length) {
-    lines.push(`  if (${optionalFields.map((f) => `value.${camel(f.name)} === undefined`).join(' || ')}) return ${size};`);
-    lines.push(`  out.fill(0, offset + ${size}, offset + ${optionalSize});`);
-    for (const f of optionalFields) lines.push(...encodeLines(f, `value.${camel(f.name)}`));
-    lines.push(`  return ${optionalSize};`);
-  } else lines.push(`  return ${size};`);
-  lines.push('}', '');
-  return lines.join('\n');
+    body.push(
+      `if (${optionalFields.map((f) => `value.${camel(f.name)} === undefined`).join(' || ')}) return ${size};`,
+      `out.fill(0, offset + ${size}, offset + ${optionalSize});`,
+      ...optionalFields.flatMap((f) => encodeLines(f, `value.${camel(f.name)}`)),
+      `return ${optionalSize};`,
+    );
+  } else body.push(`return ${size};`);
+  out.push({
+    kind: StructureKind.Function,
+    name: `encode${name}`,
+    isExported: true,
+    docs: doc(`Writes ${name} into \`out\` at \`offset\` (${optionalFields.length ? `${size} bytes, ${optionalSize} with ${optionalFields.map((f) => camel(f.name)).join(', ')}` : `${size} bytes`}); returns the bytes written.`),
+    parameters: [
+      { name: 'value', type: name },
+      { name: 'out', type: 'Uint8Array' },
+      { name: 'offset', initializer: '0' },
+    ],
+    returnType: 'number',
+    statements: body,
+  });
+  return out;
 }
 
 function payloadTs(f: PacketPayloadField): string {
@@ -74,7 +107,7 @@ function payloadTs(f: PacketPayloadField): string {
     case 'magic':
       return 'true';
     case 'string':
-    case 'int_string':
+    case 'decimal_string':
       return 'string';
     case 'list_rest':
       return `{ ${f.fields!.map((x) => `${camel(x.name)}${x.optional ? '?' : ''}: ${payloadTs(x)}`).join('; ')} }[]`;
@@ -91,70 +124,78 @@ function fieldTable(fields: PacketPayloadField[]): string {
     })
     .join(', ')}]`;
 }
-function messageInterface(name: string, kind: string, description: string, fields: PacketPayloadField[], extra: string[] = []): string {
-  const props = [`  kind: ${str(kind)};`, ...extra, ...fields.map((f) => `  /** ${f.description}${f.type === 'padding' ? ' (its length in bytes)' : ''} */\n  ${camel(f.name)}${f.optional ? '?' : ''}: ${payloadTs(f)};`)];
-  return `/** ${description} */\nexport interface ${name} {\n${props.join('\n')}\n}\n`;
+function messageInterface(name: string, kind: string, description: string, fields: PacketPayloadField[], id?: number): InterfaceDeclarationStructure {
+  return {
+    kind: StructureKind.Interface,
+    name,
+    isExported: true,
+    docs: doc(description),
+    properties: [
+      { name: 'kind', type: str(kind) },
+      ...(id === undefined ? [] : [{ name: 'id', type: String(id), docs: doc(`The control message id (${id}).`) }]),
+      ...fields.map((f) => ({ name: camel(f.name), type: payloadTs(f), hasQuestionToken: f.optional === true, docs: doc(`${f.description}${f.type === 'padding' ? ' (its length in bytes)' : ''}`) })),
+    ],
+  };
 }
+const flagConst = (name: string, flags: PacketFlag[], docText: string) =>
+  exportedConst(name, undefined, docText, listInitializer('{', flags.flatMap((f) => [`/** ${f.description} */`, `${camel(f.name)}: ${f.value},`]), '} as const'));
 
 /** The generated TypeScript of one packet protocol. */
 export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
   const P = prefix(p);
-  const out: string[] = [
-    GENERATED_HEADER(p.file).trimEnd(),
-    `import { ${upperName(p.net_messages)}_MESSAGES } from '@twcodec/netmsg';`,
-    `import { ${upperName(p.snapshots)} } from '@twcodec/snapshot';`,
-    `import type { PacketProtocolDef } from '../table.js';`,
-    '',
+  const imports = new Imports();
+  const statements: StatementStructures[] = [
+    ...bitCodec(`${P}PacketHeader`, `The ${p.header.size}-byte packet header of ${p.packet_protocol}.`, p.header.size, p.header.fields),
+    ...bitCodec(`${P}ChunkHeader`, `A chunk header of ${p.packet_protocol} (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} for a vital chunk).`, p.chunk_header.size, p.chunk_header.fields, p.chunk_header.vital_fields, p.chunk_header.vital_size),
   ];
-  out.push(bitCodec(`${P}PacketHeader`, `The ${p.header.size}-byte packet header of ${p.packet_protocol}.`, p.header.size, p.header.fields));
-  out.push(bitCodec(`${P}ChunkHeader`, `A chunk header of ${p.packet_protocol} (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} for a vital chunk).`, p.chunk_header.size, p.chunk_header.fields, p.chunk_header.vital_fields, p.chunk_header.vital_size));
   for (const h of p.connless.headers)
-    if (h.fields?.length) out.push(bitCodec(`${P}Connless${pascal(h.name)}Header`, h.description, h.size ?? h.prefix!.split(' ').length, h.fields));
-  const flagConst = (name: string, flags: PacketFlag[], docText: string) =>
-    `/** ${docText} */\nexport const ${name} = {\n${flags.map((f) => `  /** ${f.description} */\n  ${camel(f.name)}: ${f.value},`).join('\n')}\n} as const;\n`;
-  out.push(flagConst(`${P}PacketFlag`, p.packet_flags, `Bits of the packet header's flags field (${p.packet_protocol}).`));
-  out.push(flagConst(`${P}ChunkFlag`, p.chunk_flags, `Bits of the chunk header's flags field (${p.packet_protocol}).`));
-  out.push(`/** Control message ids (${p.packet_protocol}): the first byte of a control packet's data. */\nexport const ${P}ControlId = {\n${p.control_messages.map((m) => `  /** ${m.description} */\n  ${camel(m.name)}: ${m.id},`).join('\n')}\n} as const;\n`);
+    if (h.fields?.length) statements.push(...bitCodec(`${P}Connless${pascal(h.name)}Header`, h.description, h.size ?? h.prefix!.split(' ').length, h.fields));
+  statements.push(flagConst(`${P}PacketFlag`, p.packet_flags, `Bits of the packet header's flags field (${p.packet_protocol}).`));
+  statements.push(flagConst(`${P}ChunkFlag`, p.chunk_flags, `Bits of the chunk header's flags field (${p.packet_protocol}).`));
+  statements.push(exportedConst(`${P}ControlId`, undefined, `Control message ids (${p.packet_protocol}): the first byte of a control packet's data.`, listInitializer('{', p.control_messages.flatMap((m) => [`/** ${m.description} */`, `${camel(m.name)}: ${m.id},`]), '} as const')));
   const magics = p.control_messages.filter((m) => m.fields.some((f) => f.type === 'magic'));
-  if (magics.length) out.push(`/** The magic bytes (ASCII) of control message fields (${p.packet_protocol}), by message and field. */\nexport const ${P}ControlMagic = {${magics.map((m) => `\n  ${camel(m.name)}: { ${m.fields.filter((f) => f.type === 'magic').map((f) => `${camel(f.name)}: ${str(f.value!)}`).join(', ')} },`).join('')}\n} as const;\n`);
-  if (p.token) out.push(`/** ${p.token.description} */\nexport const ${P}Token = { none: 0x${p.token.none.toString(16)}${p.token.request_size !== undefined ? `, requestSize: ${p.token.request_size}` : ''} } as const;\n`);
+  if (magics.length)
+    statements.push(
+      exportedConst(`${P}ControlMagic`, undefined, `The magic bytes (ASCII) of control message fields (${p.packet_protocol}), by message and field.`, listInitializer('{', magics.map((m) => `${camel(m.name)}: { ${m.fields.filter((f) => f.type === 'magic').map((f) => `${camel(f.name)}: ${str(f.value!)}`).join(', ')} },`), '} as const')),
+    );
+  if (p.token) statements.push(exportedConst(`${P}Token`, undefined, p.token.description, `{ none: 0x${p.token.none.toString(16)}${p.token.request_size !== undefined ? `, requestSize: ${p.token.request_size}` : ''} } as const`));
   const control = p.control_messages.map((m) => ({ m, type: `${P}Control${pascal(m.name)}` }));
-  for (const { m, type } of control) out.push(messageInterface(type, m.name, m.description, m.fields, [`  /** The control message id (${m.id}). */\n  id: ${m.id};`]));
-  out.push(`/** A control message of ${p.packet_protocol}, by kind. */\nexport type ${P}ControlMessage = ${control.map((c) => c.type).join(' | ')};\n`);
+  for (const { m, type } of control) statements.push(messageInterface(type, m.name, m.description, m.fields, m.id));
+  statements.push({ kind: StructureKind.TypeAlias, name: `${P}ControlMessage`, isExported: true, docs: doc(`A control message of ${p.packet_protocol}, by kind.`), type: control.map((c) => c.type).join(' | ') });
   const connless = p.connless.messages.map((m) => ({ m, type: `${P}Connless${pascal(m.name)}` }));
-  for (const { m, type } of connless) out.push(messageInterface(type, m.name, `${m.description} (magic \`${m.magic}\`, ${m.direction === 'both' ? 'either way' : m.direction === 'server' ? 'server to client' : 'client to server'})`, m.fields));
-  out.push(`/** A connectionless message of ${p.packet_protocol}, by kind. */\nexport type ${P}ConnlessMessage = ${connless.map((c) => c.type).join(' | ')};\n`);
+  for (const { m, type } of connless) statements.push(messageInterface(type, m.name, `${m.description} (magic \`${m.magic}\`, ${m.direction === 'both' ? 'either way' : m.direction === 'server' ? 'server to client' : 'client to server'})`, m.fields));
+  statements.push({ kind: StructureKind.TypeAlias, name: `${P}ConnlessMessage`, isExported: true, docs: doc(`A connectionless message of ${p.packet_protocol}, by kind.`), type: connless.map((c) => c.type).join(' | ') });
   const headerFields = (fields: PacketBitField[]) => `[${fields.map((f) => str(camel(f.name))).join(', ')}]`;
   const table = [
-    `  protocol: ${str(p.packet_protocol)},`,
-    `  messages: ${upperName(p.net_messages)}_MESSAGES,`,
-    `  snapshots: ${upperName(p.snapshots)},`,
-    `  headerSize: ${p.header.size},`,
-    `  decodeHeader: decode${P}PacketHeader,`,
-    `  encodeHeader: encode${P}PacketHeader,`,
-    `  headerFields: ${headerFields(p.header.fields)},`,
+    `protocol: ${str(p.packet_protocol)},`,
+    `messages: ${imports.value('@twcodec/netmsg', `${upperName(p.net_messages)}_MESSAGES`)},`,
+    `snapshots: ${imports.value('@twcodec/snapshot', upperName(p.snapshots))},`,
+    `headerSize: ${p.header.size},`,
+    `decodeHeader: decode${P}PacketHeader,`,
+    `encodeHeader: encode${P}PacketHeader,`,
+    `headerFields: ${headerFields(p.header.fields)},`,
     // The header as a decoded packet shows it (schema names): one object literal, not fields added by name.
-    `  namedHeader: (h: ${P}PacketHeader) => ({ ${p.header.fields.map((f) => `${f.name}: h.${camel(f.name)}`).join(', ')} }),`,
+    `namedHeader: (h: ${P}PacketHeader) => ({ ${p.header.fields.map((f) => `${f.name}: h.${camel(f.name)}`).join(', ')} }),`,
     // The decoder's hot path: the named header straight from the bytes, and single fields as numbers, so that
     // a packet and each of its chunks make no header object of their own (measured: a third of the packet
     // decoder's garbage).
-    `  namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ ${p.header.fields.map((f) => `${f.name}: ${fieldExpr(f)}`).join(', ')} }),`,
-    `  headerFlagsAt: ${fieldAt(p.header.fields, 'flags')},`,
-    `  headerNumChunksAt: ${fieldAt(p.header.fields, 'num_chunks')},`,
-    `  packetFlags: ${P}PacketFlag,`,
-    `  securityTokenSize: ${p.security_token?.size ?? 0},`,
-    `  chunkHeaderSize: ${p.chunk_header.size},`,
-    `  vitalChunkHeaderSize: ${p.chunk_header.vital_size},`,
-    `  decodeChunkHeader: decode${P}ChunkHeader,`,
-    `  decodeChunkHeaderVital: decode${P}ChunkHeaderVital,`,
-    `  chunkFlagsAt: ${fieldAt(p.chunk_header.fields, 'flags')},`,
-    `  chunkSizeAt: ${fieldAt(p.chunk_header.fields, 'size')},`,
-    `  chunkSequenceAt: ${fieldAt(p.chunk_header.vital_fields, 'sequence')},`,
-    `  sequenceModulo: ${fieldRange(p.chunk_header.vital_fields.find((f) => f.name === 'sequence')!)},`,
-    `  encodeChunkHeader: encode${P}ChunkHeader,`,
-    `  chunkFlags: ${P}ChunkFlag,`,
-    `  controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}${m.new_connection ? ', newConnection: true' : ''}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
-    `  connlessHeaders: [${p.connless.headers
+    `namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ ${p.header.fields.map((f) => `${f.name}: ${fieldExpr(f)}`).join(', ')} }),`,
+    `headerFlagsAt: ${fieldAt(p.header.fields, 'flags')},`,
+    `headerNumChunksAt: ${fieldAt(p.header.fields, 'num_chunks')},`,
+    `packetFlags: ${P}PacketFlag,`,
+    `securityTokenSize: ${p.security_token?.size ?? 0},`,
+    `chunkHeaderSize: ${p.chunk_header.size},`,
+    `vitalChunkHeaderSize: ${p.chunk_header.vital_size},`,
+    `decodeChunkHeader: decode${P}ChunkHeader,`,
+    `decodeChunkHeaderVital: decode${P}ChunkHeaderVital,`,
+    `chunkFlagsAt: ${fieldAt(p.chunk_header.fields, 'flags')},`,
+    `chunkSizeAt: ${fieldAt(p.chunk_header.fields, 'size')},`,
+    `chunkSequenceAt: ${fieldAt(p.chunk_header.vital_fields, 'sequence')},`,
+    `sequenceModulo: ${fieldRange(p.chunk_header.vital_fields.find((f) => f.name === 'sequence')!)},`,
+    `encodeChunkHeader: encode${P}ChunkHeader,`,
+    `chunkFlags: ${P}ChunkFlag,`,
+    `controlMessages: [${p.control_messages.map((m) => `{ name: ${str(m.name)}, id: ${m.id}${m.new_connection ? ', newConnection: true' : ''}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
+    `connlessHeaders: [${p.connless.headers
       .map((h) => {
         const size = h.size ?? h.prefix!.split(' ').length;
         const parts = [`name: ${str(h.name)}`, `size: ${size}`];
@@ -164,11 +205,18 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
         return `{ ${parts.join(', ')} }`;
       })
       .join(', ')}],`,
-    `  connlessMagicPrefix: ${hexBytes(p.connless.magic_prefix)},`,
-    `  connlessMessages: [${p.connless.messages.map((m) => `{ name: ${str(m.name)}, magic: ${str(m.magic)}, direction: ${str(m.direction)}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
+    `connlessMagicPrefix: ${hexBytes(p.connless.magic_prefix)},`,
+    `connlessMessages: [${p.connless.messages.map((m) => `{ name: ${str(m.name)}, magic: ${str(m.magic)}, direction: ${str(m.direction)}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
   ];
-  out.push(`/** The packet layer of ${p.packet_protocol}: header codecs, flags, control and connectionless messages. */\nexport const ${constName(p)}: PacketProtocolDef = {\n${table.join('\n')}\n};`);
-  return { path: `${p.packet_protocol}.gen.ts`, text: `${out.join('\n')}\n` };
+  statements.push(exportedConst(constName(p), imports.type('../table.js', 'PacketProtocolDef'), `The packet layer of ${p.packet_protocol}: header codecs, flags, control and connectionless messages.`, listInitializer('{', table, '}')));
+  const path = `${p.packet_protocol}.gen.ts`;
+  // A blank line between consts and after a type alias, as ts-morph puts around interfaces and functions.
+  const spaced = statements.flatMap((s, i): (string | StatementStructures)[] => (s.kind === StructureKind.VariableStatement && (statements[i - 1]?.kind === StructureKind.VariableStatement || statements[i - 1]?.kind === StructureKind.TypeAlias) ? ['\n', s] : [s]));
+  const file = createProject().createSourceFile(path, { statements: [GENERATED_HEADER(p.file), ...imports.declarations(), ...spaced] });
+  // ts-morph indents a multi-line initializer one level too deep (a hanging indent); the formatter puts the
+  // table's lines back at one level.
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  return { path, text: generatedText(file) };
 }
 
 function bitsText(parts: PacketBitPart[]): string {
@@ -182,7 +230,7 @@ function bitsText(parts: PacketBitPart[]): string {
 }
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const payloadText = (f: PacketPayloadField): string =>
-  f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'int_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
+  f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'decimal_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
 
 /** docs/formats/network.md. */
 export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {

@@ -15,7 +15,7 @@ export interface PacketFlag {
   value: number;
   description: string;
 }
-export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'int_string' | 'padding' | 'list_rest';
+export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'decimal_string' | 'padding' | 'list_rest';
 export interface PacketPayloadField {
   name: string;
   type: PacketPayloadFieldType;

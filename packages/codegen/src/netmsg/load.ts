@@ -1,13 +1,9 @@
-// Loads the net message schemas (schemas/netmsg/*.yaml), validates them with ajv against
-// schemas/netmsg/net-schema.json and checks ids, UUIDs and field references, reporting file:line:col. Enums
-// have one source, the snapshot schema of the same protocol (schemas/snapshot/<net_protocol>.yaml): a field's
-// `enum:` / `flags:` names one of its sets, and the field takes its range (or mask) from it.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { Ajv } from 'ajv';
-import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+// Loads the net message schemas (schemas/netmsg/*.yaml), validated by the shared reader against schema.json's
+// netmsgFile, and checks ids, UUIDs and field references, reporting file:line:col. Enums have one source, the
+// snapshot schema of the same protocol (schemas/snapshot/<net_protocol>.yaml): a field's `enum:` / `flags:`
+// names one of its sets, and the field takes its range (or mask) from it.
 import { uuidFromName } from '@twcodec/runtime';
-import { SchemaError, type SchemaProblem } from '../shared/schema-files.js';
+import { parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 import { camel } from '../shared/names.js';
 import { loadSnapshotSchemas } from '../snapshot/load.js';
 import type { SnapshotEnumDef, SnapshotProtocolDef } from '../snapshot/model.js';
@@ -84,38 +80,12 @@ const REST_TYPES = new Set(['int_rest', 'string_rest', 'raw_rest']);
  */
 export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, snapshot?: readonly SnapshotProtocolDef[]): NetProtocolSchema[] {
   const enumsOf = new Map((snapshot ?? loadSnapshotSchemas(schemasDir, displayRoot)).map((p) => [p.protocol, p.enums]));
-  const dir = join(schemasDir, 'netmsg');
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  const validate = ajv.compile(JSON.parse(readFileSync(join(dir, 'net-schema.json'), 'utf8')));
   const problems: SchemaProblem[] = [];
   const out: NetProtocolSchema[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    if (!/\.ya?ml$/.test(name)) continue;
-    const path = join(dir, name);
-    const file = relative(displayRoot, path);
-    const lines = new LineCounter();
-    const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, prettyErrors: false });
-    const at = (segments: (string | number)[]) => {
-      let node: unknown = doc.contents;
-      for (const seg of segments) if (isMap(node) || isSeq(node)) node = node.get(seg, true);
-      const range = (node as Node | undefined)?.range;
-      return range ? lines.linePos(range[0]) : { line: 1, col: 1 };
-    };
-    const problem = (segments: (string | number)[], message: string) => problems.push({ file, ...at(segments), message });
-    if (doc.errors.length) {
-      for (const e of doc.errors) problems.push({ file, ...lines.linePos(e.pos[0]), message: e.message.split('\n')[0]! });
-      continue;
-    }
-    const data = doc.toJS() as { net_protocol: string; net_version: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
-    if (!validate(data)) {
-      for (const e of validate.errors ?? []) {
-        if (['if', 'oneOf', 'allOf'].includes(e.keyword) && (validate.errors ?? []).length > 1) continue;
-        const segments = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-        const extra = e.keyword === 'additionalProperties' ? `unknown key '${e.params.additionalProperty}'` : e.message;
-        problem(segments, `${e.instancePath.slice(1)}: ${extra}`);
-      }
-      continue;
-    }
+  for (const f of parseFamily(schemasDir, 'netmsg', displayRoot)) {
+    const file = f.file;
+    const problem = (segments: (string | number)[], message: string) => problems.push({ file, ...positionOf(f, segments), message });
+    const data = f.data as unknown as { net_protocol: string; net_version: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
     const protocol: NetProtocolSchema = { protocol: data.net_protocol, netVersion: data.net_version, description: data.description, file, messages: [], constants: data.constants ?? [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
     const seenConstant = new Set<string>();
     protocol.constants.forEach((c, i) => {

@@ -90,7 +90,7 @@ describe('schema loading', () => {
   });
 
   it('refuses a UUID snapshot item whose later fields make it shorter from older servers without variable_size', () => {
-    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nitems:\n  - { type_id: 1, name: a, description: A. }\nuuid_items:\n  - name: c\n    uuid_name: c@example.org\n    size: 2\n    since: "1.0"\n    description: C.\n    fields:\n      - { name: x, kind: int }\n      - { name: y, kind: int, default: 0, since: "1.1" }\n' }, 'snapshot');
+    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nitems:\n  - { type_id: 1, name: a, description: A. }\nuuid_items:\n  - name: c\n    uuid_name: c@example.org\n    size: 2\n    since: "1.0"\n    description: C.\n    fields:\n      - { name: x, type: i32 }\n      - { name: y, type: i32, default: 0, since: "1.1" }\n' }, 'snapshot');
     expect(snap).toEqual(['schemas/snapshot/more.yaml:6:5: c: field y came later (1.1), so older servers send fewer ints: add variable_size: true']);
   });
 
@@ -103,7 +103,7 @@ describe('schema loading', () => {
     const set = loadSnapshotSchemas(join(repoRoot, 'schemas'), repoRoot).find((p) => p.protocol === 'ddnet-0.6')!;
     expect(set.enums.find((e) => e.name === 'team')!.values.slice(0, 2)).toEqual([{ name: 'all', value: -2 }, { name: 'spectators', value: -1 }]);
     expect(set.enums.find((e) => e.name === 'character_flags')!.values[2]).toEqual({ name: 'collision_disabled', value: 4 });
-    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nenums:\n  - { name: mood, kind: enum, values: [calm, angry] }\nitems:\n  - type_id: 1\n    name: a\n    description: A.\n    fields:\n      - { name: m, kind: enum, enum: moood }\n      - { name: f, kind: flags, flags: mood }\n' }, 'snapshot');
+    const snap = problems({ 'snapshot/more.yaml': 'protocol: more\ndescription: More.\nenums:\n  - { name: mood, kind: enum, values: [calm, angry] }\nitems:\n  - type_id: 1\n    name: a\n    description: A.\n    fields:\n      - { name: m, type: enum, enum: moood }\n      - { name: f, type: flags, flags: mood }\n' }, 'snapshot');
     expect(snap).toEqual([
       'schemas/snapshot/more.yaml:10:38: enum moood is not among this file\'s enums (mood)',
       'schemas/snapshot/more.yaml:11:40: mood is a set of kind enum, not flags',

@@ -28,8 +28,9 @@ export interface ParsedFile {
   data: Record<string, unknown>;
 }
 
-// In the order a file's kind is looked for: a snapshot protocol file also has `enums`.
-const KINDS = ['item', 'record', 'tile', 'protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol'] as const;
+// In the order a file's kind is looked for: a snapshot protocol file also has `enums`, a net message protocol
+// file `messages`.
+const KINDS = ['item', 'record', 'tile', 'protocol', 'net_protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
@@ -39,6 +40,7 @@ const DEFINITION = {
   messages: 'thMessagesFile',
   extensions: 'thExtensionsFile',
   protocol: 'snapshotFile',
+  net_protocol: 'netmsgFile',
   packet_protocol: 'packetFile',
 } as const;
 
@@ -90,10 +92,21 @@ export function parseFamily(schemasDir: string, family: string, displayRoot: str
 }
 
 
-/** Drops the noise ajv reports for `if`/`oneOf` wrappers when a more specific error exists. */
+/**
+ * Drops the noise ajv reports for `if`/`oneOf` wrappers when a more specific error exists, and keeps one enum
+ * error per place: a field type is checked against the shared vocabulary and against the part of it its family
+ * allows (schema.json `fieldType`, `<family>FieldType`), and the narrower list is the one to name.
+ */
 function simplifyErrors(errors: ErrorObject[]): ErrorObject[] {
-  const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'not'].includes(e.keyword));
-  return specific.length ? specific : errors;
+  const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf', 'not'].includes(e.keyword));
+  const narrowest = new Map<string, ErrorObject>();
+  for (const e of specific) {
+    if (e.keyword !== 'enum') continue;
+    const other = narrowest.get(e.instancePath);
+    if (!other || (e.params.allowedValues as unknown[]).length < (other.params.allowedValues as unknown[]).length) narrowest.set(e.instancePath, e);
+  }
+  const kept = specific.filter((e) => e.keyword !== 'enum' || narrowest.get(e.instancePath) === e);
+  return kept.length ? kept : errors;
 }
 
 function describe(e: ErrorObject): string {

@@ -1,6 +1,6 @@
 // Emits the snapshot item tables and the snapshot format reference from schemas/snapshot.
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, namedValues, str, generatedText } from '../shared/emit.js';
+import { createProject, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, namedValues, str } from '../shared/emit.js';
 import { LAYOUT_INTERFACES, layoutLiteral, objectsMapName, protocolTypePrefix, snapshotEnumTables, snapshotFieldTables, valueSetLiteral } from './objects.js';
 import { pascal } from '../shared/names.js';
 import { type SnapshotProtocolDef } from './model.js';
@@ -27,9 +27,9 @@ export function emitSnapshotEnumsTs(protocols: SnapshotProtocolDef[], source = '
 
 export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schemas/snapshot/*.yaml'): GeneratedFile[] {
   const project = createProject();
+  const imports = new Imports();
+  const objectsMap = (p: SnapshotProtocolDef) => imports.type('./objects.gen.js', objectsMapName(p));
   const statements: (string | StatementStructures)[] = [
-    GENERATED_HEADER(source),
-    `import type { ${protocols.map(objectsMapName).join(', ')} } from './objects.gen.js';\n`,
     ...LAYOUT_INTERFACES,
     {
       kind: StructureKind.Interface,
@@ -90,7 +90,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
       declarations: [
         {
           name: protocolConst(p),
-          type: `SnapshotProtocol<${objectsMapName(p)}>`,
+          type: `SnapshotProtocol<${objectsMap(p)}>`,
           initializer: (w) => {
             w.write('{').newLine();
             w.indent(() => {
@@ -122,7 +122,7 @@ export function emitSnapshotTs(protocols: SnapshotProtocolDef[], source = 'schem
     docs: [{ description: 'Every protocol the schemas describe.' }],
     declarations: [{ name: 'SNAPSHOT_PROTOCOLS', type: 'readonly SnapshotProtocol[]', initializer: `[${protocols.map(protocolConst).join(', ')}]` }],
   });
-  const file = project.createSourceFile('tables.gen.ts', { statements }, { overwrite: true });
+  const file = project.createSourceFile('tables.gen.ts', { statements: [GENERATED_HEADER(source), ...imports.declarations(), ...statements] }, { overwrite: true });
   return [{ path: 'tables.gen.ts', text: generatedText(file) }];
 }
 

@@ -38,11 +38,11 @@ function snapshotLayouts(f: ParsedFile, raws: { raw: RawSnapshotItem; path: (str
     }
     let offset = fields.reduce((n, field) => n + field.ints, 0);
     (raw.fields ?? []).forEach((field, i) => {
-      const ints = field.kind === 'string' || field.kind === 'array' ? field.ints : 1;
-      if (ints === undefined) report([...path, 'fields', i], `${field.kind} field ${field.name} needs ints`);
-      else if (ints !== 1 && field.kind !== 'string' && field.kind !== 'array') report([...path, 'fields', i], `ints is only for string and array fields`);
-      if (field.kind === 'fixed' && field.scale === undefined) report([...path, 'fields', i], `fixed field ${field.name} needs scale`);
-      if (field.strings !== undefined && (field.kind !== 'array' || (ints ?? 1) % field.strings !== 0)) report([...path, 'fields', i, 'strings'], `strings is for an array field whose ints it divides (${field.name}: ${field.kind}, ${ints} ints)`);
+      const ints = field.type === 'i32string' || field.type === 'i32array' ? field.ints : 1;
+      if (ints === undefined) report([...path, 'fields', i], `${field.type} field ${field.name} needs ints`);
+      else if (ints !== 1 && field.type !== 'i32string' && field.type !== 'i32array') report([...path, 'fields', i], `ints is only for i32string and i32array fields`);
+      if (field.type === 'fixed' && field.scale === undefined) report([...path, 'fields', i], `fixed field ${field.name} needs scale`);
+      if (field.strings !== undefined && (field.type !== 'i32array' || (ints ?? 1) % field.strings !== 0)) report([...path, 'fields', i, 'strings'], `strings is for an i32array field whose ints it divides (${field.name}: ${field.type}, ${ints} ints)`);
       if (RESERVED_SNAPSHOT_FIELDS.includes(field.name)) report([...path, 'fields', i], `field name ${field.name} is reserved: the views and decoded objects use it themselves`);
       if (fields.some((other) => other.name === field.name)) report([...path, 'fields', i], `field name ${field.name} is used twice in ${name}`);
       if (field.min !== undefined && field.max !== undefined && field.min > field.max) report([...path, 'fields', i], `min ${field.min} is above max ${field.max}`);
@@ -90,7 +90,7 @@ function snapshotEnums(f: ParsedFile, raw: RawSnapshotEnum[], items: { raw: RawS
         const name = field[kind];
         if (name === undefined) continue;
         const set = byName.get(name);
-        if (field.kind !== kind) report([...path, 'fields', i, kind], `${kind}: is for ${kind} fields, ${field.name} is ${field.kind}`);
+        if (field.type !== kind) report([...path, 'fields', i, kind], `${kind}: is for ${kind} fields, ${field.name} is ${field.type}`);
         else if (!set) report([...path, 'fields', i, kind], `${kind} ${name} is not among this file's enums (${[...byName.keys()].join(', ')})`);
         else if (set.kind !== kind) report([...path, 'fields', i, kind], `${name} is a set of kind ${set.kind}, not ${kind}`);
       }

@@ -28,12 +28,12 @@ export interface SnapshotProtocolDef {
   uuidItems: SnapshotUuidItemDef[];
 }
 
-export type SnapshotFieldKind = 'int' | 'bool' | 'tick' | 'enum' | 'flags' | 'fixed' | 'string' | 'array';
+export type SnapshotFieldType = 'i32' | 'bool' | 'tick' | 'enum' | 'flags' | 'fixed' | 'i32string' | 'i32array';
 
 /** A field of a snapshot object or event, at its offset (in i32) in the item. */
 export interface SnapshotFieldDef {
   name: string;
-  kind: SnapshotFieldKind;
+  type: SnapshotFieldType;
   offset: number;
   ints: number;
   min?: number;

@@ -7,7 +7,7 @@ import { type SnapshotEnumDef, type SnapshotFieldDef, type SnapshotLayoutDef, ty
 
 /** The TypeScript of one field in the item tables; `sets` is the expression of the protocol's value sets. */
 function fieldLiteral(f: SnapshotFieldDef, sets: string): string {
-  const parts = [`name: ${str(f.name)}`, `kind: ${str(f.kind)}`, `offset: ${f.offset}`, `ints: ${f.ints}`];
+  const parts = [`name: ${str(f.name)}`, `kind: ${str(f.type)}`, `offset: ${f.offset}`, `ints: ${f.ints}`];
   for (const key of ['min', 'max', 'mask', 'default', 'scale', 'strings'] as const) if (f[key] !== undefined) parts.push(`${key}: ${f[key]}`);
   if (f.since !== undefined) parts.push(`since: ${str(f.since)}`);
   const set = f.enum ?? f.flags;
@@ -29,9 +29,9 @@ export const valueSetLiteral = (e: SnapshotEnumDef) =>
 export const LAYOUT_INTERFACES: StatementStructures[] = [
   readonlyInterface('SnapshotField', 'A field of a snapshot object or event, at `offset` i32 into the item.', [
     ['name', 'string'],
-    ['kind', "'int' | 'bool' | 'tick' | 'enum' | 'flags' | 'fixed' | 'string' | 'array'", 'string: packed text (4 bytes per int, each plus 128); fixed: the int is the value times `scale`.'],
+    ['kind', "'i32' | 'bool' | 'tick' | 'enum' | 'flags' | 'fixed' | 'i32string' | 'i32array'", 'The field type (schemas/README.md); i32string: packed text (4 bytes per int, each plus 128); fixed: the int is the value times `scale`.'],
     ['offset', 'number'],
-    ['ints', 'number', 'Width in i32 (more than 1 for string and array).'],
+    ['ints', 'number', 'Width in i32 (more than 1 for i32string and i32array).'],
     ['min?', 'number', "Lowest value DDNet's snapshot validation accepts."],
     ['max?', 'number', "Highest value DDNet's snapshot validation accepts."],
     ['mask?', 'number', 'Flags: the bits the validation accepts.'],
@@ -58,7 +58,7 @@ export const protocolTypePrefix = (p: SnapshotProtocolDef) => pascal(p.protocol.
 export const objectsMapName = (p: SnapshotProtocolDef) => `${protocolTypePrefix(p)}Objects`;
 
 function fieldType(f: SnapshotFieldDef, optional: boolean): string {
-  const base = f.kind === 'bool' ? 'boolean' : f.kind === 'string' ? 'string' : f.kind === 'array' ? 'Int32Array' : 'number';
+  const base = f.type === 'bool' ? 'boolean' : f.type === 'i32string' ? 'string' : f.type === 'i32array' ? 'Int32Array' : 'number';
   return optional ? `${base} | undefined` : base;
 }
 
@@ -130,10 +130,10 @@ export function snapshotFieldTables(p: SnapshotProtocolDef): string[] {
       out.push('No fields.', '');
       continue;
     }
-    out.push('| i32 | field | kind | range | since | description |', '| --- | --- | --- | --- | --- | --- |');
+    out.push('| i32 | field | type | range | since | description |', '| --- | --- | --- | --- | --- | --- |');
     for (const f of l.fields) {
       const at = f.ints > 1 ? `${f.offset}-${f.offset + f.ints - 1}` : `${f.offset}`;
-      const kind = f.kind + (f.enum ? ` (${f.enum})` : f.flags ? ` (${f.flags})` : '') + (f.scale ? ` /${f.scale}` : '');
+      const kind = f.type + (f.enum ? ` (${f.enum})` : f.flags ? ` (${f.flags})` : '') + (f.scale ? ` /${f.scale}` : '');
       const range = f.mask !== undefined ? `mask ${f.mask}` : f.min !== undefined || f.max !== undefined ? `${f.min ?? 'min_int'}..${f.max ?? 'max_int'}` : '';
       const since = f.since ? `${f.since}${f.default !== undefined ? ` (default ${f.default})` : ''}` : f.default !== undefined ? `(default ${f.default})` : '';
       out.push(`| ${at} | ${f.name} | ${kind} | ${range} | ${escapeCell(since)} | ${escapeCell(f.description ?? '')} |`);

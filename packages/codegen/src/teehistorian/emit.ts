@@ -1,6 +1,10 @@
 // Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, str, generatedText } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, str } from '../shared/emit.js';
+
+const RUNTIME = '@twcodec/runtime';
+/** Hand-written readers the generated decoders call (packages/teehistorian/src/field-readers.ts). */
+const FIELD_READERS = '../field-readers.js';
 import { camel, pascal } from '../shared/names.js';
 import { type TeehistorianSchema, type ThExtensionDef, type ThFieldDef, type ThMessageDef } from './model.js';
 
@@ -10,70 +14,69 @@ const exKind = (e: ThExtensionDef) => `EX:${e.name}`;
 const messageInterface = (m: ThMessageDef) => `${pascal(m.name.toLowerCase())}Message`;
 const exInterface = (e: ThExtensionDef) => `Ex${pascal(e.name.replace(/-/g, '_'))}Message`;
 
-function tsType(f: ThFieldDef): string {
+function tsType(f: ThFieldDef, imports: Imports): string {
   switch (f.type) {
     case 'int':
       return 'number';
-    case 'str':
+    case 'string':
     case 'uuid':
-      return f.type === 'uuid' ? 'Uuid' : 'string';
+      return f.type === 'uuid' ? imports.type(RUNTIME, 'Uuid') : 'string';
     case 'int_array':
       return 'number[]';
-    case 'str_array':
+    case 'string_array':
       return 'string[]';
     default:
       return 'Uint8Array';
   }
 }
 
-function readExpr(f: ThFieldDef, path: string): string {
+function readExpr(f: ThFieldDef, path: string, imports: Imports): string {
   const p = str(path);
   switch (f.type) {
     case 'int':
       return `r.readVarInt(${p})`;
-    case 'str':
+    case 'string':
       return `r.readCString(${p})`;
     case 'uuid':
-      return `uuidFromBytes(r.readBytes(16, ${p}))`;
+      return `${imports.value(RUNTIME, 'uuidFromBytes')}(r.readBytes(16, ${p}))`;
     case 'raw':
-      return `readRaw(r, ${p})`;
-    case 'rest':
+      return `${imports.value(FIELD_READERS, 'readRaw')}(r, ${p})`;
+    case 'raw_rest':
       return `r.readBytes(r.remaining, ${p}).slice()`;
     case 'int_array':
       return `[${Array.from({ length: f.count! }, (_, i) => `r.readVarInt(${str(`${path}[${i}]`)})`).join(', ')}]`;
-    case 'str_array':
-      return `readStringArray(r, ${p})`;
+    case 'string_array':
+      return `${imports.value(FIELD_READERS, 'readStringArray')}(r, ${p})`;
   }
 }
 
-function writeStmts(f: ThFieldDef, value: string): string[] {
+function writeStmts(f: ThFieldDef, value: string, imports: Imports): string[] {
   switch (f.type) {
     case 'int':
       return [`w.writeVarInt(${value});`];
-    case 'str':
+    case 'string':
       return [`w.writeCString(${value});`];
     case 'uuid':
-      return [`w.writeBytes(uuidToBytes(${value}));`];
+      return [`w.writeBytes(${imports.value(RUNTIME, 'uuidToBytes')}(${value}));`];
     case 'raw':
       return [`w.writeVarInt(${value}.length);`, `w.writeBytes(${value});`];
-    case 'rest':
+    case 'raw_rest':
       return [`w.writeBytes(${value});`];
     case 'int_array':
       return Array.from({ length: f.count! }, (_, i) => `w.writeVarInt(${value}[${i}] ?? 0);`);
-    case 'str_array':
+    case 'string_array':
       return [`w.writeVarInt(${value}.length);`, `for (const s of ${value}) w.writeCString(s);`];
   }
 }
 
-function fieldProps(fields: ThFieldDef[]) {
-  return fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), type: tsType(f), docs: doc(f.description) }));
+function fieldProps(fields: ThFieldDef[], imports: Imports) {
+  return fields.map((f) => ({ kind: StructureKind.PropertySignature as const, name: camel(f.name), type: tsType(f, imports), docs: doc(f.description) }));
 }
 
 export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): GeneratedFile[] {
   const project = createProject();
+  const imports = new Imports();
   const statements: (string | StatementStructures)[] = [
-    GENERATED_HEADER(source),
-    "import { BinaryError, type ByteReader, type ByteWriter, unpackVarInt, type Uuid, uuidFromBytes, uuidToBytes, varIntSize } from '@twcodec/runtime';",
   ];
   for (const m of schema.messages) {
     statements.push({
@@ -81,7 +84,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
       name: messageInterface(m),
       isExported: true,
       docs: doc(`${m.description} (${m.id === 0 ? 'first int >= 0' : `id ${m.id}, stored as ${-m.id}`})`),
-      properties: [{ kind: StructureKind.PropertySignature, name: 'kind', type: str(kindOf(m)) }, ...fieldProps(m.fields)],
+      properties: [{ kind: StructureKind.PropertySignature, name: 'kind', type: str(kindOf(m)) }, ...fieldProps(m.fields, imports)],
     });
   }
   statements.push({ kind: StructureKind.TypeAlias, name: 'CoreMessage', isExported: true, docs: doc('A core message (an EX message keeps its payload raw here).'), type: schema.messages.map(messageInterface).join(' | ') });
@@ -91,16 +94,17 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
       name: exInterface(e),
       isExported: true,
       docs: doc(`${e.description} (\`${e.uuidName}\`, ${e.uuid}; DDNet ${e.since} and later)`),
-      properties: [{ kind: StructureKind.PropertySignature, name: 'kind', type: str(exKind(e)) }, ...fieldProps(e.fields)],
+      properties: [{ kind: StructureKind.PropertySignature, name: 'kind', type: str(exKind(e)) }, ...fieldProps(e.fields, imports)],
     });
   }
   statements.push({ kind: StructureKind.TypeAlias, name: 'KnownExMessage', isExported: true, docs: doc('An extension message the schemas describe.'), type: schema.extensions.map(exInterface).join(' | ') });
   // The file's constants go to a module of their own that imports nothing at run time: the CLI tells a
   // teehistorian file by its first 16 bytes without loading the codecs (@twcodec/teehistorian/constants).
+  const constantImports = new Imports();
   const constants: StatementStructures[] = [];
   constants.push(
     exportedConst('TEEHISTORIAN_UUID_NAME', undefined, `The name whose version-3 UUID starts every teehistorian file (${schema.coreFile}).`, str(schema.fileUuidName)),
-    exportedConst('TEEHISTORIAN_UUID', 'Uuid', `The 16 bytes every teehistorian file starts with: the UUID of \`${schema.fileUuidName}\` (${schema.coreFile}).`, `${str(schema.fileUuid)} as Uuid`),
+    exportedConst('TEEHISTORIAN_UUID', constantImports.type(RUNTIME, 'Uuid'), `The 16 bytes every teehistorian file starts with: the UUID of \`${schema.fileUuidName}\` (${schema.coreFile}).`, `${str(schema.fileUuid)} as ${constantImports.type(RUNTIME, 'Uuid')}`),
   );
   for (const c of schema.constants) constants.push(exportedConst(c.name.toUpperCase(), undefined, `${c.description} (${schema.coreFile})`, String(c.value)));
   statements.push({
@@ -118,7 +122,7 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     declarations: [
       {
         name: 'EXTENSIONS',
-        type: 'readonly { readonly name: string; readonly kind: KnownExMessage[\'kind\']; readonly uuid: Uuid; readonly uuidName: string; readonly since: string }[]',
+        type: `readonly { readonly name: string; readonly kind: KnownExMessage['kind']; readonly uuid: ${imports.type(RUNTIME, 'Uuid')}; readonly uuidName: string; readonly since: string }[]`,
         initializer: (w) => {
           w.write('[').newLine();
           w.indent(() => {
@@ -129,45 +133,12 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
       },
     ],
   });
-  statements.push({
-    kind: StructureKind.Function,
-    name: 'readRaw',
-    parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'path', type: 'string' }],
-    returnType: 'Uint8Array',
-    statements: [
-      'const at = r.offset;',
-      'const n = r.readVarInt(path);',
-      "if (n < 0) throw new BinaryError('BAD_LENGTH', `negative length ${n}`, at, path);",
-      '// A copy made straight from the bytes (readBytes would make a view first).',
-      'r.ensure(n, path);',
-      'const data = r.bytes.slice(r.pos, r.pos + n);',
-      'r.pos += n;',
-      'return data;',
-    ],
-  });
-  statements.push({
-    kind: StructureKind.Function,
-    name: 'readStringArray',
-    parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'path', type: 'string' }],
-    returnType: 'string[]',
-    statements: [
-      'const at = r.offset;',
-      'const n = r.readVarInt(path);',
-      "if (n < 0) throw new BinaryError('BAD_LENGTH', `negative count ${n}`, at, path);",
-      "// Every string takes at least its NUL: a count beyond the bytes at hand cannot be met by them, so stop",
-      "// before reading any (a stream reader waits for more bytes, a whole file ends truncated here).",
-      "if (n > r.remaining) throw new BinaryError('TRUNCATED', `${n} strings need at least ${n} bytes, ${r.remaining} left`, at, path);",
-      'const out: string[] = [];',
-      'for (let i = 0; i < n; i++) out.push(r.readCString(`${path}[${i}]`));',
-      'return out;',
-    ],
-  });
   // decodeMessage
   const decodeCases: string[] = [];
   for (const m of schema.messages) {
     if (m.id === 0) continue;
     decodeCases.push(`case ${m.id}:`);
-    decodeCases.push(`  return { kind: ${str(m.name)}${m.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${m.name}.${f.name}`)}`).join('')} };`);
+    decodeCases.push(`  return { kind: ${str(m.name)}${m.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${m.name}.${f.name}`, imports)}`).join('')} };`);
   }
   const diff = schema.messages.find((m) => m.id === 0)!;
   statements.push({
@@ -175,24 +146,24 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     name: 'decodeMessage',
     isExported: true,
     docs: doc('Reads one message. Throws BinaryError TRUNCATED when the bytes end inside it, UNKNOWN_MESSAGE for an unknown id.'),
-    parameters: [{ name: 'r', type: 'ByteReader' }],
+    parameters: [{ name: 'r', type: imports.type(RUNTIME, 'ByteReader') }],
     returnType: 'CoreMessage',
     statements: [
       'const at = r.offset;',
       "const first = r.readVarInt('id');",
-      `if (first >= 0) return { kind: ${str(diff.name)}, ${camel(diff.fields[0]!.name)}: first${diff.fields.slice(1).map((f) => `, ${camel(f.name)}: ${readExpr(f, `${diff.name}.${f.name}`)}`).join('')} };`,
+      `if (first >= 0) return { kind: ${str(diff.name)}, ${camel(diff.fields[0]!.name)}: first${diff.fields.slice(1).map((f) => `, ${camel(f.name)}: ${readExpr(f, `${diff.name}.${f.name}`, imports)}`).join('')} };`,
       'switch (-first) {',
       ...decodeCases.map((l) => `  ${l}`),
       '  default:',
-      "    throw new BinaryError('UNKNOWN_MESSAGE', `unknown message id ${first}`, at, 'id');",
+      `    throw new ${imports.value(RUNTIME, 'BinaryError')}('UNKNOWN_MESSAGE', \`unknown message id \${first}\`, at, 'id');`,
       '}',
     ],
   });
   const encodeCases: string[] = [];
   for (const m of schema.messages) {
     encodeCases.push(`case ${str(m.name)}:`);
-    if (m.id === 0) encodeCases.push(`  w.writeVarInt(m.${camel(m.fields[0]!.name)});`, ...m.fields.slice(1).flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`));
-    else encodeCases.push(`  w.writeVarInt(${-m.id});`, ...m.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`));
+    if (m.id === 0) encodeCases.push(`  w.writeVarInt(m.${camel(m.fields[0]!.name)});`, ...m.fields.slice(1).flatMap((f) => writeStmts(f, `m.${camel(f.name)}`, imports)).map((s) => `  ${s}`));
+    else encodeCases.push(`  w.writeVarInt(${-m.id});`, ...m.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`, imports)).map((s) => `  ${s}`));
     encodeCases.push('  break;');
   }
   statements.push({
@@ -200,28 +171,28 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     name: 'encodeMessage',
     isExported: true,
     docs: doc('Writes one message.'),
-    parameters: [{ name: 'm', type: 'CoreMessage' }, { name: 'w', type: 'ByteWriter' }],
+    parameters: [{ name: 'm', type: 'CoreMessage' }, { name: 'w', type: imports.type(RUNTIME, 'ByteWriter') }],
     returnType: 'void',
     statements: ['switch (m.kind) {', ...encodeCases.map((l) => `  ${l}`), '}'],
   });
   const exDecodeCases: string[] = [];
   const exEncodeCases: string[] = [];
   for (const e of schema.extensions) {
-    exDecodeCases.push(`case ${schema.extensions.indexOf(e)}: // ${e.name}`, `  return { kind: ${str(exKind(e))}${e.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${e.name}.${f.name}`)}`).join('')} };`);
-    exEncodeCases.push(`case ${str(exKind(e))}:`, ...e.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`)).map((s) => `  ${s}`), `  return ${str(e.uuid)};`);
+    exDecodeCases.push(`case ${schema.extensions.indexOf(e)}: // ${e.name}`, `  return { kind: ${str(exKind(e))}${e.fields.map((f) => `, ${camel(f.name)}: ${readExpr(f, `${e.name}.${f.name}`, imports)}`).join('')} };`);
+    exEncodeCases.push(`case ${str(exKind(e))}:`, ...e.fields.flatMap((f) => writeStmts(f, `m.${camel(f.name)}`, imports)).map((s) => `  ${s}`), `  return ${str(e.uuid)};`);
   }
   statements.push({
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     docs: doc("Each known extension's index in EXTENSIONS by UUID: one hash lookup, where a switch on the UUID text compared it with case after case."),
-    declarations: [{ name: 'EXTENSION_INDEX', type: 'ReadonlyMap<Uuid, number>', initializer: 'new Map(EXTENSIONS.map((e, i) => [e.uuid, i]))' }],
+    declarations: [{ name: 'EXTENSION_INDEX', type: `ReadonlyMap<${imports.type(RUNTIME, 'Uuid')}, number>`, initializer: 'new Map(EXTENSIONS.map((e, i) => [e.uuid, i]))' }],
   });
   statements.push({
     kind: StructureKind.Function,
     name: 'decodeExtension',
     isExported: true,
     docs: doc('Reads the payload of a known extension; undefined for an unknown UUID. The caller checks that the whole payload was used.'),
-    parameters: [{ name: 'uuid', type: 'Uuid' }, { name: 'r', type: 'ByteReader' }],
+    parameters: [{ name: 'uuid', type: imports.type(RUNTIME, 'Uuid') }, { name: 'r', type: imports.type(RUNTIME, 'ByteReader') }],
     returnType: 'KnownExMessage | undefined',
     statements: ['switch (EXTENSION_INDEX.get(uuid)) {', ...exDecodeCases.map((l) => `  ${l}`), '  default:', '    return undefined;', '}'],
   });
@@ -230,13 +201,13 @@ export function emitTeehistorianTs(schema: TeehistorianSchema, source = 'schemas
     name: 'encodeExtension',
     isExported: true,
     docs: doc("Writes a known extension's payload and returns its UUID."),
-    parameters: [{ name: 'm', type: 'KnownExMessage' }, { name: 'w', type: 'ByteWriter' }],
-    returnType: 'Uuid',
+    parameters: [{ name: 'm', type: 'KnownExMessage' }, { name: 'w', type: imports.type(RUNTIME, 'ByteWriter') }],
+    returnType: imports.type(RUNTIME, 'Uuid'),
     statements: ['switch (m.kind) {', ...exEncodeCases.map((l) => `  ${l}`), '}'],
   });
-  statements.push(...emitScanner(schema));
-  const file = project.createSourceFile('messages.gen.ts', { statements }, { overwrite: true });
-  const constantsFile = project.createSourceFile('constants.gen.ts', { statements: [GENERATED_HEADER(source), { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '@twcodec/runtime', namedImports: ['Uuid'] }, ...constants] }, { overwrite: true });
+  statements.push(...emitScanner(schema, imports));
+  const file = project.createSourceFile('messages.gen.ts', { statements: [GENERATED_HEADER(source), ...imports.declarations(), ...statements] }, { overwrite: true });
+  const constantsFile = project.createSourceFile('constants.gen.ts', { statements: [GENERATED_HEADER(source), ...constantImports.declarations(), ...constants] }, { overwrite: true });
   return [
     { path: 'messages.gen.ts', text: generatedText(file) },
     { path: 'constants.gen.ts', text: generatedText(constantsFile) },
@@ -254,7 +225,7 @@ function intSlots(m: ThMessageDef): string[] {
  * decodeMessage (canonical varints, bounds) and gives up (-1) on anything decodeMessage would refuse, so a
  * caller re-decodes just that message the slow way for the exact error.
  */
-function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)[] {
+function emitScanner(schema: TeehistorianSchema, imports: Imports): (string | StatementStructures)[] {
   let slot = 0;
   const readInt = (target: string, fail = '-1'): string[] => [
     `if (p >= end) return ${fail};`,
@@ -266,7 +237,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
     '    v = b & 0x40 ? ~((b & 0x3f) | (c << 6)) : (b & 0x3f) | (c << 6);',
     '    p += 2;',
     '  } else {',
-    '    p = unpackVarInt(bytes, p, end, longInt, 0);',
+    `    p = ${imports.value(RUNTIME, 'unpackVarInt')}(bytes, p, end, longInt, 0);`,
     `    if (p < 0) return ${fail};`,
     '    v = longInt[0]!;',
     '  }',
@@ -282,13 +253,13 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
         return readInt(`ints[${++slot}]`);
       case 'int_array':
         return Array.from({ length: f.count! }, () => readInt(`ints[${++slot}]`)).flat();
-      case 'str':
+      case 'string':
         return ['n = bytes.indexOf(0, p);', 'if (n < 0 || n >= end) return -1;', 'p = n + 1;'];
       case 'uuid':
         return ['if (end - p < 16) return -1;', 'p += 16;'];
       case 'raw':
         return [...readInt('n'), 'if (n < 0 || n > end - p) return -1;', 'p += n;'];
-      case 'str_array':
+      case 'string_array':
         return [
           ...readInt('n'),
           'if (n < 0 || n > end - p) return -1;',
@@ -298,7 +269,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
           '  p = nul + 1;',
           '}',
         ];
-      case 'rest':
+      case 'raw_rest':
         return ['p = end;'];
     }
   };
@@ -412,7 +383,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
       docs: doc(
         "The core message at `r.pos` when all its fields are ints, read straight from the bytes and built in one step with its tick (from `ticks`) and offset; `r.pos` moves past it. Undefined, with `r.pos` and `ticks` untouched, for the other messages and for any message decodeMessage would refuse (truncated, non-canonical varint, unknown id): decode those with decodeMessage. The object iterator's fast path.",
       ),
-      parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'ticks', type: 'TickAdvance' }],
+      parameters: [{ name: 'r', type: imports.type(RUNTIME, 'ByteReader') }, { name: 'ticks', type: 'TickAdvance' }],
       returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
       statements: frontStatements,
     },
@@ -420,7 +391,7 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
       kind: StructureKind.Function,
       name: 'decodeAnyIntMessage',
       docs: doc('decodeIntMessage for every int-only message and any varint width.'),
-      parameters: [{ name: 'r', type: 'ByteReader' }, { name: 'ticks', type: 'TickAdvance' }],
+      parameters: [{ name: 'r', type: imports.type(RUNTIME, 'ByteReader') }, { name: 'ticks', type: 'TickAdvance' }],
       returnType: '(CoreMessage & { tick: number; offset: number }) | undefined',
       statements: [
         'const bytes = r.bytes;',
@@ -476,11 +447,11 @@ function emitScanner(schema: TeehistorianSchema): (string | StatementStructures)
 
 const FIELD_TEXT: Record<string, string> = {
   int: 'int',
-  str: 'string (NUL-terminated)',
+  string: 'string (NUL-terminated)',
   raw: 'int length, then bytes',
-  rest: 'bytes (rest of the payload)',
+  raw_rest: 'bytes (rest of the payload)',
   uuid: 'UUID (16 bytes)',
-  str_array: 'int count, then strings',
+  string_array: 'int count, then strings',
 };
 
 export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): string {

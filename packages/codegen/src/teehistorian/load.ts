@@ -33,15 +33,15 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
         schema.constants.push(c);
       });
       (f.data.messages as ThMessageDef[]).forEach((m, i) => {
-        if (m.fields.some((x) => x.type === 'rest')) problems.push({ file: f.file, ...at(['messages', i]), message: 'rest fields are only for extension payloads' });
+        if (m.fields.some((x) => x.type === 'raw_rest')) problems.push({ file: f.file, ...at(['messages', i]), message: 'raw_rest fields are only for extension payloads' });
         reserved(m.fields, ['messages', i]);
         messageSites.push({ f, path: ['messages', i], what: m.name, m });
         schema.messages.push(m);
       });
     } else if ('extensions' in f.data) {
       (f.data.extensions as Omit<ThExtensionDef, 'uuid'>[]).forEach((e, i) => {
-        const rest = e.fields.findIndex((x) => x.type === 'rest');
-        if (rest >= 0 && rest !== e.fields.length - 1) problems.push({ file: f.file, ...at(['extensions', i, 'fields', rest]), message: 'a rest field must be the last one' });
+        const rest = e.fields.findIndex((x) => x.type === 'raw_rest');
+        if (rest >= 0 && rest !== e.fields.length - 1) problems.push({ file: f.file, ...at(['extensions', i, 'fields', rest]), message: 'a raw_rest field must be the last one' });
         reserved(e.fields, ['extensions', i]);
         const ext = { ...e, uuidName: e.uuid_name, uuid: uuidFromName(e.uuid_name) };
         extensionSites.push({ f, path: ['extensions', i], what: e.name, e: ext });

@@ -1,6 +1,6 @@
 // The teehistorian schema model after loading and checking.
 
-export type ThFieldType = 'int' | 'str' | 'raw' | 'rest' | 'uuid' | 'int_array' | 'str_array';
+export type ThFieldType = 'int' | 'string' | 'raw' | 'raw_rest' | 'uuid' | 'int_array' | 'string_array';
 
 export interface ThFieldDef {
   name: string;

@@ -1,7 +1,7 @@
 // Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
 // the tile meanings of the map schemas.
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, listInitializer, str, generatedText } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
 import { inRanges, rangeText, TEMPLATE_PLACEHOLDERS, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load.js';
 import { pascal } from '../shared/names.js';
 
@@ -17,18 +17,12 @@ function constObject(name: string, description: string, members: TileMeaningDef[
 const typeOfValues = (name: string): StatementStructures => ({ kind: StructureKind.TypeAlias, isExported: true, name, type: `(typeof ${name})[keyof typeof ${name}]` });
 
 /** A layer's tile ids: the `TileId` members it gives a meaning, picked by name (one line, no second copy of the docs). */
-function layerConst(layer: TileIdRuleDef, members: TileMeaningDef[]): StatementStructures[] {
+function layerConst(layer: TileIdRuleDef, members: TileMeaningDef[], imports: Imports): StatementStructures[] {
   const name = `${pascal(layer.name)}TileId`;
   const picked = members.map((m) => str(pascal(m.name))).join(', ');
-  return [exportedConst(name, undefined, `The named tile ids of the ${layer.name} layer. ${layer.description}`, `pickTileIds(${picked})`), typeOfValues(name)];
+  return [exportedConst(name, undefined, `The named tile ids of the ${layer.name} layer. ${layer.description}`, `${imports.value('../pick-keys.js', 'pickKeys')}(TileId, ${picked})`), typeOfValues(name)];
 }
 
-const PICK_TILE_IDS = `/** The members of \`TileId\` with these names. */
-function pickTileIds<K extends keyof typeof TileId>(...names: K[]): { readonly [P in K]: (typeof TileId)[P] } {
-  const picked: Partial<Record<K, number>> = {};
-  for (const name of names) picked[name] = TileId[name];
-  return picked as { readonly [P in K]: (typeof TileId)[P] };
-}`;
 
 function predicate(name: string, rule: TileIdRuleDef, what: string): StatementStructures {
   const test = rule.ranges.map(([lo, hi]) => (lo === hi ? `id === ${lo}` : `(id >= ${lo} && id <= ${hi})`));
@@ -75,15 +69,14 @@ function colourStatements(meanings: TileMeaningsDef): StatementStructures[] {
 /** The generated tile id file, relative to the map package's src/generated/. */
 export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
   const project = createProject();
+  const imports = new Imports();
   const statements: (string | StatementStructures)[] = [
-    GENERATED_HEADER(meanings.file),
     { kind: StructureKind.TypeAlias, isExported: true, name: 'Rgb', type: 'readonly [r: number, g: number, b: number]', docs: doc('A colour: red, green, blue 0-255.') },
     exportedConst('ENTITY_OFFSET', undefined, 'Entities are stored in game, front and switch layers as tile id `ENTITY_OFFSET + entity`.', `${meanings.entityOffset}`),
     ...constObject('TileId', 'Every named tile id (DDNet\'s TILE_*); some ids mean different things in different layers.', meanings.tiles),
     ...constObject('EntityId', 'Entity numbers (DDNet\'s ENTITY_*); the tile id is `ENTITY_OFFSET` more.', meanings.entities),
-    PICK_TILE_IDS,
   ];
-  for (const layer of meanings.layers) statements.push(...layerConst(layer, meanings.tiles.filter((t) => t.layers.includes(layer.name))));
+  for (const layer of meanings.layers) statements.push(...layerConst(layer, meanings.tiles.filter((t) => t.layers.includes(layer.name)), imports));
   for (const set of meanings.sets) statements.push(predicate(setPredicate(set), set, `the ${set.name} set`));
   for (const layer of meanings.layers) statements.push(predicate(layerPredicate(layer), layer, `DDNet's ${layer.name} layer`));
   statements.push(
@@ -96,7 +89,7 @@ export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
     exportedConst('INVALID_TILE_ID_BEHAVIOUR', undefined, 'What DDNet does with a tile id its layer does not accept.', str(meanings.whatDdnetDoes)),
     ...colourStatements(meanings),
   );
-  const file = project.createSourceFile('tile-meanings.gen.ts', { statements }, { overwrite: true });
+  const file = project.createSourceFile('tile-meanings.gen.ts', { statements: [GENERATED_HEADER(meanings.file), ...imports.declarations(), ...statements] }, { overwrite: true });
   return { path: 'tile-meanings.gen.ts', text: generatedText(file) };
 }
 

@@ -20,8 +20,10 @@ function schemaCopy(): { dir: string; file: string; text: string } {
 
 /** Generates into `dir/<run>` (a fresh directory per run: imported modules are cached by path). */
 async function generated(dir: string, run: string) {
-  const out = join(dir, run);
+  const out = join(dir, run, 'generated');
   generate({ root: dir, mapOut: out, docsOut: join(out, 'docs') });
+  // The map package's hand-written module the generated tables import.
+  cpSync(join(repoRoot, 'packages', 'map', 'src', 'pick-keys.ts'), join(dir, run, 'pick-keys.ts'));
   const path = join(out, 'tile-meanings.gen.ts');
   return { ts: readFileSync(path, 'utf8'), docs: readFileSync(join(out, 'docs', 'map-tiles.md'), 'utf8'), mod: await import(pathToFileURL(path).href) };
 }
