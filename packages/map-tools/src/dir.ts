@@ -1,5 +1,5 @@
 import { Datafile } from '@twcodec/datafile';
-import { CodecError, concatBytes, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, tilemapKind, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, concatBytes, ImageFormat, ImageVersion, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, TILE_TILE_BYTES, tilemapKind, TilemapLayerVersion, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { plural } from './diff.js';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';
@@ -234,7 +234,7 @@ function declaredTileBytes(bytes: Uint8Array): number {
     for (const { index, plain } of tileData(layer)) {
       const { width, height } = layer.item;
       // A skip-compressed layer expands to width x height tiles, unless readMap refuses it (TILEMAP_TOO_LARGE).
-      const expanded = Number.isInteger(width * height) && width > 0 && height > 0 && width * height <= MAX_SKIP_EXPANDED_TILES ? width * height * 4 : 0;
+      const expanded = Number.isInteger(width * height) && width > 0 && height > 0 && width * height <= MAX_SKIP_EXPANDED_TILES ? width * height * TILE_TILE_BYTES : 0;
       sum += plain ? (map.datafile!.data[index]?.size ?? 0) : expanded;
     }
   }
@@ -516,7 +516,7 @@ export function packMap(files: MapFiles): Uint8Array {
     let ch = channels;
     let sz = size;
     const item = o.item as { version?: number; format?: number; width?: unknown; height?: unknown; kind?: unknown } | undefined;
-    if (path[0] === 'images' && path.length === 2 && item) ch = item.version !== undefined && item.version >= 2 && item.format === 0 ? 3 : 4;
+    if (path[0] === 'images' && path.length === 2 && item) ch = item.version !== undefined && item.version >= ImageVersion.Teeworlds07 && item.format === ImageFormat.Rgb ? 3 : 4;
     if (item && item.kind === 'tilemap' && path[0] === 'groups') {
       const { width, height } = item;
       const valid = Number.isInteger(width) && Number.isInteger(height) && (width as number) > 0 && (height as number) > 0;
@@ -585,7 +585,7 @@ function tileData(layer: TilemapLayer): { index: number; property: string; plain
     const index = item[field];
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) return [];
     // Skip compression (version 4) is for the `data` of tiles and game layers only (see readMap).
-    return [{ index, property, plain: !(field === 'data' && info.field === 'data' && layer.item.version >= 4) }];
+    return [{ index, property, plain: !(field === 'data' && info.field === 'data' && layer.item.version >= TilemapLayerVersion.SkipCompressed) }];
   });
 }
 

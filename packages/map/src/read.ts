@@ -6,6 +6,7 @@ import {
   decodeCString,
   decodeUtf8,
   ITEMTYPE_EX,
+  OFFSET_UUID_TYPE,
 } from '@twcodec/datafile';
 import { MapError } from './errors.js';
 import {
@@ -23,6 +24,7 @@ import {
   decodeSoundSourceDeprecatedArray,
   decodeVersionItem,
   ENVELOPE_POINT_BEZIER_07_INTS,
+  ENVELOPE_POINT_BEZIER_INTS,
   ENVELOPE_POINT_INTS,
   type LayerItem,
   MAP_ITEM_TYPES,
@@ -32,10 +34,12 @@ import {
   SOUND_SOURCE_DEPRECATED_INTS,
   SOUND_SOURCE_INTS,
   TILE_TILE_BYTES,
+  TilemapLayerVersion,
   TILEMAP_KINDS,
   type TilemapLayerItem,
   tilemapKind,
   Tiles,
+  EnvelopeVersion,
 } from './generated/index.gen.js';
 import {
   type CollectedItemName,
@@ -98,7 +102,7 @@ const BY_UUID = new Map(MAP_ITEM_TYPES.filter((t) => t.uuid !== undefined).map((
 /** The schema's item type of a datafile item (by type id, or by UUID for DDNet's extension types). */
 export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   if (item.uuid !== undefined) return BY_UUID.get(item.uuid);
-  return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
+  return item.type < OFFSET_UUID_TYPE ? BY_TYPE_ID.get(item.type) : undefined;
 }
 
 /**
@@ -116,7 +120,7 @@ export function envelopePointsFromInts(
   const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
   if (!bezierInts) return { points, bezierUsed: false };
   const tangents = decodeEnvelopePointBezierArray(bezierInts);
-  if (tangents.length !== points.length || bezierInts.length % 16 !== 0) return { points, bezierUsed: false };
+  if (tangents.length !== points.length || bezierInts.length % ENVELOPE_POINT_BEZIER_INTS !== 0) return { points, bezierUsed: false };
   tangents.forEach((t, i) => (points[i]!.bezier = t));
   return { points, bezierUsed: true };
 }
@@ -354,8 +358,8 @@ class MapReader {
 
   private readEnvelopes(map: TwMap, envelopeItems: DatafileItem[], pointItems: DatafileItem[], bezierItems: DatafileItem[]): void {
     const envelopes = envelopeItems.map((raw, i) => this.decode(decodeEnvelopeItem, raw, `envelopes[${i}]`));
-    // DDNet reads 22-int points when any envelope has version 3 or more (render_map.cpp).
-    const layout = envelopes.some((e) => e.version >= 3) ? 'teeworlds07' : 'ddnet';
+    // DDNet reads 22-int points when any envelope has the bezier points version or more (render_map.cpp).
+    const layout = envelopes.some((e) => e.version >= EnvelopeVersion.BezierPoints) ? 'teeworlds07' : 'ddnet';
     map.envelopePointLayout = layout;
     const ints = pointItems[0]?.data ?? new Int32Array();
     const size = layout === 'teeworlds07' ? ENVELOPE_POINT_BEZIER_07_INTS : ENVELOPE_POINT_INTS;
@@ -492,8 +496,8 @@ class MapReader {
       }
       return bytes;
     };
-    // Skip compression (version 4) is for the tiles behind `data` of tiles and game layers only.
-    const skip = item.version >= 4;
+    // Skip compression is for the tiles behind `data` of tiles and game layers only.
+    const skip = item.version >= TilemapLayerVersion.SkipCompressed;
     if (skip && kindInfo.field !== 'data') {
       this.problem('TILESKIP_PHYSICS', path, `${kind} layers cannot use skip compression (version ${item.version})`);
     }

@@ -3,6 +3,7 @@
 // the element's path. Version ranges and item references come from the schemas (generated registry).
 import {
   ImageFormat,
+  ImageVersion,
   type ItemRefField,
   MAP_ITEM_TYPE,
   MAP_ITEM_TYPES,
@@ -92,13 +93,13 @@ export function validateMap(map: TwMap): MapIssue[] {
     checkItem(MAP_ITEM_TYPE.image, image.item, path);
     if (image.name === undefined) warning('IMAGE_NAME_MISSING', `${path}.name`, 'the image has no readable name; DDNet names it "(error)" and cannot load it if it is external');
     if (image.item.external) return;
-    if (image.item.version >= 2 && image.item.format !== ImageFormat.Rgba) {
+    if (image.item.version >= ImageVersion.Teeworlds07 && image.item.format !== ImageFormat.Rgba) {
       // DDNet 18.3 and later load embedded images as RGBA only (src/game/client/components/mapimages.cpp,
       // "invalid map image type"; DDNet commit 8a64feabc3 removed RGB images from the format).
       warning('IMAGE_FORMAT', `${path}.format`, `pixel format ${image.item.format} is not RGBA; DDNet (since 18.3) does not load the image`);
     }
     if (image.pixels) {
-      const bpp = image.item.version >= 2 && image.item.format === ImageFormat.Rgb ? 3 : 4;
+      const bpp = image.item.version >= ImageVersion.Teeworlds07 && image.item.format === ImageFormat.Rgb ? 3 : 4;
       const want = image.item.width * image.item.height * bpp;
       if (image.pixels.length < want) warning('IMAGE_DATA_SIZE', `${path}.data`, `${image.pixels.length} bytes of pixels, ${image.item.width}x${image.item.height}x${bpp} needs ${want}; DDNet does not load the image`);
     } else warning('IMAGE_DATA_MISSING', `${path}.data`, 'an embedded image has no pixel data; DDNet does not load the image');

@@ -47,6 +47,7 @@ import {
   TILE_TILE_BYTES,
   TILEMAP_KINDS,
   tilemapKind,
+  TilemapLayerVersion,
 } from './generated/index.gen.js';
 import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
 import { decodeCStringList, envelopePointsFromInts, isCollectedItemType, mapItemTypeOf } from './read.js';
@@ -545,7 +546,7 @@ class MapWriter {
       case 'tilemap': {
         const item = { ...layer.item };
         const kind = TILEMAP_KINDS.find((k) => k.kind === tilemapKind(item.tilemapFlags))!;
-        const skip = item.version >= 4 && kind.field === 'data';
+        const skip = item.version >= TilemapLayerVersion.SkipCompressed && kind.field === 'data';
         const tiles = layer.tiles.bytes;
         // A physics layer's Teeworlds tiles read as none (DDNet never reads them; readMap warns
         // PHYSICS_COMPAT_DATA): the reference stays as it was, -1 for a map built afresh; an empty data item

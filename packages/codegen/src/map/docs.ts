@@ -1,6 +1,6 @@
 // Emits the map format reference (Markdown) from the same schema model as the code.
 import { GENERATED_DOCS_HEADER } from '../shared/emit.js';
-import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
+import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
   i32: 'i32',
@@ -59,6 +59,11 @@ function versionsLine(v: VersionRange | undefined): string[] {
   return [`Versions DDNet reads: ${range}; outside them DDNet ${v.outside === 'refused' ? 'refuses the map' : 'ignores the item'}.${v.description ? ` ${v.description}` : ''}`, ''];
 }
 
+function knownVersionsList(known: KnownVersion[] | undefined): string[] {
+  if (!known) return [];
+  return ['Named versions:', '', ...known.map((v) => `- ${v.value} \`${v.name}\`: ${v.description}`), ''];
+}
+
 function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
   if (!kinds) return [];
   const tileOf = (name: string) => fields.find((f) => f.name === name)?.data?.split(':')[1] ?? '?';
@@ -81,7 +86,7 @@ function itemSection(item: ItemDef): string[] {
   if (tags.length) out[out.length - 1] += ` (${tags.join(', ')})`;
   out.push('', item.description, '');
   for (const note of item.notes) out.push(`> ${note}`, '');
-  out.push(...versionsLine(item.versions));
+  out.push(...versionsLine(item.versions), ...knownVersionsList(item.knownVersions));
   if (item.array) {
     out.push(`The item's ints are an array of records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
     return out;
@@ -92,7 +97,7 @@ function itemSection(item: ItemDef): string[] {
     for (const c of item.variants.cases) {
       out.push(`#### ${item.name}: ${c.name} (\`${item.variants.on}\` = ${c.value})`, '', c.description, '');
       for (const note of c.notes) out.push(`> ${note}`, '');
-      out.push(...versionsLine(c.versions));
+      out.push(...versionsLine(c.versions), ...knownVersionsList(c.knownVersions));
       out.push(...TABLE_HEAD, ...fieldRows(c.fields, base.end).rows, '');
       out.push(...kindsTable(c.kinds, [...flatFields(item.fields), ...flatFields(c.fields)]));
     }

@@ -9,6 +9,7 @@ import {
   VariableDeclarationKind,
 } from 'ts-morph';
 import { registryStatements } from './registry.js';
+import { knownVersionStatements } from './versions.js';
 import { itemInterface, recordInterface, tileClass, tileInterface, variantInterface } from './names.js';
 import { createProject, doc, GENERATED_HEADER, type GeneratedFile, str, generatedText } from '../shared/emit.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes } from './model.js';
@@ -750,6 +751,7 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       set.items.flatMap((item) => itemStatements(item)),
     ),
   );
+  files.push(addFile(project, 'versions.gen.ts', `${source}/items/*.yaml`, [], knownVersionStatements(set)));
   const registry = registryStatements(set);
   files.push(addFile(project, 'registry.gen.ts', `${source}/**/*.yaml`, registry.imports, registry.statements));
   // The map's error class lives in generated code so that generated code imports only the runtime and
@@ -778,6 +780,7 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
       "export * from './registry.gen.js';",
       "export * from './tiles.gen.js';",
       "export * from './types.gen.js';",
+      "export * from './versions.gen.js';",
     ]),
   );
   return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: generatedText(f) }));

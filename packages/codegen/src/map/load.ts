@@ -2,7 +2,7 @@
 // checking the cross-references (type ids, UUIDs, record and enum names) as file:line:col problems.
 import { uuidFromName } from '@twcodec/runtime';
 import { findDuplicates, isReserved, type ParsedFile, parseFamily, positionOf, type Raw, SchemaError, type SchemaProblem, type Site } from '../shared/schema-files.js';
-import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
+import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 /**
  * Property names the generated code adds beside the schema's fields: map items keep surplus ints in
@@ -56,12 +56,14 @@ function buildModel(files: ParsedFile[]): SchemaSet {
             notes: (c.notes as string[]) ?? [],
             fields: normalizeFields(c.fields as Raw[]),
             ...(c.versions ? { versions: c.versions as VersionRange } : {}),
+            ...(c.known_versions ? { knownVersions: c.known_versions as KnownVersion[] } : {}),
             ...(c.kinds ? { kinds: c.kinds as KindsDef } : {}),
           })),
         };
       }
       if (d.array) item.array = d.array as ItemDef['array'];
       if (d.versions) item.versions = d.versions as ItemDef['versions'];
+      if (d.known_versions) item.knownVersions = d.known_versions as KnownVersion[];
       set.items.push(item);
       owner.set(item, f);
     } else if ('record' in d) {
@@ -147,10 +149,12 @@ function buildModel(files: ParsedFile[]): SchemaSet {
           if (base.some((x) => x.name === field.name)) problem(f, ['variants', 'cases', i, 'fields'], `field '${field.name}' is also a field every ${item.name} starts with`);
         }
         if (c.versions && !all.some((x) => x.type === 'version')) problem(f, ['variants', 'cases', i, 'versions'], 'versions needs a field of type version');
+        checkKnownVersions(f, ['variants', 'cases', i], c.knownVersions, c.versions, all);
         if (c.kinds) checkKinds(f, ['variants', 'cases', i, 'kinds'], c.kinds, all);
       });
     }
     if (item.versions && !flatFields(item.fields).some((x) => x.type === 'version')) problem(f, ['versions'], 'versions needs a field of type version');
+    checkKnownVersions(f, [], item.knownVersions, item.versions, flatFields(item.fields));
     for (const field of [...flatFields(item.fields), ...(item.variants?.cases.flatMap((c) => flatFields(c.fields)) ?? [])]) {
       if (isReserved(RESERVED_MAP_FIELDS, field.name)) problem(f, ['fields'], `field name '${field.name}' is reserved by the generated code (${RESERVED_MAP_FIELDS.join(', ')})`);
     }
@@ -162,6 +166,16 @@ function buildModel(files: ParsedFile[]): SchemaSet {
   for (const tile of set.tiles) {
     tile.fields.forEach((field, i) => {
       if (field.flags && !enums.has(field.flags)) problem(owner.get(tile) ?? files[0]!, ['fields', i, 'flags'], `unknown flag set '${field.flags}'`);
+    });
+  }
+  function checkKnownVersions(f: ParsedFile, path: (string | number)[], known: KnownVersion[] | undefined, range: VersionRange | undefined, fields: FieldDef[]) {
+    if (!known) return;
+    if (!fields.some((x) => x.type === 'version')) problem(f, [...path, 'known_versions'], 'known_versions needs a field of type version');
+    known.forEach((v, i) => {
+      const at = [...path, 'known_versions', i];
+      if (known.findIndex((o) => o.name === v.name) !== i) problem(f, [...at, 'name'], `version name '${v.name}' is listed twice`);
+      if (known.findIndex((o) => o.value === v.value) !== i) problem(f, [...at, 'value'], `version ${v.value} is listed twice`);
+      if (range && (v.value < range.min || v.value > range.max)) problem(f, [...at, 'value'], `version ${v.value} is outside the versions DDNet reads (${range.min} to ${range.max})`);
     });
   }
   function checkKinds(f: ParsedFile, path: (string | number)[], kinds: KindsDef, fields: FieldDef[]) {

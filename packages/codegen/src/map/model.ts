@@ -40,6 +40,13 @@ export interface VersionRange {
   description?: string;
 }
 
+/** A named value of an item's version field, for code that depends on it (`known_versions` in YAML). */
+export interface KnownVersion {
+  name: string;
+  value: number;
+  description: string;
+}
+
 /** Kinds of a variant told apart by the one flag set in `on`; each kind's tiles are behind its `tiles` field. */
 export interface KindsDef {
   on: string;
@@ -54,6 +61,7 @@ export interface VariantDef {
   notes: string[];
   fields: FieldEntry[];
   versions?: VersionRange;
+  knownVersions?: KnownVersion[];
   kinds?: KindsDef;
 }
 
@@ -72,6 +80,7 @@ export interface ItemDef {
   variants?: { on: string; cases: VariantDef[] };
   array?: { records: string[]; description: string };
   versions?: VersionRange;
+  knownVersions?: KnownVersion[];
 }
 
 export interface RecordDef {

@@ -1,0 +1,162 @@
+// The version gates of map items (`known_versions` in schemas/map) reach the hand-written readers, writers,
+// validators and tools: a YAML-only edit in a scratch copy of the schemas changes what the map package and the
+// map tools do, and the loader points at a bad entry with file:line:col.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Datafile } from '@twcodec/datafile';
+import * as RealMap from '@twcodec/map';
+import * as RealTools from '@twcodec/map-tools';
+import { fixturesDir, readBytes, repoRoot } from '../../../../test/corpus.js';
+import { generate } from '../generate.js';
+import { SchemaError } from '../shared/schema-files.js';
+import { loadMapSchemas } from './load.js';
+
+type MapModule = typeof RealMap;
+type ToolsModule = typeof RealTools;
+
+function edit(path: string, from: string, to: string): void {
+  const text = readFileSync(path, 'utf8');
+  expect(text).toContain(from);
+  writeFileSync(path, text.replace(from, to));
+}
+
+/** A scratch copy of schemas/, the map package's and the map tools' sources, generated from the edited YAML. */
+async function scratch(editSchemas: (schemas: string) => void): Promise<{ map: MapModule; tools: ToolsModule; docs: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'twcodec-versions-'));
+  cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+  editSchemas(join(dir, 'schemas'));
+  const src = join(dir, 'map');
+  cpSync(join(repoRoot, 'packages', 'map', 'src'), src, { recursive: true, filter: (p) => !p.endsWith('.test.ts') });
+  generate({ root: dir, mapOut: join(src, 'generated'), docsOut: join(dir, 'docs'), teehistorianOut: join(dir, 'th'), snapshotOut: join(dir, 'snap') });
+  const tools = join(dir, 'tools');
+  cpSync(join(repoRoot, 'packages', 'map-tools', 'src'), tools, { recursive: true, filter: (p) => !p.endsWith('.test.ts') });
+  for (const name of readdirSync(tools)) {
+    if (!name.endsWith('.ts')) continue;
+    const path = join(tools, name);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll("from '@twcodec/map'", `from '${join(src, 'index.ts')}'`));
+  }
+  return {
+    map: (await import(pathToFileURL(join(src, 'index.ts')).href)) as MapModule,
+    tools: (await import(pathToFileURL(join(tools, 'index.ts')).href)) as ToolsModule,
+    docs: readFileSync(join(dir, 'docs', 'map.md'), 'utf8'),
+  };
+}
+
+/** Teeworlds 0.7's ctf1 (skip-compressed tiles, version-4 tilemaps) made a DDNet map by the real tools. */
+const DDNET_CTF1 = RealTools.convert07ToDdnetFile(readBytes(join(fixturesDir, 'maps', 'ctf1.map')));
+
+/** ctf1 with its first envelope at `envelopeVersion`, read by `M`. */
+function withEnvelopeVersion(M: MapModule, envelopeVersion: number) {
+  const df = Datafile.read(DDNET_CTF1);
+  const envelope = df.items.find((i) => i.type === RealMap.MAP_ITEM_TYPE.envelope.typeId)!;
+  envelope.data[0] = envelopeVersion;
+  return M.readMap(df.write(), { strict: false });
+}
+
+/** ctf1 with its first tiles layer at version 4, as `M` reads it. */
+function withTilemapVersion4(M: MapModule) {
+  const map = M.readMap(DDNET_CTF1);
+  const layer = map.groups.flatMap((g) => g.layers).find((l): l is RealMap.TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'tiles')!;
+  layer.item = { ...layer.item, version: 4 };
+  return { map, layer };
+}
+
+/** ctf1 with an embedded Teeworlds 0.7 RGB image (version 2), as `M` reads it. */
+function withRgbImage(M: MapModule) {
+  const map = M.readMap(DDNET_CTF1);
+  const image = map.images[0]!;
+  image.item = { ...image.item, external: false, version: 2, format: RealMap.ImageFormat.Rgb };
+  image.pixels = new Uint8Array(image.item.width * image.item.height * 3);
+  return map;
+}
+
+describe('known_versions (version gates from schemas/map)', () => {
+  it('a YAML edit moves the gates of images, envelopes and tilemaps in the reader, validator and tools', async () => {
+    // Each named version one later; the tilemap range grows to hold it.
+    const { map: M, tools: T, docs } = await scratch((schemas) => {
+      const items = join(schemas, 'map', 'items');
+      edit(join(items, 'image.yaml'), '{ name: teeworlds07, value: 2,', '{ name: teeworlds07, value: 3,');
+      edit(join(items, 'envelope.yaml'), '{ name: bezier_points, value: 3,', '{ name: bezier_points, value: 4,');
+      edit(join(items, 'layer.yaml'), 'versions: { min: 2, max: 4, outside: refused', 'versions: { min: 2, max: 5, outside: refused');
+      edit(join(items, 'layer.yaml'), '{ name: skip_compressed, value: 4,', '{ name: skip_compressed, value: 5,');
+      // And the detail flag of layers another bit.
+      edit(join(schemas, 'map', 'enums.yaml'), '{ name: detail, value: 1,', '{ name: detail, value: 2,');
+    });
+    expect(M.ImageVersion.Teeworlds07).toBe(3);
+    expect(docs).toContain('- 5 `skip_compressed`');
+
+    // Tilemaps: Teeworlds 0.7's version-4 layers are skip-compressed for the real reader, plain for the edited one.
+    const ctf1 = readBytes(join(fixturesDir, 'maps', 'ctf1.map'));
+    expect(RealMap.readMap(ctf1, { strict: false }).readIssues.map((i) => i.code)).not.toContain('TILE_DATA_SIZE');
+    expect(M.readMap(ctf1, { strict: false }).readIssues.map((i) => i.code)).toContain('TILE_DATA_SIZE');
+
+    // Envelopes: version 3 selects 22-int points in the real reader, no longer in the edited one.
+    expect(withEnvelopeVersion(RealMap, 3).envelopePointLayout).toBe('teeworlds07');
+    expect(withEnvelopeVersion(M, 3).envelopePointLayout).toBe('ddnet');
+    expect(withEnvelopeVersion(M, 4).envelopePointLayout).toBe('teeworlds07');
+
+    // Images and tilemaps: the 0.7 forms of the real schema are DDNet's in the edited one.
+    const codes = (issues: { code: string }[]) => issues.map((i) => i.code);
+    expect(codes(RealMap.validateMap(withRgbImage(RealMap)))).toContain('IMAGE_FORMAT');
+    expect(codes(M.validateMap(withRgbImage(M)))).not.toContain('IMAGE_FORMAT');
+    expect(RealTools.hasTeeworlds07Form(withRgbImage(RealMap))).toBe(true);
+    expect(T.hasTeeworlds07Form(withRgbImage(M))).toBe(false);
+    expect(RealTools.hasTeeworlds07Form(withTilemapVersion4(RealMap).map)).toBe(true);
+    expect(T.hasTeeworlds07Form(withTilemapVersion4(M).map)).toBe(false);
+    // fix: the real tool makes the RGB image RGBA (version 1), the edited one leaves a "DDNet" image alone.
+    const fixedVersion = (tools: ToolsModule, mod: MapModule) => {
+      const map = withRgbImage(mod);
+      tools.fixMapModel(map);
+      return map.images[0]!.item.version;
+    };
+    expect(fixedVersion(RealTools, RealMap)).toBe(1);
+    expect(fixedVersion(T, M)).toBe(2);
+
+    // The renderer hides detail layers: flag 1 hides a layer in the real tools, not in the edited ones.
+    const rendered = (tools: ToolsModule, mod: MapModule, flags: number) => {
+      const { map, layer } = withTilemapVersion4(mod);
+      layer.item = { ...layer.item, version: 3, flags };
+      return Buffer.from(tools.renderMap(map));
+    };
+    expect(rendered(RealTools, RealMap, 1).equals(rendered(RealTools, RealMap, 0))).toBe(false);
+    expect(rendered(T, M, 1).equals(rendered(T, M, 0))).toBe(true);
+    expect(rendered(T, M, 2).equals(rendered(T, M, 0))).toBe(false);
+
+    // The writer: a version-4 tiles layer is skip-compressed by the real writer, stored plain by the edited one.
+    const tilesBytes = (mod: MapModule) => {
+      const { map, layer } = withTilemapVersion4(mod);
+      // Changed tiles, so that the writer encodes them rather than keeping the data item it read.
+      const tiles = layer.tiles.bytes.slice();
+      tiles[0]! ^= 1;
+      layer.tiles = new mod.Tiles(tiles);
+      const df = Datafile.read(mod.writeMap(map));
+      return { stored: df.data[layer.item.data]!.bytes().length, plain: layer.tiles.bytes.length };
+    };
+    const real = tilesBytes(RealMap);
+    expect(real.stored).toBeLessThan(real.plain);
+    const edited = tilesBytes(M);
+    expect(edited.stored).toBe(edited.plain);
+  });
+
+  it('refuses a known version outside the range DDNet reads, or listed twice, at its line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-versions-bad-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const layer = join(dir, 'schemas', 'map', 'items', 'layer.yaml');
+    edit(layer, '{ name: skip_compressed, value: 4,', '{ name: skip_compressed, value: 7,');
+    const image = join(dir, 'schemas', 'map', 'items', 'image.yaml');
+    edit(image, '{ name: teeworlds07, value: 2,', '{ name: ddnet, value: 2,');
+    let error: unknown;
+    try {
+      loadMapSchemas(join(dir, 'schemas'), 'schemas');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SchemaError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/schemas\/map\/items\/layer\.yaml:\d+:\d+: version 7 is outside the versions DDNet reads \(2 to 4\)/);
+    expect(message).toMatch(/schemas\/map\/items\/image\.yaml:\d+:\d+: version name 'ddnet' is listed twice/);
+  });
+});
