@@ -23,6 +23,8 @@ export interface FieldDef {
   enum?: string;
   flags?: string;
   optional?: boolean;
+  /** The writer derives it from the map's layout (a range, a count, a size); not content of its own. */
+  derived?: true;
   ref?: string;
   data?: string;
 }

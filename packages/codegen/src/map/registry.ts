@@ -27,6 +27,11 @@ function dataText(fields: FieldDef[]): string {
   return `[${refs.map((f) => `{ field: ${str(camel(f.name))}, data: ${str(f.data!)}, optional: ${f.optional === true} }`).join(', ')}]`;
 }
 
+/** Fields the writer derives from the map's layout: `derived: true` ones and every data index. */
+function derivedText(fields: FieldDef[]): string {
+  return `[${fields.filter((f) => f.derived || f.type === 'data_ref').map((f) => str(camel(f.name))).join(', ')}]`;
+}
+
 /** The first field of each `since_version` group: present in every item of at least that version that is long enough. */
 function sinceText(entries: FieldEntry[]): string {
   const groups = entries.flatMap((e) => (e.kind === 'since_version' ? [e] : []));
@@ -35,7 +40,7 @@ function sinceText(entries: FieldEntry[]): string {
 
 function variantText(v: VariantDef): string {
   const fields = flatFields(v.fields);
-  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)} }`;
+  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)}, derived: ${derivedText(fields)} }`;
 }
 
 /** Each field of a tile with its byte offset. */
@@ -159,6 +164,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         `since: ${sinceText(item.fields)},`,
         `refs: ${refsText(fields)},`,
         `data: ${dataText(fields)},`,
+        `derived: ${derivedText(fields)},`,
         `variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`,
         raw ? 'decode: (d) => d.slice(),' : `decode: decode${itemInterface(item)},`,
         raw ? 'encode: (d) => d,' : `encode: encode${itemInterface(item)},`,
@@ -206,6 +212,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
       ['since', 'readonly SinceVersionField[]'],
       ['refs', 'readonly ItemRefField[]'],
       ['data', 'readonly DataRefField[]'],
+      ['derived', 'readonly string[]'],
     ]),
     readonlyInterface(
       'MapItemTypeInfo',
@@ -221,6 +228,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         ['since', 'readonly SinceVersionField[]', 'Fields that items of a version are expected to have.'],
         ['refs', 'readonly ItemRefField[]', 'Item references of the fields every item of the type has.'],
         ['data', 'readonly DataRefField[]', 'Data references of the fields every item of the type has.'],
+        ['derived', 'readonly string[]', "Fields writeMap derives from the map's layout, not content: data indices and the `derived: true` ranges, counts and sizes (of the fields every item of the type has; variants add theirs)."],
         ['variants', 'readonly MapItemVariantInfo[]'],
         ['decode', '(d: Int32Array, offset?: number) => MapItemValues[N]', "Decodes an item's ints; `offset` (the item's byte offset) is for errors."],
       ],

@@ -63,6 +63,7 @@ export interface MapItemVariantInfo {
   readonly since: readonly SinceVersionField[];
   readonly refs: readonly ItemRefField[];
   readonly data: readonly DataRefField[];
+  readonly derived: readonly string[];
 }
 
 /** What the schemas say about one map item type, with its codec. */
@@ -83,6 +84,8 @@ export interface MapItemTypeInfo<N extends MapItemName = MapItemName> {
   readonly refs: readonly ItemRefField[];
   /** Data references of the fields every item of the type has. */
   readonly data: readonly DataRefField[];
+  /** Fields writeMap derives from the map's layout, not content: data indices and the `derived: true` ranges, counts and sizes (of the fields every item of the type has; variants add theirs). */
+  readonly derived: readonly string[];
   readonly variants: readonly MapItemVariantInfo[];
   /** Decodes an item's ints; `offset` (the item's byte offset) is for errors. */
   readonly decode: (d: Int32Array, offset?: number) => MapItemValues[N];
@@ -102,6 +105,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
       variants: [],
       decode: decodeVersionItem,
       encode: encodeVersionItem,
@@ -117,6 +121,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [{ field: 'author', data: 'cstring', optional: true }, { field: 'mapVersion', data: 'cstring', optional: true }, { field: 'credits', data: 'cstring', optional: true }, { field: 'license', data: 'cstring', optional: true }, { field: 'settings', data: 'cstring_list', optional: true }],
+      derived: ['author', 'mapVersion', 'credits', 'license', 'settings'],
       variants: [],
       decode: decodeInfoItem,
       encode: encodeInfoItem,
@@ -132,6 +137,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [{ field: 'format', version: 2 }],
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'pixels', optional: true }],
+      derived: ['name', 'data'],
       variants: [],
       decode: decodeImageItem,
       encode: encodeImageItem,
@@ -147,6 +153,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [{ field: 'synchronized', version: 2 }],
       refs: [],
       data: [],
+      derived: ['startPoint', 'numPoints'],
       variants: [],
       decode: decodeEnvelopeItem,
       encode: encodeEnvelopeItem,
@@ -162,6 +169,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [{ field: 'clipping', version: 2 }, { field: 'name', version: 3 }],
       refs: [],
       data: [],
+      derived: ['startLayer', 'numLayers'],
       variants: [],
       decode: decodeGroupItem,
       encode: encodeGroupItem,
@@ -177,7 +185,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
-      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'Checked against DDNet src/engine/shared/map.cpp.' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }] }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }] }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s editor skips such layers (checked against DDNet src/game/editor/mapitems/map_io.cpp); its client plays no deprecated sounds layer.' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }] }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet src/game/client/components/mapsounds.cpp and src/game/editor/mapitems/map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }] }],
+      derived: [],
+      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'Checked against DDNet src/engine/shared/map.cpp.' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }], derived: ['data', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune'] }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }], derived: ['numQuads', 'data'] }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s editor skips such layers (checked against DDNet src/game/editor/mapitems/map_io.cpp); its client plays no deprecated sounds layer.' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }], derived: ['numSources', 'data'] }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet src/game/client/components/mapsounds.cpp and src/game/editor/mapitems/map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }], derived: ['numSources', 'data'] }],
       decode: decodeLayerItem,
       encode: encodeLayerItem,
     },
@@ -192,6 +201,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
       variants: [],
       decode: (d) => d.slice(),
       encode: (d) => d,
@@ -207,6 +217,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'opus', optional: false }],
+      derived: ['name', 'data', 'dataSize'],
       variants: [],
       decode: decodeSoundItem,
       encode: encodeSoundItem,
@@ -222,6 +233,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [{ field: 'group', ref: 'group', optional: false }],
       data: [],
+      derived: [],
       variants: [],
       decode: decodeAutomapperItem,
       encode: encodeAutomapperItem,
@@ -237,6 +249,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
       variants: [],
       decode: decodeEnvelopePointsBezierItem,
       encode: encodeEnvelopePointsBezierItem,
@@ -252,6 +265,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
       variants: [],
       decode: decodeGroupExItem,
       encode: encodeGroupExItem,
@@ -267,6 +281,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
       variants: [],
       decode: decodeTestItem,
       encode: encodeTestItem,

@@ -1,6 +1,7 @@
-// The version gates of map items (`known_versions` in schemas/map) reach the hand-written readers, writers,
-// validators and tools: a YAML-only edit in a scratch copy of the schemas changes what the map package and the
-// map tools do, and the loader points at a bad entry with file:line:col.
+// Facts of schemas/map that hand-written code depends on reach it from the YAML: the version gates of map items
+// (`known_versions`), the detail flag, and the fields the writer derives (data indices, `derived: true`) that
+// `map diff` leaves out. A YAML-only edit in a scratch copy of the schemas changes what the map package and the
+// map tools do; the loader points at a bad entry with file:line:col.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import * as RealMap from '@twcodec/map';
 import * as RealTools from '@twcodec/map-tools';
+import * as RealDiff from '../../../map-tools/src/diff.js';
 import { fixturesDir, readBytes, repoRoot } from '../../../../test/corpus.js';
 import { generate } from '../generate.js';
 import { SchemaError } from '../shared/schema-files.js';
@@ -24,7 +26,7 @@ function edit(path: string, from: string, to: string): void {
 }
 
 /** A scratch copy of schemas/, the map package's and the map tools' sources, generated from the edited YAML. */
-async function scratch(editSchemas: (schemas: string) => void): Promise<{ map: MapModule; tools: ToolsModule; docs: string }> {
+async function scratch(editSchemas: (schemas: string) => void): Promise<{ map: MapModule; tools: ToolsModule; diff: typeof RealDiff; docs: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'twcodec-versions-'));
   cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
   editSchemas(join(dir, 'schemas'));
@@ -41,6 +43,7 @@ async function scratch(editSchemas: (schemas: string) => void): Promise<{ map: M
   return {
     map: (await import(pathToFileURL(join(src, 'index.ts')).href)) as MapModule,
     tools: (await import(pathToFileURL(join(tools, 'index.ts')).href)) as ToolsModule,
+    diff: (await import(pathToFileURL(join(tools, 'diff.ts')).href)) as typeof RealDiff,
     docs: readFileSync(join(dir, 'docs', 'map.md'), 'utf8'),
   };
 }
@@ -73,7 +76,7 @@ function withRgbImage(M: MapModule) {
   return map;
 }
 
-describe('known_versions (version gates from schemas/map)', () => {
+describe('facts of schemas/map in hand-written code', () => {
   it('a YAML edit moves the gates of images, envelopes and tilemaps in the reader, validator and tools', async () => {
     // Each named version one later; the tilemap range grows to hold it.
     const { map: M, tools: T, docs } = await scratch((schemas) => {
@@ -158,5 +161,32 @@ describe('known_versions (version gates from schemas/map)', () => {
     const message = (error as Error).message;
     expect(message).toMatch(/schemas\/map\/items\/layer\.yaml:\d+:\d+: version 7 is outside the versions DDNet reads \(2 to 4\)/);
     expect(message).toMatch(/schemas\/map\/items\/image\.yaml:\d+:\d+: version name 'ddnet' is listed twice/);
+  });
+
+  it('map diff leaves out a data index and a derived count added in YAML only (no hand list of fields)', async () => {
+    const { map: M, tools: T, diff: D } = await scratch((schemas) => {
+      const items = join(schemas, 'map', 'items');
+      // A new physics layer's data index beside the others, and a count on groups.
+      edit(join(items, 'layer.yaml'), '            - { name: data_tune,', '            - { name: data_wind, type: data_ref, data: "tiles:tune", optional: true, description: Wind tiles. }\n            - { name: data_tune,');
+      const group = join(items, 'group.yaml');
+      writeFileSync(group, `${readFileSync(group, 'utf8')}  - if_room: true\n    fields:\n      - { name: num_wind_zones, type: i32, derived: true, description: Counted by the writer. }\n      - { name: wind, type: i32, description: Wind strength. }\n`);
+    });
+    expect(D.isDerivedField('layer', { kind: 'tilemap' }, 'dataWind')).toBe(true);
+    expect(RealDiff.isDerivedField('layer', { kind: 'tilemap' }, 'dataTune')).toBe(true);
+    const a = M.readMap(DDNET_CTF1);
+    const b = M.readMap(DDNET_CTF1);
+    const layer = b.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap')!;
+    (layer.item as unknown as Record<string, unknown>).dataWind = 12;
+    (b.groups[0]!.item as unknown as Record<string, unknown>).numWindZones = 3;
+    expect(T.diffMaps(a, b).changes).toEqual([]);
+    (b.groups[0]!.item as unknown as Record<string, unknown>).wind = 5;
+    expect(T.diffMaps(a, b).changes).toEqual([{ path: 'groups[0]', what: expect.stringContaining('properties'), fields: [{ field: 'wind', from: null, to: 5 }] }]);
+  });
+
+  it('refuses derived on a field that is not an i32, at its line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-derived-bad-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    edit(join(dir, 'schemas', 'map', 'items', 'group.yaml'), '{ name: start_layer, type: i32, derived: true,', '{ name: start_layer, type: bool, derived: true,');
+    expect(() => loadMapSchemas(join(dir, 'schemas'), 'schemas')).toThrow(/schemas\/map\/items\/group\.yaml:\d+:\d+: derived applies to i32 fields/);
   });
 });
