@@ -1,5 +1,5 @@
 import { Datafile, inflateSlices, type ZlibCodec } from '@twcodec/datafile';
-import { expandSkippedTiles, LayerFlags, type MapImage, MapError, readMap, TILE_BYTE_OFFSETS, TILE_TILE_BYTES, TileFlags, type TilemapLayer, TilemapLayerVersion, tileColour, type TwMap } from '@twcodec/map';
+import { expandSkippedTiles, LARGEST_TILE_BYTES, LayerFlags, type MapImage, MapError, readMap, TILE_BYTE_OFFSETS, TILE_TILE_BYTES, TileFlags, type TilemapLayer, TilemapLayerVersion, tileColour, type TwMap } from '@twcodec/map';
 import { pngToRgba, type RgbaImage } from './images.js';
 import { encodePng, type PngEncodeOptions } from './png-encode.js';
 
@@ -362,7 +362,7 @@ function datafileTiles(df: Datafile): TileSource {
         // for a size whose byte count overflows).
         if (layer.item.version >= TilemapLayerVersion.SkipCompressed) {
           const count = layer.item.width * layer.item.height;
-          const expanded = expandSkippedTiles(data.bytes(), count <= 0x7fffffff / 6 ? count : 0, `data[${index}]`);
+          const expanded = expandSkippedTiles(data.bytes(), count <= 0x7fffffff / LARGEST_TILE_BYTES ? count : 0, `data[${index}]`);
           data.unload();
           rowsOfBytes(expanded, rowBytes, maxRows, onRow);
           return;

@@ -40,6 +40,7 @@ import {
   tilemapKind,
   Tiles,
   EnvelopeVersion,
+  LARGEST_TILE_BYTES,
 } from './generated/index.gen.js';
 import {
   type CollectedItemName,
@@ -455,7 +456,7 @@ class MapReader {
     const kindInfo = TILEMAP_KINDS.find((k) => k.kind === kind)!;
     const count = item.width * item.height;
     // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
-    const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / 6;
+    const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / LARGEST_TILE_BYTES;
     if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
     const tileCount = sizeOk ? count : 0;
     const tiles = (field: keyof TilemapLayerItem, tileBytes: number, skipCompressed: boolean): Uint8Array => {

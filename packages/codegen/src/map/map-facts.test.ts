@@ -87,6 +87,11 @@ describe('facts of schemas/map in hand-written code', () => {
       edit(join(items, 'layer.yaml'), '{ name: skip_compressed, value: 4,', '{ name: skip_compressed, value: 5,');
       // And the detail flag of layers another bit.
       edit(join(schemas, 'map', 'enums.yaml'), '{ name: detail, value: 1,', '{ name: detail, value: 2,');
+      // And a tile type larger than any so far: the overflow bound of a layer's size follows it.
+      writeFileSync(
+        join(schemas, 'map', 'tiles', 'wide.yaml'),
+        'tile: wide\nbytes: 8\ndescription: A made-up tile.\nfields:\n  - { name: id, type: u8, description: Id. }\n  - { name: rest, type: u8, description: Rest. }\n  - { name: a, type: u16, description: A. }\n  - { name: b, type: u16, description: B. }\n  - { name: c, type: u16, description: C. }\n',
+      );
     });
     expect(M.ImageVersion.Teeworlds07).toBe(3);
     expect(docs).toContain('- 5 `skip_compressed`');
@@ -95,6 +100,18 @@ describe('facts of schemas/map in hand-written code', () => {
     const ctf1 = readBytes(join(fixturesDir, 'maps', 'ctf1.map'));
     expect(RealMap.readMap(ctf1, { strict: false }).readIssues.map((i) => i.code)).not.toContain('TILE_DATA_SIZE');
     expect(M.readMap(ctf1, { strict: false }).readIssues.map((i) => i.code)).toContain('TILE_DATA_SIZE');
+
+    // A layer of 17515 x 17516 tiles: within an i32 byte count for 6-byte tiles, not for 8-byte ones.
+    expect(M.LARGEST_TILE_BYTES).toBe(8);
+    const huge = (mod: MapModule) => {
+      const df = Datafile.read(DDNET_CTF1);
+      const layer = df.items.find((i) => i.type === RealMap.MAP_ITEM_TYPE.layer.typeId && i.data[1] === RealMap.LayerType.Tilemap)!;
+      layer.data[4] = 17515;
+      layer.data[5] = 17516;
+      return mod.readMap(df.write(), { strict: false }).readIssues.map((i) => i.code);
+    };
+    expect(huge(RealMap)).not.toContain('TILEMAP_SIZE');
+    expect(huge(M)).toContain('TILEMAP_SIZE');
 
     // Envelopes: version 3 selects 22-int points in the real reader, no longer in the edited one.
     expect(withEnvelopeVersion(RealMap, 3).envelopePointLayout).toBe('teeworlds07');

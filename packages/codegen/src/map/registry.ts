@@ -252,6 +252,12 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
       listInitializer('{', recordRefs.map((r) => `${r.name}: ${refsText(r.fields)},`), '}'),
     ),
     exportedConst(
+      'LARGEST_TILE_BYTES',
+      undefined,
+      'Bytes of the largest tile type (schemas/map/tiles): a layer whose width x height tiles of it overflow an i32 byte count is refused.',
+      String(Math.max(0, ...set.tiles.map((t) => t.bytes))),
+    ),
+    exportedConst(
       'TILE_BYTE_OFFSETS',
       undefined,
       'Where each field of each tile type (schemas/map/tiles) starts in the tile, in bytes, by tile type and field (camelCase).',

@@ -295,6 +295,8 @@ export const MAP_RECORD_REFS: Readonly<Record<string, readonly ItemRefField[]>> 
     sound_source: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
     sound_source_deprecated: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
   };
+/** Bytes of the largest tile type (schemas/map/tiles): a layer whose width x height tiles of it overflow an i32 byte count is refused. */
+export const LARGEST_TILE_BYTES = 6;
 /** Where each field of each tile type (schemas/map/tiles) starts in the tile, in bytes, by tile type and field (camelCase). */
 export const TILE_BYTE_OFFSETS = {
     speedup: { force: 0, maxSpeed: 1, id: 2, reserved: 3, angle: 4 },
