@@ -1,5 +1,5 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
-import { ImageVersion, readMap, TilemapLayerVersion, type TwMap, writeMap } from '@twcodec/map';
+import { IMAGE_FORMAT_BYTES, ImageFormat, ImageVersion, readMap, TilemapLayerVersion, type TwMap, writeMap } from '@twcodec/map';
 import { rgbToRgba } from './images.js';
 
 /**
@@ -12,7 +12,7 @@ export function convert07ToDdnet(map: TwMap): TwMap {
   for (const image of map.images) {
     if (image.item.version < ImageVersion.Teeworlds07) continue;
     const { width, height } = image.item;
-    if (image.pixels && image.pixels.length === width * height * 3) {
+    if (image.pixels && image.pixels.length === width * height * IMAGE_FORMAT_BYTES[ImageFormat.Rgb]!) {
       image.pixels = rgbToRgba(image.pixels, width, height);
     }
     image.item = { ...image.item, version: ImageVersion.Ddnet };

@@ -1,5 +1,5 @@
 import { Datafile } from '@twcodec/datafile';
-import { CodecError, concatBytes, ImageFormat, ImageVersion, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, TILE_TILE_BYTES, tilemapKind, TilemapLayerVersion, type TileView, type TwMap, writeMap } from '@twcodec/map';
+import { CodecError, concatBytes, type ImageItem, imagePixelBytes, MapError, MAX_SKIP_EXPANDED_TILES, readMap, TILEMAP_KINDS, type TilemapLayer, TILE_TILE_BYTES, tilemapKind, TilemapLayerVersion, type TileView, type TwMap, writeMap } from '@twcodec/map';
 import { describeValue, firstDifference, type JsonPath, jsonLocation, jsonTextLocation, pathText, readBackError } from './dir-check.js';
 import { imageToPng } from './image-files.js';
 import type { PngEncodeOptions } from './png-encode.js';
@@ -272,7 +272,7 @@ export function packMap(files: MapFiles): Uint8Array {
     let ch = channels;
     let sz = size;
     const item = o.item as { version?: number; format?: number; width?: unknown; height?: unknown; kind?: unknown } | undefined;
-    if (path[0] === 'images' && path.length === 2 && item) ch = item.version !== undefined && item.version >= ImageVersion.Teeworlds07 && item.format === ImageFormat.Rgb ? 3 : 4;
+    if (path[0] === 'images' && path.length === 2 && item) ch = imagePixelBytes(item as unknown as ImageItem);
     if (item && item.kind === 'tilemap' && path[0] === 'groups') {
       const { width, height } = item;
       const valid = Number.isInteger(width) && Number.isInteger(height) && (width as number) > 0 && (height as number) > 0;

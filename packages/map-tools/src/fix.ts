@@ -1,6 +1,7 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { rgbToRgba } from './images.js';
 import {
+  IMAGE_FORMAT_BYTES,
   ImageFormat,
   ImageVersion,
   type ItemRefField,
@@ -77,7 +78,7 @@ export function fixMapModel(map: TwMap): void {
   for (const image of map.images) {
     if (image.item.external || image.item.version < ImageVersion.Teeworlds07 || image.item.format === ImageFormat.Rgba || !image.pixels) continue;
     const { width, height } = image.item;
-    if (image.pixels.length !== width * height * 3) continue;
+    if (image.pixels.length !== width * height * IMAGE_FORMAT_BYTES[ImageFormat.Rgb]!) continue;
     image.pixels = rgbToRgba(image.pixels, width, height);
     image.item = { ...image.item, version: ImageVersion.Ddnet };
     delete image.item.format;

@@ -22,7 +22,7 @@ export type {
   TwMap,
   UnknownLayer,
 } from './model.js';
-export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
+export { deprecatedToSoundSource, imagePixelBytes, soundSourceToDeprecated } from './model.js';
 export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';

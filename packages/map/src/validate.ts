@@ -18,7 +18,7 @@ import {
   type VersionRange,
 } from './generated/index.gen.js';
 import { LAYER_LOAD_FIXES } from './load-fixes.js';
-import type { MapIssue, MapLayer, TilemapLayer, TwMap } from './model.js';
+import { imagePixelBytes, type MapIssue, type MapLayer, type TilemapLayer, type TwMap } from './model.js';
 import { validateTileIds } from './tile-validity.js';
 
 /** Everything DDNet would refuse (`error`), change (`fixed`) or ignore (`warning`) when loading this map, plus read issues. */
@@ -99,7 +99,7 @@ export function validateMap(map: TwMap): MapIssue[] {
       warning('IMAGE_FORMAT', `${path}.format`, `pixel format ${image.item.format} is not RGBA; DDNet (since 18.3) does not load the image`);
     }
     if (image.pixels) {
-      const bpp = image.item.version >= ImageVersion.Teeworlds07 && image.item.format === ImageFormat.Rgb ? 3 : 4;
+      const bpp = imagePixelBytes(image.item);
       const want = image.item.width * image.item.height * bpp;
       if (image.pixels.length < want) warning('IMAGE_DATA_SIZE', `${path}.data`, `${image.pixels.length} bytes of pixels, ${image.item.width}x${image.item.height}x${bpp} needs ${want}; DDNet does not load the image`);
     } else warning('IMAGE_DATA_MISSING', `${path}.data`, 'an embedded image has no pixel data; DDNet does not load the image');

@@ -134,9 +134,13 @@ function enumSection(e: EnumDef): string[] {
     '',
     `<a id="${e.name}"></a>${e.description}${e.kind === 'flags' ? ' Bit flags.' : ''}`,
     '',
-    '| value | name | description |',
-    '| --- | --- | --- |',
-    ...e.values.map((v) => `| ${e.kind === 'flags' ? `0x${v.value.toString(16)}` : v.value} | \`${v.name}\` | ${cell(v.description)} |`),
+    ...(e.values.some((v) => v.bytes !== undefined)
+      ? ['| value | name | bytes | description |', '| --- | --- | --- | --- |', ...e.values.map((v) => `| ${v.value} | \`${v.name}\` | ${v.bytes} | ${cell(v.description)} |`)]
+      : [
+          '| value | name | description |',
+          '| --- | --- | --- |',
+          ...e.values.map((v) => `| ${e.kind === 'flags' ? `0x${v.value.toString(16)}` : v.value} | \`${v.name}\` | ${cell(v.description)} |`),
+        ]),
     '',
   ];
 }

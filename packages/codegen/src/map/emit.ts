@@ -666,6 +666,17 @@ function enumStatements(e: EnumDef): StatementStructures[] {
       name,
       type: `(typeof ${name})[keyof typeof ${name}]`,
     },
+    ...(e.values.some((v) => v.bytes !== undefined)
+      ? [
+          {
+            kind: StructureKind.VariableStatement,
+            isExported: true,
+            declarationKind: VariableDeclarationKind.Const,
+            docs: doc(`Bytes of one element of each ${e.name} value (\`bytes\` in the schema).`),
+            declarations: [{ name: `${constName(e.name)}_BYTES`, type: 'Readonly<Record<number, number>>', initializer: `{ ${e.values.map((v) => `${v.value}: ${v.bytes}`).join(', ')} }` }],
+          } satisfies StatementStructures,
+        ]
+      : []),
   ];
 }
 

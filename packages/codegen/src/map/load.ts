@@ -127,6 +127,10 @@ function buildModel(files: ParsedFile[]): SchemaSet {
   unique('item', set.items);
   unique('record', set.records);
   unique('enum', set.enums);
+  for (const e of set.enums) {
+    const sized = e.values.filter((v) => v.bytes !== undefined).length;
+    if (sized && sized < e.values.length) problem(owner.get(e) ?? files[0]!, [], `enum '${e.name}': bytes is given for ${sized} of its ${e.values.length} values; give it for every value or none`);
+  }
   const itemSites = set.items.map((item) => ({ f: owner.get(item)!, path: [] as (string | number)[], what: item.name, item }));
   const itemOf = (s: Site) => (s as (typeof itemSites)[number]).item;
   findDuplicates(problems, itemSites.map((s) => ({ ...s, path: ['type_id'] })), (s) => itemOf(s).typeId, (id, o) => `type_id ${id} is already used by '${o.what}'`);

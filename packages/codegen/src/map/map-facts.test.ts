@@ -180,14 +180,27 @@ describe('facts of schemas/map in hand-written code', () => {
     expect(message).toMatch(/schemas\/map\/items\/image\.yaml:\d+:\d+: version name 'ddnet' is listed twice/);
   });
 
-  it('map diff leaves out a data index and a derived count added in YAML only (no hand list of fields)', async () => {
+  it('map diff leaves out a data index and a derived count added in YAML only (no hand list of fields); pixel sizes come from the enum', async () => {
     const { map: M, tools: T, diff: D } = await scratch((schemas) => {
       const items = join(schemas, 'map', 'items');
       // A new physics layer's data index beside the others, and a count on groups.
       edit(join(items, 'layer.yaml'), '            - { name: data_tune,', '            - { name: data_wind, type: data_ref, data: "tiles:tune", optional: true, description: Wind tiles. }\n            - { name: data_tune,');
       const group = join(items, 'group.yaml');
       writeFileSync(group, `${readFileSync(group, 'utf8')}  - if_room: true\n    fields:\n      - { name: num_wind_zones, type: i32, derived: true, description: Counted by the writer. }\n      - { name: wind, type: i32, description: Wind strength. }\n`);
+      // And RGB pixels of 2 bytes.
+      edit(join(schemas, 'map', 'enums.yaml'), '{ name: rgb, value: 0, bytes: 3,', '{ name: rgb, value: 0, bytes: 2,');
     });
+    // The pixel size of an image format: validateMap checks the pixels' length by it.
+    const pixelIssues = (mod: MapModule) => {
+      const map = mod.readMap(DDNET_CTF1);
+      const image = map.images[0]!;
+      image.item = { ...image.item, external: false, version: 2, format: RealMap.ImageFormat.Rgb };
+      image.pixels = new Uint8Array(image.item.width * image.item.height * 2);
+      return mod.validateMap(map).map((i) => i.code);
+    };
+    expect(M.imagePixelBytes({ version: 2, format: 0 })).toBe(2);
+    expect(pixelIssues(RealMap)).toContain('IMAGE_DATA_SIZE');
+    expect(pixelIssues(M)).not.toContain('IMAGE_DATA_SIZE');
     expect(D.isDerivedField('layer', { kind: 'tilemap' }, 'dataWind')).toBe(true);
     expect(RealDiff.isDerivedField('layer', { kind: 'tilemap' }, 'dataTune')).toBe(true);
     const a = M.readMap(DDNET_CTF1);

@@ -119,7 +119,8 @@ export interface EnumDef {
   name: string;
   kind: 'enum' | 'flags';
   description: string;
-  values: { name: string; value: number; description: string }[];
+  /** `bytes`: the size of one element of the kind (a pixel of an image format), for every value or none. */
+  values: { name: string; value: number; description: string; bytes?: number }[];
 }
 
 export interface SchemaSet {
