@@ -21,6 +21,9 @@ import { LAYER_LOAD_FIXES } from './load-fixes.js';
 import { imagePixelBytes, type MapIssue, type MapLayer, type TilemapLayer, type TwMap } from './model.js';
 import { validateTileIds } from './tile-validity.js';
 
+/** The least size DDNet loads a tilemap layer of (`min:` in schemas/map). */
+const TILEMAP_MIN = MAP_ITEM_TYPE.layer.variants.find((v) => v.name === 'tilemap')!.min;
+
 /** Everything DDNet would refuse (`error`), change (`fixed`) or ignore (`warning`) when loading this map, plus read issues. */
 export function validateMap(map: TwMap): MapIssue[] {
   const issues: MapIssue[] = [...map.readIssues];
@@ -152,7 +155,9 @@ export function validateMap(map: TwMap): MapIssue[] {
     if (((item.tilemapFlags & TILEMAP_KIND_FLAGS) & ((item.tilemapFlags & TILEMAP_KIND_FLAGS) - 1)) !== 0) {
       error('TILEMAP_FLAGS', `${path}.tilemapFlags`, `flags ${item.tilemapFlags} set more than one physics layer kind`);
     }
-    if (item.width < 2 || item.height < 2) error('TILEMAP_SIZE', path, `size ${item.width}x${item.height}: DDNet needs at least 2x2`);
+    if (item.width < TILEMAP_MIN.width! || item.height < TILEMAP_MIN.height!) {
+      error('TILEMAP_SIZE', path, `size ${item.width}x${item.height}: DDNet needs at least ${TILEMAP_MIN.width}x${TILEMAP_MIN.height}`);
+    }
     const dataIndex = item[kind.field] as number | undefined;
     if (dataIndex !== undefined && dataIndex >= 0) {
       const other = tileDataUsers.get(dataIndex);

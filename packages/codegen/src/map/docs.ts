@@ -44,7 +44,7 @@ function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end:
     const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if the item is long enough' : '';
     for (const field of fields) {
       const n = fieldInts(field);
-      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)} |`);
+      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)}${field.min !== undefined ? ` At least ${field.min}.` : ''} |`);
       at += n;
     }
   }

@@ -220,6 +220,7 @@ function buildModel(files: ParsedFile[]): SchemaSet {
     });
   }
   function checkField(f: ParsedFile, path: (string | number)[], field: FieldDef) {
+    if (field.min !== undefined && field.type !== 'i32') problem(f, [...path, 'min'], `min applies to i32 fields, not ${field.type}`);
     if (field.derived && field.type !== 'i32') problem(f, [...path, 'derived'], `derived applies to i32 fields (a range, a count or a size), not ${field.type}`);
     if (field.enum && enums.get(field.enum)?.kind !== 'enum') problem(f, [...path, 'enum'], `unknown enum '${field.enum}'`);
     if (field.flags && enums.get(field.flags)?.kind !== 'flags') problem(f, [...path, 'flags'], `unknown flag set '${field.flags}'`);

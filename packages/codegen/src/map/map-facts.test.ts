@@ -180,16 +180,27 @@ describe('facts of schemas/map in hand-written code', () => {
     expect(message).toMatch(/schemas\/map\/items\/image\.yaml:\d+:\d+: version name 'ddnet' is listed twice/);
   });
 
-  it('map diff leaves out a data index and a derived count added in YAML only (no hand list of fields); pixel sizes come from the enum', async () => {
+  it('map diff leaves out a data index and a derived count added in YAML only (no hand list of fields); pixel sizes and the least tilemap size come from the YAML', async () => {
     const { map: M, tools: T, diff: D } = await scratch((schemas) => {
       const items = join(schemas, 'map', 'items');
       // A new physics layer's data index beside the others, and a count on groups.
       edit(join(items, 'layer.yaml'), '            - { name: data_tune,', '            - { name: data_wind, type: data_ref, data: "tiles:tune", optional: true, description: Wind tiles. }\n            - { name: data_tune,');
       const group = join(items, 'group.yaml');
       writeFileSync(group, `${readFileSync(group, 'utf8')}  - if_room: true\n    fields:\n      - { name: num_wind_zones, type: i32, derived: true, description: Counted by the writer. }\n      - { name: wind, type: i32, description: Wind strength. }\n`);
-      // And RGB pixels of 2 bytes.
+      // And RGB pixels of 2 bytes, and tilemaps at least 3 tiles wide.
       edit(join(schemas, 'map', 'enums.yaml'), '{ name: rgb, value: 0, bytes: 3,', '{ name: rgb, value: 0, bytes: 2,');
+      edit(join(items, 'layer.yaml'), '{ name: width, type: i32, min: 2,', '{ name: width, type: i32, min: 3,');
     });
+    // The least tilemap size: validateMap reports a layer 2 tiles wide by the edited minimum only.
+    const narrow = (mod: MapModule) => {
+      const map = mod.readMap(DDNET_CTF1);
+      const layer = map.groups.flatMap((g) => g.layers).find((l): l is RealMap.TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'tiles')!;
+      layer.item = { ...layer.item, width: 2, height: 2 };
+      layer.tiles = new mod.Tiles(new Uint8Array(2 * 2 * 4));
+      return mod.validateMap(map).filter((i) => i.code === 'TILEMAP_SIZE').map((i) => i.message);
+    };
+    expect(narrow(RealMap)).toEqual([]);
+    expect(narrow(M)).toEqual(['size 2x2: DDNet needs at least 3x2']);
     // The pixel size of an image format: validateMap checks the pixels' length by it.
     const pixelIssues = (mod: MapModule) => {
       const map = mod.readMap(DDNET_CTF1);

@@ -25,6 +25,8 @@ export interface FieldDef {
   optional?: boolean;
   /** The writer derives it from the map's layout (a range, a count, a size); not content of its own. */
   derived?: true;
+  /** The least value DDNet accepts (i32 fields). */
+  min?: number;
   ref?: string;
   data?: string;
 }

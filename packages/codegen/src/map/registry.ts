@@ -32,6 +32,11 @@ function derivedText(fields: FieldDef[]): string {
   return `[${fields.filter((f) => f.derived || f.type === 'data_ref').map((f) => str(camel(f.name))).join(', ')}]`;
 }
 
+/** The least values DDNet accepts (`min:`), by property name. */
+function minText(fields: FieldDef[]): string {
+  return `{ ${fields.filter((f) => f.min !== undefined).map((f) => `${camel(f.name)}: ${f.min}`).join(', ')} }`;
+}
+
 /** The first field of each `since_version` group: present in every item of at least that version that is long enough. */
 function sinceText(entries: FieldEntry[]): string {
   const groups = entries.flatMap((e) => (e.kind === 'since_version' ? [e] : []));
@@ -40,7 +45,7 @@ function sinceText(entries: FieldEntry[]): string {
 
 function variantText(v: VariantDef): string {
   const fields = flatFields(v.fields);
-  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)}, derived: ${derivedText(fields)} }`;
+  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)}, derived: ${derivedText(fields)}, min: ${minText(fields)} }`;
 }
 
 /** Each field of a tile with its byte offset. */
@@ -165,6 +170,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         `refs: ${refsText(fields)},`,
         `data: ${dataText(fields)},`,
         `derived: ${derivedText(fields)},`,
+        `min: ${minText(fields)},`,
         `variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`,
         raw ? 'decode: (d) => d.slice(),' : `decode: decode${itemInterface(item)},`,
         raw ? 'encode: (d) => d,' : `encode: encode${itemInterface(item)},`,
@@ -213,6 +219,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
       ['refs', 'readonly ItemRefField[]'],
       ['data', 'readonly DataRefField[]'],
       ['derived', 'readonly string[]'],
+      ['min', 'Readonly<Record<string, number>>'],
     ]),
     readonlyInterface(
       'MapItemTypeInfo',
@@ -229,6 +236,7 @@ export function registryStatements(set: SchemaSet): { imports: string[]; stateme
         ['refs', 'readonly ItemRefField[]', 'Item references of the fields every item of the type has.'],
         ['data', 'readonly DataRefField[]', 'Data references of the fields every item of the type has.'],
         ['derived', 'readonly string[]', "Fields writeMap derives from the map's layout, not content: data indices and the `derived: true` ranges, counts and sizes (of the fields every item of the type has; variants add theirs)."],
+        ['min', 'Readonly<Record<string, number>>', 'The least values DDNet accepts (`min:` in the schema), by property name.'],
         ['variants', 'readonly MapItemVariantInfo[]'],
         ['decode', '(d: Int32Array, offset?: number) => MapItemValues[N]', "Decodes an item's ints; `offset` (the item's byte offset) is for errors."],
       ],

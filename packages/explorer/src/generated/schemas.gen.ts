@@ -322,14 +322,14 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
                 "key": "width",
                 "type": "i32",
                 "ints": 1,
-                "description": "Width in tiles (DDNet refuses less than 2)."
+                "description": "Width in tiles; DDNet refuses a layer below the minimum."
               },
               {
                 "name": "height",
                 "key": "height",
                 "type": "i32",
                 "ints": 1,
-                "description": "Height in tiles (DDNet refuses less than 2)."
+                "description": "Height in tiles; DDNet refuses a layer below the minimum."
               },
               {
                 "name": "tilemap_flags",

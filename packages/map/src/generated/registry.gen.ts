@@ -64,6 +64,7 @@ export interface MapItemVariantInfo {
   readonly refs: readonly ItemRefField[];
   readonly data: readonly DataRefField[];
   readonly derived: readonly string[];
+  readonly min: Readonly<Record<string, number>>;
 }
 
 /** What the schemas say about one map item type, with its codec. */
@@ -86,6 +87,8 @@ export interface MapItemTypeInfo<N extends MapItemName = MapItemName> {
   readonly data: readonly DataRefField[];
   /** Fields writeMap derives from the map's layout, not content: data indices and the `derived: true` ranges, counts and sizes (of the fields every item of the type has; variants add theirs). */
   readonly derived: readonly string[];
+  /** The least values DDNet accepts (`min:` in the schema), by property name. */
+  readonly min: Readonly<Record<string, number>>;
   readonly variants: readonly MapItemVariantInfo[];
   /** Decodes an item's ints; `offset` (the item's byte offset) is for errors. */
   readonly decode: (d: Int32Array, offset?: number) => MapItemValues[N];
@@ -106,6 +109,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: [],
+      min: {  },
       variants: [],
       decode: decodeVersionItem,
       encode: encodeVersionItem,
@@ -122,6 +126,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [{ field: 'author', data: 'cstring', optional: true }, { field: 'mapVersion', data: 'cstring', optional: true }, { field: 'credits', data: 'cstring', optional: true }, { field: 'license', data: 'cstring', optional: true }, { field: 'settings', data: 'cstring_list', optional: true }],
       derived: ['author', 'mapVersion', 'credits', 'license', 'settings'],
+      min: {  },
       variants: [],
       decode: decodeInfoItem,
       encode: encodeInfoItem,
@@ -138,6 +143,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'pixels', optional: true }],
       derived: ['name', 'data'],
+      min: {  },
       variants: [],
       decode: decodeImageItem,
       encode: encodeImageItem,
@@ -154,6 +160,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: ['startPoint', 'numPoints'],
+      min: {  },
       variants: [],
       decode: decodeEnvelopeItem,
       encode: encodeEnvelopeItem,
@@ -170,6 +177,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: ['startLayer', 'numLayers'],
+      min: {  },
       variants: [],
       decode: decodeGroupItem,
       encode: encodeGroupItem,
@@ -186,7 +194,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: [],
-      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'Checked against DDNet src/engine/shared/map.cpp.' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }], derived: ['data', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune'] }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }], derived: ['numQuads', 'data'] }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s editor skips such layers (checked against DDNet src/game/editor/mapitems/map_io.cpp); its client plays no deprecated sounds layer.' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }], derived: ['numSources', 'data'] }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet src/game/client/components/mapsounds.cpp and src/game/editor/mapitems/map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }], derived: ['numSources', 'data'] }],
+      min: {  },
+      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'Checked against DDNet src/engine/shared/map.cpp.' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }], derived: ['data', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune'], min: { width: 2, height: 2 } }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }], derived: ['numQuads', 'data'], min: {  } }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s editor skips such layers (checked against DDNet src/game/editor/mapitems/map_io.cpp); its client plays no deprecated sounds layer.' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }], derived: ['numSources', 'data'], min: {  } }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet src/game/client/components/mapsounds.cpp and src/game/editor/mapitems/map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }], derived: ['numSources', 'data'], min: {  } }],
       decode: decodeLayerItem,
       encode: encodeLayerItem,
     },
@@ -202,6 +211,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: [],
+      min: {  },
       variants: [],
       decode: (d) => d.slice(),
       encode: (d) => d,
@@ -218,6 +228,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'opus', optional: false }],
       derived: ['name', 'data', 'dataSize'],
+      min: {  },
       variants: [],
       decode: decodeSoundItem,
       encode: encodeSoundItem,
@@ -234,6 +245,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [{ field: 'group', ref: 'group', optional: false }],
       data: [],
       derived: [],
+      min: {  },
       variants: [],
       decode: decodeAutomapperItem,
       encode: encodeAutomapperItem,
@@ -250,6 +262,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: [],
+      min: {  },
       variants: [],
       decode: decodeEnvelopePointsBezierItem,
       encode: encodeEnvelopePointsBezierItem,
@@ -266,6 +279,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: [],
+      min: {  },
       variants: [],
       decode: decodeGroupExItem,
       encode: encodeGroupExItem,
@@ -282,6 +296,7 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       refs: [],
       data: [],
       derived: [],
+      min: {  },
       variants: [],
       decode: decodeTestItem,
       encode: encodeTestItem,
