@@ -34,7 +34,7 @@ const CHUNK_GROUPS = [
   // read never load it (and a resave that compresses nothing new neither): hence pako among this package's
   // dependencies.
   { name: 'datafile', test: /[\\/]packages[\\/]datafile[\\/]dist[\\/]/ },
-  { name: 'map-write', test: dist('map', 'write') },
+  { name: 'map-write', test: dist('map', 'write(-items)?') },
   { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
   { name: 'map-read', test: dist('map', '.*') },
   // The PNG writer and fflate (which builds its tables when imported): map extract, unpack and render only.

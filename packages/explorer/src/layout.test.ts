@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Datafile } from '@twcodec/datafile';
 import { DemoWriter } from '@twcodec/demo';
-import { ENTITY_OFFSET, EntityId, readMap, tileColour, TileId } from '@twcodec/map';
+import { decodeEnvelopeItem, ENTITY_OFFSET, EntityId, LayerType, MAP_ITEM_TYPE, readMap, tileColour, TileId, TilemapLayerVersion } from '@twcodec/map';
 import { Ddnet06Weapon, encodeDdnet06Message } from '@twcodec/netmsg';
 import { Snapshot } from '@twcodec/snapshot';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
@@ -36,6 +37,38 @@ describe('map layout', () => {
       expect(leafAt(sorted, layer.start + 9)?.label).toBe('layer_version');
     });
   }
+});
+
+describe('item fields as the codec reads them', () => {
+  const itemNodes = (bytes: Uint8Array) => mapLayout(bytes, mapItemSchemas()).children!.find((c) => c.label === 'items')!.children!;
+  const labels = (node: LayoutNode) => node.children!.slice(2).map((c) => c.label);
+
+  it('shows the fields the generated decoder reads: a 5-int envelope has no name, an int after it (kept as extra)', () => {
+    // The explorer's own walk of the schema took the fifth int for the first of the name's 8 ints.
+    const envelope = itemNodes(read('maps/dm7-legacy-size.map')).find((c) => c.label.startsWith('envelope #'))!;
+    expect(labels(envelope)).toEqual(['version', 'channels', 'start_point', 'num_points', 'int[4]']);
+    expect(decodeEnvelopeItem(Int32Array.of(1, 4, 0, 2, -1)).extra).toEqual([-1]);
+  });
+
+  it('follows the version gates: a version-2 tilemap has no name, its DDNet indices follow data', () => {
+    const df = Datafile.read(read('maps/ctf1.map'));
+    const layer = df.items.find((i) => i.type === MAP_ITEM_TYPE.layer.typeId && i.data[1] === LayerType.Tilemap)!;
+    const before = labels(itemNodes(df.write()).find((c) => c.label === `layer #${layer.id}`)!);
+    expect(before).toContain('name');
+    layer.data[3] = TilemapLayerVersion.Unnamed;
+    const after = labels(itemNodes(df.write()).find((c) => c.label === `layer #${layer.id}`)!);
+    expect(after).not.toContain('name');
+    expect(after.slice(after.indexOf('data'), after.indexOf('data') + 2)).toEqual(['data', 'data_tele']);
+  });
+
+  it('shows an item the decoder refuses (too short) as ints, with the reason', () => {
+    const df = Datafile.read(read('maps/ctf1.map'));
+    const group = df.items.find((i) => i.type === MAP_ITEM_TYPE.group.typeId)!;
+    group.data = group.data.slice(0, 3);
+    const node = itemNodes(df.write()).find((c) => c.label === `group #${group.id}`)!;
+    expect(labels(node)).toEqual(['int[0]', 'int[1]', 'int[2]']);
+    expect(node.children![2]!.description).toMatch(/does not read: .*group/);
+  });
 });
 
 describe('named items', () => {

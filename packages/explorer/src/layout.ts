@@ -1,31 +1,28 @@
 // What every byte of a file is: a tree of nodes with byte ranges, built beside the codecs (which check the file)
 // so that the page can show a file even where it is unusual. Map item fields come from the YAML schemas.
 import { Datafile } from '@twcodec/datafile';
+import { MAP_ITEM_TYPE, type MapItemName, type MapItemTypeInfo } from '@twcodec/map';
 import { decodeI32String, uuidFromName } from '@twcodec/runtime';
 import { isCapture } from '@twcodec/net';
 import { TEEHISTORIAN_UUID } from '@twcodec/teehistorian';
 
+/** A field of a map item (generated from schemas/map): `key` is its property in the decoded item. */
 export interface SchemaField {
   name: string;
+  key: string;
   type: string;
   ints: number;
   description: string;
 }
-export interface SchemaGroup {
-  group: 'since' | 'if_room';
-  sinceVersion?: number;
-  description?: string;
-  fields: SchemaEntry[];
-}
-export type SchemaEntry = SchemaField | SchemaGroup;
+/** A map item type's fields in order, those of every variant after them (generated from schemas/map). */
 export interface ItemSchema {
-  name: string;
+  name: MapItemName;
   typeId?: number;
   uuidName?: string;
   description: string;
   source: string;
-  fields: SchemaEntry[];
-  variants?: { on: string; cases: { name: string; value: number; description: string; fields: SchemaEntry[] }[] };
+  fields: SchemaField[];
+  variants?: { on: string; cases: { name: string; value: number; description: string; fields: SchemaField[] }[] };
 }
 
 /** A byte range of the file and what it is. `end` is exclusive. */
@@ -213,36 +210,37 @@ export function mapLayout(bytes: Uint8Array, schemas: readonly ItemSchema[]): La
   return root;
 }
 
+/**
+ * The fields of an item's ints: which of the schema's fields the item has is what the map package's generated
+ * decoder reads (version-gated and if-room fields included), laid out in schema order. An item the decoder
+ * refuses (too short for its fields) shows as ints, with the decoder's reason.
+ */
 function itemFields(view: DataView, start: number, ints: number, schema: ItemSchema | undefined): LayoutNode[] {
   const out: LayoutNode[] = [];
-  let at = 0;
-  const values = new Map<string, number>();
-  const put = (f: SchemaField) => {
-    const n = Math.min(f.ints, ints - at);
-    if (n <= 0) return false;
-    const o = start + at * 4;
-    const raw = Array.from({ length: n }, (_, k) => view.getInt32(o + k * 4, true));
-    values.set(f.name, raw[0]!);
-    out.push({ label: f.name, start: o, end: o + n * 4, type: f.ints > 1 ? `${f.type} (${f.ints} ints)` : f.type, value: fieldValue(f, raw), description: f.description });
-    at += n;
-    return true;
-  };
-  const walk = (entries: readonly SchemaEntry[]) => {
-    for (const e of entries) {
-      if ('group' in e) {
-        if (e.group === 'since' && (values.get('version') ?? 0) < (e.sinceVersion ?? 0)) continue;
-        walk(e.fields);
-      } else if (!put(e)) return;
-    }
-  };
+  const raw = Int32Array.from({ length: ints }, (_, k) => view.getInt32(start + k * 4, true));
+  let decoded: Record<string, unknown> | undefined;
+  let refused: string | undefined;
   if (schema) {
-    walk(schema.fields);
-    const variant = schema.variants?.cases.find((c) => c.value === values.get(schema.variants!.on));
-    if (variant) walk(variant.fields);
+    try {
+      decoded = (MAP_ITEM_TYPE[schema.name] as MapItemTypeInfo).decode(raw) as unknown as Record<string, unknown>;
+    } catch (e) {
+      refused = e instanceof Error ? e.message : String(e);
+    }
+  }
+  let at = 0;
+  if (decoded && schema && !ArrayBuffer.isView(decoded)) {
+    const variant = schema.variants?.cases.find((c) => c.name === decoded!.kind);
+    for (const f of [...schema.fields, ...(variant?.fields ?? [])]) {
+      if (decoded[f.key] === undefined) continue;
+      const o = start + at * 4;
+      out.push({ label: f.name, start: o, end: o + f.ints * 4, type: f.ints > 1 ? `${f.type} (${f.ints} ints)` : f.type, value: fieldValue(f, [...raw.subarray(at, at + f.ints)]), description: f.description });
+      at += f.ints;
+    }
   }
   for (; at < ints; at++) {
     const o = start + at * 4;
-    out.push({ label: `int[${at}]`, start: o, end: o + 4, type: 'i32', value: String(view.getInt32(o, true)), description: 'An int the schema does not describe (kept unchanged).' });
+    const description = refused ? `An int of an item the codec does not read: ${refused}.` : 'An int the schema does not describe (kept unchanged).';
+    out.push({ label: `int[${at}]`, start: o, end: o + 4, type: 'i32', value: String(raw[at]), description });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
-import { MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
+import { ImageFormat, ImageVersion, MapError, readMap, type TwMap, writeMap } from '@twcodec/map';
 import { decodePng, readPngHeader } from './png.js';
 
 // DDNet to Teeworlds 0.7, with the facts of DDNet 16.4's src/tools/map_convert_07.cpp (and its PNG loader,
@@ -111,7 +111,7 @@ export function convertDdnetTo07(map: TwMap, options: ConvertTo07Options = {}): 
     image.item = { ...image.item, width: rgba.width, height: rgba.height, external: false, data: -1 };
     // A 0.7 image item's format: map_convert_07 leaves stack memory there (it copies the item's size from a
     // 6-int struct); RGBA is what the data is.
-    if (image.item.version >= 2 && image.item.format !== undefined) image.item.format = 1;
+    if (image.item.version >= ImageVersion.Teeworlds07 && image.item.format !== undefined) image.item.format = ImageFormat.Rgba;
     image.pixels = rgba.pixels;
     embedded.push(name);
     notes.push({ severity: 'info', code: 'image_embedded', path, message: `embedded image "${name}" (${rgba.width}x${rgba.height})` });

@@ -1,5 +1,5 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
-import { readMap, type TwMap, writeMap } from '@twcodec/map';
+import { IMAGE_FORMAT_BYTES, ImageFormat, ImageVersion, readMap, TilemapLayerVersion, type TwMap, writeMap } from '@twcodec/map';
 import { rgbToRgba } from './images.js';
 
 /**
@@ -10,16 +10,16 @@ import { rgbToRgba } from './images.js';
  */
 export function convert07ToDdnet(map: TwMap): TwMap {
   for (const image of map.images) {
-    if (image.item.version < 2) continue;
+    if (image.item.version < ImageVersion.Teeworlds07) continue;
     const { width, height } = image.item;
-    if (image.pixels && image.pixels.length === width * height * 3) {
+    if (image.pixels && image.pixels.length === width * height * IMAGE_FORMAT_BYTES[ImageFormat.Rgb]!) {
       image.pixels = rgbToRgba(image.pixels, width, height);
     }
-    image.item = { ...image.item, version: 1 };
+    image.item = { ...image.item, version: ImageVersion.Ddnet };
     delete image.item.format;
   }
   for (const group of map.groups) {
-    for (const layer of group.layers) if (layer.kind === 'tilemap' && layer.item.version >= 4) layer.item = { ...layer.item, version: 3 };
+    for (const layer of group.layers) if (layer.kind === 'tilemap' && layer.item.version >= TilemapLayerVersion.SkipCompressed) layer.item = { ...layer.item, version: TilemapLayerVersion.Named };
   }
   return map;
 }
@@ -29,7 +29,10 @@ export function convert07ToDdnet(map: TwMap): TwMap {
  * RGB/RGBA formats) or skip-compressed (version 4) tile layers. (0.7's envelope points DDNet reads as they are.)
  */
 export function hasTeeworlds07Form(map: TwMap): boolean {
-  return map.images.some((i) => i.item.version >= 2) || map.groups.some((g) => g.layers.some((l) => l.kind === 'tilemap' && l.item.version >= 4));
+  return (
+    map.images.some((i) => i.item.version >= ImageVersion.Teeworlds07) ||
+    map.groups.some((g) => g.layers.some((l) => l.kind === 'tilemap' && l.item.version >= TilemapLayerVersion.SkipCompressed))
+  );
 }
 
 /** convert07ToDdnet on a map file: returns a DDNet map file. */

@@ -29,7 +29,35 @@ describe('map diff (issue 26)', () => {
     const c = readMap(fixture('ctf1.map'));
     const d = readMap(fixture('ctf1.map'));
     d.envelopes[0]!.item = { ...d.envelopes[0]!.item, name: 'env' };
-    expect(diffMaps(c, d).changes).toEqual([{ path: 'envelopes[0]', what: expect.stringContaining('envelope "env"') }]);
+    expect(diffMaps(c, d).changes).toEqual([{ path: 'envelopes[0]', what: expect.stringContaining('envelope "env"'), fields: [{ field: 'name', from: '', to: 'env' }] }]);
+  });
+
+  it('says which fields changed (issue 39), in text and in the result', () => {
+    const a = readMap(fixture('ctf1.map'));
+    const b = readMap(fixture('ctf1.map'));
+    const image = b.images[0]!;
+    image.name = 'moon';
+    image.item = { ...image.item, width: image.item.width * 2 };
+    const layer = tilemaps(b).find((l) => l.tilemapKind === 'tiles')!;
+    layer.item = { ...layer.item, color: { ...layer.item.color, a: 128 }, colorEnvOffset: 250 };
+    const point = b.envelopes[0]!.points[1]!;
+    point.time += 100;
+    const diff = diffMaps(a, b);
+    const byPath = Object.fromEntries(diff.changes.map((c) => [c.path, c.fields]));
+    expect(byPath['images[0]']).toEqual([
+      { field: 'width', from: a.images[0]!.item.width, to: image.item.width },
+      { field: 'name', from: a.images[0]!.name, to: 'moon' },
+    ]);
+    expect(byPath['envelopes[0]']).toEqual([{ field: 'points[1]', from: a.envelopes[0]!.points[1], to: point }]);
+    const text = formatMapDiff(diff);
+    expect(text).toContain(`changed image "moon" (external): width ${a.images[0]!.item.width} -> ${image.item.width}, name "${a.images[0]!.name}" -> "moon"\n`);
+    expect(text).toMatch(/layer "[^"]*" properties: color \{"r":\d+,"g":\d+,"b":\d+,"a":255\} -> \{"r":\d+,"g":\d+,"b":\d+,"a":128\}, colorEnvOffset 0 -> 250\n/);
+    // Data indices and counts the writer derives are no differences, also when nothing else changed.
+    const c = readMap(fixture('ctf1.map'));
+    const g = c.groups.findIndex((x) => x.layers.length > 0);
+    c.groups[g]!.item = { ...c.groups[g]!.item, startLayer: 99, numLayers: 0 };
+    c.envelopes[0]!.item = { ...c.envelopes[0]!.item, startPoint: 7 };
+    expect(diffMaps(a, c).changes).toEqual([]);
   });
 
   it('names game tiles beside their ids, and says "1 tile"', () => {

@@ -1,6 +1,21 @@
 import { Datafile } from '@twcodec/datafile';
 import { bytesEqual } from '@twcodec/runtime';
-import { type MapLayer, mapItemTypeOf, readMap, type ReadMapOptions, TILEMAP_KINDS, tileIdName, type TileView, type TwMap } from '@twcodec/map';
+import {
+  MAP_ITEM_TYPE,
+  type MapEnvelope,
+  type MapImage,
+  type MapItemName,
+  type MapItemTypeInfo,
+  type MapLayer,
+  type MapSound,
+  mapItemTypeOf,
+  readMap,
+  type ReadMapOptions,
+  TILEMAP_KINDS,
+  tileIdName,
+  type TileView,
+  type TwMap,
+} from '@twcodec/map';
 
 export interface TileChange {
   group: number;
@@ -26,6 +41,15 @@ export interface MapDifference {
   /** Where, with the model's names: `images[2]`, `groups[1].layers[0]`, `info`, `items.automapper[0]`, ... */
   path: string;
   what: string;
+  /** For a changed element: the fields that differ (item fields camelCase, as in the model). */
+  fields?: FieldChange[];
+}
+
+/** A field of a changed element: its value before and after (byte data and record lists by their size). */
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
 }
 
 export interface MapDiff {
@@ -46,21 +70,88 @@ function hash(a: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) h = Math.imul(h ^ (a[i]! & 0xffffffff), 16777619);
   return h >>> 0;
 }
-// Index fields writeMap recomputes; they are not differences of the map's content. `name` is one only where it
-// is a data index (images, sounds: the name itself is compared beside); groups', layers' and envelopes' names
-// are strings in the item and are compared.
-const DERIVED = new Set(['data', 'startLayer', 'numLayers', 'startPoint', 'numPoints', 'numQuads', 'numSources', 'dataSize', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune']);
-/** Whether an item field is one writeMap derives (an index or a count), not content. */
-export const isDerivedField = (key: string, value: unknown) => DERIVED.has(key) || (key === 'name' && typeof value === 'number');
-const content = (item: unknown) => Object.fromEntries(Object.entries(item as object).filter(([k, v]) => !isDerivedField(k, v)));
+/** The model's collections whose elements hold an item in `item`, and the item type they hold. */
+const ELEMENT_ITEM_TYPES: Readonly<Record<string, MapItemName>> = { info: 'info', images: 'image', sounds: 'sound', envelopes: 'envelope', groups: 'group' };
 
-function compareList<T>(out: MapDifference[], path: string, a: T[], b: T[], label: (x: T) => string, eq: (x: T, y: T) => boolean, detail?: (p: string, x: T, y: T) => void) {
+/** The item type of an element's `item` at a model path (`['images', 2, 'item']`; a group's layers are layers). */
+export function itemTypeAtPath(path: readonly (string | number)[]): MapItemName | undefined {
+  if (path[0] === 'groups' && path[2] === 'layers') return 'layer';
+  return ELEMENT_ITEM_TYPES[path[0] as string];
+}
+
+/**
+ * Whether a field of an item of `type` is one writeMap derives from the map's layout (a data index, a range of
+ * items, a count: the registry's `derived`, variants' included), not content.
+ */
+export function isDerivedField(type: MapItemName, item: object, key: string): boolean {
+  const info = MAP_ITEM_TYPE[type] as MapItemTypeInfo;
+  if (info.derived.includes(key)) return true;
+  const kind = (item as { kind?: unknown }).kind;
+  return info.variants.some((v) => v.name === kind && v.derived.includes(key));
+}
+const content = (type: MapItemName, item: object) => Object.fromEntries(Object.entries(item).filter(([k]) => !isDerivedField(type, item, k)));
+
+/** A value as a diff shows it: byte data and lists of records by their size; none as null. */
+function shown(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value instanceof Uint8Array) return plural(value.length, 'byte');
+  if (value instanceof Int32Array) return plural(value.length, 'int');
+  if (value && typeof value === 'object' && 'bytes' in value && value.bytes instanceof Uint8Array) return `${plural(value.bytes.length, 'byte')} of tiles`;
+  if (isRecordList(value)) return entries(value.length);
+  return value;
+}
+const isRecordList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some((x) => x !== null && typeof x === 'object');
+const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+/** Records of a list shown one by one when at most this many of them changed. */
+const LISTED_RECORDS = 8;
+
+/** The fields of two versions of an element that differ, with their values as the diff shows them. */
+function fieldChanges(a: Record<string, unknown>, b: Record<string, unknown>): FieldChange[] {
+  const out: FieldChange[] = [];
+  for (const field of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const [x, y] = [a[field], b[field]];
+    if (same(x, y)) continue;
+    if (isRecordList(x) && isRecordList(y) && x.length === y.length) {
+      // Records of a list (envelope points): the ones that changed, or how many.
+      const changed = x.flatMap((r, i) => (same(r, y[i]) ? [] : [i]));
+      if (changed.length <= LISTED_RECORDS) out.push(...changed.map((i) => ({ field: `${field}[${i}]`, from: x[i], to: y[i] })));
+      else out.push({ field, from: entries(x.length), to: `${entries(y.length)}, ${changed.length} changed` });
+      continue;
+    }
+    const [from, to] = [shown(x), shown(y)];
+    // Data of the same size: say that it changed rather than "10 bytes -> 10 bytes".
+    out.push({ field, from, to: same(from, to) ? `${to}, changed` : to });
+  }
+  return out;
+}
+
+/**
+ * Differences of two lists by position. A changed element is reported by `detail`, or as changed with the
+ * fields of `fieldsOf` (the element itself by default) that differ.
+ */
+function compareList<T>(
+  out: MapDifference[],
+  path: string,
+  a: T[],
+  b: T[],
+  label: (x: T) => string,
+  eq: (x: T, y: T) => boolean,
+  detail?: (p: string, x: T, y: T) => void,
+  fieldsOf: (x: T) => Record<string, unknown> = (x) => x as Record<string, unknown>,
+) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const p = `${path}[${i}]`;
     if (i >= a.length) out.push({ path: p, what: `added ${label(b[i]!)}` });
     else if (i >= b.length) out.push({ path: p, what: `removed ${label(a[i]!)}` });
-    else if (!eq(a[i]!, b[i]!)) (detail ?? ((pp) => out.push({ path: pp, what: `changed ${label(b[i]!)}` })))(p, a[i]!, b[i]!);
+    else if (!eq(a[i]!, b[i]!)) (detail ?? ((pp) => out.push({ path: pp, what: `changed ${label(b[i]!)}`, ...changedFields(fieldsOf(a[i]!), fieldsOf(b[i]!)) })))(p, a[i]!, b[i]!);
   }
+}
+
+/** `fields` of a MapDifference, when some can be named. */
+function changedFields(a: Record<string, unknown>, b: Record<string, unknown>): { fields?: FieldChange[] } {
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b) || ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) return {};
+  const fields = fieldChanges(a, b);
+  return fields.length ? { fields } : {};
 }
 
 const layerLabel = (l: MapLayer) => `${l.kind === 'tilemap' ? `${l.tilemapKind} ` : ''}${l.kind} layer "${(l.item as { name?: string }).name ?? ''}"`;
@@ -72,16 +163,28 @@ const TILE_PROPERTIES = ['tiles', ...new Set(TILEMAP_KINDS.flatMap((k) => (k.pro
 export function diffMaps(a: TwMap, b: TwMap): MapDiff {
   const changes: MapDifference[] = [];
   const tiles: TileChange[] = [];
-  if (!same(a.version, b.version)) changes.push({ path: 'version', what: 'changed version item' });
-  if (!same(a.info && { ...a.info, item: content(a.info.item) }, b.info && { ...b.info, item: content(b.info.item) })) changes.push({ path: 'info', what: 'changed map info' });
-  compareList(changes, 'images', a.images, b.images, (i) => `image "${i.name}"${i.item.external ? ' (external)' : ` ${i.item.width}x${i.item.height}`}`, (x, y) => x.name === y.name && same(content(x.item), content(y.item)) && same(x.pixels, y.pixels));
-  compareList(changes, 'sounds', a.sounds, b.sounds, (s) => `sound "${s.name}"`, (x, y) => x.name === y.name && same(x.data, y.data));
-  compareList(changes, 'envelopes', a.envelopes, b.envelopes, (e) => `envelope${e.item.name ? ` "${e.item.name}"` : ''} (${plural(e.points.length, 'point')})`, (x, y) => same(content(x.item), content(y.item)) && same(x.points, y.points));
+  if (!same(a.version, b.version)) changes.push({ path: 'version', what: 'changed version item', ...changedFields({ ...a.version }, { ...b.version }) });
+  // An element as compared: its item's content fields beside the element's own (the item's data indices give
+  // way to what they hold: names, pixels, strings).
+  const element = <E extends { item: object }>(type: MapItemName, e: E) => {
+    const { item, ...rest } = e;
+    return { ...content(type, item), ...rest } as Record<string, unknown>;
+  };
+  const info = (m: TwMap) => m.info && element('info', m.info);
+  if (!same(info(a), info(b))) changes.push({ path: 'info', what: 'changed map info', ...changedFields(info(a) ?? {}, info(b) ?? {}) });
+  const image = (i: MapImage) => element('image', i);
+  compareList(changes, 'images', a.images, b.images, (i) => `image "${i.name}"${i.item.external ? ' (external)' : ` ${i.item.width}x${i.item.height}`}`, (x, y) => same(image(x), image(y)), undefined, image);
+  const sound = (s: MapSound) => ({ name: s.name, data: s.data });
+  compareList(changes, 'sounds', a.sounds, b.sounds, (s) => `sound "${s.name}"`, (x, y) => same(sound(x), sound(y)), undefined, sound);
+  const envelope = (e: MapEnvelope) => element('envelope', e);
+  compareList(changes, 'envelopes', a.envelopes, b.envelopes, (e) => `envelope${e.item.name ? ` "${e.item.name}"` : ''} (${plural(e.points.length, 'point')})`, (x, y) => same(envelope(x), envelope(y)), undefined, envelope);
   compareList(changes, 'groups', a.groups, b.groups, (g) => `group "${g.item.name ?? ''}" (${plural(g.layers.length, 'layer')})`, (x, y) => same(x, y), (gp, ga, gb) => {
-    if (!same(content(ga.item), content(gb.item))) changes.push({ path: gp, what: `changed group "${gb.item.name ?? ''}" properties` });
+    const [ia, ib] = [content('group', ga.item), content('group', gb.item)];
+    if (!same(ia, ib)) changes.push({ path: gp, what: `changed group "${gb.item.name ?? ''}" properties`, ...changedFields(ia, ib) });
     compareList(changes, `${gp}.layers`, ga.layers, gb.layers, layerLabel, (x, y) => same(x, y), (lp, la, lb) => {
       if (la.kind !== lb.kind) return changes.push({ path: lp, what: `replaced ${layerLabel(la)} by ${layerLabel(lb)}` });
-      if (!same(content(la.item), content(lb.item))) changes.push({ path: lp, what: `changed ${layerLabel(lb)} properties` });
+      const [ca, cb] = [content('layer', la.item), content('layer', lb.item)];
+      if (!same(ca, cb)) changes.push({ path: lp, what: `changed ${layerLabel(lb)} properties`, ...changedFields(ca, cb) });
       if (la.kind === 'quads' && lb.kind === 'quads') {
         compareList(changes, `${lp}.quads`, la.quads, lb.quads, () => 'quad', same);
       } else if ((la.kind === 'sounds' || la.kind === 'sounds_deprecated') && (lb.kind === 'sounds' || lb.kind === 'sounds_deprecated')) {
@@ -138,7 +241,9 @@ export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' :
 
 /** diffMaps as text: one line per element difference, then one per changed tile (as DDNet's map_diff prints them). */
 export function formatMapDiff(diff: MapDiff): string {
-  const lines = diff.changes.map((c) => `${c.path}: ${c.what}`);
+  // Sizes (`64 bytes`) as they are, other values as JSON (strings quoted), null as none.
+  const value = (v: unknown) => (v === null ? 'none' : typeof v === 'string' && /^\d+ (bytes?|ints?|entry|entries)( of tiles)?(, .*changed)?$/.test(v) ? v : JSON.stringify(v));
+  const lines = diff.changes.map((c) => `${c.path}: ${c.what}${c.fields ? `: ${c.fields.map((f) => `${f.field} ${value(f.from)} -> ${value(f.to)}`).join(', ')}` : ''}`);
   const named = (hex: string, name: string | undefined) => (name ? `${hex} (${name})` : hex);
   for (const t of diff.tiles) lines.push(`  [${t.group}.${t.layer}:${t.name}] ${t.kind} ${t.x}x${t.y}: ${named(t.from, t.fromName)} -> ${named(t.to, t.toName)}`);
   return lines.length ? `${lines.join('\n')}\n` : 'no differences\n';

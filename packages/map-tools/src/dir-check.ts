@@ -2,7 +2,7 @@
 // `map pack` writes reads back as the map.json says, or it refuses with the file and line:column of what is
 // wrong (issue 25 rows 3, 4 and 13, issue 26).
 import { MapError } from '@twcodec/map';
-import { isDerivedField } from './diff.js';
+import { isDerivedField, itemTypeAtPath } from './diff.js';
 
 export type JsonPath = (string | number)[];
 
@@ -129,7 +129,8 @@ export function firstDifference(wanted: unknown, read: unknown, path: JsonPath =
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
       if (path.length === 0 && IGNORED_TOP.has(key)) continue;
       if (key === 'offset' && path[0] === 'unknownItems') continue;
-      if (path.at(-1) === 'item' && isDerivedField(key, a[key] ?? b[key])) continue;
+      const itemType = path.at(-1) === 'item' ? itemTypeAtPath(path) : undefined;
+      if (itemType && isDerivedField(itemType, a, key)) continue;
       const d = firstDifference(a[key], b[key], [...path, key]);
       if (d) return d;
     }

@@ -1,7 +1,9 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { rgbToRgba } from './images.js';
 import {
+  IMAGE_FORMAT_BYTES,
   ImageFormat,
+  ImageVersion,
   type ItemRefField,
   LAYER_LOAD_FIXES,
   MAP_ITEM_TYPE,
@@ -9,6 +11,7 @@ import {
   type MapIssue,
   readMap,
   TILE_BYTE_OFFSETS,
+  TILE_TILE_BYTES,
   TILEMAP_KINDS,
   tilemapKind,
   Tiles,
@@ -73,11 +76,11 @@ export function fixMapModel(map: TwMap): void {
   }
 
   for (const image of map.images) {
-    if (image.item.external || image.item.version < 2 || image.item.format === ImageFormat.Rgba || !image.pixels) continue;
+    if (image.item.external || image.item.version < ImageVersion.Teeworlds07 || image.item.format === ImageFormat.Rgba || !image.pixels) continue;
     const { width, height } = image.item;
-    if (image.pixels.length !== width * height * 3) continue;
+    if (image.pixels.length !== width * height * IMAGE_FORMAT_BYTES[ImageFormat.Rgb]!) continue;
     image.pixels = rgbToRgba(image.pixels, width, height);
-    image.item = { ...image.item, version: 1 };
+    image.item = { ...image.item, version: ImageVersion.Ddnet };
     delete image.item.format;
   }
 
@@ -111,9 +114,9 @@ export function fixMapModel(map: TwMap): void {
       const validSize = item.width > 0 && item.height > 0;
       const tileCount = validSize ? item.width * item.height : Infinity;
       let tiles = layer.tiles.bytes;
-      if (tiles.length > tileCount * 4) tiles = tiles.slice(0, tileCount * 4);
+      if (tiles.length > tileCount * TILE_TILE_BYTES) tiles = tiles.slice(0, tileCount * TILE_TILE_BYTES);
       const tile = TILE_BYTE_OFFSETS.tile;
-      tiles = zeroed(tiles, 4, [tile.skip, tile.reserved]) ?? tiles;
+      tiles = zeroed(tiles, TILE_TILE_BYTES, [tile.skip, tile.reserved]) ?? tiles;
       if (tiles !== layer.tiles.bytes) layer.tiles = new Tiles(tiles);
       if (kind.property) {
         const views = layer as unknown as Record<string, { bytes: Uint8Array } | undefined>;

@@ -1,4 +1,4 @@
-import { MapError, type MapImage, type TwMap } from '@twcodec/map';
+import { ImageVersion, MapError, type MapImage, type TwMap } from '@twcodec/map';
 import { decodePng, type RgbaImage } from './png.js';
 
 import { uniqueFileNames } from './file-names.js';
@@ -60,7 +60,7 @@ export function replaceImage(map: TwMap, index: number, png: Uint8Array, options
   const { name, source } = typeof options === 'string' ? { name: options, source: undefined } : (options ?? {});
   const image = imageAt(map, index);
   const rgba = pngToRgba(png, source);
-  image.item = { ...image.item, width: rgba.width, height: rgba.height, external: false, version: 1 };
+  image.item = { ...image.item, width: rgba.width, height: rgba.height, external: false, version: ImageVersion.Ddnet };
   delete image.item.format;
   image.pixels = rgba.pixels;
   if (name !== undefined) image.name = name;
@@ -69,7 +69,7 @@ export function replaceImage(map: TwMap, index: number, png: Uint8Array, options
 /** Adds an embedded image from a PNG; returns its index. */
 export function addImage(map: TwMap, name: string, png: Uint8Array, source?: string): number {
   const rgba = pngToRgba(png, source);
-  map.images.push({ item: { version: 1, width: rgba.width, height: rgba.height, external: false, name: -1, data: -1 }, name, pixels: rgba.pixels });
+  map.images.push({ item: { version: ImageVersion.Ddnet, width: rgba.width, height: rgba.height, external: false, name: -1, data: -1 }, name, pixels: rgba.pixels });
   return map.images.length - 1;
 }
 

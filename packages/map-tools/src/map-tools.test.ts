@@ -71,7 +71,7 @@ describe('directory form', () => {
     model.groups[0].item.offsetX += 1;
     files.set(MAP_JSON, new TextEncoder().encode(JSON.stringify(model)));
     const diff = diffMaps(readMap(bytes), readMap(packMap(files)));
-    expect(diff.changes).toEqual([{ path: 'groups[0]', what: expect.stringContaining('properties') }]);
+    expect(diff.changes).toEqual([{ path: 'groups[0]', what: expect.stringContaining('properties'), fields: [{ field: 'offsetX', from: model.groups[0].item.offsetX - 1, to: model.groups[0].item.offsetX }] }]);
     files.set(MAP_JSON, new TextEncoder().encode('{'));
     expect(() => packMap(files)).toThrow(/mapdir.json/);
     // A syntax error is placed by line and column of map.json, not a character position alone.

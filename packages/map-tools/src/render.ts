@@ -1,7 +1,10 @@
 import { Datafile, inflateSlices, type ZlibCodec } from '@twcodec/datafile';
-import { expandSkippedTiles, type MapImage, MapError, readMap, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
+import { expandSkippedTiles, LARGEST_TILE_BYTES, LayerFlags, type MapImage, MapError, readMap, TILE_BYTE_OFFSETS, TILE_TILE_BYTES, TileFlags, type TilemapLayer, TilemapLayerVersion, tileColour, type TwMap } from '@twcodec/map';
 import { pngToRgba, type RgbaImage } from './images.js';
 import { encodePng, type PngEncodeOptions } from './png-encode.js';
+
+/** Where a tile's id is in its bytes. */
+const TILE_ID = TILE_BYTE_OFFSETS.tile.id;
 
 export interface RenderOptions {
   /** Pixels per tile (default 4 for the game layer, 8 for the map). */
@@ -137,10 +140,10 @@ function scaleOf(map: TwMap, options: RenderOptions, what: 'game' | 'tiles', til
 /** Tiles with a non-zero id within the grid's `width` x `height` of a layer. */
 function nonEmptyTiles(tiles: TileSource, layer: TilemapLayer, width: number, height: number): number {
   let n = 0;
-  const columns = Math.min(layer.item.width, width) * 4;
+  const columns = Math.min(layer.item.width, width) * TILE_TILE_BYTES;
   tiles.rows(layer, height, (row) => {
-    const end = Math.min(row.length - (row.length % 4), columns);
-    for (let o = 0; o < end; o += 4) if (row[o] !== 0) n++;
+    const end = Math.min(row.length - (row.length % TILE_TILE_BYTES), columns);
+    for (let o = 0; o < end; o += TILE_TILE_BYTES) if (row[o + TILE_ID] !== 0) n++;
   });
   return n;
 }
@@ -150,13 +153,13 @@ function nonEmptyTiles(tiles: TileSource, layer: TilemapLayer, width: number, he
  * map file's data items, inflated as they are drawn (renderGameLayerFile, renderMapFile).
  */
 interface TileSource {
-  /** Hands over the layer's rows in order (4 bytes a tile; the last may be short), at most `maxRows` of them. */
+  /** Hands over the layer's rows in order (TILE_TILE_BYTES a tile; the last may be short), at most `maxRows` of them. */
   rows(layer: TilemapLayer, maxRows: number, onRow: (row: Uint8Array, y: number) => void): void;
   pixels(image: MapImage): Uint8Array | undefined;
 }
 
 const MODEL_TILES: TileSource = {
-  rows: (layer, maxRows, onRow) => rowsOfBytes(layer.tiles.bytes, layer.item.width * 4, maxRows, onRow),
+  rows: (layer, maxRows, onRow) => rowsOfBytes(layer.tiles.bytes, layer.item.width * TILE_TILE_BYTES, maxRows, onRow),
   pixels: (image) => image.pixels,
 };
 
@@ -176,9 +179,9 @@ function drawGameLayer(map: TwMap, options: RenderOptions, tiles: TileSource): U
   if (layer) {
     tiles.rows(layer, height, (row, ty) => {
       if (ty % step) return;
-      const end = Math.min(row.length - (row.length % 4), width * 4);
-      for (let tx = 0; tx * 4 < end; tx += step) {
-        const colour = gameTileColour(row[tx * 4]!);
+      const end = Math.min(row.length - (row.length % TILE_TILE_BYTES), width * TILE_TILE_BYTES);
+      for (let tx = 0; tx * TILE_TILE_BYTES < end; tx += step) {
+        const colour = gameTileColour(row[tx * TILE_TILE_BYTES + TILE_ID]!);
         if (!colour) continue;
         const x0 = (tx / step) * size;
         const y0 = (ty / step) * size;
@@ -195,18 +198,13 @@ function drawnLayers(map: TwMap) {
   for (const group of map.groups) {
     for (const layer of group.layers) {
       if (layer.kind !== 'tilemap' || layer.tilemapKind !== 'tiles') continue;
-      if (layer.item.flags & 1) continue; // detail layers: DDNet hides them at low detail
+      if (layer.item.flags & LayerFlags.Detail) continue; // detail layers: DDNet hides them at low detail
       if (!(layer.item.width > 0 && layer.item.height > 0)) continue; // read leniently as empty
       out.push(layer);
     }
   }
   return out;
 }
-
-// Tile flags (checked against DDNet src/game/mapitems.h: TILEFLAG_XFLIP 1, YFLIP 2, OPAQUE 4, ROTATE 8).
-const XFLIP = 1;
-const YFLIP = 2;
-const ROTATE = 8;
 
 /**
  * A PNG of the map's tile layers drawn in group and layer order in the game layer's tile grid (group offsets
@@ -266,11 +264,11 @@ function drawMap(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Ar
     tiles.rows(layer, Math.min(lh, height), (bytes, ty) => {
       if (ty % step) return;
       for (let tx = 0; tx < columns; tx += step) {
-        const o = tx * 4;
-        if (o + 4 > bytes.length) break;
-        const id = bytes[o]!;
+        const o = tx * TILE_TILE_BYTES;
+        if (o + TILE_TILE_BYTES > bytes.length) break;
+        const id = bytes[o + TILE_ID]!;
         if (id === 0) continue;
-        const flags = bytes[o + 1]!;
+        const flags = bytes[o + TILE_BYTE_OFFSETS.tile.flags]!;
         const x0 = (tx / step) * size;
         const y0 = (ty / step) * size;
         const cellX = id & 15;
@@ -283,13 +281,13 @@ function drawMap(map: TwMap, options: RenderOptions, tiles: TileSource): Uint8Ar
               // Position in the tile, 0..1, flipped/rotated as DDNet's renderer does.
               let u = (x + 0.5) / size;
               let v = (y + 0.5) / size;
-              if (flags & ROTATE) {
+              if (flags & TileFlags.Rotate) {
                 const t = u;
                 u = v;
                 v = 1 - t;
               }
-              if (flags & XFLIP) u = 1 - u;
-              if (flags & YFLIP) v = 1 - v;
+              if (flags & TileFlags.Xflip) u = 1 - u;
+              if (flags & TileFlags.Yflip) v = 1 - v;
               const px = Math.min(image.width - 1, ((cellX + u) * cellW) | 0);
               const py = Math.min(image.height - 1, ((cellY + v) * cellH) | 0);
               const p = (py * image.width + px) * 4;
@@ -358,13 +356,13 @@ function datafileTiles(df: Datafile): TileSource {
       const index = layer.item.data;
       const data = df.data[index];
       if (!data || broken.has(index)) return;
-      const rowBytes = layer.item.width * 4;
+      const rowBytes = layer.item.width * TILE_TILE_BYTES;
       try {
-        // Skip-compressed tiles (Teeworlds 0.7, version 4) are expanded whole, as readMap does (to no tiles
+        // Skip-compressed tiles (Teeworlds 0.7) are expanded whole, as readMap does (to no tiles
         // for a size whose byte count overflows).
-        if (layer.item.version >= 4) {
+        if (layer.item.version >= TilemapLayerVersion.SkipCompressed) {
           const count = layer.item.width * layer.item.height;
-          const expanded = expandSkippedTiles(data.bytes(), count <= 0x7fffffff / 6 ? count : 0, `data[${index}]`);
+          const expanded = expandSkippedTiles(data.bytes(), count <= 0x7fffffff / LARGEST_TILE_BYTES ? count : 0, `data[${index}]`);
           data.unload();
           rowsOfBytes(expanded, rowBytes, maxRows, onRow);
           return;

@@ -26,7 +26,7 @@ export type {
   TwMap,
   UnknownLayer,
 } from './model.js';
-export { deprecatedToSoundSource, soundSourceToDeprecated } from './model.js';
+export { deprecatedToSoundSource, imagePixelBytes, soundSourceToDeprecated } from './model.js';
 export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';
@@ -37,7 +37,9 @@ export { writeMap, type WriteMapOptions } from './write.js';
 export { BinaryError, CodecError } from '@twcodec/runtime';
 
 // Generated (schemas/map): the enums and flags of map fields.
-export { AutomapperFlags, CurveType, EnvelopeChannels, ImageFormat, LayerFlags, LayerType, SoundShape, TileFlags, TilemapFlags } from './generated/enums.gen.js';
+export { AutomapperFlags, CurveType, EnvelopeChannels, IMAGE_FORMAT_BYTES, ImageFormat, LayerFlags, LayerType, SoundShape, TileFlags, TilemapFlags } from './generated/enums.gen.js';
+// Generated (known_versions in schemas/map/items): the named versions of items, for version gates.
+export { EnvelopeVersion, ImageVersion, TilemapLayerVersion } from './generated/versions.gen.js';
 export type { Color, Point } from './generated/types.gen.js';
 // Generated: the items, each with its decoder and encoder (ints of a datafile item <-> fields).
 export {
@@ -87,6 +89,7 @@ export type { EnvelopePoint, EnvelopePointBezier, EnvelopePointBezier07, Quad, S
 export {
   type DataRefField,
   type ItemRefField,
+  LARGEST_TILE_BYTES,
   MAP_ITEM_TYPE,
   MAP_ITEM_TYPES,
   MAP_RECORD_REFS,

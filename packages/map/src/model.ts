@@ -1,4 +1,5 @@
 import type { Datafile, DatafileItem } from '@twcodec/datafile';
+import { IMAGE_FORMAT_BYTES, ImageFormat, ImageVersion } from './generated/index.gen.js';
 import type {
   EnvelopeItem,
   EnvelopePoint,
@@ -156,6 +157,15 @@ export interface MapSound {
 }
 
 export type MapIssueSeverity = 'error' | 'fixed' | 'warning';
+
+/**
+ * Bytes a pixel of an embedded image takes: its format's in a version-2 (Teeworlds 0.7) image, else RGBA's
+ * (DDNet's version 1, and formats no schema names).
+ */
+export function imagePixelBytes(item: Pick<ImageItem, 'version' | 'format'>): number {
+  const rgba = IMAGE_FORMAT_BYTES[ImageFormat.Rgba]!;
+  return item.version >= ImageVersion.Teeworlds07 && item.format !== undefined ? (IMAGE_FORMAT_BYTES[item.format] ?? rgba) : rgba;
+}
 
 /**
  * Something DDNet's loader refuses (`error`), silently changes (`fixed`), or that looks wrong but loads

@@ -1,5 +1,5 @@
 import type { MapErrorCode } from './error-codes.js';
-import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX } from '@twcodec/datafile';
+import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX, OFFSET_UUID_TYPE } from '@twcodec/datafile';
 import { decodeCString, decodeUtf8 } from '@twcodec/runtime';
 import { MapError } from './errors.js';
 import {
@@ -17,6 +17,7 @@ import {
   decodeSoundSourceDeprecatedArray,
   decodeVersionItem,
   ENVELOPE_POINT_BEZIER_07_INTS,
+  ENVELOPE_POINT_BEZIER_INTS,
   ENVELOPE_POINT_INTS,
   type LayerItem,
   MAP_ITEM_TYPES,
@@ -26,10 +27,13 @@ import {
   SOUND_SOURCE_DEPRECATED_INTS,
   SOUND_SOURCE_INTS,
   TILE_TILE_BYTES,
+  TilemapLayerVersion,
   TILEMAP_KINDS,
   type TilemapLayerItem,
   tilemapKind,
   Tiles,
+  EnvelopeVersion,
+  LARGEST_TILE_BYTES,
 } from './generated/index.gen.js';
 import {
   type CollectedItemName,
@@ -92,7 +96,7 @@ const BY_UUID = new Map(MAP_ITEM_TYPES.filter((t) => t.uuid !== undefined).map((
 /** The schema's item type of a datafile item (by type id, or by UUID for DDNet's extension types). */
 export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   if (item.uuid !== undefined) return BY_UUID.get(item.uuid);
-  return item.type < 0x8000 ? BY_TYPE_ID.get(item.type) : undefined;
+  return item.type < OFFSET_UUID_TYPE ? BY_TYPE_ID.get(item.type) : undefined;
 }
 
 /**
@@ -110,7 +114,7 @@ export function envelopePointsFromInts(
   const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
   if (!bezierInts) return { points, bezierUsed: false };
   const tangents = decodeEnvelopePointBezierArray(bezierInts);
-  if (tangents.length !== points.length || bezierInts.length % 16 !== 0) return { points, bezierUsed: false };
+  if (tangents.length !== points.length || bezierInts.length % ENVELOPE_POINT_BEZIER_INTS !== 0) return { points, bezierUsed: false };
   tangents.forEach((t, i) => (points[i]!.bezier = t));
   return { points, bezierUsed: true };
 }
@@ -348,8 +352,8 @@ class MapReader {
 
   private readEnvelopes(map: TwMap, envelopeItems: DatafileItem[], pointItems: DatafileItem[], bezierItems: DatafileItem[]): void {
     const envelopes = envelopeItems.map((raw, i) => this.decode(decodeEnvelopeItem, raw, `envelopes[${i}]`));
-    // DDNet reads 22-int points when any envelope has version 3 or more (render_map.cpp).
-    const layout = envelopes.some((e) => e.version >= 3) ? 'teeworlds07' : 'ddnet';
+    // DDNet reads 22-int points when any envelope has the bezier points version or more (render_map.cpp).
+    const layout = envelopes.some((e) => e.version >= EnvelopeVersion.BezierPoints) ? 'teeworlds07' : 'ddnet';
     map.envelopePointLayout = layout;
     const ints = pointItems[0]?.data ?? new Int32Array();
     const size = layout === 'teeworlds07' ? ENVELOPE_POINT_BEZIER_07_INTS : ENVELOPE_POINT_INTS;
@@ -445,7 +449,7 @@ class MapReader {
     const kindInfo = TILEMAP_KINDS.find((k) => k.kind === kind)!;
     const count = item.width * item.height;
     // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
-    const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / 6;
+    const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / LARGEST_TILE_BYTES;
     if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
     const tileCount = sizeOk ? count : 0;
     const tiles = (field: keyof TilemapLayerItem, tileBytes: number, skipCompressed: boolean): Uint8Array => {
@@ -486,8 +490,8 @@ class MapReader {
       }
       return bytes;
     };
-    // Skip compression (version 4) is for the tiles behind `data` of tiles and game layers only.
-    const skip = item.version >= 4;
+    // Skip compression is for the tiles behind `data` of tiles and game layers only.
+    const skip = item.version >= TilemapLayerVersion.SkipCompressed;
     if (skip && kindInfo.field !== 'data') {
       this.problem('TILESKIP_PHYSICS', path, `${kind} layers cannot use skip compression (version ${item.version})`);
     }

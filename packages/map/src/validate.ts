@@ -3,6 +3,7 @@
 // the element's path. Version ranges and item references come from the schemas (generated registry).
 import {
   ImageFormat,
+  ImageVersion,
   type ItemRefField,
   MAP_ITEM_TYPE,
   MAP_ITEM_TYPES,
@@ -17,8 +18,11 @@ import {
   type VersionRange,
 } from './generated/index.gen.js';
 import { LAYER_LOAD_FIXES } from './load-fixes.js';
-import type { MapIssue, MapLayer, TilemapLayer, TwMap } from './model.js';
+import { imagePixelBytes, type MapIssue, type MapLayer, type TilemapLayer, type TwMap } from './model.js';
 import { validateTileIds } from './tile-validity.js';
+
+/** The least size DDNet loads a tilemap layer of (`min:` in schemas/map). */
+const TILEMAP_MIN = MAP_ITEM_TYPE.layer.variants.find((v) => v.name === 'tilemap')!.min;
 
 /** Everything DDNet would refuse (`error`), change (`fixed`) or ignore (`warning`) when loading this map, plus read issues. */
 export function validateMap(map: TwMap): MapIssue[] {
@@ -92,13 +96,13 @@ export function validateMap(map: TwMap): MapIssue[] {
     checkItem(MAP_ITEM_TYPE.image, image.item, path);
     if (image.name === undefined) warning('IMAGE_NAME_MISSING', `${path}.name`, 'the image has no readable name; DDNet names it "(error)" and cannot load it if it is external');
     if (image.item.external) return;
-    if (image.item.version >= 2 && image.item.format !== ImageFormat.Rgba) {
+    if (image.item.version >= ImageVersion.Teeworlds07 && image.item.format !== ImageFormat.Rgba) {
       // DDNet 18.3 and later load embedded images as RGBA only (src/game/client/components/mapimages.cpp,
       // "invalid map image type"; DDNet commit 8a64feabc3 removed RGB images from the format).
       warning('IMAGE_FORMAT', `${path}.format`, `pixel format ${image.item.format} is not RGBA; DDNet (since 18.3) does not load the image`);
     }
     if (image.pixels) {
-      const bpp = image.item.version >= 2 && image.item.format === ImageFormat.Rgb ? 3 : 4;
+      const bpp = imagePixelBytes(image.item);
       const want = image.item.width * image.item.height * bpp;
       if (image.pixels.length < want) warning('IMAGE_DATA_SIZE', `${path}.data`, `${image.pixels.length} bytes of pixels, ${image.item.width}x${image.item.height}x${bpp} needs ${want}; DDNet does not load the image`);
     } else warning('IMAGE_DATA_MISSING', `${path}.data`, 'an embedded image has no pixel data; DDNet does not load the image');
@@ -151,7 +155,9 @@ export function validateMap(map: TwMap): MapIssue[] {
     if (((item.tilemapFlags & TILEMAP_KIND_FLAGS) & ((item.tilemapFlags & TILEMAP_KIND_FLAGS) - 1)) !== 0) {
       error('TILEMAP_FLAGS', `${path}.tilemapFlags`, `flags ${item.tilemapFlags} set more than one physics layer kind`);
     }
-    if (item.width < 2 || item.height < 2) error('TILEMAP_SIZE', path, `size ${item.width}x${item.height}: DDNet needs at least 2x2`);
+    if (item.width < TILEMAP_MIN.width! || item.height < TILEMAP_MIN.height!) {
+      error('TILEMAP_SIZE', path, `size ${item.width}x${item.height}: DDNet needs at least ${TILEMAP_MIN.width}x${TILEMAP_MIN.height}`);
+    }
     const dataIndex = item[kind.field] as number | undefined;
     if (dataIndex !== undefined && dataIndex >= 0) {
       const other = tileDataUsers.get(dataIndex);

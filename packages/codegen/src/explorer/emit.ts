@@ -1,31 +1,23 @@
 // Emits what the explorer shows of the schemas (packages/explorer/src/generated/schemas.gen.ts): map item field
-// lists with each field's width in ints (as the codecs read them), and the descriptions of snapshot objects,
-// teehistorian messages and the parts of packets (headers, flags, control and connectionless messages). The
-// explorer takes them from here instead of reading the YAML a second time.
+// lists with each field's width in ints and its property in the decoded item (which fields an item has, the
+// map package's generated decoder says), and the descriptions of snapshot objects, teehistorian messages and the
+// parts of packets (headers, flags, control and connectionless messages). The explorer takes them from here
+// instead of reading the YAML a second time.
 import { createProject, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports } from '../shared/emit.js';
-import { fieldInts, type FieldDef, type FieldEntry, type SchemaSet } from '../map/model.js';
+import { fieldInts, type FieldDef, type FieldEntry, flatFields, type SchemaSet } from '../map/model.js';
+import { camel } from '../shared/names.js';
 import { type SnapshotProtocolDef } from '../snapshot/model.js';
 import { type TeehistorianSchema } from '../teehistorian/model.js';
 import type { PacketBitField, PacketFlag, PacketPayloadField, PacketProtocolSchema } from '../net/model.js';
 
-type ExplorerEntry =
-  | { name: string; type: string; ints: number; description: string }
-  | { group: 'since' | 'if_room'; sinceVersion?: number; description?: string; fields: ExplorerEntry[] };
+/**
+ * A field as the explorer lists it: which ints it takes comes from the map package's generated decoder (a field
+ * the decoder leaves undefined is not in the item), so the explorer does not interpret since_version / if_room.
+ */
+type ExplorerField = { name: string; key: string; type: string; ints: number; description: string };
 
-const field = (f: FieldDef): ExplorerEntry => ({ name: f.name, type: f.type, ints: fieldInts(f), description: f.description });
-
-function entries(list: FieldEntry[]): ExplorerEntry[] {
-  return list.map((e) => {
-    if (e.kind === 'field') return field(e.field);
-    const group = e.kind === 'since_version' ? 'since' : 'if_room';
-    return {
-      group,
-      ...(e.kind === 'since_version' ? { sinceVersion: e.version } : {}),
-      ...(e.description !== undefined ? { description: e.description } : {}),
-      fields: e.fields.map(field),
-    };
-  });
-}
+const fields = (list: FieldEntry[]): ExplorerField[] =>
+  flatFields(list).map((f: FieldDef) => ({ name: f.name, key: camel(f.name), type: f.type, ints: fieldInts(f), description: f.description }));
 
 const describedBy = (list: readonly (PacketBitField | PacketFlag | PacketPayloadField)[]) => Object.fromEntries(list.map((f) => [f.name, f.description]));
 const messageDocs = (list: readonly { name: string; description: string; fields?: PacketPayloadField[] }[]) =>
@@ -55,9 +47,9 @@ export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema,
     ...(item.uuidName !== undefined ? { uuidName: item.uuidName } : {}),
     description: item.description,
     source: item.file,
-    fields: entries(item.fields),
+    fields: fields(item.fields),
     ...(item.variants
-      ? { variants: { on: item.variants.on, cases: item.variants.cases.map((c) => ({ name: c.name, value: c.value, description: c.description, fields: entries(c.fields) })) } }
+      ? { variants: { on: item.variants.on, cases: item.variants.cases.map((c) => ({ name: c.name, value: c.value, description: c.description, fields: fields(c.fields) })) } }
       : {}),
   }));
   const messageDocs: Record<string, string> = {};
@@ -76,7 +68,7 @@ export function emitExplorerTs(map: SchemaSet, teehistorian: TeehistorianSchema,
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   const imports = new Imports();
   const statements = [
-    exportedConst('MAP_ITEM_SCHEMAS', `readonly ${imports.type('../layout.js', 'ItemSchema')}[]`, 'Every map item type: its fields with their widths in ints, grouped as the schema groups them.', json(items)),
+    exportedConst('MAP_ITEM_SCHEMAS', `readonly ${imports.type('../layout.js', 'ItemSchema')}[]`, 'Every map item type: its fields in order with their widths in ints and their property names in the decoded item.', json(items)),
     exportedConst('TEEHISTORIAN_MESSAGE_DOCS', 'Readonly<Record<string, string>>', 'Teehistorian message and extension names and their descriptions.', json(messageDocs)),
     exportedConst('STREAM_DOCS', imports.type('../streams.js', 'StreamDocs'), 'Descriptions of snapshot objects (by protocol), teehistorian message fields and the parts of packets (by packet protocol).', json({ snapshot: objects, teehistorianFields, packet: packets })),
   ];

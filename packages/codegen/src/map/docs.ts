@@ -1,6 +1,6 @@
 // Emits the map format reference (Markdown) from the same schema model as the code.
 import { GENERATED_DOCS_HEADER } from '../shared/emit.js';
-import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
+import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
   i32: 'i32',
@@ -44,7 +44,7 @@ function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end:
     const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if the item is long enough' : '';
     for (const field of fields) {
       const n = fieldInts(field);
-      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)} |`);
+      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)}${field.min !== undefined ? ` At least ${field.min}.` : ''} |`);
       at += n;
     }
   }
@@ -57,6 +57,11 @@ function versionsLine(v: VersionRange | undefined): string[] {
   if (!v) return [];
   const range = v.min === v.max ? `${v.min}` : `${v.min} to ${v.max}`;
   return [`Versions DDNet reads: ${range}; outside them DDNet ${v.outside === 'refused' ? 'refuses the map' : 'ignores the item'}.${v.description ? ` ${v.description}` : ''}`, ''];
+}
+
+function knownVersionsList(known: KnownVersion[] | undefined): string[] {
+  if (!known) return [];
+  return ['Named versions:', '', ...known.map((v) => `- ${v.value} \`${v.name}\`: ${v.description}`), ''];
 }
 
 function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
@@ -81,7 +86,7 @@ function itemSection(item: ItemDef): string[] {
   if (tags.length) out[out.length - 1] += ` (${tags.join(', ')})`;
   out.push('', item.description, '');
   for (const note of item.notes) out.push(`> ${note}`, '');
-  out.push(...versionsLine(item.versions));
+  out.push(...versionsLine(item.versions), ...knownVersionsList(item.knownVersions));
   if (item.array) {
     out.push(`The item's ints are an array of records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
     return out;
@@ -92,7 +97,7 @@ function itemSection(item: ItemDef): string[] {
     for (const c of item.variants.cases) {
       out.push(`#### ${item.name}: ${c.name} (\`${item.variants.on}\` = ${c.value})`, '', c.description, '');
       for (const note of c.notes) out.push(`> ${note}`, '');
-      out.push(...versionsLine(c.versions));
+      out.push(...versionsLine(c.versions), ...knownVersionsList(c.knownVersions));
       out.push(...TABLE_HEAD, ...fieldRows(c.fields, base.end).rows, '');
       out.push(...kindsTable(c.kinds, [...flatFields(item.fields), ...flatFields(c.fields)]));
     }
@@ -129,9 +134,13 @@ function enumSection(e: EnumDef): string[] {
     '',
     `<a id="${e.name}"></a>${e.description}${e.kind === 'flags' ? ' Bit flags.' : ''}`,
     '',
-    '| value | name | description |',
-    '| --- | --- | --- |',
-    ...e.values.map((v) => `| ${e.kind === 'flags' ? `0x${v.value.toString(16)}` : v.value} | \`${v.name}\` | ${cell(v.description)} |`),
+    ...(e.values.some((v) => v.bytes !== undefined)
+      ? ['| value | name | bytes | description |', '| --- | --- | --- | --- |', ...e.values.map((v) => `| ${v.value} | \`${v.name}\` | ${v.bytes} | ${cell(v.description)} |`)]
+      : [
+          '| value | name | description |',
+          '| --- | --- | --- |',
+          ...e.values.map((v) => `| ${e.kind === 'flags' ? `0x${v.value.toString(16)}` : v.value} | \`${v.name}\` | ${cell(v.description)} |`),
+        ]),
     '',
   ];
 }

@@ -10,6 +10,8 @@ import {
   VariableDeclarationKind,
 } from 'ts-morph';
 import { registryStatements } from './registry.js';
+import { knownVersionStatements } from './versions.js';
+import { constName } from './fields.js';
 import { createProject, doc, GENERATED_HEADER, type GeneratedFile, generatedText, Imports } from '../shared/emit.js';
 import { itemStatements } from './items.js';
 import { recordStatements } from './records.js';
@@ -52,6 +54,17 @@ function enumStatements(e: EnumDef): StatementStructures[] {
       name,
       type: `(typeof ${name})[keyof typeof ${name}]`,
     },
+    ...(e.values.some((v) => v.bytes !== undefined)
+      ? [
+          {
+            kind: StructureKind.VariableStatement,
+            isExported: true,
+            declarationKind: VariableDeclarationKind.Const,
+            docs: doc(`Bytes of one element of each ${e.name} value (\`bytes\` in the schema).`),
+            declarations: [{ name: `${constName(e.name)}_BYTES`, type: 'Readonly<Record<number, number>>', initializer: `{ ${e.values.map((v) => `${v.value}: ${v.bytes}`).join(', ')} }` }],
+          } satisfies StatementStructures,
+        ]
+      : []),
   ];
 }
 
@@ -112,10 +125,11 @@ export function emitMapTs(set: SchemaSet, source = 'schemas/map'): GeneratedFile
   const itemImports = new Imports();
   const items = set.items.flatMap((item) => itemStatements(item, itemImports));
   files.push(addFile(project, 'items.gen.ts', `${source}/items/*.yaml`, itemImports.declarations(), items));
+  files.push(addFile(project, 'versions.gen.ts', `${source}/items/*.yaml`, [], knownVersionStatements(set)));
   const registryImports = new Imports();
   const registry = registryStatements(set, registryImports);
   files.push(addFile(project, 'registry.gen.ts', `${source}/**/*.yaml`, registryImports.declarations(), registry));
-  const reexported = ['enums', 'items', 'records', 'registry', 'tiles', 'types'];
+  const reexported = ['enums', 'items', 'records', 'registry', 'tiles', 'types', 'versions'];
   files.push(addFile(project, 'index.gen.ts', source, [], reexported.map((name) => ({ kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${name}.gen.js` }))));
   return files.map((f) => ({ path: f.getFilePath().replace(/^\//, ''), text: generatedText(f) }));
 }

@@ -2,7 +2,7 @@
 // checking the cross-references (type ids, UUIDs, record and enum names) as file:line:col problems.
 import { uuidFromName } from '@twcodec/runtime';
 import { findDuplicates, isReserved, type ParsedFile, parseFamily, positionOf, type Raw, SchemaError, type SchemaProblem, type Site } from '../shared/schema-files.js';
-import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
+import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 /**
  * Property names the generated code adds beside the schema's fields: map items keep surplus ints in
@@ -56,12 +56,14 @@ function buildModel(files: ParsedFile[]): SchemaSet {
             notes: (c.notes as string[]) ?? [],
             fields: normalizeFields(c.fields as Raw[]),
             ...(c.versions ? { versions: c.versions as VersionRange } : {}),
+            ...(c.known_versions ? { knownVersions: c.known_versions as KnownVersion[] } : {}),
             ...(c.kinds ? { kinds: c.kinds as KindsDef } : {}),
           })),
         };
       }
       if (d.array) item.array = d.array as ItemDef['array'];
       if (d.versions) item.versions = d.versions as ItemDef['versions'];
+      if (d.known_versions) item.knownVersions = d.known_versions as KnownVersion[];
       set.items.push(item);
       owner.set(item, f);
     } else if ('record' in d) {
@@ -125,6 +127,10 @@ function buildModel(files: ParsedFile[]): SchemaSet {
   unique('item', set.items);
   unique('record', set.records);
   unique('enum', set.enums);
+  for (const e of set.enums) {
+    const sized = e.values.filter((v) => v.bytes !== undefined).length;
+    if (sized && sized < e.values.length) problem(owner.get(e) ?? files[0]!, [], `enum '${e.name}': bytes is given for ${sized} of its ${e.values.length} values; give it for every value or none`);
+  }
   const itemSites = set.items.map((item) => ({ f: owner.get(item)!, path: [] as (string | number)[], what: item.name, item }));
   const itemOf = (s: Site) => (s as (typeof itemSites)[number]).item;
   findDuplicates(problems, itemSites.map((s) => ({ ...s, path: ['type_id'] })), (s) => itemOf(s).typeId, (id, o) => `type_id ${id} is already used by '${o.what}'`);
@@ -147,10 +153,12 @@ function buildModel(files: ParsedFile[]): SchemaSet {
           if (base.some((x) => x.name === field.name)) problem(f, ['variants', 'cases', i, 'fields'], `field '${field.name}' is also a field every ${item.name} starts with`);
         }
         if (c.versions && !all.some((x) => x.type === 'version')) problem(f, ['variants', 'cases', i, 'versions'], 'versions needs a field of type version');
+        checkKnownVersions(f, ['variants', 'cases', i], c.knownVersions, c.versions, all);
         if (c.kinds) checkKinds(f, ['variants', 'cases', i, 'kinds'], c.kinds, all);
       });
     }
     if (item.versions && !flatFields(item.fields).some((x) => x.type === 'version')) problem(f, ['versions'], 'versions needs a field of type version');
+    checkKnownVersions(f, [], item.knownVersions, item.versions, flatFields(item.fields));
     for (const field of [...flatFields(item.fields), ...(item.variants?.cases.flatMap((c) => flatFields(c.fields)) ?? [])]) {
       if (isReserved(RESERVED_MAP_FIELDS, field.name)) problem(f, ['fields'], `field name '${field.name}' is reserved by the generated code (${RESERVED_MAP_FIELDS.join(', ')})`);
     }
@@ -162,6 +170,16 @@ function buildModel(files: ParsedFile[]): SchemaSet {
   for (const tile of set.tiles) {
     tile.fields.forEach((field, i) => {
       if (field.flags && !enums.has(field.flags)) problem(owner.get(tile) ?? files[0]!, ['fields', i, 'flags'], `unknown flag set '${field.flags}'`);
+    });
+  }
+  function checkKnownVersions(f: ParsedFile, path: (string | number)[], known: KnownVersion[] | undefined, range: VersionRange | undefined, fields: FieldDef[]) {
+    if (!known) return;
+    if (!fields.some((x) => x.type === 'version')) problem(f, [...path, 'known_versions'], 'known_versions needs a field of type version');
+    known.forEach((v, i) => {
+      const at = [...path, 'known_versions', i];
+      if (known.findIndex((o) => o.name === v.name) !== i) problem(f, [...at, 'name'], `version name '${v.name}' is listed twice`);
+      if (known.findIndex((o) => o.value === v.value) !== i) problem(f, [...at, 'value'], `version ${v.value} is listed twice`);
+      if (range && (v.value < range.min || v.value > range.max)) problem(f, [...at, 'value'], `version ${v.value} is outside the versions DDNet reads (${range.min} to ${range.max})`);
     });
   }
   function checkKinds(f: ParsedFile, path: (string | number)[], kinds: KindsDef, fields: FieldDef[]) {
@@ -202,6 +220,8 @@ function buildModel(files: ParsedFile[]): SchemaSet {
     });
   }
   function checkField(f: ParsedFile, path: (string | number)[], field: FieldDef) {
+    if (field.min !== undefined && field.type !== 'i32') problem(f, [...path, 'min'], `min applies to i32 fields, not ${field.type}`);
+    if (field.derived && field.type !== 'i32') problem(f, [...path, 'derived'], `derived applies to i32 fields (a range, a count or a size), not ${field.type}`);
     if (field.enum && enums.get(field.enum)?.kind !== 'enum') problem(f, [...path, 'enum'], `unknown enum '${field.enum}'`);
     if (field.flags && enums.get(field.flags)?.kind !== 'flags') problem(f, [...path, 'flags'], `unknown flag set '${field.flags}'`);
     const [kind, target] = (field.data ?? '').split(':');

@@ -23,6 +23,10 @@ export interface FieldDef {
   enum?: string;
   flags?: string;
   optional?: boolean;
+  /** The writer derives it from the map's layout (a range, a count, a size); not content of its own. */
+  derived?: true;
+  /** The least value DDNet accepts (i32 fields). */
+  min?: number;
   ref?: string;
   data?: string;
 }
@@ -40,6 +44,13 @@ export interface VersionRange {
   description?: string;
 }
 
+/** A named value of an item's version field, for code that depends on it (`known_versions` in YAML). */
+export interface KnownVersion {
+  name: string;
+  value: number;
+  description: string;
+}
+
 /** Kinds of a variant told apart by the one flag set in `on`; each kind's tiles are behind its `tiles` field. */
 export interface KindsDef {
   on: string;
@@ -54,6 +65,7 @@ export interface VariantDef {
   notes: string[];
   fields: FieldEntry[];
   versions?: VersionRange;
+  knownVersions?: KnownVersion[];
   kinds?: KindsDef;
 }
 
@@ -72,6 +84,7 @@ export interface ItemDef {
   variants?: { on: string; cases: VariantDef[] };
   array?: { records: string[]; description: string };
   versions?: VersionRange;
+  knownVersions?: KnownVersion[];
 }
 
 export interface RecordDef {
@@ -108,7 +121,8 @@ export interface EnumDef {
   name: string;
   kind: 'enum' | 'flags';
   description: string;
-  values: { name: string; value: number; description: string }[];
+  /** `bytes`: the size of one element of the kind (a pixel of an image format), for every value or none. */
+  values: { name: string; value: number; description: string; bytes?: number }[];
 }
 
 export interface SchemaSet {

@@ -30,6 +30,16 @@ function dataText(fields: FieldDef[]): string {
   return `[${refs.map((f) => `{ field: ${str(camel(f.name))}, data: ${str(f.data!)}, optional: ${f.optional === true} }`).join(', ')}]`;
 }
 
+/** Fields the writer derives from the map's layout: `derived: true` ones and every data index. */
+function derivedText(fields: FieldDef[]): string {
+  return `[${fields.filter((f) => f.derived || f.type === 'data_ref').map((f) => str(camel(f.name))).join(', ')}]`;
+}
+
+/** The least values DDNet accepts (`min:`), by property name. */
+function minText(fields: FieldDef[]): string {
+  return `{ ${fields.filter((f) => f.min !== undefined).map((f) => `${camel(f.name)}: ${f.min}`).join(', ')} }`;
+}
+
 /** The first field of each `since_version` group: present in every item of at least that version that is long enough. */
 function sinceText(entries: FieldEntry[]): string {
   const groups = entries.flatMap((e) => (e.kind === 'since_version' ? [e] : []));
@@ -38,7 +48,7 @@ function sinceText(entries: FieldEntry[]): string {
 
 function variantText(v: VariantDef): string {
   const fields = flatFields(v.fields);
-  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)} }`;
+  return `{ name: ${str(v.name)}, value: ${v.value}, versions: ${versionsText(v.versions)}, since: ${sinceText(v.fields)}, refs: ${refsText(fields)}, data: ${dataText(fields)}, derived: ${derivedText(fields)}, min: ${minText(fields)} }`;
 }
 
 /** Each field of a tile with its byte offset. */
@@ -157,6 +167,8 @@ export function registryStatements(set: SchemaSet, imports: Imports): StatementS
         `since: ${sinceText(item.fields)},`,
         `refs: ${refsText(fields)},`,
         `data: ${dataText(fields)},`,
+        `derived: ${derivedText(fields)},`,
+        `min: ${minText(fields)},`,
         `variants: [${(item.variants?.cases ?? []).map(variantText).join(', ')}],`,
         raw ? 'decode: (d) => d.slice(),' : `decode: ${imports.value(ITEMS, `decode${itemInterface(item)}`)},`,
         raw ? 'encode: (d) => d,' : `encode: ${imports.value(ITEMS, `encode${itemInterface(item)}`)},`,
@@ -204,6 +216,8 @@ export function registryStatements(set: SchemaSet, imports: Imports): StatementS
       ['since', 'readonly SinceVersionField[]'],
       ['refs', 'readonly ItemRefField[]'],
       ['data', 'readonly DataRefField[]'],
+      ['derived', 'readonly string[]'],
+      ['min', 'Readonly<Record<string, number>>'],
     ]),
     readonlyInterface(
       'MapItemTypeInfo',
@@ -219,6 +233,8 @@ export function registryStatements(set: SchemaSet, imports: Imports): StatementS
         ['since', 'readonly SinceVersionField[]', 'Fields that items of a version are expected to have.'],
         ['refs', 'readonly ItemRefField[]', 'Item references of the fields every item of the type has.'],
         ['data', 'readonly DataRefField[]', 'Data references of the fields every item of the type has.'],
+        ['derived', 'readonly string[]', "Fields writeMap derives from the map's layout, not content: data indices and the `derived: true` ranges, counts and sizes (of the fields every item of the type has; variants add theirs)."],
+        ['min', 'Readonly<Record<string, number>>', 'The least values DDNet accepts (`min:` in the schema), by property name.'],
         ['variants', 'readonly MapItemVariantInfo[]'],
         ['decode', '(d: Int32Array, offset?: number) => MapItemValues[N]', "Decodes an item's ints; `offset` (the item's byte offset) is for errors."],
       ],
@@ -240,6 +256,12 @@ export function registryStatements(set: SchemaSet, imports: Imports): StatementS
       'Readonly<Record<string, readonly ItemRefField[]>>',
       'Item references inside records (`ref:` fields of schemas/map/records), by record name.',
       listInitializer('{', recordRefs.map((r) => `${r.name}: ${refsText(r.fields)},`), '}'),
+    ),
+    exportedConst(
+      'LARGEST_TILE_BYTES',
+      undefined,
+      'Bytes of the largest tile type (schemas/map/tiles): a layer whose width x height tiles of it overflow an i32 byte count is refused.',
+      String(Math.max(0, ...set.tiles.map((t) => t.bytes))),
     ),
     exportedConst(
       'TILE_BYTE_OFFSETS',

@@ -33,12 +33,14 @@ export const EnvelopeChannels = {
 export type EnvelopeChannels = (typeof EnvelopeChannels)[keyof typeof EnvelopeChannels];
 /** Pixel format of a version-2 (Teeworlds 0.7) image. */
 export const ImageFormat = {
-    /** 3 bytes per pixel. */
+    /** Red, green, blue. */
     Rgb: 0,
-    /** 4 bytes per pixel. */
+    /** Red, green, blue, alpha. */
     Rgba: 1,
   } as const;
 export type ImageFormat = (typeof ImageFormat)[keyof typeof ImageFormat];
+/** Bytes of one element of each image_format value (`bytes` in the schema). */
+export const IMAGE_FORMAT_BYTES: Readonly<Record<number, number>> = { 0: 3, 1: 4 };
 /** The `flags` field of every layer item. (bit flags) */
 export const LayerFlags = {
     /** Detail layer: hidden when the client turns high detail off. */

@@ -5,3 +5,4 @@ export * from './records.gen.js';
 export * from './registry.gen.js';
 export * from './tiles.gen.js';
 export * from './types.gen.js';
+export * from './versions.gen.js';

@@ -379,9 +379,9 @@ export interface TilemapLayerItem extends LayerItemBase {
   kind: 'tilemap';
   /** 2, 3 (DDNet) or 4 (Teeworlds 0.7). */
   version: number;
-  /** Width in tiles (DDNet refuses less than 2). */
+  /** Width in tiles; DDNet refuses a layer below the minimum. */
   width: number;
-  /** Height in tiles (DDNet refuses less than 2). */
+  /** Height in tiles; DDNet refuses a layer below the minimum. */
   height: number;
   /** 0 tiles layer, else the physics layer kind. Flags: {@link TilemapFlags}. */
   tilemapFlags: number;

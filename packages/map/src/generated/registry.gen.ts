@@ -62,6 +62,8 @@ export interface MapItemVariantInfo {
   readonly since: readonly SinceVersionField[];
   readonly refs: readonly ItemRefField[];
   readonly data: readonly DataRefField[];
+  readonly derived: readonly string[];
+  readonly min: Readonly<Record<string, number>>;
 }
 
 /** What the schemas say about one map item type, with its codec. */
@@ -82,6 +84,10 @@ export interface MapItemTypeInfo<N extends MapItemName = MapItemName> {
   readonly refs: readonly ItemRefField[];
   /** Data references of the fields every item of the type has. */
   readonly data: readonly DataRefField[];
+  /** Fields writeMap derives from the map's layout, not content: data indices and the `derived: true` ranges, counts and sizes (of the fields every item of the type has; variants add theirs). */
+  readonly derived: readonly string[];
+  /** The least values DDNet accepts (`min:` in the schema), by property name. */
+  readonly min: Readonly<Record<string, number>>;
   readonly variants: readonly MapItemVariantInfo[];
   /** Decodes an item's ints; `offset` (the item's byte offset) is for errors. */
   readonly decode: (d: Int32Array, offset?: number) => MapItemValues[N];
@@ -101,6 +107,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
+      min: {  },
       variants: [],
       decode: decodeVersionItem,
       encode: encodeVersionItem,
@@ -116,6 +124,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [{ field: 'author', data: 'cstring', optional: true }, { field: 'mapVersion', data: 'cstring', optional: true }, { field: 'credits', data: 'cstring', optional: true }, { field: 'license', data: 'cstring', optional: true }, { field: 'settings', data: 'cstring_list', optional: true }],
+      derived: ['author', 'mapVersion', 'credits', 'license', 'settings'],
+      min: {  },
       variants: [],
       decode: decodeInfoItem,
       encode: encodeInfoItem,
@@ -131,6 +141,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [{ field: 'format', version: 2 }],
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'pixels', optional: true }],
+      derived: ['name', 'data'],
+      min: {  },
       variants: [],
       decode: decodeImageItem,
       encode: encodeImageItem,
@@ -146,6 +158,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [{ field: 'synchronized', version: 2 }],
       refs: [],
       data: [],
+      derived: ['startPoint', 'numPoints'],
+      min: {  },
       variants: [],
       decode: decodeEnvelopeItem,
       encode: encodeEnvelopeItem,
@@ -161,6 +175,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [{ field: 'clipping', version: 2 }, { field: 'name', version: 3 }],
       refs: [],
       data: [],
+      derived: ['startLayer', 'numLayers'],
+      min: {  },
       variants: [],
       decode: decodeGroupItem,
       encode: encodeGroupItem,
@@ -176,7 +192,9 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
-      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'Checked against DDNet src/engine/shared/map.cpp.' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }] }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }] }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s editor skips such layers (checked against DDNet src/game/editor/mapitems/map_io.cpp); its client plays no deprecated sounds layer.' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }] }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet src/game/client/components/mapsounds.cpp and src/game/editor/mapitems/map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }] }],
+      derived: [],
+      min: {  },
+      variants: [{ name: 'tilemap', value: 2, versions: { min: 2, max: 4, outside: 'refused', description: 'Checked against DDNet src/engine/shared/map.cpp.' }, since: [{ field: 'name', version: 3 }], refs: [{ field: 'colorEnv', ref: 'envelope', optional: true }, { field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'tiles:tile', optional: false }, { field: 'dataTele', data: 'tiles:tele', optional: true }, { field: 'dataSpeedup', data: 'tiles:speedup', optional: true }, { field: 'dataFront', data: 'tiles:tile', optional: true }, { field: 'dataSwitch', data: 'tiles:switch', optional: true }, { field: 'dataTune', data: 'tiles:tune', optional: true }], derived: ['data', 'dataTele', 'dataSpeedup', 'dataFront', 'dataSwitch', 'dataTune'], min: { width: 2, height: 2 } }, { name: 'quads', value: 3, versions: undefined, since: [{ field: 'name', version: 2 }], refs: [{ field: 'image', ref: 'image', optional: true }], data: [{ field: 'data', data: 'records:quad', optional: false }], derived: ['numQuads', 'data'], min: {  } }, { name: 'sounds_deprecated', value: 9, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s editor skips such layers (checked against DDNet src/game/editor/mapitems/map_io.cpp); its client plays no deprecated sounds layer.' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source_deprecated', optional: false }], derived: ['numSources', 'data'], min: {  } }, { name: 'sounds', value: 10, versions: { min: 1, max: 2, outside: 'ignored', description: 'DDNet\'s client and editor skip such layers (checked against DDNet src/game/client/components/mapsounds.cpp and src/game/editor/mapitems/map_io.cpp).' }, since: [], refs: [{ field: 'sound', ref: 'sound', optional: true }], data: [{ field: 'data', data: 'records:sound_source', optional: false }], derived: ['numSources', 'data'], min: {  } }],
       decode: decodeLayerItem,
       encode: encodeLayerItem,
     },
@@ -191,6 +209,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
+      min: {  },
       variants: [],
       decode: (d) => d.slice(),
       encode: (d) => d,
@@ -206,6 +226,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [{ field: 'name', data: 'cstring', optional: false }, { field: 'data', data: 'opus', optional: false }],
+      derived: ['name', 'data', 'dataSize'],
+      min: {  },
       variants: [],
       decode: decodeSoundItem,
       encode: encodeSoundItem,
@@ -221,6 +243,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [{ field: 'group', ref: 'group', optional: false }],
       data: [],
+      derived: [],
+      min: {  },
       variants: [],
       decode: decodeAutomapperItem,
       encode: encodeAutomapperItem,
@@ -236,6 +260,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
+      min: {  },
       variants: [],
       decode: decodeEnvelopePointsBezierItem,
       encode: encodeEnvelopePointsBezierItem,
@@ -251,6 +277,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
+      min: {  },
       variants: [],
       decode: decodeGroupExItem,
       encode: encodeGroupExItem,
@@ -266,6 +294,8 @@ export const MAP_ITEM_TYPE: { readonly [N in MapItemName]: MapItemTypeInfo<N> } 
       since: [],
       refs: [],
       data: [],
+      derived: [],
+      min: {  },
       variants: [],
       decode: decodeTestItem,
       encode: encodeTestItem,
@@ -279,6 +309,8 @@ export const MAP_RECORD_REFS: Readonly<Record<string, readonly ItemRefField[]>> 
     sound_source: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
     sound_source_deprecated: [{ field: 'posEnv', ref: 'envelope', optional: true }, { field: 'soundEnv', ref: 'envelope', optional: true }],
   };
+/** Bytes of the largest tile type (schemas/map/tiles): a layer whose width x height tiles of it overflow an i32 byte count is refused. */
+export const LARGEST_TILE_BYTES = 6;
 /** Where each field of each tile type (schemas/map/tiles) starts in the tile, in bytes, by tile type and field (camelCase). */
 export const TILE_BYTE_OFFSETS = {
     speedup: { force: 0, maxSpeed: 1, id: 2, reserved: 3, angle: 4 },

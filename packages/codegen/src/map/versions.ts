@@ -1,0 +1,43 @@
+// Emits the named versions of map items (`known_versions` in YAML) as constants, so that code which depends
+// on an item's version (a version gate) compares with a name from the schema rather than a number.
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { doc } from '../shared/emit.js';
+import { pascal } from '../shared/names.js';
+import type { ItemDef, KnownVersion, SchemaSet } from './model.js';
+
+/** The constant's name: `ImageVersion`, or `TilemapLayerVersion` for a variant. */
+export function knownVersionsName(item: ItemDef, variant?: string): string {
+  return `${variant ? pascal(variant) : ''}${pascal(item.name)}Version`;
+}
+
+function versionsStatement(name: string, what: string, known: KnownVersion[]): StatementStructures {
+  return {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc(`Named values of the version field of ${what}.`),
+    declarations: [
+      {
+        name,
+        initializer: (w) => {
+          w.write('{').newLine();
+          w.indent(() => {
+            for (const v of known) {
+              w.writeLine(`/** ${v.description} */`);
+              w.writeLine(`${pascal(v.name)}: ${v.value},`);
+            }
+          });
+          w.write('} as const');
+        },
+      },
+    ],
+  };
+}
+
+/** One constant per item or variant with `known_versions`, in schema order. */
+export function knownVersionStatements(set: SchemaSet): StatementStructures[] {
+  return set.items.flatMap((item) => [
+    ...(item.knownVersions ? [versionsStatement(knownVersionsName(item), `${item.name} items`, item.knownVersions)] : []),
+    ...(item.variants?.cases.flatMap((c) => (c.knownVersions ? [versionsStatement(knownVersionsName(item, c.name), `${c.name} ${item.name} items`, c.knownVersions)] : [])) ?? []),
+  ]);
+}
