@@ -106,7 +106,7 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
       const shown = typeof value === 'string' ? `"${value}"` : ArrayBuffer.isView(value) ? `[${Array.from(value).join(', ')}]` : String(value);
       return [`${f.offset}${f.ints > 1 ? `-${f.offset + f.ints - 1}` : ''}`, `${f.name} (${f.kind}${f.scale ? ` /${f.scale}` : ''})`, ints, shown];
     });
-  const fieldTable = (view) => ['| i32 | field (kind) | ints | value |', '| --- | --- | --- | --- |', ...fieldRows(view).map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const fieldTable = (view) => ['| i32 | field (type) | ints | value |', '| --- | --- | --- | --- |', ...fieldRows(view).map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const [info] = objects.items('client_info');
   const [character] = objects.items('character');
   const [ddnetCharacter] = objects.items('ddnet_character');
