@@ -104,6 +104,14 @@ describe('render from the file (issue 25 row 9: readMap held the whole layer)', 
     expect(same(renderMapFile(broken), renderMap(readMap(broken, { strict: false })))).toBe(true);
     expect(same(renderMapFile(broken), renderMapFile(readBytes(join(fixturesDir, 'maps', 'dm7-legacy-size.map'))))).toBe(false);
   });
+
+  it('draws a layer whose data item another layer reads badly (the layer is broken, not the data item)', () => {
+    // A fuzzed map (render target, issue 37's run): two skip-compressed tile layers share a data item, which
+    // expands to 270x120 tiles: right for one, too long for the other (260x115). The file renderer left out
+    // both, the model only the second. Fails before render.ts keyed its broken data by layer.
+    const bytes = readBytes(join(fixturesDir, 'hostile', 'shared-tile-data.map'));
+    expect(same(renderMapFile(bytes, { maxSide: 256 }), renderMap(readMap(bytes, { strict: false }), { maxSide: 256 }))).toBe(true);
+  });
 });
 
 describe('a real map with many embedded images (issue 25 row 17: a 1.3 MB community map resaved at a 444 MB peak)', () => {

@@ -350,12 +350,14 @@ function openForRender(bytes: Uint8Array, zlib: ZlibCodec | undefined): { map: T
  * scale is worked out (every layer is read through once), before drawing starts.
  */
 function datafileTiles(df: Datafile): TileSource {
-  const broken = new Set<number>();
+  // By layer, not by data index: layers may share a data item, and whether it reads depends on the layer's
+  // size and version (a fuzzed map: a 260x115 layer on the data of a 270x120 one, too long for it).
+  const broken = new Set<TilemapLayer>();
   return {
     rows(layer, maxRows, onRow) {
       const index = layer.item.data;
       const data = df.data[index];
-      if (!data || broken.has(index)) return;
+      if (!data || broken.has(layer)) return;
       const rowBytes = layer.item.width * TILE_TILE_BYTES;
       try {
         // Skip-compressed tiles (Teeworlds 0.7) are expanded whole, as readMap does (to no tiles
@@ -393,7 +395,7 @@ function datafileTiles(df: Datafile): TileSource {
         if (total !== data.size) throw new MapError('DATA_SIZE', `inflates to ${total} bytes, not ${data.size}`, data.fileOffset, `data[${index}]`);
         if (filled > 0 && y < maxRows) onRow(row.subarray(0, filled), y);
       } catch {
-        broken.add(index);
+        broken.add(layer);
       }
     },
     pixels(image) {
