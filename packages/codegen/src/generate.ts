@@ -14,7 +14,8 @@ import { loadTeehistorianSchemas } from './teehistorian/load.js';
 import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
 import { loadNetSchemas } from './netmsg/load.js';
 import { emitPacketDocs, emitPacketTs } from './net/emit.js';
-import { loadPacketSchemas } from './net/load.js';
+import { emitHuffmanTs } from './net/huffman.js';
+import { loadHuffmanSchema, loadPacketSchemas } from './net/load.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
@@ -31,6 +32,8 @@ export interface GenerateOptions {
   explorerOut?: string;
   /** Where the packet-layer codecs go; default packages/net/src/generated under root. */
   packetOut?: string;
+  /** Where the runtime's generated tables (the network Huffman code) go; default packages/runtime/src/generated under root. */
+  runtimeOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -81,7 +84,11 @@ export function generate(options: GenerateOptions): GenerateResult {
   const explorer = emitExplorerTs(map, teehistorian, snapshot, packet);
   outputs.set(join(explorerOut, explorer.path), explorer.text);
   for (const file of packet.map(emitPacketTs)) outputs.set(join(packetOut, file.path), file.text);
-  outputs.set(join(docsOut, 'network.md'), emitPacketDocs(packet));
+  const runtimeOut = options.runtimeOut ?? join(options.root, 'packages', 'runtime', 'src', 'generated');
+  const huffman = loadHuffmanSchema(schemas, options.root);
+  const huffmanFile = emitHuffmanTs(huffman);
+  outputs.set(join(runtimeOut, huffmanFile.path), huffmanFile.text);
+  outputs.set(join(docsOut, 'network.md'), emitPacketDocs(packet, huffman));
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -96,7 +103,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut, packetOut]) {
+  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut, packetOut, runtimeOut]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);

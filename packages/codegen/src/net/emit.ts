@@ -2,7 +2,8 @@
 import { type InterfaceDeclarationStructure, type StatementStructures, StructureKind } from 'ts-morph';
 import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
-import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
+import { huffmanDocs } from './huffman.js';
+import type { HuffmanSchema, PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
 
 const prefix = (p: PacketProtocolSchema) => pascal(p.packet_protocol.replace(/[.-]/g, '_'));
 const constName = (p: PacketProtocolSchema) => `${p.packet_protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKET`;
@@ -233,8 +234,8 @@ const payloadText = (f: PacketPayloadField): string =>
   f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'decimal_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
 
 /** docs/formats/network.md. */
-export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {
-  const out: string[] = [GENERATED_DOCS_HEADER(protocols.map((p) => p.file).join(', ')), '', '# Network packets', ''];
+export function emitPacketDocs(protocols: PacketProtocolSchema[], huffman?: HuffmanSchema): string {
+  const out: string[] = [GENERATED_DOCS_HEADER([...protocols.map((p) => p.file), ...(huffman ? [huffman.file] : [])].join(', ')), '', '# Network packets', ''];
   out.push(
     'The UDP layer under the [net messages](net-messages.md): packet headers, chunk headers, control messages and',
     'connectionless packets (server info) of Teeworlds 0.6/DDNet and Teeworlds 0.7, from `schemas/net/`.',
@@ -271,5 +272,6 @@ export function emitPacketDocs(protocols: PacketProtocolSchema[]): string {
       out.push('');
     }
   }
+  if (huffman) out.push(...huffmanDocs(huffman));
   return `${out.join('\n').trimEnd()}\n`;
 }

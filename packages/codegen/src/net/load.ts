@@ -1,7 +1,7 @@
 // Loads the packet-layer schemas (schemas/net/*.yaml: packet and chunk headers, control and connectionless
 // messages) and checks what the JSON schema cannot.
 import { type ParsedFile, parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
-import type { PacketBitField, PacketPayloadField, PacketProtocolSchema } from './model.js';
+import type { HuffmanSchema, PacketBitField, PacketPayloadField, PacketProtocolSchema } from './model.js';
 import { camel } from '../shared/names.js';
 
 /** The protocols of the other families a packet protocol names (net_messages, snapshots); unchecked when not given. */
@@ -12,7 +12,7 @@ export interface PacketSchemaRefs {
 
 /** Loads schemas/net/*.yaml (validated against schema.json's packetFile) and checks what JSON schema cannot. */
 export function loadPacketSchemas(schemasDir: string, displayRoot = schemasDir, refs?: PacketSchemaRefs): PacketProtocolSchema[] {
-  const files: ParsedFile[] = parseFamily(schemasDir, 'net', displayRoot);
+  const files: ParsedFile[] = parseFamily(schemasDir, 'net', displayRoot).filter((f) => 'packet_protocol' in f.data);
   const problems: SchemaProblem[] = [];
   const out: PacketProtocolSchema[] = [];
   for (const f of files) {
@@ -70,4 +70,14 @@ export function loadPacketSchemas(schemasDir: string, displayRoot = schemasDir, 
   }
   if (problems.length) throw new SchemaError(problems);
   return out;
+}
+
+/** The network Huffman code (schemas/net/huffman.yaml): its frequency table, checked to hold one per symbol. */
+export function loadHuffmanSchema(schemasDir: string, displayRoot = schemasDir): HuffmanSchema {
+  const files = parseFamily(schemasDir, 'net', displayRoot).filter((f) => 'huffman' in f.data);
+  const f = files[0];
+  if (!f || files.length > 1) throw new SchemaError([{ file: f?.file ?? 'schemas/net', line: 1, col: 1, message: `schemas/net holds ${files.length} Huffman codes; the network layer has one` }]);
+  const d = f.data as { huffman: string; description: string; eof_symbol: number; frequencies: number[] };
+  if (d.frequencies.length !== d.eof_symbol + 1) throw new SchemaError([{ file: f.file, ...positionOf(f, ['frequencies']), message: `frequencies: ${d.frequencies.length} of them, one per symbol 0..${d.eof_symbol} is ${d.eof_symbol + 1}` }]);
+  return { file: f.file, name: d.huffman, description: d.description, eofSymbol: d.eof_symbol, frequencies: d.frequencies };
 }

@@ -52,3 +52,13 @@ export interface PacketProtocolSchema {
     messages: (PacketMessage & { magic: string; direction: 'server' | 'client' | 'both' })[];
   };
 }
+
+/** The network layer's Huffman code (schemas/net/huffman.yaml). */
+export interface HuffmanSchema {
+  file: string;
+  name: string;
+  description: string;
+  eofSymbol: number;
+  /** One per symbol: bytes 0..eofSymbol-1, then EOF. */
+  frequencies: number[];
+}

@@ -30,7 +30,7 @@ export interface ParsedFile {
 
 // In the order a file's kind is looked for: a snapshot protocol file also has `enums`, a net message protocol
 // file `messages`.
-const KINDS = ['item', 'record', 'tile', 'protocol', 'net_protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol'] as const;
+const KINDS = ['item', 'record', 'tile', 'protocol', 'net_protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol', 'huffman'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
@@ -42,6 +42,7 @@ const DEFINITION = {
   protocol: 'snapshotFile',
   net_protocol: 'netmsgFile',
   packet_protocol: 'packetFile',
+  huffman: 'huffmanFile',
 } as const;
 
 function listYaml(dir: string): string[] {
