@@ -220,7 +220,7 @@ export interface SnapMessage extends NetMessageBase {
   kind: 'snap';
   /** Game tick. */
   tick: number;
-  /** Tick minus the delta tick. */
+  /** The snapshot's tick minus the tick of the snapshot the delta is against (the base); tick + 1 when there is no base (the delta is against the empty snapshot: DDNet sends tick - (-1)). */
   deltaTick: number;
   /** Number of parts. */
   numParts: number;
@@ -230,7 +230,7 @@ export interface SnapMessage extends NetMessageBase {
   crc: number;
   /** Bytes in this part. */
   partSize: number;
-  /** Part of the compressed delta. */
+  /** Part of the delta: its ints packed as variable-width ints (no Huffman here; the packet may be Huffman-compressed as a whole). The parts joined in order make the delta. */
   data: Uint8Array;
 }
 
@@ -239,7 +239,7 @@ export interface SnapEmptyMessage extends NetMessageBase {
   kind: 'snap_empty';
   /** Game tick. */
   tick: number;
-  /** Tick minus the delta tick. */
+  /** The snapshot's tick minus the tick of the snapshot the delta is against (the base); tick + 1 when there is no base (the delta is against the empty snapshot: DDNet sends tick - (-1)). */
   deltaTick: number;
 }
 
@@ -248,13 +248,13 @@ export interface SnapSingleMessage extends NetMessageBase {
   kind: 'snap_single';
   /** Game tick. */
   tick: number;
-  /** Tick minus the delta tick. */
+  /** The snapshot's tick minus the tick of the snapshot the delta is against (the base); tick + 1 when there is no base (the delta is against the empty snapshot: DDNet sends tick - (-1)). */
   deltaTick: number;
   /** Snapshot checksum. */
   crc: number;
   /** Bytes of data. */
   partSize: number;
-  /** The compressed delta. */
+  /** The delta: its ints packed as variable-width ints (no Huffman here; the packet may be Huffman-compressed as a whole). */
   data: Uint8Array;
 }
 
@@ -1134,9 +1134,9 @@ export const TEEWORLDS_0_7_MESSAGES: NetProtocolDef = {
       { name: 'map_data', system: true, id: 3, direction: 'server', description: 'A chunk of the map file.', fields: [{ name: 'data', key: 'data', type: 'raw_rest', description: 'The chunk.' }], build: (v) => ({ kind: 'map_data', data: v[0] }) },
       { name: 'server_info', system: true, id: 4, direction: 'server', description: 'Server info (as the server browser shows it).', fields: [{ name: 'data', key: 'data', type: 'raw_rest', description: 'Version, name, hostname, map, game type, flags, skill level, player counts, then one entry per client; kept as bytes.' }], build: (v) => ({ kind: 'server_info', data: v[0] }) },
       { name: 'con_ready', system: true, id: 5, direction: 'server', description: 'The connection is ready.', fields: [], build: (_v) => ({ kind: 'con_ready' }), read: () => ({ kind: 'con_ready' }) },
-      { name: 'snap', system: true, id: 6, direction: 'server', description: 'One part of a snapshot delta.', fields: [{ name: 'tick', key: 'tick', type: 'tick', description: 'Game tick.' }, { name: 'delta_tick', key: 'deltaTick', type: 'int', description: 'Tick minus the delta tick.' }, { name: 'num_parts', key: 'numParts', type: 'int', description: 'Number of parts.' }, { name: 'part', key: 'part', type: 'int', description: 'This part.' }, { name: 'crc', key: 'crc', type: 'int', description: 'Snapshot checksum.' }, { name: 'part_size', key: 'partSize', type: 'int', description: 'Bytes in this part.' }, { name: 'data', key: 'data', type: 'raw', description: 'Part of the compressed delta.', sizeField: 'part_size' }], build: (v) => ({ kind: 'snap', tick: v[0], deltaTick: v[1], numParts: v[2], part: v[3], crc: v[4], partSize: v[5], data: v[6] }), read: (r) => { const v0 = r.readVarInt('snap.tick'); const v1 = r.readVarInt('snap.delta_tick'); const v2 = r.readVarInt('snap.num_parts'); const v3 = r.readVarInt('snap.part'); const v4 = r.readVarInt('snap.crc'); const v5 = r.readVarInt('snap.part_size'); const v6 = readCopy(r, lengthOf(r, v5, 'part_size', 1, 'snap.data'), 'snap.data'); return { kind: 'snap', tick: v0, deltaTick: v1, numParts: v2, part: v3, crc: v4, partSize: v5, data: v6 }; } },
-      { name: 'snap_empty', system: true, id: 7, direction: 'server', description: 'Nothing changed.', fields: [{ name: 'tick', key: 'tick', type: 'tick', description: 'Game tick.' }, { name: 'delta_tick', key: 'deltaTick', type: 'int', description: 'Tick minus the delta tick.' }], build: (v) => ({ kind: 'snap_empty', tick: v[0], deltaTick: v[1] }), read: (r) => { const v0 = r.readVarInt('snap_empty.tick'); const v1 = r.readVarInt('snap_empty.delta_tick'); return { kind: 'snap_empty', tick: v0, deltaTick: v1 }; } },
-      { name: 'snap_single', system: true, id: 8, direction: 'server', description: 'A snapshot delta in one packet.', fields: [{ name: 'tick', key: 'tick', type: 'tick', description: 'Game tick.' }, { name: 'delta_tick', key: 'deltaTick', type: 'int', description: 'Tick minus the delta tick.' }, { name: 'crc', key: 'crc', type: 'int', description: 'Snapshot checksum.' }, { name: 'part_size', key: 'partSize', type: 'int', description: 'Bytes of data.' }, { name: 'data', key: 'data', type: 'raw', description: 'The compressed delta.', sizeField: 'part_size' }], build: (v) => ({ kind: 'snap_single', tick: v[0], deltaTick: v[1], crc: v[2], partSize: v[3], data: v[4] }), read: (r) => { const v0 = r.readVarInt('snap_single.tick'); const v1 = r.readVarInt('snap_single.delta_tick'); const v2 = r.readVarInt('snap_single.crc'); const v3 = r.readVarInt('snap_single.part_size'); const v4 = readCopy(r, lengthOf(r, v3, 'part_size', 1, 'snap_single.data'), 'snap_single.data'); return { kind: 'snap_single', tick: v0, deltaTick: v1, crc: v2, partSize: v3, data: v4 }; } },
+      { name: 'snap', system: true, id: 6, direction: 'server', description: 'One part of a snapshot delta.', fields: [{ name: 'tick', key: 'tick', type: 'tick', description: 'Game tick.' }, { name: 'delta_tick', key: 'deltaTick', type: 'int', description: 'The snapshot\'s tick minus the tick of the snapshot the delta is against (the base); tick + 1 when there is no base (the delta is against the empty snapshot: DDNet sends tick - (-1)).' }, { name: 'num_parts', key: 'numParts', type: 'int', description: 'Number of parts.' }, { name: 'part', key: 'part', type: 'int', description: 'This part.' }, { name: 'crc', key: 'crc', type: 'int', description: 'Snapshot checksum.' }, { name: 'part_size', key: 'partSize', type: 'int', description: 'Bytes in this part.' }, { name: 'data', key: 'data', type: 'raw', description: 'Part of the delta: its ints packed as variable-width ints (no Huffman here; the packet may be Huffman-compressed as a whole). The parts joined in order make the delta.', sizeField: 'part_size' }], build: (v) => ({ kind: 'snap', tick: v[0], deltaTick: v[1], numParts: v[2], part: v[3], crc: v[4], partSize: v[5], data: v[6] }), read: (r) => { const v0 = r.readVarInt('snap.tick'); const v1 = r.readVarInt('snap.delta_tick'); const v2 = r.readVarInt('snap.num_parts'); const v3 = r.readVarInt('snap.part'); const v4 = r.readVarInt('snap.crc'); const v5 = r.readVarInt('snap.part_size'); const v6 = readCopy(r, lengthOf(r, v5, 'part_size', 1, 'snap.data'), 'snap.data'); return { kind: 'snap', tick: v0, deltaTick: v1, numParts: v2, part: v3, crc: v4, partSize: v5, data: v6 }; } },
+      { name: 'snap_empty', system: true, id: 7, direction: 'server', description: 'Nothing changed.', fields: [{ name: 'tick', key: 'tick', type: 'tick', description: 'Game tick.' }, { name: 'delta_tick', key: 'deltaTick', type: 'int', description: 'The snapshot\'s tick minus the tick of the snapshot the delta is against (the base); tick + 1 when there is no base (the delta is against the empty snapshot: DDNet sends tick - (-1)).' }], build: (v) => ({ kind: 'snap_empty', tick: v[0], deltaTick: v[1] }), read: (r) => { const v0 = r.readVarInt('snap_empty.tick'); const v1 = r.readVarInt('snap_empty.delta_tick'); return { kind: 'snap_empty', tick: v0, deltaTick: v1 }; } },
+      { name: 'snap_single', system: true, id: 8, direction: 'server', description: 'A snapshot delta in one packet.', fields: [{ name: 'tick', key: 'tick', type: 'tick', description: 'Game tick.' }, { name: 'delta_tick', key: 'deltaTick', type: 'int', description: 'The snapshot\'s tick minus the tick of the snapshot the delta is against (the base); tick + 1 when there is no base (the delta is against the empty snapshot: DDNet sends tick - (-1)).' }, { name: 'crc', key: 'crc', type: 'int', description: 'Snapshot checksum.' }, { name: 'part_size', key: 'partSize', type: 'int', description: 'Bytes of data.' }, { name: 'data', key: 'data', type: 'raw', description: 'The delta: its ints packed as variable-width ints (no Huffman here; the packet may be Huffman-compressed as a whole).', sizeField: 'part_size' }], build: (v) => ({ kind: 'snap_single', tick: v[0], deltaTick: v[1], crc: v[2], partSize: v[3], data: v[4] }), read: (r) => { const v0 = r.readVarInt('snap_single.tick'); const v1 = r.readVarInt('snap_single.delta_tick'); const v2 = r.readVarInt('snap_single.crc'); const v3 = r.readVarInt('snap_single.part_size'); const v4 = readCopy(r, lengthOf(r, v3, 'part_size', 1, 'snap_single.data'), 'snap_single.data'); return { kind: 'snap_single', tick: v0, deltaTick: v1, crc: v2, partSize: v3, data: v4 }; } },
       { name: 'input_timing', system: true, id: 10, direction: 'server', description: 'How early the input arrived.', fields: [{ name: 'intended_tick', key: 'intendedTick', type: 'tick', description: 'Tick.' }, { name: 'time_left', key: 'timeLeft', type: 'int', description: 'Milliseconds left.' }], build: (v) => ({ kind: 'input_timing', intendedTick: v[0], timeLeft: v[1] }), read: (r) => { const v0 = r.readVarInt('input_timing.intended_tick'); const v1 = r.readVarInt('input_timing.time_left'); return { kind: 'input_timing', intendedTick: v0, timeLeft: v1 }; } },
       { name: 'rcon_auth_on', system: true, id: 11, direction: 'server', description: 'Rcon login succeeded.', fields: [], build: (_v) => ({ kind: 'rcon_auth_on' }), read: () => ({ kind: 'rcon_auth_on' }) },
       { name: 'rcon_auth_off', system: true, id: 12, direction: 'server', description: 'Rcon logout.', fields: [], build: (_v) => ({ kind: 'rcon_auth_off' }), read: () => ({ kind: 'rcon_auth_off' }) },
