@@ -242,3 +242,13 @@ describe('bytesEqual', () => {
     expect(bytesEqual(new Uint8Array(64), new Uint8Array(65))).toBe(false);
   });
 });
+
+describe('variable-width ints as docs/formats/teehistorian.md describes them', () => {
+  it('pack the worked examples the docs give (groups least significant first, sign in bit 6 of the first byte)', () => {
+    const hex = (v: number) => {
+      const out = new Uint8Array(5);
+      return Array.from(out.subarray(0, packVarInt(v, out, 0)), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    };
+    expect([0, 63, 64, -1, -65].map(hex)).toEqual(['00', '3f', '80 01', '40', 'c0 01']);
+  });
+});
