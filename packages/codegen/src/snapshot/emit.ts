@@ -166,6 +166,12 @@ export function emitSnapshotDocs(protocols: SnapshotProtocolDef[], source = 'sch
     'most 64 keys per bucket; keys that overflow a bucket are treated as absent, so they are sent as deleted and',
     'new. Applying a delta keeps the old items in their order, minus the deleted ones, and appends new items.',
     '',
+    'Sizes count ints (i32), not bytes; a key is `(type << 16) | id`. On the wire every int of a delta is packed as a',
+    'variable-width int ([teehistorian.md](teehistorian.md)): in the `snap` / `snap_single` messages (whose packet is',
+    'Huffman-compressed as a whole when its compression flag is set) and in demo delta chunks (Huffman-compressed',
+    'always, [network.md](network.md#huffman-compression)). A snapshot checksum is the sum of the ints of its items\' data',
+    '(wrapping at 32 bits).',
+    '',
   ];
   for (const p of protocols) {
     out.push(`## Protocol ${p.protocol}`, '', p.description, '', '| type | name | size (i32) |', '| --- | --- | --- |');
