@@ -1,5 +1,4 @@
-import { netMessageDef, netMessageFirstInt, type NetProtocolDef, SERVER_TICK_SPEED } from '@twcodec/netmsg';
-import { ByteReader, uuidFromBytes } from '@twcodec/runtime';
+import { type NetMessageDef, netMessageDef, type NetProtocolDef, peekNetMessage, SERVER_TICK_SPEED } from '@twcodec/netmsg';
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
 import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
@@ -220,23 +219,18 @@ export function stripDemo(bytes: Uint8Array, options: StripOptions = {}): Uint8A
 }
 
 /**
- * Whether a message's packed bytes are one of the named messages of `table`, from its first int (and the UUID
- * after it, for DDNet's UUID messages) only: the rest is not decoded.
+ * Whether a message's packed bytes are one of the named messages of `table`, from its framing only
+ * (peekNetMessage: the first int, and the UUID after it for DDNet's UUID messages): the rest is not decoded.
  */
 function messageMatcher(table: NetProtocolDef, names: readonly string[]): (data: Uint8Array) => boolean {
-  const keys = new Set<string>();
+  const defs = new Set<NetMessageDef>();
   for (const name of names) {
     const def = netMessageDef(table, name);
     if (!def) throw new DemoError('UNKNOWN_MESSAGE', `${table.protocol} has no message ${name}`, -1, 'dropMessages');
-    keys.add(def.uuid ? `${netMessageFirstInt(def)}:${def.uuid}` : String(netMessageFirstInt(def)));
+    defs.add(def);
   }
   return (data) => {
-    try {
-      const r = new ByteReader(data);
-      const first = r.readVarInt();
-      return keys.has(String(first)) || ((first >> 1) === 0 && r.remaining >= 16 && keys.has(`${first}:${uuidFromBytes(r.readBytes(16))}`));
-    } catch {
-      return false;
-    }
+    const { def } = peekNetMessage(table, data);
+    return def !== undefined && defs.has(def);
   };
 }

@@ -29,7 +29,7 @@ export function netValueName(set: NetValueSet, value: number): string | undefine
 
 /**
  * The names of a decoded message's enum values and flag bits, by property (`{ weapon: 'laser' }`), as
- * `demo messages` and `net pcap` print them beside the numbers; fields without a named value are left out.
+ * `demo messages` prints them beside the numbers; fields without a named value are left out.
  */
 export function netMessageValueNames(fields: readonly NetFieldDef[], message: object): Record<string, string> {
   const out: Record<string, string> = {};
