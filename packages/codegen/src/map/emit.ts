@@ -7,12 +7,11 @@ import {
   type SourceFile,
   type StatementStructures,
   StructureKind,
-  VariableDeclarationKind,
 } from 'ts-morph';
 import { registryStatements } from './registry.js';
 import { knownVersionStatements } from './versions.js';
 import { constName } from './fields.js';
-import { createProject, doc, GENERATED_HEADER, type GeneratedFile, generatedText, Imports } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, namedValues } from '../shared/emit.js';
 import { itemStatements } from './items.js';
 import { recordStatements } from './records.js';
 import { tileStatements } from './tile-codecs.js';
@@ -25,45 +24,10 @@ import { pascal } from '../shared/names.js';
 // Enums
 
 function enumStatements(e: EnumDef): StatementStructures[] {
-  const name = pascal(e.name);
   return [
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc(`${e.description}${e.kind === 'flags' ? ' (bit flags)' : ''}`),
-      declarations: [
-        {
-          name,
-          initializer: (w) => {
-            w.write('{').newLine();
-            w.indent(() => {
-              for (const v of e.values) {
-                w.writeLine(`/** ${v.description} */`);
-                w.writeLine(`${pascal(v.name)}: ${v.value},`);
-              }
-            });
-            w.write('} as const');
-          },
-        },
-      ],
-    },
-    {
-      kind: StructureKind.TypeAlias,
-      isExported: true,
-      name,
-      type: `(typeof ${name})[keyof typeof ${name}]`,
-    },
+    ...namedValues(pascal(e.name), `${e.description}${e.kind === 'flags' ? ' (bit flags)' : ''}`, e.values),
     ...(e.values.some((v) => v.bytes !== undefined)
-      ? [
-          {
-            kind: StructureKind.VariableStatement,
-            isExported: true,
-            declarationKind: VariableDeclarationKind.Const,
-            docs: doc(`Bytes of one element of each ${e.name} value (\`bytes\` in the schema).`),
-            declarations: [{ name: `${constName(e.name)}_BYTES`, type: 'Readonly<Record<number, number>>', initializer: `{ ${e.values.map((v) => `${v.value}: ${v.bytes}`).join(', ')} }` }],
-          } satisfies StatementStructures,
-        ]
+      ? [exportedConst(`${constName(e.name)}_BYTES`, 'Readonly<Record<number, number>>', `Bytes of one element of each ${e.name} value (\`bytes\` in the schema).`, `{ ${e.values.map((v) => `${v.value}: ${v.bytes}`).join(', ')} }`)]
       : []),
   ];
 }

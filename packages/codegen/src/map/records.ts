@@ -1,7 +1,7 @@
 // Emits a map record's interface and codecs (records.gen.ts): fixed-size int structs inside data and array items.
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from 'ts-morph';
 import { recordInterface } from './names.js';
-import { doc, type Imports } from '../shared/emit.js';
+import { doc, exportedConst, type Imports } from '../shared/emit.js';
 import { fieldInts, type RecordDef } from './model.js';
 import { camel } from '../shared/names.js';
 import { constName, fieldDoc, fieldTsType, index, readExpr, writeStmts } from './fields.js';
@@ -19,13 +19,7 @@ export function recordStatements(record: RecordDef, imports: Imports): Statement
   }
   const readBody = ['return {', ...readLines.map((l) => `  ${l}`), '};'];
   return [
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc(`Size of a ${record.name} record in i32.`),
-      declarations: [{ name: ints, initializer: String(record.ints) }],
-    },
+    exportedConst(ints, undefined, `Size of a ${record.name} record in i32.`, String(record.ints)),
     {
       kind: StructureKind.Interface,
       name,

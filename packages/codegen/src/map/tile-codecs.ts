@@ -1,7 +1,7 @@
 // Emits a map tile type's interface and in-place view (tiles.gen.ts): byte records inside tilemap data.
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from 'ts-morph';
 import { tileClass, tileInterface } from './names.js';
-import { doc } from '../shared/emit.js';
+import { doc, exportedConst } from '../shared/emit.js';
 import { type TileDef, tileFieldBytes } from './model.js';
 import { camel, pascal } from '../shared/names.js';
 import { constName } from './fields.js';
@@ -50,13 +50,7 @@ export function tileStatements(tile: TileDef): StatementStructures[] {
     },
   ]);
   return [
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: doc(`Size of a ${tile.name} tile in bytes.`),
-      declarations: [{ name: bytesConst, initializer: String(tile.bytes) }],
-    },
+    exportedConst(bytesConst, undefined, `Size of a ${tile.name} tile in bytes.`, String(tile.bytes)),
     {
       kind: StructureKind.Interface,
       name: iface,

@@ -1,7 +1,7 @@
 // Emits the named versions of map items (`known_versions` in YAML) as constants, so that code which depends
 // on an item's version (a version gate) compares with a name from the schema rather than a number.
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { doc } from '../shared/emit.js';
+import type { StatementStructures } from 'ts-morph';
+import { namedValuesConst } from '../shared/emit.js';
 import { pascal } from '../shared/names.js';
 import type { ItemDef, KnownVersion, SchemaSet } from './model.js';
 
@@ -11,27 +11,7 @@ export function knownVersionsName(item: ItemDef, variant?: string): string {
 }
 
 function versionsStatement(name: string, what: string, known: KnownVersion[]): StatementStructures {
-  return {
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: doc(`Named values of the version field of ${what}.`),
-    declarations: [
-      {
-        name,
-        initializer: (w) => {
-          w.write('{').newLine();
-          w.indent(() => {
-            for (const v of known) {
-              w.writeLine(`/** ${v.description} */`);
-              w.writeLine(`${pascal(v.name)}: ${v.value},`);
-            }
-          });
-          w.write('} as const');
-        },
-      },
-    ],
-  };
+  return namedValuesConst(name, `Named values of the version field of ${what}.`, known);
 }
 
 /** One constant per item or variant with `known_versions`, in schema order. */

@@ -81,15 +81,18 @@ export function exportedConst(name: string, type: string | undefined, docText: s
   };
 }
 
+/** An exported object of named values (`{ Hammer: 0, ... } as const`), each with its description as a doc comment when it has one. */
+export function namedValuesConst(name: string, docText: string, values: readonly { name: string; value: number; description?: string }[]): VariableStatementStructure {
+  const lines = values.flatMap((v) => [...(v.description !== undefined ? [`/** ${v.description} */`] : []), `${pascal(v.name)}: ${v.value},`]);
+  return exportedConst(name, undefined, docText, listInitializer('{', lines, '} as const'));
+}
+
 /**
- * An exported object of named values (`{ Hammer: 0, ... } as const`) and the type of its values under the same
- * name: the constants of an enum or flag set (`Ddnet06Weapon.Hammer`, a `Ddnet06Weapon` parameter).
+ * namedValuesConst and the type of its values under the same name: the constants of an enum or flag set
+ * (`Ddnet06Weapon.Hammer`, a `Ddnet06Weapon` parameter).
  */
-export function namedValues(name: string, docText: string, values: readonly { name: string; value: number }[]): StatementStructures[] {
-  return [
-    exportedConst(name, undefined, docText, listInitializer('{', values.map((v) => `${pascal(v.name)}: ${v.value},`), '} as const')),
-    { kind: StructureKind.TypeAlias, name, isExported: true, type: `(typeof ${name})[keyof typeof ${name}]` },
-  ];
+export function namedValues(name: string, docText: string, values: readonly { name: string; value: number; description?: string }[]): StatementStructures[] {
+  return [namedValuesConst(name, docText, values), { kind: StructureKind.TypeAlias, name, isExported: true, type: `(typeof ${name})[keyof typeof ${name}]` }];
 }
 
 /** An initializer writing `open`, one line per entry (indented), then `close`. */
