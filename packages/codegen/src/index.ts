@@ -12,5 +12,6 @@ export * from './map/model.js';
 export * from './snapshot/model.js';
 export * from './teehistorian/model.js';
 export { camel, pascal } from './shared/names.js';
-export { emitTileMeaningsDocs, emitTileMeaningsTs } from './tiles/emit.js';
+export { emitTileMeaningsTs } from './tiles/emit.js';
+export { emitTileMeaningsDocs } from './tiles/docs.js';
 export { loadTileMeanings, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './tiles/load.js';

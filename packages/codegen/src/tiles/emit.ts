@@ -1,8 +1,8 @@
 // Emits the tile id enums and validity predicates (TypeScript) and the tile id reference (Markdown) from
 // the tile meanings of the map schemas.
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
-import { inRanges, rangeText, TEMPLATE_PLACEHOLDERS, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load.js';
+import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
+import { rangeText, type TileIdRuleDef, type TileMeaningDef, type TileMeaningsDef } from './load.js';
 import { pascal } from '../shared/names.js';
 
 /** `isValidGameTile` for the game layer, `isValidEntity` for the entity set: DDNet's names, lower camel case. */
@@ -91,39 +91,4 @@ export function emitTileMeaningsTs(meanings: TileMeaningsDef): GeneratedFile {
   );
   const file = project.createSourceFile('tile-meanings.gen.ts', { statements: [GENERATED_HEADER(meanings.file), ...imports.declarations(), ...statements] }, { overwrite: true });
   return { path: 'tile-meanings.gen.ts', text: generatedText(file) };
-}
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-/** docs/formats/map-tiles.md: the tile and entity ids and which layers accept them. */
-export function emitTileMeaningsDocs(meanings: TileMeaningsDef): string {
-  const offset = meanings.entityOffset;
-  const accepting = (id: number) => meanings.layers.filter((l) => inRanges(l.ranges, id)).map((l) => l.name);
-  const layerList = (names: string[]) => (names.length ? names.join(', ') : 'none');
-  const tileRows = meanings.tiles.map((t) => {
-    const valid = accepting(t.id);
-    const means = t.layers.length && t.layers.join() !== valid.join() ? ` (this meaning: ${t.layers.join(', ')})` : '';
-    return `| ${t.id} | \`${t.name}\` | ${t.ddnet} | ${cell(t.description)} | ${layerList(valid)}${means} |`;
-  });
-  const entityRows = meanings.entities.map((e) => {
-    // An entity whose tile id is a named tile (ENTITY_NULL: 191 is entities_off_2) has no tile of its own.
-    const tile = meanings.tiles.find((t) => t.id === e.id + offset);
-    const [id, layers] = tile ? [`none (${tile.id} is \`${tile.name}\`)`, 'none'] : [`${e.id + offset}`, layerList(accepting(e.id + offset))];
-    return `| ${e.id} | ${id} | \`${e.name}\` | ${e.ddnet} | ${cell(e.description)} | ${layers} |`;
-  });
-  const tables: Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string[]> = {
-    description: [cell(meanings.description)],
-    entity_offset: [`${offset}`],
-    what_ddnet_does: [cell(meanings.whatDdnetDoes)],
-    layers_table: [
-      '| layer | predicate | accepted ids | made of |',
-      '| --- | --- | --- | --- |',
-      ...meanings.layers.map((l) => `| ${l.name} | \`${layerPredicate(l)}\` | ${l.ranges.map(rangeText).join(', ')} | ${cell(l.parts.join('; '))} |`),
-      ...meanings.sets.map((s) => `| (set) ${s.name} | \`${setPredicate(s)}\` | ${s.ranges.map(rangeText).join(', ')} | ${cell(`${s.description} ${s.parts.join('; ')}`)} |`),
-    ],
-    tiles_table: ['| id | name | DDNet | meaning | layers |', '| --- | --- | --- | --- | --- |', ...tileRows],
-    entities_table: ['| entity | tile id | name | DDNet | meaning | layers |', '| --- | --- | --- | --- | --- | --- |', ...entityRows],
-  };
-  const body = meanings.template.replace(/\{\{([a-z_]+)\}\}/g, (_, key: keyof typeof tables) => tables[key].join('\n'));
-  return `${GENERATED_DOCS_HEADER(`${meanings.file} and ${meanings.templateFile}`)}\n\n${body}`;
 }

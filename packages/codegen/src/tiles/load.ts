@@ -1,7 +1,6 @@
 // Loads the tile meanings (schemas/map/tile-meanings.yaml): tile and entity ids, and per physics layer the
 // ids DDNet accepts, resolved to id ranges so the emitters never interpret names.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
 import { parseFamily, type ParsedFile, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 
 /** The placeholders the docs template (the .md beside the YAML) may use. */
@@ -45,8 +44,7 @@ export interface TileMeaningsDef {
   otherTileColour: Rgb;
   otherEntityColour: Rgb;
   /** The docs page's prose, with `{{placeholder}}`s for the tables (schemas/map/tile-meanings.md). */
-  template: string;
-  templateFile: string;
+  template: PageTemplate;
 }
 
 type Ref = string | number;
@@ -112,23 +110,11 @@ export function loadTileMeanings(schemasDir: string, displayRoot: string, layerN
     throw new SchemaError(files.slice(1).map((f) => ({ file: f.file, line: 1, col: 1, message: `tile meanings are already defined in ${files[0]!.file}` })));
   }
   const f = files[0]!;
-  const templateFile = f.file.replace(/\.ya?ml$/, '.md');
-  const templatePath = join(displayRoot, templateFile);
-  if (!existsSync(templatePath)) throw new SchemaError([{ file: f.file, line: 1, col: 1, message: `the docs template ${templateFile} is missing` }]);
-  const template = readFileSync(templatePath, 'utf8');
-  const problems: SchemaProblem[] = [];
-  template.split('\n').forEach((line, i) => {
-    for (const m of line.matchAll(/\{\{([^}]*)\}\}/g)) {
-      if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(m[1]!)) {
-        problems.push({ file: templateFile, line: i + 1, col: m.index! + 1, message: `unknown placeholder {{${m[1]}}} (known: ${TEMPLATE_PLACEHOLDERS.join(', ')})` });
-      }
-    }
-  });
-  if (problems.length) throw new SchemaError(problems);
-  return { ...buildTileMeanings(f, layerNames), template, templateFile };
+  const template = loadPageTemplate(displayRoot, f.file.replace(/\.ya?ml$/, '.md'), TEMPLATE_PLACEHOLDERS);
+  return { ...buildTileMeanings(f, layerNames), template };
 }
 
-function buildTileMeanings(f: ParsedFile, layerNames: string[]): Omit<TileMeaningsDef, 'template' | 'templateFile'> {
+function buildTileMeanings(f: ParsedFile, layerNames: string[]): Omit<TileMeaningsDef, 'template'> {
   const raw = f.data.tile_meanings as RawTileMeanings;
   const problems: SchemaProblem[] = [];
   const problem = (path: (string | number)[], message: string) => problems.push({ file: f.file, ...positionOf(f, ['tile_meanings', ...path]), message });
