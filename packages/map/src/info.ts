@@ -22,16 +22,34 @@ export function mapInfo(bytes: Uint8Array) {
   return {
     fileSize: bytes.length,
     mapVersion: map.version?.version,
-    info: map.info && { author: map.info.author, version: map.info.mapVersion, credits: map.info.credits, license: map.info.license, settings: map.info.settings?.length ?? 0 },
-    images: { count: map.images.length, embedded: map.images.filter((i) => !i.item.external).length, external: map.images.filter((i) => i.item.external).length },
+    // The info item's strings as they are (null when the map leaves one out), and the settings commands
+    // themselves: a count alone told a user nothing (issue 39).
+    info: map.info && {
+      author: map.info.author ?? null,
+      version: map.info.mapVersion ?? null,
+      credits: map.info.credits ?? null,
+      license: map.info.license ?? null,
+      settings: map.info.settings ?? [],
+    },
+    images: {
+      count: map.images.length,
+      embedded: map.images.filter((i) => !i.item.external).length,
+      external: map.images.filter((i) => i.item.external).length,
+      list: map.images.map((i) => ({ name: i.name ?? null, external: !!i.item.external, width: i.item.width, height: i.item.height })),
+    },
     envelopes: { count: map.envelopes.length, points: map.envelopes.reduce((s, e) => s + e.points.length, 0), pointLayout: map.envelopePointLayout },
     groups: map.groups.length,
     layers: { count: map.groups.reduce((s, g) => s + g.layers.length, 0), byKind: sortKeys(layersByKind) },
     gameLayer,
-    sounds: map.sounds.length,
+    sounds: { count: map.sounds.length, names: map.sounds.map((s) => s.name ?? null) },
     automappers: map.items.automapper?.length ?? 0,
-    // Every other item type the schemas' registry knows, by name, with its count (0 when absent).
-    items: Object.fromEntries(MAP_ITEM_TYPES.filter((t) => isCollectedItemType(t.name)).map((t) => [t.name, (map.items as Record<string, unknown[] | undefined>)[t.name]?.length ?? 0])),
+    // Every other item type of the schemas' registry the map holds, by name, with its count (types it lacks
+    // are left out: `"test": 0` on every map read as noise).
+    items: Object.fromEntries(
+      MAP_ITEM_TYPES.filter((t) => isCollectedItemType(t.name))
+        .map((t) => [t.name, (map.items as Record<string, unknown[] | undefined>)[t.name]?.length ?? 0] as const)
+        .filter(([, count]) => count > 0),
+    ),
     unknownItems: map.unknownItems.length,
   };
 }

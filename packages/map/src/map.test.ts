@@ -292,4 +292,19 @@ describe('mapInfo (moved from the CLI: issue 37)', () => {
     expect(info.gameLayer).toBeDefined();
     expect(Object.keys(info.layers.byKind)).toEqual(Object.keys(info.layers.byKind).sort());
   });
+
+  it('names the images and sounds, gives the info strings and settings, and lists only item types the map holds (issue 39)', async () => {
+    const { mapInfo, readMap, writeMap } = await import('./index.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { fixturesDir } = await import('../../../test/corpus.js');
+    const map = readMap(new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'ctf1.map'))));
+    map.info = { ...map.info!, author: 'nameless tee', credits: 'thanks', settings: ['sv_gametype ctf', 'tune gravity 0.5'] };
+    const info = mapInfo(writeMap(map));
+    expect(info.info).toMatchObject({ author: 'nameless tee', credits: 'thanks', license: null, settings: ['sv_gametype ctf', 'tune gravity 0.5'] });
+    expect(info.images.list.map((i) => i.name)).toEqual(map.images.map((i) => i.name));
+    expect(info.images.list[0]).toMatchObject({ external: true, width: 1024, height: 1024 });
+    expect(info.sounds).toEqual({ count: 0, names: [] });
+    expect(info.items).toEqual({});
+  });
 });
