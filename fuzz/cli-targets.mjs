@@ -15,7 +15,7 @@ import { readMap } from '@twcodec/map';
 import { concatBytes } from '@twcodec/runtime';
 // The functions the commands call (packages/cli/src/*.ts); not exports of the package, so taken from its build.
 import { datafileInfo, resaveDatafile } from '../packages/cli/dist/datafile.js';
-import { demoInfo, demoSnapshotObjects, demoSnapshots } from '../packages/cli/dist/demo.js';
+import { demoInfo, demoPlayerList, demoSnapshotObjects, demoSnapshots } from '../packages/cli/dist/demo.js';
 import { mapInfo, mapValidate } from '../packages/cli/dist/map-info.js';
 import { mapJson, mapResave } from '../packages/cli/dist/map-resave.js';
 import { demoChatNdjson, demoMessagesNdjson, teehistorianChatNdjson } from '../packages/cli/dist/messages.js';
@@ -238,8 +238,9 @@ async function teehistorianCli(bytes) {
 // --- demo ------------------------------------------------------------------------------------------------------
 
 /**
- * `demo info`, `messages`, `chat`, `snapshots` and `snapshots --summary`: NDJSON lines; snapshots and its summary
- * give the same ticks and checksums, as many as info's ticks.snapshots.
+ * `demo info`, `players`, `messages`, `chat`, `snapshots` and `snapshots --summary`: NDJSON lines; snapshots and its
+ * summary give the same ticks and checksums, as many as info's ticks.snapshots; players reads what snapshots reads,
+ * and each player's ticks lie in the recorded ones.
  */
 async function demoCli(bytes) {
   const files = new Map([[IN, bytes]]);
@@ -248,6 +249,7 @@ async function demoCli(bytes) {
   const chat = await command(['demo', 'chat', IN], files, () => drain(demoChatNdjson(bytes)));
   const objects = await command(['demo', 'snapshots', IN], files, () => drain(demoSnapshotObjects(bytes)));
   const summary = await command(['demo', 'snapshots', IN, '--summary'], files, () => drain(demoSnapshots(bytes)));
+  const players = await command(['demo', 'players', IN], files, () => demoPlayerList(bytes));
   if (ok(messages)) ndjson(messages.stdout, 'demo messages');
   if (ok(chat)) ndjson(chat.stdout, 'demo chat');
   check(ok(objects) === ok(summary), `demo snapshots: ${ok(objects) ? 'reads' : 'refuses'} the demo, --summary ${ok(summary) ? 'reads' : 'refuses'} it`);
@@ -259,6 +261,11 @@ async function demoCli(bytes) {
   check(ticks(full) === ticks(short), 'demo snapshots: the full and the --summary form give other ticks, checksums or item counts');
   const told = json(info.stdout, 'demo info').ticks.snapshots;
   check(short.length === told, `demo: snapshots prints ${short.length} ticks, info says ${told}`);
+  check(ok(players), 'demo players refuses a demo snapshots reads');
+  const recorded = new Set(short.map((l) => l.tick));
+  for (const p of json(players.stdout, 'demo players').players) {
+    check(recorded.has(p.fromTick) && recorded.has(p.toTick) && p.fromTick <= p.toTick, `demo players: ticks ${p.fromTick}-${p.toTick} are not recorded ticks`);
+  }
 }
 
 // --- net -------------------------------------------------------------------------------------------------------

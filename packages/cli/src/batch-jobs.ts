@@ -27,6 +27,7 @@ export const BATCH_JOBS: Record<string, (bytes: Uint8Array, options: BatchOption
   'map validate': async (bytes) => (await import('./map-info.js')).mapValidate(bytes),
   'teehistorian stats': async (bytes) => (await import('./teehistorian.js')).teehistorianStats(bytes),
   'demo info': async (bytes) => (await import('./demo.js')).demoInfo(bytes),
+  'demo players': async (bytes) => (await import('./demo.js')).demoPlayerList(bytes),
   'teehistorian export': exportJob('teehistorian'),
   'demo export': exportJob('demo'),
 };

@@ -1,9 +1,19 @@
-import { type DemoReader, demoTickAt, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
+import { type DemoReader, demoPlayers, demoTickAt, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
 import { objectValueNames, type Snapshot, snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { UsageError } from './io.js';
 
 /** Header, tick range and chunk counts (the demo package counts them). */
 export { demoInfo } from '@twcodec/demo';
+
+/**
+ * `demo players`: who was in the demo, from its client-info snapshot items (demoPlayers): one entry per client
+ * id and name, clan, skin... for as long as they stayed the same, with the recorded ticks it spans. A demo cut
+ * short is read up to its last whole chunk.
+ */
+export function demoPlayerList(bytes: Uint8Array) {
+  const demo = readDemo(bytes, { onTruncated: 'stop' });
+  return { players: demoPlayers(demo) };
+}
 
 /** Names of the item types of a snapshot, UUID types by their protocol name (or UUID). */
 function typeNames(snapshot: Snapshot, protocol: SnapshotProtocol): (type: number) => string {

@@ -20,6 +20,17 @@ export const DEMO_COMMANDS: CommandTable = {
       io.stdout(json({ file, ...demoInfo(await io.readFile(file!)) }));
     },
   }),
+  'demo players': command({
+    args: ['FILE'],
+    batch: true,
+    options: BATCH_OPTIONS,
+    summary: 'JSON: the players (client id, name, clan, country, skin) and the ticks they were in the demo',
+    details: `From the client-info items of the snapshots (0.6 client_info, 0.7 de_client_info): one entry per client id for as long as its name, clan, country and skin stay the same (a rename or another player on the same id starts a new entry); fromTick and toTick are the first and last recorded tick that shows it. ${STDIN_NOTE}`,
+    async run(io, [file]) {
+      const { demoPlayerList } = await import('../demo.js');
+      io.stdout(json({ file, ...demoPlayerList(await io.readFile(file!)) }));
+    },
+  }),
   'demo export': command({
     args: ['FILE', 'OUT'],
     batch: true,
@@ -74,7 +85,7 @@ export const DEMO_COMMANDS: CommandTable = {
     args: ['FILE'],
     options: { kind: { type: 'string', value: 'KIND,...', choices: messageKinds, list: true, help: 'only these message kinds, comma-separated (e.g. sv_chat,sv_broadcast)' } },
     summary: 'NDJSON: one line per recorded net message: tick, kind, fields',
-    details: `Kinds are the names in ${docs('docs/formats/net-messages.md')}; messages recorded before the first tick marker have the first tick; messages the schema does not know print as "unknown" with their id or UUID and bytes (hex). ${STDIN_NOTE}`,
+    details: `Kinds are the names in ${docs('docs/formats/net-messages.md')}. A server demo records a message once for every client it was sent to, so it prints once per receiver (an sv_kill_msg to four players: four lines); demo chat prints each chat line once. Messages recorded before the first tick marker have the first tick; messages the schema does not know print as "unknown" with their id or UUID and bytes (hex). ${STDIN_NOTE}`,
     async run(io, [file], options) {
       const { demoMessagesNdjson } = await import('../messages.js');
       const kinds = options.kind && new Set(options.kind);
