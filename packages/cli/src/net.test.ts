@@ -135,4 +135,41 @@ describe('twcodec net info / say / record (no server; against real servers: test
       silent.close();
     }
   });
+
+  it('a closed port: PORT_CLOSED at once, no protocol hint, nothing written (issue 39: net info waited, then suggested 0.7)', async () => {
+    const { createSocket } = await import('node:dgram');
+    const probe = createSocket('udp4');
+    await new Promise<void>((resolve) => probe.bind(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${probe.address().port}`;
+    await new Promise<void>((resolve) => probe.close(() => resolve())); // the port is now closed
+    const out = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'never.demo');
+    // --timeout 60: an answer before it can only come from the port's ICMP answer.
+    for (const args of [['net', 'info', address], ['net', 'say', address, 'hi'], ['net', 'record', address, out], ['net', 'info', address, '--protocol', '0.7']]) {
+      const r = await run([...args, '--timeout', '60']);
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr).toMatch(/^twcodec: PORT_CLOSED: nothing listens on 127\.0\.0\.1:\d+ \(the host answered that the UDP port is closed\)/);
+      expect(r.stderr).not.toContain('--protocol 0.7');
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('net record refused while connecting says nothing was recorded, with the server\'s reason (issue 39)', async () => {
+    const { createSocket } = await import('node:dgram');
+    const { encodePacket } = await import('@twcodec/net');
+    const refusing = createSocket('udp4');
+    await new Promise<void>((resolve) => refusing.bind(0, '127.0.0.1', resolve));
+    // Answers the connect with a close and its reason, as a full server does.
+    refusing.on('message', (_bytes, from) => {
+      refusing.send(encodePacket({ protocol: '0.6', kind: 'control', header: { flags: 4, ack: 0, num_chunks: 0 }, flags: ['control'], control: { kind: 'close', id: 4, reason: 'This server is full' } }), from.port, from.address);
+    });
+    const out = join(mkdtempSync(join(tmpdir(), 'twcodec-net-')), 'never.demo');
+    try {
+      const r = await run(['net', 'record', `127.0.0.1:${refusing.address().port}`, out, '--timeout', '5']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('twcodec: CLOSED_BY_SERVER: the connection closed before the game began (nothing was recorded): This server is full (at connection)\n');
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      refusing.close();
+    }
+  });
 });

@@ -44,6 +44,7 @@ export const NET_ERROR_CODES = {
   BAD_OPTION: 'an option out of range',
   BAD_ADDRESS: 'a host name that does not resolve',
   SOCKET: 'the socket closed or failed',
+  PORT_CLOSED: 'the host answered that nothing listens on the UDP port',
   NOT_CONNECTED: 'sending before the server accepted the connection',
   CONNECT_TIMEOUT: 'not in game within the connect timeout',
   TIMEOUT: 'the server fell silent, or did not answer in time',

@@ -196,7 +196,9 @@ export function recordDemo(client: NetClient, options: RecordDemoOptions): Promi
       if (bytes && writer && write(() => writer!.message(bytes))) result.messages++;
     }
     function closed(c: ClientClose): void {
-      const error = c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed while recording: ${c.reason || c.cause}`, -1, 'connection');
+      // Before the game began nothing was recorded: say so rather than "while recording" (issue 39).
+      const when = writer ? 'while recording' : 'before the game began (nothing was recorded)';
+      const error = c.error ?? new NetError(c.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', `the connection closed ${when}: ${c.reason || c.cause}`, -1, 'connection');
       // The connection ending after the first snapshot (the server closing it, its silence, an error: what DDNet's
       // client meets as a disconnect, which stops its demo recorders and keeps the files) keeps the demo; the
       // caller's disconnect ends it with the error (the caller chose to end it without its demo).

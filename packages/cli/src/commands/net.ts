@@ -37,7 +37,7 @@ export const NET_COMMANDS: CommandTable = {
     options: { ...LIVE_PROTOCOL, timeout: { type: 'string', value: 'SECONDS', default: '3', help: 'how long to wait for the answer' } },
     summary: "JSON: a live server's info (name, map, game type, version, players and their clients)",
     details:
-      'Asks as a server browser does: 0.6/DDNet sends DDNet\'s info request and reads DDNet\'s extended info (all clients, over several packets, with the map\'s CRC and size) or a vanilla server\'s inf3; 0.7 gets the server\'s token first, then its info. Fields: protocol, form (info, info_extended, info_07), version, name, map, gameType, flags, numPlayers, maxPlayers, numClients, maxClients, mapCrc and mapSize (DDNet), hostname and skillLevel (0.7), clients [{name, clan, country, score, isPlayer}]. No answer in time: error TIMEOUT. The port defaults to 8303.',
+      'Asks as a server browser does: 0.6/DDNet sends DDNet\'s info request and reads DDNet\'s extended info (all clients, over several packets, with the map\'s CRC and size) or a vanilla server\'s inf3; 0.7 gets the server\'s token first, then its info. Fields: protocol, form (info, info_extended, info_07), version, name, map, gameType, flags, numPlayers, maxPlayers, numClients, maxClients, mapCrc and mapSize (DDNet), hostname and skillLevel (0.7), clients [{name, clan, country, score, isPlayer}]. No answer in time: error TIMEOUT; a host that answers that nothing listens on the port (a closed port on this machine or the LAN): PORT_CLOSED at once. The port defaults to 8303.',
     async run(io, [address], options, given) {
       const { netInfo } = await import('../net.js');
       await netInfo(io, address!, options, given);
