@@ -114,3 +114,16 @@ describe('packed packages', () => {
     });
   });
 });
+
+describe('installing from a clone as docs/install.md says', () => {
+  it('scripts/pack.mjs packs every publishable package; installed globally together they give a working twcodec', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-packall-'));
+    const packed = execFileSync('node', [join(repoRoot, 'scripts', 'pack.mjs'), join(dir, 'packed')], { encoding: 'utf8', timeout: 300_000 }).trim().split('\n');
+    expect(packed.map((p) => p.replace(/^.*\/twcodec-(.*)-\d+\.\d+\.\d+\.tgz$/, '$1')).sort()).toEqual([...PACKAGES].sort());
+    // npm install -g into a prefix of its own: the same as the global install, without touching the machine's.
+    const prefix = join(dir, 'global');
+    npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', ...packed], dir);
+    const out = execFileSync(join(prefix, 'bin', 'twcodec'), ['map', 'info', join(fixturesDir, 'maps', 'ctf1.map')], { encoding: 'utf8' });
+    expect(JSON.parse(out).layers.byKind.game).toBe(1);
+  }, 600_000);
+});
