@@ -23,15 +23,15 @@ export function emitDatafileDocs(d: DatafileSchema): string {
       ...d.versions.map((v) => `| ${v.version} | ${v.compressed ? 'zlib' : 'raw'} | ${yes(v.dataSizes)} | ${cell(v.description)} | ${checkedCell(v.checked)} |`),
     ],
     header_size: `${d.headerSize}`,
-    header_table: fieldTable(d.header),
+    header_table: fieldTable(d.header, { byteOrder: d.byteOrder }),
     layout_table: [
       ...tableHead(['part', 'bytes', 'entry', 'versions', 'unit', 'range', 'meaning', 'error', 'checked']),
       `| header | ${d.headerSize} | | all | | | [Header](#header) | | |`,
       ...d.tables.map((t) => `| \`${t.name}\` | ${tableSize(t)} | ${t.entry} | ${t.versions ? t.versions.join(', ') : 'all'} | ${cell(t.unit ?? '')} | ${cell(t.range ?? '')} | ${cell(t.description)} | ${errors(t.errors)} | ${checkedCell(t.checked)} |`),
     ],
-    item_type_table: fieldTable(d.itemType, { relative: true }),
+    item_type_table: fieldTable(d.itemType, { relative: true, byteOrder: d.byteOrder }),
     item_type_size: `${d.itemType.reduce((s, f) => s + f.bytes * f.count, 0)}`,
-    item_header_table: fieldTable(d.itemHeader, { relative: true }),
+    item_header_table: fieldTable(d.itemHeader, { relative: true, byteOrder: d.byteOrder }),
     item_header_size: `${d.itemHeader.reduce((s, f) => s + f.bytes * f.count, 0)}`,
     constants_table: constantsTable(d.constants, (c) => constName('DATAFILE', c.name)),
   };

@@ -20,7 +20,7 @@ export function emitDemoDocs(d: DemoSchema): string {
       ...d.versions.map((v) => `| ${v.version} | ${DEMO_VERSION_FLAGS.map((f) => yes(v.flags[f])).join(' | ')} | ${cell(v.description)} | ${checkedCell(v.checked)} |`),
     ],
     header_size: `${d.headerSize}`,
-    header_table: fieldTable(d.header),
+    header_table: fieldTable(d.header, { byteOrder: d.byteOrder }),
     extensions: d.extensions.flatMap((e, i) => [
       ...(i ? [''] : []),
       `### \`${e.name}\``,
@@ -29,7 +29,7 @@ export function emitDemoDocs(d: DemoSchema): string {
       '',
       cell(e.description),
       '',
-      ...fieldTable(e.fields, { relative: true }),
+      ...fieldTable(e.fields, { relative: true, byteOrder: d.byteOrder }),
     ]),
     chunk_bits_table: [
       ...tableHead(['field', 'chunk', 'bits', 'mask', 'versions', 'meaning', 'error', 'checked']),

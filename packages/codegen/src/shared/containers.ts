@@ -115,11 +115,13 @@ const sizeCell = (f: ContainerField) => (f.count > 1 ? `${f.count} × ${f.bytes}
 const offsetCell = (f: ContainerField, base: number, relative: boolean) => (relative ? `+${f.offset}` : `${base + f.offset}`);
 
 /** A table of fields with offsets, sizes, types, units, ranges, meanings, error codes and sources. */
-export function fieldTable(fields: readonly ContainerField[], options: { base?: number; relative?: boolean } = {}): string[] {
+export function fieldTable(fields: readonly ContainerField[], options: { base?: number; relative?: boolean; byteOrder?: 'little' | 'big' } = {}): string[] {
   const base = options.base ?? 0;
+  const order = options.byteOrder === 'big' ? ' BE' : options.byteOrder === 'little' ? ' LE' : '';
+  const typeCell = (f: ContainerField) => (f.type === 'i32' ? `${f.type}${order}` : f.type);
   return [
     ...tableHead(['offset', 'bytes', 'field', 'type', 'unit', 'range', 'meaning', 'error', 'checked']),
-    ...fields.map((f) => `| ${offsetCell(f, base, options.relative === true)} | ${sizeCell(f)} | \`${f.name}\` | ${f.type} | ${cell(f.unit)} | ${cell(f.range)} | ${cell(f.description)} | ${errorsCell(f.errors)} | ${checkedCell(f.checked)} |`),
+    ...fields.map((f) => `| ${offsetCell(f, base, options.relative === true)} | ${sizeCell(f)} | \`${f.name}\` | ${typeCell(f)} | ${cell(f.unit)} | ${cell(f.range)} | ${cell(f.description)} | ${errorsCell(f.errors)} | ${checkedCell(f.checked)} |`),
   ];
 }
 

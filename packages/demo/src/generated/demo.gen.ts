@@ -6,27 +6,27 @@
  */
 export const DEMO_MARKER = 'TWDEMO\0';
 /**
- * 3: The oldest version DDNet reads (gs_OldVersion). No timeline markers. 4: Adds the timeline markers after the header. What Teeworlds 0.6 and 0.7 record. 5: DDNet: a tick marker's bit 5 says whether its low 5 bits hold the step from the last tick (gs_VersionTickCompression). 6: DDNet: adds the map's SHA-256, behind a UUID, after the timeline markers (gs_Sha256Version). What DDNet 16.4 records.
+ * 3: The oldest version DDNet reads (gs_OldVersion), from Teeworlds 0.6 before the timeline markers came. No timeline markers. (Teeworlds 0.5.0 recorded version 1, 0.5.3 and 0.6.0 version 2, the first with the map inside; neither is read.) 4: Adds the timeline markers after the header. What later Teeworlds 0.6 releases and Teeworlds 0.7 record. 5: DDNet: a tick marker's bit 5 says whether its low 5 bits hold the step from the last tick (gs_VersionTickCompression). 6: DDNet: adds the map's SHA-256, behind a UUID, after the timeline markers (gs_Sha256Version). What DDNet 16.4 records.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSIONS = [3, 4, 5, 6] as const;
 /**
  * First version with timeline_markers.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSION_TIMELINE_MARKERS = 4;
 /**
  * First version with tick_compression.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSION_TICK_COMPRESSION = 5;
 /**
  * First version with map_sha256.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSION_MAP_SHA256 = 6;
 /**
