@@ -8,25 +8,25 @@ export const DEMO_MARKER = 'TWDEMO\0';
 /**
  * 3: The oldest version DDNet reads (gs_OldVersion), from Teeworlds 0.6 before the timeline markers came. No timeline markers. (Teeworlds 0.5.0 recorded version 1, 0.5.3 and 0.6.0 version 2, the first with the map inside; neither is read.) 4: Adds the timeline markers after the header. What later Teeworlds 0.6 releases and Teeworlds 0.7 record. 5: DDNet: a tick marker's bit 5 says whether its low 5 bits hold the step from the last tick (gs_VersionTickCompression). 6: DDNet: adds the map's SHA-256, behind a UUID, after the timeline markers (gs_Sha256Version). What DDNet 16.4 records.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.cpp gs_VersionTickCompression; DDNet 16.4 demo.cpp gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSIONS = [3, 4, 5, 6] as const;
 /**
  * First version with timeline_markers.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.cpp gs_VersionTickCompression; DDNet 16.4 demo.cpp gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSION_TIMELINE_MARKERS = 4;
 /**
  * First version with tick_compression.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.cpp gs_VersionTickCompression; DDNet 16.4 demo.cpp gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSION_TICK_COMPRESSION = 5;
 /**
  * First version with map_sha256.
  *
- * Checked: DDNet 16.4 demo.h gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.h gs_VersionTickCompression; DDNet 16.4 demo.h gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp gs_OldVersion; Teeworlds 0.6 src/engine/shared/demo.cpp (the version list in its comments, gs_ActVersion, gs_OldVersion); test/demo/writer.test.ts writes and reads it; Teeworlds 0.7.5 demo.cpp gs_ActVersion; corpus: the 2 Teeworlds 0.7.5 demos of corpus/net; DDNet 16.4 demo.cpp gs_VersionTickCompression; DDNet 16.4 demo.cpp gs_CurVersion, gs_Sha256Version; corpus: the 28 DDNet 16.4 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_VERSION_MAP_SHA256 = 6;
 /**
@@ -56,61 +56,61 @@ export const DEMO_TIMELINE_MARKERS_SIZE = 260;
 /**
  * After the timeline markers from version 6: the map's SHA-256, behind a UUID that says it is there. A reader that does not find the UUID goes on as if the extension were absent (the map starts there). Bytes: sha256_uuid, map_sha256.
  *
- * Checked: DDNet 16.4 demo.h SHA256_EXTENSION, demo.cpp CDemoPlayer::Load. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp SHA256_EXTENSION, demo.cpp CDemoPlayer::Load. From schemas/demo/demo.yaml.
  */
 export const DEMO_MAP_SHA256_SIZE = 48;
 /**
  * Bits 7 of a chunk's first byte: Set: a tick marker. Clear: a data chunk.
  *
- * Checked: DDNet 16.4 demo.h CHUNKTYPEFLAG_TICKMARKER. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKTYPEFLAG_TICKMARKER. From schemas/demo/demo.yaml.
  */
 export const DEMO_TICK_MARKER_MASK = 0x80;
 /**
  * Bits 6 of a tick marker's first byte: The tick's snapshot is a keyframe: a whole snapshot chunk follows, not a delta. DDNet's player jumps to keyframes when seeking.
  *
- * Checked: DDNet 16.4 demo.h CHUNKTICKFLAG_KEYFRAME, demo.cpp CDemoPlayer::ScanFile. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKTICKFLAG_KEYFRAME, demo.cpp CDemoPlayer::ScanFile. From schemas/demo/demo.yaml.
  */
 export const DEMO_KEYFRAME_MASK = 0x40;
 /**
  * Bits 5 of a tick marker's first byte (versions 5, 6): Set: the low 5 bits are the step from the previous tick marker's tick, and nothing follows. Clear: a 4-byte big-endian tick follows.
  *
- * Checked: DDNet 16.4 demo.h CHUNKTICKFLAG_TICK_COMPRESSED, demo.cpp CDemoPlayer::ReadChunkHeader. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKTICKFLAG_TICK_COMPRESSED, demo.cpp CDemoPlayer::ReadChunkHeader. From schemas/demo/demo.yaml.
  */
 export const DEMO_TICK_COMPRESSED_MASK = 0x20;
 /**
  * Bits 0-4 of a tick marker's first byte (versions 5, 6): With tick_compressed: the step from the previous tick (0 to 31).
  *
- * Checked: DDNet 16.4 demo.h CHUNKMASK_TICK. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKMASK_TICK. From schemas/demo/demo.yaml.
  */
 export const DEMO_TICK_DELTA_MASK = 0x1f;
 /**
  * Bits 0-5 of a tick marker's first byte (versions 3, 4): Not 0: the step from the previous tick (1 to 63), and nothing follows. 0: a 4-byte big-endian tick follows.
  *
- * Checked: DDNet 16.4 demo.h CHUNKMASK_TICK_LEGACY, demo.cpp CDemoPlayer::ReadChunkHeader; corpus: the 2 Teeworlds 0.7.5 demos. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKMASK_TICK_LEGACY, demo.cpp CDemoPlayer::ReadChunkHeader; corpus: the 2 Teeworlds 0.7.5 demos. From schemas/demo/demo.yaml.
  */
 export const DEMO_TICK_DELTA_LEGACY_MASK = 0x3f;
 /**
  * Bits 5-6 of a data's first byte: The data chunk's type (see Chunk types).
  *
- * Checked: DDNet 16.4 demo.h CHUNKMASK_TYPE. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKMASK_TYPE. From schemas/demo/demo.yaml.
  */
 export const DEMO_CHUNK_TYPE_MASK = 0x60;
 /**
  * The lowest bit of chunk_type.
  *
- * Checked: DDNet 16.4 demo.h CHUNKMASK_TYPE. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKMASK_TYPE. From schemas/demo/demo.yaml.
  */
 export const DEMO_CHUNK_TYPE_SHIFT = 5;
 /**
  * Bits 0-4 of a data's first byte: The stored (compressed) payload's size in bytes, 0 to 29; 30: a 1-byte size follows; 31: a 2-byte little-endian size follows.
  *
- * Checked: DDNet 16.4 demo.h CHUNKMASK_SIZE, demo.cpp CDemoRecorder::Write, CDemoPlayer::ReadChunkHeader. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKMASK_SIZE, demo.cpp CDemoRecorder::Write, CDemoPlayer::ReadChunkHeader. From schemas/demo/demo.yaml.
  */
 export const DEMO_CHUNK_SIZE_MASK = 0x1f;
 /**
  * The values of a data chunk's chunk_type.
  *
- * Checked: DDNet 16.4 demo.h CHUNKTYPE_SNAPSHOT, demo.cpp CDemoRecorder::RecordSnapshot. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp CHUNKTYPE_SNAPSHOT, demo.cpp CDemoRecorder::RecordSnapshot. From schemas/demo/demo.yaml.
  */
 export const DemoChunkType = {
   /** A whole snapshot (a keyframe), its ints as snapshot.md lays them out. */
@@ -130,7 +130,7 @@ export const DEMO_MAX_TIMELINE_MARKERS = 64;
 /**
  * The UUID in front of the map's SHA-256 (version 6).
  *
- * Checked: DDNet 16.4 demo.h SHA256_EXTENSION. From schemas/demo/demo.yaml.
+ * Checked: DDNet 16.4 demo.cpp SHA256_EXTENSION. From schemas/demo/demo.yaml.
  */
 export const DEMO_SHA256_EXTENSION = '6be6da4a-cebd-380c-9b5b-1289c842d780';
 /**
