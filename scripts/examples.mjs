@@ -116,6 +116,66 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
     fieldTable(ddnetCharacter), '');
 }
 
+// Demo chunk framing: one chunk of each kind of first byte, from a DDNet demo (version 6) and a Teeworlds 0.7.5
+// demo (version 4), and one small chunk's payload unpacked step by step.
+{
+  const { teeworldsHuffman } = await import('@twcodec/demo');
+  const { unpackVarInts } = await import('@twcodec/runtime');
+  const bits = (b) => b.toString(2).padStart(8, '0');
+  const framing = (name) => {
+    const bytes = fixture(name);
+    const demo = readDemo(bytes);
+    const chunks = [...demo.chunks()];
+    return { bytes, demo, chunks, next: (c) => chunks[chunks.indexOf(c) + 1] };
+  };
+  const row = (f, c) => {
+    const b = f.bytes[c.offset];
+    const end = f.next(c)?.offset ?? f.bytes.length;
+    if (c.kind === 'tick') {
+      const full = f.demo.header.version >= 5 ? (b & 0x20) === 0 : (b & 0x3f) === 0;
+      const how = full ? `${f.demo.header.version >= 5 ? 'bit 5 clear' : 'low 6 bits 0'}: the 4-byte big-endian tick follows, ${c.tick}` : f.demo.header.version >= 5 ? `bit 5 set: step ${b & 0x1f} in bits 0-4, tick ${c.tick}` : `low 6 bits ${b & 0x3f}: step ${b & 0x3f}, tick ${c.tick}`;
+      return [`${c.offset}`, `\`${hexOf(f.bytes, c.offset, full ? c.offset + 5 : c.offset + 1)}\``, `\`${bits(b)}\``, `tick marker${c.keyframe ? ', keyframe (bit 6)' : ''}; ${how}`];
+    }
+    const low = b & 0x1f;
+    const head = low === 30 ? 2 : low === 31 ? 3 : 1;
+    const size = low === 30 ? `size 30: the next byte is the size, ${c.storedSize}` : low === 31 ? `size 31: the next 2 bytes are the size, little-endian, ${c.storedSize}` : `size ${low} in bits 0-4`;
+    return [`${c.offset}`, `\`${hexOf(f.bytes, c.offset, c.offset + head)}\` + ${end - c.offset - head} bytes`, `\`${bits(b)}\``, `data chunk, type ${(b & 0x60) >> 5} (${c.kind}) in bits 5-6; ${size}`];
+  };
+  const hexOf = (bytes, start, end) => Array.from(bytes.subarray(start, end), (x) => x.toString(16).padStart(2, '0')).join(' ');
+  const head = ['| byte | bytes | first byte | meaning |', '| --- | --- | --- | --- |'];
+  const ddnet = framing('demos/ctf2_server_Alpha_server_manual.demo');
+  const firstTick = ddnet.chunks.find((c) => c.kind === 'tick');
+  const step = ddnet.chunks.find((c) => c.kind === 'tick' && (ddnet.bytes[c.offset] & 0x20));
+  const pick = [
+    ddnet.chunks.find((c) => c.kind === 'message' && (ddnet.bytes[c.offset] & 0x1f) < 30),
+    firstTick,
+    ddnet.next(firstTick),
+    step,
+    ddnet.next(step),
+    ddnet.chunks.find((c) => c.kind !== 'tick' && (ddnet.bytes[c.offset] & 0x1f) === 30),
+  ];
+  out.push('## Demo chunk framing', '', 'Every chunk starts with one byte ([demo.md, Chunk framing](demo.md#chunk-framing)). From `fixtures/demos/ctf2_server_Alpha_server_manual.demo` (version 6), a chunk of each kind:', '',
+    ...head, ...[...pick].sort((a, b) => a.offset - b.offset).map((c) => `| ${row(ddnet, c).join(' | ')} |`), '');
+  const tw = framing('demos/tw07_client_Charlie_chat.demo');
+  const twFirst = tw.chunks.find((c) => c.kind === 'tick');
+  const twStep = tw.chunks.find((c) => c.kind === 'tick' && (tw.bytes[c.offset] & 0x3f) !== 0);
+  out.push(`From \`fixtures/demos/tw07_client_Charlie_chat.demo\` (Teeworlds 0.7.5, version ${tw.demo.header.version}): tick markers without bit 5's meaning, the step in the low 6 bits:`, '',
+    ...head, ...[twFirst, twStep].map((c) => `| ${row(tw, c).join(' | ')} |`), '');
+  // The payload of the first (short) message chunk, step by step.
+  const msg = pick[0];
+  const stored = ddnet.bytes.subarray(msg.offset + 1, msg.offset + 1 + msg.storedSize);
+  const packed = teeworldsHuffman().decompress(stored, 65536);
+  const ints = new Int32Array(packed.length);
+  const n = unpackVarInts(packed, 0, packed.length, ints, 0);
+  const first = new ByteReader(msg.data).readVarInt();
+  const kind = [...demoMessages(ddnet.demo)].find((m) => m.offset === msg.offset).message.kind;
+  out.push(`The payload of the message chunk at byte ${msg.offset}, unpacked ([demo.md, Payload](demo.md#payload)):`, '',
+    `1. The ${stored.length} stored bytes: \`${hexOf(stored, 0, stored.length)}\`.`,
+    `2. Huffman-decoded ([network.md](network.md#huffman-compression)): ${packed.length} bytes, \`${hexOf(packed, 0, packed.length)}\`.`,
+    `3. Read as variable-width ints: ${n === 1 ? '1 int' : `${n} ints`}, ${Array.from(ints.subarray(0, n)).join(', ')}.`,
+    `4. Each int as 4 little-endian bytes: \`${hexOf(msg.data, 0, msg.data.length)}\`, the net message ([net-messages.md](net-messages.md)). Its first byte, 0x${msg.data[0].toString(16)}, is a variable-width int, ${first} = message id ${first >> 1} << 1 \\| system ${first & 1}: \`${kind}\`, a system message, which only server demos hold.`, '');
+}
+
 // Net messages: a chat line in a client demo.
 {
   const name = 'demos/ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo';

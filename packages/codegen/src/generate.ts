@@ -17,6 +17,12 @@ import { loadNetSchemas } from './netmsg/load.js';
 import { emitPacketDocs, emitPacketTs } from './net/emit.js';
 import { emitHuffmanTs } from './net/huffman.js';
 import { loadHuffmanSchema, loadPacketSchemas } from './net/load.js';
+import { emitDatafileDocs } from './datafile/docs.js';
+import { emitDatafileTs } from './datafile/emit.js';
+import { loadDatafileSchema } from './datafile/load.js';
+import { emitDemoDocs } from './demo/docs.js';
+import { emitDemoTs } from './demo/emit.js';
+import { loadDemoSchema } from './demo/load.js';
 
 export interface GenerateOptions {
   /** Repository root: schemas/ is read from here. */
@@ -35,6 +41,10 @@ export interface GenerateOptions {
   packetOut?: string;
   /** Where the runtime's generated tables (the network Huffman code) go; default packages/runtime/src/generated under root. */
   runtimeOut?: string;
+  /** Where the datafile container's constants go; default packages/datafile/src/generated under root. */
+  datafileOut?: string;
+  /** Where the demo container's constants go; default packages/demo/src/generated under root. */
+  demoOut?: string;
   /** Where the docs go; default docs/formats under root. */
   docsOut?: string;
   /** Only report what would change. */
@@ -90,6 +100,20 @@ export function generate(options: GenerateOptions): GenerateResult {
   const huffmanFile = emitHuffmanTs(huffman);
   outputs.set(join(runtimeOut, huffmanFile.path), huffmanFile.text);
   outputs.set(join(docsOut, 'network.md'), emitPacketDocs(packet, huffman));
+  const datafileOut = options.datafileOut ?? join(options.root, 'packages', 'datafile', 'src', 'generated');
+  const datafile = loadDatafileSchema(schemas, options.root);
+  if (datafile) {
+    const file = emitDatafileTs(datafile);
+    outputs.set(join(datafileOut, file.path), file.text);
+    outputs.set(join(docsOut, 'datafile.md'), emitDatafileDocs(datafile));
+  }
+  const demoOut = options.demoOut ?? join(options.root, 'packages', 'demo', 'src', 'generated');
+  const demo = loadDemoSchema(schemas, options.root);
+  if (demo) {
+    const file = emitDemoTs(demo);
+    outputs.set(join(demoOut, file.path), file.text);
+    outputs.set(join(docsOut, 'demo.md'), emitDemoDocs(demo));
+  }
 
   const result: GenerateResult = { written: [], unchanged: [], removed: [] };
   for (const [path, text] of outputs) {
@@ -104,7 +128,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     }
   }
   // Generated files whose schema is gone.
-  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut, packetOut, runtimeOut]) {
+  for (const dir of [mapOut, teehistorianOut, snapshotOut, netOut, explorerOut, packetOut, runtimeOut, datafileOut, demoOut]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);

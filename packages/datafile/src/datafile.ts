@@ -3,18 +3,19 @@ import { asUint8Array, type Uuid, uuidToInts } from '@twcodec/runtime';
 import { DatafileData } from './data.js';
 import type { DatafileErrorCode } from './error-codes.js';
 import { DatafileError } from './errors.js';
-import { buildUuidIndex, type DatafileItem, type DatafileReadOptions, type DatafileWriteOptions, HEADER_SIZE, ITEMTYPE_EX, OFFSET_UUID_TYPE, SIZE_OFFSET } from './layout.js';
+import { DATAFILE_HEADER as H, DATAFILE_ITEM_HEADER_SIZE, DATAFILE_ITEM_TYPE_SIZE, DATAFILE_MAGIC, DATAFILE_VERSIONS } from './generated/datafile.gen.js';
+import { buildUuidIndex, type DatafileItem, type DatafileMagic, type DatafileReadOptions, type DatafileVersion, type DatafileWriteOptions, hasDataSizes, HEADER_SIZE, isCompressedVersion, ITEMTYPE_EX, OFFSET_UUID_TYPE, SIZE_OFFSET } from './layout.js';
 import { writeDatafile } from './write.js';
 import type { ZlibCodec } from './zlib/types.js';
 
 // The model's parts, from where they are defined (this module was all of them).
 export { DatafileData } from './data.js';
-export { DDNET_COMPRESSION_LEVEL, type DatafileItem, type DatafileReadOptions, type DatafileWriteMode, type DatafileWriteOptions, ITEMTYPE_EX, OFFSET_UUID_TYPE } from './layout.js';
+export { DDNET_COMPRESSION_LEVEL, type DatafileItem, type DatafileMagic, type DatafileReadOptions, type DatafileVersion, type DatafileWriteMode, type DatafileWriteOptions, ITEMTYPE_EX, OFFSET_UUID_TYPE } from './layout.js';
 
 /** A datafile (the container of Teeworlds/DDNet maps): its items and data items. */
 export class Datafile {
-  magic: 'DATA' | 'ATAD' = 'DATA';
-  version: 3 | 4 = 4;
+  magic: DatafileMagic = DATAFILE_MAGIC[0];
+  version: DatafileVersion = DATAFILE_VERSIONS[DATAFILE_VERSIONS.length - 1]!;
   items: DatafileItem[] = [];
   data: DatafileData[] = [];
   /**
@@ -106,68 +107,71 @@ function fail(code: DatafileErrorCode, message: string, offset: number, path: st
   throw new DatafileError(code, message, offset, path);
 }
 
+const isMagic = (text: string): text is DatafileMagic => (DATAFILE_MAGIC as readonly string[]).includes(text);
+const isVersion = (version: number): version is DatafileVersion => (DATAFILE_VERSIONS as readonly number[]).includes(version);
+
 function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile {
   const bytes = asUint8Array(input);
   const df = new Datafile(options);
   const fileSize = bytes.length;
-  if (fileSize < HEADER_SIZE) fail('TRUNCATED_HEADER', `file has ${fileSize} bytes, the header needs 36`, 0, 'header');
+  if (fileSize < HEADER_SIZE) fail('TRUNCATED_HEADER', `file has ${fileSize} bytes, the header needs ${HEADER_SIZE}`, 0, 'header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const i32 = (offset: number) => view.getInt32(offset, true);
 
-  const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
+  const magic = String.fromCharCode(bytes[H.magic]!, bytes[H.magic + 1]!, bytes[H.magic + 2]!, bytes[H.magic + 3]!);
   // Bytes outside printable ASCII as \xNN: a PNG's 0x89 "PNG" would print as "PNG" (U+0089 shows as nothing).
-  if (magic !== 'DATA' && magic !== 'ATAD') {
-    const shown = Array.from(bytes.subarray(0, 4), (b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+  if (!isMagic(magic)) {
+    const shown = Array.from(bytes.subarray(H.magic, H.magic + 4), (b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
     fail('BAD_MAGIC', `magic is "${shown}"`, 0, 'header.magic');
   }
   df.magic = magic;
-  const version = i32(4);
-  if (version !== 3 && version !== 4) fail('BAD_VERSION', `version ${version} is not 3 or 4`, 4, 'header.version');
+  const version = i32(H.version);
+  if (!isVersion(version)) fail('BAD_VERSION', `version ${version} is not ${DATAFILE_VERSIONS.join(' or ')}`, H.version, 'header.version');
   df.version = version;
 
-  const sizeField = i32(8);
-  const swaplenField = i32(12);
-  const numItemTypes = i32(16);
-  const numItems = i32(20);
-  const numData = i32(24);
-  const itemSize = i32(28);
-  const dataSize = i32(32);
+  const sizeField = i32(H.size);
+  const swaplenField = i32(H.swaplen);
+  const numItemTypes = i32(H.numItemTypes);
+  const numItems = i32(H.numItems);
+  const numData = i32(H.numData);
+  const itemSize = i32(H.itemSize);
+  const dataSize = i32(H.dataSize);
   const checks: [boolean, number, string][] = [
-    [numItemTypes < 0 || numItemTypes > ITEMTYPE_EX + 1, 16, 'num_item_types'],
-    [numItems < 0, 20, 'num_items'],
-    [numData < 0, 24, 'num_data'],
-    [itemSize < 0 || itemSize % 4 !== 0, 28, 'item_size'],
-    [dataSize < 0, 32, 'data_size'],
+    [numItemTypes < 0 || numItemTypes > ITEMTYPE_EX + 1, H.numItemTypes, 'num_item_types'],
+    [numItems < 0, H.numItems, 'num_items'],
+    [numData < 0, H.numData, 'num_data'],
+    [itemSize < 0 || itemSize % 4 !== 0, H.itemSize, 'item_size'],
+    [dataSize < 0, H.dataSize, 'data_size'],
   ];
   for (const [bad, offset, field] of checks) {
     if (bad) fail('BAD_HEADER', `invalid ${field} ${i32(offset)}`, offset, `header.${field}`);
   }
 
   // Every size below is checked against the real file size before anything is allocated.
-  const sizeTable = version === 4 ? numData * 4 : 0;
-  const metaSize = numItemTypes * 12 + numItems * 4 + numData * 4 + sizeTable + itemSize;
+  const sizeTable = hasDataSizes(version) ? numData * 4 : 0;
+  const metaSize = numItemTypes * DATAFILE_ITEM_TYPE_SIZE + numItems * 4 + numData * 4 + sizeTable + itemSize;
   if (HEADER_SIZE + metaSize + dataSize !== fileSize) {
     fail(
       'FILE_SIZE_MISMATCH',
       `header describes ${HEADER_SIZE + metaSize + dataSize} bytes, file has ${fileSize}`,
-      fileSize < HEADER_SIZE + metaSize + dataSize ? fileSize : 32,
+      fileSize < HEADER_SIZE + metaSize + dataSize ? fileSize : H.dataSize,
       'header.data_size',
     );
   }
   if (sizeField + SIZE_OFFSET !== fileSize) {
     if (sizeTable !== 0 && sizeField + SIZE_OFFSET + sizeTable === fileSize) df.legacySize = true;
-    else fail('BAD_HEADER_SIZE', `size ${sizeField} does not match file size ${fileSize}`, 8, 'header.size');
+    else fail('BAD_HEADER_SIZE', `size ${sizeField} does not match file size ${fileSize}`, H.size, 'header.size');
   }
   if (swaplenField + SIZE_OFFSET !== fileSize - dataSize) {
     if (swaplenField % 4 === 0 && sizeTable !== 0 && swaplenField + SIZE_OFFSET + sizeTable === fileSize - dataSize) {
       df.legacySwaplen = true;
     } else {
-      fail('BAD_HEADER_SWAPLEN', `swaplen ${swaplenField} does not match the file`, 12, 'header.swaplen');
+      fail('BAD_HEADER_SWAPLEN', `swaplen ${swaplenField} does not match the file`, H.swaplen, 'header.swaplen');
     }
   }
 
   const typesAt = HEADER_SIZE;
-  const itemOffsetsAt = typesAt + numItemTypes * 12;
+  const itemOffsetsAt = typesAt + numItemTypes * DATAFILE_ITEM_TYPE_SIZE;
   const dataOffsetsAt = itemOffsetsAt + numItems * 4;
   const dataSizesAt = dataOffsetsAt + numData * 4;
   const itemsAt = dataSizesAt + sizeTable;
@@ -178,7 +182,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
   let counted = 0;
   const typeOfIndex: number[] = [];
   for (let t = 0; t < numItemTypes; t++) {
-    const at = typesAt + t * 12;
+    const at = typesAt + t * DATAFILE_ITEM_TYPE_SIZE;
     const path = `item_types[${t}]`;
     const type = i32(at);
     const start = i32(at + 4);
@@ -193,7 +197,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     for (let k = 0; k < num; k++) typeOfIndex.push(type);
   }
   if (counted !== numItems) {
-    fail('ITEM_COUNT_MISMATCH', `item types count ${counted} items, header says ${numItems}`, 20, 'header.num_items');
+    fail('ITEM_COUNT_MISMATCH', `item types count ${counted} items, header says ${numItems}`, H.numItems, 'header.num_items');
   }
 
   // Item offsets: start at 0, strictly increasing, inside the item area.
@@ -216,7 +220,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     const next = i + 1 < numItems ? itemOffsets[i + 1]! : itemSize;
     const at = itemsAt + rel;
     const path = `items[${i}]`;
-    if (next - rel < 8) fail('ITEM_TOO_SMALL', `item has ${next - rel} bytes, its header needs 8`, at, path);
+    if (next - rel < DATAFILE_ITEM_HEADER_SIZE) fail('ITEM_TOO_SMALL', `item has ${next - rel} bytes, its header needs ${DATAFILE_ITEM_HEADER_SIZE}`, at, path);
     const key = view.getUint32(at, true);
     const type = key >>> 16;
     const id = key & 0xffff;
@@ -231,12 +235,13 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
       if (ids.has(id)) fail('ITEM_DUPLICATE_ID', `type ${type} has id ${id} twice`, at, `${path}.id`);
       ids.add(id);
     }
-    if (size < 0 || size % 4 !== 0 || size !== next - rel - 8) {
-      fail('ITEM_SIZE', `size ${size} does not match the ${next - rel - 8} bytes the offsets give`, at + 4, `${path}.size`);
+    if (size < 0 || size % 4 !== 0 || size !== next - rel - DATAFILE_ITEM_HEADER_SIZE) {
+      fail('ITEM_SIZE', `size ${size} does not match the ${next - rel - DATAFILE_ITEM_HEADER_SIZE} bytes the offsets give`, at + 4, `${path}.size`);
     }
     const data = new Int32Array(size / 4);
-    for (let k = 0; k < data.length; k++) data[k] = i32(at + 8 + k * 4);
-    df.items.push({ type, id, data, offset: at + 8 });
+    const intsAt = at + DATAFILE_ITEM_HEADER_SIZE;
+    for (let k = 0; k < data.length; k++) data[k] = i32(intsAt + k * 4);
+    df.items.push({ type, id, data, offset: intsAt });
   }
 
   // Data offsets and sizes.
@@ -253,7 +258,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     const start = dataOffsets[d]!;
     const end = d + 1 < numData ? dataOffsets[d + 1]! : dataSize;
     let size = end - start;
-    if (version === 4) {
+    if (hasDataSizes(version)) {
       size = i32(dataSizesAt + d * 4);
       if (size < 0) fail('DATA_SIZE_NEGATIVE', `uncompressed size ${size}`, dataSizesAt + d * 4, `data_sizes[${d}]`);
     }
@@ -262,7 +267,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
         index: d,
         size,
         stored: bytes.subarray(dataAt + start, dataAt + end),
-        storedCompressed: version === 4,
+        storedCompressed: isCompressedVersion(version),
         fileOffset: dataAt + start,
         zlib: df.zlib,
       }),

@@ -8,7 +8,9 @@ export { type DatafileInfo, datafileInfo } from './info.js';
 export {
   DDNET_COMPRESSION_LEVEL,
   type DatafileItem,
+  type DatafileMagic,
   type DatafileReadOptions,
+  type DatafileVersion,
   type DatafileWriteMode,
   type DatafileWriteOptions,
   ITEMTYPE_EX,

@@ -1,19 +1,29 @@
-// The datafile's fixed layout and the shapes its reader and writer share (DDNet 16.4
-// src/engine/shared/datafile.cpp: CDatafileHeader, CDatafileItemType, CDatafileItem).
+// The shapes the datafile's reader and writer share. The layout itself (magic values, versions, header offsets,
+// entry sizes, the UUID index type) is generated from schemas/datafile/datafile.yaml into generated/datafile.gen.ts.
 import { type Uuid, uuidFromInts } from '@twcodec/runtime';
 import type { DatafileData } from './data.js';
+import { DATAFILE_COMPRESSED_FROM, DATAFILE_DATA_SIZES_FROM, DATAFILE_DDNET_COMPRESSION_LEVEL, DATAFILE_HEADER_SIZE, DATAFILE_ITEMTYPE_EX, type DATAFILE_MAGIC, DATAFILE_OFFSET_UUID_TYPE, DATAFILE_SIZE_OFFSET, type DATAFILE_VERSIONS } from './generated/datafile.gen.js';
 import type { DeflateFunction, ZlibCodec } from './zlib/types.js';
 
 /** Type id of the items that map internal type ids to UUIDs. */
-export const ITEMTYPE_EX = 0xffff;
+export const ITEMTYPE_EX = DATAFILE_ITEMTYPE_EX;
 /** Internal type ids above this one may stand for a UUID type (DDNet's OFFSET_UUID_TYPE). */
-export const OFFSET_UUID_TYPE = 0x8000;
+export const OFFSET_UUID_TYPE = DATAFILE_OFFSET_UUID_TYPE;
 /** zlib level DDNet's writer uses (compress2 with Z_DEFAULT_COMPRESSION). */
-export const DDNET_COMPRESSION_LEVEL = 6;
+export const DDNET_COMPRESSION_LEVEL = DATAFILE_DDNET_COMPRESSION_LEVEL;
 
-export const HEADER_SIZE = 36;
+export const HEADER_SIZE = DATAFILE_HEADER_SIZE;
 /** magic, version, size and swaplen are not counted in size and swaplen. */
-export const SIZE_OFFSET = 16;
+export const SIZE_OFFSET = DATAFILE_SIZE_OFFSET;
+
+/** A magic value a datafile may start with. */
+export type DatafileMagic = (typeof DATAFILE_MAGIC)[number];
+/** A datafile version. */
+export type DatafileVersion = (typeof DATAFILE_VERSIONS)[number];
+/** Whether a version's data items are zlib streams. */
+export const isCompressedVersion = (version: DatafileVersion) => version >= DATAFILE_COMPRESSED_FROM;
+/** Whether a version has the data_sizes table. */
+export const hasDataSizes = (version: DatafileVersion) => version >= DATAFILE_DATA_SIZES_FROM;
 
 export interface DatafileItem {
   /** The type id as stored in the file (0..0xFFFF); for a UUID-typed item its internal id (0xFFFE, ...). */
@@ -52,8 +62,8 @@ export interface DatafileWriteOptions {
 
 /** What the writer needs of a datafile (the Datafile class is one). */
 export interface DatafileContents {
-  magic: 'DATA' | 'ATAD';
-  version: 3 | 4;
+  magic: DatafileMagic;
+  version: DatafileVersion;
   items: DatafileItem[];
   data: DatafileData[];
   legacySize: boolean;

@@ -3,7 +3,8 @@ import { defaultDeflate } from '#zlib';
 import { ByteWriter, type Uuid, uuidToInts } from '@twcodec/runtime';
 import type { DatafileData } from './data.js';
 import { DatafileError } from './errors.js';
-import { buildUuidIndex, type DatafileContents, type DatafileItem, type DatafileWriteOptions, DDNET_COMPRESSION_LEVEL, HEADER_SIZE, ITEMTYPE_EX, SIZE_OFFSET } from './layout.js';
+import { DATAFILE_ITEM_HEADER_SIZE, DATAFILE_ITEM_TYPE_SIZE, DATAFILE_MAGIC, DATAFILE_VERSIONS } from './generated/datafile.gen.js';
+import { buildUuidIndex, type DatafileContents, type DatafileItem, type DatafileVersion, type DatafileWriteOptions, DDNET_COMPRESSION_LEVEL, hasDataSizes, HEADER_SIZE, isCompressedVersion, ITEMTYPE_EX, SIZE_OFFSET } from './layout.js';
 import type { DeflateFunction } from './zlib/types.js';
 
 interface PlannedItem {
@@ -16,7 +17,8 @@ export function writeDatafile(df: DatafileContents, options: DatafileWriteOption
   const zlib = options.zlib ?? df.zlib;
   const deflate = options.deflate ?? (zlib.deflate ? (data: Uint8Array, level: number) => zlib.deflate!(data, level) : defaultDeflate);
   const ddnet = mode === 'ddnet';
-  const version = ddnet ? 4 : df.version;
+  // DDNet writes the newest version and the first magic (DATA).
+  const version = ddnet ? DATAFILE_VERSIONS[DATAFILE_VERSIONS.length - 1]! : df.version;
   checkUniqueIds(df.items, ddnet);
   const items = ddnet ? planDdnetItems(df.items) : planLosslessItems(df.items);
 
@@ -31,14 +33,14 @@ export function writeDatafile(df: DatafileContents, options: DatafileWriteOption
 
   const stored = df.data.map((d) => storedBytes(d, version, deflate, ddnet && options.recompress === true));
   const numData = stored.length;
-  const itemSize = items.reduce((sum, item) => sum + 8 + item.data.length * 4, 0);
+  const itemSize = items.reduce((sum, item) => sum + DATAFILE_ITEM_HEADER_SIZE + item.data.length * 4, 0);
   const dataSize = stored.reduce((sum, s) => sum + s.length, 0);
-  const sizeTable = version === 4 ? numData * 4 : 0;
-  const fileSize = HEADER_SIZE + types.length * 12 + items.length * 4 + numData * 4 + sizeTable + itemSize + dataSize;
-  const legacyFix = (flag: boolean) => (!ddnet && flag && version === 4 ? sizeTable : 0);
+  const sizeTable = hasDataSizes(version) ? numData * 4 : 0;
+  const fileSize = HEADER_SIZE + types.length * DATAFILE_ITEM_TYPE_SIZE + items.length * 4 + numData * 4 + sizeTable + itemSize + dataSize;
+  const legacyFix = (flag: boolean) => (!ddnet && flag ? sizeTable : 0);
 
   const w = new ByteWriter(fileSize);
-  const magic = ddnet ? 'DATA' : df.magic;
+  const magic = ddnet ? DATAFILE_MAGIC[0] : df.magic;
   for (let i = 0; i < 4; i++) w.writeU8(magic.charCodeAt(i));
   w.writeI32LE(version);
   w.writeI32LE(fileSize - SIZE_OFFSET - legacyFix(df.legacySize));
@@ -56,14 +58,14 @@ export function writeDatafile(df: DatafileContents, options: DatafileWriteOption
   let offset = 0;
   for (const item of items) {
     w.writeI32LE(offset);
-    offset += 8 + item.data.length * 4;
+    offset += DATAFILE_ITEM_HEADER_SIZE + item.data.length * 4;
   }
   offset = 0;
   for (const s of stored) {
     w.writeI32LE(offset);
     offset += s.length;
   }
-  if (version === 4) for (const d of df.data) w.writeI32LE(d.size);
+  if (hasDataSizes(version)) for (const d of df.data) w.writeI32LE(d.size);
   for (const item of items) {
     w.writeU32LE(item.key);
     w.writeI32LE(item.data.length * 4);
@@ -73,8 +75,8 @@ export function writeDatafile(df: DatafileContents, options: DatafileWriteOption
   return w.finish();
 }
 
-function storedBytes(d: DatafileData, version: 3 | 4, deflate: DeflateFunction | undefined, recompress: boolean): Uint8Array {
-  const compressed = version === 4;
+function storedBytes(d: DatafileData, version: DatafileVersion, deflate: DeflateFunction | undefined, recompress: boolean): Uint8Array {
+  const compressed = isCompressedVersion(version);
   if (d.stored && d.storedCompressed === compressed && !recompress) return d.stored;
   const raw = d.bytes();
   // DDNet's writer never stores empty data (CDataFileWriter::AddData asserts a size above 0), and readers

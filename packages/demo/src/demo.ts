@@ -9,6 +9,19 @@ import {
   CHUNKTYPE_MESSAGE,
   CHUNKTYPE_SNAPSHOT,
   CHUNKTYPEFLAG_TICKMARKER,
+  DEMO_CHUNK_SIZE_MASK,
+  DEMO_CHUNK_TYPE_MASK,
+  DEMO_CHUNK_TYPE_SHIFT,
+  DEMO_MAP_SHA256_SIZE,
+  DEMO_SIZE_ONE_BYTE,
+  DEMO_SIZE_TWO_BYTES,
+  DEMO_TICK_DELTA_LEGACY_MASK,
+  DEMO_TICK_DELTA_MASK,
+  DEMO_VERSION_MAP_SHA256,
+  DEMO_VERSION_TIMELINE_MARKERS,
+  DEMO_VERSIONS,
+  HEADER as H,
+  HEADER_BYTES as B,
   HEADER_SIZE,
   MARKER,
   MAX_CHUNK_DATA,
@@ -204,15 +217,15 @@ export class DemoReader {
     this.onTruncated = options.onTruncated ?? 'throw';
     const bytes = (this.bytes = asUint8Array(input));
     if (bytes.length < HEADER_SIZE) throw new DemoError('TRUNCATED', `file has ${bytes.length} bytes, the header needs ${HEADER_SIZE}`, bytes.length, 'header');
-    if (decodeUtf8(bytes.subarray(0, 7)) !== MARKER) throw new DemoError('BAD_MAGIC', 'not a demo (no TWDEMO marker)', 0, 'header.marker');
-    const version = bytes[7]!;
-    if (version < 3 || version > 6) throw new DemoError('BAD_VERSION', `demo version ${version} is not 3 to 6`, 7, 'header.version');
+    if (decodeUtf8(bytes.subarray(H.marker, H.marker + B.marker)) !== MARKER) throw new DemoError('BAD_MAGIC', 'not a demo (no TWDEMO marker)', H.marker, 'header.marker');
+    const version = bytes[H.version]!;
+    if (!(DEMO_VERSIONS as readonly number[]).includes(version)) throw new DemoError('BAD_VERSION', `demo version ${version} is not ${DEMO_VERSIONS[0]} to ${DEMO_VERSIONS[DEMO_VERSIONS.length - 1]}`, H.version, 'header.version');
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const be = (at: number) => view.getUint32(at, false);
     let at = HEADER_SIZE;
     const timelineMarkers: number[] = [];
     let timelinePadding: Uint8Array | undefined;
-    if (version > 3) {
+    if (version >= DEMO_VERSION_TIMELINE_MARKERS) {
       if (bytes.length < at + TIMELINE_SIZE) throw new DemoError('TRUNCATED', 'timeline markers cut off', bytes.length, 'header.timeline');
       const num = Math.max(0, Math.min(MAX_TIMELINE_MARKERS, view.getInt32(at, false)));
       for (let i = 0; i < num; i++) timelineMarkers.push(view.getInt32(at + 4 + i * 4, false));
@@ -221,25 +234,26 @@ export class DemoReader {
       at += TIMELINE_SIZE;
     }
     let mapSha256: string | undefined;
-    if (version >= 6 && bytes.length >= at + 16 && uuidFromBytes(bytes, at) === SHA256_EXTENSION) {
-      if (bytes.length < at + 48) throw new DemoError('TRUNCATED', 'map SHA-256 cut off', bytes.length, 'header.sha256');
-      mapSha256 = Array.from(bytes.subarray(at + 16, at + 48), (b) => b.toString(16).padStart(2, '0')).join('');
-      at += 48;
+    // The extension: a UUID (16 bytes), then the SHA-256.
+    if (version >= DEMO_VERSION_MAP_SHA256 && bytes.length >= at + 16 && uuidFromBytes(bytes, at) === SHA256_EXTENSION) {
+      if (bytes.length < at + DEMO_MAP_SHA256_SIZE) throw new DemoError('TRUNCATED', 'map SHA-256 cut off', bytes.length, 'header.sha256');
+      mapSha256 = Array.from(bytes.subarray(at + 16, at + DEMO_MAP_SHA256_SIZE), (b) => b.toString(16).padStart(2, '0')).join('');
+      at += DEMO_MAP_SHA256_SIZE;
     }
-    const mapSize = be(136);
-    if (mapSize > bytes.length - at) throw new DemoError('TRUNCATED', `map of ${mapSize} bytes, ${bytes.length - at} left`, 136, 'header.map_size');
+    const mapSize = be(H.mapSize);
+    if (mapSize > bytes.length - at) throw new DemoError('TRUNCATED', `map of ${mapSize} bytes, ${bytes.length - at} left`, H.mapSize, 'header.map_size');
     this.map = mapSize ? bytes.subarray(at, at + mapSize) : undefined;
     at += mapSize;
     this.chunksOffset = at;
     this.header = {
       version,
-      netVersion: decodeCString(bytes.subarray(8, 72)),
-      mapName: decodeCString(bytes.subarray(72, 136)),
+      netVersion: decodeCString(bytes.subarray(H.netVersion, H.netVersion + B.netVersion)),
+      mapName: decodeCString(bytes.subarray(H.mapName, H.mapName + B.mapName)),
       mapSize,
-      mapCrc: be(140).toString(16).padStart(8, '0'),
-      type: decodeCString(bytes.subarray(144, 152)),
-      length: be(152),
-      timestamp: decodeCString(bytes.subarray(156, 176)),
+      mapCrc: be(H.mapCrc).toString(16).padStart(8, '0'),
+      type: decodeCString(bytes.subarray(H.type, H.type + B.type)),
+      length: be(H.length),
+      timestamp: decodeCString(bytes.subarray(H.timestamp, H.timestamp + B.timestamp)),
       timelineMarkers,
       timelinePadding,
       mapSha256,
@@ -262,9 +276,9 @@ export class DemoReader {
       const c = bytes[at++]!;
       if (c & CHUNKTYPEFLAG_TICKMARKER) {
         const keyframe = (c & CHUNKTICKFLAG_KEYFRAME) !== 0;
-        const legacyDelta = c & 0x3f;
+        const legacyDelta = c & DEMO_TICK_DELTA_LEGACY_MASK;
         if (this.header.version < VERSION_TICK_COMPRESSION && legacyDelta !== 0) tick += legacyDelta;
-        else if (c & CHUNKTICKFLAG_TICK_COMPRESSED) tick += c & 0x1f;
+        else if (c & CHUNKTICKFLAG_TICK_COMPRESSED) tick += c & DEMO_TICK_DELTA_MASK;
         else {
           if (at + 4 > bytes.length) return cut(new DemoError('TRUNCATED', 'tick marker cut off', offset, 'chunk.tick'));
           tick = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
@@ -273,12 +287,12 @@ export class DemoReader {
         yield { kind: 'tick', tick, keyframe, offset };
         continue;
       }
-      const type = (c & 0x60) >> 5;
-      let size = c & 0x1f;
-      if (size === 30) {
+      const type = (c & DEMO_CHUNK_TYPE_MASK) >> DEMO_CHUNK_TYPE_SHIFT;
+      let size = c & DEMO_CHUNK_SIZE_MASK;
+      if (size === DEMO_SIZE_ONE_BYTE) {
         if (at + 1 > bytes.length) return cut(new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size'));
         size = bytes[at++]!;
-      } else if (size === 31) {
+      } else if (size === DEMO_SIZE_TWO_BYTES) {
         if (at + 2 > bytes.length) return cut(new DemoError('TRUNCATED', 'chunk size cut off', offset, 'chunk.size'));
         size = bytes[at]! | (bytes[at + 1]! << 8);
         at += 2;

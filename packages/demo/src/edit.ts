@@ -1,7 +1,7 @@
 import { type NetMessageDef, netMessageDef, type NetProtocolDef, peekNetMessage, SERVER_TICK_SPEED } from '@twcodec/netmsg';
 import { type Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { type DemoChunk, DemoError, type DemoReader, readDemo } from './demo.js';
-import { HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
+import { HEADER, HEADER_SIZE, MAX_TIMELINE_MARKERS, TIMELINE_SIZE } from './format.js';
 import { type DemoWriteHeader, DemoWriter, type DemoWriterOptions } from './writer.js';
 
 /** What a demo recorded, in order: the snapshot of each tick, and net messages with the tick they came in. */
@@ -82,19 +82,14 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-// The header's fields by their first byte (DDNet's CDemoHeader and CTimelineMarkers, src/engine/demo.h).
+/** A header field's name in words: netVersion -> net version, mapCrc -> map CRC. */
+const inWords = (name: string) => name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`).replace(/\bcrc\b/, 'CRC');
+
+// The header's fields by their first byte (generated from schemas/demo/demo.yaml), then the timeline markers'.
 const HEADER_FIELDS: [number, string][] = [
-  [0, 'marker'],
-  [7, 'version'],
-  [8, 'net version'],
-  [72, 'map name'],
-  [136, 'map size'],
-  [140, 'map CRC'],
-  [144, 'type'],
-  [152, 'length'],
-  [156, 'timestamp'],
-  [176, 'count of timeline markers'],
-  [180, 'timeline markers'],
+  ...Object.entries(HEADER).map(([name, at]): [number, string] => [at, inWords(name)]),
+  [HEADER_SIZE, 'count of timeline markers'],
+  [HEADER_SIZE + 4, 'timeline markers'],
 ];
 
 /** What differs first between a demo and what the writer made of it: in words, with the input's offset. */

@@ -11,11 +11,24 @@ import {
   CHUNKTYPE_MESSAGE,
   CHUNKTYPE_SNAPSHOT,
   CHUNKTYPEFLAG_TICKMARKER,
+  DEMO_CHUNK_TYPE_SHIFT,
+  DEMO_MAP_SHA256_SIZE,
+  DEMO_SIZE_ONE_BYTE,
+  DEMO_SIZE_TWO_BYTES,
+  DEMO_TICK_DELTA_LEGACY_MASK,
+  DEMO_TICK_DELTA_MASK,
+  DEMO_VERSION_MAP_SHA256,
+  DEMO_VERSION_TIMELINE_MARKERS,
+  DEMO_VERSIONS,
+  type DemoVersion,
+  HEADER as H,
+  HEADER_BYTES as B,
   HEADER_SIZE,
   MARKER,
   MAX_CHUNK_DATA,
   MAX_TIMELINE_MARKERS,
   SHA256_EXTENSION,
+  TIMELINE_SIZE,
   VERSION_TICK_COMPRESSION,
 } from './format.js';
 
@@ -28,7 +41,7 @@ const BOUNDED_KEYFRAME_SHARE = 8;
 
 export interface DemoWriteHeader {
   /** 6 (default, DDNet since 15.5), or 3-5 with the layouts of older recorders. */
-  version?: 3 | 4 | 5 | 6;
+  version?: DemoVersion;
   netVersion: string;
   mapName: string;
   /** CRC32 of the map as 8 hex digits. */
@@ -101,7 +114,7 @@ const be32 = (out: Uint8Array, at: number, v: number) => {
  * Everything is checked before a byte of it is written, so a CodecError leaves the output as it was.
  */
 export class DemoWriter {
-  private readonly version: 3 | 4 | 5 | 6;
+  private readonly version: DemoVersion;
   private readonly protocol: SnapshotProtocol;
   private readonly sink: ((bytes: Uint8Array) => void) | undefined;
   private readonly parts: Uint8Array[] = [];
@@ -120,8 +133,8 @@ export class DemoWriter {
 
   constructor(header: DemoWriteHeader, map: Uint8Array | undefined, options: DemoWriterOptions = {}) {
     this.header = header;
-    this.version = header.version ?? 6;
-    if (![3, 4, 5, 6].includes(this.version)) fail('BAD_VERSION', `demo version ${this.version} cannot be written`, 'header.version');
+    this.version = header.version ?? DEMO_VERSIONS[DEMO_VERSIONS.length - 1]!;
+    if (!(DEMO_VERSIONS as readonly number[]).includes(this.version)) fail('BAD_VERSION', `demo version ${this.version} cannot be written`, 'header.version');
     this.protocol = options.protocol ?? demoProtocolOf(header.netVersion).snapshots;
     this.sink = options.sink;
     this.boundedKeyframes = options.keyframes === 'bounded';
@@ -134,31 +147,37 @@ export class DemoWriter {
     const h = this.header;
     const markers = h.timelineMarkers ?? [];
     if (markers.length > MAX_TIMELINE_MARKERS) fail('TOO_MANY_MARKERS', `${markers.length} timeline markers, at most ${MAX_TIMELINE_MARKERS}`, 'header.timelineMarkers');
-    if (markers.length && this.version < 4) fail('HEADER_FIELD', 'demo versions before 4 have no timeline markers', 'header.timelineMarkers');
+    if (markers.length && this.version < DEMO_VERSION_TIMELINE_MARKERS) fail('HEADER_FIELD', 'demo versions before 4 have no timeline markers', 'header.timelineMarkers');
     markers.forEach((t, i) => {
       if (!Number.isInteger(t) || t < 0 || t > 0x7fffffff) fail('BAD_TICK', `timeline marker ${t}`, `header.timelineMarkers[${i}]`);
     });
-    const size = HEADER_SIZE + (this.version >= 4 ? 4 + MAX_TIMELINE_MARKERS * 4 : 0) + (this.version >= 6 ? 48 : 0);
+    const timeline = this.version >= DEMO_VERSION_TIMELINE_MARKERS;
+    const sha256 = this.version >= DEMO_VERSION_MAP_SHA256;
+    const size = HEADER_SIZE + (timeline ? TIMELINE_SIZE : 0) + (sha256 ? DEMO_MAP_SHA256_SIZE : 0);
     const out = new Uint8Array(size);
-    out.set(encodeUtf8(MARKER), 0);
-    out[7] = this.version;
-    cString(out, 8, 64, h.netVersion, 'header.netVersion');
-    cString(out, 72, 64, h.mapName, 'header.mapName');
-    be32(out, 136, mapSize);
-    out.set(hexBytes(h.mapCrc, 4, 'header.mapCrc'), 140);
-    cString(out, 144, 8, h.type, 'header.type');
-    be32(out, 152, h.length ?? 0);
-    cString(out, 156, 20, h.timestamp, 'header.timestamp');
-    if (this.version >= 4) {
+    out.set(encodeUtf8(MARKER), H.marker);
+    out[H.version] = this.version;
+    cString(out, H.netVersion, B.netVersion, h.netVersion, 'header.netVersion');
+    cString(out, H.mapName, B.mapName, h.mapName, 'header.mapName');
+    be32(out, H.mapSize, mapSize);
+    out.set(hexBytes(h.mapCrc, B.mapCrc, 'header.mapCrc'), H.mapCrc);
+    cString(out, H.type, B.type, h.type, 'header.type');
+    be32(out, H.length, h.length ?? 0);
+    cString(out, H.timestamp, B.timestamp, h.timestamp, 'header.timestamp');
+    if (timeline) {
+      // The marker count, then the slots.
       be32(out, HEADER_SIZE, markers.length);
-      markers.forEach((t, i) => be32(out, 180 + i * 4, t));
+      const slots = HEADER_SIZE + 4;
+      markers.forEach((t, i) => be32(out, slots + i * 4, t));
       const padding = h.timelinePadding;
-      if (padding && padding.length === (MAX_TIMELINE_MARKERS - markers.length) * 4) out.set(padding, 180 + markers.length * 4);
+      if (padding && padding.length === (MAX_TIMELINE_MARKERS - markers.length) * 4) out.set(padding, slots + markers.length * 4);
     }
-    if (this.version >= 6) {
-      if (h.mapSha256 === undefined) fail('HEADER_FIELD', 'version 6 demos carry the map SHA-256', 'header.mapSha256');
-      out.set(uuidToBytes(SHA256_EXTENSION), HEADER_SIZE + 4 + MAX_TIMELINE_MARKERS * 4);
-      out.set(hexBytes(h.mapSha256, 32, 'header.mapSha256'), HEADER_SIZE + 4 + MAX_TIMELINE_MARKERS * 4 + 16);
+    if (sha256) {
+      if (h.mapSha256 === undefined) fail('HEADER_FIELD', `version ${this.version} demos carry the map SHA-256`, 'header.mapSha256');
+      // The extension's UUID (16 bytes), then the digest.
+      const at = HEADER_SIZE + TIMELINE_SIZE;
+      out.set(uuidToBytes(SHA256_EXTENSION), at);
+      out.set(hexBytes(h.mapSha256, DEMO_MAP_SHA256_SIZE - 16, 'header.mapSha256'), at + 16);
     }
     return out;
   }
@@ -187,7 +206,8 @@ export class DemoWriter {
     const compressed = teeworldsHuffman().compress(packed.subarray(0, n));
     const size = compressed.length;
     if (size > 0xffff) fail('CHUNK_TOO_LARGE', `compressed chunk of ${size} bytes does not fit its 16-bit size`, path);
-    const head = size < 30 ? [(type << 5) | size] : size < 256 ? [(type << 5) | 30, size] : [(type << 5) | 31, size & 0xff, size >> 8];
+    const kind = type << DEMO_CHUNK_TYPE_SHIFT;
+    const head = size < DEMO_SIZE_ONE_BYTE ? [kind | size] : size < 256 ? [kind | DEMO_SIZE_ONE_BYTE, size] : [kind | DEMO_SIZE_TWO_BYTES, size & 0xff, size >> 8];
     const out = new Uint8Array(head.length + size);
     out.set(head);
     out.set(compressed, head.length);
@@ -197,7 +217,7 @@ export class DemoWriter {
   private tickMarker(tick: number, keyframe: boolean): Uint8Array {
     // Versions 5+ mark a small tick step in 5 bits with a flag; older recorders used 6 bits without one.
     const legacy = this.version < VERSION_TICK_COMPRESSION;
-    const mask = legacy ? 0x3f : 0x1f;
+    const mask = legacy ? DEMO_TICK_DELTA_LEGACY_MASK : DEMO_TICK_DELTA_MASK;
     if (this.lastTickMarker === -1 || tick - this.lastTickMarker > mask || keyframe || (legacy && tick === this.lastTickMarker)) {
       const out = new Uint8Array(5);
       out[0] = CHUNKTYPEFLAG_TICKMARKER | (keyframe ? CHUNKTICKFLAG_KEYFRAME : 0);
@@ -276,7 +296,7 @@ export class DemoWriter {
   finish(): Uint8Array {
     this.checkOpen();
     this.finished = true;
-    if (this.header.length === undefined) be32(this.headerBytes, 152, this.lengthFromTicks);
+    if (this.header.length === undefined) be32(this.headerBytes, H.length, this.lengthFromTicks);
     if (this.sink) return this.headerBytes;
     return concatBytes(this.parts);
   }

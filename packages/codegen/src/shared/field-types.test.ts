@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../../test/corpus.js';
+import { loadDatafileSchema } from '../datafile/load.js';
+import { loadDemoSchema } from '../demo/load.js';
 import { loadMapSchemas } from '../map/load.js';
 import { loadPacketSchemas } from '../net/load.js';
 import { loadNetSchemas } from '../netmsg/load.js';
@@ -24,6 +26,8 @@ const FAMILIES = [
   { family: 'teehistorian', file: 'teehistorian/core.yaml', from: 'type: int', definition: 'teehistorianFieldType', wrong: 'i32', load: loadTeehistorianSchemas },
   { family: 'net messages', file: 'netmsg/ddnet-0.6.yaml', from: 'type: string', definition: 'netmsgFieldType', wrong: 'i32string', load: loadNetSchemas },
   { family: 'packets', file: 'net/ddnet-0.6.yaml', from: 'type: decimal_string', definition: 'netFieldType', wrong: 'int_string', load: loadPacketSchemas },
+  { family: 'datafile', file: 'datafile/datafile.yaml', from: 'type: i32', definition: 'containerFieldType', wrong: 'int', load: loadDatafileSchema },
+  { family: 'demo', file: 'demo/demo.yaml', from: 'type: u8', definition: 'containerFieldType', wrong: 'u16', load: loadDemoSchema },
 ] as const;
 
 describe('the field-type vocabulary', () => {

@@ -29,8 +29,8 @@ export interface ParsedFile {
 }
 
 // In the order a file's kind is looked for: a snapshot protocol file also has `enums`, a net message protocol
-// file `messages`.
-const KINDS = ['item', 'record', 'tile', 'protocol', 'net_protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol', 'huffman'] as const;
+// file `messages`, a demo file `extensions`.
+const KINDS = ['datafile', 'demo', 'item', 'record', 'tile', 'protocol', 'net_protocol', 'enums', 'tile_meanings', 'messages', 'extensions', 'packet_protocol', 'huffman'] as const;
 const DEFINITION = {
   item: 'itemFile',
   record: 'recordFile',
@@ -43,6 +43,8 @@ const DEFINITION = {
   net_protocol: 'netmsgFile',
   packet_protocol: 'packetFile',
   huffman: 'huffmanFile',
+  datafile: 'datafileFile',
+  demo: 'demoFile',
 } as const;
 
 function listYaml(dir: string): string[] {
