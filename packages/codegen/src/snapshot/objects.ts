@@ -35,7 +35,7 @@ export const LAYOUT_INTERFACES: StatementStructures[] = [
     ['min?', 'number', "Lowest value DDNet's snapshot validation accepts."],
     ['max?', 'number', "Highest value DDNet's snapshot validation accepts."],
     ['mask?', 'number', 'Flags: the bits the validation accepts.'],
-    ['default?', 'number', "The value DDNet uses when an older server's item ends before the field."],
+    ['default?', 'number', "The int DDNet uses when an older server's item ends before the field: raw, as it would be stored (a fixed field's view divides it by `scale`)."],
     ['scale?', 'number'],
     ['strings?', 'number', 'array: it holds this many packed strings of `ints / strings` ints each (decodeI32String).'],
     ['since?', 'string', 'The DDNet release that added the field.'],
