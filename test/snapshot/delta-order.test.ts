@@ -74,6 +74,15 @@ interface OrderCounts {
   conflicts: number;
 }
 
+/** The snapshots of a stream in the applied order (DDNet's UnpackDelta: old items minus the deleted, new ones appended). */
+function appliedSnapshots(stream: readonly StreamEntry[], protocol: SnapshotProtocol): Snapshot[] {
+  const applied: Snapshot[] = [];
+  stream.forEach((entry, i) => {
+    applied[i] = 'keyframe' in entry ? entry.keyframe : applyDelta(entry.base < 0 ? new Snapshot([]) : applied[entry.base]!, entry.delta, protocol);
+  });
+  return applied;
+}
+
 function checkStream(stream: readonly StreamEntry[], protocol: SnapshotProtocol): OrderCounts {
   const empty = new Snapshot([]);
   const applied: Snapshot[] = [];
@@ -106,18 +115,22 @@ function checkStream(stream: readonly StreamEntry[], protocol: SnapshotProtocol)
   return counts;
 }
 
-function demoStream(path: string): { stream: StreamEntry[]; protocol: SnapshotProtocol } {
+function demoStream(path: string): { stream: StreamEntry[]; protocol: SnapshotProtocol; ticks: number[] } {
   const demo = readDemo(readBytes(path));
   const stream: StreamEntry[] = [];
+  const ticks: number[] = [];
+  let tick = -1;
   for (const chunk of demo.chunks()) {
-    if (chunk.kind === 'snapshot') stream.push({ keyframe: Snapshot.fromInts(chunk.ints) });
+    if (chunk.kind === 'tick') tick = chunk.tick;
+    else if (chunk.kind === 'snapshot') stream.push({ keyframe: Snapshot.fromInts(chunk.ints) });
     else if (chunk.kind === 'delta') stream.push({ base: stream.length - 1, delta: chunk.ints });
+    if (chunk.kind === 'snapshot' || chunk.kind === 'delta') ticks.push(tick);
   }
-  return { stream, protocol: demo.protocol.snapshots };
+  return { stream, protocol: demo.protocol.snapshots, ticks };
 }
 
 /** The delta streams of a capture, one per server-to-client direction: snap parts put together, snap_empty repeating its base. */
-function captureStreams(path: string): { stream: StreamEntry[]; protocol: SnapshotProtocol }[] {
+function captureStreams(path: string): { stream: StreamEntry[]; protocol: SnapshotProtocol; byTick: Map<number, number> }[] {
   const directions = new Map<string, { stream: StreamEntry[]; protocol: SnapshotProtocol; byTick: Map<number, number>; tick: number; parts: Uint8Array[] }>();
   for (const d of decodeCapture(readBytes(path))) {
     const p = d.packet;
@@ -175,6 +188,35 @@ describe(`the order of a delta's items (${hasCorpus ? 'corpus' : 'fixtures'}: ${
       captureCounts.push(counts);
       expect(counts.conflicts).toBe(0);
       expect(counts.revealed).toBe(counts.deltas);
+    }
+  });
+
+  // A DDNet client records the snapshots as it rebuilt them from the network (the applied order, against the
+  // network delta's base), of the connection it plays on at the time (main or dummy): its demo's keyframes
+  // are those snapshots and its deltas what createDelta makes between them. Replay demos are cut from the
+  // client's snapshot history otherwise.
+  const session = join(corpusDir, 'net', 'ddnet-0.6-session.pcap');
+  const clientDemos = hasCorpus && existsSync(session) ? readdirSync(join(corpusDir, 'net')).filter((f) => /^ddnet-0\.6-session_client.*\.demo$/.test(f) && !f.includes('_replay')) : [];
+  it.runIf(clientDemos.length > 0)(`DDNet client demos (${clientDemos.length}) are createDelta over the client's rebuilt snapshots of the capture`, () => {
+    const connections = captureStreams(session).map(({ stream, protocol, byTick }) => {
+      const applied = appliedSnapshots(stream, protocol);
+      return new Map([...byTick].map(([tick, i]) => [tick, applied[i]!]));
+    });
+    for (const name of clientDemos) {
+      const { stream, protocol, ticks } = demoStream(join(corpusDir, 'net', name));
+      let keyframes = 0;
+      let deltas = 0;
+      stream.forEach((entry, i) => {
+        const now = connections.map((c) => c.get(ticks[i]!)).filter((s) => s !== undefined);
+        if ('keyframe' in entry) {
+          if (now.some((s) => same(s.toInts(), entry.keyframe.toInts()))) keyframes++;
+          return;
+        }
+        const before = connections.map((c) => c.get(ticks[entry.base]!)).filter((s) => s !== undefined);
+        if (before.some((b) => now.some((s) => same(createDelta(b, s, protocol), entry.delta)))) deltas++;
+      });
+      const total = stream.filter((e) => 'delta' in e).length;
+      expect({ name, keyframes, deltas }).toEqual({ name, keyframes: stream.length - total, deltas: total });
     }
   });
 

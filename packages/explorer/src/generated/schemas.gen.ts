@@ -1012,7 +1012,7 @@ export const STREAM_DOCS: StreamDocs = {
           }
         },
         "ddrace_projectile": {
-          "description": "A projectile with DDNet's exact start position (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0); sent instead of projectile to DDNet clients.",
+          "description": "A projectile with DDNet's exact start position (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0); sent instead of projectile to DDNet clients that predict it (DDNet 16.4 src/game/server/entities/projectile.cpp; to some older DDNet clients as a type-2 projectile item with this layout, flag is_ddnet set in data).",
           "fields": {
             "x": "Position at start_tick.",
             "y": "Position at start_tick.",

@@ -310,7 +310,7 @@ export interface Ddnet06GameInfoEx {
   readonly maxTeamSize: number;
 }
 
-/** A projectile with DDNet's exact start position (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0); sent instead of projectile to DDNet clients. */
+/** A projectile with DDNet's exact start position (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0); sent instead of projectile to DDNet clients that predict it (DDNet 16.4 src/game/server/entities/projectile.cpp; to some older DDNet clients as a type-2 projectile item with this layout, flag is_ddnet set in data). */
 export interface Ddnet06DdraceProjectile {
   /** Position at start_tick. Read as the int divided by 100. */
   readonly x: number;
