@@ -30,7 +30,7 @@ function protocolTables(p: SnapshotProtocolDef): string[] {
 /** The enums and flag sets of one protocol. */
 function enumTables(p: SnapshotProtocolDef): string[] {
   if (!p.enums.length) return [];
-  const out = [`### ${p.protocol} enums and flags`, '', ...checkedLine(p.checked), ...header('set', 'kind', 'values', 'meaning')];
+  const out = [`### ${p.protocol} enums and flags`, '', ...checkedLine(p.enumsChecked), ...header('set', 'kind', 'values', 'meaning')];
   for (const e of p.enums) {
     const values = e.values.map((v) => (e.kind === 'flags' ? `${v.name} (bit ${Math.log2(v.value)})` : `${v.value} ${v.name}`)).join(', ');
     const meaning = `${e.description ?? ''}${e.checked ? ` Checked: ${e.checked}` : ''}`;

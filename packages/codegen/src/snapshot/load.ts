@@ -129,7 +129,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
   const problems: SchemaProblem[] = [];
   const out: SnapshotProtocolDef[] = [];
   for (const f of files) {
-    const d = f.data as { protocol: string; description: string; checked?: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number; size_in_delta?: boolean })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
+    const d = f.data as { protocol: string; description: string; checked?: string; enums_checked?: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number; size_in_delta?: boolean })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
     const sites = d.items.map((item, i) => ({ f, path: ['items', i], what: item.name, typeId: item.type_id }));
     findDuplicates(problems, sites, (s) => (s as (typeof sites)[number]).typeId, (id, o) => `type_id ${id} is already used by ${o.what}`);
     const uuidSites = (d.uuid_items ?? []).map((u, i) => ({ f, path: ['uuid_items', i], what: u.name, uuid: uuidFromName(u.uuid_name) }));
@@ -162,6 +162,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
       protocol: d.protocol,
       description: d.description,
       ...(d.checked !== undefined ? { checked: d.checked } : {}),
+      ...(d.enums_checked !== undefined ? { enumsChecked: d.enums_checked } : {}),
       enums,
       items: [...d.items].sort((a, b) => a.type_id - b.type_id).map((item) => ({ type_id: item.type_id, name: item.name, ...(item.size !== undefined ? { size: item.size } : {}), sizeInDelta: item.size === undefined || item.size_in_delta === true, description: item.description, ...layoutOf(item as unknown as RawSnapshotItem) })),
       uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description, ...layoutOf(u as unknown as RawSnapshotItem) })),

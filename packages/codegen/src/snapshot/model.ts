@@ -26,6 +26,8 @@ export interface SnapshotProtocolDef {
   description: string;
   /** Where the file's facts were checked (a source file and tag, a corpus file), shown on the docs page. */
   checked?: string;
+  /** Where the enums' and flag sets' values were checked. */
+  enumsChecked?: string;
   enums: SnapshotEnumDef[];
   /** size: the ints the layout fixes; sizeInDelta: delta updates carry the size (always when size is unset). */
   items: (SnapshotLayoutDef & { type_id: number; size?: number; sizeInDelta: boolean })[];
