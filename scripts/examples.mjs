@@ -4,12 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Datafile } from '@twcodec/datafile';
-import { ByteReader, decodeI32String } from '@twcodec/runtime';
+import { ByteReader, decodeI32String, teeworldsHuffman, varIntSize } from '@twcodec/runtime';
 import { decodeGroupItem, readMap } from '@twcodec/map';
 import { readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
-import { DDNET_0_6, snapshotObjects } from '@twcodec/snapshot';
+import { DDNET_0_6, sizeTable, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixture = (p) => new Uint8Array(readFileSync(join(root, 'fixtures', p)));
@@ -114,6 +114,59 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
     fieldTable(info), '', `The character of client ${character.item.id} (the character core's 15 ints, then the character's own):`, '', fieldTable(character), '',
     `Its DDNet character (\`character@netobj.ddnet.tw\`): ${ddnetCharacter.item.data.length} ints, as DDNet 16.4 sends it; \`tuneZoneOverride\` (added in 19.0) is absent and reads DDNet's default, ${ddnetCharacter.tuneZoneOverride}:`, '',
     fieldTable(ddnetCharacter), '');
+}
+
+// Snapshot delta: a demo delta chunk taken apart, from the Huffman-coded bytes to the ints and what they do.
+{
+  const name = 'demos/tw07_client_Charlie_chat.demo';
+  const bytes = fixture(name);
+  const demo = readDemo(bytes);
+  // The smallest delta that deletes items: a few pickups gone, one character updated.
+  const chunk = [...demo.chunks()].filter((c) => c.kind === 'delta' && c.ints[0] > 0).sort((a, b) => a.ints.length - b.ints.length)[0];
+  const snapshots = [...demo.snapshots()];
+  const at = snapshots.findIndex((s) => s.offset === chunk.offset);
+  const [before, after] = [snapshots[at - 1].snapshot, snapshots[at].snapshot];
+  // The header byte: type in bits 5-6, size in bits 0-4 (30: one more byte holds it, 31: two more).
+  const low = bytes[chunk.offset] & 0x1f;
+  const headerSize = low < 30 ? 1 : low === 30 ? 2 : 3;
+  const stored = bytes.subarray(chunk.offset + headerSize, chunk.offset + headerSize + chunk.storedSize);
+  const packed = teeworldsHuffman().decompress(stored, 65536);
+  const ints = chunk.ints;
+  // Byte ranges of each int in the unpacked (varint) bytes.
+  const ranges = [];
+  for (let i = 0, pos = 0; i < ints.length; pos += varIntSize(ints[i]), i++) ranges.push([pos, pos + varIntSize(ints[i]) - 1]);
+  const span = (from, to) => `${ranges[from][0]}-${ranges[to][1]}`;
+  const bytesOf = (i) => Array.from(packed.subarray(ranges[i][0], ranges[i][1] + 1), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const numDeleted = ints[0];
+  const rows = [[span(0, 0), 'num_deleted_items', String(ints[0])], [span(1, 1), 'num_updated_items', String(ints[1])], [span(2, 2), 'num_temp_items', String(ints[2])]];
+  for (let i = 0; i < numDeleted; i++) {
+    const key = ints[3 + i];
+    rows.push([span(3 + i, 3 + i), `deleted key ${i}`, `${key} = type ${key >>> 16} (${TEEWORLDS_0_7.items.find((t) => t.typeId === key >>> 16)?.name}), id ${key & 0xffff}`]);
+  }
+  let p = 3 + numDeleted;
+  const type = ints[p];
+  const id = ints[p + 1];
+  const layout = TEEWORLDS_0_7.items.find((t) => t.typeId === type);
+  const size = sizeTable(TEEWORLDS_0_7)[type];
+  rows.push([span(p, p), 'update 0: type', `${type} (${layout.name}); its size, ${size} ints, is pre-agreed, so none follows`], [span(p + 1, p + 1), 'update 0: id', String(id)]);
+  p += 2;
+  const old = before.items.find((it) => it.type === type && it.id === id).data;
+  const now = after.items.find((it) => it.type === type && it.id === id).data;
+  const changed = [];
+  layout.fields.forEach((f) => {
+    const k = p + f.offset;
+    if (ints[k] !== 0) changed.push([span(k, k), `${f.name}: old + diff = new`, `${old[f.offset]} + ${ints[k]} = ${now[f.offset]} (bytes ${bytesOf(k)})`]);
+  });
+  rows.push(...changed);
+  const sizeSays = low < 30 ? `size ${low}` : `size ${low}: the size, ${chunk.storedSize}, is in the next ${headerSize - 1} byte${headerSize > 2 ? 's' : ''}`;
+  out.push('## Snapshot delta', '', `\`fixtures/${name}\` (Teeworlds 0.7.5 client), the delta chunk at byte ${chunk.offset}: the header`,
+    `(0x${bytes[chunk.offset].toString(16)}: a data chunk of type ${(bytes[chunk.offset] & 0x60) >> 5}, delta, ${sizeSays}), then ${chunk.storedSize} bytes Huffman-coded ([network.md](network.md#huffman-compression)):`, '',
+    hex(bytes, chunk.offset, chunk.offset + headerSize + chunk.storedSize), '',
+    `Huffman-decoded they are ${packed.length} bytes of variable-width ints ([teehistorian.md](teehistorian.md#layout): 6 bits in the first byte with the sign in bit 6, 7 in each further byte, bit 7 set while more follow):`, '',
+    hex(packed, 0, packed.length), '',
+    `They unpack to ${ints.length} ints ([snapshot.md](snapshot.md#delta)): ${numDeleted} pickups are no longer in the snapshot (taken, or out of the receiver's view, which servers leave out), and the character of client ${id} changed in ${changed.length} of its ${size} ints (every other int of the update is 0; a set sign bit makes the int the bitwise NOT of the rest, so \`ff 01\` is -128):`, '',
+    table(rows), '',
+    `Applied to the snapshot before it (tick ${snapshots[at - 1].tick}, ${before.items.length} items) it gives the snapshot of tick ${snapshots[at].tick}: ${after.items.length} items, checksum ${after.checksum()}.`, '');
 }
 
 // Demo chunk framing: one chunk of each kind of first byte, from a DDNet demo (version 6) and a Teeworlds 0.7.5

@@ -7,10 +7,11 @@ import { emitTileMeaningsTs } from './tiles/emit.js';
 import { emitTileMeaningsDocs } from './tiles/docs.js';
 import { loadTileMeanings } from './tiles/load.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './teehistorian/emit.js';
-import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
+import { emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
+import { emitSnapshotDocs } from './snapshot/docs.js';
 import { emitSnapshotObjectsTs } from './snapshot/objects.js';
 import { loadMapSchemas } from './map/load.js';
-import { loadSnapshotSchemas } from './snapshot/load.js';
+import { loadSnapshotPage, loadSnapshotSchemas } from './snapshot/load.js';
 import { loadTeehistorianSchemas } from './teehistorian/load.js';
 import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
 import { loadNetSchemas } from './netmsg/load.js';
@@ -83,7 +84,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
   outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
   for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot), emitSnapshotEnumsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
-  outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
+  outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot, loadSnapshotPage(options.root)));
   for (const p of net) {
     const file = emitNetTs(p);
     outputs.set(join(netOut, file.path), file.text);

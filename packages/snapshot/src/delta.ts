@@ -152,7 +152,14 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
     const key = itemKey(type, id);
     listed?.push(key);
     let oldAt = oldIndex.get(key);
-    if (oldAt !== undefined && moved && moved[oldAt]! < 0) oldAt = undefined; // deleted, then sent again: a new item
+    // Deleted, then sent again (DDNet's CreateDelta does so for a key past a full bucket of the new snapshot's
+    // lookup): appended as a new item, but its data is still a diff against the old item, as DDNet 16.4's
+    // UnpackDelta adds it to the old snapshot's item of that key.
+    let readdedFrom: Int32Array | undefined;
+    if (oldAt !== undefined && moved && moved[oldAt]! < 0) {
+      readdedFrom = oldItems[oldAt]!.data;
+      oldAt = undefined;
+    }
     if (oldAt !== undefined) {
       const at = moved ? moved[oldAt]! : oldAt;
       // An item still the old one's object has not been updated yet.
@@ -165,7 +172,13 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
     } else {
       if (added?.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
       (added ??= new Map()).set(key, items.length);
-      items.push({ type, id, data: newItemData(size, delta, p) });
+      let data: Int32Array;
+      if (readdedFrom) {
+        if (readdedFrom.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${readdedFrom.length}`, p);
+        data = newItemData(size);
+        for (let k = 0; k < size; k++) data[k] = (readdedFrom[k]! + delta[p + k]!) | 0;
+      } else data = newItemData(size, delta, p);
+      items.push({ type, id, data });
       dataSize += 4 + size * 4;
     }
     p += size;
@@ -227,7 +240,12 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
       items[at] = { type, id, data };
     } else {
       index.set(key, items.length);
-      items.push({ type, id, data: newItemData(size, delta, p) });
+      // Deleted, then sent again: still a diff against the old item (see applyDelta).
+      const past = deleted.has(key) ? old.items[old.indexOf(key)]!.data : undefined;
+      if (past && past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
+      const data = newItemData(size, past ? undefined : delta, p);
+      if (past) for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
+      items.push({ type, id, data });
       dataSize += 4 + size * 4;
     }
     p += size;

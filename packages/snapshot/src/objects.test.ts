@@ -34,6 +34,21 @@ describe('snapshot objects', () => {
     expect(Array.from(encodeObject(layout('spec_char'), decodeObject(layout('spec_char'), longer)))).toEqual([1, 2, 3, 4]);
   });
 
+  it('reads a default as the raw int: a fixed field divides it by its scale, a bool tests it, an array repeats it', () => {
+    const fields = [
+      { name: 'a', kind: 'i32', offset: 0, ints: 1 },
+      { name: 'speed', kind: 'fixed', offset: 1, ints: 1, scale: 256, default: 512 },
+      { name: 'on', kind: 'bool', offset: 2, ints: 1, default: 1 },
+      { name: 'bits', kind: 'i32array', offset: 3, ints: 2, default: 7 },
+    ] as const;
+    const grown = { name: 'grown', event: false, fields } as const;
+    const view = viewObject(grown, { type: 1, id: 0, data: Int32Array.of(5) }) as unknown as Record<string, unknown>;
+    expect([view.a, view.speed, view.on, Array.from(view.bits as Int32Array)]).toEqual([5, 2, true, [7, 7]]);
+    // Stored, the same ints read as the same values.
+    const full = viewObject(grown, { type: 1, id: 0, data: Int32Array.of(5, 512, 1, 7, 7) }) as unknown as Record<string, unknown>;
+    expect([full.speed, full.on, Array.from(full.bits as Int32Array)]).toEqual([2, true, [7, 7]]);
+  });
+
   it("reads both sizes of grown objects: 16.4's DDNetCharacter (10 ints) gives the newer field's default", () => {
     const uuid = uuidFromName('character@netobj.ddnet.tw');
     const snap = new Snapshot([

@@ -41,11 +41,30 @@ export interface ObjectProblem {
 /** The names of a protocol's layouts (typed when the protocol carries its object types). */
 export type ObjectName<Objects> = keyof Objects & string;
 
+/**
+ * What a view reads for a field an older server's shorter item leaves out: the default is the raw int, as it
+ * would be stored (DDNet's defaults are ints of its structs), so it is read as a stored int would be.
+ */
+function defaultValue(field: SnapshotField): number | boolean | Int32Array | undefined {
+  const raw = field.default;
+  if (raw === undefined) return undefined;
+  switch (field.kind) {
+    case 'fixed':
+      return raw / field.scale!;
+    case 'bool':
+      return raw !== 0;
+    case 'i32array':
+      return new Int32Array(field.ints).fill(raw);
+    default:
+      return raw;
+  }
+}
+
 function readField(field: SnapshotField, data: Int32Array): number | boolean | string | Int32Array | undefined {
   const at = field.offset;
   if (at + field.ints > data.length) {
     if (at < data.length) return data.subarray(at);
-    return field.default;
+    return defaultValue(field);
   }
   switch (field.kind) {
     case 'bool':

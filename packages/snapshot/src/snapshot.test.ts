@@ -153,13 +153,37 @@ describe('delta fast paths', () => {
     for (const [snapshot, data] of kept) expect(snapshot.items.map((it) => Array.from(it.data))).toEqual(data);
   });
 
-  it('an item deleted and sent again in one delta comes back as a new item; a repeated update is refused', () => {
+  it('an item deleted and sent again in one delta comes back appended, its data still a diff against the old item (DDNet 16.4 UnpackDelta); a repeated update is refused', () => {
     const old = new Snapshot([item(5, 1, 1, 2, 3), item(5, 2, 4, 5, 6)]);
     const key = itemKey(5, 1);
     const readded = applyDelta(old, Int32Array.of(1, 1, 0, key, 5, 1, 9, 9, 9), DDNET_0_6);
-    expect(readded.items.map((it) => [it.id, Array.from(it.data)])).toEqual([[2, [4, 5, 6]], [1, [9, 9, 9]]]);
+    expect(readded.items.map((it) => [it.id, Array.from(it.data)])).toEqual([[2, [4, 5, 6]], [1, [10, 11, 12]]]);
+    // The same through the path for snapshots with repeated keys.
+    const twice = new Snapshot([item(5, 1, 1, 2, 3), item(5, 2, 4, 5, 6), item(5, 2, 4, 5, 6)]);
+    expect(applyDelta(twice, Int32Array.of(1, 1, 0, key, 5, 1, 9, 9, 9), DDNET_0_6).items.map((it) => [it.id, Array.from(it.data)])).toEqual([[2, [4, 5, 6]], [2, [4, 5, 6]], [1, [10, 11, 12]]]);
     expect(readded.indexOf(key)).toBe(1);
     expect(() => applyDelta(old, Int32Array.of(0, 2, 0, 5, 2, 1, 1, 1, 5, 2, 1, 1, 1), DDNET_0_6)).toThrowError(expect.objectContaining({ code: 'DUPLICATE_UPDATE' }));
+  });
+
+  it("a key past a full bucket of the new snapshot's lookup is deleted and sent as a diff, which applies (DDNet's hashed lookup on both sides)", () => {
+    // 65 keys of one bucket of DDNet's djb2 lookup (256 buckets of at most 64 keys).
+    const bucketOf = (key: number) => {
+      let hash = 5381;
+      for (let shift = 0; shift < 32; shift += 8) hash = (Math.imul(hash, 33) + ((key >> shift) & 0xff)) >>> 0;
+      return hash % 256;
+    };
+    const ids: number[] = [];
+    for (let id = 0; ids.length < 65; id++) if (bucketOf(itemKey(0x7fff, id)) === bucketOf(itemKey(0x7fff, 0))) ids.push(id);
+    const [extra, ...kept] = ids;
+    const old = new Snapshot(kept.map((id) => item(0x7fff, id, id, 1)));
+    // The new snapshot puts another key of the bucket first, so the last old key is past the bucket's 64th.
+    const next = new Snapshot([item(0x7fff, extra!, 7, 7), ...kept.map((id, i) => item(0x7fff, id, id, i === kept.length - 1 ? 2 : 1))]);
+    const delta = createDelta(old, next, DDNET_0_6);
+    const last = itemKey(0x7fff, kept.at(-1)!);
+    // Deleted (not found in the new snapshot's lookup), yet found in the old one's: sent as a diff.
+    expect(Array.from(delta)).toEqual([1, 2, 0, last, 0x7fff, extra, 2, 7, 7, 0x7fff, kept.at(-1), 2, 0, 1]);
+    const byKey = (s: Snapshot) => new Map(s.items.map((it) => [itemKey(it.type, it.id), Array.from(it.data)]));
+    expect(byKey(applyDelta(old, delta, DDNET_0_6))).toEqual(byKey(next));
   });
 
   it('a hand-built snapshot with a repeated key takes the general path: a deletion reaches every item of the key, an update its last', () => {

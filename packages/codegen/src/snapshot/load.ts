@@ -1,6 +1,8 @@
 // Loads the snapshot item tables (schemas/snapshot, one file per protocol): layouts with offsets, enums and
 // flags, checked for duplicate type ids, UUIDs and names.
 import { uuidFromName } from '@twcodec/runtime';
+import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
+import { SNAPSHOT_PAGE_PLACEHOLDERS } from './docs.js';
 import { findDuplicates, type ParsedFile, parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 import type { SnapshotEnumDef, SnapshotFieldDef, SnapshotProtocolDef } from './model.js';
 
@@ -11,6 +13,7 @@ type RawSnapshotField = Omit<SnapshotFieldDef, 'offset' | 'ints'> & { ints?: num
 interface RawSnapshotItem {
   name: string;
   description: string;
+  checked?: string;
   size?: number;
   event?: boolean;
   since?: string;
@@ -63,6 +66,7 @@ interface RawSnapshotEnum {
   ddnet?: string;
   start?: number;
   description?: string;
+  checked?: string;
   values: string[];
 }
 
@@ -101,6 +105,7 @@ function snapshotEnums(f: ParsedFile, raw: RawSnapshotEnum[], items: { raw: RawS
     kind: e.kind,
     ...(e.ddnet !== undefined ? { ddnet: e.ddnet } : {}),
     ...(e.description !== undefined ? { description: e.description } : {}),
+    ...(e.checked !== undefined ? { checked: e.checked } : {}),
     values: e.values.map((name, i) => ({ name, value: e.kind === 'flags' ? 2 ** i : (e.start ?? 0) + i })),
   }));
 }
@@ -124,7 +129,7 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
   const problems: SchemaProblem[] = [];
   const out: SnapshotProtocolDef[] = [];
   for (const f of files) {
-    const d = f.data as { protocol: string; description: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number; size_in_delta?: boolean })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
+    const d = f.data as { protocol: string; description: string; checked?: string; enums_checked?: string; enums?: RawSnapshotEnum[]; items: (RawSnapshotItem & { type_id: number; size_in_delta?: boolean })[]; uuid_items?: (RawSnapshotItem & { size: number; uuid_name: string; variable_size?: boolean })[] };
     const sites = d.items.map((item, i) => ({ f, path: ['items', i], what: item.name, typeId: item.type_id }));
     findDuplicates(problems, sites, (s) => (s as (typeof sites)[number]).typeId, (id, o) => `type_id ${id} is already used by ${o.what}`);
     const uuidSites = (d.uuid_items ?? []).map((u, i) => ({ f, path: ['uuid_items', i], what: u.name, uuid: uuidFromName(u.uuid_name) }));
@@ -149,12 +154,15 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
     const layoutOf = (raw: RawSnapshotItem) => ({
       event: raw.event === true,
       ...(raw.since !== undefined ? { since: raw.since } : {}),
+      ...(raw.checked !== undefined ? { checked: raw.checked } : {}),
       ...(raw.extends !== undefined ? { extends: raw.extends } : {}),
       fields: layouts.get(raw.name) ?? [],
     });
     out.push({
       protocol: d.protocol,
       description: d.description,
+      ...(d.checked !== undefined ? { checked: d.checked } : {}),
+      ...(d.enums_checked !== undefined ? { enumsChecked: d.enums_checked } : {}),
       enums,
       items: [...d.items].sort((a, b) => a.type_id - b.type_id).map((item) => ({ type_id: item.type_id, name: item.name, ...(item.size !== undefined ? { size: item.size } : {}), sizeInDelta: item.size === undefined || item.size_in_delta === true, description: item.description, ...layoutOf(item as unknown as RawSnapshotItem) })),
       uuidItems: (d.uuid_items ?? []).map((u) => ({ name: u.name, uuidName: u.uuid_name, uuid: uuidFromName(u.uuid_name), size: u.size, variableSize: u.variable_size === true, description: u.description, ...layoutOf(u as unknown as RawSnapshotItem) })),
@@ -162,4 +170,9 @@ export function loadSnapshotSchemas(schemasDir: string, displayRoot = schemasDir
   }
   if (problems.length) throw new SchemaError(problems);
   return out.sort((a, b) => a.protocol.localeCompare(b.protocol));
+}
+
+/** The template of docs/formats/snapshot.md (schemas/snapshot/snapshot.md), which holds the page's prose. */
+export function loadSnapshotPage(displayRoot: string): PageTemplate {
+  return loadPageTemplate(displayRoot, 'schemas/snapshot/snapshot.md', SNAPSHOT_PAGE_PLACEHOLDERS);
 }

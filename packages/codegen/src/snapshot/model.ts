@@ -16,12 +16,18 @@ export interface SnapshotEnumDef {
   /** The prefix of DDNet's constants, e.g. EMOTE. */
   ddnet?: string;
   description?: string;
+  /** Where the values were checked, when not where the protocol's `checked` says. */
+  checked?: string;
   values: { name: string; value: number }[];
 }
 
 export interface SnapshotProtocolDef {
   protocol: string;
   description: string;
+  /** Where the file's facts were checked (a source file and tag, a corpus file), shown on the docs page. */
+  checked?: string;
+  /** Where the enums' and flag sets' values were checked. */
+  enumsChecked?: string;
   enums: SnapshotEnumDef[];
   /** size: the ints the layout fixes; sizeInDelta: delta updates carry the size (always when size is unset). */
   items: (SnapshotLayoutDef & { type_id: number; size?: number; sizeInDelta: boolean })[];
@@ -48,6 +54,8 @@ export interface SnapshotFieldDef {
   flags?: string;
   /** enum: false when DDNet checks no range (no range is taken from the enum). */
   checked?: boolean;
+  /** The unit of the stored int (world units, tick, 1/256 world unit per tick, ...). */
+  unit?: string;
   description?: string;
 }
 
@@ -57,6 +65,8 @@ export interface SnapshotLayoutDef {
   description: string;
   event: boolean;
   since?: string;
+  /** Where this item's facts were checked, beyond the protocol's `checked`. */
+  checked?: string;
   /** The item of the same protocol whose fields come first. */
   extends?: string;
   /** All fields, those of the item it extends first. */

@@ -1,5 +1,5 @@
 // Emits what the snapshot field layouts give: the layout literals inside the item tables, one TypeScript
-// interface per object and event (objects.gen.ts), and the field tables of the snapshot format reference.
+// interface per object and event (objects.gen.ts).
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import { createProject, GENERATED_HEADER, type GeneratedFile, readonlyInterface, str, generatedText } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
@@ -35,7 +35,7 @@ export const LAYOUT_INTERFACES: StatementStructures[] = [
     ['min?', 'number', "Lowest value DDNet's snapshot validation accepts."],
     ['max?', 'number', "Highest value DDNet's snapshot validation accepts."],
     ['mask?', 'number', 'Flags: the bits the validation accepts.'],
-    ['default?', 'number', "The value DDNet uses when an older server's item ends before the field."],
+    ['default?', 'number', "The int DDNet uses when an older server's item ends before the field: raw, as it would be stored (a fixed field's view divides it by `scale`)."],
     ['scale?', 'number'],
     ['strings?', 'number', 'array: it holds this many packed strings of `ints / strings` ints each (decodeI32String).'],
     ['since?', 'string', 'The DDNet release that added the field.'],
@@ -101,44 +101,4 @@ export function emitSnapshotObjectsTs(protocols: SnapshotProtocolDef[], source =
   }
   const file = project.createSourceFile('objects.gen.ts', { statements }, { overwrite: true });
   return { path: 'objects.gen.ts', text: generatedText(file) };
-}
-
-const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
-
-/** The enums and flag sets of one protocol for docs/formats/snapshot.md. */
-export function snapshotEnumTables(p: SnapshotProtocolDef): string[] {
-  if (!p.enums.length) return [];
-  const out = [`### ${p.protocol} enums and flags`, '', '| set | kind | values |', '| --- | --- | --- |'];
-  for (const e of p.enums) {
-    const values = e.values.map((v) => (e.kind === 'flags' ? `${v.name} (bit ${Math.log2(v.value)})` : `${v.value} ${v.name}`)).join(', ');
-    out.push(`| ${e.name}${e.ddnet ? ` (\`${e.ddnet}_*\`)` : ''} | ${e.kind} | ${escapeCell(values)} |`);
-  }
-  out.push('');
-  return out;
-}
-
-/** The field tables of one protocol for docs/formats/snapshot.md. */
-export function snapshotFieldTables(p: SnapshotProtocolDef): string[] {
-  const out: string[] = [];
-  const layouts: (SnapshotLayoutDef & { label: string })[] = [
-    ...p.items.map((i) => ({ ...i, label: `type ${i.type_id}` })),
-    ...p.uuidItems.map((u) => ({ ...u, label: `\`${u.uuidName}\`` })),
-  ];
-  for (const l of layouts) {
-    out.push(`### ${p.protocol} ${l.name}`, '', `${l.event ? 'Event' : 'Object'}, ${l.label}${l.since ? `, since DDNet ${l.since}` : ''}. ${l.description}`, '');
-    if (!l.fields.length) {
-      out.push('No fields.', '');
-      continue;
-    }
-    out.push('| i32 | field | type | range | since | description |', '| --- | --- | --- | --- | --- | --- |');
-    for (const f of l.fields) {
-      const at = f.ints > 1 ? `${f.offset}-${f.offset + f.ints - 1}` : `${f.offset}`;
-      const kind = f.type + (f.enum ? ` (${f.enum})` : f.flags ? ` (${f.flags})` : '') + (f.scale ? ` /${f.scale}` : '');
-      const range = f.mask !== undefined ? `mask ${f.mask}` : f.min !== undefined || f.max !== undefined ? `${f.min ?? 'min_int'}..${f.max ?? 'max_int'}` : '';
-      const since = f.since ? `${f.since}${f.default !== undefined ? ` (default ${f.default})` : ''}` : f.default !== undefined ? `(default ${f.default})` : '';
-      out.push(`| ${at} | ${f.name} | ${kind} | ${range} | ${escapeCell(since)} | ${escapeCell(f.description ?? '')} |`);
-    }
-    out.push('');
-  }
-  return out;
 }

@@ -755,295 +755,629 @@ export const STREAM_DOCS: StreamDocs = {
         "ex": {
           "description": "Declares a UUID type: id = the internal type (0x7fff, 0x7ffe, ...), data = the UUID as 4 i32. No fixed size.",
           "fields": {
-            "uuid": "The UUID's 16 bytes read as 4 big-endian i32."
+            "uuid": "The UUID's 16 bytes read as 4 big-endian i32 (the UUID of the name in the UUID-typed items' table)."
           }
         },
         "player_input": {
-          "description": "Direction, target x/y, jump, fire, hook, player flags, wanted weapon, next/prev weapon.",
-          "fields": {}
+          "description": "A client's input for one tick (the same 10 ints as the input net message and teehistorian's INPUT); servers put none in snapshots.",
+          "fields": {
+            "direction": "Walking direction: -1 left, 0 none, 1 right (DDNet checks no range here; the game clamps it).",
+            "target_x": "Where the player aims, relative to the tee.",
+            "target_y": "Where the player aims, relative to the tee (y grows downwards).",
+            "jump": "1 while the jump key is held, else 0.",
+            "fire": "Counts presses and releases of the fire key (odd while held): the weapon fires when the count turns odd.",
+            "hook": "1 while the hook key is held, else 0.",
+            "player_flags": "The client's state bits (player_flags).",
+            "wanted_weapon": "The weapon to switch to, plus 1 (0: no switch).",
+            "next_weapon": "Counts presses and releases of the next-weapon key.",
+            "prev_weapon": "Counts presses and releases of the previous-weapon key."
+          }
         },
         "projectile": {
-          "description": "x, y, velocity x/y, type, start tick.",
+          "description": "A flying gun, shotgun or grenade shot: where and when it started and its direction; the client computes its path from the tick.",
           "fields": {
-            "vel_x": "Direction times 100.",
-            "vel_y": "Direction times 100."
+            "x": "Position at start_tick.",
+            "y": "Position at start_tick.",
+            "vel_x": "Direction of flight, x part, times 100 (speed and curvature come from the tuning).",
+            "vel_y": "Direction of flight, y part, times 100.",
+            "type": "The weapon that fired it.",
+            "start_tick": "The tick it was fired (or its path last restarted)."
           }
         },
         "laser": {
-          "description": "x, y, from x/y, start tick.",
-          "fields": {}
+          "description": "A laser beam segment, drawn from (from_x, from_y) to (x, y) and fading from start_tick.",
+          "fields": {
+            "x": "End of the segment.",
+            "y": "End of the segment.",
+            "from_x": "Start of the segment.",
+            "from_y": "Start of the segment.",
+            "start_tick": "The tick the segment appeared."
+          }
         },
         "pickup": {
-          "description": "x, y, type, subtype.",
-          "fields": {}
+          "description": "A pickup lying on the map: heart, shield, weapon or ninja.",
+          "fields": {
+            "x": "Centre of the pickup (a tile's centre: tile * 32 + 16).",
+            "y": "Centre of the pickup.",
+            "type": "What it is (powerup).",
+            "subtype": "For a weapon pickup the weapon (weapon enum), else 0."
+          }
         },
         "flag": {
-          "description": "x, y, team.",
+          "description": "A CTF flag: where it is drawn and whose it is.",
           "fields": {
+            "x": "Position (at its stand, on the ground, or with its carrier).",
+            "y": "Position.",
             "team": "0 red, 1 blue."
           }
         },
         "game_info": {
-          "description": "Game flags, game state flags, round start tick, warmup timer, score limit, time limit, round number, current round.",
-          "fields": {}
+          "description": "The round: mode flags, state, timing and limits (one per snapshot, id 0).",
+          "fields": {
+            "game_flags": "The game mode's nature (game_flags).",
+            "game_state_flags": "The round's state (game_state_flags).",
+            "round_start_tick": "The tick the round started (the round clock counts from it).",
+            "warmup_timer": "Ticks of warmup left; 0 no warmup.",
+            "score_limit": "Score that ends the round; 0 none.",
+            "time_limit": "Round length; 0 none.",
+            "round_num": "Rounds per map; 0 not counted.",
+            "round_current": "The current round, from 1."
+          }
         },
         "game_data": {
-          "description": "Team scores and flag carriers.",
+          "description": "Team scores and where the flags are (team modes).",
           "fields": {
-            "flag_carrier_red": "Client id, or -3 missing, -2 at stand, -1 taken.",
-            "flag_carrier_blue": "Client id, or -3 missing, -2 at stand, -1 taken."
+            "teamscore_red": "Red's score.",
+            "teamscore_blue": "Blue's score.",
+            "flag_carrier_red": "Client id carrying red's flag, or -3 missing, -2 at its stand, -1 dropped (lying elsewhere).",
+            "flag_carrier_blue": "Client id carrying blue's flag, or -3 missing, -2 at its stand, -1 dropped."
           }
         },
         "character_core": {
-          "description": "Tick, x, y, velocity, angle, direction, jumped, hooked player, hook state/tick/position/direction.",
+          "description": "The physics state of a tee, what prediction needs (DDNet's CCharacterCore written by Write()).",
           "fields": {
-            "angle": "Aim angle in radians times 256.",
-            "hook_tick": "Ticks the hook has been out (checked as a tick in 16.4, as any int since)."
+            "tick": "The tick this state is for.",
+            "x": "Position of the tee's centre.",
+            "y": "Position of the tee's centre (y grows downwards).",
+            "vel_x": "Velocity, x part.",
+            "vel_y": "Velocity, y part.",
+            "angle": "Aim angle, from about -pi/2 to 3pi/2 (0 right, pi/2 down).",
+            "direction": "Walking direction: -1 left, 0 none, 1 right.",
+            "jumped": "Bit 0: jump still held since the last jump; bit 1: the air jump is used up.",
+            "hooked_player": "Client id the hook holds, -1 none.",
+            "hook_state": "-1 retracted, 0 idle, 1-3 retracting, 4 flying, 5 attached.",
+            "hook_tick": "Ticks the hook has been out (checked as a tick in 16.4, as any int since).",
+            "hook_x": "Position of the hook's head.",
+            "hook_y": "Position of the hook's head.",
+            "hook_dx": "Direction the hook flies, x part.",
+            "hook_dy": "Direction the hook flies, y part."
           }
         },
         "character": {
-          "description": "The character core, then player flags, health, armor, ammo, weapon, emote, attack tick.",
+          "description": "A tee on the map (id = its client id): the character core, then what is drawn and shown.",
           "fields": {
-            "angle": "Aim angle in radians times 256.",
+            "tick": "The tick this state is for.",
+            "x": "Position of the tee's centre.",
+            "y": "Position of the tee's centre (y grows downwards).",
+            "vel_x": "Velocity, x part.",
+            "vel_y": "Velocity, y part.",
+            "angle": "Aim angle, from about -pi/2 to 3pi/2 (0 right, pi/2 down).",
+            "direction": "Walking direction: -1 left, 0 none, 1 right.",
+            "jumped": "Bit 0: jump still held since the last jump; bit 1: the air jump is used up.",
+            "hooked_player": "Client id the hook holds, -1 none.",
+            "hook_state": "-1 retracted, 0 idle, 1-3 retracting, 4 flying, 5 attached.",
             "hook_tick": "Ticks the hook has been out (checked as a tick in 16.4, as any int since).",
-            "ammo_count": "-1 infinite (16.4: 0..10).",
-            "weapon": "-1 no weapon (16.4: 0..5)."
+            "hook_x": "Position of the hook's head.",
+            "hook_y": "Position of the hook's head.",
+            "hook_dx": "Direction the hook flies, x part.",
+            "hook_dy": "Direction the hook flies, y part.",
+            "player_flags": "The player's state bits (player_flags): chatting, in the menu, ...",
+            "health": "Health; 0 for tees other than the receiver's own or the one it watches (the server fills health, armor and ammo only for those, and for the server demo).",
+            "armor": "Armor; 0 for other tees, as health.",
+            "ammo_count": "Ammo of the active weapon, -1 infinite (16.4: 0..10).",
+            "weapon": "The active weapon, -1 none (16.4: 0..5).",
+            "emote": "The facial expression (emote).",
+            "attack_tick": "The tick of the last attack (for the weapon's animation)."
           }
         },
         "player_info": {
-          "description": "Local, client id, team, score, latency.",
-          "fields": {}
+          "description": "A player (id = client id), in game or spectating.",
+          "fields": {
+            "local": "1 in the snapshot sent to this player itself.",
+            "client_id": "The client id (the same as the item id).",
+            "team": "-1 spectators, 0 red (every player outside team modes), 1 blue.",
+            "score": "Points; DDNet's race modes send minus the best time in seconds, -9999 for none.",
+            "latency": "Round-trip time to the server."
+          }
         },
         "client_info": {
-          "description": "Name (4 ints), clan (3), country, skin (6), custom colors, body and feet colour.",
+          "description": "A player's name, clan, flag and skin (id = client id).",
           "fields": {
-            "country": "ISO 3166-1 numeric, -1 none.",
-            "color_body": "HSL packed as 0xHHSSLL.",
-            "color_feet": "HSL packed as 0xHHSSLL."
+            "name": "Player name, up to 15 bytes of UTF-8 (packed: 4 bytes per int, each plus 128).",
+            "clan": "Clan, up to 11 bytes.",
+            "country": "Country flag: ISO 3166-1 numeric code, -1 none.",
+            "skin": "Skin name, up to 23 bytes.",
+            "use_custom_color": "1: colour the skin with color_body and color_feet.",
+            "color_body": "Body colour, HSL packed as 0xHHSSLL (each 0..255).",
+            "color_feet": "Feet colour, HSL packed as 0xHHSSLL."
           }
         },
         "spectator_info": {
-          "description": "Spectated client id, x, y.",
+          "description": "For a spectating receiver: whom or where it watches.",
           "fields": {
-            "spectator_id": "-1 free view."
+            "spectator_id": "Client id watched, -1 free view.",
+            "x": "Camera position.",
+            "y": "Camera position."
           }
         },
         "event_common": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "What every event starts with: where it happens.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_explosion": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "A grenade explosion at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_spawn": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "A tee spawns at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_hammer_hit": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "A hammer hits at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_death": {
-          "description": "x, y, client id.",
-          "fields": {}
+          "description": "A tee dies at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "client_id": "Whose tee died."
+          }
         },
         "event_sound_global": {
-          "description": "x, y, sound id.",
-          "fields": {}
+          "description": "A sound everyone hears at full volume (x, y unused).",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "sound_id": "The sound."
+          }
         },
         "event_sound_world": {
-          "description": "x, y, sound id.",
-          "fields": {}
+          "description": "A sound heard from x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "sound_id": "The sound."
+          }
         },
         "event_damage_indicator": {
-          "description": "x, y, angle.",
+          "description": "A damage star at x, y.",
           "fields": {
-            "angle": "Radians times 256."
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "angle": "Direction the star flies off in."
           }
         },
         "my_own_object": {
           "description": "A test object.",
-          "fields": {}
+          "fields": {
+            "test": "A test value; DDNet servers do not send this object."
+          }
         },
         "ddnet_character": {
-          "description": "DDNet character state: flags, freeze end, jumps, tele checkpoint, strong/weak id, jumped total, ninja activation tick, freeze start, target x/y, tune zone (16.4 sends 10 ints).",
-          "fields": {}
+          "description": "DDNet's extra state of a tee (id = client id): flags, freeze, jumps, tele checkpoint, hook order, and since 16.2 jumps used, ninja and freeze start ticks and the aim target; tune zone since 19.0 (16.4 sends 10 ints).",
+          "fields": {
+            "flags": "DDNet's state bits (character_flags).",
+            "freeze_end": "The tick the freeze ends; 0 not frozen, -1 deep-frozen (until unfrozen).",
+            "jumps": "Jumps the tee has in all, ground jump included (2 by default).",
+            "tele_checkpoint": "Number of the last teleporter checkpoint passed; 0 none.",
+            "strong_weak_id": "Rank that decides which of two tees hooking each other is strong (DDNet's strong/weak hook order).",
+            "jumped_total": "Jumps used since the tee last touched the ground; -1 unknown.",
+            "ninja_activation_tick": "The tick ninja was picked up; -1 unknown.",
+            "freeze_start": "The tick the current freeze began; -1 unknown.",
+            "target_x": "The aim target relative to the tee, as in the input.",
+            "target_y": "The aim target relative to the tee.",
+            "tune_zone_override": "Tune zone that applies to this tee, -1 the map's zone at its position."
+          }
         },
         "ddnet_player": {
-          "description": "Flags, auth level, and since 19.7 the finish time (16.4 sends 2 ints).",
+          "description": "DDNet's extra state of a player (id = client id): flags, auth level, and since 19.7 the finish time (16.4 sends 2 ints).",
           "fields": {
-            "finish_time_seconds": "-2 unset."
+            "flags": "Away, paused, spectating (ex_player_flags).",
+            "auth_level": "rcon level (authed).",
+            "finish_time_seconds": "Best finish time, whole seconds; -2 unset.",
+            "finish_time_millis": "The milliseconds of the best finish time."
           }
         },
         "game_info_ex": {
-          "description": "Flags, version, flags2, and in newer versions the team sizes (16.4 sends 3 ints).",
-          "fields": {}
+          "description": "What the client should predict and show for this server (id 0): flags, version, flags2, and in newer versions the team sizes (16.4 sends 3 ints).",
+          "fields": {
+            "flags": "Game type and rules (game_info_flags).",
+            "version": "Version of this object's meaning (DDNet's GAMEINFO_CURVERSION; 16.4 sends 8).",
+            "flags2": "More game info bits (game_info_flags2).",
+            "min_team_size": "Fewest players a ddrace team needs; 0 no limit.",
+            "max_team_size": "Most players a ddrace team takes; 0 no limit."
+          }
         },
         "ddrace_projectile": {
-          "description": "x, y, angle, data, type, start tick (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0).",
+          "description": "A projectile with DDNet's exact start position (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0); sent instead of projectile to DDNet clients that predict it (DDNet 16.4 src/game/server/entities/projectile.cpp; to some older DDNet clients as a type-2 projectile item with this layout, flag is_ddnet set in data).",
           "fields": {
-            "angle": "Radians times 1e6.",
-            "data": "Owner in the low 8 bits, then flags."
+            "x": "Position at start_tick.",
+            "y": "Position at start_tick.",
+            "angle": "Direction of flight.",
+            "data": "Owner's client id in the low 8 bits, then flags (legacy_projectile_flags).",
+            "type": "The weapon that fired it.",
+            "start_tick": "The tick it was fired."
           }
         },
         "ddnet_laser": {
-          "description": "To x/y, from x/y, start tick, owner, type, and since 19.2 switch number, subtype, flags (16.4 sends 7 ints).",
-          "fields": {}
+          "description": "A laser with owner and kind: to x/y, from x/y, start tick, owner, type, and since 19.2 switch number, subtype, flags (16.4 sends 7 ints).",
+          "fields": {
+            "to_x": "End of the segment.",
+            "to_y": "End of the segment.",
+            "from_x": "Start of the segment.",
+            "from_y": "Start of the segment.",
+            "start_tick": "The tick the segment appeared.",
+            "owner": "Client id that fired it, -1 none (map lasers).",
+            "type": "What kind of laser (laser_type); DDNet checks no range.",
+            "switch_number": "The switch that turns it on and off; 0 none, -1 unknown.",
+            "subtype": "For draggers a laser_dragger_type, for guns a laser_gun_type; -1 none.",
+            "flags": "laser_flags."
+          }
         },
         "ddnet_projectile": {
-          "description": "Projectile with velocity and owner.",
+          "description": "A projectile with velocity, owner, switch and tune zone (replaces ddrace_projectile for clients since 17.0).",
           "fields": {
-            "tune_zone": "Range checked since 20.0."
+            "x": "Position at start_tick, times 100.",
+            "y": "Position at start_tick, times 100.",
+            "vel_x": "With flag normalize_vel the initial direction (a vector to normalise); else the direction times 1000000.",
+            "vel_y": "As vel_x, y part.",
+            "type": "The weapon that fired it.",
+            "start_tick": "The tick it was fired.",
+            "owner": "Client id that fired it, -1 none.",
+            "switch_number": "The switch it belongs to; 0 none.",
+            "tune_zone": "The tune zone it was fired in (range checked since 20.0).",
+            "flags": "projectile_flags."
           }
         },
         "ddnet_pickup": {
-          "description": "x, y, type, subtype, switch number, flags.",
-          "fields": {}
+          "description": "A pickup with its switch and drawing flags (sent instead of pickup to DDNet clients since 17.0).",
+          "fields": {
+            "x": "Centre of the pickup.",
+            "y": "Centre of the pickup.",
+            "type": "What it is (powerup).",
+            "subtype": "For a weapon pickup the weapon, else 0.",
+            "switch_number": "The switch that turns it on and off; 0 none.",
+            "flags": "pickup_flags."
+          }
         },
         "ddnet_spectator_info": {
-          "description": "Spectator camera: zoom, deadzone, follow factor, spectator count.",
-          "fields": {}
+          "description": "The camera of the player a spectator watches: zoom, deadzone, follow factor, spectator count.",
+          "fields": {
+            "has_camera_info": "1: the watched player sent its camera settings (the next three fields).",
+            "zoom": "Zoom factor times 1000.",
+            "deadzone": "Mouse deadzone of the dynamic camera (cl_dyncam_deadzone; the server clamps it to 0..3000).",
+            "follow_factor": "How far the dynamic camera follows the mouse.",
+            "spectator_count": "How many players watch."
+          }
         },
         "spectator_count": {
-          "description": "Number of spectators.",
-          "fields": {}
+          "description": "How many players watch the receiver.",
+          "fields": {
+            "num_spectators": "Number of spectators."
+          }
         },
         "event_birthday": {
-          "description": "x, y: a birthday effect.",
-          "fields": {}
+          "description": "Birthday confetti at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_finish": {
-          "description": "x, y: a player finished.",
-          "fields": {}
+          "description": "A player finished the race at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "my_own_event": {
           "description": "A test event.",
-          "fields": {}
+          "fields": {
+            "test": "A test value; DDNet servers do not send this event."
+          }
         },
         "spec_char": {
-          "description": "Position of a spectating player's view.",
-          "fields": {}
+          "description": "Where a spectating player's view is (id = its client id), so others see it.",
+          "fields": {
+            "x": "Centre of the view.",
+            "y": "Centre of the view."
+          }
         },
         "switch_state": {
-          "description": "Highest switch number, 256 switch bits (8 ints), up to 4 timed switches and their end ticks.",
+          "description": "The map's switches for the receiver's team: which are on, and up to 4 timed switches and when they end.",
           "fields": {
-            "status": "256 switch bits."
+            "highest_switch_number": "The highest switch number the map uses.",
+            "status": "256 switch bits: switch n is on when bit n % 32 of int n / 32 is set.",
+            "switch_numbers": "Up to 4 timed switches (0: slot unused).",
+            "end_ticks": "The tick each timed switch of switch_numbers ends."
           }
         },
         "entity_ex": {
-          "description": "Switch number, layer, entity class of a map entity.",
-          "fields": {}
+          "description": "What map entity an object of the same id is (so the client can draw and predict it).",
+          "fields": {
+            "switch_number": "Its switch; 0 none.",
+            "layer": "The map layer it comes from: 0 game, 1 front, 2 tele, 3 speedup, 4 switch, 5 tune.",
+            "entity_class": "What it is (entity_class); DDNet checks no range."
+          }
         },
         "map_best_time": {
-          "description": "The map's best time.",
-          "fields": {}
+          "description": "The map's best time on this server.",
+          "fields": {
+            "seconds": "Whole seconds; -1 none.",
+            "millis": "The milliseconds."
+          }
         },
         "event_map_sound_world": {
-          "description": "x, y, a map sound's index.",
-          "fields": {}
+          "description": "A map sound heard from x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "sound_id": "Index of the sound in the map's sounds."
+          }
         }
       },
       "teeworlds-0.7": {
         "player_input": {
-          "description": "Direction, target x/y, jump, fire, hook, player flags, wanted weapon, next/prev weapon.",
-          "fields": {}
+          "description": "A client's input for one tick (the same 10 ints as the input net message); servers put none in snapshots.",
+          "fields": {
+            "direction": "Walking direction: -1 left, 0 none, 1 right.",
+            "target_x": "Where the player aims, relative to the tee.",
+            "target_y": "Where the player aims, relative to the tee (y grows downwards).",
+            "jump": "1 while the jump key is held.",
+            "fire": "Counts presses and releases of the fire key (odd while held): the weapon fires when the count turns odd.",
+            "hook": "1 while the hook key is held.",
+            "player_flags": "The client's state bits (player_flags).",
+            "wanted_weapon": "The weapon to switch to, plus 1 (0: no switch).",
+            "next_weapon": "Counts presses and releases of the next-weapon key.",
+            "prev_weapon": "Counts presses and releases of the previous-weapon key."
+          }
         },
         "projectile": {
-          "description": "x, y, velocity x/y, type, start tick.",
-          "fields": {}
+          "description": "A flying gun, shotgun or grenade shot: where and when it started and its direction; the client computes its path from the tick.",
+          "fields": {
+            "x": "Position at start_tick.",
+            "y": "Position at start_tick.",
+            "vel_x": "Direction of flight, x part, times 100.",
+            "vel_y": "Direction of flight, y part, times 100.",
+            "type": "The weapon that fired it.",
+            "start_tick": "The tick it was fired."
+          }
         },
         "laser": {
-          "description": "x, y, from x/y, start tick.",
-          "fields": {}
+          "description": "A laser beam segment, drawn from (from_x, from_y) to (x, y) and fading from start_tick.",
+          "fields": {
+            "x": "End of the segment.",
+            "y": "End of the segment.",
+            "from_x": "Start of the segment.",
+            "from_y": "Start of the segment.",
+            "start_tick": "The tick the segment appeared."
+          }
         },
         "pickup": {
-          "description": "x, y, type.",
-          "fields": {}
+          "description": "A pickup lying on the map.",
+          "fields": {
+            "x": "Centre of the pickup (a tile's centre: tile * 32 + 16).",
+            "y": "Centre of the pickup.",
+            "type": "What it is (pickup)."
+          }
         },
         "flag": {
-          "description": "x, y, team.",
-          "fields": {}
+          "description": "A CTF flag: where it is drawn and whose it is.",
+          "fields": {
+            "x": "Position (at its stand, on the ground, or with its carrier).",
+            "y": "Position.",
+            "team": "0 red, 1 blue."
+          }
         },
         "game_data": {
-          "description": "Game start tick, game state flags, game state end tick.",
-          "fields": {}
+          "description": "The game's timing and state (id 0).",
+          "fields": {
+            "game_start_tick": "The tick the game (match) started; the clock counts from it.",
+            "game_state_flags": "The game's state (game_state_flags).",
+            "game_state_end_tick": "The tick the current state (warmup, pause, countdown, round over) ends; 0 none."
+          }
         },
         "game_data_team": {
-          "description": "Red and blue team scores.",
-          "fields": {}
+          "description": "Red and blue team scores (team modes, id 0).",
+          "fields": {
+            "teamscore_red": "Red's score.",
+            "teamscore_blue": "Blue's score."
+          }
         },
         "game_data_flag": {
-          "description": "Flag carriers and flag drop ticks.",
-          "fields": {}
+          "description": "Where the flags are (capture the flag, id 0).",
+          "fields": {
+            "flag_carrier_red": "Client id carrying red's flag, or -3 missing, -2 at its stand, -1 dropped (lying elsewhere).",
+            "flag_carrier_blue": "Client id carrying blue's flag, or -3 missing, -2 at its stand, -1 dropped.",
+            "flag_drop_tick_red": "The tick red's flag was dropped (it returns after a while); 0 not dropped.",
+            "flag_drop_tick_blue": "The tick blue's flag was dropped; 0 not dropped."
+          }
         },
         "character_core": {
-          "description": "Tick, x, y, velocity, angle, direction, jumped, hooked player, hook state/tick/position/direction.",
-          "fields": {}
+          "description": "The physics state of a tee, what prediction needs.",
+          "fields": {
+            "tick": "The tick this state is for.",
+            "x": "Position of the tee's centre.",
+            "y": "Position of the tee's centre (y grows downwards).",
+            "vel_x": "Velocity, x part.",
+            "vel_y": "Velocity, y part.",
+            "angle": "Aim angle, -pi..pi (0 right, pi/2 down); DDNet sends 0.7 clients this range too.",
+            "direction": "Walking direction: -1 left, 0 none, 1 right.",
+            "jumped": "Bit 0: jump still held since the last jump; bit 1: the air jump is used up.",
+            "hooked_player": "Client id the hook holds, -1 none.",
+            "hook_state": "-1 retracted, 0 idle, 1-3 retracting, 4 flying, 5 attached.",
+            "hook_tick": "Ticks the hook has been out.",
+            "hook_x": "Position of the hook's head.",
+            "hook_y": "Position of the hook's head.",
+            "hook_dx": "Direction the hook flies, x part.",
+            "hook_dy": "Direction the hook flies, y part."
+          }
         },
         "character": {
-          "description": "The character core, then health, armor, ammo, weapon, emote, attack tick, triggered events.",
-          "fields": {}
+          "description": "A tee on the map (id = its client id): the character core, then what is drawn and shown.",
+          "fields": {
+            "tick": "The tick this state is for.",
+            "x": "Position of the tee's centre.",
+            "y": "Position of the tee's centre (y grows downwards).",
+            "vel_x": "Velocity, x part.",
+            "vel_y": "Velocity, y part.",
+            "angle": "Aim angle, -pi..pi (0 right, pi/2 down); DDNet sends 0.7 clients this range too.",
+            "direction": "Walking direction: -1 left, 0 none, 1 right.",
+            "jumped": "Bit 0: jump still held since the last jump; bit 1: the air jump is used up.",
+            "hooked_player": "Client id the hook holds, -1 none.",
+            "hook_state": "-1 retracted, 0 idle, 1-3 retracting, 4 flying, 5 attached.",
+            "hook_tick": "Ticks the hook has been out.",
+            "hook_x": "Position of the hook's head.",
+            "hook_y": "Position of the hook's head.",
+            "hook_dx": "Direction the hook flies, x part.",
+            "hook_dy": "Direction the hook flies, y part.",
+            "health": "Health; 0 for tees other than the receiver's own or the one it watches.",
+            "armor": "Armor; 0 for other tees, as health.",
+            "ammo_count": "Ammo of the active weapon (0 for other tees); with ninja the tick ninja ends, and from DDNet when frozen the tick the freeze ends.",
+            "weapon": "The active weapon, -1 none.",
+            "emote": "The facial expression (emote).",
+            "attack_tick": "The tick of the last attack (for the weapon's animation).",
+            "triggered_events": "What the physics did since the last snapshot (core_event_flags), for sounds and effects; DDNet sends 0."
+          }
         },
         "player_info": {
-          "description": "Player flags, score, latency.",
-          "fields": {}
+          "description": "A player (id = client id); name, team and skin come in net messages (client_info), not here.",
+          "fields": {
+            "player_flags": "The player's state bits (player_flags).",
+            "score": "Points (race: the best time).",
+            "latency": "Round-trip time to the server."
+          }
         },
         "spectator_info": {
-          "description": "Spectator mode, spectated client id, x, y.",
-          "fields": {}
+          "description": "For a spectating receiver: what it watches.",
+          "fields": {
+            "spec_mode": "Free view, a player, or a flag (spec_mode).",
+            "spectator_id": "Client id watched, -1 none.",
+            "x": "Camera position.",
+            "y": "Camera position."
+          }
         },
         "de_client_info": {
-          "description": "Demo only: local, team, name, clan, country, skin parts, custom colours.",
+          "description": "Demo only (written by the recording client, id = client id): what the client_info net message told about a player.",
           "fields": {
-            "skin_part_names": "6 skin part names of 6 packed ints each (body, marking, decoration, hands, feet, eyes)."
+            "local": "1 for the recording player.",
+            "team": "-1 spectators, 0 red, 1 blue.",
+            "name": "Player name, up to 15 bytes of UTF-8 (packed: 4 bytes per int, each plus 128).",
+            "clan": "Clan, up to 11 bytes.",
+            "country": "Country flag: ISO 3166-1 numeric code, -1 none.",
+            "skin_part_names": "6 skin part names of 6 packed ints each (body, marking, decoration, hands, feet, eyes), up to 23 bytes each.",
+            "use_custom_colors": "Per skin part: 1 colour it with skin_part_colors.",
+            "skin_part_colors": "Per skin part: HSLA packed as 0xAAHHSSLL (alpha used by the marking only)."
           }
         },
         "de_game_info": {
-          "description": "Demo only: game flags, score limit, time limit, match number, current match.",
-          "fields": {}
+          "description": "Demo only (id 0): what the game_info net message told.",
+          "fields": {
+            "game_flags": "The game mode's nature (game_flags).",
+            "score_limit": "Score that ends the match; 0 none.",
+            "time_limit": "Match length; 0 none.",
+            "match_num": "Matches per map; 0 not counted.",
+            "match_current": "The current match, from 1."
+          }
         },
         "de_tune_params": {
-          "description": "Demo only: the tuning parameters.",
+          "description": "Demo only (id 0): the tuning parameters, when they differ from the standard ones.",
           "fields": {
-            "tune_params": "Tuning values times 100."
+            "tune_params": "The 32 tuning values in the order of the tune_params net message, each times 100."
           }
         },
         "event_common": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "What every event starts with: where it happens.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_explosion": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "A grenade explosion at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_spawn": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "A tee spawns at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_hammer_hit": {
-          "description": "x, y.",
-          "fields": {}
+          "description": "A hammer hits at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens."
+          }
         },
         "event_death": {
-          "description": "x, y, client id.",
-          "fields": {}
+          "description": "A tee dies at x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "client_id": "Whose tee died."
+          }
         },
         "event_sound_world": {
-          "description": "x, y, sound id.",
-          "fields": {}
+          "description": "A sound heard from x, y.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "sound_id": "The sound."
+          }
         },
         "event_damage": {
-          "description": "x, y, client id, angle, health and armor amount, self.",
-          "fields": {}
+          "description": "A tee took damage at x, y: the stars and the hit sound.",
+          "fields": {
+            "x": "Where the event happens.",
+            "y": "Where the event happens.",
+            "client_id": "Whose tee was hit.",
+            "angle": "Direction the damage came from.",
+            "health_amount": "Health lost.",
+            "armor_amount": "Armor lost.",
+            "self": "1 when the tee hit itself."
+          }
         },
         "player_info_race": {
-          "description": "Race start tick.",
-          "fields": {}
+          "description": "A player's race start (race modes, id = client id).",
+          "fields": {
+            "race_start_tick": "The tick the player's current race started; -1 not racing (what the 0.7.5 client checks for, although the validation range starts at 0)."
+          }
         },
         "game_data_race": {
-          "description": "Best time, precision, race flags.",
-          "fields": {}
+          "description": "The race's best time and settings (race modes, id 0).",
+          "fields": {
+            "best_time": "Best time on the map, -1 none.",
+            "precision": "Decimals to show of times: 0 whole seconds to 3 milliseconds (the 0.7.5 client assumes 3 without this item).",
+            "race_flags": "Race settings (race_flags)."
+          }
         }
       }
     },

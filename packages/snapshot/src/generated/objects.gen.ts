@@ -2,398 +2,469 @@
 
 /** Declares a UUID type: id = the internal type (0x7fff, 0x7ffe, ...), data = the UUID as 4 i32. No fixed size. */
 export interface Ddnet06Ex {
-  /** The UUID's 16 bytes read as 4 big-endian i32. */
+  /** The UUID's 16 bytes read as 4 big-endian i32 (the UUID of the name in the UUID-typed items' table). */
   readonly uuid: Int32Array;
 }
 
-/** Direction, target x/y, jump, fire, hook, player flags, wanted weapon, next/prev weapon. */
+/** A client's input for one tick (the same 10 ints as the input net message and teehistorian's INPUT); servers put none in snapshots. */
 export interface Ddnet06PlayerInput {
+  /** Walking direction: -1 left, 0 none, 1 right (DDNet checks no range here; the game clamps it). */
   readonly direction: number;
+  /** Where the player aims, relative to the tee. */
   readonly targetX: number;
+  /** Where the player aims, relative to the tee (y grows downwards). */
   readonly targetY: number;
+  /** 1 while the jump key is held, else 0. */
   readonly jump: number;
+  /** Counts presses and releases of the fire key (odd while held): the weapon fires when the count turns odd. */
   readonly fire: number;
+  /** 1 while the hook key is held, else 0. */
   readonly hook: number;
-  /** DDNet checks 0..256. */
+  /** The client's state bits (player_flags). DDNet checks 0..256. */
   readonly playerFlags: number;
+  /** The weapon to switch to, plus 1 (0: no switch). */
   readonly wantedWeapon: number;
+  /** Counts presses and releases of the next-weapon key. */
   readonly nextWeapon: number;
+  /** Counts presses and releases of the previous-weapon key. */
   readonly prevWeapon: number;
 }
 
-/** x, y, velocity x/y, type, start tick. */
+/** A flying gun, shotgun or grenade shot: where and when it started and its direction; the client computes its path from the tick. */
 export interface Ddnet06Projectile {
+  /** Position at start_tick. */
   readonly x: number;
+  /** Position at start_tick. */
   readonly y: number;
-  /** Direction times 100. Read as the int divided by 100. */
+  /** Direction of flight, x part, times 100 (speed and curvature come from the tuning). Read as the int divided by 100. */
   readonly velX: number;
-  /** Direction times 100. Read as the int divided by 100. */
+  /** Direction of flight, y part, times 100. Read as the int divided by 100. */
   readonly velY: number;
-  /** DDNet checks 0..5. */
+  /** The weapon that fired it. DDNet checks 0..5. */
   readonly type: number;
+  /** The tick it was fired (or its path last restarted). */
   readonly startTick: number;
 }
 
-/** x, y, from x/y, start tick. */
+/** A laser beam segment, drawn from (from_x, from_y) to (x, y) and fading from start_tick. */
 export interface Ddnet06Laser {
+  /** End of the segment. */
   readonly x: number;
+  /** End of the segment. */
   readonly y: number;
+  /** Start of the segment. */
   readonly fromX: number;
+  /** Start of the segment. */
   readonly fromY: number;
+  /** The tick the segment appeared. */
   readonly startTick: number;
 }
 
-/** x, y, type, subtype. */
+/** A pickup lying on the map: heart, shield, weapon or ninja. */
 export interface Ddnet06Pickup {
+  /** Centre of the pickup (a tile's centre: tile * 32 + 16). */
   readonly x: number;
+  /** Centre of the pickup. */
   readonly y: number;
-  /** DDNet checks 0..2147483647. */
+  /** What it is (powerup). DDNet checks 0..2147483647. */
   readonly type: number;
-  /** DDNet checks 0..2147483647. */
+  /** For a weapon pickup the weapon (weapon enum), else 0. DDNet checks 0..2147483647. */
   readonly subtype: number;
 }
 
-/** x, y, team. */
+/** A CTF flag: where it is drawn and whose it is. */
 export interface Ddnet06Flag {
+  /** Position (at its stand, on the ground, or with its carrier). */
   readonly x: number;
+  /** Position. */
   readonly y: number;
   /** 0 red, 1 blue. DDNet checks 0..1. */
   readonly team: number;
 }
 
-/** Game flags, game state flags, round start tick, warmup timer, score limit, time limit, round number, current round. */
+/** The round: mode flags, state, timing and limits (one per snapshot, id 0). */
 export interface Ddnet06GameInfo {
-  /** DDNet checks 0..256. */
+  /** The game mode's nature (game_flags). DDNet checks 0..256. */
   readonly gameFlags: number;
-  /** DDNet checks 0..256. */
+  /** The round's state (game_state_flags). DDNet checks 0..256. */
   readonly gameStateFlags: number;
+  /** The tick the round started (the round clock counts from it). */
   readonly roundStartTick: number;
+  /** Ticks of warmup left; 0 no warmup. */
   readonly warmupTimer: number;
-  /** DDNet checks 0..2147483647. */
+  /** Score that ends the round; 0 none. DDNet checks 0..2147483647. */
   readonly scoreLimit: number;
-  /** DDNet checks 0..2147483647. */
+  /** Round length; 0 none. DDNet checks 0..2147483647. */
   readonly timeLimit: number;
-  /** DDNet checks 0..2147483647. */
+  /** Rounds per map; 0 not counted. DDNet checks 0..2147483647. */
   readonly roundNum: number;
-  /** DDNet checks 0..2147483647. */
+  /** The current round, from 1. DDNet checks 0..2147483647. */
   readonly roundCurrent: number;
 }
 
-/** Team scores and flag carriers. */
+/** Team scores and where the flags are (team modes). */
 export interface Ddnet06GameData {
+  /** Red's score. */
   readonly teamscoreRed: number;
+  /** Blue's score. */
   readonly teamscoreBlue: number;
-  /** Client id, or -3 missing, -2 at stand, -1 taken. DDNet checks -3..127. */
+  /** Client id carrying red's flag, or -3 missing, -2 at its stand, -1 dropped (lying elsewhere). DDNet checks -3..127. */
   readonly flagCarrierRed: number;
-  /** Client id, or -3 missing, -2 at stand, -1 taken. DDNet checks -3..127. */
+  /** Client id carrying blue's flag, or -3 missing, -2 at its stand, -1 dropped. DDNet checks -3..127. */
   readonly flagCarrierBlue: number;
 }
 
-/** Tick, x, y, velocity, angle, direction, jumped, hooked player, hook state/tick/position/direction. */
+/** The physics state of a tee, what prediction needs (DDNet's CCharacterCore written by Write()). */
 export interface Ddnet06CharacterCore {
+  /** The tick this state is for. */
   readonly tick: number;
+  /** Position of the tee's centre. */
   readonly x: number;
+  /** Position of the tee's centre (y grows downwards). */
   readonly y: number;
-  /** Read as the int divided by 256. */
+  /** Velocity, x part. Read as the int divided by 256. */
   readonly velX: number;
-  /** Read as the int divided by 256. */
+  /** Velocity, y part. Read as the int divided by 256. */
   readonly velY: number;
-  /** Aim angle in radians times 256. Read as the int divided by 256. */
+  /** Aim angle, from about -pi/2 to 3pi/2 (0 right, pi/2 down). Read as the int divided by 256. */
   readonly angle: number;
-  /** DDNet checks -1..1. */
+  /** Walking direction: -1 left, 0 none, 1 right. DDNet checks -1..1. */
   readonly direction: number;
-  /** DDNet checks 0..3. */
+  /** Bit 0: jump still held since the last jump; bit 1: the air jump is used up. DDNet checks 0..3. */
   readonly jumped: number;
-  /** DDNet checks -1..127. */
+  /** Client id the hook holds, -1 none. DDNet checks -1..127. */
   readonly hookedPlayer: number;
-  /** DDNet checks -1..5. */
+  /** -1 retracted, 0 idle, 1-3 retracting, 4 flying, 5 attached. DDNet checks -1..5. */
   readonly hookState: number;
   /** Ticks the hook has been out (checked as a tick in 16.4, as any int since). */
   readonly hookTick: number;
+  /** Position of the hook's head. */
   readonly hookX: number;
+  /** Position of the hook's head. */
   readonly hookY: number;
-  /** Read as the int divided by 256. */
+  /** Direction the hook flies, x part. Read as the int divided by 256. */
   readonly hookDx: number;
-  /** Read as the int divided by 256. */
+  /** Direction the hook flies, y part. Read as the int divided by 256. */
   readonly hookDy: number;
 }
 
-/** The character core, then player flags, health, armor, ammo, weapon, emote, attack tick. */
+/** A tee on the map (id = its client id): the character core, then what is drawn and shown. */
 export interface Ddnet06Character extends Ddnet06CharacterCore {
-  /** DDNet checks 0..256. */
+  /** The player's state bits (player_flags): chatting, in the menu, ... DDNet checks 0..256. */
   readonly playerFlags: number;
-  /** DDNet checks 0..10. */
+  /** Health; 0 for tees other than the receiver's own or the one it watches (the server fills health, armor and ammo only for those, and for the server demo). DDNet checks 0..10. */
   readonly health: number;
-  /** DDNet checks 0..10. */
+  /** Armor; 0 for other tees, as health. DDNet checks 0..10. */
   readonly armor: number;
-  /** -1 infinite (16.4: 0..10). DDNet checks -1..10. */
+  /** Ammo of the active weapon, -1 infinite (16.4: 0..10). DDNet checks -1..10. */
   readonly ammoCount: number;
-  /** -1 no weapon (16.4: 0..5). DDNet checks -1..5. */
+  /** The active weapon, -1 none (16.4: 0..5). DDNet checks -1..5. */
   readonly weapon: number;
-  /** DDNet checks 0..6. */
+  /** The facial expression (emote). DDNet checks 0..6. */
   readonly emote: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick of the last attack (for the weapon's animation). DDNet checks 0..2147483647. */
   readonly attackTick: number;
 }
 
-/** Local, client id, team, score, latency. */
+/** A player (id = client id), in game or spectating. */
 export interface Ddnet06PlayerInfo {
-  /** DDNet checks 0..1. */
+  /** 1 in the snapshot sent to this player itself. DDNet checks 0..1. */
   readonly local: boolean;
-  /** DDNet checks 0..127. */
+  /** The client id (the same as the item id). DDNet checks 0..127. */
   readonly clientId: number;
-  /** DDNet checks -1..1. */
+  /** -1 spectators, 0 red (every player outside team modes), 1 blue. DDNet checks -1..1. */
   readonly team: number;
+  /** Points; DDNet's race modes send minus the best time in seconds, -9999 for none. */
   readonly score: number;
+  /** Round-trip time to the server. */
   readonly latency: number;
 }
 
-/** Name (4 ints), clan (3), country, skin (6), custom colors, body and feet colour. */
+/** A player's name, clan, flag and skin (id = client id). */
 export interface Ddnet06ClientInfo {
+  /** Player name, up to 15 bytes of UTF-8 (packed: 4 bytes per int, each plus 128). */
   readonly name: string;
+  /** Clan, up to 11 bytes. */
   readonly clan: string;
-  /** ISO 3166-1 numeric, -1 none. */
+  /** Country flag: ISO 3166-1 numeric code, -1 none. */
   readonly country: number;
+  /** Skin name, up to 23 bytes. */
   readonly skin: string;
-  /** DDNet checks 0..1. */
+  /** 1: colour the skin with color_body and color_feet. DDNet checks 0..1. */
   readonly useCustomColor: boolean;
-  /** HSL packed as 0xHHSSLL. */
+  /** Body colour, HSL packed as 0xHHSSLL (each 0..255). */
   readonly colorBody: number;
-  /** HSL packed as 0xHHSSLL. */
+  /** Feet colour, HSL packed as 0xHHSSLL. */
   readonly colorFeet: number;
 }
 
-/** Spectated client id, x, y. */
+/** For a spectating receiver: whom or where it watches. */
 export interface Ddnet06SpectatorInfo {
-  /** -1 free view. DDNet checks -1..127. */
+  /** Client id watched, -1 free view. DDNet checks -1..127. */
   readonly spectatorId: number;
+  /** Camera position. */
   readonly x: number;
+  /** Camera position. */
   readonly y: number;
 }
 
-/** x, y. */
+/** What every event starts with: where it happens. */
 export interface Ddnet06EventCommon {
+  /** Where the event happens. */
   readonly x: number;
+  /** Where the event happens. */
   readonly y: number;
 }
 
-/** x, y. */
+/** A grenade explosion at x, y. */
 export interface Ddnet06EventExplosion extends Ddnet06EventCommon {
 }
 
-/** x, y. */
+/** A tee spawns at x, y. */
 export interface Ddnet06EventSpawn extends Ddnet06EventCommon {
 }
 
-/** x, y. */
+/** A hammer hits at x, y. */
 export interface Ddnet06EventHammerHit extends Ddnet06EventCommon {
 }
 
-/** x, y, client id. */
+/** A tee dies at x, y. */
 export interface Ddnet06EventDeath extends Ddnet06EventCommon {
-  /** DDNet checks 0..127. */
+  /** Whose tee died. DDNet checks 0..127. */
   readonly clientId: number;
 }
 
-/** x, y, sound id. */
+/** A sound everyone hears at full volume (x, y unused). */
 export interface Ddnet06EventSoundGlobal extends Ddnet06EventCommon {
-  /** DDNet checks 0..40. */
+  /** The sound. DDNet checks 0..40. */
   readonly soundId: number;
 }
 
-/** x, y, sound id. */
+/** A sound heard from x, y. */
 export interface Ddnet06EventSoundWorld extends Ddnet06EventCommon {
-  /** DDNet checks 0..40. */
+  /** The sound. DDNet checks 0..40. */
   readonly soundId: number;
 }
 
-/** x, y, angle. */
+/** A damage star at x, y. */
 export interface Ddnet06EventDamageIndicator extends Ddnet06EventCommon {
-  /** Radians times 256. Read as the int divided by 256. */
+  /** Direction the star flies off in. Read as the int divided by 256. */
   readonly angle: number;
 }
 
 /** A test object. */
 export interface Ddnet06MyOwnObject {
+  /** A test value; DDNet servers do not send this object. */
   readonly test: number;
 }
 
-/** DDNet character state: flags, freeze end, jumps, tele checkpoint, strong/weak id, jumped total, ninja activation tick, freeze start, target x/y, tune zone (16.4 sends 10 ints). Since DDNet 12.2. */
+/** DDNet's extra state of a tee (id = client id): flags, freeze, jumps, tele checkpoint, hook order, and since 16.2 jumps used, ninja and freeze start ticks and the aim target; tune zone since 19.0 (16.4 sends 10 ints). Since DDNet 12.2. */
 export interface Ddnet06DdnetCharacter {
+  /** DDNet's state bits (character_flags). */
   readonly flags: number;
+  /** The tick the freeze ends; 0 not frozen, -1 deep-frozen (until unfrozen). */
   readonly freezeEnd: number;
-  /** DDNet checks -1..255. */
+  /** Jumps the tee has in all, ground jump included (2 by default). DDNet checks -1..255. */
   readonly jumps: number;
+  /** Number of the last teleporter checkpoint passed; 0 none. */
   readonly teleCheckpoint: number;
-  /** DDNet checks 0..127. */
+  /** Rank that decides which of two tees hooking each other is strong (DDNet's strong/weak hook order). DDNet checks 0..127. */
   readonly strongWeakId: number;
-  /** DDNet checks -1..255. Since DDNet 16.2; older servers leave it out (reads -1). */
+  /** Jumps used since the tee last touched the ground; -1 unknown. DDNet checks -1..255. Since DDNet 16.2; older servers leave it out (reads -1). */
   readonly jumpedTotal: number;
-  /** Since DDNet 16.2; older servers leave it out (reads -1). */
+  /** The tick ninja was picked up; -1 unknown. Since DDNet 16.2; older servers leave it out (reads -1). */
   readonly ninjaActivationTick: number;
-  /** Since DDNet 16.2; older servers leave it out (reads -1). */
+  /** The tick the current freeze began; -1 unknown. Since DDNet 16.2; older servers leave it out (reads -1). */
   readonly freezeStart: number;
-  /** Since DDNet 16.2; older servers leave it out (reads 0). */
+  /** The aim target relative to the tee, as in the input. Since DDNet 16.2; older servers leave it out (reads 0). */
   readonly targetX: number;
-  /** Since DDNet 16.2; older servers leave it out (reads 0). */
+  /** The aim target relative to the tee. Since DDNet 16.2; older servers leave it out (reads 0). */
   readonly targetY: number;
-  /** DDNet checks -1..255. Since DDNet 19.0; older servers leave it out (reads -1). */
+  /** Tune zone that applies to this tee, -1 the map's zone at its position. DDNet checks -1..255. Since DDNet 19.0; older servers leave it out (reads -1). */
   readonly tuneZoneOverride: number;
 }
 
-/** Flags, auth level, and since 19.7 the finish time (16.4 sends 2 ints). Since DDNet 12.5. */
+/** DDNet's extra state of a player (id = client id): flags, auth level, and since 19.7 the finish time (16.4 sends 2 ints). Since DDNet 12.5. */
 export interface Ddnet06DdnetPlayer {
+  /** Away, paused, spectating (ex_player_flags). */
   readonly flags: number;
-  /** DDNet checks 0..3. */
+  /** rcon level (authed). DDNet checks 0..3. */
   readonly authLevel: number;
-  /** -2 unset. DDNet checks -2..2147483647. Since DDNet 19.7; older servers leave it out (reads -2). */
+  /** Best finish time, whole seconds; -2 unset. DDNet checks -2..2147483647. Since DDNet 19.7; older servers leave it out (reads -2). */
   readonly finishTimeSeconds: number;
-  /** DDNet checks 0..999. Since DDNet 19.7; older servers leave it out (reads 0). */
+  /** The milliseconds of the best finish time. DDNet checks 0..999. Since DDNet 19.7; older servers leave it out (reads 0). */
   readonly finishTimeMillis: number;
 }
 
-/** Flags, version, flags2, and in newer versions the team sizes (16.4 sends 3 ints). Since DDNet 12.5. */
+/** What the client should predict and show for this server (id 0): flags, version, flags2, and in newer versions the team sizes (16.4 sends 3 ints). Since DDNet 12.5. */
 export interface Ddnet06GameInfoEx {
+  /** Game type and rules (game_info_flags). */
   readonly flags: number;
+  /** Version of this object's meaning (DDNet's GAMEINFO_CURVERSION; 16.4 sends 8). */
   readonly version: number;
-  /** Since DDNet 15.1; older servers leave it out (reads 0). */
+  /** More game info bits (game_info_flags2). Since DDNet 15.1; older servers leave it out (reads 0). */
   readonly flags2: number;
-  /** DDNet checks 0..128. Since DDNet unreleased (DDNet a9c6d2efdf, 2026-08-19); older servers leave it out (reads 0). */
+  /** Fewest players a ddrace team needs; 0 no limit. DDNet checks 0..128. Since DDNet unreleased (DDNet a9c6d2efdf, 2026-08-19); older servers leave it out (reads 0). */
   readonly minTeamSize: number;
-  /** DDNet checks 0..128. Since DDNet unreleased (DDNet a9c6d2efdf, 2026-08-19); older servers leave it out (reads 0). */
+  /** Most players a ddrace team takes; 0 no limit. DDNet checks 0..128. Since DDNet unreleased (DDNet a9c6d2efdf, 2026-08-19); older servers leave it out (reads 0). */
   readonly maxTeamSize: number;
 }
 
-/** x, y, angle, data, type, start tick (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0). */
+/** A projectile with DDNet's exact start position (DDNetProjectile up to 16.x, DDRaceProjectile since 17.0); sent instead of projectile to DDNet clients that predict it (DDNet 16.4 src/game/server/entities/projectile.cpp; to some older DDNet clients as a type-2 projectile item with this layout, flag is_ddnet set in data). */
 export interface Ddnet06DdraceProjectile {
-  /** Read as the int divided by 100. */
+  /** Position at start_tick. Read as the int divided by 100. */
   readonly x: number;
-  /** Read as the int divided by 100. */
+  /** Position at start_tick. Read as the int divided by 100. */
   readonly y: number;
-  /** Radians times 1e6. Read as the int divided by 1000000. */
+  /** Direction of flight. Read as the int divided by 1000000. */
   readonly angle: number;
-  /** Owner in the low 8 bits, then flags. */
+  /** Owner's client id in the low 8 bits, then flags (legacy_projectile_flags). */
   readonly data: number;
-  /** DDNet checks 0..5. */
+  /** The weapon that fired it. DDNet checks 0..5. */
   readonly type: number;
+  /** The tick it was fired. */
   readonly startTick: number;
 }
 
-/** To x/y, from x/y, start tick, owner, type, and since 19.2 switch number, subtype, flags (16.4 sends 7 ints). Since DDNet 16.4. */
+/** A laser with owner and kind: to x/y, from x/y, start tick, owner, type, and since 19.2 switch number, subtype, flags (16.4 sends 7 ints). Since DDNet 16.4. */
 export interface Ddnet06DdnetLaser {
+  /** End of the segment. */
   readonly toX: number;
+  /** End of the segment. */
   readonly toY: number;
+  /** Start of the segment. */
   readonly fromX: number;
+  /** Start of the segment. */
   readonly fromY: number;
+  /** The tick the segment appeared. */
   readonly startTick: number;
-  /** DDNet checks -1..127. */
+  /** Client id that fired it, -1 none (map lasers). DDNet checks -1..127. */
   readonly owner: number;
+  /** What kind of laser (laser_type); DDNet checks no range. */
   readonly type: number;
-  /** Since DDNet 19.2; older servers leave it out (reads -1). */
+  /** The switch that turns it on and off; 0 none, -1 unknown. Since DDNet 19.2; older servers leave it out (reads -1). */
   readonly switchNumber: number;
-  /** Since DDNet 19.2; older servers leave it out (reads -1). */
+  /** For draggers a laser_dragger_type, for guns a laser_gun_type; -1 none. Since DDNet 19.2; older servers leave it out (reads -1). */
   readonly subtype: number;
-  /** Since DDNet 19.2; older servers leave it out (reads 0). */
+  /** laser_flags. Since DDNet 19.2; older servers leave it out (reads 0). */
   readonly flags: number;
 }
 
-/** Projectile with velocity and owner. Since DDNet 17.0. */
+/** A projectile with velocity, owner, switch and tune zone (replaces ddrace_projectile for clients since 17.0). Since DDNet 17.0. */
 export interface Ddnet06DdnetProjectile {
+  /** Position at start_tick, times 100. */
   readonly x: number;
+  /** Position at start_tick, times 100. */
   readonly y: number;
+  /** With flag normalize_vel the initial direction (a vector to normalise); else the direction times 1000000. */
   readonly velX: number;
+  /** As vel_x, y part. */
   readonly velY: number;
-  /** DDNet checks 0..5. */
+  /** The weapon that fired it. DDNet checks 0..5. */
   readonly type: number;
+  /** The tick it was fired. */
   readonly startTick: number;
-  /** DDNet checks -1..127. */
+  /** Client id that fired it, -1 none. DDNet checks -1..127. */
   readonly owner: number;
+  /** The switch it belongs to; 0 none. */
   readonly switchNumber: number;
-  /** Range checked since 20.0. DDNet checks 0..255. */
+  /** The tune zone it was fired in (range checked since 20.0). DDNet checks 0..255. */
   readonly tuneZone: number;
+  /** projectile_flags. */
   readonly flags: number;
 }
 
-/** x, y, type, subtype, switch number, flags. Since DDNet 17.0. */
+/** A pickup with its switch and drawing flags (sent instead of pickup to DDNet clients since 17.0). Since DDNet 17.0. */
 export interface Ddnet06DdnetPickup {
+  /** Centre of the pickup. */
   readonly x: number;
+  /** Centre of the pickup. */
   readonly y: number;
-  /** DDNet checks 0..2147483647. */
+  /** What it is (powerup). DDNet checks 0..2147483647. */
   readonly type: number;
-  /** DDNet checks 0..2147483647. */
+  /** For a weapon pickup the weapon, else 0. DDNet checks 0..2147483647. */
   readonly subtype: number;
+  /** The switch that turns it on and off; 0 none. */
   readonly switchNumber: number;
-  /** Since DDNet 19.3; older servers leave it out (reads 0). */
+  /** pickup_flags. Since DDNet 19.3; older servers leave it out (reads 0). */
   readonly flags: number;
 }
 
-/** Spectator camera: zoom, deadzone, follow factor, spectator count. Since DDNet 18.9. */
+/** The camera of the player a spectator watches: zoom, deadzone, follow factor, spectator count. Since DDNet 18.9. */
 export interface Ddnet06DdnetSpectatorInfo {
-  /** DDNet checks 0..1. */
+  /** 1: the watched player sent its camera settings (the next three fields). DDNet checks 0..1. */
   readonly hasCameraInfo: boolean;
-  /** DDNet checks 0..2147483647. */
+  /** Zoom factor times 1000. DDNet checks 0..2147483647. */
   readonly zoom: number;
-  /** DDNet checks 0..2147483647. */
+  /** Mouse deadzone of the dynamic camera (cl_dyncam_deadzone; the server clamps it to 0..3000). DDNet checks 0..2147483647. */
   readonly deadzone: number;
-  /** DDNet checks 0..2147483647. */
+  /** How far the dynamic camera follows the mouse. DDNet checks 0..2147483647. */
   readonly followFactor: number;
-  /** DDNet checks 0..127. Since DDNet 19.1; older servers leave it out (reads 0). */
+  /** How many players watch. DDNet checks 0..127. Since DDNet 19.1; older servers leave it out (reads 0). */
   readonly spectatorCount: number;
 }
 
-/** Number of spectators. Since DDNet 19.6. */
+/** How many players watch the receiver. Since DDNet 19.6. */
 export interface Ddnet06SpectatorCount {
-  /** DDNet checks 0..2147483647. */
+  /** Number of spectators. DDNet checks 0..2147483647. */
   readonly numSpectators: number;
 }
 
-/** x, y: a birthday effect. Since DDNet 18.5. */
+/** Birthday confetti at x, y. Since DDNet 18.5. */
 export interface Ddnet06EventBirthday extends Ddnet06EventCommon {
 }
 
-/** x, y: a player finished. Since DDNet 18.3. */
+/** A player finished the race at x, y. Since DDNet 18.3. */
 export interface Ddnet06EventFinish extends Ddnet06EventCommon {
 }
 
 /** A test event. */
 export interface Ddnet06MyOwnEvent {
+  /** A test value; DDNet servers do not send this event. */
   readonly test: number;
 }
 
-/** Position of a spectating player's view. Since DDNet 14.0. */
+/** Where a spectating player's view is (id = its client id), so others see it. Since DDNet 14.0. */
 export interface Ddnet06SpecChar {
+  /** Centre of the view. */
   readonly x: number;
+  /** Centre of the view. */
   readonly y: number;
 }
 
-/** Highest switch number, 256 switch bits (8 ints), up to 4 timed switches and their end ticks. Since DDNet 15.6. */
+/** The map's switches for the receiver's team: which are on, and up to 4 timed switches and when they end. Since DDNet 15.6. */
 export interface Ddnet06SwitchState {
+  /** The highest switch number the map uses. */
   readonly highestSwitchNumber: number;
-  /** 256 switch bits. */
+  /** 256 switch bits: switch n is on when bit n % 32 of int n / 32 is set. */
   readonly status: Int32Array;
-  /** Since DDNet 16.2; older servers leave it out (reads 0). */
+  /** Up to 4 timed switches (0: slot unused). Since DDNet 16.2; older servers leave it out (reads 0). */
   readonly switchNumbers: Int32Array;
-  /** Since DDNet 16.2; older servers leave it out (reads 0). */
+  /** The tick each timed switch of switch_numbers ends. Since DDNet 16.2; older servers leave it out (reads 0). */
   readonly endTicks: Int32Array;
 }
 
-/** Switch number, layer, entity class of a map entity. Since DDNet 15.6. */
+/** What map entity an object of the same id is (so the client can draw and predict it). Since DDNet 15.6. */
 export interface Ddnet06EntityEx {
+  /** Its switch; 0 none. */
   readonly switchNumber: number;
+  /** The map layer it comes from: 0 game, 1 front, 2 tele, 3 speedup, 4 switch, 5 tune. */
   readonly layer: number;
+  /** What it is (entity_class); DDNet checks no range. */
   readonly entityClass: number;
 }
 
-/** The map's best time. Since DDNet 19.7. */
+/** The map's best time on this server. Since DDNet 19.7. */
 export interface Ddnet06MapBestTime {
-  /** DDNet checks -1..2147483647. */
+  /** Whole seconds; -1 none. DDNet checks -1..2147483647. */
   readonly seconds: number;
-  /** DDNet checks 0..999. */
+  /** The milliseconds. DDNet checks 0..999. */
   readonly millis: number;
 }
 
-/** x, y, a map sound's index. Since DDNet 18.5. */
+/** A map sound heard from x, y. Since DDNet 18.5. */
 export interface Ddnet06EventMapSoundWorld extends Ddnet06EventCommon {
+  /** Index of the sound in the map's sounds. */
   readonly soundId: number;
 }
 
@@ -440,250 +511,283 @@ export interface Ddnet06Objects {
   event_map_sound_world: Ddnet06EventMapSoundWorld;
 }
 
-/** Direction, target x/y, jump, fire, hook, player flags, wanted weapon, next/prev weapon. */
+/** A client's input for one tick (the same 10 ints as the input net message); servers put none in snapshots. */
 export interface Teeworlds07PlayerInput {
-  /** DDNet checks -1..1. */
+  /** Walking direction: -1 left, 0 none, 1 right. DDNet checks -1..1. */
   readonly direction: number;
+  /** Where the player aims, relative to the tee. */
   readonly targetX: number;
+  /** Where the player aims, relative to the tee (y grows downwards). */
   readonly targetY: number;
-  /** DDNet checks 0..1. */
+  /** 1 while the jump key is held. DDNet checks 0..1. */
   readonly jump: boolean;
+  /** Counts presses and releases of the fire key (odd while held): the weapon fires when the count turns odd. */
   readonly fire: number;
-  /** DDNet checks 0..1. */
+  /** 1 while the hook key is held. DDNet checks 0..1. */
   readonly hook: boolean;
-  /** Flags mask 255. */
+  /** The client's state bits (player_flags). Flags mask 255. */
   readonly playerFlags: number;
-  /** DDNet checks 0..5. */
+  /** The weapon to switch to, plus 1 (0: no switch). DDNet checks 0..5. */
   readonly wantedWeapon: number;
+  /** Counts presses and releases of the next-weapon key. */
   readonly nextWeapon: number;
+  /** Counts presses and releases of the previous-weapon key. */
   readonly prevWeapon: number;
 }
 
-/** x, y, velocity x/y, type, start tick. */
+/** A flying gun, shotgun or grenade shot: where and when it started and its direction; the client computes its path from the tick. */
 export interface Teeworlds07Projectile {
+  /** Position at start_tick. */
   readonly x: number;
+  /** Position at start_tick. */
   readonly y: number;
-  /** Read as the int divided by 100. */
+  /** Direction of flight, x part, times 100. Read as the int divided by 100. */
   readonly velX: number;
-  /** Read as the int divided by 100. */
+  /** Direction of flight, y part, times 100. Read as the int divided by 100. */
   readonly velY: number;
-  /** DDNet checks 0..5. */
+  /** The weapon that fired it. DDNet checks 0..5. */
   readonly type: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick it was fired. DDNet checks 0..2147483647. */
   readonly startTick: number;
 }
 
-/** x, y, from x/y, start tick. */
+/** A laser beam segment, drawn from (from_x, from_y) to (x, y) and fading from start_tick. */
 export interface Teeworlds07Laser {
+  /** End of the segment. */
   readonly x: number;
+  /** End of the segment. */
   readonly y: number;
+  /** Start of the segment. */
   readonly fromX: number;
+  /** Start of the segment. */
   readonly fromY: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick the segment appeared. DDNet checks 0..2147483647. */
   readonly startTick: number;
 }
 
-/** x, y, type. */
+/** A pickup lying on the map. */
 export interface Teeworlds07Pickup {
+  /** Centre of the pickup (a tile's centre: tile * 32 + 16). */
   readonly x: number;
+  /** Centre of the pickup. */
   readonly y: number;
-  /** DDNet checks 0..7. */
+  /** What it is (pickup). DDNet checks 0..7. */
   readonly type: number;
 }
 
-/** x, y, team. */
+/** A CTF flag: where it is drawn and whose it is. */
 export interface Teeworlds07Flag {
+  /** Position (at its stand, on the ground, or with its carrier). */
   readonly x: number;
+  /** Position. */
   readonly y: number;
-  /** DDNet checks 0..1. */
+  /** 0 red, 1 blue. DDNet checks 0..1. */
   readonly team: number;
 }
 
-/** Game start tick, game state flags, game state end tick. */
+/** The game's timing and state (id 0). */
 export interface Teeworlds07GameData {
-  /** DDNet checks 0..2147483647. */
+  /** The tick the game (match) started; the clock counts from it. DDNet checks 0..2147483647. */
   readonly gameStartTick: number;
-  /** Flags mask 63. */
+  /** The game's state (game_state_flags). Flags mask 63. */
   readonly gameStateFlags: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick the current state (warmup, pause, countdown, round over) ends; 0 none. DDNet checks 0..2147483647. */
   readonly gameStateEndTick: number;
 }
 
-/** Red and blue team scores. */
+/** Red and blue team scores (team modes, id 0). */
 export interface Teeworlds07GameDataTeam {
+  /** Red's score. */
   readonly teamscoreRed: number;
+  /** Blue's score. */
   readonly teamscoreBlue: number;
 }
 
-/** Flag carriers and flag drop ticks. */
+/** Where the flags are (capture the flag, id 0). */
 export interface Teeworlds07GameDataFlag {
-  /** DDNet checks -3..63. */
+  /** Client id carrying red's flag, or -3 missing, -2 at its stand, -1 dropped (lying elsewhere). DDNet checks -3..63. */
   readonly flagCarrierRed: number;
-  /** DDNet checks -3..63. */
+  /** Client id carrying blue's flag, or -3 missing, -2 at its stand, -1 dropped. DDNet checks -3..63. */
   readonly flagCarrierBlue: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick red's flag was dropped (it returns after a while); 0 not dropped. DDNet checks 0..2147483647. */
   readonly flagDropTickRed: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick blue's flag was dropped; 0 not dropped. DDNet checks 0..2147483647. */
   readonly flagDropTickBlue: number;
 }
 
-/** Tick, x, y, velocity, angle, direction, jumped, hooked player, hook state/tick/position/direction. */
+/** The physics state of a tee, what prediction needs. */
 export interface Teeworlds07CharacterCore {
-  /** DDNet checks 0..2147483647. */
+  /** The tick this state is for. DDNet checks 0..2147483647. */
   readonly tick: number;
+  /** Position of the tee's centre. */
   readonly x: number;
+  /** Position of the tee's centre (y grows downwards). */
   readonly y: number;
-  /** Read as the int divided by 256. */
+  /** Velocity, x part. Read as the int divided by 256. */
   readonly velX: number;
-  /** Read as the int divided by 256. */
+  /** Velocity, y part. Read as the int divided by 256. */
   readonly velY: number;
-  /** Read as the int divided by 256. */
+  /** Aim angle, -pi..pi (0 right, pi/2 down); DDNet sends 0.7 clients this range too. Read as the int divided by 256. */
   readonly angle: number;
-  /** DDNet checks -1..1. */
+  /** Walking direction: -1 left, 0 none, 1 right. DDNet checks -1..1. */
   readonly direction: number;
-  /** DDNet checks 0..3. */
+  /** Bit 0: jump still held since the last jump; bit 1: the air jump is used up. DDNet checks 0..3. */
   readonly jumped: number;
-  /** DDNet checks -1..63. */
+  /** Client id the hook holds, -1 none. DDNet checks -1..63. */
   readonly hookedPlayer: number;
-  /** DDNet checks -1..5. */
+  /** -1 retracted, 0 idle, 1-3 retracting, 4 flying, 5 attached. DDNet checks -1..5. */
   readonly hookState: number;
-  /** DDNet checks 0..2147483647. */
+  /** Ticks the hook has been out. DDNet checks 0..2147483647. */
   readonly hookTick: number;
+  /** Position of the hook's head. */
   readonly hookX: number;
+  /** Position of the hook's head. */
   readonly hookY: number;
-  /** Read as the int divided by 256. */
+  /** Direction the hook flies, x part. Read as the int divided by 256. */
   readonly hookDx: number;
-  /** Read as the int divided by 256. */
+  /** Direction the hook flies, y part. Read as the int divided by 256. */
   readonly hookDy: number;
 }
 
-/** The character core, then health, armor, ammo, weapon, emote, attack tick, triggered events. */
+/** A tee on the map (id = its client id): the character core, then what is drawn and shown. */
 export interface Teeworlds07Character extends Teeworlds07CharacterCore {
-  /** DDNet checks 0..10. */
+  /** Health; 0 for tees other than the receiver's own or the one it watches. DDNet checks 0..10. */
   readonly health: number;
-  /** DDNet checks 0..10. */
+  /** Armor; 0 for other tees, as health. DDNet checks 0..10. */
   readonly armor: number;
+  /** Ammo of the active weapon (0 for other tees); with ninja the tick ninja ends, and from DDNet when frozen the tick the freeze ends. */
   readonly ammoCount: number;
-  /** DDNet checks -1..5. */
+  /** The active weapon, -1 none. DDNet checks -1..5. */
   readonly weapon: number;
-  /** DDNet checks 0..5. */
+  /** The facial expression (emote). DDNet checks 0..5. */
   readonly emote: number;
-  /** DDNet checks 0..2147483647. */
+  /** The tick of the last attack (for the weapon's animation). DDNet checks 0..2147483647. */
   readonly attackTick: number;
-  /** Flags mask 31. */
+  /** What the physics did since the last snapshot (core_event_flags), for sounds and effects; DDNet sends 0. Flags mask 31. */
   readonly triggeredEvents: number;
 }
 
-/** Player flags, score, latency. */
+/** A player (id = client id); name, team and skin come in net messages (client_info), not here. */
 export interface Teeworlds07PlayerInfo {
-  /** Flags mask 255. */
+  /** The player's state bits (player_flags). Flags mask 255. */
   readonly playerFlags: number;
+  /** Points (race: the best time). */
   readonly score: number;
+  /** Round-trip time to the server. */
   readonly latency: number;
 }
 
-/** Spectator mode, spectated client id, x, y. */
+/** For a spectating receiver: what it watches. */
 export interface Teeworlds07SpectatorInfo {
-  /** DDNet checks 0..3. */
+  /** Free view, a player, or a flag (spec_mode). DDNet checks 0..3. */
   readonly specMode: number;
-  /** DDNet checks -1..63. */
+  /** Client id watched, -1 none. DDNet checks -1..63. */
   readonly spectatorId: number;
+  /** Camera position. */
   readonly x: number;
+  /** Camera position. */
   readonly y: number;
 }
 
-/** Demo only: local, team, name, clan, country, skin parts, custom colours. */
+/** Demo only (written by the recording client, id = client id): what the client_info net message told about a player. */
 export interface Teeworlds07DeClientInfo {
-  /** DDNet checks 0..1. */
+  /** 1 for the recording player. DDNet checks 0..1. */
   readonly local: boolean;
-  /** DDNet checks -1..1. */
+  /** -1 spectators, 0 red, 1 blue. DDNet checks -1..1. */
   readonly team: number;
+  /** Player name, up to 15 bytes of UTF-8 (packed: 4 bytes per int, each plus 128). */
   readonly name: string;
+  /** Clan, up to 11 bytes. */
   readonly clan: string;
+  /** Country flag: ISO 3166-1 numeric code, -1 none. */
   readonly country: number;
-  /** 6 skin part names of 6 packed ints each (body, marking, decoration, hands, feet, eyes). */
+  /** 6 skin part names of 6 packed ints each (body, marking, decoration, hands, feet, eyes), up to 23 bytes each. */
   readonly skinPartNames: Int32Array;
-  /** DDNet checks 0..1. */
+  /** Per skin part: 1 colour it with skin_part_colors. DDNet checks 0..1. */
   readonly useCustomColors: Int32Array;
+  /** Per skin part: HSLA packed as 0xAAHHSSLL (alpha used by the marking only). */
   readonly skinPartColors: Int32Array;
 }
 
-/** Demo only: game flags, score limit, time limit, match number, current match. */
+/** Demo only (id 0): what the game_info net message told. */
 export interface Teeworlds07DeGameInfo {
+  /** The game mode's nature (game_flags). */
   readonly gameFlags: number;
-  /** DDNet checks 0..2147483647. */
+  /** Score that ends the match; 0 none. DDNet checks 0..2147483647. */
   readonly scoreLimit: number;
-  /** DDNet checks 0..2147483647. */
+  /** Match length; 0 none. DDNet checks 0..2147483647. */
   readonly timeLimit: number;
-  /** DDNet checks 0..2147483647. */
+  /** Matches per map; 0 not counted. DDNet checks 0..2147483647. */
   readonly matchNum: number;
-  /** DDNet checks 0..2147483647. */
+  /** The current match, from 1. DDNet checks 0..2147483647. */
   readonly matchCurrent: number;
 }
 
-/** Demo only: the tuning parameters. */
+/** Demo only (id 0): the tuning parameters, when they differ from the standard ones. */
 export interface Teeworlds07DeTuneParams {
-  /** Tuning values times 100. */
+  /** The 32 tuning values in the order of the tune_params net message, each times 100. */
   readonly tuneParams: Int32Array;
 }
 
-/** x, y. */
+/** What every event starts with: where it happens. */
 export interface Teeworlds07EventCommon {
+  /** Where the event happens. */
   readonly x: number;
+  /** Where the event happens. */
   readonly y: number;
 }
 
-/** x, y. */
+/** A grenade explosion at x, y. */
 export interface Teeworlds07EventExplosion extends Teeworlds07EventCommon {
 }
 
-/** x, y. */
+/** A tee spawns at x, y. */
 export interface Teeworlds07EventSpawn extends Teeworlds07EventCommon {
 }
 
-/** x, y. */
+/** A hammer hits at x, y. */
 export interface Teeworlds07EventHammerHit extends Teeworlds07EventCommon {
 }
 
-/** x, y, client id. */
+/** A tee dies at x, y. */
 export interface Teeworlds07EventDeath extends Teeworlds07EventCommon {
-  /** DDNet checks 0..63. */
+  /** Whose tee died. DDNet checks 0..63. */
   readonly clientId: number;
 }
 
-/** x, y, sound id. */
+/** A sound heard from x, y. */
 export interface Teeworlds07EventSoundWorld extends Teeworlds07EventCommon {
-  /** DDNet checks 0..40. */
+  /** The sound. DDNet checks 0..40. */
   readonly soundId: number;
 }
 
-/** x, y, client id, angle, health and armor amount, self. */
+/** A tee took damage at x, y: the stars and the hit sound. */
 export interface Teeworlds07EventDamage extends Teeworlds07EventCommon {
-  /** DDNet checks 0..63. */
+  /** Whose tee was hit. DDNet checks 0..63. */
   readonly clientId: number;
-  /** Read as the int divided by 256. */
+  /** Direction the damage came from. Read as the int divided by 256. */
   readonly angle: number;
-  /** DDNet checks 0..9. */
+  /** Health lost. DDNet checks 0..9. */
   readonly healthAmount: number;
-  /** DDNet checks 0..9. */
+  /** Armor lost. DDNet checks 0..9. */
   readonly armorAmount: number;
-  /** DDNet checks 0..1. */
+  /** 1 when the tee hit itself. DDNet checks 0..1. */
   readonly self: boolean;
 }
 
-/** Race start tick. */
+/** A player's race start (race modes, id = client id). */
 export interface Teeworlds07PlayerInfoRace {
-  /** DDNet checks 0..2147483647. */
+  /** The tick the player's current race started; -1 not racing (what the 0.7.5 client checks for, although the validation range starts at 0). DDNet checks 0..2147483647. */
   readonly raceStartTick: number;
 }
 
-/** Best time, precision, race flags. */
+/** The race's best time and settings (race modes, id 0). */
 export interface Teeworlds07GameDataRace {
-  /** DDNet checks -1..2147483647. */
+  /** Best time on the map, -1 none. DDNet checks -1..2147483647. */
   readonly bestTime: number;
-  /** DDNet checks 0..3. */
+  /** Decimals to show of times: 0 whole seconds to 3 milliseconds (the 0.7.5 client assumes 3 without this item). DDNet checks 0..3. */
   readonly precision: number;
-  /** Flags mask 7. */
+  /** Race settings (race_flags). Flags mask 7. */
   readonly raceFlags: number;
 }
 

@@ -15,7 +15,7 @@ export interface SnapshotField {
   readonly max?: number;
   /** Flags: the bits the validation accepts. */
   readonly mask?: number;
-  /** The value DDNet uses when an older server's item ends before the field. */
+  /** The int DDNet uses when an older server's item ends before the field: raw, as it would be stored (a fixed field's view divides it by `scale`). */
   readonly default?: number;
   readonly scale?: number;
   /** array: it holds this many packed strings of `ints / strings` ints each (decodeI32String). */
