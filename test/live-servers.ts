@@ -110,12 +110,15 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
       }
     },
   };
-  // Up when it answers an info request (bounded: 20 tries).
+  // Up when it answers an info request (bounded: 20 tries). Before the server binds its port the request fails
+  // at once with PORT_CLOSED (the kernel's ICMP answer): wait the try's half second all the same.
   for (let i = 0; ; i++) {
+    const started = Date.now();
     try {
       await serverInfo('127.0.0.1', port, protocol, { timeout: 500 });
       return server;
     } catch (e) {
+      if ((e as { code?: string }).code === 'PORT_CLOSED') await new Promise((r) => setTimeout(r, Math.max(0, 500 - (Date.now() - started))));
       if (i >= 20 || child.exitCode !== null) {
         stop();
         throw new Error(`the ${protocol} server did not come up on port ${port}: ${String(e)}\n${output.slice(-2000)}`);

@@ -179,7 +179,7 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(weapon.selected).toMatchObject({ start: chunk.selected.start, end: chunk.selected.end });
       expect(weapon.highlighted[0]).toBe(chunk.selected.start);
       expect(snapshotYaml).toContain(weapon.description);
-      expect(weapon.description).toBe('-1 no weapon (16.4: 0..5).');
+      expect(weapon.description).toBe('The active weapon, -1 none (16.4: 0..5).');
       // The timeline goes to a tick: clicking its middle selects a tick node.
       await page.locator('#timeline').click({ position: { x: 300, y: 40 } });
       expect((await shown(page)).selected.label).toMatch(/^tick \d+$/);

@@ -48,8 +48,8 @@ export function applyExtensions(root: string): void {
   for (const protocol of ['ddnet-0.6', 'teeworlds-0.7']) {
     editSchema(root, `snapshot/${protocol}.yaml`, (text) =>
       text
-        .replace(/(\{ name: weapon, kind: enum, [^\n]*values: \[[^\]]*)\]/, `$1, ${enums.weapon}]`)
-        .replace(/(\{ name: game_flags, kind: flags, [^\n]*values: \[[^\]]*)\]/, `$1, ${enums.game_flag}]`),
+        .replace(/(\{ name: weapon, [^\n]*kind: enum, [^\n]*values: \[[^\]]*)\]/, `$1, ${enums.weapon}]`)
+        .replace(/(\{ name: game_flags, [^\n]*kind: flags, [^\n]*values: \[[^\]]*)\]/, `$1, ${enums.game_flag}]`),
     );
   }
 }

@@ -65,8 +65,8 @@ describe('generated code', () => {
       }
     });
 
-  it('exists in the map, net, netmsg, runtime (the Huffman table), snapshot and teehistorian packages, and the explorer (its schema data)', () => {
-    expect(new Set(generated.map((g) => g.pkg))).toEqual(new Set(['explorer', 'map', 'net', 'netmsg', 'runtime', 'snapshot', 'teehistorian']));
+  it('exists in the datafile, demo, map, net, netmsg, runtime (the Huffman table), snapshot and teehistorian packages, and the explorer (its schema data)', () => {
+    expect(new Set(generated.map((g) => g.pkg))).toEqual(new Set(['datafile', 'demo', 'explorer', 'map', 'net', 'netmsg', 'runtime', 'snapshot', 'teehistorian']));
   });
 
   it.each(generated.map((g) => [`${g.pkg}/${g.file}`, g] as const))('%s imports only its own package and the packages it depends on', (_name, g) => {
