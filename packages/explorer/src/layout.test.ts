@@ -8,7 +8,9 @@ import { Ddnet06Weapon, encodeDdnet06Message } from '@twcodec/netmsg';
 import { Snapshot } from '@twcodec/snapshot';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
-import { attachPreviews, renderLayer } from './previews.js';
+import { attachPreviews, renderLayer, tileInfo } from './previews.js';
+import { corpusDir } from '../../../test/corpus.js';
+import { existsSync, readdirSync } from 'node:fs';
 import { captureSession } from './capture.js';
 import { demoSession, teehistorianSession } from './streams.js';
 import { damagedLayout, detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
@@ -102,6 +104,56 @@ describe('validation findings in place', () => {
       }
       if (name === 'ctf1.map') expect(placed.some((p) => p.label === 'layer_version')).toBe(true);
     }
+  });
+});
+
+describe('groups and layers for mappers', () => {
+  // Every fixture map, and every corpus map when the corpus is there.
+  const corpusMaps = ['maps', 'maps-resaved-ddnet-16.4'].flatMap((top) =>
+    ['ddnet', 'ddnet07', 'tw07'].flatMap((sub) => {
+      const dir = join(corpusDir, top, sub);
+      return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.map')).map((f) => join(dir, f)) : [];
+    }),
+  );
+  const maps = [...['ctf1.map', 'coverage.map', 'dm7-legacy-size.map'].map((n) => join(fixtures, 'maps', n)), ...corpusMaps];
+  it(`nests the layers under their groups, named by kind, on ${maps.length} maps`, () => {
+    for (const path of maps) {
+      const bytes = new Uint8Array(readFileSync(path));
+      const root = mapLayout(bytes, mapItemSchemas());
+      const map = attachPreviews(bytes, root);
+      const view = root.children![0]!;
+      expect(view.label, path).toBe('groups and layers');
+      expect(view.children!.map((g) => g.children!.length - 1), path).toEqual(map.groups.map((g) => g.layers.length));
+      for (const group of view.children!) {
+        expect(group.label).toMatch(/^group \d+/);
+        for (const layer of group.children!.slice(0, -1)) expect(layer.label, path).toMatch(/^(tiles|game|front|tele|speedup|switch|tune|quads|sounds|sounds \(old\)|unknown layer)( "|$)/);
+      }
+      // The view does not count as bytes: every byte is still under one leaf.
+      let at = 0;
+      for (const leaf of leaves(root)) {
+        expect(leaf.start).toBe(at);
+        at = leaf.end;
+      }
+      expect(at).toBe(bytes.length);
+      // The game layer's tiles can be asked about.
+      const game = view.children!.flatMap((g) => g.children!).find((l) => l.label.startsWith('game'));
+      expect(game?.tiles, path).toBeDefined();
+    }
+  });
+
+  it('says what a clicked tile holds and means', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    const map = attachPreviews(bytes, root);
+    const game = root.children![0]!.children!.flatMap((g) => g.children!).find((l) => l.label.startsWith('game'))!;
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
+    if (layer.kind !== 'tilemap') throw new Error('not a tilemap');
+    const solid = Array.from({ length: layer.item.width * layer.item.height }, (_, i) => i).find((i) => layer.tiles.get(i).id === TileId.Solid)!;
+    const info = tileInfo(map, game.tiles!.key, solid % layer.item.width, Math.floor(solid / layer.item.width))!;
+    expect(info.title).toMatch(/^tile \d+, \d+ of the game layer$/);
+    expect(info.lines[0]).toBe('id 1: solid');
+    const spawn = Array.from({ length: layer.item.width * layer.item.height }, (_, i) => i).find((i) => layer.tiles.get(i).id === ENTITY_OFFSET + EntityId.SpawnRed)!;
+    expect(tileInfo(map, game.tiles!.key, spawn % layer.item.width, Math.floor(spawn / layer.item.width))!.lines[0]).toBe(`id ${ENTITY_OFFSET + EntityId.SpawnRed}: entity spawn red`);
   });
 });
 

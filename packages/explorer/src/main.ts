@@ -53,6 +53,8 @@ const api = {
   overviewReady: false,
   error: '',
   selected: undefined as { start: number; end: number; label: string } | undefined,
+  /** The tile last clicked in a layer picture. */
+  tile: undefined as { title: string; lines: string[] } | undefined,
   overview: undefined as { players: number; tracks: number; events: number; firstTick: number; lastTick: number } | undefined,
 };
 (window as unknown as { __explorer: typeof api }).__explorer = api;
@@ -122,7 +124,14 @@ async function open(file: File): Promise<void> {
   }
   const parent = new WeakMap<LayoutNode, LayoutNode>();
   adopt(parent, reply.root);
-  state = { bytes, root: reply.root, leaves: leaves(reply.root), selected: undefined, expanded: new Set([reply.root]), parent, rows: [], overview: undefined };
+  const expanded = new Set([reply.root]);
+  // Nodes the worker marks open (a map's groups and layers) start opened.
+  for (const stack = [reply.root]; stack.length; ) {
+    const n = stack.pop()!;
+    if (n.open) expanded.add(n);
+    for (const c of n.children ?? []) if (c.open) stack.push(c);
+  }
+  state = { bytes, root: reply.root, leaves: leaves(reply.root), selected: undefined, expanded, parent, rows: [], overview: undefined };
   api.kind = reply.kind;
   api.error = reply.damaged ?? '';
   api.ms = performance.now() - t0;
@@ -329,7 +338,25 @@ function showDetails(node: LayoutNode, offset?: number): void {
     return p;
   });
   const pictures: Element[] = [];
-  if (node.preview) pictures.push(...previewElements(node.preview, details.clientWidth, node.preview.note ?? (node.lazy ? 'One pixel per tile, in the layer colour; the tileset drawing follows.' : undefined)));
+  // A click on a layer's tile: what it holds and means, under the picture.
+  const tileEl = document.createElement('div');
+  tileEl.className = 'tile-info';
+  const onTile = node.tiles
+    ? (x: number, y: number) => {
+        const current = state;
+        void call({ op: 'tile', key: node.tiles!.key, x, y }).then((reply) => {
+          if (state !== current || reply.op !== 'tile') return;
+          api.tile = reply.tile;
+          tileEl.replaceChildren();
+          if (!reply.tile) return;
+          const b = document.createElement('strong');
+          b.textContent = reply.tile.title;
+          tileEl.append(b, ...reply.tile.lines.map((line) => Object.assign(document.createElement('div'), { textContent: line })));
+        });
+      }
+    : undefined;
+  if (node.preview) pictures.push(...previewElements(node.preview, details.clientWidth, node.preview.note ?? (node.lazy ? 'The layer in its colour; the tileset drawing follows.' : undefined), 'pixels', node.tiles, onTile));
+  if (node.tiles) pictures.push(tileEl);
   if (node.plot) pictures.push(envelopeSvg(node.plot));
   if (node.quads?.length) pictures.push(...quadsCanvas(node.quads));
   details.replaceChildren(h, dl, desc, ...findings, ...pictures);
@@ -338,7 +365,7 @@ function showDetails(node: LayoutNode, offset?: number): void {
     const current = state;
     void call({ op: 'preview', key: node.lazy }).then((reply) => {
       if (state !== current || state.selected !== node || reply.op !== 'preview' || !reply.preview) return;
-      details.replaceChildren(h, dl, desc, ...findings, ...previewElements(reply.preview, details.clientWidth, reply.preview.note, 'tileset'));
+      details.replaceChildren(h, dl, desc, ...findings, ...previewElements(reply.preview, details.clientWidth, reply.preview.note, 'tileset', node.tiles, onTile), ...(node.tiles ? [tileEl] : []));
     });
   }
 }
@@ -419,6 +446,27 @@ window.addEventListener('resize', () => {
     drawPlot(plotCanvas, state.overview);
   }
   renderTree();
+});
+
+// ---- the tree column's width: drag the splitter beside it ---------------------------------------------------
+
+const splitter = document.getElementById('splitter')!;
+splitter.addEventListener('pointerdown', (e) => {
+  splitter.setPointerCapture(e.pointerId);
+  document.body.classList.add('resizing');
+  const left = treeEl.getBoundingClientRect().left;
+  const move = (m: PointerEvent) => {
+    const width = Math.max(160, Math.min(window.innerWidth - 400, m.clientX - left));
+    document.documentElement.style.setProperty('--tree-width', `${width}px`);
+    renderTree();
+  };
+  const up = () => {
+    document.body.classList.remove('resizing');
+    splitter.removeEventListener('pointermove', move);
+    splitter.removeEventListener('pointerup', up);
+  };
+  splitter.addEventListener('pointermove', move);
+  splitter.addEventListener('pointerup', up);
 });
 
 // ---- the hex view (virtualised) ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import thDocs from 'virtual:teehistorian-message-docs';
 import { captureSession } from './capture.js';
 import { placeFindings } from './findings.js';
 import { damagedLayout, detectKind, type LayoutNode, mapLayout } from './layout.js';
-import { attachPreviews, type Preview, renderLayer } from './previews.js';
+import { attachPreviews, type Preview, renderLayer, tileInfo } from './previews.js';
 import { demoSession, type Overview, type StreamSession, teehistorianSession } from './streams.js';
 
 export type WorkerRequest =
@@ -18,6 +18,7 @@ export type WorkerRequest =
   | { id: number; op: 'children'; key: string }
   | { id: number; op: 'preview'; key: string }
   | { id: number; op: 'overview' }
+  | { id: number; op: 'tile'; key: string; x: number; y: number }
   | { id: number; op: 'summaries'; keys: string[] };
 
 /**
@@ -30,6 +31,7 @@ export type WorkerReply = { id: number } & (
   | { op: 'children'; children: LayoutNode[] }
   | { op: 'preview'; preview: Preview | undefined }
   | { op: 'overview'; overview: Overview | undefined; error?: string }
+  | { op: 'tile'; tile: { title: string; lines: string[] } | undefined }
   | { op: 'summaries'; values: (string | undefined)[] }
 );
 
@@ -85,6 +87,8 @@ function handle(request: WorkerRequest): WorkerReply {
       }
     case 'preview':
       return { id, op: 'preview', preview: map ? renderLayer(map, request.key) : undefined };
+    case 'tile':
+      return { id, op: 'tile', tile: map ? tileInfo(map, request.key, request.x, request.y) : undefined };
     case 'summaries':
       return {
         id,
