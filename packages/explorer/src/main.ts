@@ -5,6 +5,7 @@ import { type LayoutNode, leafAt, leaves } from './layout.js';
 import { colorOf, drawPlot, drawTimeline, tickAt } from './overview.js';
 import { count, envelopeSvg, previewElements, quadsCanvas } from './pictures.js';
 import type { Overview } from './streams.js';
+import { Player } from './player.js';
 import type { OpenReply, WorkerReply, WorkerRequest } from './worker.js';
 import sampleDemo from '../../../fixtures/demos/ctf2_server_Alpha_server_manual.demo?url';
 import sampleMap from '../../../fixtures/maps/ctf1.map?url';
@@ -53,6 +54,14 @@ const api = {
   overviewReady: false,
   error: '',
   selected: undefined as { start: number; end: number; label: string } | undefined,
+  /** How long the worker took to prepare the player's frames and map (ms). */
+  playbackMs: 0,
+  /** The player's state (tick, what it drew where, fps), when it is open. */
+  get player() {
+    return player?.state;
+  },
+  /** Opens (true) or closes the player. */
+  showPlayer: (show: boolean) => togglePlayer(show),
   /** The tile last clicked in a layer picture. */
   tile: undefined as { title: string; lines: string[] } | undefined,
   overview: undefined as { players: number; tracks: number; events: number; firstTick: number; lastTick: number } | undefined,
@@ -94,6 +103,10 @@ function call(request: Request, transfer: Transferable[] = []): Promise<WorkerRe
 // ---- opening a file ----------------------------------------------------------------------------------------
 
 async function open(file: File): Promise<void> {
+  player?.stop();
+  player = undefined;
+  void togglePlayer(false);
+  playToggle.hidden = true;
   api.ready = false;
   api.overviewReady = false;
   api.overview = undefined;
@@ -149,6 +162,7 @@ async function open(file: File): Promise<void> {
   hexEl.scrollTop = 0;
   renderHex();
   api.ready = true;
+  if (reply.kind === 'demo') playToggle.hidden = false;
   if (reply.kind === 'demo' || reply.kind === 'teehistorian') {
     const current = state;
     const o = await call({ op: 'overview' });
@@ -446,6 +460,122 @@ window.addEventListener('resize', () => {
     drawPlot(plotCanvas, state.overview);
   }
   renderTree();
+});
+
+// ---- the player: the recording played on its map ----------------------------------------------------------
+
+const playToggle = document.getElementById('play-toggle') as HTMLButtonElement;
+const playerEl = document.getElementById('player')!;
+const viewCanvas = document.getElementById('view') as HTMLCanvasElement;
+const pPlay = document.getElementById('p-play') as HTMLButtonElement;
+const pTime = document.getElementById('p-time') as HTMLInputElement;
+const pTick = document.getElementById('p-tick')!;
+const pSpeed = document.getElementById('p-speed') as HTMLSelectElement;
+const pFollow = document.getElementById('p-follow') as HTMLSelectElement;
+const pEntities = document.getElementById('p-entities') as HTMLInputElement;
+const pFps = document.getElementById('p-fps')!;
+const pNote = document.getElementById('p-note')!;
+let player: Player | undefined;
+
+function showControls(p: Player): void {
+  pPlay.textContent = p.state.playing ? '❚❚' : '▶';
+  pTime.value = String(Math.round(p.state.tick));
+  pTick.textContent = `tick ${Math.floor(p.state.tick)} / ${p.lastTick}`;
+  pFps.textContent = p.state.playing && p.state.fps ? `${p.state.fps.toFixed(0)} fps` : '';
+  if (pFollow.value !== p.state.follow && Array.from(pFollow.options).some((o) => o.value === p.state.follow)) pFollow.value = p.state.follow;
+}
+
+/** Opens the player (asking the worker for the frames and the map the first time), or goes back to the bytes. */
+async function togglePlayer(show = playerEl.hidden): Promise<void> {
+  if (!show) {
+    player?.pause();
+    playerEl.hidden = true;
+    document.body.classList.remove('playing');
+    playToggle.textContent = '▶ Play on the map';
+    return;
+  }
+  if (!player) {
+    const current = state;
+    playToggle.disabled = true;
+    statusEl.textContent = 'Preparing the recording and its map…';
+    const reply = await call({ op: 'playback' });
+    playToggle.disabled = false;
+    if (state !== current || reply.op !== 'playback') return;
+    if (!reply.playback) {
+      statusEl.textContent = reply.error ?? 'Nothing to play.';
+      return;
+    }
+    player = new Player(viewCanvas, reply.playback, reply.scene, showControls);
+    await player.load();
+    api.playbackMs = reply.ms;
+    pTime.min = String(player.firstTick);
+    pTime.max = String(player.lastTick);
+    // Follow: the recorder's view, each player by name, or a free camera.
+    const names = new Map<number, string>();
+    for (const roster of reply.playback.rosters) for (const p of roster) if (!names.has(p.id)) names.set(p.id, p.name);
+    pFollow.replaceChildren(
+      new Option("the recorder's view", 'recorder'),
+      ...[...names].sort((a, b) => a[0] - b[0]).map(([id, name]) => new Option(`${name} (#${id})`, String(id))),
+      new Option('free camera (drag)', 'free'),
+    );
+    pNote.textContent = [reply.playback.note, ...(reply.scene?.notes ?? []), reply.scene ? '' : `No map to draw it on${reply.error ? `: ${reply.error}` : ''}.`, 'Tees are drawn as plain bodies in their colours; positions are interpolated between recorded ticks.'].filter(Boolean).join(' ');
+    statusEl.textContent = `${statusEl.textContent?.startsWith('Preparing') ? '' : statusEl.textContent}`;
+  }
+  playerEl.hidden = false;
+  document.body.classList.add('playing');
+  playToggle.textContent = '☰ Bytes';
+  player.draw();
+  showControls(player);
+  viewCanvas.focus();
+}
+
+playToggle.onclick = () => void togglePlayer();
+pPlay.onclick = () => {
+  if (!player) return;
+  if (player.state.playing) player.pause();
+  else player.play();
+  showControls(player);
+};
+(document.getElementById('p-back') as HTMLButtonElement).onclick = () => player && (player.step(-1), showControls(player));
+(document.getElementById('p-fwd') as HTMLButtonElement).onclick = () => player && (player.step(1), showControls(player));
+(document.getElementById('p-zoom-in') as HTMLButtonElement).onclick = () => player?.zoomBy(1.25);
+(document.getElementById('p-zoom-out') as HTMLButtonElement).onclick = () => player?.zoomBy(0.8);
+pTime.oninput = () => player && (player.seek(Number(pTime.value)), showControls(player));
+pSpeed.onchange = () => player && (player.state.speed = Number(pSpeed.value));
+pFollow.onchange = () => player && ((player.state.follow = pFollow.value), player.draw());
+pEntities.onchange = () => player && ((player.entities = pEntities.checked), player.draw());
+viewCanvas.addEventListener('wheel', (e) => {
+  e.preventDefault();
+  player?.zoomBy(Math.exp(-e.deltaY * 0.0015));
+});
+viewCanvas.addEventListener('pointerdown', (e) => {
+  if (!player) return;
+  viewCanvas.setPointerCapture(e.pointerId);
+  viewCanvas.classList.add('dragging');
+  let [lx, ly] = [e.clientX, e.clientY];
+  const move = (m: PointerEvent) => {
+    player?.pan((m.clientX - lx) * devicePixelRatio, (m.clientY - ly) * devicePixelRatio);
+    [lx, ly] = [m.clientX, m.clientY];
+    if (player) showControls(player);
+  };
+  const up = () => {
+    viewCanvas.classList.remove('dragging');
+    viewCanvas.removeEventListener('pointermove', move);
+    viewCanvas.removeEventListener('pointerup', up);
+  };
+  viewCanvas.addEventListener('pointermove', move);
+  viewCanvas.addEventListener('pointerup', up);
+});
+viewCanvas.addEventListener('keydown', (e) => {
+  if (!player) return;
+  if (e.key === ' ') pPlay.click();
+  else if (e.key === 'ArrowLeft') player.step(-1);
+  else if (e.key === 'ArrowRight') player.step(1);
+  else if (e.key === '+' || e.key === '=') player.zoomBy(1.25);
+  else if (e.key === '-') player.zoomBy(0.8);
+  else return;
+  e.preventDefault();
+  showControls(player);
 });
 
 // ---- the tree column's width: drag the splitter beside it ---------------------------------------------------

@@ -9,6 +9,7 @@ import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TEEH
 import { uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
 import { type LayoutNode, unreadNode } from './layout.js';
+import { demoPlayback, type Playback } from './playback.js';
 
 /** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
 export interface StreamDocs {
@@ -85,6 +86,8 @@ export interface StreamSession {
   /** A one-line summary of a lazy node (a demo message's fields), for the tree rows in view; undefined: keep. */
   summary(key: string): string | undefined;
   overview(): Overview;
+  /** What the player draws at each recorded tick (demos), and the map bytes it is drawn on (the embedded map). */
+  playback?(): { playback: Playback; map?: Uint8Array };
 }
 
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -228,6 +231,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
 
   const messages = new Map<number, { data: Uint8Array; end: number }>();
   const chat: { tick: number; clientId: number; team: number; text: string }[] = [];
+  const kills: Playback['kills'] = [];
   const ticks: LayoutNode[] = [];
   let current: LayoutNode | undefined;
   let previous: LayoutNode | undefined;
@@ -260,6 +264,10 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
         messages.set(c.offset, { data: c.data, end: c.offset });
         lastMessage = { offset: c.offset };
         let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
+        if (def?.name === 'sv_kill_msg') {
+          const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+          if (message.kind === 'sv_kill_msg') kills.push({ tick: tick ?? -1, killer: Number(message.killer), victim: Number(message.victim), weapon: Number(message.weapon) });
+        }
         if (def?.name === 'sv_chat') {
           const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
           if (message.kind === 'sv_chat') {
@@ -302,6 +310,8 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   // Full snapshots by the offset of their chunk, and the overview, are built on the first request for either.
   let snapshots: Map<number, Snapshot> | undefined;
   let overview: Overview | undefined;
+  const byTick: { tick: number; snapshot: Snapshot }[] = [];
+  let playback: Playback | undefined;
   const build = () => {
     const t0 = performance.now();
     snapshots = new Map();
@@ -311,7 +321,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
       yield* chunks;
     };
     decoded = undefined;
-    overview = demoOverview(chunks.length ? replay : demo, snapProtocol, snapshots, chat, ticks);
+    overview = demoOverview(chunks.length ? replay : demo, snapProtocol, snapshots, chat, ticks, byTick);
     overview.ms = performance.now() - t0;
   };
   return {
@@ -320,6 +330,12 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
     overview() {
       if (!overview) build();
       return overview!;
+    },
+    playback() {
+      if (!overview) build();
+      // Chat lines as the overview shows them (a server demo's copies once, with the sender's name).
+      playback ??= demoPlayback(byTick, demo.protocol, overview!.events.filter((e) => e.kind === 'chat'), kills, h.type === 'server' ? 'server' : 'client');
+      return { playback, ...(demo.map ? { map: demo.map } : {}) };
     },
     summary(key) {
       const [kind, offsetText] = key.split(':');
@@ -362,13 +378,14 @@ function findChunkEnd(ticks: LayoutNode[], offset: number): number {
  * One pass over the demo's snapshots: the players from their client-info objects (0.6 client_info, 0.7's
  * demo-only de_client_info: snapshotPlayers), character positions per client id.
  */
-function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: Map<number, Snapshot>, chat: { tick: number; clientId: number; team: number; text: string }[], ticks: LayoutNode[]): Overview {
+function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: Map<number, Snapshot>, chat: { tick: number; clientId: number; team: number; text: string }[], ticks: LayoutNode[], byTick: { tick: number; snapshot: Snapshot }[]): Overview {
   const players: OverviewPlayer[] = [];
   const open = new Map<number, OverviewPlayer>();
   const tracks = new Map<number, { ticks: number[]; x: number[]; y: number[] }>();
   const keyframes: number[] = [];
   for (const { tick, snapshot, offset, source } of demo.snapshots(protocol)) {
     snapshots.set(offset, snapshot);
+    byTick.push({ tick, snapshot });
     if (source === 'keyframe') keyframes.push(tick);
     const objects = snapshotObjects(snapshot, protocol as SnapshotProtocol<Record<string, unknown>>);
     const seen = new Set<number>();

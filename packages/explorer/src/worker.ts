@@ -8,6 +8,8 @@ import schemas from 'virtual:map-item-schemas';
 import streamDocs from 'virtual:stream-docs';
 import thDocs from 'virtual:teehistorian-message-docs';
 import { captureSession } from './capture.js';
+import type { Playback } from './playback.js';
+import { type Scene, sceneBuffers, sceneOf } from './scene.js';
 import { placeFindings } from './findings.js';
 import { damagedLayout, detectKind, type LayoutNode, mapLayout } from './layout.js';
 import { attachPreviews, type Preview, renderLayer, tileInfo } from './previews.js';
@@ -19,6 +21,7 @@ export type WorkerRequest =
   | { id: number; op: 'preview'; key: string }
   | { id: number; op: 'overview' }
   | { id: number; op: 'tile'; key: string; x: number; y: number }
+  | { id: number; op: 'playback'; map?: ArrayBuffer }
   | { id: number; op: 'summaries'; keys: string[] };
 
 /**
@@ -32,6 +35,7 @@ export type WorkerReply = { id: number } & (
   | { op: 'preview'; preview: Preview | undefined }
   | { op: 'overview'; overview: Overview | undefined; error?: string }
   | { op: 'tile'; tile: { title: string; lines: string[] } | undefined }
+  | { op: 'playback'; playback?: Playback; scene?: Scene; error?: string; ms: number }
   | { op: 'summaries'; values: (string | undefined)[] }
 );
 
@@ -89,6 +93,24 @@ function handle(request: WorkerRequest): WorkerReply {
       return { id, op: 'preview', preview: map ? renderLayer(map, request.key) : undefined };
     case 'tile':
       return { id, op: 'tile', tile: map ? tileInfo(map, request.key, request.x, request.y) : undefined };
+    case 'playback': {
+      const t0 = performance.now();
+      try {
+        const made = session?.playback?.();
+        if (!made) return { id, op: 'playback', error: 'This file has nothing to play.', ms: 0 };
+        const mapBytes = request.map ? new Uint8Array(request.map) : made.map;
+        let scene: Scene | undefined;
+        let error: string | undefined;
+        try {
+          if (mapBytes) scene = sceneOf(mapBytes);
+        } catch (e) {
+          error = `The map could not be read: ${errorText('map', e)}`;
+        }
+        return { id, op: 'playback', playback: made.playback, ...(scene ? { scene } : {}), ...(error ? { error } : {}), ms: performance.now() - t0 };
+      } catch (e) {
+        return { id, op: 'playback', error: errorText('file', e), ms: performance.now() - t0 };
+      }
+    }
     case 'summaries':
       return {
         id,
@@ -114,6 +136,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const reply = handle(event.data);
   const transfer: Transferable[] = [];
   if (reply.op === 'preview' && reply.preview) transfer.push(reply.preview.rgba.buffer);
+  if (reply.op === 'playback' && reply.scene) transfer.push(...sceneBuffers(reply.scene));
   if (reply.op === 'overview' && reply.overview) for (const t of reply.overview.tracks) transfer.push(t.ticks.buffer, t.x.buffer, t.y.buffer);
   (self as unknown as { postMessage(m: WorkerReply, transfer: Transferable[]): void }).postMessage(reply, transfer);
 };
