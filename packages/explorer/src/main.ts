@@ -543,6 +543,8 @@ pPlay.onclick = () => {
 pTime.oninput = () => player && (player.seek(Number(pTime.value)), showControls(player));
 pSpeed.onchange = () => player && (player.state.speed = Number(pSpeed.value));
 pFollow.onchange = () => player && ((player.state.follow = pFollow.value), player.draw());
+const pFront = document.getElementById('p-front') as HTMLInputElement;
+pFront.onchange = () => player && ((player.front = pFront.checked), player.draw());
 pEntities.onchange = () => player && ((player.entities = pEntities.checked), player.draw());
 viewCanvas.addEventListener('wheel', (e) => {
   e.preventDefault();

@@ -24,6 +24,7 @@ const WEAPON_COLOURS = ['#8a5a2b', '#9aa0a8', '#6b4a2a', '#5d7a3a', '#3a7bd5', '
 const WEAPON_NAMES = ['hammer', 'gun', 'shotgun', 'grenade', 'laser', 'ninja'];
 const PICKUP_COLOURS = ['#e33', '#fb0', '#9aa0a8', '#222'];
 const TEAM_COLOURS = ['#e44', '#47f'];
+const DEFAULT_BODY: [number, number, number] = [224, 160, 100];
 
 export interface DrawnTee {
   id: number;
@@ -34,6 +35,9 @@ export interface DrawnTee {
   /** Where on the canvas (CSS pixels). */
   sx: number;
   sy: number;
+  /** Aim angle (radians) and body colour drawn. */
+  angle: number;
+  body: [number, number, number];
 }
 
 export interface PlayerState {
@@ -43,8 +47,12 @@ export interface PlayerState {
   follow: string;
   zoom: number;
   drawn: DrawnTee[];
+  /** CSS pixels per world unit. */
+  scale: number;
   /** Frames drawn per second, over the last two seconds of playing. */
   fps: number;
+  /** Mean time one frame took to draw (ms), over the last two seconds of playing: 1000 / drawMs is the most frames per second the drawing allows. */
+  drawMs: number;
   frames: number;
 }
 
@@ -58,8 +66,11 @@ export class Player {
   private camera = { x: 0, y: 0 };
   private last = 0;
   private frameTimes: number[] = [];
+  private drawTimes: number[] = [];
   private raf = 0;
   entities = false;
+  /** Draw the layers in front of the tees (after the game layer). */
+  front = true;
   readonly firstTick: number;
   readonly lastTick: number;
 
@@ -73,7 +84,7 @@ export class Player {
     const frames = playback.frames;
     this.firstTick = frames[0]?.tick ?? 0;
     this.lastTick = frames[frames.length - 1]?.tick ?? 0;
-    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], fps: 0, frames: 0 };
+    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, frames: 0 };
     const first = frames[0]?.tees[0];
     if (first) this.camera = { x: first.x, y: first.y };
   }
@@ -109,6 +120,7 @@ export class Player {
     if (this.state.tick >= this.lastTick) this.state.tick = this.firstTick;
     this.state.playing = true;
     this.frameTimes = [];
+    this.drawTimes = [];
     this.last = performance.now();
     this.loop();
   }
@@ -142,7 +154,11 @@ export class Player {
       this.frameTimes.push(now);
       while (this.frameTimes.length && this.frameTimes[0]! < now - 2000) this.frameTimes.shift();
       if (this.frameTimes.length > 1) this.state.fps = ((this.frameTimes.length - 1) * 1000) / (now - this.frameTimes[0]!);
+      const t0 = performance.now();
       this.draw();
+      this.drawTimes.push(performance.now() - t0);
+      if (this.drawTimes.length > this.frameTimes.length) this.drawTimes.splice(0, this.drawTimes.length - this.frameTimes.length);
+      this.state.drawMs = this.drawTimes.reduce((a, b) => a + b, 0) / this.drawTimes.length;
       if (this.state.tick >= this.lastTick) this.state.playing = false;
       this.onTick(this);
       if (this.state.playing) this.loop();
@@ -227,7 +243,7 @@ export class Player {
       ctx.imageSmoothingEnabled = true;
     }
     this.drawItems(frame, tick, tees, players);
-    if (s) for (let i = s.foreground; i < s.layers.length; i++) this.drawLayer(s.layers[i]!, z, timeMs);
+    if (s && this.front) for (let i = s.foreground; i < s.layers.length; i++) this.drawLayer(s.layers[i]!, z, timeMs, true);
     // Names on top of everything, in screen pixels.
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.font = '600 13px system-ui, sans-serif';
@@ -238,7 +254,7 @@ export class Player {
       const sy = (H / 2 + (t.y - this.camera.y) * z) / dpr;
       const p = players.get(t.id);
       const name = p?.name ?? `#${t.id}`;
-      drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy });
+      drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy, angle: t.angle, body: p?.body ?? DEFAULT_BODY });
       ctx.lineWidth = 3;
       ctx.strokeStyle = 'rgba(0,0,0,0.6)';
       ctx.fillStyle = '#fff';
@@ -247,6 +263,7 @@ export class Player {
       ctx.fillText(name, sx, ny);
     }
     this.state.drawn = drawn;
+    this.state.scale = z / dpr;
     this.drawText(tick, players, dpr);
     this.state.frames++;
   }
@@ -261,7 +278,7 @@ export class Player {
     this.ctx.setTransform(z, 0, 0, z, W / 2 - cx * z, H / 2 - cy * z);
   }
 
-  private drawLayer(layer: SceneTileLayer | SceneQuadLayer, z: number, timeMs: number): void {
+  private drawLayer(layer: SceneTileLayer | SceneQuadLayer, z: number, timeMs: number, front = false): void {
     void timeMs;
     this.groupTransform(layer.group, z);
     if (layer.kind === 'quads') return this.drawQuads(layer);
@@ -284,7 +301,8 @@ export class Player {
     const pad = 0.6 / z;
     if (!atlas) {
       const [r, g, b, a] = layer.fill;
-      ctx.fillStyle = `rgba(${r | 0},${g | 0},${b | 0},${a})`;
+      // In front of the tees, plain shapes would hide them: see-through.
+      ctx.fillStyle = `rgba(${r | 0},${g | 0},${b | 0},${front ? Math.min(a, 0.3) : a})`;
       for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[(y * layer.width + x) * 2]) ctx.fillRect(x * TILE, y * TILE, TILE + pad, TILE + pad);
       return;
     }
@@ -431,7 +449,7 @@ export class Player {
   /** A plain tee: feet, body in the player's colour, eyes and weapon towards the aim. */
   private drawTee(t: PlayTee, p: PlayPlayer | undefined): void {
     const { ctx } = this;
-    const body = p?.body ?? [224, 160, 100];
+    const body = p?.body ?? DEFAULT_BODY;
     const feet = p?.feet ?? body;
     const ax = Math.cos(t.angle);
     const ay = Math.sin(t.angle);
