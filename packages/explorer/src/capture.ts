@@ -2,10 +2,10 @@
 // its Teeworlds/DDNet packet (header, control or connectionless message, chunks with their net messages), all
 // from @twcodec/net, which the browser runs as it is (no Node APIs). Chunks of a Huffman-compressed packet
 // have no bytes of their own in the file: they are `decoded` and point at the compressed data.
-import { type CaptureDatagram, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, type PacketPayloadFieldDef, readCapture, udpOf } from '@twcodec/net';
+import { type CaptureDatagram, captureDemo, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, type PacketPayloadFieldDef, readCapture, udpOf } from '@twcodec/net';
 import { netMessageDef } from '@twcodec/netmsg';
 import type { LayoutNode } from './layout.js';
-import type { Overview, PacketDocs, StreamDocs, StreamSession } from './streams.js';
+import { demoSession, type Overview, type PacketDocs, type PlaybackMade, type StreamDocs, type StreamSession } from './streams.js';
 
 /** Where a frame and its UDP payload are in the file. */
 interface FramePlace {
@@ -154,7 +154,8 @@ export function captureSession(bytes: Uint8Array, docs: StreamDocs): StreamSessi
     const end = place?.end ?? start;
     return { label: datagramLabel(d), start, end, type: d.packet ? `${d.packet.protocol} ${d.packet.kind}` : 'error', value: d.packet ? `${d.packet.flags.join(', ') || 'no flags'}` : d.error?.message ?? '', description: d.error ? `This datagram does not decode: ${d.error.message}` : 'One UDP datagram: the frame (record header, link, IP and UDP headers) and its packet.', lazy: `dgram:${d.index}` };
   });
-  root.children!.push(captureOverview(datagrams, places));
+  const overviewNode = captureOverview(datagrams, places);
+  root.children!.push(overviewNode);
   root.children!.push({ label: 'datagrams', start: rows[0]?.start ?? 0, end: rows[rows.length - 1]?.end ?? 0, value: `${rows.length}`, description: 'Every UDP datagram of the capture, in file order; open one for its headers and packet.', children: rows });
   if (damaged) {
     const at = damaged instanceof NetError && damaged.offset >= 0 ? damaged.offset : (rows[rows.length - 1]?.end ?? 0);
@@ -165,6 +166,30 @@ export function captureSession(bytes: Uint8Array, docs: StreamDocs): StreamSessi
     root,
     ...(damaged ? { damaged: damaged instanceof Error ? damaged.message : String(damaged) } : {}),
     overview: () => empty,
+    playback(options = {}): PlaybackMade {
+      // The players: the names the clients sent (the overview's connections list them).
+      const players = [...new Set(overviewNode.children!.flatMap((c) => c.children?.find((l) => l.label === 'players')?.value?.match(/"(?:[^"\\]|\\.)*"/g)?.map((n) => JSON.parse(n) as string) ?? []))];
+      const player = options.player ?? players[0];
+      if (!player) return { players, error: 'No client in this capture sent its name (start info): there is no player whose snapshots could be played.' };
+      let made;
+      try {
+        // What the client received, as the demo it would have recorded (@twcodec/net captureDemo).
+        made = captureDemo(bytes, { player, ...(options.map ? { map: options.map } : {}) });
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        const message = e instanceof Error ? e.message : String(e);
+        if (code === 'MAP_MISSING' || code === 'MAP_MISMATCH') {
+          const name = /map '([^']*)'/.exec(message)?.[1] ?? /announced '([^']*)'/.exec(message)?.[1] ?? '';
+          return { players, player, needsMap: { name }, error: options.map ? `That map does not fit: ${message}` : `The capture does not hold the map: ${message}` };
+        }
+        return { players, player, error: message };
+      }
+      const inner = demoSession(made.demo, docs).playback!();
+      if (!inner.playback) return { players, player, error: inner.error ?? 'Nothing to play.' };
+      inner.playback.source = 'capture';
+      inner.playback.note = `The ${made.snapshots} snapshots ${player}'s client (${made.client}) received from ${made.server} (${made.protocol}), rebuilt from the capture's packets; the map ${made.map.from === 'capture' ? 'from its download in the capture' : 'given'}.`;
+      return { playback: inner.playback, map: made.map.from === 'capture' ? inner.map : options.map, players, player };
+    },
     summary: () => undefined,
     children(key) {
       const index = Number(key.split(':')[1]);

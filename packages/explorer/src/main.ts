@@ -62,6 +62,10 @@ const api = {
   },
   /** Opens (true) or closes the player. */
   showPlayer: (show: boolean) => togglePlayer(show),
+  /** Why the player refused a map (or could not read it). */
+  playerError: '',
+  /** Gives the player a map (as a file dropped beside the recording). */
+  useMap: (file: File) => useMap(file),
   /** The tile last clicked in a layer picture. */
   tile: undefined as { title: string; lines: string[] } | undefined,
   overview: undefined as { players: number; tracks: number; events: number; firstTick: number; lastTick: number } | undefined,
@@ -105,6 +109,7 @@ function call(request: Request, transfer: Transferable[] = []): Promise<WorkerRe
 async function open(file: File): Promise<void> {
   player?.stop();
   player = undefined;
+  givenMap = undefined;
   void togglePlayer(false);
   playToggle.hidden = true;
   api.ready = false;
@@ -162,7 +167,7 @@ async function open(file: File): Promise<void> {
   hexEl.scrollTop = 0;
   renderHex();
   api.ready = true;
-  if (reply.kind === 'demo') playToggle.hidden = false;
+  if (reply.kind === 'demo' || reply.kind === 'teehistorian' || reply.kind === 'capture') playToggle.hidden = false;
   if (reply.kind === 'demo' || reply.kind === 'teehistorian') {
     const current = state;
     const o = await call({ op: 'overview' });
@@ -476,6 +481,10 @@ const pEntities = document.getElementById('p-entities') as HTMLInputElement;
 const pFps = document.getElementById('p-fps')!;
 const pNote = document.getElementById('p-note')!;
 let player: Player | undefined;
+/** The map the user gave for the open recording (kept for another client of the same capture). */
+let givenMap: ArrayBuffer | undefined;
+const pClient = document.getElementById('p-client') as HTMLSelectElement;
+pClient.onchange = () => void preparePlayer(undefined, pClient.value);
 
 function showControls(p: Player): void {
   pPlay.textContent = p.state.playing ? '❚❚' : '▶';
@@ -494,39 +503,88 @@ async function togglePlayer(show = playerEl.hidden): Promise<void> {
     playToggle.textContent = '▶ Play on the map';
     return;
   }
-  if (!player) {
-    const current = state;
-    playToggle.disabled = true;
-    statusEl.textContent = 'Preparing the recording and its map…';
-    const reply = await call({ op: 'playback' });
-    playToggle.disabled = false;
-    if (state !== current || reply.op !== 'playback') return;
-    if (!reply.playback) {
-      statusEl.textContent = reply.error ?? 'Nothing to play.';
-      return;
-    }
-    player = new Player(viewCanvas, reply.playback, reply.scene, showControls);
-    await player.load();
-    api.playbackMs = reply.ms;
-    pTime.min = String(player.firstTick);
-    pTime.max = String(player.lastTick);
-    // Follow: the recorder's view, each player by name, or a free camera.
-    const names = new Map<number, string>();
-    for (const roster of reply.playback.rosters) for (const p of roster) if (!names.has(p.id)) names.set(p.id, p.name);
-    pFollow.replaceChildren(
-      new Option("the recorder's view", 'recorder'),
-      ...[...names].sort((a, b) => a[0] - b[0]).map(([id, name]) => new Option(`${name} (#${id})`, String(id))),
-      new Option('free camera (drag)', 'free'),
-    );
-    pNote.textContent = [reply.playback.note, ...(reply.scene?.notes ?? []), reply.scene ? '' : `No map to draw it on${reply.error ? `: ${reply.error}` : ''}.`, 'Tees are drawn as plain bodies in their colours; positions are interpolated between recorded ticks.'].filter(Boolean).join(' ');
-    statusEl.textContent = `${statusEl.textContent?.startsWith('Preparing') ? '' : statusEl.textContent}`;
-  }
+  if (!player && !(await preparePlayer())) return;
   playerEl.hidden = false;
   document.body.classList.add('playing');
   playToggle.textContent = '☰ Bytes';
-  player.draw();
-  showControls(player);
+  player!.draw();
+  showControls(player!);
   viewCanvas.focus();
+}
+
+/**
+ * Asks the worker for the frames and the map (`map`: one the user gave, for a teehistorian file or instead of a
+ * demo's own) and makes the player. False when there is nothing to play.
+ */
+async function preparePlayer(map?: ArrayBuffer, who?: string): Promise<boolean> {
+  const current = state;
+  playToggle.disabled = true;
+  const before = statusEl.textContent;
+  statusEl.textContent = 'Preparing the recording and its map…';
+  if (map) givenMap = map.slice(0);
+  const reply = await call({ op: 'playback', ...(map ? { map } : givenMap ? { map: givenMap.slice(0) } : {}), ...(who ? { player: who } : {}) }, map ? [map] : []);
+  playToggle.disabled = false;
+  statusEl.textContent = before;
+  if (state !== current || reply.op !== 'playback') return false;
+  if (!reply.playback && !reply.needsMap) {
+    statusEl.textContent = reply.error ?? 'Nothing to play.';
+    return false;
+  }
+  // A capture whose map must be given first: an empty recording until it is.
+  if (!reply.playback) reply.playback = { source: 'capture', frames: [{ tick: 0, tees: [], projectiles: [], lasers: [], pickups: [], flags: [], roster: 0, local: -1 }], rosters: [[]], chat: [], kills: [], note: '' };
+  // Captures: whose received snapshots are played.
+  pClient.hidden = !reply.players?.length;
+  pClient.parentElement!.hidden = pClient.hidden;
+  if (reply.players?.length) {
+    pClient.replaceChildren(...reply.players.map((n) => new Option(n, n)));
+    if (reply.player) pClient.value = reply.player;
+  }
+  const keep = player && { tick: player.state.tick, follow: player.state.follow, zoom: player.state.zoom };
+  player?.stop();
+  player = new Player(viewCanvas, reply.playback, reply.scene, showControls);
+  await player.load();
+  if (keep) Object.assign(player.state, keep);
+  api.playbackMs = reply.ms;
+  api.playerError = reply.error ?? '';
+  pTime.min = String(player.firstTick);
+  pTime.max = String(player.lastTick);
+  // Follow: the recorder's view, each player by name, or a free camera.
+  const names = new Map<number, string>();
+  for (const roster of reply.playback.rosters) for (const p of roster) if (!names.has(p.id)) names.set(p.id, p.name);
+  pFollow.replaceChildren(
+    new Option(reply.playback.source === 'teehistorian' ? 'the first player' : "the recorder's view", 'recorder'),
+    ...[...names].sort((a, b) => a[0] - b[0]).map(([id, name]) => new Option(`${name} (#${id})`, String(id))),
+    new Option('free camera (drag)', 'free'),
+  );
+  const text = [reply.playback.note, ...(reply.scene?.notes ?? []), 'Tees are drawn as plain bodies in their colours; positions are interpolated between recorded ticks.'].join(' ');
+  pNote.replaceChildren(text);
+  if (reply.error) pNote.prepend(Object.assign(document.createElement('div'), { className: 'error', textContent: reply.error }));
+  if (reply.needsMap) {
+    // The map is not in the file: the user gives it (checked against the header's SHA-256 by the worker).
+    const label = document.createElement('label');
+    label.className = 'need-map';
+    label.textContent = `Drop the map "${reply.needsMap.name}" here or choose it${reply.needsMap.sha256 ? ` (SHA-256 ${reply.needsMap.sha256})` : ''}: `;
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'p-map';
+    input.accept = '.map';
+    input.onchange = () => {
+      const file = input.files?.[0];
+      if (file) void useMap(file);
+    };
+    label.append(input);
+    pNote.prepend(label);
+  } else if (!reply.scene) pNote.prepend('No map to draw on. ');
+  player.draw();
+  return true;
+}
+
+/** A map the user gave for the recording in the player. */
+async function useMap(file: File): Promise<void> {
+  if (await preparePlayer(await file.arrayBuffer())) {
+    player!.draw();
+    showControls(player!);
+  }
 }
 
 playToggle.onclick = () => void togglePlayer();
@@ -683,9 +741,26 @@ document.addEventListener('dragleave', () => document.body.classList.remove('dra
 document.addEventListener('drop', (e) => {
   e.preventDefault();
   document.body.classList.remove('dragging');
-  const file = e.dataTransfer?.files[0];
-  if (file) void open(file);
+  const files = Array.from(e.dataTransfer?.files ?? []);
+  void dropped(files);
 });
+
+/**
+ * Dropped files: a map dropped beside an open teehistorian file (or with it) is its map for the player; anything
+ * else is opened.
+ */
+async function dropped(files: File[]): Promise<void> {
+  const isMap = async (f: File) => /^(DATA|ATAD)/.test(String.fromCharCode(...new Uint8Array(await f.slice(0, 4).arrayBuffer())));
+  const maps: File[] = [];
+  const others: File[] = [];
+  const needsMap = api.kind === 'teehistorian' || api.kind === 'capture';
+  for (const f of files) ((files.length > 1 || needsMap) && (await isMap(f)) ? maps : others).push(f);
+  if (others.length) await open(others[0]!);
+  if (maps[0] && (api.kind === 'teehistorian' || api.kind === 'capture')) {
+    await togglePlayer(true);
+    await useMap(maps[0]);
+  }
+}
 
 // The start page offers a sample of each kind (the repository's fixtures, bundled with the page).
 const SAMPLES: Record<string, { url: string; name: string }> = {

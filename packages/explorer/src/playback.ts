@@ -145,3 +145,64 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
   }
   return { source: 'demo', frames, rosters, chat, kills, note: `From the ${frames.length} snapshots the ${recorder} recorded.` };
 }
+
+/** A player's names and colours over time (teehistorian: from their start and change info). */
+export interface PlayerSpan {
+  clientId: number;
+  name: string;
+  clan?: string;
+  fromTick: number;
+  toTick: number;
+  body?: [number, number, number];
+  feet?: [number, number, number];
+}
+
+/** One tick of a teehistorian file: the positions and inputs recorded up to it. */
+export interface RecordedTick {
+  tick: number;
+  positions: Map<number, { x: number; y: number }>;
+  inputs: Map<number, Int32Array>;
+}
+
+/**
+ * Frames from teehistorian ticks: each player where its last PLAYER_NEW/DIFF put it, aiming at its input's
+ * target (player_input's target_x, target_y, relative to the tee), with the weapon it last asked for
+ * (wanted_weapon, 1-based) and its hook button (the hook's end is not recorded: a hook held is drawn as a short
+ * line along the aim).
+ */
+export function teehistorianPlayback(ticks: readonly RecordedTick[], players: readonly PlayerSpan[], chat: { tick: number; text: string }[]): Playback {
+  const rosters: PlayPlayer[][] = [];
+  const rosterKeys = new Map<string, number>();
+  const weapons = new Map<number, number>();
+  const frames: PlayFrame[] = [];
+  for (const { tick, positions, inputs } of ticks) {
+    const roster = players
+      .filter((p) => p.fromTick <= tick && tick <= p.toTick)
+      .map((p): PlayPlayer => ({ id: p.clientId, name: p.name, clan: p.clan ?? '', body: p.body ?? DEFAULT_BODY, feet: p.feet ?? DEFAULT_FEET, team: 0 }));
+    const key = JSON.stringify(roster);
+    let index = rosterKeys.get(key);
+    if (index === undefined) {
+      rosterKeys.set(key, (index = rosters.length));
+      rosters.push(roster);
+    }
+    const tees: PlayTee[] = [];
+    for (const [id, pos] of positions) {
+      const input = inputs.get(id);
+      // player_input (schemas/snapshot): direction, target_x, target_y, jump, fire, hook, player_flags, wanted_weapon, ...
+      const [direction = 0, tx = 1, ty = 0, , , hook = 0, , wanted = 0] = input ?? [];
+      if (wanted > 0) weapons.set(id, wanted - 1);
+      const angle = Math.atan2(ty, tx);
+      const held = hook !== 0;
+      tees.push({ id, x: pos.x, y: pos.y, angle, direction, weapon: weapons.get(id) ?? 1, hookState: held ? 4 : 0, hookX: pos.x + Math.cos(angle) * 90, hookY: pos.y + Math.sin(angle) * 90, hookedPlayer: -1, emote: 0 });
+    }
+    frames.push({ tick, tees, projectiles: [], lasers: [], pickups: [], flags: [], roster: index, local: -1 });
+  }
+  return {
+    source: 'teehistorian',
+    frames,
+    rosters,
+    chat,
+    kills: [],
+    note: `From the positions and inputs the server recorded (${frames.length} ticks): aim from the input's target, the weapon last asked for, a hook held drawn as a short line (its end is not recorded); no projectiles, pickups or flags (teehistorian does not record them).`,
+  };
+}

@@ -302,8 +302,13 @@ export class Player {
     if (!atlas) {
       const [r, g, b, a] = layer.fill;
       // In front of the tees, plain shapes would hide them: see-through.
-      ctx.fillStyle = `rgba(${r | 0},${g | 0},${b | 0},${front ? Math.min(a, 0.3) : a})`;
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[(y * layer.width + x) * 2]) ctx.fillRect(x * TILE, y * TILE, TILE + pad, TILE + pad);
+      const alpha = front ? Math.min(a, 0.3) : a;
+      ctx.fillStyle = `rgba(${r | 0},${g | 0},${b | 0},${alpha})`;
+      // See-through tiles must not overlap (the overlap would show as a grid): a path of exact squares.
+      const p = alpha < 1 ? 0 : pad;
+      ctx.beginPath();
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[(y * layer.width + x) * 2]) ctx.rect(x * TILE, y * TILE, TILE + p, TILE + p);
+      ctx.fill();
       return;
     }
     const cw = atlas.width / 16;

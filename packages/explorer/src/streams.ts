@@ -9,7 +9,7 @@ import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TEEH
 import { uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
 import { type LayoutNode, unreadNode } from './layout.js';
-import { demoPlayback, type Playback } from './playback.js';
+import { demoPlayback, packedHslToRgb, type Playback, type PlayerSpan, type RecordedTick, teehistorianPlayback } from './playback.js';
 
 /** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
 export interface StreamDocs {
@@ -86,8 +86,29 @@ export interface StreamSession {
   /** A one-line summary of a lazy node (a demo message's fields), for the tree rows in view; undefined: keep. */
   summary(key: string): string | undefined;
   overview(): Overview;
-  /** What the player draws at each recorded tick (demos), and the map bytes it is drawn on (the embedded map). */
-  playback?(): { playback: Playback; map?: Uint8Array };
+  /**
+   * What the player draws at each recorded tick, and the map bytes it is drawn on (a demo's embedded map), or
+   * the map it needs (a teehistorian file's header names it and its SHA-256).
+   */
+  playback?(options?: PlaybackOptions): PlaybackMade;
+}
+
+/** For a capture: whose received snapshots to play, and the map when the capture holds no download of it. */
+export interface PlaybackOptions {
+  player?: string;
+  map?: Uint8Array;
+}
+
+export interface PlaybackMade {
+  /** Undefined when nothing can be played without a map (`needsMap`, `error`). */
+  playback?: Playback;
+  map?: Uint8Array;
+  /** The map the recording names (teehistorian: with its SHA-256, which the worker checks a given map against). */
+  needsMap?: { name: string; sha256?: string };
+  /** Captures: the players whose clients' snapshots can be played, and the one played. */
+  players?: string[];
+  player?: string;
+  error?: string;
 }
 
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -468,6 +489,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
   const events: Overview['events'] = [];
   const seen = new Set<number>();
   const joinEvents = new Map<number, Overview['events'][number]>();
+  const colours = new Map<number, { body?: [number, number, number]; feet?: [number, number, number] }>();
   const t0 = performance.now();
   let damaged: unknown;
   try {
@@ -498,7 +520,10 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
       if (cid !== undefined && open.has(cid)) {
         const p = open.get(cid)!;
         // The clan comes with the name in the client's start info and its changes.
-        if (net?.kind === 'cl_start_info' || net?.kind === 'cl_change_info') p.clan = net.clan;
+        if (net?.kind === 'cl_start_info' || net?.kind === 'cl_change_info') {
+          p.clan = net.clan;
+          colours.set(cid, net.useCustomColor ? { body: packedHslToRgb(net.colorBody), feet: packedHslToRgb(net.colorFeet) } : {});
+        }
         const name = names.names.get(cid);
         if (name && name !== p.name) {
           p.name = name;
@@ -554,6 +579,27 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     root,
     ...(damaged ? { damaged: errorMessage(damaged) } : {}),
     overview: () => overview,
+    playback() {
+      // The records again, through a tracker of their own: a frame per tick with the positions and inputs as of it.
+      const replay = new PlayerTracker();
+      const ticks: RecordedTick[] = [];
+      let tick: number | undefined;
+      const flush = () => {
+        if (tick !== undefined) ticks.push({ tick, positions: new Map([...replay.positions].map(([id, p]) => [id, { x: p.x, y: p.y }])), inputs: new Map([...replay.inputs].map(([id, i]) => [id, Int32Array.from(i)])) });
+      };
+      for (const m of records) {
+        if (m.tick !== tick) flush();
+        tick = m.tick;
+        replay.apply(m);
+      }
+      flush();
+      const spans: PlayerSpan[] = players.map((p) => ({ ...p, ...colours.get(p.clientId) }));
+      const header = reader.header as { map_name?: string; map_sha256?: string };
+      return {
+        playback: teehistorianPlayback(ticks, spans, events.filter((e) => e.kind === 'chat')),
+        ...(header.map_sha256 ? { needsMap: { name: header.map_name ?? '', sha256: header.map_sha256 } } : {}),
+      };
+    },
     summary: () => undefined,
     children(key) {
       const index = Number(key.split(':')[1]);

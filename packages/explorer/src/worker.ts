@@ -4,6 +4,7 @@
 import { CodecError } from '@twcodec/datafile';
 import type { TwMap } from '@twcodec/map';
 import { TEEHISTORIAN_UUID } from '@twcodec/teehistorian';
+import { sha256 } from '@twcodec/runtime';
 import schemas from 'virtual:map-item-schemas';
 import streamDocs from 'virtual:stream-docs';
 import thDocs from 'virtual:teehistorian-message-docs';
@@ -21,7 +22,7 @@ export type WorkerRequest =
   | { id: number; op: 'preview'; key: string }
   | { id: number; op: 'overview' }
   | { id: number; op: 'tile'; key: string; x: number; y: number }
-  | { id: number; op: 'playback'; map?: ArrayBuffer }
+  | { id: number; op: 'playback'; map?: ArrayBuffer; player?: string }
   | { id: number; op: 'summaries'; keys: string[] };
 
 /**
@@ -35,7 +36,7 @@ export type WorkerReply = { id: number } & (
   | { op: 'preview'; preview: Preview | undefined }
   | { op: 'overview'; overview: Overview | undefined; error?: string }
   | { op: 'tile'; tile: { title: string; lines: string[] } | undefined }
-  | { op: 'playback'; playback?: Playback; scene?: Scene; error?: string; ms: number }
+  | { op: 'playback'; playback?: Playback; scene?: Scene; error?: string; ms: number; needsMap?: { name: string; sha256?: string }; players?: string[]; player?: string }
   | { op: 'summaries'; values: (string | undefined)[] }
 );
 
@@ -96,17 +97,29 @@ function handle(request: WorkerRequest): WorkerReply {
     case 'playback': {
       const t0 = performance.now();
       try {
-        const made = session?.playback?.();
+        const given = request.map ? new Uint8Array(request.map) : undefined;
+        const made = session?.playback?.({ ...(request.player ? { player: request.player } : {}), ...(given ? { map: given } : {}) });
         if (!made) return { id, op: 'playback', error: 'This file has nothing to play.', ms: 0 };
-        const mapBytes = request.map ? new Uint8Array(request.map) : made.map;
+        const who = { ...(made.players ? { players: made.players } : {}), ...(made.player ? { player: made.player } : {}) };
+        if (!made.playback) return { id, op: 'playback', error: made.error ?? 'Nothing to play.', ...(made.needsMap ? { needsMap: made.needsMap } : {}), ...who, ms: performance.now() - t0 };
+        let mapBytes = made.map ?? given;
         let scene: Scene | undefined;
-        let error: string | undefined;
+        let error: string | undefined = made.error;
+        // A teehistorian file names its map and the map's SHA-256: another map is refused.
+        if (mapBytes && given && made.needsMap?.sha256) {
+          const hash = Array.from(sha256(mapBytes), (b) => b.toString(16).padStart(2, '0')).join('');
+          if (hash !== made.needsMap.sha256.toLowerCase()) {
+            error = `That is not the map this file was recorded on: its SHA-256 is ${hash}, the header names "${made.needsMap.name}" with SHA-256 ${made.needsMap.sha256}.`;
+            mapBytes = undefined;
+          }
+        }
         try {
           if (mapBytes) scene = sceneOf(mapBytes);
         } catch (e) {
           error = `The map could not be read: ${errorText('map', e)}`;
         }
-        return { id, op: 'playback', playback: made.playback, ...(scene ? { scene } : {}), ...(error ? { error } : {}), ms: performance.now() - t0 };
+        const needsMap = made.needsMap && !scene ? { needsMap: made.needsMap } : {};
+        return { id, op: 'playback', playback: made.playback, ...(scene ? { scene } : {}), ...(error ? { error } : {}), ...needsMap, ...who, ms: performance.now() - t0 };
       } catch (e) {
         return { id, op: 'playback', error: errorText('file', e), ms: performance.now() - t0 };
       }
