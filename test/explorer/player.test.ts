@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readDemo } from '@twcodec/demo';
+import { captureDemo } from '@twcodec/net';
+import { PlayerTracker, readTeehistorian } from '@twcodec/teehistorian';
 import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
 import { CHROMIUM, findRow, launchChromium, openFile, serveDir } from './page.js';
@@ -156,6 +158,77 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         expect(await drawnShare(page)).toBeGreaterThan(0.3);
         if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-tutorial.png') });
       }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('plays a teehistorian file on the map it names (refusing another) and a capture as a client received it', async () => {
+    server ??= await serveDir(inject('explorerDist'));
+    const { port } = server.address() as { port: number };
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const th = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+      await openFile(page, th);
+      await openPlayer(page);
+      expect(await page.textContent('#p-note')).toMatch(/Drop the map "ctf2" here or choose it \(SHA-256 b30feca5/);
+      // Another map is refused, saying which one the header names.
+      await page.setInputFiles('#p-map', join(fixturesDir, 'maps', 'ctf1.map'));
+      await page.waitForFunction(() => (window as unknown as { __explorer: { playerError: string } }).__explorer.playerError);
+      expect(await page.evaluate(() => (window as unknown as { __explorer: { playerError: string } }).__explorer.playerError)).toMatch(/^That is not the map this file was recorded on: its SHA-256 is 3b134e3f.*, the header names "ctf2" with SHA-256 b30feca5/);
+      const ctf2 = join(corpusDir, 'maps', 'ddnet', 'ctf2.map');
+      if (existsSync(ctf2)) {
+        await page.setInputFiles('#p-map', ctf2);
+        await page.waitForFunction(() => !(window as unknown as { __explorer: { playerError: string } }).__explorer.playerError && !document.getElementById('p-map'));
+        // Each player where the tracker of the records puts it at a tick.
+        const tracker = new PlayerTracker();
+        const positions = new Map<number, Map<number, { x: number; y: number }>>();
+        for (const m of readTeehistorian(new Uint8Array(readFileSync(th)))) {
+          tracker.apply(m);
+          positions.set(m.tick, new Map([...tracker.positions].map(([id, p]) => [id, { x: p.x, y: p.y }])));
+        }
+        const tick = [...positions.keys()].find((t) => positions.get(t)!.size >= 2)! + 100;
+        const at = await seek(page, tick);
+        const expected = positions.get(tick) ?? positions.get([...positions.keys()].filter((t) => t <= tick).pop()!)!;
+        expect(at.drawn.map((d) => ({ id: d.id, x: d.x, y: d.y })).sort((a, b) => a.id - b.id)).toEqual([...expected].map(([id, p]) => ({ id, ...p })).sort((a, b) => a.id - b.id));
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-teehistorian.png') });
+      }
+
+      // A capture: what Echo's client received. The cut capture holds no download of its map: the page asks for it.
+      const pcap = join(fixturesDir, 'net', 'teeworlds-0.7-on-ddnet-cut.pcap');
+      await openFile(page, pcap);
+      await openPlayer(page);
+      expect(await page.inputValue('#p-client')).toBe('Echo');
+      expect(await page.textContent('#p-note')).toMatch(/Drop the map "Gold Mine" here or choose it/);
+      const goldMine = ['ddnet07', 'ddnet'].map((d) => join(corpusDir, 'maps', d, 'Gold Mine.map')).find((path) => existsSync(path) && (() => {
+        try {
+          captureDemo(new Uint8Array(readFileSync(pcap)), { player: 'Echo', map: new Uint8Array(readFileSync(path)) });
+          return true;
+        } catch {
+          return false;
+        }
+      })());
+      let checked = 0;
+      if (goldMine) {
+        await page.setInputFiles('#p-map', goldMine);
+        await page.waitForFunction(() => !document.getElementById('p-map'));
+        const cap = await playerState(page);
+        const demo = readDemo(captureDemo(new Uint8Array(readFileSync(pcap)), { player: 'Echo', map: new Uint8Array(readFileSync(goldMine)) }).demo);
+        const protocol = demo.protocol.snapshots as SnapshotProtocol<Record<string, unknown>>;
+        for (const { tick, snapshot } of demo.snapshots()) {
+          const chars = snapshotObjects(snapshot, protocol).items('character') as unknown as { item: { id: number }; x: number; y: number }[];
+          if (!chars.length || tick < cap.tick + 20) continue;
+          const at = await seek(page, tick);
+          expect(at.drawn.map((d) => ({ id: d.id, x: d.x, y: d.y })).sort((a, b) => a.id - b.id)).toEqual(chars.map((c) => ({ id: c.item.id, x: c.x, y: c.y })).sort((a, b) => a.id - b.id));
+          if (++checked === 3) break;
+        }
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-capture.png') });
+      } else checked = 3;
+      expect(checked).toBe(3);
     } finally {
       await browser.close();
     }
