@@ -161,8 +161,9 @@ async function open(file: File): Promise<void> {
   statusEl.className = reply.damaged ? 'error' : '';
   welcomeEl.hidden = true;
   details.replaceChildren();
-  refreshTree();
+  // To the top first: the rows drawn are those at the scroll position.
   treeEl.scrollTop = 0;
+  refreshTree();
   spacer.style.height = `${Math.ceil(bytes.length / ROW_BYTES) * ROW_HEIGHT}px`;
   hexEl.scrollTop = 0;
   renderHex();
