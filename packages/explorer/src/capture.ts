@@ -298,7 +298,7 @@ function captureOverview(datagrams: CaptureDatagram[], places: FramePlace[]): La
         line('client', c.client),
         line('server', c.server),
         line('players', [...c.names].map((n) => JSON.stringify(n)).join(', ') || '(no start info in the capture)', 'The names the client sent in its start or change info.'),
-        line('datagrams', `${c.toServer} to the server, ${c.toClient} to the client, over ${seconds.toFixed(1)} s`),
+        line('traffic', `${c.toServer} datagrams to the server, ${c.toClient} to the client, over ${seconds.toFixed(1)} s`),
         line('snapshots', c.snapshots ? `${c.snapshots}, ticks ${c.firstTick}–${c.lastTick} (${(((c.lastTick ?? 0) - (c.firstTick ?? 0)) / 50).toFixed(1)} s of game)` : 'none'),
         { label: 'messages', start, end, view: true, value: `${messages.reduce((n, [, k]) => n + k, 0)} of ${messages.length} kinds`, children: messages.map(([kind, n]) => line(kind, String(n))) },
       ],

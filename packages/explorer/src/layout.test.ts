@@ -385,6 +385,21 @@ describe('capture layout', () => {
     for (const c of chunks) expect(c).toMatchObject({ decoded: true, start: data.start, end: data.end });
   });
 
+  it('gives an overview of what a capture holds: its connections, players, snapshots and messages', () => {
+    const session = captureSession(read('net/teeworlds-0.7-on-ddnet-cut.pcap'), streamDocs());
+    const overview = session.root.children!.find((c) => c.label === 'overview')!;
+    expect(overview.view).toBe(true);
+    const connection = overview.children![0]!;
+    expect(connection.label).toMatch(/^connection 1: 127\.0\.0\.1:\d+ → 127\.0\.0\.1:\d+$/);
+    const line = (label: string) => connection.children!.find((c) => c.label === label)?.value;
+    expect(line('protocol')).toBe('0.7');
+    expect(line('players')).toBe('"Echo"');
+    expect(line('snapshots')).toMatch(/^\d+, ticks \d+–\d+/);
+    expect(connection.children!.find((c) => c.label === 'messages')!.children!.map((c) => c.label)).toContain('cl_start_info');
+    // The view does not count as bytes of the file.
+    expect(leaves(session.root).some((l) => l.view)).toBe(false);
+  });
+
   it("describes the packet's parts with schemas/net's descriptions: header fields, flags, control and connless messages", () => {
     const yaml = readFileSync(join(fixtures, '..', 'schemas', 'net', 'teeworlds-0.7.yaml'), 'utf8');
     const session = captureSession(read('net/teeworlds-0.7-cut.pcap'), streamDocs());
