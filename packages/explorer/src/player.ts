@@ -14,6 +14,8 @@ const VIEW_MAX_W = 1500;
 const VIEW_MAX_H = 1050;
 /** Below this many screen pixels per tile, layers are drawn from their overview pictures. */
 const MIN_TILE_PIXELS = 6;
+/** How many tiles past a layer's edges its edge tiles are repeated. */
+const BORDER = 200;
 
 /**
  * Default tunings of DDNet 16.4 (src/game/tuning.h): projectile curvature and speed per weapon (gun, shotgun,
@@ -285,10 +287,13 @@ export class Player {
     const { ctx } = this;
     const m = ctx.getTransform();
     // The tiles in view, in the layer's own coordinates.
-    const x0 = Math.max(0, Math.floor(-m.e / m.a / TILE));
-    const y0 = Math.max(0, Math.floor(-m.f / m.d / TILE));
-    const x1 = Math.min(layer.width, Math.ceil((this.canvas.width - m.e) / m.a / TILE));
-    const y1 = Math.min(layer.height, Math.ceil((this.canvas.height - m.f) / m.d / TILE));
+    // DDNet draws a tile layer's edge tiles on outside it (CMapLayers' tile borders): the view past the edge
+    // repeats the outermost row or column, here up to BORDER tiles out.
+    const x0 = Math.max(-BORDER, Math.floor(-m.e / m.a / TILE));
+    const y0 = Math.max(-BORDER, Math.floor(-m.f / m.d / TILE));
+    const x1 = Math.min(layer.width + BORDER, Math.ceil((this.canvas.width - m.e) / m.a / TILE));
+    const y1 = Math.min(layer.height + BORDER, Math.ceil((this.canvas.height - m.f) / m.d / TILE));
+    const at = (x: number, y: number) => (Math.max(0, Math.min(layer.height - 1, y)) * layer.width + Math.max(0, Math.min(layer.width - 1, x))) * 2;
     if (x1 <= x0 || y1 <= y0) return;
     if (TILE * z < MIN_TILE_PIXELS || (x1 - x0) * (y1 - y0) > 40_000) {
       const o = this.overviews.get(layer);
@@ -307,7 +312,7 @@ export class Player {
       // See-through tiles must not overlap (the overlap would show as a grid): a path of exact squares.
       const p = alpha < 1 ? 0 : pad;
       ctx.beginPath();
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[(y * layer.width + x) * 2]) ctx.rect(x * TILE, y * TILE, TILE + p, TILE + p);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[at(x, y)]) ctx.rect(x * TILE, y * TILE, TILE + p, TILE + p);
       ctx.fill();
       return;
     }
@@ -316,7 +321,7 @@ export class Player {
     const vh = atlas.height / 8;
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
-        const i = (y * layer.width + x) * 2;
+        const i = at(x, y);
         const id = tiles[i]!;
         if (!id) continue;
         const v = variantOf(tiles[i + 1]!);
