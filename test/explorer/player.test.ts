@@ -138,7 +138,6 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
       expect((await playerState(page)).tick).toBe(Math.round((tick + next) / 2) + 1);
       await page.check('#p-front');
       expect(await drawnShare(page)).toBeGreaterThan(0.3);
-      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player.png') });
 
       // A Teeworlds 0.7 demo plays too.
       await openFile(page, TW07_DEMO);
@@ -193,6 +192,18 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         const at = await seek(page, tick);
         const expected = positions.get(tick) ?? positions.get([...positions.keys()].filter((t) => t <= tick).pop()!)!;
         expect(at.drawn.map((d) => ({ id: d.id, x: d.x, y: d.y })).sort((a, b) => a.id - b.id)).toEqual([...expected].map(([id, p]) => ({ id, ...p })).sort((a, b) => a.id - b.id));
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+      }
+      // The Tutorial's teehistorian file on its map (embedded images): the screenshot docs/explorer.md shows.
+      const tutorial = join(corpusDir, 'teehistorian', 'Tutorial_05f5b644-5eea-460b-baff-b0080c1f7c8c.teehistorian');
+      const tutorialMap = join(corpusDir, 'maps', 'ddnet', 'Tutorial.map');
+      if (existsSync(tutorial) && existsSync(tutorialMap)) {
+        await openFile(page, tutorial);
+        const start = await openPlayer(page);
+        await page.setInputFiles('#p-map', tutorialMap);
+        await page.waitForFunction(() => !document.getElementById('p-map'));
+        const at = await seek(page, start.tick + 1450);
+        expect(at.drawn.length).toBeGreaterThan(0);
         expect(await drawnShare(page)).toBeGreaterThan(0.3);
         if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-teehistorian.png') });
       }
