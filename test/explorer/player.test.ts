@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readDemo } from '@twcodec/demo';
+import { readMap, Tiles, type TilemapLayer, writeMap } from '@twcodec/map';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { captureDemo } from '@twcodec/net';
 import { PlayerTracker, readTeehistorian } from '@twcodec/teehistorian';
 import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
@@ -262,6 +265,27 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         expect(labels[2], path).toMatch(/^group 0/);
         expect(await (await findRow(page, /^game( |$)/)).count(), path).toBe(1);
       }
+      // A Yo7-sized map (DDNet's Yo7 is about 1500 x 500 tiles over several layers): dm7 with its game layer and
+      // every tiles layer made 1500 x 600, walls along the edges.
+      const big = readMap(new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'dm7-legacy-size.map'))));
+      const [W, H] = [1500, 600];
+      for (const layer of big.groups.flatMap((g) => g.layers)) {
+        if (layer.kind !== 'tilemap' || (layer.tilemapKind !== 'game' && layer.tilemapKind !== 'tiles')) continue;
+        const t = layer as TilemapLayer;
+        t.item = { ...t.item, width: W, height: H };
+        t.tiles = new Tiles(new Uint8Array(W * H * 4));
+        for (let x = 0; x < W; x++) for (const y of [0, H - 1]) t.tiles.setId(y * W + x, 1);
+        for (let y = 0; y < H; y++) for (const x of [0, W - 1]) t.tiles.setId(y * W + x, 1);
+      }
+      const bigPath = join(mkdtempSync(join(tmpdir(), 'twcodec-explorer-big-')), 'big.map');
+      writeFileSync(bigPath, writeMap(big));
+      const bigLoaded = await openFile(page, bigPath);
+      expect(bigLoaded.error).toBe('');
+      expect((await page.locator('#tree .row .label').allTextContents())[1]).toBe('groups and layers');
+      await (await findRow(page, /^game/)).locator('.label').click();
+      expect((await page.locator('#details canvas.preview').first().boundingBox())!.width).toBeGreaterThan(200);
+      console.log(`player: a ${W} x ${H} map opened in ${Math.round(bigLoaded.ms)} ms (worker ${Math.round(bigLoaded.workerMs)} ms)`);
+
       await openFile(page, join(fixturesDir, 'maps', 'ctf1.map'));
       await (await findRow(page, /^game/)).locator('.label').click();
       const canvas = page.locator('#details canvas.preview').first();
