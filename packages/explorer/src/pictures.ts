@@ -99,7 +99,7 @@ const CURVE_STEPS = 16;
  * (checked against DDNet's envelope evaluation, CEnvelopeEvalGame::RenderEvalEnvelope). A bezier curve without
  * tangents falls back to linear there; with them it is drawn as an SVG cubic curve.
  */
-function ease(curve: number, a: number): number {
+export function ease(curve: number, a: number): number {
   switch (curve) {
     case 2: // slow
       return a * a * a;

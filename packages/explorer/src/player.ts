@@ -4,7 +4,8 @@
 // weapon, projectiles, lasers, pickups and flags, chat and kill lines. The page drives it with play, pause,
 // speed, a timeline, tick steps, follow and zoom/pan.
 import type { PlayFrame, Playback, PlayPlayer, PlayTee } from './playback.js';
-import { type Scene, type SceneQuadLayer, type SceneTileLayer, variantOf } from './scene.js';
+import { type Scene, type SceneEnvelope, type SceneQuadLayer, type SceneTileLayer, variantOf } from './scene.js';
+import { ease } from './pictures.js';
 
 export const TICKS_PER_SECOND = 50;
 const TILE = 32;
@@ -280,10 +281,37 @@ export class Player {
     this.ctx.setTransform(z, 0, 0, z, W / 2 - cx * z, H / 2 - cy * z);
   }
 
+  /** An envelope's channels at `ms`, looping over its length, each point's curve as DDNet evaluates it. */
+  private envelopeAt(index: number, ms: number): number[] | undefined {
+    const env: SceneEnvelope | undefined = this.scene?.envelopes[index];
+    const points = env?.points;
+    if (!points?.length) return undefined;
+    const end = points[points.length - 1]!.time;
+    const t = end > 0 ? ((ms % end) + end) % end : 0;
+    let i = 0;
+    while (i + 1 < points.length && points[i + 1]!.time <= t) i++;
+    const a = points[i]!;
+    const b = points[i + 1];
+    if (!b || a.curve === 0 || b.time <= a.time) return a.values;
+    const f = ease(a.curve, (t - a.time) / (b.time - a.time));
+    return a.values.map((v, k) => v + ((b.values[k] ?? v) - v) * f);
+  }
+
   private drawLayer(layer: SceneTileLayer | SceneQuadLayer, z: number, timeMs: number, front = false): void {
-    void timeMs;
     this.groupTransform(layer.group, z);
-    if (layer.kind === 'quads') return this.drawQuads(layer);
+    if (layer.kind === 'quads') return this.drawQuads(layer, timeMs);
+    const { ctx } = this;
+    // A colour envelope's alpha fades the layer (its colour is already in the atlas).
+    const envelope = layer.colorEnv >= 0 ? this.envelopeAt(layer.colorEnv, timeMs + layer.colorEnvOffset) : undefined;
+    ctx.globalAlpha = Math.max(0, Math.min(1, envelope?.[3] ?? 1));
+    try {
+      this.drawTiles(layer, z, front);
+    } finally {
+      ctx.globalAlpha = 1;
+    }
+  }
+
+  private drawTiles(layer: SceneTileLayer, z: number, front: boolean): void {
     const { ctx } = this;
     const m = ctx.getTransform();
     // The tiles in view, in the layer's own coordinates.
@@ -330,18 +358,27 @@ export class Player {
     }
   }
 
-  private drawQuads(layer: SceneQuadLayer): void {
+  private drawQuads(layer: SceneQuadLayer, timeMs: number): void {
     const { ctx } = this;
     const base = ctx.getTransform();
     const image = layer.image !== undefined ? this.images[layer.image] : undefined;
     for (const q of layer.quads) {
       const [x0, y0, x1, y1, x2, y2] = q.points as [number, number, number, number, number, number];
+      ctx.setTransform(base);
+      // A position envelope moves the quad by (x, y) and turns it around its pivot by `rotation` degrees.
+      const pos = q.posEnv >= 0 ? this.envelopeAt(q.posEnv, timeMs + q.posEnvOffset) : undefined;
+      if (pos) {
+        const [px, py] = q.pivot;
+        ctx.translate(px + (pos[0] ?? 0), py + (pos[1] ?? 0));
+        ctx.rotate(((pos[2] ?? 0) * Math.PI) / 180);
+        ctx.translate(-px, -py);
+      }
       // The unit square onto the quad: top-left, top-right minus it, bottom-left minus it (quads are nearly
       // always parallelograms).
-      ctx.setTransform(base);
       ctx.transform(x1 - x0, y1 - y0, x2 - x0, y2 - y0, x0, y0);
       const c = q.colors;
-      const alpha = (c[3]! + c[7]! + c[11]! + c[15]!) / 4 / 255;
+      const colour = q.colorEnv >= 0 ? this.envelopeAt(q.colorEnv, timeMs + q.colorEnvOffset) : undefined;
+      const alpha = ((c[3]! + c[7]! + c[11]! + c[15]!) / 4 / 255) * Math.max(0, Math.min(1, colour?.[3] ?? 1));
       if (alpha <= 0) continue;
       if (image) {
         const [u0, v0, u1, , , v2] = q.uv as [number, number, number, number, number, number];
@@ -364,7 +401,9 @@ export class Player {
         g.addColorStop(0, `rgba(${tr! | 0},${tg! | 0},${tb! | 0},${ta! / 255})`);
         g.addColorStop(1, `rgba(${br! | 0},${bg! | 0},${bb! | 0},${ba! / 255})`);
         ctx.fillStyle = g;
+        ctx.globalAlpha = Math.max(0, Math.min(1, colour?.[3] ?? 1));
         ctx.fillRect(0, 0, 1, 1);
+        ctx.globalAlpha = 1;
       }
     }
     ctx.setTransform(base);

@@ -32,8 +32,16 @@ export interface SceneTileLayer {
   /** Index into `atlases`; without one (the image is external: the client's own copy), tiles are filled with `fill`. */
   atlas?: number;
   fill: [number, number, number, number];
+  /** Colour envelope (its alpha is applied) and its offset in ms; -1 none. */
+  colorEnv: number;
+  colorEnvOffset: number;
   /** The whole layer, a few pixels per tile, for when the view is zoomed out too far to draw single tiles. */
   overview: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
+}
+
+/** An envelope's points: time in ms, curve type, values (22.10 fixed point divided by 1024: colours 0..1, positions in world units, rotation in degrees). */
+export interface SceneEnvelope {
+  points: { time: number; curve: number; values: number[] }[];
 }
 
 export interface SceneQuad {
@@ -43,6 +51,13 @@ export interface SceneQuad {
   colors: number[];
   /** Texture coordinates (1.0 = the image's size), same order. */
   uv: number[];
+  /** Centre of rotation (world units). */
+  pivot: [number, number];
+  /** Position envelope (x, y, rotation) and colour envelope: indices into `Scene.envelopes`, -1 none; offsets in ms. */
+  posEnv: number;
+  posEnvOffset: number;
+  colorEnv: number;
+  colorEnvOffset: number;
 }
 
 export interface SceneQuadLayer {
@@ -58,6 +73,7 @@ export interface Scene {
   groups: SceneGroup[];
   layers: (SceneTileLayer | SceneQuadLayer)[];
   atlases: SceneAtlas[];
+  envelopes: SceneEnvelope[];
   images: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> }[];
   /** The game layer, one pixel per tile in the colours of the tile meanings (the "entities" overlay), and its group. */
   game?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
@@ -77,7 +93,8 @@ export function sceneOf(bytes: Uint8Array): Scene {
 }
 
 export function sceneOfMap(map: TwMap): Scene {
-  const scene: Scene = { groups: [], layers: [], atlases: [], images: [], notes: [], foreground: -1 };
+  const scene: Scene = { groups: [], layers: [], atlases: [], envelopes: [], images: [], notes: [], foreground: -1 };
+  scene.envelopes = map.envelopes.map((e) => ({ points: e.points.map((p) => ({ time: p.time, curve: p.curveType, values: p.values.map((v) => v / 1024) })) }));
   const atlasKey = new Map<string, number>();
   const imageIndex = new Map<number, number>();
   const external = new Set<string>();
@@ -128,7 +145,7 @@ export function sceneOfMap(map: TwMap): Scene {
         // External tilesets: the shape of the layer in its colour, earthy for a main tileset, faint for doodads.
         const doodads = /doodad/i.test(image?.name ?? '');
         const fill: [number, number, number, number] = [(r * 150) / 255, (green * 120) / 255, (b * 95) / 255, doodads ? 0.35 : a / 255];
-        scene.layers.push({ kind: 'tiles', group: g, name, width, height, tiles, ...(atlas !== undefined ? { atlas } : {}), fill, overview: layerOverview(width, height, tiles, atlas !== undefined ? scene.atlases[atlas]! : undefined, fill) });
+        scene.layers.push({ kind: 'tiles', group: g, name, width, height, tiles, ...(atlas !== undefined ? { atlas } : {}), fill, colorEnv: layer.item.colorEnv, colorEnvOffset: layer.item.colorEnvOffset, overview: layerOverview(width, height, tiles, atlas !== undefined ? scene.atlases[atlas]! : undefined, fill) });
       } else if (layer.kind === 'quads') {
         const image = layer.item.image >= 0 ? map.images[layer.item.image] : undefined;
         let index: number | undefined;
@@ -147,7 +164,16 @@ export function sceneOfMap(map: TwMap): Scene {
           const colours = [q.colorTopLeft, q.colorTopRight, q.colorBottomLeft, q.colorBottomRight];
           const uv = [q.texcoordTopLeft, q.texcoordTopRight, q.texcoordBottomLeft, q.texcoordBottomRight];
           // Positions and texture coordinates are 22.10 fixed point (schemas/map/records).
-          return { points: corners.flatMap((p) => [p.x / 1024, p.y / 1024]), colors: colours.flatMap((c) => [c.r, c.g, c.b, c.a]), uv: uv.flatMap((p) => [p.x / 1024, p.y / 1024]) };
+          return {
+            points: corners.flatMap((p) => [p.x / 1024, p.y / 1024]),
+            colors: colours.flatMap((c) => [c.r, c.g, c.b, c.a]),
+            uv: uv.flatMap((p) => [p.x / 1024, p.y / 1024]),
+            pivot: [q.pivot.x / 1024, q.pivot.y / 1024],
+            posEnv: q.posEnv,
+            posEnvOffset: q.posEnvOffset,
+            colorEnv: q.colorEnv,
+            colorEnvOffset: q.colorEnvOffset,
+          };
         });
         // Quads of an external image (the client's own: stars, mountains, clouds) are left out: drawn in their
         // colours only they would be white shapes over the sky.
