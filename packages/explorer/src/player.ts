@@ -14,7 +14,15 @@ const VIEW_AREA = 1150 * 1000;
 const VIEW_MAX_W = 1500;
 const VIEW_MAX_H = 1050;
 /** Below this many screen pixels per tile, layers are drawn from their overview pictures. */
-const MIN_TILE_PIXELS = 6;
+const MIN_TILE_PIXELS = 2.5;
+/** From this many screen pixels per tile on, tiles are drawn one by one; below, from chunks painted once. */
+const DIRECT_TILE_PIXELS = 20;
+/**
+ * Tiles per side of a chunk (painted at 16 pixels per tile, 8 when the view shows a tile under 10 pixels wide, 4
+ * under 5: 512 x 512 pixels, 1 MB, at most) and how many pixels of painted chunks are kept (256 MB).
+ */
+const CHUNK = 32;
+const CHUNK_PIXEL_BUDGET = 64 * 1024 * 1024;
 /** How many tiles past a layer's edges its edge tiles are repeated. */
 const BORDER = 200;
 
@@ -54,6 +62,8 @@ export interface PlayerState {
   scale: number;
   /** Frames drawn per second, over the last two seconds of playing. */
   fps: number;
+  /** Chunks of zoomed-out layers kept (painted ones; empty ones cost nothing). */
+  chunks: number;
   /** Mean time one frame took to draw (ms), over the last two seconds of playing: 1000 / drawMs is the most frames per second the drawing allows. */
   drawMs: number;
   frames: number;
@@ -87,7 +97,7 @@ export class Player {
     const frames = playback.frames;
     this.firstTick = frames[0]?.tick ?? 0;
     this.lastTick = frames[frames.length - 1]?.tick ?? 0;
-    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, frames: 0 };
+    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, chunks: 0, frames: 0 };
     const first = frames[0]?.tees[0];
     if (first) this.camera = { x: first.x, y: first.y };
   }
@@ -314,24 +324,83 @@ export class Player {
   private drawTiles(layer: SceneTileLayer, z: number, front: boolean): void {
     const { ctx } = this;
     const m = ctx.getTransform();
-    // The tiles in view, in the layer's own coordinates.
-    // DDNet draws a tile layer's edge tiles on outside it (CMapLayers' tile borders): the view past the edge
-    // repeats the outermost row or column, here up to BORDER tiles out.
+    // The tiles in view, in the layer's own coordinates. DDNet draws a tile layer's edge tiles on outside it
+    // (CMapLayers' tile borders): the view past the edge repeats the outermost row or column, here up to BORDER
+    // tiles out.
     const x0 = Math.max(-BORDER, Math.floor(-m.e / m.a / TILE));
     const y0 = Math.max(-BORDER, Math.floor(-m.f / m.d / TILE));
     const x1 = Math.min(layer.width + BORDER, Math.ceil((this.canvas.width - m.e) / m.a / TILE));
     const y1 = Math.min(layer.height + BORDER, Math.ceil((this.canvas.height - m.f) / m.d / TILE));
-    const at = (x: number, y: number) => (Math.max(0, Math.min(layer.height - 1, y)) * layer.width + Math.max(0, Math.min(layer.width - 1, x))) * 2;
     if (x1 <= x0 || y1 <= y0) return;
-    if (TILE * z < MIN_TILE_PIXELS || (x1 - x0) * (y1 - y0) > 40_000) {
+    const pixels = TILE * z;
+    if (pixels < MIN_TILE_PIXELS) {
       const o = this.overviews.get(layer);
       if (o) ctx.drawImage(o, 0, 0, layer.width * TILE, layer.height * TILE);
       return;
     }
+    if (pixels >= DIRECT_TILE_PIXELS) {
+      this.paintTiles(ctx, layer, x0, y0, x1, y1, front, 0.6 / z);
+      return;
+    }
+    // Zoomed out: the view holds thousands of tiles; draw them from chunks painted once (CHUNK tiles square,
+    // CHUNK_PIXELS per tile) and kept while they are used.
+    const c0 = Math.floor(x0 / CHUNK);
+    const r0 = Math.floor(y0 / CHUNK);
+    for (let cy = r0; cy * CHUNK < y1; cy++) {
+      for (let cx = c0; cx * CHUNK < x1; cx++) {
+        const chunk = this.chunk(layer, cx, cy, front, pixels >= 10 ? 16 : pixels >= 5 ? 8 : 4);
+        if (chunk) ctx.drawImage(chunk, cx * CHUNK * TILE, cy * CHUNK * TILE, CHUNK * TILE + 0.6 / z, CHUNK * TILE + 0.6 / z);
+      }
+    }
+  }
+
+  private chunks = new Map<string, OffscreenCanvas>();
+  /** Chunks with no tile in them (not kept as canvases, not counted). */
+  private emptyChunks = new Set<string>();
+  private chunkPixels = 0;
+  private layerIds = new Map<SceneTileLayer, number>();
+
+  /**
+   * A chunk of a layer painted on its own canvas at `perTile` pixels per tile (null: nothing in it), kept for later
+   * frames: at most CHUNK_PIXEL_BUDGET pixels of them, the least recently used go first.
+   */
+  private chunk(layer: SceneTileLayer, cx: number, cy: number, front: boolean, perTile: number): OffscreenCanvas | null {
+    let id = this.layerIds.get(layer);
+    if (id === undefined) this.layerIds.set(layer, (id = this.layerIds.size));
+    const key = `${id}:${cx}:${cy}:${front ? 1 : 0}:${perTile}`;
+    if (this.emptyChunks.has(key)) return null;
+    const kept = this.chunks.get(key);
+    if (kept) {
+      // Most recently used last.
+      this.chunks.delete(key);
+      this.chunks.set(key, kept);
+      return kept;
+    }
+    const size = CHUNK * perTile;
+    const canvas = new OffscreenCanvas(size, size);
+    const c = canvas.getContext('2d')!;
+    c.setTransform(perTile / TILE, 0, 0, perTile / TILE, -cx * CHUNK * perTile, -cy * CHUNK * perTile);
+    if (!this.paintTiles(c, layer, cx * CHUNK, cy * CHUNK, (cx + 1) * CHUNK, (cy + 1) * CHUNK, front, 0)) {
+      this.emptyChunks.add(key);
+      return null;
+    }
+    this.chunks.set(key, canvas);
+    this.chunkPixels += size * size;
+    while (this.chunkPixels > CHUNK_PIXEL_BUDGET && this.chunks.size > 1) {
+      const [oldest, old] = this.chunks.entries().next().value!;
+      this.chunkPixels -= old.width * old.height;
+      this.chunks.delete(oldest);
+    }
+    this.state.chunks = this.chunks.size;
+    return canvas;
+  }
+
+  /** Paints the tiles of [x0, x1) x [y0, y1) (layer units on `ctx`'s transform); false when none was there. */
+  private paintTiles(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, layer: SceneTileLayer, x0: number, y0: number, x1: number, y1: number, front: boolean, pad: number): boolean {
+    const at = (x: number, y: number) => (Math.max(0, Math.min(layer.height - 1, y)) * layer.width + Math.max(0, Math.min(layer.width - 1, x))) * 2;
     const atlas = layer.atlas !== undefined ? this.atlases[layer.atlas] : undefined;
     const tiles = layer.tiles;
-    // A hair larger than a tile, so that neighbours overlap and no seam shows between them.
-    const pad = 0.6 / z;
+    let any = false;
     if (!atlas) {
       const [r, g, b, a] = layer.fill;
       // In front of the tees, plain shapes would hide them: see-through.
@@ -340,9 +409,9 @@ export class Player {
       // See-through tiles must not overlap (the overlap would show as a grid): a path of exact squares.
       const p = alpha < 1 ? 0 : pad;
       ctx.beginPath();
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[at(x, y)]) ctx.rect(x * TILE, y * TILE, TILE + p, TILE + p);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (tiles[at(x, y)]) (ctx.rect(x * TILE, y * TILE, TILE + p, TILE + p), (any = true));
       ctx.fill();
-      return;
+      return any;
     }
     const cw = atlas.width / 16;
     const ch = atlas.height / 8 / 16;
@@ -352,10 +421,12 @@ export class Player {
         const i = at(x, y);
         const id = tiles[i]!;
         if (!id) continue;
+        any = true;
         const v = variantOf(tiles[i + 1]!);
         ctx.drawImage(atlas, (id & 15) * cw + 0.5, v * vh + (id >> 4) * ch + 0.5, cw - 1, ch - 1, x * TILE, y * TILE, TILE + pad, TILE + pad);
       }
     }
+    return any;
   }
 
   private drawQuads(layer: SceneQuadLayer, timeMs: number): void {
