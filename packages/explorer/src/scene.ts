@@ -84,7 +84,7 @@ export interface Scene {
 }
 
 /** Largest overview picture of a layer (pixels). */
-const MAX_OVERVIEW_PIXELS = 4_000_000;
+const MAX_OVERVIEW_PIXELS = 1_000_000;
 /** Most quads kept per layer. */
 const MAX_QUADS = 20_000;
 
@@ -229,24 +229,40 @@ function buildAtlas(image: { width: number; height: number; rgba: Uint8ClampedAr
   const out = new Uint8ClampedArray(width * height * 8 * 4);
   const cw = width / 16;
   const ch = height / 16;
+  // Where each pixel of a cell comes from in the source cell, per variant (the same for all 256 cells).
+  const from = new Int32Array(cw * ch);
+  const white = r === 255 && g === 255 && b === 255 && a === 255;
+  const src32 = new Uint32Array(src.buffer, src.byteOffset, src.byteLength >> 2);
+  const out32 = new Uint32Array(out.buffer);
+  const lut = [r, g, b, a].map((k) => Uint8Array.from({ length: 256 }, (_, v) => (v * k!) / 255));
   for (let v = 0; v < 8; v++) {
-    for (let y = 0; y < height; y++) {
-      const cy = Math.floor(y / ch);
-      const py = y - cy * ch;
-      for (let x = 0; x < width; x++) {
-        const cx = Math.floor(x / cw);
-        const px = x - cx * cw;
+    for (let py = 0; py < ch; py++) {
+      for (let px = 0; px < cw; px++) {
         let u = (px + 0.5) / cw;
         let w = (py + 0.5) / ch;
         if (v & 4) [u, w] = [w, 1 - u];
         if (v & 1) u = 1 - u;
         if (v & 2) w = 1 - w;
-        const s = ((cy * ch + Math.floor(w * ch)) * width + cx * cw + Math.floor(u * cw)) * 4;
-        const o = ((v * height + y) * width + x) * 4;
-        out[o] = (src[s]! * r!) / 255;
-        out[o + 1] = (src[s + 1]! * g!) / 255;
-        out[o + 2] = (src[s + 2]! * b!) / 255;
-        out[o + 3] = (src[s + 3]! * a!) / 255;
+        from[py * cw + px] = Math.floor(w * ch) * width + Math.floor(u * cw);
+      }
+    }
+    for (let cy = 0; cy < 16; cy++) {
+      for (let cx = 0; cx < 16; cx++) {
+        const base = cy * ch * width + cx * cw;
+        const outBase = (v * height + cy * ch) * width + cx * cw;
+        for (let py = 0; py < ch; py++) {
+          for (let px = 0; px < cw; px++) {
+            const s = base + from[py * cw + px]!;
+            const o = outBase + py * width + px;
+            if (white) out32[o] = src32[s]!;
+            else {
+              out[o * 4] = lut[0]![src[s * 4]!]!;
+              out[o * 4 + 1] = lut[1]![src[s * 4 + 1]!]!;
+              out[o * 4 + 2] = lut[2]![src[s * 4 + 2]!]!;
+              out[o * 4 + 3] = lut[3]![src[s * 4 + 3]!]!;
+            }
+          }
+        }
       }
     }
   }
@@ -255,7 +271,8 @@ function buildAtlas(image: { width: number; height: number; rgba: Uint8ClampedAr
 
 /** The whole layer at a few pixels per tile (each tile its cell's pixels, sampled). */
 function layerOverview(width: number, height: number, tiles: Uint8Array, atlas: SceneAtlas | undefined, fill: number[]): SceneTileLayer['overview'] {
-  const tile = Math.max(1, Math.min(8, Math.floor(Math.sqrt(MAX_OVERVIEW_PIXELS / (width * height)))));
+  // Drawn only below 2.5 screen pixels per tile (player.ts): 2 pixels per tile are enough.
+  const tile = Math.max(1, Math.min(2, Math.floor(Math.sqrt(MAX_OVERVIEW_PIXELS / (width * height)))));
   const ow = width * tile;
   const out = new Uint8ClampedArray(ow * height * tile * 4);
   const cw = atlas ? atlas.width / 16 : 1;
