@@ -142,6 +142,19 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
       await page.check('#p-front');
       expect(await drawnShare(page)).toBeGreaterThan(0.3);
 
+      // External images (the client's own, not in the map): given as PNG files (DDNet's data/mapres), they are
+      // drawn; the note stops asking for them.
+      const MAPRES = '/usr/share/games/ddnet/data/mapres';
+      const asked = /To draw (.*?), drop them here/.exec((await page.textContent('#p-note')) ?? '')?.[1]?.split(', ') ?? [];
+      if (asked.length && existsSync(MAPRES)) {
+        const before = await drawnShare(page);
+        await page.setInputFiles('#p-images', asked.map((n) => join(MAPRES, n)).filter((path) => existsSync(path)));
+        await page.waitForFunction(() => !document.getElementById('p-images'), null, { timeout: 60_000 });
+        expect(await page.textContent('#p-note')).not.toMatch(/External images/);
+        expect(await drawnShare(page)).toBeGreaterThanOrEqual(before * 0.9);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-mapres.png') });
+      }
+
       // A Teeworlds 0.7 demo plays too.
       await openFile(page, TW07_DEMO);
       const seven = await openPlayer(page);

@@ -523,7 +523,7 @@ async function preparePlayer(map?: ArrayBuffer, who?: string): Promise<boolean> 
   const before = statusEl.textContent;
   statusEl.textContent = 'Preparing the recording and its map…';
   if (map) givenMap = map.slice(0);
-  const reply = await call({ op: 'playback', ...(map ? { map } : givenMap ? { map: givenMap.slice(0) } : {}), ...(who ? { player: who } : {}) }, map ? [map] : []);
+  const reply = await call({ op: 'playback', ...(map ? { map } : givenMap ? { map: givenMap.slice(0) } : {}), ...(who ? { player: who } : {}), ...(givenImages.length ? { images: givenImages } : {}) }, map ? [map] : []);
   playToggle.disabled = false;
   statusEl.textContent = before;
   if (state !== current || reply.op !== 'playback') return false;
@@ -576,8 +576,48 @@ async function preparePlayer(map?: ArrayBuffer, who?: string): Promise<boolean> 
     label.append(input);
     pNote.prepend(label);
   } else if (!reply.scene) pNote.prepend('No map to draw on. ');
+  if (reply.scene?.missing?.length) {
+    // External images are the client's own: the user can give them (DDNet's data/mapres/*.png) to draw them.
+    const label = document.createElement('label');
+    label.className = 'need-map';
+    label.textContent = `To draw ${reply.scene.missing.map((n) => `${n}.png`).join(', ')}, drop them here or choose them (from your DDNet's data/mapres): `;
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'p-images';
+    input.multiple = true;
+    input.accept = '.png';
+    input.onchange = () => void useImages(Array.from(input.files ?? []));
+    label.append(input);
+    pNote.prepend(label);
+  }
   player.draw();
   return true;
+}
+
+/** Images the user gave for the map's external images (the client's mapres), sent with every playback request. */
+const givenImages: { name: string; width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> }[] = [];
+
+/** PNG files given for external images: decoded here (the browser's decoder), then the player is prepared again. */
+async function useImages(files: File[]): Promise<void> {
+  for (const file of files) {
+    try {
+      const bitmap = await createImageBitmap(file, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const c = canvas.getContext('2d')!;
+      c.drawImage(bitmap, 0, 0);
+      const { data } = c.getImageData(0, 0, bitmap.width, bitmap.height);
+      const name = file.name.replace(/\.png$/i, '');
+      const at = givenImages.findIndex((g) => g.name === name);
+      if (at >= 0) givenImages.splice(at, 1);
+      givenImages.push({ name, width: bitmap.width, height: bitmap.height, rgba: data });
+    } catch {
+      // Not an image the browser decodes: left out (the note still names what is missing).
+    }
+  }
+  if (await preparePlayer()) {
+    player!.draw();
+    showControls(player!);
+  }
 }
 
 /** A map the user gave for the recording in the player. */
@@ -751,6 +791,12 @@ document.addEventListener('drop', (e) => {
  * else is opened.
  */
 async function dropped(files: File[]): Promise<void> {
+  const pngs = files.filter((f) => /\.png$/i.test(f.name));
+  if (pngs.length && player) {
+    await useImages(pngs);
+    files = files.filter((f) => !pngs.includes(f));
+    if (!files.length) return;
+  }
   const isMap = async (f: File) => /^(DATA|ATAD)/.test(String.fromCharCode(...new Uint8Array(await f.slice(0, 4).arrayBuffer())));
   const maps: File[] = [];
   const others: File[] = [];

@@ -79,6 +79,8 @@ export interface Scene {
   game?: { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
   /** What could not be drawn as the game draws it (external images), said under the view. */
   notes: string[];
+  /** The names of external images the map uses that were not given (drawn as plain shapes, or left out). */
+  missing?: string[];
   /** Layers before this index are behind the tees (up to the game layer), the rest in front. */
   foreground: number;
 }
@@ -88,11 +90,19 @@ const MAX_OVERVIEW_PIXELS = 1_000_000;
 /** Most quads kept per layer. */
 const MAX_QUADS = 20_000;
 
-export function sceneOf(bytes: Uint8Array): Scene {
-  return sceneOfMap(readMap(bytes));
+/** An image the user gave for a map's external image (the client's own copy, e.g. DDNet's data/mapres/grass_main.png), by name without ".png". */
+export interface GivenImage {
+  name: string;
+  width: number;
+  height: number;
+  rgba: Uint8ClampedArray<ArrayBuffer>;
 }
 
-export function sceneOfMap(map: TwMap): Scene {
+export function sceneOf(bytes: Uint8Array, given: ReadonlyMap<string, GivenImage> = new Map()): Scene {
+  return sceneOfMap(readMap(bytes), given);
+}
+
+export function sceneOfMap(map: TwMap, given: ReadonlyMap<string, GivenImage> = new Map()): Scene {
   const scene: Scene = { groups: [], layers: [], atlases: [], envelopes: [], images: [], notes: [], foreground: -1 };
   scene.envelopes = map.envelopes.map((e) => ({ points: e.points.map((p) => ({ time: p.time, curve: p.curveType, values: p.values.map((v) => v / 1024) })) }));
   const atlasKey = new Map<string, number>();
@@ -132,7 +142,7 @@ export function sceneOfMap(map: TwMap): Scene {
         }
         const { r, g: green, b, a } = layer.item.color;
         const image = map.images[layer.item.image];
-        const tileset = image && tilesetImage(image);
+        const tileset = image && (tilesetImage(image) ?? givenTileset(given.get(image.name ?? '')));
         let atlas: number | undefined;
         if (tileset) {
           const key = `${layer.item.image}:${r},${green},${b},${a}`;
@@ -149,13 +159,14 @@ export function sceneOfMap(map: TwMap): Scene {
       } else if (layer.kind === 'quads') {
         const image = layer.item.image >= 0 ? map.images[layer.item.image] : undefined;
         let index: number | undefined;
-        if (image?.pixels) {
+        const own = image && !image.pixels ? given.get(image.name ?? '') : undefined;
+        if (image?.pixels || own) {
           index = imageIndex.get(layer.item.image);
           if (index === undefined) {
-            const rgba = imageRgba(image);
+            const rgba = own ? own.rgba : imageRgba(image!);
             if (rgba) {
               imageIndex.set(layer.item.image, (index = scene.images.length));
-              scene.images.push({ width: image.item.width, height: image.item.height, rgba });
+              scene.images.push(own ? { width: own.width, height: own.height, rgba: own.rgba.slice() } : { width: image!.item.width, height: image!.item.height, rgba });
             }
           }
         } else if (image) external.add(image.name ?? String(layer.item.image));
@@ -183,6 +194,7 @@ export function sceneOfMap(map: TwMap): Scene {
     }
   });
   if (scene.foreground < 0) scene.foreground = scene.layers.length;
+  scene.missing = [...external];
   if (external.size) scene.notes.push(`External images (the client's own copies, not in the file) tiles drawn as plain shapes, quads left out: ${[...external].join(', ')}.`);
   return scene;
 }
@@ -206,6 +218,11 @@ function imageRgba(image: MapImage): Uint8ClampedArray<ArrayBuffer> | undefined 
   const out = new Uint8ClampedArray(width * height * 4);
   for (let i = 0; i < width * height; i++) out.set([px[i * 3]!, px[i * 3 + 1]!, px[i * 3 + 2]!, 255], i * 4);
   return out;
+}
+
+function givenTileset(image: GivenImage | undefined): { width: number; height: number; rgba: Uint8ClampedArray } | undefined {
+  if (!image || image.width < 16 || image.height < 16 || image.width % 16 || image.height % 16) return undefined;
+  return image;
 }
 
 function tilesetImage(image: MapImage): { width: number; height: number; rgba: Uint8ClampedArray } | undefined {

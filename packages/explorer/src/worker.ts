@@ -10,7 +10,7 @@ import streamDocs from 'virtual:stream-docs';
 import thDocs from 'virtual:teehistorian-message-docs';
 import { captureSession } from './capture.js';
 import type { Playback } from './playback.js';
-import { type Scene, sceneBuffers, sceneOf } from './scene.js';
+import { type GivenImage, type Scene, sceneBuffers, sceneOf } from './scene.js';
 import { placeFindings } from './findings.js';
 import { damagedLayout, detectKind, type LayoutNode, mapLayout } from './layout.js';
 import { attachPreviews, type Preview, renderLayer, tileInfo } from './previews.js';
@@ -22,7 +22,7 @@ export type WorkerRequest =
   | { id: number; op: 'preview'; key: string }
   | { id: number; op: 'overview' }
   | { id: number; op: 'tile'; key: string; x: number; y: number }
-  | { id: number; op: 'playback'; map?: ArrayBuffer; player?: string }
+  | { id: number; op: 'playback'; map?: ArrayBuffer; player?: string; images?: GivenImage[] }
   | { id: number; op: 'summaries'; keys: string[] };
 
 /**
@@ -41,6 +41,8 @@ export type WorkerReply = { id: number } & (
 );
 
 let session: StreamSession | undefined;
+/** Images the user gave for maps' external images, by name (kept while the page is open). */
+const givenImages = new Map<string, GivenImage>();
 let map: TwMap | undefined;
 
 export function describe(bytes: Uint8Array): OpenReply {
@@ -114,7 +116,8 @@ function handle(request: WorkerRequest): WorkerReply {
           }
         }
         try {
-          if (mapBytes) scene = sceneOf(mapBytes);
+          for (const image of request.images ?? []) givenImages.set(image.name, image);
+          if (mapBytes) scene = sceneOf(mapBytes, givenImages);
         } catch (e) {
           error = `The map could not be read: ${errorText('map', e)}`;
         }
