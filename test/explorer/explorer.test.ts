@@ -90,6 +90,8 @@ describe.skipIf(!CHROMIUM)('format explorer page', () => {
       expect(await page.locator('#hex .hexrow').first().locator('.char').allTextContents()).toEqual([...'DATA....S.......']);
       expect(await page.locator('#hex .char.sel').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.offset)))).toEqual([20, 21, 22, 23]);
       const layerYaml = readFileSync(join(repoRoot, 'schemas', 'map', 'items', 'layer.yaml'), 'utf8');
+      // The groups and layers (opened first) are closed here: the item list as the file holds it is below them.
+      await (await findRow(page, 'groups and layers')).locator('.toggle').click();
       await clickPath(page, ['items']);
       // Images show their names (kept in a data item, not in the item's ints).
       expect(await (await findRow(page, 'image #0')).locator('.value').textContent()).toBe('"grass_doodads"');

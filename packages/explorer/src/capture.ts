@@ -2,10 +2,10 @@
 // its Teeworlds/DDNet packet (header, control or connectionless message, chunks with their net messages), all
 // from @twcodec/net, which the browser runs as it is (no Node APIs). Chunks of a Huffman-compressed packet
 // have no bytes of their own in the file: they are `decoded` and point at the compressed data.
-import { type CaptureDatagram, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, type PacketPayloadFieldDef, readCapture, udpOf } from '@twcodec/net';
+import { type CaptureDatagram, captureDemo, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, type PacketPayloadFieldDef, readCapture, udpOf } from '@twcodec/net';
 import { netMessageDef } from '@twcodec/netmsg';
 import type { LayoutNode } from './layout.js';
-import type { Overview, PacketDocs, StreamDocs, StreamSession } from './streams.js';
+import { demoSession, type Overview, type PacketDocs, type PlaybackMade, type StreamDocs, type StreamSession } from './streams.js';
 
 /** Where a frame and its UDP payload are in the file. */
 interface FramePlace {
@@ -154,6 +154,8 @@ export function captureSession(bytes: Uint8Array, docs: StreamDocs): StreamSessi
     const end = place?.end ?? start;
     return { label: datagramLabel(d), start, end, type: d.packet ? `${d.packet.protocol} ${d.packet.kind}` : 'error', value: d.packet ? `${d.packet.flags.join(', ') || 'no flags'}` : d.error?.message ?? '', description: d.error ? `This datagram does not decode: ${d.error.message}` : 'One UDP datagram: the frame (record header, link, IP and UDP headers) and its packet.', lazy: `dgram:${d.index}` };
   });
+  const overviewNode = captureOverview(datagrams, places);
+  root.children!.push(overviewNode);
   root.children!.push({ label: 'datagrams', start: rows[0]?.start ?? 0, end: rows[rows.length - 1]?.end ?? 0, value: `${rows.length}`, description: 'Every UDP datagram of the capture, in file order; open one for its headers and packet.', children: rows });
   if (damaged) {
     const at = damaged instanceof NetError && damaged.offset >= 0 ? damaged.offset : (rows[rows.length - 1]?.end ?? 0);
@@ -164,6 +166,30 @@ export function captureSession(bytes: Uint8Array, docs: StreamDocs): StreamSessi
     root,
     ...(damaged ? { damaged: damaged instanceof Error ? damaged.message : String(damaged) } : {}),
     overview: () => empty,
+    playback(options = {}): PlaybackMade {
+      // The players: the names the clients sent (the overview's connections list them).
+      const players = [...new Set(overviewNode.children!.flatMap((c) => c.children?.find((l) => l.label === 'players')?.value?.match(/"(?:[^"\\]|\\.)*"/g)?.map((n) => JSON.parse(n) as string) ?? []))];
+      const player = options.player ?? players[0];
+      if (!player) return { players, error: 'No client in this capture sent its name (start info): there is no player whose snapshots could be played.' };
+      let made;
+      try {
+        // What the client received, as the demo it would have recorded (@twcodec/net captureDemo).
+        made = captureDemo(bytes, { player, ...(options.map ? { map: options.map } : {}) });
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        const message = e instanceof Error ? e.message : String(e);
+        if (code === 'MAP_MISSING' || code === 'MAP_MISMATCH') {
+          const name = /map '([^']*)'/.exec(message)?.[1] ?? /announced '([^']*)'/.exec(message)?.[1] ?? '';
+          return { players, player, needsMap: { name }, error: options.map ? `That map does not fit: ${message}` : `The capture does not hold the map: ${message}` };
+        }
+        return { players, player, error: message };
+      }
+      const inner = demoSession(made.demo, docs).playback!();
+      if (!inner.playback) return { players, player, error: inner.error ?? 'Nothing to play.' };
+      inner.playback.source = 'capture';
+      inner.playback.note = `The ${made.snapshots} snapshots ${player}'s client (${made.client}) received from ${made.server} (${made.protocol}), rebuilt from the capture's packets; the map ${made.map.from === 'capture' ? 'from its download in the capture' : 'given'}.`;
+      return { playback: inner.playback, map: made.map.from === 'capture' ? inner.map : options.map, players, player };
+    },
     summary: () => undefined,
     children(key) {
       const index = Number(key.split(':')[1]);
@@ -184,5 +210,113 @@ export function captureSession(bytes: Uint8Array, docs: StreamDocs): StreamSessi
       nodes.push({ label: 'link, IP and UDP headers', start: place.start, end: place.payload, type: 'frame headers', value: `${d.source} → ${d.destination}`, description: 'The link-layer header, the IPv4 or IPv6 header and the 8-byte UDP header (ports, length).' });
       return [...nodes, ...packetNodes(d.packet, place.payload, place.payloadEnd - place.payload, docs.packet)];
     },
+  };
+}
+
+
+/**
+ * What a capture holds, before its datagrams: each connection (client and server endpoints, protocol, how many
+ * datagrams each way, the time it spans, the names its client sent, the snapshot ticks the server sent, its
+ * messages by kind), then the connectionless traffic. A view: its nodes point at the first datagram of what they
+ * count.
+ */
+function captureOverview(datagrams: CaptureDatagram[], places: FramePlace[]): LayoutNode {
+  interface Connection {
+    client: string;
+    server: string;
+    protocol: string;
+    toServer: number;
+    toClient: number;
+    first: CaptureDatagram;
+    last: CaptureDatagram;
+    names: Set<string>;
+    firstTick?: number;
+    lastTick?: number;
+    snapshots: number;
+    messages: Map<string, number>;
+  }
+  const connections = new Map<string, Connection>();
+  const connless = new Map<string, number>();
+  let errors = 0;
+  const at = (d: CaptureDatagram) => ({ start: places[d.index]?.record ?? 0, end: places[d.index]?.end ?? 0 });
+  for (const d of datagrams) {
+    const p = d.packet;
+    if (!p) {
+      errors++;
+      continue;
+    }
+    if (p.kind === 'connless') {
+      connless.set(p.connless!.kind, (connless.get(p.connless!.kind) ?? 0) + 1);
+      continue;
+    }
+    const kinds = (p.chunks ?? []).map((c) => c.message.kind);
+    const key = [d.source, d.destination].sort().join(' ');
+    let c = connections.get(key);
+    // Which end is the server: the one a connect goes to, or that sends server messages.
+    // The schemas say which way each message goes (`direction`).
+    const table = PACKET_PROTOCOLS[p.protocol].messages;
+    const directions = kinds.map((k) => (k === 'unknown' ? undefined : netMessageDef(table, k)?.direction));
+    const fromServer = directions.includes('server') || p.control?.kind === 'connect_accept';
+    const toServer = directions.includes('client') || p.control?.kind === 'connect';
+    if (!c) {
+      const [client, server] = fromServer ? [d.destination, d.source] : [d.source, d.destination];
+      c = { client, server, protocol: p.protocol, toServer: 0, toClient: 0, first: d, last: d, names: new Set(), snapshots: 0, messages: new Map() };
+      connections.set(key, c);
+    } else if ((fromServer && c.server !== d.source) || (toServer && c.server !== d.destination && !fromServer)) {
+      [c.client, c.server] = [c.server, c.client];
+    }
+    c.last = d;
+    if (d.destination === c.server) c.toServer++;
+    else c.toClient++;
+    for (const chunk of p.chunks ?? []) {
+      const m = chunk.message as { kind: string } & Record<string, unknown>;
+      c.messages.set(m.kind, (c.messages.get(m.kind) ?? 0) + 1);
+      if ((m.kind === 'cl_start_info' || m.kind === 'cl_change_info') && typeof m.name === 'string') c.names.add(m.name);
+      if (m.kind.startsWith('snap') && typeof m.tick === 'number') {
+        c.snapshots++;
+        c.firstTick = Math.min(c.firstTick ?? m.tick, m.tick);
+        c.lastTick = Math.max(c.lastTick ?? m.tick, m.tick);
+      }
+    }
+  }
+  const time = (d: CaptureDatagram) => d.seconds + d.nanoseconds / 1e9;
+  const children: LayoutNode[] = [...connections.values()].map((c, i) => {
+    const { start, end } = at(c.first);
+    const seconds = time(c.last) - time(c.first);
+    const messages = [...c.messages].sort((a, b) => b[1] - a[1]);
+    const line = (label: string, value: string, description?: string): LayoutNode => ({ label, start, end, view: true, value, ...(description ? { description } : {}) });
+    return {
+      label: `connection ${i + 1}: ${c.client} → ${c.server}`,
+      start,
+      end,
+      view: true,
+      open: i < 4,
+      value: `${c.protocol}${c.names.size ? `, ${[...c.names].map((n) => JSON.stringify(n)).join(', ')}` : ''}`,
+      description: 'A client and the server it talks to; the node points at its first datagram.',
+      children: [
+        line('protocol', c.protocol),
+        line('client', c.client),
+        line('server', c.server),
+        line('players', [...c.names].map((n) => JSON.stringify(n)).join(', ') || '(no start info in the capture)', 'The names the client sent in its start or change info.'),
+        line('traffic', `${c.toServer} datagrams to the server, ${c.toClient} to the client, over ${seconds.toFixed(1)} s`),
+        line('snapshots', c.snapshots ? `${c.snapshots}, ticks ${c.firstTick}–${c.lastTick} (${(((c.lastTick ?? 0) - (c.firstTick ?? 0)) / 50).toFixed(1)} s of game)` : 'none'),
+        { label: 'messages', start, end, view: true, value: `${messages.reduce((n, [, k]) => n + k, 0)} of ${messages.length} kinds`, children: messages.map(([kind, n]) => line(kind, String(n))) },
+      ],
+    };
+  });
+  if (connless.size) {
+    const first = datagrams.find((d) => d.packet?.kind === 'connless')!;
+    children.push({ label: 'connectionless', ...at(first), view: true, value: [...connless].map(([k, n]) => `${k} ${n}`).join(', '), description: 'Packets outside a connection (server info requests, master server traffic, ...).' });
+  }
+  if (errors) children.push({ label: 'not decoded', start: 0, end: 0, view: true, value: `${errors} datagrams`, description: 'Datagrams that are not Teeworlds/DDNet packets or do not decode (see their rows).' });
+  return {
+    label: 'overview',
+    start: 0,
+    end: 0,
+    view: true,
+    open: true,
+    value: `${connections.size} connection${connections.size === 1 ? '' : 's'}, ${datagrams.length} datagrams`,
+    description: 'What the capture holds: its connections (client, server, protocol, players, snapshots, messages) and connectionless traffic.',
+    children,
   };
 }

@@ -8,7 +8,9 @@ import { Ddnet06Weapon, encodeDdnet06Message } from '@twcodec/netmsg';
 import { Snapshot } from '@twcodec/snapshot';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
 import { placeFindings } from './findings.js';
-import { attachPreviews, renderLayer } from './previews.js';
+import { attachPreviews, renderLayer, tileInfo } from './previews.js';
+import { corpusDir } from '../../../test/corpus.js';
+import { existsSync, readdirSync } from 'node:fs';
 import { captureSession } from './capture.js';
 import { demoSession, teehistorianSession } from './streams.js';
 import { damagedLayout, detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
@@ -101,6 +103,86 @@ describe('validation findings in place', () => {
         if (field && !/\[\d+\]$/.test(p.path)) expect([field, p.label]).toContain(p.label);
       }
       if (name === 'ctf1.map') expect(placed.some((p) => p.label === 'layer_version')).toBe(true);
+    }
+  });
+});
+
+describe('groups and layers for mappers', () => {
+  // Every fixture map, and every corpus map when the corpus is there.
+  const corpusMaps = ['maps', 'maps-resaved-ddnet-16.4'].flatMap((top) =>
+    ['ddnet', 'ddnet07', 'tw07'].flatMap((sub) => {
+      const dir = join(corpusDir, top, sub);
+      return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.map')).map((f) => join(dir, f)) : [];
+    }),
+  );
+  const maps = [...['ctf1.map', 'coverage.map', 'dm7-legacy-size.map'].map((n) => join(fixtures, 'maps', n)), ...corpusMaps];
+  it(`nests the layers under their groups, named by kind, on ${maps.length} maps`, () => {
+    for (const path of maps) {
+      const bytes = new Uint8Array(readFileSync(path));
+      const root = mapLayout(bytes, mapItemSchemas());
+      const map = attachPreviews(bytes, root);
+      const view = root.children![0]!;
+      expect(view.label, path).toBe('groups and layers');
+      expect(view.children!.map((g) => g.children!.length - 1), path).toEqual(map.groups.map((g) => g.layers.length));
+      for (const group of view.children!) {
+        expect(group.label).toMatch(/^group \d+/);
+        for (const layer of group.children!.slice(0, -1)) expect(layer.label, path).toMatch(/^(tiles|game|front|tele|speedup|switch|tune|quads|sounds|sounds \(old\)|unknown layer)( "|$)/);
+      }
+      // The view does not count as bytes: every byte is still under one leaf.
+      let at = 0;
+      for (const leaf of leaves(root)) {
+        expect(leaf.start).toBe(at);
+        at = leaf.end;
+      }
+      expect(at).toBe(bytes.length);
+      // The game layer's tiles can be asked about.
+      const game = view.children!.flatMap((g) => g.children!).find((l) => l.label.startsWith('game'));
+      expect(game?.tiles, path).toBeDefined();
+    }
+  });
+
+  it('says what a clicked tile holds and means', () => {
+    const bytes = read('maps/ctf1.map');
+    const root = mapLayout(bytes, mapItemSchemas());
+    const map = attachPreviews(bytes, root);
+    const game = root.children![0]!.children!.flatMap((g) => g.children!).find((l) => l.label.startsWith('game'))!;
+    const layer = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'game')!;
+    if (layer.kind !== 'tilemap') throw new Error('not a tilemap');
+    const solid = Array.from({ length: layer.item.width * layer.item.height }, (_, i) => i).find((i) => layer.tiles.get(i).id === TileId.Solid)!;
+    const info = tileInfo(map, game.tiles!.key, solid % layer.item.width, Math.floor(solid / layer.item.width))!;
+    expect(info.title).toMatch(/^tile \d+, \d+ of the game layer$/);
+    expect(info.lines[0]).toBe('id 1: solid');
+    const spawn = Array.from({ length: layer.item.width * layer.item.height }, (_, i) => i).find((i) => layer.tiles.get(i).id === ENTITY_OFFSET + EntityId.SpawnRed)!;
+    expect(tileInfo(map, game.tiles!.key, spawn % layer.item.width, Math.floor(spawn / layer.item.width))!.lines[0]).toBe(`id ${ENTITY_OFFSET + EntityId.SpawnRed}: entity spawn red`);
+  });
+});
+
+describe('every corpus recording plays', () => {
+  const files = (dir: string, ext: string) => (existsSync(join(corpusDir, dir)) ? readdirSync(join(corpusDir, dir)).filter((f) => f.endsWith(ext)).map((f) => join(corpusDir, dir, f)) : []);
+  const demos = [...files('demos', '.demo'), ...files('net', '.demo'), join(fixtures, 'demos', 'tw07_client_Charlie_chat.demo')];
+  it(`gives frames with tees for ${demos.length} demos`, () => {
+    for (const path of demos) {
+      const made = demoSession(new Uint8Array(readFileSync(path)), streamDocs()).playback!();
+      expect(made.playback!.frames.length, path).toBeGreaterThan(10);
+      expect(made.playback!.frames.some((f) => f.tees.length > 0), path).toBe(true);
+      expect(made.map, path).toBeDefined();
+    }
+  });
+  const th = [...files('teehistorian', '.teehistorian'), ...files('net', '.teehistorian')];
+  it(`gives frames for ${th.length} teehistorian files, and the map they need`, () => {
+    for (const path of th) {
+      const made = teehistorianSession(new Uint8Array(readFileSync(path)), teehistorianMessageDocs(), streamDocs()).playback!();
+      expect(made.needsMap?.sha256, path).toMatch(/^[0-9a-f]{64}$/);
+      if (!path.includes('idle')) expect(made.playback!.frames.some((f) => f.tees.length > 0), path).toBe(true);
+    }
+  });
+  const captures = [...files('net', '.pcap'), join(fixtures, 'net', 'teeworlds-0.7-cut.pcap')];
+  it(`plays what a client of ${captures.length} captures received, or says why not`, () => {
+    for (const path of captures) {
+      const made = captureSession(new Uint8Array(readFileSync(path)), streamDocs()).playback!();
+      // A capture of server queries only has no player; one cut before the map download asks for the map.
+      if (made.playback) expect(made.playback.frames.some((f) => f.tees.length > 0), path).toBe(true);
+      else expect(made.error, path).toMatch(/^(No client in this capture sent its name|The capture does not hold the map)/);
     }
   });
 });
@@ -331,6 +413,21 @@ describe('capture layout', () => {
     const chunks = nodes.filter((n) => n.label.startsWith('chunk '));
     expect(chunks.length).toBeGreaterThan(0);
     for (const c of chunks) expect(c).toMatchObject({ decoded: true, start: data.start, end: data.end });
+  });
+
+  it('gives an overview of what a capture holds: its connections, players, snapshots and messages', () => {
+    const session = captureSession(read('net/teeworlds-0.7-on-ddnet-cut.pcap'), streamDocs());
+    const overview = session.root.children!.find((c) => c.label === 'overview')!;
+    expect(overview.view).toBe(true);
+    const connection = overview.children![0]!;
+    expect(connection.label).toMatch(/^connection 1: 127\.0\.0\.1:\d+ → 127\.0\.0\.1:\d+$/);
+    const line = (label: string) => connection.children!.find((c) => c.label === label)?.value;
+    expect(line('protocol')).toBe('0.7');
+    expect(line('players')).toBe('"Echo"');
+    expect(line('snapshots')).toMatch(/^\d+, ticks \d+–\d+/);
+    expect(connection.children!.find((c) => c.label === 'messages')!.children!.map((c) => c.label)).toContain('cl_start_info');
+    // The view does not count as bytes of the file.
+    expect(leaves(session.root).some((l) => l.view)).toBe(false);
   });
 
   it("describes the packet's parts with schemas/net's descriptions: header fields, flags, control and connless messages", () => {

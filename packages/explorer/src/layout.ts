@@ -50,6 +50,15 @@ export interface LayoutNode {
   plot?: EnvelopePlot;
   /** A quads layer's quads, drawn by the page. */
   quads?: QuadShape[];
+  /**
+   * A node of a view over the bytes (the map's groups and layers as a mapper sees them), not a byte range of its
+   * own: its bytes are also under another node, so `leaves` skips it.
+   */
+  view?: boolean;
+  /** Shown opened when the file is opened. */
+  open?: boolean;
+  /** A tilemap layer whose tiles can be asked about (`tile` requests to the worker): `g:l`, and its size in tiles. */
+  tiles?: { key: string; width: number; height: number };
 }
 
 /** One quad: its corners in world units (top-left, top-right, bottom-right, bottom-left) and its mean colour. */
@@ -254,7 +263,7 @@ function fieldValue(f: SchemaField, raw: number[]): string {
 /** The deepest nodes (leaves), sorted by start, for finding the field under a byte. */
 export function leaves(root: LayoutNode): LayoutNode[] {
   const out: LayoutNode[] = [];
-  const visit = (n: LayoutNode) => (n.children?.length ? n.children.forEach(visit) : out.push(n));
+  const visit = (n: LayoutNode) => (n.view ? undefined : n.children?.length ? n.children.forEach(visit) : out.push(n));
   visit(root);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -6,18 +6,36 @@ import type { Preview } from './previews.js';
 /** "1 player", "2 players". */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** A layer's or image's pixels (small ones scaled up, at most to the panel's `panelWidth`), with a note below. */
-export function previewElements(preview: Preview, panelWidth: number, note?: string, kind = 'pixels'): HTMLElement[] {
+/**
+ * A layer's or image's pixels, scaled to the panel's `panelWidth` (a small layer's tiles become several pixels
+ * wide: one pixel per tile looks empty), with a note below. `tiles`: the picture is a tilemap layer of that size
+ * in tiles, and a click on it calls `onTile` with the tile's coordinates (double-click: full size).
+ */
+export function previewElements(preview: Preview, panelWidth: number, note?: string, kind = 'pixels', tiles?: { width: number; height: number }, onTile?: (x: number, y: number) => void): HTMLElement[] {
   if (preview.width <= 0 || preview.height <= 0) return [];
   const canvas = document.createElement('canvas');
   canvas.className = `preview ${kind}`;
   canvas.width = preview.width;
   canvas.height = preview.height;
-  // Tiles are one pixel each: scale small layers up so that they can be seen.
-  canvas.style.width = `${Math.min(Math.max(360, panelWidth - 24), preview.width * Math.max(1, Math.floor(360 / preview.width)))}px`;
+  // As wide as the panel, but no tile wider than 32 pixels and no picture taller than 70% of the window.
+  const perPixel = tiles ? preview.width / tiles.width : 1;
+  const maxWidth = Math.max(240, panelWidth - 24);
+  const byHeight = (window.innerHeight * 0.7 * preview.width) / preview.height;
+  const width = Math.max(Math.min(preview.width, maxWidth), Math.min(maxWidth, byHeight, (preview.width * 32) / perPixel));
+  canvas.style.width = `${Math.round(width)}px`;
   canvas.getContext('2d')?.putImageData(new ImageData(preview.rgba, preview.width, preview.height), 0, 0);
-  canvas.title = 'Click to see it at full size';
-  canvas.onclick = () => canvas.classList.toggle('zoomed');
+  if (tiles && onTile) {
+    canvas.title = 'Click a tile to see its id, flags and meaning; double-click for full size';
+    canvas.style.cursor = 'crosshair';
+    canvas.onclick = (e) => {
+      const r = canvas.getBoundingClientRect();
+      onTile(Math.floor(((e.clientX - r.left) / r.width) * tiles.width), Math.floor(((e.clientY - r.top) / r.height) * tiles.height));
+    };
+    canvas.ondblclick = () => canvas.classList.toggle('zoomed');
+  } else {
+    canvas.title = 'Click to see it at full size';
+    canvas.onclick = () => canvas.classList.toggle('zoomed');
+  }
   const out: HTMLElement[] = [canvas];
   if (note) {
     const p = document.createElement('div');
@@ -81,7 +99,7 @@ const CURVE_STEPS = 16;
  * (checked against DDNet's envelope evaluation, CEnvelopeEvalGame::RenderEvalEnvelope). A bezier curve without
  * tangents falls back to linear there; with them it is drawn as an SVG cubic curve.
  */
-function ease(curve: number, a: number): number {
+export function ease(curve: number, a: number): number {
   switch (curve) {
     case 2: // slow
       return a * a * a;

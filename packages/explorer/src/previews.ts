@@ -1,7 +1,7 @@
 // Pictures for map nodes: each tilemap layer as one pixel per tile (physics layers coloured by tile meaning,
 // tiles layers in their tint), tiles layers with an embedded tileset drawn with it (on request, when selected),
 // embedded images as they are, envelopes as plots. Built in the worker, drawn by the page.
-import { type MapImage, readMap, TileFlags, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
+import { type MapImage, type MapLayer, readMap, TileFlags, tileIdName, type TilemapLayer, tileColour, type TwMap } from '@twcodec/map';
 import type { LayoutNode } from './layout.js';
 
 export interface Preview {
@@ -48,6 +48,7 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
       }
       if (!node || layer.kind !== 'tilemap') return;
       const { width, height } = layer.item;
+      if (layer.tiles.length >= width * height) node.tiles = { key: `${g}:${l}`, width, height };
       if (width * height > MAX_TILES || layer.tiles.length < width * height) return;
       const rgba = new Uint8ClampedArray(width * height * 4);
       const physics = layer.tilemapKind !== 'tiles';
@@ -113,7 +114,75 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
     }
     node.preview = { width, height, rgba };
   });
+  const groupsView = groupsNode(map, groupNodes, layerNodes);
+  if (groupsView) root.children!.unshift(groupsView);
   return map;
+}
+
+/** What a layer is, as a mapper names it: its tilemap kind (tiles, game, front, tele, speedup, switch, tune), quads or sounds. */
+export function layerKindName(layer: MapLayer): string {
+  if (layer.kind === 'tilemap') return layer.tilemapKind;
+  if (layer.kind === 'sounds_deprecated') return 'sounds (old)';
+  return layer.kind === 'unknown' ? 'unknown layer' : layer.kind;
+}
+
+/**
+ * The map as a mapper sees it: groups in drawing order, each with its layers named by kind and name. A view: its
+ * nodes stand for the group and layer items (selecting one highlights their bytes, with their pictures and
+ * fields), which stay in `items` as the file holds them.
+ */
+function groupsNode(map: TwMap, groupNodes: LayoutNode[], layerNodes: LayoutNode[]): LayoutNode | undefined {
+  if (!map.groups.length) return undefined;
+  const copy = (n: LayoutNode | undefined, label: string, extra: Partial<LayoutNode>): LayoutNode => ({
+    label,
+    start: n?.start ?? 0,
+    end: n?.end ?? 0,
+    view: true,
+    ...(n?.description ? { description: n.description } : {}),
+    ...(n?.preview ? { preview: n.preview } : {}),
+    ...(n?.lazy ? { lazy: n.lazy } : {}),
+    ...(n?.quads ? { quads: n.quads } : {}),
+    ...(n?.tiles ? { tiles: n.tiles } : {}),
+    ...(n?.findingCount ? { findingCount: n.findingCount, findings: n.findings } : {}),
+    // The item's fields (copies: a node has one parent in the tree), after the type and size ints.
+    children: (n?.children ?? []).slice(2).map((c) => ({ ...c, view: true, children: undefined })),
+    ...extra,
+  });
+  const groups = map.groups.map((group, g) => {
+    const gi = group.item;
+    const start = Number(groupNodes[g]?.children?.find((c) => c.label === 'start_layer')?.value ?? NaN);
+    const layers = group.layers.map((layer, l) => {
+      const kind = layerKindName(layer);
+      const name = 'name' in layer.item && typeof layer.item.name === 'string' && layer.item.name ? ` "${layer.item.name}"` : '';
+      let value: string | undefined;
+      if (layer.kind === 'tilemap') {
+        const image = layer.tilemapKind === 'tiles' ? map.images[layer.item.image] : undefined;
+        value = `${layer.item.width} × ${layer.item.height} tiles${image ? `, image "${image.name ?? layer.item.image}"${image.pixels ? '' : ' (external)'}` : ''}`;
+      } else if (layer.kind === 'quads') value = `${layer.quads.length} quads`;
+      else if (layer.kind === 'sounds') value = `${layer.sources.length} sources`;
+      // The item node keeps the lazy key of the tileset drawing; the view node asks the same.
+      return copy(layerNodes[start + l], `${kind}${name}`, { ...(value ? { value } : {}), lazy: layerNodes[start + l]?.lazy });
+    });
+    const parallax = gi.parallaxX === 100 && gi.parallaxY === 100 ? '' : `, parallax ${gi.parallaxX}/${gi.parallaxY}`;
+    const node = copy(groupNodes[g], `group ${g}${gi.name ? ` "${gi.name}"` : ''}`, {
+      value: `${group.layers.length} layer${group.layers.length === 1 ? '' : 's'}${parallax}${gi.offsetX || gi.offsetY ? `, offset ${gi.offsetX}, ${gi.offsetY}` : ''}${gi.clipping ? ', clipped' : ''}`,
+      open: true,
+    });
+    // Layers first, then the group's own fields under one node.
+    const fields = node.children!;
+    node.children = [...layers, { label: 'fields', start: node.start, end: node.end, view: true, description: 'The group item\'s fields.', children: fields }];
+    return node;
+  });
+  return {
+    label: 'groups and layers',
+    start: groupNodes[0]?.start ?? 0,
+    end: layerNodes[layerNodes.length - 1]?.end ?? groupNodes[groupNodes.length - 1]?.end ?? 0,
+    view: true,
+    open: true,
+    value: `${map.groups.length} groups, ${map.groups.reduce((n, g) => n + g.layers.length, 0)} layers`,
+    description: 'The groups in drawing order (back to front), each with its layers named by kind: tiles, game, front, tele, speedup, switch, tune, quads, sounds. The same items, as the file lists them, are under "items".',
+    children: groups,
+  };
 }
 
 function tilesetOf(map: TwMap, layer: TilemapLayer): MapImage | undefined {
@@ -172,4 +241,45 @@ export function renderLayer(map: TwMap, key: string): Preview | undefined {
     }
   }
   return { width: width * tile, height: height * tile, rgba: out, note: `Drawn with the embedded image "${image.name ?? layer.item.image}", ${tile} pixels per tile.` };
+}
+
+const FLAG_NAMES: [number, string][] = [
+  [TileFlags.Xflip, 'x flip'],
+  [TileFlags.Yflip, 'y flip'],
+  [TileFlags.Opaque, 'opaque'],
+  [TileFlags.Rotate, 'rotate'],
+];
+
+/** What one tile of a tilemap layer holds and means: `key` is `g:l`; x, y in tiles. */
+export function tileInfo(map: TwMap, key: string, x: number, y: number): { title: string; lines: string[] } | undefined {
+  const [g, l] = key.split(':').map(Number);
+  const layer = map.groups[g!]?.layers[l!];
+  if (!layer || layer.kind !== 'tilemap') return undefined;
+  const { width, height } = layer.item;
+  if (x < 0 || y < 0 || x >= width || y >= height) return undefined;
+  const i = y * width + x;
+  const kind = layer.tilemapKind;
+  const lines: string[] = [];
+  const flagText = (flags: number) => (flags ? `${flags} (${FLAG_NAMES.filter(([bit]) => flags & bit).map(([, n]) => n).join(', ')})` : '0');
+  const meaning = (id: number) => (id === 0 ? 'air (empty)' : (tileIdName(kind === 'tiles' ? 'game' : kind, id)?.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() ?? 'not a tile this layer accepts'));
+  const base = layer.tiles.get(i);
+  if (kind === 'tiles') {
+    lines.push(`id ${base.id}: tileset cell row ${base.id >> 4}, column ${base.id % 16}`, `flags ${flagText(base.flags)}`);
+  } else if (kind === 'game' || kind === 'front') {
+    const t = kind === 'front' ? layer.front.get(i) : base;
+    lines.push(`id ${t.id}: ${meaning(t.id)}`, `flags ${flagText(t.flags)}`);
+  } else if (kind === 'tele') {
+    const t = layer.tele.get(i);
+    lines.push(`id ${t.id}: ${meaning(t.id)}`, `number ${t.number}`);
+  } else if (kind === 'speedup') {
+    const t = layer.speedup.get(i);
+    lines.push(`id ${t.id}: ${meaning(t.id)}`, `force ${t.force}, max speed ${t.maxSpeed}, angle ${t.angle}°`);
+  } else if (kind === 'switch') {
+    const t = layer.switch.get(i);
+    lines.push(`id ${t.id}: ${meaning(t.id)}`, `number ${t.number}, delay ${t.delay}, flags ${flagText(t.flags)}`);
+  } else if (kind === 'tune') {
+    const t = layer.tune.get(i);
+    lines.push(`id ${t.id}: ${meaning(t.id)}`, `tune zone ${t.number}`);
+  }
+  return { title: `tile ${x}, ${y} of the ${kind} layer`, lines };
 }

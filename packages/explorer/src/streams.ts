@@ -9,6 +9,7 @@ import { decodeClientMessage, parseHeader, PlayerTracker, readTeehistorian, TEEH
 import { uuidFromInts } from '@twcodec/runtime';
 import { jsonNodes } from './json.js';
 import { type LayoutNode, unreadNode } from './layout.js';
+import { demoPlayback, packedHslToRgb, type Playback, type PlayerSpan, type RecordedTick, teehistorianPlayback } from './playback.js';
 
 /** Schema descriptions the page needs for decoded insides (built from the YAML by vite.config.mjs). */
 export interface StreamDocs {
@@ -85,6 +86,29 @@ export interface StreamSession {
   /** A one-line summary of a lazy node (a demo message's fields), for the tree rows in view; undefined: keep. */
   summary(key: string): string | undefined;
   overview(): Overview;
+  /**
+   * What the player draws at each recorded tick, and the map bytes it is drawn on (a demo's embedded map), or
+   * the map it needs (a teehistorian file's header names it and its SHA-256).
+   */
+  playback?(options?: PlaybackOptions): PlaybackMade;
+}
+
+/** For a capture: whose received snapshots to play, and the map when the capture holds no download of it. */
+export interface PlaybackOptions {
+  player?: string;
+  map?: Uint8Array;
+}
+
+export interface PlaybackMade {
+  /** Undefined when nothing can be played without a map (`needsMap`, `error`). */
+  playback?: Playback;
+  map?: Uint8Array;
+  /** The map the recording names (teehistorian: with its SHA-256, which the worker checks a given map against). */
+  needsMap?: { name: string; sha256?: string };
+  /** Captures: the players whose clients' snapshots can be played, and the one played. */
+  players?: string[];
+  player?: string;
+  error?: string;
 }
 
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -228,6 +252,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
 
   const messages = new Map<number, { data: Uint8Array; end: number }>();
   const chat: { tick: number; clientId: number; team: number; text: string }[] = [];
+  const kills: Playback['kills'] = [];
   const ticks: LayoutNode[] = [];
   let current: LayoutNode | undefined;
   let previous: LayoutNode | undefined;
@@ -260,6 +285,10 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
         messages.set(c.offset, { data: c.data, end: c.offset });
         lastMessage = { offset: c.offset };
         let value = `${c.storedSize} bytes stored, ${c.data.length} bytes`;
+        if (def?.name === 'sv_kill_msg') {
+          const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
+          if (message.kind === 'sv_kill_msg') kills.push({ tick: tick ?? -1, killer: Number(message.killer), victim: Number(message.victim), weapon: Number(message.weapon) });
+        }
         if (def?.name === 'sv_chat') {
           const message = decodeNetMessage(netTable, c.data, { lenient: true }) as { kind: string } & Record<string, unknown>;
           if (message.kind === 'sv_chat') {
@@ -302,6 +331,8 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
   // Full snapshots by the offset of their chunk, and the overview, are built on the first request for either.
   let snapshots: Map<number, Snapshot> | undefined;
   let overview: Overview | undefined;
+  const byTick: { tick: number; snapshot: Snapshot }[] = [];
+  let playback: Playback | undefined;
   const build = () => {
     const t0 = performance.now();
     snapshots = new Map();
@@ -311,7 +342,7 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
       yield* chunks;
     };
     decoded = undefined;
-    overview = demoOverview(chunks.length ? replay : demo, snapProtocol, snapshots, chat, ticks);
+    overview = demoOverview(chunks.length ? replay : demo, snapProtocol, snapshots, chat, ticks, byTick);
     overview.ms = performance.now() - t0;
   };
   return {
@@ -320,6 +351,12 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
     overview() {
       if (!overview) build();
       return overview!;
+    },
+    playback() {
+      if (!overview) build();
+      // Chat lines as the overview shows them (a server demo's copies once, with the sender's name).
+      playback ??= demoPlayback(byTick, demo.protocol, overview!.events.filter((e) => e.kind === 'chat'), kills, h.type === 'server' ? 'server' : 'client');
+      return { playback, ...(demo.map ? { map: demo.map } : {}) };
     },
     summary(key) {
       const [kind, offsetText] = key.split(':');
@@ -362,13 +399,14 @@ function findChunkEnd(ticks: LayoutNode[], offset: number): number {
  * One pass over the demo's snapshots: the players from their client-info objects (0.6 client_info, 0.7's
  * demo-only de_client_info: snapshotPlayers), character positions per client id.
  */
-function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: Map<number, Snapshot>, chat: { tick: number; clientId: number; team: number; text: string }[], ticks: LayoutNode[]): Overview {
+function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: Map<number, Snapshot>, chat: { tick: number; clientId: number; team: number; text: string }[], ticks: LayoutNode[], byTick: { tick: number; snapshot: Snapshot }[]): Overview {
   const players: OverviewPlayer[] = [];
   const open = new Map<number, OverviewPlayer>();
   const tracks = new Map<number, { ticks: number[]; x: number[]; y: number[] }>();
   const keyframes: number[] = [];
   for (const { tick, snapshot, offset, source } of demo.snapshots(protocol)) {
     snapshots.set(offset, snapshot);
+    byTick.push({ tick, snapshot });
     if (source === 'keyframe') keyframes.push(tick);
     const objects = snapshotObjects(snapshot, protocol as SnapshotProtocol<Record<string, unknown>>);
     const seen = new Set<number>();
@@ -451,6 +489,7 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
   const events: Overview['events'] = [];
   const seen = new Set<number>();
   const joinEvents = new Map<number, Overview['events'][number]>();
+  const colours = new Map<number, { body?: [number, number, number]; feet?: [number, number, number] }>();
   const t0 = performance.now();
   let damaged: unknown;
   try {
@@ -481,7 +520,10 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
       if (cid !== undefined && open.has(cid)) {
         const p = open.get(cid)!;
         // The clan comes with the name in the client's start info and its changes.
-        if (net?.kind === 'cl_start_info' || net?.kind === 'cl_change_info') p.clan = net.clan;
+        if (net?.kind === 'cl_start_info' || net?.kind === 'cl_change_info') {
+          p.clan = net.clan;
+          colours.set(cid, net.useCustomColor ? { body: packedHslToRgb(net.colorBody), feet: packedHslToRgb(net.colorFeet) } : {});
+        }
         const name = names.names.get(cid);
         if (name && name !== p.name) {
           p.name = name;
@@ -537,6 +579,27 @@ export function teehistorianSession(bytes: Uint8Array, messageDocs: Record<strin
     root,
     ...(damaged ? { damaged: errorMessage(damaged) } : {}),
     overview: () => overview,
+    playback() {
+      // The records again, through a tracker of their own: a frame per tick with the positions and inputs as of it.
+      const replay = new PlayerTracker();
+      const ticks: RecordedTick[] = [];
+      let tick: number | undefined;
+      const flush = () => {
+        if (tick !== undefined) ticks.push({ tick, positions: new Map([...replay.positions].map(([id, p]) => [id, { x: p.x, y: p.y }])), inputs: new Map([...replay.inputs].map(([id, i]) => [id, Int32Array.from(i)])) });
+      };
+      for (const m of records) {
+        if (m.tick !== tick) flush();
+        tick = m.tick;
+        replay.apply(m);
+      }
+      flush();
+      const spans: PlayerSpan[] = players.map((p) => ({ ...p, ...colours.get(p.clientId) }));
+      const header = reader.header as { map_name?: string; map_sha256?: string };
+      return {
+        playback: teehistorianPlayback(ticks, spans, events.filter((e) => e.kind === 'chat')),
+        ...(header.map_sha256 ? { needsMap: { name: header.map_name ?? '', sha256: header.map_sha256 } } : {}),
+      };
+    },
     summary: () => undefined,
     children(key) {
       const index = Number(key.split(':')[1]);

@@ -4,13 +4,16 @@
 import { CodecError } from '@twcodec/datafile';
 import type { TwMap } from '@twcodec/map';
 import { TEEHISTORIAN_UUID } from '@twcodec/teehistorian';
+import { sha256 } from '@twcodec/runtime';
 import schemas from 'virtual:map-item-schemas';
 import streamDocs from 'virtual:stream-docs';
 import thDocs from 'virtual:teehistorian-message-docs';
 import { captureSession } from './capture.js';
+import type { Playback } from './playback.js';
+import { type GivenImage, type Scene, sceneBuffers, sceneOf } from './scene.js';
 import { placeFindings } from './findings.js';
 import { damagedLayout, detectKind, type LayoutNode, mapLayout } from './layout.js';
-import { attachPreviews, type Preview, renderLayer } from './previews.js';
+import { attachPreviews, type Preview, renderLayer, tileInfo } from './previews.js';
 import { demoSession, type Overview, type StreamSession, teehistorianSession } from './streams.js';
 
 export type WorkerRequest =
@@ -18,6 +21,8 @@ export type WorkerRequest =
   | { id: number; op: 'children'; key: string }
   | { id: number; op: 'preview'; key: string }
   | { id: number; op: 'overview' }
+  | { id: number; op: 'tile'; key: string; x: number; y: number }
+  | { id: number; op: 'playback'; map?: ArrayBuffer; player?: string; images?: GivenImage[] }
   | { id: number; op: 'summaries'; keys: string[] };
 
 /**
@@ -30,10 +35,14 @@ export type WorkerReply = { id: number } & (
   | { op: 'children'; children: LayoutNode[] }
   | { op: 'preview'; preview: Preview | undefined }
   | { op: 'overview'; overview: Overview | undefined; error?: string }
+  | { op: 'tile'; tile: { title: string; lines: string[] } | undefined }
+  | { op: 'playback'; playback?: Playback; scene?: Scene; error?: string; ms: number; needsMap?: { name: string; sha256?: string }; players?: string[]; player?: string }
   | { op: 'summaries'; values: (string | undefined)[] }
 );
 
 let session: StreamSession | undefined;
+/** Images the user gave for maps' external images, by name (kept while the page is open). */
+const givenImages = new Map<string, GivenImage>();
 let map: TwMap | undefined;
 
 export function describe(bytes: Uint8Array): OpenReply {
@@ -85,6 +94,39 @@ function handle(request: WorkerRequest): WorkerReply {
       }
     case 'preview':
       return { id, op: 'preview', preview: map ? renderLayer(map, request.key) : undefined };
+    case 'tile':
+      return { id, op: 'tile', tile: map ? tileInfo(map, request.key, request.x, request.y) : undefined };
+    case 'playback': {
+      const t0 = performance.now();
+      try {
+        const given = request.map ? new Uint8Array(request.map) : undefined;
+        const made = session?.playback?.({ ...(request.player ? { player: request.player } : {}), ...(given ? { map: given } : {}) });
+        if (!made) return { id, op: 'playback', error: 'This file has nothing to play.', ms: 0 };
+        const who = { ...(made.players ? { players: made.players } : {}), ...(made.player ? { player: made.player } : {}) };
+        if (!made.playback) return { id, op: 'playback', error: made.error ?? 'Nothing to play.', ...(made.needsMap ? { needsMap: made.needsMap } : {}), ...who, ms: performance.now() - t0 };
+        let mapBytes = made.map ?? given;
+        let scene: Scene | undefined;
+        let error: string | undefined = made.error;
+        // A teehistorian file names its map and the map's SHA-256: another map is refused.
+        if (mapBytes && given && made.needsMap?.sha256) {
+          const hash = Array.from(sha256(mapBytes), (b) => b.toString(16).padStart(2, '0')).join('');
+          if (hash !== made.needsMap.sha256.toLowerCase()) {
+            error = `That is not the map this file was recorded on: its SHA-256 is ${hash}, the header names "${made.needsMap.name}" with SHA-256 ${made.needsMap.sha256}.`;
+            mapBytes = undefined;
+          }
+        }
+        try {
+          for (const image of request.images ?? []) givenImages.set(image.name, image);
+          if (mapBytes) scene = sceneOf(mapBytes, givenImages);
+        } catch (e) {
+          error = `The map could not be read: ${errorText('map', e)}`;
+        }
+        const needsMap = made.needsMap && !scene ? { needsMap: made.needsMap } : {};
+        return { id, op: 'playback', playback: made.playback, ...(scene ? { scene } : {}), ...(error ? { error } : {}), ...needsMap, ...who, ms: performance.now() - t0 };
+      } catch (e) {
+        return { id, op: 'playback', error: errorText('file', e), ms: performance.now() - t0 };
+      }
+    }
     case 'summaries':
       return {
         id,
@@ -110,6 +152,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const reply = handle(event.data);
   const transfer: Transferable[] = [];
   if (reply.op === 'preview' && reply.preview) transfer.push(reply.preview.rgba.buffer);
+  if (reply.op === 'playback' && reply.scene) transfer.push(...sceneBuffers(reply.scene));
   if (reply.op === 'overview' && reply.overview) for (const t of reply.overview.tracks) transfer.push(t.ticks.buffer, t.x.buffer, t.y.buffer);
   (self as unknown as { postMessage(m: WorkerReply, transfer: Transferable[]): void }).postMessage(reply, transfer);
 };

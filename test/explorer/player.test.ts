@@ -1,0 +1,327 @@
+// The explorer's player in real headless Chromium: a demo plays on its embedded map, and the tees are drawn
+// where the demo's snapshots put them (read here with @twcodec/demo, compared with what the page drew and with
+// the pixels of its canvas); the map view's groups, layers and tile clicks. EXPLORER_SCREENSHOTS=1 writes the
+// screenshots docs/explorer.md shows.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { readDemo } from '@twcodec/demo';
+import { readMap, Tiles, type TilemapLayer, writeMap } from '@twcodec/map';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { captureDemo } from '@twcodec/net';
+import { PlayerTracker, readTeehistorian } from '@twcodec/teehistorian';
+import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
+import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
+import { CHROMIUM, findRow, launchChromium, openFile, serveDir } from './page.js';
+
+const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
+// A client demo (25 snapshots a second) long enough to play 5 seconds: the corpus's, else the fixture (3.6 s).
+const CORPUS_CLIENT_DEMO = join(corpusDir, 'demos', 'ctf2_clientA_record_Alpha_client.demo');
+const CLIENT_DEMO = existsSync(CORPUS_CLIENT_DEMO) ? CORPUS_CLIENT_DEMO : join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo');
+const PLAY_MS = CLIENT_DEMO === CORPUS_CLIENT_DEMO ? 5000 : 3000;
+const TW07_DEMO = join(fixturesDir, 'demos', 'tw07_client_Charlie_chat.demo');
+const LARGEST_DEMO = join(corpusDir, 'demos', 'Tutorial_server_autorecord_2026-11-22_10-12-38.demo');
+
+type Drawn = { id: number; name: string; x: number; y: number; sx: number; sy: number; angle: number; body: [number, number, number] };
+type PlayerState = { tick: number; playing: boolean; drawn: Drawn[]; scale: number; fps: number; drawMs: number; frames: number };
+
+/** Character positions by tick and client id, as the demo's snapshots hold them. */
+function characters(path: string): Map<number, Map<number, { x: number; y: number }>> {
+  const demo = readDemo(new Uint8Array(readFileSync(path)));
+  const out = new Map<number, Map<number, { x: number; y: number }>>();
+  const protocol = demo.protocol.snapshots as SnapshotProtocol<Record<string, unknown>>;
+  for (const { tick, snapshot } of demo.snapshots()) {
+    const byId = new Map<number, { x: number; y: number }>();
+    for (const c of snapshotObjects(snapshot, protocol).items('character') as unknown as { item: { id: number }; x: number; y: number }[]) byId.set(c.item.id, { x: c.x, y: c.y });
+    out.set(tick, byId);
+  }
+  return out;
+}
+
+const playerState = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: { player: unknown } }).__explorer.player)) as PlayerState);
+
+async function seek(page: Page, tick: number): Promise<PlayerState> {
+  await page.evaluate((t) => {
+    const input = document.getElementById('p-time') as HTMLInputElement;
+    input.value = String(t);
+    input.dispatchEvent(new Event('input'));
+  }, tick);
+  return playerState(page);
+}
+
+/** The canvas pixel (r, g, b) at CSS pixel coordinates. */
+function pixelAt(page: Page, x: number, y: number): Promise<number[]> {
+  return page.evaluate(
+    ([px, py]) => {
+      const c = document.getElementById('view') as HTMLCanvasElement;
+      const r = devicePixelRatio || 1;
+      return Array.from(c.getContext('2d')!.getImageData(Math.round(px * r), Math.round(py * r), 1, 1).data).slice(0, 3);
+    },
+    [x, y] as const,
+  );
+}
+
+/** Share of the canvas that is not the empty background (something of the map was drawn). */
+function drawnShare(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const c = document.getElementById('view') as HTMLCanvasElement;
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - 0x5f) + Math.abs(d[i + 1]! - 0x7f) + Math.abs(d[i + 2]! - 0xa6) > 20) n++;
+    return n / (d.length / 4);
+  });
+}
+
+async function openPlayer(page: Page): Promise<PlayerState> {
+  await page.evaluate(() => (window as unknown as { __explorer: { showPlayer(s: boolean): Promise<void> } }).__explorer.showPlayer(true));
+  await page.waitForFunction(() => (window as unknown as { __explorer: { player?: unknown } }).__explorer.player, null, { timeout: 60_000 });
+  return playerState(page);
+}
+
+let server: Server | undefined;
+afterAll(() => server?.close());
+
+describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
+  it('plays a demo for 5 seconds and draws each tee where its snapshot says', async () => {
+    server = await serveDir(inject('explorerDist'));
+    const { port } = server.address() as { port: number };
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const loaded = await openFile(page, CLIENT_DEMO);
+      expect(loaded.error).toBe('');
+      expect(await page.isVisible('#play-toggle')).toBe(true);
+      const start = await openPlayer(page);
+      expect(await page.isVisible('#view')).toBe(true);
+
+      // Playing: the clock runs at 50 ticks a second (a loaded machine may drop frames, never ticks).
+      const t0 = Date.now();
+      await page.click('#p-play');
+      await page.waitForTimeout(PLAY_MS);
+      await page.click('#p-play');
+      const played = await playerState(page);
+      const seconds = (Date.now() - t0) / 1000;
+      expect(played.playing).toBe(false);
+      expect(played.tick - start.tick).toBeGreaterThan((50 * PLAY_MS) / 1000 - 50);
+      expect(played.tick - start.tick).toBeLessThan(50 * (seconds + 0.5));
+      expect(played.frames).toBeGreaterThan(50);
+      console.log(`player: ${(played.tick - start.tick).toFixed(0)} ticks in ${seconds.toFixed(1)} s, ${played.fps.toFixed(0)} fps (client demo)`);
+
+      // At a recorded tick the tees are exactly where the snapshot puts them, and their bodies are drawn there.
+      const snapshots = characters(CLIENT_DEMO);
+      const ticks = [...snapshots.keys()].filter((t) => t > played.tick && snapshots.get(t)!.size > 0);
+      const tick = ticks[0]!;
+      // Without the layers in front of the tees (which may cover them), so that their bodies show.
+      await page.uncheck('#p-front');
+      const at = await seek(page, tick);
+      const expected = snapshots.get(tick)!;
+      expect(at.drawn.length).toBe(expected.size);
+      for (const d of at.drawn) {
+        expect({ id: d.id, x: d.x, y: d.y }).toEqual({ id: d.id, ...expected.get(d.id)! });
+        // A point of the body behind the eyes (which look along the aim) is in the body colour.
+        const px = await pixelAt(page, d.sx - Math.cos(d.angle) * 10 * at.scale, d.sy - Math.sin(d.angle) * 10 * at.scale + 2 * at.scale);
+        expect(px.map((v, i) => Math.abs(v - d.body[i]!)).reduce((a, b) => a + b), `${d.name}: ${px} vs ${d.body}`).toBeLessThan(30);
+      }
+      // Between two recorded ticks (a client records every other tick), halfway between the two positions.
+      const next = [...snapshots.keys()].find((t) => t > tick)!;
+      const mid = await seek(page, (tick + next) / 2);
+      for (const d of mid.drawn) {
+        const a = expected.get(d.id)!;
+        const b = snapshots.get(next)!.get(d.id);
+        if (!b) continue;
+        expect(d.x).toBeCloseTo((a.x + b.x) / 2, 5);
+        expect(d.y).toBeCloseTo((a.y + b.y) / 2, 5);
+      }
+      // Stepping a tick.
+      await page.click('#p-fwd');
+      expect((await playerState(page)).tick).toBe(Math.round((tick + next) / 2) + 1);
+      await page.check('#p-front');
+      expect(await drawnShare(page)).toBeGreaterThan(0.3);
+
+      // External images (the client's own, not in the map): given as PNG files (DDNet's data/mapres), they are
+      // drawn; the note stops asking for them.
+      const MAPRES = '/usr/share/games/ddnet/data/mapres';
+      const asked = /To draw (.*?), drop them here/.exec((await page.textContent('#p-note')) ?? '')?.[1]?.split(', ') ?? [];
+      if (asked.length && existsSync(MAPRES)) {
+        const before = await drawnShare(page);
+        await page.setInputFiles('#p-images', asked.map((n) => join(MAPRES, n)).filter((path) => existsSync(path)));
+        await page.waitForFunction(() => !document.getElementById('p-images'), null, { timeout: 60_000 });
+        expect(await page.textContent('#p-note')).not.toMatch(/External images/);
+        expect(await drawnShare(page)).toBeGreaterThanOrEqual(before * 0.9);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-mapres.png') });
+      }
+
+      // A Teeworlds 0.7 demo plays too.
+      await openFile(page, TW07_DEMO);
+      const seven = await openPlayer(page);
+      expect(seven.drawn.length).toBeGreaterThan(0);
+
+      // The largest corpus demo: frames per second while playing (printed; docs/explorer.md gives it).
+      if (existsSync(LARGEST_DEMO)) {
+        await openFile(page, LARGEST_DEMO);
+        const big = await openPlayer(page);
+        await seek(page, big.tick + 1500);
+        await page.click('#p-play');
+        await page.waitForTimeout(Number(process.env.EXPLORER_PLAY_MS ?? 5000));
+        const after = await playerState(page);
+        await page.click('#p-play');
+        console.log(`player: largest corpus demo, ${after.fps.toFixed(1)} fps over the last 2 s of playing, ${after.drawMs.toFixed(2)} ms to draw a frame (${after.drawn.length} tees in view)`);
+        // Zoomed out (more tiles in view, drawn from chunks): 0.8^4 = 0.41x, 0.8^8 = 0.17x.
+        for (const steps of [4, 4]) {
+          for (let i = 0; i < steps; i++) await page.click('#p-zoom-out');
+          await page.click('#p-play');
+          await page.waitForTimeout(3000);
+          const zoomed = await playerState(page);
+          await page.click('#p-play');
+          console.log(`player: largest corpus demo zoomed out to ${(zoomed as unknown as { zoom: number }).zoom.toFixed(2)}x, ${zoomed.fps.toFixed(1)} fps, ${zoomed.drawMs.toFixed(2)} ms to draw a frame`);
+          expect(zoomed.frames).toBeGreaterThan(after.frames);
+        }
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-tutorial.png') });
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('plays a teehistorian file on the map it names (refusing another) and a capture as a client received it', async () => {
+    server ??= await serveDir(inject('explorerDist'));
+    const { port } = server.address() as { port: number };
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const th = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+      await openFile(page, th);
+      await openPlayer(page);
+      expect(await page.textContent('#p-note')).toMatch(/Drop the map "ctf2" here or choose it \(SHA-256 b30feca5/);
+      // Another map is refused, saying which one the header names.
+      await page.setInputFiles('#p-map', join(fixturesDir, 'maps', 'ctf1.map'));
+      await page.waitForFunction(() => (window as unknown as { __explorer: { playerError: string } }).__explorer.playerError);
+      expect(await page.evaluate(() => (window as unknown as { __explorer: { playerError: string } }).__explorer.playerError)).toMatch(/^That is not the map this file was recorded on: its SHA-256 is 3b134e3f.*, the header names "ctf2" with SHA-256 b30feca5/);
+      const ctf2 = join(corpusDir, 'maps', 'ddnet', 'ctf2.map');
+      if (existsSync(ctf2)) {
+        await page.setInputFiles('#p-map', ctf2);
+        await page.waitForFunction(() => !(window as unknown as { __explorer: { playerError: string } }).__explorer.playerError && !document.getElementById('p-map'));
+        // Each player where the tracker of the records puts it at a tick.
+        const tracker = new PlayerTracker();
+        const positions = new Map<number, Map<number, { x: number; y: number }>>();
+        for (const m of readTeehistorian(new Uint8Array(readFileSync(th)))) {
+          tracker.apply(m);
+          positions.set(m.tick, new Map([...tracker.positions].map(([id, p]) => [id, { x: p.x, y: p.y }])));
+        }
+        const tick = [...positions.keys()].find((t) => positions.get(t)!.size >= 2)! + 100;
+        const at = await seek(page, tick);
+        const expected = positions.get(tick) ?? positions.get([...positions.keys()].filter((t) => t <= tick).pop()!)!;
+        expect(at.drawn.map((d) => ({ id: d.id, x: d.x, y: d.y })).sort((a, b) => a.id - b.id)).toEqual([...expected].map(([id, p]) => ({ id, ...p })).sort((a, b) => a.id - b.id));
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+      }
+      // The Tutorial's teehistorian file on its map (embedded images): the screenshot docs/explorer.md shows.
+      const tutorial = join(corpusDir, 'teehistorian', 'Tutorial_05f5b644-5eea-460b-baff-b0080c1f7c8c.teehistorian');
+      const tutorialMap = join(corpusDir, 'maps', 'ddnet', 'Tutorial.map');
+      if (existsSync(tutorial) && existsSync(tutorialMap)) {
+        await openFile(page, tutorial);
+        const start = await openPlayer(page);
+        await page.setInputFiles('#p-map', tutorialMap);
+        await page.waitForFunction(() => !document.getElementById('p-map'));
+        const at = await seek(page, start.tick + 1450);
+        expect(at.drawn.length).toBeGreaterThan(0);
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-teehistorian.png') });
+      }
+
+      // A capture: what Echo's client received. The cut capture holds no download of its map: the page asks for it.
+      const pcap = join(fixturesDir, 'net', 'teeworlds-0.7-on-ddnet-cut.pcap');
+      await openFile(page, pcap);
+      await openPlayer(page);
+      expect(await page.inputValue('#p-client')).toBe('Echo');
+      expect(await page.textContent('#p-note')).toMatch(/Drop the map "Gold Mine" here or choose it/);
+      const goldMine = ['ddnet07', 'ddnet'].map((d) => join(corpusDir, 'maps', d, 'Gold Mine.map')).find((path) => existsSync(path) && (() => {
+        try {
+          captureDemo(new Uint8Array(readFileSync(pcap)), { player: 'Echo', map: new Uint8Array(readFileSync(path)) });
+          return true;
+        } catch {
+          return false;
+        }
+      })());
+      let checked = 0;
+      if (goldMine) {
+        await page.setInputFiles('#p-map', goldMine);
+        await page.waitForFunction(() => !document.getElementById('p-map'));
+        const cap = await playerState(page);
+        const demo = readDemo(captureDemo(new Uint8Array(readFileSync(pcap)), { player: 'Echo', map: new Uint8Array(readFileSync(goldMine)) }).demo);
+        const protocol = demo.protocol.snapshots as SnapshotProtocol<Record<string, unknown>>;
+        for (const { tick, snapshot } of demo.snapshots()) {
+          const chars = snapshotObjects(snapshot, protocol).items('character') as unknown as { item: { id: number }; x: number; y: number }[];
+          if (!chars.length || tick < cap.tick + 20) continue;
+          const at = await seek(page, tick);
+          expect(at.drawn.map((d) => ({ id: d.id, x: d.x, y: d.y })).sort((a, b) => a.id - b.id)).toEqual(chars.map((c) => ({ id: c.item.id, x: c.x, y: c.y })).sort((a, b) => a.id - b.id));
+          if (++checked === 3) break;
+        }
+        expect(await drawnShare(page)).toBeGreaterThan(0.3);
+        if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-capture.png') });
+      } else checked = 3;
+      expect(checked).toBe(3);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('shows a map as groups and layers, a layer at a readable scale, and what a clicked tile means', async () => {
+    server ??= await serveDir(inject('explorerDist'));
+    const { port } = server.address() as { port: number };
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const maps = [join(fixturesDir, 'maps', 'ctf1.map'), ...(existsSync(join(corpusDir, 'maps', 'ddnet')) ? readdirSync(join(corpusDir, 'maps', 'ddnet')).map((f) => join(corpusDir, 'maps', 'ddnet', f)) : [])];
+      for (const path of maps) {
+        const loaded = await openFile(page, path);
+        expect(loaded.kind, path).toBe('map');
+        // Groups and their layers are rows of the tree, opened, named by kind.
+        const labels = await page.locator('#tree .row .label').allTextContents();
+        expect(labels[1], path).toBe('groups and layers');
+        expect(labels[2], path).toMatch(/^group 0/);
+        expect(await (await findRow(page, /^game( |$)/)).count(), path).toBe(1);
+      }
+      // A Yo7-sized map (DDNet's Yo7 is about 1500 x 500 tiles over several layers): dm7 with its game layer and
+      // every tiles layer made 1500 x 600, walls along the edges.
+      const big = readMap(new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'dm7-legacy-size.map'))));
+      const [W, H] = [1500, 600];
+      for (const layer of big.groups.flatMap((g) => g.layers)) {
+        if (layer.kind !== 'tilemap' || (layer.tilemapKind !== 'game' && layer.tilemapKind !== 'tiles')) continue;
+        const t = layer as TilemapLayer;
+        t.item = { ...t.item, width: W, height: H };
+        t.tiles = new Tiles(new Uint8Array(W * H * 4));
+        for (let x = 0; x < W; x++) for (const y of [0, H - 1]) t.tiles.setId(y * W + x, 1);
+        for (let y = 0; y < H; y++) for (const x of [0, W - 1]) t.tiles.setId(y * W + x, 1);
+      }
+      const bigPath = join(mkdtempSync(join(tmpdir(), 'twcodec-explorer-big-')), 'big.map');
+      writeFileSync(bigPath, writeMap(big));
+      const bigLoaded = await openFile(page, bigPath);
+      expect(bigLoaded.error).toBe('');
+      expect((await page.locator('#tree .row .label').allTextContents())[1]).toBe('groups and layers');
+      await (await findRow(page, /^game/)).locator('.label').click();
+      expect((await page.locator('#details canvas.preview').first().boundingBox())!.width).toBeGreaterThan(200);
+      console.log(`player: a ${W} x ${H} map opened in ${Math.round(bigLoaded.ms)} ms (worker ${Math.round(bigLoaded.workerMs)} ms)`);
+
+      await openFile(page, join(fixturesDir, 'maps', 'ctf1.map'));
+      await (await findRow(page, /^game/)).locator('.label').click();
+      const canvas = page.locator('#details canvas.preview').first();
+      const box = (await canvas.boundingBox())!;
+      // 70 tiles wide: several pixels per tile, not one.
+      expect(box.width).toBeGreaterThan(70 * 4);
+      // Click tiles until one is solid (ctf1's game layer is mostly walls at its edges).
+      await canvas.click({ position: { x: 2, y: 2 } });
+      await page.waitForFunction(() => (window as unknown as { __explorer: { tile?: unknown } }).__explorer.tile);
+      expect(await page.textContent('#details .tile-info')).toMatch(/^tile 0, 0 of the game layerid 1: solidflags 0/);
+      if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map-groups.png') });
+    } finally {
+      await browser.close();
+    }
+  });
+});
