@@ -42,6 +42,8 @@ export interface PacketProtocolSchema {
   security_token?: { size: number; description: string };
   /** The token while none is known, and the data size a token request is padded to. */
   token?: { none: number; request_size?: number; description: string };
+  /** The connection's sizes and timers, and where its description was checked. */
+  connection?: { limits: { name: string; value: number; unit: string; description: string }[]; checked: string[] };
   chunk_header: { size: number; vital_size: number; fields: PacketBitField[]; vital_fields: PacketBitField[] };
   chunk_flags: PacketFlag[];
   control_messages: (PacketMessage & { id: number; new_connection?: true })[];
