@@ -7,6 +7,8 @@ import type { NetworkPage } from './load.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const hex = (n: number) => `0x${n.toString(16)}`;
+/** A list item of a `checked` line: its `*`s (NET_CTRLMSG_*) are no emphasis. */
+const checkedItem = (text: string) => `- ${cell(text).replace(/\*/g, '\\*')}`;
 
 function bitsText(parts: PacketBitPart[]): string {
   return parts
@@ -80,7 +82,7 @@ function protocolFill(p: PacketProtocolSchema): Record<string, PageFill> {
       '| --- | --- | --- | --- |',
       ...(p.connection?.limits ?? []).map((l) => `| \`${l.name}\` | ${l.value} | ${l.unit} | ${cell(l.description)} |`),
     ],
-    connection_checked: (p.connection?.checked ?? []).map((c) => `- ${cell(c)}`),
+    checked: (p.checked ?? []).map(checkedItem),
     sequence_modulo: `${sequenceModulo(p)}`,
   };
   if (p.token) {
@@ -111,6 +113,7 @@ function huffmanFill(h: HuffmanSchema): Record<string, PageFill> {
   return {
     'huffman:description': cell(h.description),
     'huffman:file': h.file,
+    'huffman:checked': h.checked.map(checkedItem),
     'huffman:eof_symbol': `${h.eofSymbol}`,
     'huffman:last_byte': `${h.eofSymbol - 1}`,
     'huffman:eof_listed_frequency': `${h.frequencies[h.eofSymbol]}`,
