@@ -111,8 +111,9 @@ export function seedsFor(target) {
         }
         return [withOriginal, dirToInput(files), dirToInput(oldNotation)];
       });
-    // fixtures/net holds a 0.7 client on a 0.7 server and a 0.7 client on DDNet-Server (sv_sixup: DDNet's 12-byte
-    // accept, its UUID messages and race items on a 0.7 connection); the corpus adds DDNet sessions when there.
+    // fixtures/net holds a 0.7 client on a 0.7 server, a 0.7 client on DDNet-Server (sv_sixup: DDNet's 12-byte
+    // accept, its UUID messages and race items on a 0.7 connection) and the start of a DDNet 0.6 session (TKEN
+    // handshake, security tokens, extended server info); the corpus adds whole DDNet sessions when there.
     case 'net':
       return withOtherLayers(netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)));
     case 'net-client':

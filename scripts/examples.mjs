@@ -4,12 +4,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Datafile } from '@twcodec/datafile';
-import { ByteReader, decodeI32String, teeworldsHuffman, varIntSize } from '@twcodec/runtime';
+import { ByteReader, decodeI32String, TEEWORLDS_FREQUENCIES, teeworldsHuffman, varIntSize } from '@twcodec/runtime';
 import { decodeGroupItem, readMap } from '@twcodec/map';
 import { readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
 import { DDNET_0_6, sizeTable, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
+import { decodePacket, readCapture, udpOf } from '@twcodec/net';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixture = (p) => new Uint8Array(readFileSync(join(root, 'fixtures', p)));
@@ -250,6 +251,126 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
     `(${chunk.storedSize} bytes Huffman-compressed), unpacked to these ${data.length} bytes:`, '', hex(data, 0, data.length), '', table(rows), '',
     `\`twcodec demo messages\` prints it as \`${JSON.stringify({ tick, kind: message.kind, fields: { team: message.team, clientId: message.clientId, message: message.message } })}\`.`,
     'Message layouts: [net-messages.md](net-messages.md).', '');
+}
+
+// Packets: one datagram of each protocol, its header, chunk headers and first message, read bit by bit as
+// docs/formats/network.md says and checked against @twcodec/net's decoder; then the Huffman code on a real
+// compressed packet, built by the page's steps and checked against the runtime's decompressor.
+{
+  const datagrams = (p) => [...readCapture(fixture(p))].map(udpOf);
+  const must = (ok, what) => { if (!ok) throw new Error(`examples.mjs: ${what} does not decode as network.md says`); };
+  const bin = (b) => b.toString(2).padStart(8, '0');
+  out.push('## Packets', '', 'A datagram of each protocol, read as [network.md](network.md) says; each value was checked against `decodePacket` of `@twcodec/net`.', '');
+  const chunkRows = (bytes, at, split, count) => {
+    const rows = [];
+    const chunks = [];
+    for (let i = 0; i < count; i++) {
+      const flags = bytes[at] >> 6;
+      const size = ((bytes[at] & 0x3f) << split) | (bytes[at + 1] & ((1 << split) - 1));
+      const vital = (flags & 1) !== 0;
+      const sequence = vital ? ((bytes[at + 1] & ~((1 << split) - 1) & 0xff) << 2) | bytes[at + 2] : undefined;
+      const headerSize = vital ? 3 : 2;
+      rows.push([`${at}-${at + headerSize - 1}`, `chunk ${i} header`, `\`${Array.from(bytes.subarray(at, at + headerSize), bin).join(' ')}\`: flags ${flags}${vital ? ' (vital)' : ''}, size ${size}${vital ? `, sequence ${sequence}` : ''}`]);
+      chunks.push({ flags, size, sequence, start: at + headerSize });
+      at += headerSize + size;
+    }
+    return { rows, chunks, end: at };
+  };
+  // ddnet-0.6: the client's first packet of chunks (client_ver and info) with DDNet's security token.
+  {
+    const name = 'net/ddnet-0.6-cut.pcap';
+    const payload = datagrams(name)[3].payload;
+    const packet = decodePacket(payload, { protocol: '0.6' });
+    const flags = payload[0] >> 2;
+    const ack = ((payload[0] & 3) << 8) | payload[1];
+    const num = payload[2];
+    must(flags === packet.header.flags && ack === packet.header.ack && num === packet.header.num_chunks, 'the 0.6 header');
+    const { rows, chunks, end } = chunkRows(payload, 3, 4, num);
+    chunks.forEach((c, i) => must(c.size === packet.chunks[i].size && c.sequence === packet.chunks[i].sequence, `0.6 chunk ${i}`));
+    const token = payload.subarray(end);
+    must(token.length === 4 && ((token[0] << 24) | (token[1] << 16) | (token[2] << 8) | token[3]) >>> 0 === packet.securityToken, 'the 0.6 security token');
+    const id = payload[chunks[1].start];
+    out.push('### ddnet-0.6', '', `\`fixtures/${name}\`, datagram 3 (client → server, right after connect, connect_accept and accept), ${payload.length} bytes, not compressed:`, '',
+      hex(payload, 0, payload.length), '',
+      table([
+        ['0', 'flags \\| ack bits 9-8', `\`${bin(payload[0])}\`: flags ${flags} (none), ack bits 9-8 = ${payload[0] & 3}`],
+        ['1', 'ack bits 7-0', `${payload[1]}: ack ${ack}, no vital chunk taken from the server yet`],
+        ['2', 'num_chunks', String(num)],
+        ...rows.flatMap((r, i) => [r, [`${chunks[i].start}-${chunks[i].start + chunks[i].size - 1}`, `chunk ${i} message`, `\`${packet.chunks[i].message.kind}\``]]),
+        [`${end}-${payload.length - 1}`, 'security token', `\`${Array.from(token, (b) => b.toString(16).padStart(2, '0')).join(' ')}\`, the bytes connect_accept gave`],
+      ]), '',
+      `Chunk 0's message starts with byte ${payload[chunks[0].start]} = (id 0 << 1) \\| 1 (system): \`NETMSG_EX\`, whose next 16 bytes are the UUID naming it (DDNet's \`client_ver\`, see [net-messages.md](net-messages.md#system-messages-with-uuids)). `
+      + `Chunk 1's message starts with byte ${id} = (id ${id >> 1} << 1) \\| 1 (system): \`info\`, then its strings: ${packet.chunks[1].message.kind === 'info' ? `version ${JSON.stringify(packet.chunks[1].message.version)}, password ${JSON.stringify(packet.chunks[1].message.password)}` : ''}.`, '');
+  }
+  // teeworlds-0.7: the client's first packet of chunks (info).
+  {
+    const name = 'net/teeworlds-0.7-cut.pcap';
+    const payload = datagrams(name)[4].payload;
+    const packet = decodePacket(payload, { protocol: '0.7' });
+    const flags = payload[0] >> 2;
+    const ack = ((payload[0] & 3) << 8) | payload[1];
+    const num = payload[2];
+    const token = ((payload[3] << 24) | (payload[4] << 16) | (payload[5] << 8) | payload[6]) >>> 0;
+    must(flags === packet.header.flags && ack === packet.header.ack && num === packet.header.num_chunks && token === packet.header.token, 'the 0.7 header');
+    const { rows, chunks, end } = chunkRows(payload, 7, 6, num);
+    chunks.forEach((c, i) => must(c.size === packet.chunks[i].size && c.sequence === packet.chunks[i].sequence, `0.7 chunk ${i}`));
+    must(end === payload.length, 'the 0.7 chunks');
+    const m = packet.chunks[0].message;
+    out.push('### teeworlds-0.7', '', `\`fixtures/${name}\`, datagram 4 (client → server, after token, token, connect and accept), ${payload.length} bytes, not compressed:`, '',
+      hex(payload, 0, payload.length), '',
+      table([
+        ['0', 'flags \\| ack bits 9-8', `\`${bin(payload[0])}\`: flags ${flags} (none), ack bits 9-8 = ${payload[0] & 3}`],
+        ['1', 'ack bits 7-0', `${payload[1]}: ack ${ack}`],
+        ['2', 'num_chunks', String(num)],
+        ['3-6', 'token', `0x${token.toString(16).padStart(8, '0')}: the server's token from its token message`],
+        ...rows.flatMap((r, i) => [r, [`${chunks[i].start}-${chunks[i].start + chunks[i].size - 1}`, `chunk ${i} message`, `\`${packet.chunks[i].message.kind}\``]]),
+      ]), '',
+      `The message starts with byte ${payload[chunks[0].start]} = (id ${payload[chunks[0].start] >> 1} << 1) \\| 1 (system): \`info\`, version ${JSON.stringify(m.version)}, password ${JSON.stringify(m.password)}${m.clientVersion !== undefined ? `, client version ${m.clientVersion}` : ''}.`, '');
+  }
+  // Huffman: the code built by network.md's steps, then a compressed packet of the client decoded bit by bit.
+  {
+    const open = TEEWORLDS_FREQUENCIES.map((freq, id) => ({ id, freq: id === 256 ? 1 : freq, node: { symbol: id } }));
+    while (open.length > 1) {
+      open.sort((x, y) => y.freq - x.freq); // Array.prototype.sort is stable
+      const a = open.pop();
+      const b = open[open.length - 1];
+      open[open.length - 1] = { id: -1, freq: a.freq + b.freq, node: { zero: a.node, one: b.node } };
+    }
+    const root = open[0].node;
+    const name = 'net/ddnet-0.6-cut.pcap';
+    const index = datagrams(name).findIndex((d, i) => i > 13 && (d.payload[0] >> 2) & 32 && d.payload.length < 24);
+    const payload = datagrams(name)[index].payload;
+    const data = payload.subarray(3);
+    const steps = [];
+    const bytes = [];
+    let bit = 0;
+    for (;;) {
+      let node = root;
+      let code = '';
+      const from = bit;
+      while (node.symbol === undefined) {
+        const b = (data[bit >> 3] >> (bit & 7)) & 1;
+        code += b;
+        node = b ? node.one : node.zero;
+        bit++;
+      }
+      steps.push([`${from}-${bit - 1}`, `\`${code}\``, node.symbol === 256 ? 'EOF' : `0x${node.symbol.toString(16).padStart(2, '0')}`]);
+      if (node.symbol === 256) break;
+      bytes.push(node.symbol);
+    }
+    const rest = data.length * 8 - bit; // 1-7 bits of the last byte, or a whole zero byte after EOF on a byte boundary
+    must(rest > 0 && rest <= 8 && data[data.length - 1] >> (8 - rest) === 0, 'the bits after EOF');
+    const expected = teeworldsHuffman().decompress(data, 2048);
+    must(bytes.length === expected.length && bytes.every((b, i) => b === expected[i]), 'the Huffman example');
+    const shown = 8;
+    out.push('## Huffman', '', `\`fixtures/${name}\`, datagram ${index} (client → server, compression flag set): the ${data.length} bytes after the 3-byte header, compressed:`, '',
+      hex(data, 0, data.length), '',
+      `With the code built by the steps of [network.md](network.md#huffman-compression), bits are read from bit 0 (the least significant) of byte 0 up; each code is the branches from the root, the first bit read first. The first ${shown} codes and the last:`, '',
+      '| bits | code | symbol |', '| --- | --- | --- |', ...[...steps.slice(0, shown), ['…', '…', '…'], ...steps.slice(-2)].map((r) => `| ${r.join(' | ')} |`), '',
+      `EOF ends at bit ${bit - 1}, in byte ${(bit - 1) >> 3}; the ${data.length * 8 - bit} bits left are zero and ignored. The ${bytes.length} bytes decoded (the packet's chunks and DDNet's security token):`, '',
+      hex(Uint8Array.from(bytes), 0, bytes.length), '',
+      `Decoded as [network.md](network.md#ddnet-06) says: ${decodePacket(payload, { protocol: '0.6' }).chunks.map((c) => `\`${c.message.kind}\``).join(', ')}.`, '');
+  }
 }
 
 writeFileSync(join(root, 'docs', 'formats', 'examples.md'), out.join('\n'));

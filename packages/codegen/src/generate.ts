@@ -15,9 +15,10 @@ import { loadSnapshotPage, loadSnapshotSchemas } from './snapshot/load.js';
 import { loadTeehistorianSchemas } from './teehistorian/load.js';
 import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
 import { loadNetSchemas } from './netmsg/load.js';
-import { emitPacketDocs, emitPacketTs } from './net/emit.js';
+import { emitPacketTs } from './net/emit.js';
+import { emitNetworkDocs } from './net/docs.js';
 import { emitHuffmanTs } from './net/huffman.js';
-import { loadHuffmanSchema, loadPacketSchemas } from './net/load.js';
+import { loadHuffmanSchema, loadNetworkPage, loadPacketSchemas } from './net/load.js';
 import { emitDatafileDocs } from './datafile/docs.js';
 import { emitDatafileTs } from './datafile/emit.js';
 import { loadDatafileSchema } from './datafile/load.js';
@@ -100,7 +101,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   const huffman = loadHuffmanSchema(schemas, options.root);
   const huffmanFile = emitHuffmanTs(huffman);
   outputs.set(join(runtimeOut, huffmanFile.path), huffmanFile.text);
-  outputs.set(join(docsOut, 'network.md'), emitPacketDocs(packet, huffman));
+  outputs.set(join(docsOut, 'network.md'), emitNetworkDocs(loadNetworkPage(schemas, options.root, packet, huffman)));
   const datafileOut = options.datafileOut ?? join(options.root, 'packages', 'datafile', 'src', 'generated');
   const datafile = loadDatafileSchema(schemas, options.root);
   if (datafile) {

@@ -1,9 +1,8 @@
-// Emits the packet-layer codecs (packages/net/src/generated) with ts-morph structures, and docs/formats/network.md.
+// Emits the packet-layer codecs (packages/net/src/generated) with ts-morph structures (the page: docs.ts).
 import { type InterfaceDeclarationStructure, type StatementStructures, StructureKind } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
-import { huffmanDocs } from './huffman.js';
-import type { HuffmanSchema, PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
+import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
 
 const prefix = (p: PacketProtocolSchema) => pascal(p.packet_protocol.replace(/[.-]/g, '_'));
 const constName = (p: PacketProtocolSchema) => `${p.packet_protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKET`;
@@ -218,60 +217,4 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
   // table's lines back at one level.
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   return { path, text: generatedText(file) };
-}
-
-function bitsText(parts: PacketBitPart[]): string {
-  return parts
-    .map((q) => {
-      const hi = 31 - Math.clz32(q.mask);
-      const lo = 31 - Math.clz32(q.mask & -q.mask);
-      return `byte ${q.byte} bits ${hi === lo ? hi : `${hi}-${lo}`}${q.shift ? ` → value bits ${hi + q.shift}-${lo + q.shift}` : ''}`;
-    })
-    .join('; ');
-}
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const payloadText = (f: PacketPayloadField): string =>
-  f.type === 'magic' ? `magic \`${f.value}\`` : f.type === 'list_rest' ? `list to the end: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : f.type === 'decimal_string' ? 'decimal number as a string' : f.type === 'int' ? 'variable-width int' : f.type === 'token' ? '4-byte big-endian token' : f.type === 'padding' ? 'zero bytes to the end' : f.type === 'u8' ? 'one byte' : 'NUL-terminated string';
-
-/** docs/formats/network.md. */
-export function emitPacketDocs(protocols: PacketProtocolSchema[], huffman?: HuffmanSchema): string {
-  const out: string[] = [GENERATED_DOCS_HEADER([...protocols.map((p) => p.file), ...(huffman ? [huffman.file] : [])].join(', ')), '', '# Network packets', ''];
-  out.push(
-    'The UDP layer under the [net messages](net-messages.md): packet headers, chunk headers, control messages and',
-    'connectionless packets (server info) of Teeworlds 0.6/DDNet and Teeworlds 0.7, from `schemas/net/`.',
-    'Header fields are bits of the header bytes, OR-ed together; `@twcodec/net` decodes captures with them',
-    '(`twcodec net pcap`).',
-    '',
-  );
-  for (const p of protocols) {
-    out.push(`## ${p.packet_protocol}`, '', p.description, '');
-    const bitTable = (title: string, fields: PacketBitField[]) => {
-      out.push(`${title}`, '', '| field | bits | description |', '| --- | --- | --- |');
-      for (const f of fields) out.push(`| \`${f.name}\` | ${bitsText(f.parts)} | ${cell(f.description)} |`);
-      out.push('');
-    };
-    const flagTable = (title: string, flags: PacketFlag[]) => {
-      out.push(title, '', '| flag | value | description |', '| --- | --- | --- |');
-      for (const f of flags) out.push(`| \`${f.name}\` | ${f.value} | ${cell(f.description)} |`);
-      out.push('');
-    };
-    bitTable(`### Packet header (${p.header.size} bytes)`, p.header.fields);
-    flagTable('Packet flags:', p.packet_flags);
-    if (p.token) out.push(`**Token** none: \`0x${p.token.none.toString(16)}\`${p.token.request_size !== undefined ? `; a token request is padded to ${p.token.request_size} data bytes` : ''}. ${p.token.description}`, '');
-    if (p.security_token) out.push(`**Security token** (${p.security_token.size} bytes at the end of the data): ${p.security_token.description}`, '');
-    bitTable(`### Chunk header (${p.chunk_header.size} bytes, ${p.chunk_header.vital_size} when vital)`, [...p.chunk_header.fields, ...p.chunk_header.vital_fields]);
-    flagTable('Chunk flags:', p.chunk_flags);
-    out.push('### Control messages', '', 'The first byte of a control packet\'s data is the message id.', '', '| id | message | payload | description |', '| --- | --- | --- | --- |');
-    for (const m of p.control_messages) out.push(`| ${m.id} | \`${m.name}\` | ${m.fields.map((f) => `${f.name}: ${payloadText(f)}${f.optional ? ' (optional)' : ''}`).join('; ') || '—'} | ${cell(m.description)}${m.new_connection ? ' Starts a connection: vital sequences start again.' : ''} |`);
-    out.push('', '### Connectionless packets', '', p.connless.description, '', '| header | starts with | size | fields |', '| --- | --- | --- | --- |');
-    for (const h of p.connless.headers) out.push(`| \`${h.name}\` | ${h.prefix ? `\`${h.prefix}\`` : `first byte & 0x${h.match!.mask.toString(16)} = 0x${h.match!.value.toString(16)}`} | ${h.size ?? h.prefix!.split(' ').length} | ${(h.fields ?? []).map((f) => `${f.name} (${bitsText(f.parts)})`).join('; ') || '—'} |`);
-    out.push('', `Messages start with \`${p.connless.magic_prefix}\` and a 4-character magic:`, '');
-    for (const m of p.connless.messages) {
-      out.push(`#### \`${m.magic}\` ${m.name}`, '', `${m.description} (${m.direction === 'server' ? 'server to client' : m.direction === 'client' ? 'client to server' : 'either way'})`, '', '| field | type | description |', '| --- | --- | --- |');
-      for (const f of m.fields) out.push(`| \`${f.name}\` | ${payloadText(f)}${f.optional ? ' (optional)' : ''} | ${cell(f.description)} |`);
-      out.push('');
-    }
-  }
-  if (huffman) out.push(...huffmanDocs(huffman));
-  return `${out.join('\n').trimEnd()}\n`;
 }

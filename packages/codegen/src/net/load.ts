@@ -3,6 +3,8 @@
 import { type ParsedFile, parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 import type { HuffmanSchema, PacketBitField, PacketPayloadField, PacketProtocolSchema } from './model.js';
 import { camel } from '../shared/names.js';
+import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
+import { join, relative } from 'node:path';
 
 /** The protocols of the other families a packet protocol names (net_messages, snapshots); unchecked when not given. */
 export interface PacketSchemaRefs {
@@ -77,7 +79,34 @@ export function loadHuffmanSchema(schemasDir: string, displayRoot = schemasDir):
   const files = parseFamily(schemasDir, 'net', displayRoot).filter((f) => 'huffman' in f.data);
   const f = files[0];
   if (!f || files.length > 1) throw new SchemaError([{ file: f?.file ?? 'schemas/net', line: 1, col: 1, message: `schemas/net holds ${files.length} Huffman codes; the network layer has one` }]);
-  const d = f.data as { huffman: string; description: string; eof_symbol: number; frequencies: number[] };
+  const d = f.data as { huffman: string; description: string; checked?: string[]; eof_symbol: number; frequencies: number[] };
   if (d.frequencies.length !== d.eof_symbol + 1) throw new SchemaError([{ file: f.file, ...positionOf(f, ['frequencies']), message: `frequencies: ${d.frequencies.length} of them, one per symbol 0..${d.eof_symbol} is ${d.eof_symbol + 1}` }]);
-  return { file: f.file, name: d.huffman, description: d.description, eofSymbol: d.eof_symbol, frequencies: d.frequencies };
+  return { file: f.file, name: d.huffman, description: d.description, checked: d.checked ?? [], eofSymbol: d.eof_symbol, frequencies: d.frequencies };
+}
+
+/** What a protocol's part of the network page fills (each is `<protocol>:<name>` in the template). */
+const PROTOCOL_PLACEHOLDERS = [
+  'description', 'file', 'header_size', 'header_table', 'packet_flags_table', 'chunk_header_size', 'chunk_header_vital_size',
+  'chunk_header_table', 'chunk_flags_table', 'control_table', 'connless_description', 'connless_headers_table',
+  'connless_magic_prefix', 'connless_messages_table', 'connless_messages', 'connection_limits_table', 'checked',
+  'sequence_modulo', 'token_none', 'token_description', 'token_request_size', 'security_token_size', 'security_token_description',
+] as const;
+const HUFFMAN_PLACEHOLDERS = ['description', 'file', 'checked', 'eof_symbol', 'last_byte', 'eof_listed_frequency', 'const_name', 'table'] as const;
+
+/** The placeholders the network page's template may use, for these protocols. */
+export function networkPlaceholders(protocols: readonly PacketProtocolSchema[]): string[] {
+  return [...protocols.flatMap((p) => PROTOCOL_PLACEHOLDERS.map((n) => `${p.packet_protocol}:${n}`)), ...HUFFMAN_PLACEHOLDERS.map((n) => `huffman:${n}`)];
+}
+
+/** docs/formats/network.md's inputs: both protocols, the Huffman code and the template schemas/net/network.md. */
+export interface NetworkPage {
+  protocols: PacketProtocolSchema[];
+  huffman: HuffmanSchema;
+  template: PageTemplate;
+}
+
+/** Loads the network page's template (schemas/net/network.md), its placeholders checked with file:line:col. */
+export function loadNetworkPage(schemasDir: string, displayRoot: string, protocols: PacketProtocolSchema[], huffman: HuffmanSchema): NetworkPage {
+  const file = relative(displayRoot, join(schemasDir, 'net', 'network.md')).split('\\').join('/');
+  return { protocols, huffman, template: loadPageTemplate(displayRoot, file, networkPlaceholders(protocols)) };
 }

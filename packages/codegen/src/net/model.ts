@@ -42,6 +42,10 @@ export interface PacketProtocolSchema {
   security_token?: { size: number; description: string };
   /** The token while none is known, and the data size a token request is padded to. */
   token?: { none: number; request_size?: number; description: string };
+  /** Where the file's facts were checked (sources, corpus files), shown on the page. */
+  checked?: string[];
+  /** The connection's sizes and timers. */
+  connection?: { limits: { name: string; value: number; unit: string; description: string }[] };
   chunk_header: { size: number; vital_size: number; fields: PacketBitField[]; vital_fields: PacketBitField[] };
   chunk_flags: PacketFlag[];
   control_messages: (PacketMessage & { id: number; new_connection?: true })[];
@@ -59,6 +63,8 @@ export interface HuffmanSchema {
   name: string;
   description: string;
   eofSymbol: number;
+  /** Where the code was checked (sources, corpus files), shown on the page. */
+  checked: string[];
   /** One per symbol: bytes 0..eofSymbol-1, then EOF. */
   frequencies: number[];
 }

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../../test/corpus.js';
 import { SchemaError } from '../shared/schema-files.js';
-import { emitPacketDocs, emitPacketTs } from './emit.js';
-import { loadPacketSchemas } from './load.js';
+import { emitNetworkDocs } from './docs.js';
+import { emitPacketTs } from './emit.js';
+import { loadHuffmanSchema, loadNetworkPage, loadPacketSchemas } from './load.js';
 
 /** Problems of the 0.7 schema with `edit` applied to its text. */
 function problems(edit: (text: string) => string): string[] {
@@ -32,7 +33,9 @@ describe('packet schemas', () => {
     expect(ddnet!.control_messages.map((m) => m.name)).toEqual(expect.arrayContaining(['keep_alive', 'connect', 'connect_accept', 'accept', 'close']));
     expect(ddnet!.control_messages.find((m) => m.name === 'close')?.id).toBe(4);
     expect(emitPacketTs(seven!).text).toContain('export function decodeTeeworlds07PacketHeader');
-    expect(emitPacketDocs([ddnet!, seven!])).toContain('#### `iext` info_extended');
+    const page = emitNetworkDocs(loadNetworkPage(join(repoRoot, 'schemas'), repoRoot, [ddnet!, seven!], loadHuffmanSchema(join(repoRoot, 'schemas'), repoRoot)));
+    expect(page).toContain('#### `iext` info_extended');
+    expect(page).toContain('| `timeout` | 100 | s |');
   });
 
   it('emits control ids, control magics and token values from the YAML as named constants (what capture.ts, client.ts and info.ts import)', () => {
@@ -58,7 +61,8 @@ describe('packet schemas', () => {
     // Sequence numbers wrap at the sequence field's range: 11 bits now (0.6's repeats two bits and holds 10).
     expect(sevenTs).toContain('  sequenceModulo: 2048,');
     expect(ddnetTs).toContain('  sequenceModulo: 1024,');
-    expect(emitPacketDocs([ddnet!, seven!])).toContain('a token request is padded to 600 data bytes');
+    const page = emitNetworkDocs(loadNetworkPage(join(dir, 'schemas'), dir, [ddnet!, seven!], loadHuffmanSchema(join(dir, 'schemas'), dir)));
+    expect(page).toContain('With the id that is\n600 + 1 data bytes');
   });
 
   it('refuses net_messages or snapshots naming no protocol of those families, with file:line:col', () => {

@@ -1533,7 +1533,7 @@ export const STREAM_DOCS: StreamDocs = {
           "vital": "Delivered reliably, in order: carries a sequence number.",
           "resend": "A vital chunk sent again."
         },
-        "securityToken": "DDNet's security token (big-endian), appended to the data of every packet after connect-accept (and to the connect and control messages, -1 while unknown) and compressed with it; Teeworlds 0.6 peers send none (network.cpp SendPacket / WriteSecurityToken; network_conn.cpp, network_server.cpp).",
+        "securityToken": "DDNet's security token, appended after the chunks (or the control message) of every packet of a connection that negotiated one, and compressed with them; ff ff ff ff in a connect while the client knows none; Teeworlds 0.6 peers send none (DDNet 16.4 network.cpp SendPacket; network_conn.cpp Feed).",
         "control": {
           "keep_alive": {
             "description": "Sent when nothing else was for a while.",
@@ -1595,6 +1595,29 @@ export const STREAM_DOCS: StreamDocs = {
               "max_players": "Player slots.",
               "num_clients": "Clients connected (players and spectators).",
               "max_clients": "Client slots.",
+              "clients": "One entry per client, to the end of the packet."
+            }
+          },
+          "get_info_64_legacy": {
+            "description": "Asks for the legacy 64-client info (SERVERBROWSE_GETINFO_64_LEGACY), answered by info_64_legacy.",
+            "fields": {
+              "token": "The request's token, echoed in the reply."
+            }
+          },
+          "info_64_legacy": {
+            "description": "Legacy 64-client server info (SERVERBROWSE_INFO_64_LEGACY): the 0.6 info fields, then the offset of the packet's first client, then at most 24 clients; one packet per 24 clients.",
+            "fields": {
+              "token": "The request's token.",
+              "version": "Game version.",
+              "name": "Server name.",
+              "map": "Map name.",
+              "game_type": "Game type.",
+              "flags": "Server flags (1: password).",
+              "num_players": "Players in game.",
+              "max_players": "Player slots.",
+              "num_clients": "Clients connected.",
+              "max_clients": "Client slots.",
+              "offset": "How many clients earlier packets of the answer held (0, 24, 48).",
               "clients": "One entry per client, to the end of the packet."
             }
           },
@@ -1717,6 +1740,22 @@ export const STREAM_DOCS: StreamDocs = {
               "max_clients": "Client slots.",
               "clients": "One entry per client, to the end of the packet."
             }
+          },
+          "fw_check": {
+            "description": "The master server asks a registering server whether it can be reached (the master server sends it, from another port).",
+            "fields": {}
+          },
+          "fw_response": {
+            "description": "The server's answer to fw_check.",
+            "fields": {}
+          },
+          "fw_ok": {
+            "description": "The master server got fw_response: the server is registered.",
+            "fields": {}
+          },
+          "fw_error": {
+            "description": "The master server got no fw_response: clients cannot connect to this server (firewall or NAT).",
+            "fields": {}
           }
         }
       }

@@ -207,6 +207,42 @@ export interface Ddnet06ConnlessInfo {
   clients: { name: string; clan: string; country: string; score: string; isPlayer: string }[];
 }
 
+/** Asks for the legacy 64-client info (SERVERBROWSE_GETINFO_64_LEGACY), answered by info_64_legacy. (magic `fstd`, client to server) */
+export interface Ddnet06ConnlessGetInfo64Legacy {
+  kind: 'get_info_64_legacy';
+  /** The request's token, echoed in the reply. */
+  token: number;
+}
+
+/** Legacy 64-client server info (SERVERBROWSE_INFO_64_LEGACY): the 0.6 info fields, then the offset of the packet's first client, then at most 24 clients; one packet per 24 clients. (magic `dtsf`, server to client) */
+export interface Ddnet06ConnlessInfo64Legacy {
+  kind: 'info_64_legacy';
+  /** The request's token. */
+  token: string;
+  /** Game version. */
+  version: string;
+  /** Server name. */
+  name: string;
+  /** Map name. */
+  map: string;
+  /** Game type. */
+  gameType: string;
+  /** Server flags (1: password). */
+  flags: string;
+  /** Players in game. */
+  numPlayers: string;
+  /** Player slots. */
+  maxPlayers: string;
+  /** Clients connected. */
+  numClients: string;
+  /** Client slots. */
+  maxClients: string;
+  /** How many clients earlier packets of the answer held (0, 24, 48). */
+  offset: number;
+  /** One entry per client, to the end of the packet. */
+  clients: { name: string; clan: string; country: string; score: string; isPlayer: string }[];
+}
+
 /** DDNet's extended server info (SERVERINFO_EXTENDED): map CRC and size, reserved strings, up to 64 clients over several packets. (magic `iext`, server to client) */
 export interface Ddnet06ConnlessInfoExtended {
   kind: 'info_extended';
@@ -254,7 +290,7 @@ export interface Ddnet06ConnlessInfoExtendedMore {
 }
 
 /** A connectionless message of ddnet-0.6, by kind. */
-export type Ddnet06ConnlessMessage = Ddnet06ConnlessGetInfo | Ddnet06ConnlessInfo | Ddnet06ConnlessInfoExtended | Ddnet06ConnlessInfoExtendedMore;
+export type Ddnet06ConnlessMessage = Ddnet06ConnlessGetInfo | Ddnet06ConnlessInfo | Ddnet06ConnlessGetInfo64Legacy | Ddnet06ConnlessInfo64Legacy | Ddnet06ConnlessInfoExtended | Ddnet06ConnlessInfoExtendedMore;
 
 /** The packet layer of ddnet-0.6: header codecs, flags, control and connectionless messages. */
 export const DDNET_0_6_PACKET: PacketProtocolDef = {
@@ -284,5 +320,5 @@ export const DDNET_0_6_PACKET: PacketProtocolDef = {
   controlMessages: [{ name: 'keep_alive', id: 0, fields: [] }, { name: 'connect', id: 1, newConnection: true, fields: [{ name: 'token_magic', key: 'tokenMagic', type: 'magic', value: 'TKEN', optional: true }] }, { name: 'connect_accept', id: 2, newConnection: true, fields: [{ name: 'token_magic', key: 'tokenMagic', type: 'magic', value: 'TKEN', optional: true }] }, { name: 'accept', id: 3, newConnection: true, fields: [] }, { name: 'close', id: 4, fields: [{ name: 'reason', key: 'reason', type: 'string', optional: true }] }],
   connlessHeaders: [{ name: 'legacy', size: 6, prefix: [0xff, 0xff, 0xff, 0xff, 0xff, 0xff] }, { name: 'extended', size: 6, prefix: [0x78, 0x65], decode: decodeDdnet06ConnlessExtendedHeader, encode: encodeDdnet06ConnlessExtendedHeader }],
   connlessMagicPrefix: [0xff, 0xff, 0xff, 0xff],
-  connlessMessages: [{ name: 'get_info', magic: 'gie3', direction: 'client', fields: [{ name: 'token', key: 'token', type: 'u8' }] }, { name: 'info', magic: 'inf3', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'decimal_string' }, { name: 'num_players', key: 'numPlayers', type: 'decimal_string' }, { name: 'max_players', key: 'maxPlayers', type: 'decimal_string' }, { name: 'num_clients', key: 'numClients', type: 'decimal_string' }, { name: 'max_clients', key: 'maxClients', type: 'decimal_string' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }] }] }, { name: 'info_extended', magic: 'iext', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'map_crc', key: 'mapCrc', type: 'decimal_string' }, { name: 'map_size', key: 'mapSize', type: 'decimal_string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'decimal_string' }, { name: 'num_players', key: 'numPlayers', type: 'decimal_string' }, { name: 'max_players', key: 'maxPlayers', type: 'decimal_string' }, { name: 'num_clients', key: 'numClients', type: 'decimal_string' }, { name: 'max_clients', key: 'maxClients', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }] }] }, { name: 'info_extended_more', magic: 'iex+', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'packet_no', key: 'packetNo', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }] }] }],
+  connlessMessages: [{ name: 'get_info', magic: 'gie3', direction: 'client', fields: [{ name: 'token', key: 'token', type: 'u8' }] }, { name: 'info', magic: 'inf3', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'decimal_string' }, { name: 'num_players', key: 'numPlayers', type: 'decimal_string' }, { name: 'max_players', key: 'maxPlayers', type: 'decimal_string' }, { name: 'num_clients', key: 'numClients', type: 'decimal_string' }, { name: 'max_clients', key: 'maxClients', type: 'decimal_string' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }] }] }, { name: 'get_info_64_legacy', magic: 'fstd', direction: 'client', fields: [{ name: 'token', key: 'token', type: 'u8' }] }, { name: 'info_64_legacy', magic: 'dtsf', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'decimal_string' }, { name: 'num_players', key: 'numPlayers', type: 'decimal_string' }, { name: 'max_players', key: 'maxPlayers', type: 'decimal_string' }, { name: 'num_clients', key: 'numClients', type: 'decimal_string' }, { name: 'max_clients', key: 'maxClients', type: 'decimal_string' }, { name: 'offset', key: 'offset', type: 'int' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }] }] }, { name: 'info_extended', magic: 'iext', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'map_crc', key: 'mapCrc', type: 'decimal_string' }, { name: 'map_size', key: 'mapSize', type: 'decimal_string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'decimal_string' }, { name: 'num_players', key: 'numPlayers', type: 'decimal_string' }, { name: 'max_players', key: 'maxPlayers', type: 'decimal_string' }, { name: 'num_clients', key: 'numClients', type: 'decimal_string' }, { name: 'max_clients', key: 'maxClients', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }] }] }, { name: 'info_extended_more', magic: 'iex+', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'decimal_string' }, { name: 'packet_no', key: 'packetNo', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'decimal_string' }, { name: 'score', key: 'score', type: 'decimal_string' }, { name: 'is_player', key: 'isPlayer', type: 'decimal_string' }, { name: 'reserved', key: 'reserved', type: 'string' }] }] }],
 };

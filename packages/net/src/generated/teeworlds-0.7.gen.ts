@@ -128,7 +128,7 @@ export const Teeworlds07ControlId = {
   token: 5,
 } as const;
 
-/** The header token while the receiver handed out none yet (network.h NET_TOKEN_NONE); a token request and a connect are padded with zero bytes to request_size data bytes (NET_TOKENREQUEST_DATASIZE), so that the request is no smaller than the answer. */
+/** The header token while the receiver handed out none yet (network.h NET_TOKEN_NONE). After the id of a token request and of a connect come the sender's token and zero bytes, the request size in all (NET_TOKENREQUEST_DATASIZE), so that a request is no smaller than its answer. */
 export const Teeworlds07Token = { none: 0xffffffff, requestSize: 512 } as const;
 
 /** Sent when nothing else was for a while. */
@@ -219,8 +219,28 @@ export interface Teeworlds07ConnlessInfo {
   clients: { name: string; clan: string; country: number; score: number; playerType: number }[];
 }
 
+/** The master server asks a registering server whether it can be reached (the master server sends it, from another port). (magic `fw??`, client to server) */
+export interface Teeworlds07ConnlessFwCheck {
+  kind: 'fw_check';
+}
+
+/** The server's answer to fw_check. (magic `fw!!`, server to client) */
+export interface Teeworlds07ConnlessFwResponse {
+  kind: 'fw_response';
+}
+
+/** The master server got fw_response: the server is registered. (magic `fwok`, client to server) */
+export interface Teeworlds07ConnlessFwOk {
+  kind: 'fw_ok';
+}
+
+/** The master server got no fw_response: clients cannot connect to this server (firewall or NAT). (magic `fwer`, client to server) */
+export interface Teeworlds07ConnlessFwError {
+  kind: 'fw_error';
+}
+
 /** A connectionless message of teeworlds-0.7, by kind. */
-export type Teeworlds07ConnlessMessage = Teeworlds07ConnlessGetInfo | Teeworlds07ConnlessInfo;
+export type Teeworlds07ConnlessMessage = Teeworlds07ConnlessGetInfo | Teeworlds07ConnlessInfo | Teeworlds07ConnlessFwCheck | Teeworlds07ConnlessFwResponse | Teeworlds07ConnlessFwOk | Teeworlds07ConnlessFwError;
 
 /** The packet layer of teeworlds-0.7: header codecs, flags, control and connectionless messages. */
 export const TEEWORLDS_0_7_PACKET: PacketProtocolDef = {
@@ -250,5 +270,5 @@ export const TEEWORLDS_0_7_PACKET: PacketProtocolDef = {
   controlMessages: [{ name: 'keep_alive', id: 0, fields: [] }, { name: 'connect', id: 1, newConnection: true, fields: [{ name: 'response_token', key: 'responseToken', type: 'token' }, { name: 'padding', key: 'padding', type: 'padding', optional: true }] }, { name: 'accept', id: 2, newConnection: true, fields: [{ name: 'token', key: 'token', type: 'token', optional: true }] }, { name: 'close', id: 4, fields: [{ name: 'reason', key: 'reason', type: 'string', optional: true }] }, { name: 'token', id: 5, fields: [{ name: 'response_token', key: 'responseToken', type: 'token' }, { name: 'padding', key: 'padding', type: 'padding', optional: true }] }],
   connlessHeaders: [{ name: 'token', size: 9, match: { mask: 35, value: 33 }, decode: decodeTeeworlds07ConnlessTokenHeader, encode: encodeTeeworlds07ConnlessTokenHeader }],
   connlessMagicPrefix: [0xff, 0xff, 0xff, 0xff],
-  connlessMessages: [{ name: 'get_info', magic: 'gie3', direction: 'client', fields: [{ name: 'token', key: 'token', type: 'int' }] }, { name: 'info', magic: 'inf3', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'int' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'hostname', key: 'hostname', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'int' }, { name: 'skill_level', key: 'skillLevel', type: 'int' }, { name: 'num_players', key: 'numPlayers', type: 'int' }, { name: 'max_players', key: 'maxPlayers', type: 'int' }, { name: 'num_clients', key: 'numClients', type: 'int' }, { name: 'max_clients', key: 'maxClients', type: 'int' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'int' }, { name: 'score', key: 'score', type: 'int' }, { name: 'player_type', key: 'playerType', type: 'int' }] }] }],
+  connlessMessages: [{ name: 'get_info', magic: 'gie3', direction: 'client', fields: [{ name: 'token', key: 'token', type: 'int' }] }, { name: 'info', magic: 'inf3', direction: 'server', fields: [{ name: 'token', key: 'token', type: 'int' }, { name: 'version', key: 'version', type: 'string' }, { name: 'name', key: 'name', type: 'string' }, { name: 'hostname', key: 'hostname', type: 'string' }, { name: 'map', key: 'map', type: 'string' }, { name: 'game_type', key: 'gameType', type: 'string' }, { name: 'flags', key: 'flags', type: 'int' }, { name: 'skill_level', key: 'skillLevel', type: 'int' }, { name: 'num_players', key: 'numPlayers', type: 'int' }, { name: 'max_players', key: 'maxPlayers', type: 'int' }, { name: 'num_clients', key: 'numClients', type: 'int' }, { name: 'max_clients', key: 'maxClients', type: 'int' }, { name: 'clients', key: 'clients', type: 'list_rest', fields: [{ name: 'name', key: 'name', type: 'string' }, { name: 'clan', key: 'clan', type: 'string' }, { name: 'country', key: 'country', type: 'int' }, { name: 'score', key: 'score', type: 'int' }, { name: 'player_type', key: 'playerType', type: 'int' }] }] }, { name: 'fw_check', magic: 'fw??', direction: 'client', fields: [] }, { name: 'fw_response', magic: 'fw!!', direction: 'server', fields: [] }, { name: 'fw_ok', magic: 'fwok', direction: 'client', fields: [] }, { name: 'fw_error', magic: 'fwer', direction: 'client', fields: [] }],
 };
