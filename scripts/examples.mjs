@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Datafile } from '@twcodec/datafile';
 import { ByteReader, decodeI32String, TEEWORLDS_FREQUENCIES, teeworldsHuffman, varIntSize } from '@twcodec/runtime';
-import { decodeGroupItem, readMap } from '@twcodec/map';
+import { decodeGroupItem, decodeLayerItem, readMap, TilemapLayerVersion } from '@twcodec/map';
 import { readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
@@ -54,6 +54,37 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
     ]), '', group.name === undefined ? '' : `The name is an I32String: ints ${Array.from(item.data.subarray(item.data.length - 3), (x) => `0x${(x >>> 0).toString(16)}`).join(', ')} read big-endian, minus 128 per byte: "${decodeI32String(item.data, item.data.length - 3, 3)}".`, '');
   const map = readMap(bytes);
   out.push(`The map model: ${map.groups.length} groups, ${map.groups.reduce((s, g) => s + g.layers.length, 0)} layers, ${map.images.length} images, ${map.envelopes.length} envelopes.`, '');
+}
+
+// Map tiles: the game layer item of ctf1 and the first tiles of its data item, inflated.
+{
+  const name = 'maps/ctf1.map';
+  const bytes = fixture(name);
+  const df = Datafile.read(bytes);
+  const layers = df.items.filter((i) => i.type === 5);
+  const item = layers.find((i) => decodeLayerItem(i.data).tilemapFlags === 1);
+  const layer = decodeLayerItem(item.data);
+  const at = item.offset - 8;
+  const tiles = df.data[layer.data].bytes();
+  const row = Array.from({ length: 8 }, (_, x) => x);
+  let expanded = 0;
+  for (let i = 2; i < tiles.length; i += 4) expanded += tiles[i] + 1;
+  const hexOf = (b, start, end) => Array.from(b.subarray(start, end), (x) => x.toString(16).padStart(2, '0')).join(' ');
+  // The page's statement, checked: the stored tiles expand to the layer's size.
+  if (layer.version === TilemapLayerVersion.SkipCompressed && expanded !== layer.width * layer.height) throw new Error(`${name}: ${expanded} tiles, not ${layer.width} x ${layer.height}`);
+  out.push('## Map tiles', '', `The game layer of \`fixtures/${name}\` (a tilemap layer item, version ${layer.version}) at byte ${at}: key, size, then ${item.data.length} i32:`, '',
+    hex(bytes, at, at + 8 + item.data.length * 4), '',
+    table([
+      [`${at}-${at + 3}`, 'key', `0x${((item.type << 16) | item.id).toString(16)} (type 5 = layer, id ${item.id})`],
+      [`${at + 4}-${at + 7}`, 'size', String(item.data.length * 4)],
+      ...Object.entries(layer).filter(([k]) => k !== 'extra').map(([k, val]) => ['', k, JSON.stringify(val)]),
+    ]), '',
+    ...(layer.version === TilemapLayerVersion.SkipCompressed
+      ? [`Version ${layer.version} (Teeworlds 0.7): \`data\` = ${layer.data} is skip-compressed. Data item ${layer.data} inflates to ${tiles.length} bytes, ${tiles.length / 4} stored tiles of 4 bytes (id, flags, skip, reserved); each stands for itself and \`skip\` more copies, ${expanded} tiles in all = ${layer.width} × ${layer.height}. The first ${row.length} stored tiles:`, '',
+          hex(tiles, 0, row.length * 4), '',
+          `The first, \`${hexOf(tiles, 0, 4)}\`, is id ${tiles[0]} (\`solid\` in the game layer, [map-tiles.md](map-tiles.md)), flags ${tiles[1]}, skip ${tiles[2]}: the layer's first ${tiles[2] + 1} tiles.`, '']
+      : [`\`data\` = ${layer.data}: data item ${layer.data} inflates to ${tiles.length} bytes = ${layer.width} × ${layer.height} tiles of 4 bytes (id, flags, skip, reserved).`, '']),
+  );
 }
 
 // Teehistorian: the UUID, the start of the JSON header, the first messages.

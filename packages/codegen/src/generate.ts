@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { emitMapDocs } from './map/docs.js';
+import { emitMapDocs, loadMapPage } from './map/docs.js';
 import { emitExplorerTs } from './explorer/emit.js';
 import { emitMapTs } from './map/emit.js';
 import { emitTileMeaningsTs } from './tiles/emit.js';
@@ -74,7 +74,7 @@ export function generate(options: GenerateOptions): GenerateResult {
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
-  outputs.set(join(docsOut, 'map.md'), emitMapDocs(map));
+  outputs.set(join(docsOut, 'map.md'), emitMapDocs(map, loadMapPage(options.root)));
   const physicsLayers = map.enums.find((e) => e.name === 'tilemap_flags')?.values.map((v) => v.name) ?? [];
   const tileMeanings = loadTileMeanings(schemas, options.root, physicsLayers);
   if (tileMeanings) {

@@ -1,5 +1,6 @@
-// Emits the map format reference (Markdown) from the same schema model as the code.
-import { GENERATED_DOCS_HEADER } from '../shared/emit.js';
+// docs/formats/map.md: the tables of every map item, record, tile and enum, from the same schema model as the
+// code, set into the page's template (schemas/map/map.md), which holds all of the page's prose.
+import { loadPageTemplate, type PageTemplate, renderPage } from '../shared/pages.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -51,25 +52,38 @@ function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end:
   return { rows, end: at };
 }
 
+/** The placeholders schemas/map/map.md may use. */
+export const MAP_PAGE_PLACEHOLDERS = ['item_types_table', 'items', 'records', 'tiles', 'enums'] as const;
+
+/** The template of docs/formats/map.md (schemas/map/map.md). */
+export function loadMapPage(displayRoot: string): PageTemplate {
+  return loadPageTemplate(displayRoot, 'schemas/map/map.md', MAP_PAGE_PLACEHOLDERS);
+}
+
 const TABLE_HEAD = ['| int | field | type | present | description |', '| --- | --- | --- | --- | --- |'];
+
+/** What the page's "How to read" section calls these: refused, the map fails to load; ignored, skipped. */
+const OUTSIDE = { refused: 'refused', ignored: 'ignored' } as const;
 
 function versionsLine(v: VersionRange | undefined): string[] {
   if (!v) return [];
   const range = v.min === v.max ? `${v.min}` : `${v.min} to ${v.max}`;
-  return [`Versions DDNet reads: ${range}; outside them DDNet ${v.outside === 'refused' ? 'refuses the map' : 'ignores the item'}.${v.description ? ` ${v.description}` : ''}`, ''];
+  return [`Versions DDNet reads: ${range} (others: ${OUTSIDE[v.outside]}).${v.description ? ` ${v.description}` : ''}`, ''];
 }
 
 function knownVersionsList(known: KnownVersion[] | undefined): string[] {
   if (!known) return [];
-  return ['Named versions:', '', ...known.map((v) => `- ${v.value} \`${v.name}\`: ${v.description}`), ''];
+  return ['Versions:', '', ...known.map((v) => `- ${v.value} \`${v.name}\`: ${v.description}`), ''];
 }
+
+const checkedLine = (checked: string | undefined) => (checked ? [`Checked: ${cell(checked)}`, ''] : []);
 
 function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
   if (!kinds) return [];
   const tileOf = (name: string) => fields.find((f) => f.name === name)?.data?.split(':')[1] ?? '?';
   const row = (name: string, flag: string, tiles: string) => `| \`${name}\` | ${flag} | \`${tiles}\` | [${tileOf(tiles)}](#tile-${tileOf(tiles)}) |`;
   return [
-    `Kinds, by the one flag set in \`${kinds.on}\` (DDNet tests the flags in this order; at most one may be set):`,
+    `Kinds, by \`${kinds.on}\` ([Layer kinds](#layer-kinds)):`,
     '',
     '| kind | flag | tiles in | tile type |',
     '| --- | --- | --- | --- |',
@@ -84,11 +98,11 @@ function itemSection(item: ItemDef): string[] {
   out.push(item.typeId !== undefined ? `type_id **${item.typeId}**` : `UUID type \`${item.uuidName}\` = \`${item.uuid}\``);
   const tags = [item.oneItem && 'one item per map', item.ddnetOnly && 'DDNet only'].filter(Boolean);
   if (tags.length) out[out.length - 1] += ` (${tags.join(', ')})`;
-  out.push('', item.description, '');
+  out.push('', item.description, '', ...checkedLine(item.checked));
   for (const note of item.notes) out.push(`> ${note}`, '');
   out.push(...versionsLine(item.versions), ...knownVersionsList(item.knownVersions));
   if (item.array) {
-    out.push(`The item's ints are an array of records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
+    out.push(`Records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
     return out;
   }
   const base = fieldRows(item.fields, 0);
@@ -102,19 +116,18 @@ function itemSection(item: ItemDef): string[] {
       out.push(...kindsTable(c.kinds, [...flatFields(item.fields), ...flatFields(c.fields)]));
     }
   }
-  out.push('Ints after the known fields are kept as they are (`extra`).', '');
   return out;
 }
 
 function recordSection(record: RecordDef): string[] {
-  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description} ${record.ints} i32.`, ''];
+  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description}`, '', `Size: ${record.ints} i32.`, '', ...checkedLine(record.checked)];
   for (const note of record.notes) out.push(`> ${note}`, '');
   out.push(...TABLE_HEAD, ...fieldRows(record.fields.map((field) => ({ kind: 'field', field })), 0).rows, '');
   return out;
 }
 
 function tileSection(tile: TileDef): string[] {
-  const out = [`### tile: ${tile.name}`, '', `<a id="tile-${tile.name}"></a>${tile.description} ${tile.bytes} bytes.`, ''];
+  const out = [`### tile: ${tile.name}`, '', `<a id="tile-${tile.name}"></a>${tile.description}`, '', `Size: ${tile.bytes} bytes.`, '', ...checkedLine(tile.checked)];
   for (const note of tile.notes) out.push(`> ${note}`, '');
   out.push('| byte | field | type | description |', '| --- | --- | --- | --- |');
   let at = 0;
@@ -145,41 +158,12 @@ function enumSection(e: EnumDef): string[] {
   ];
 }
 
-export function emitMapDocs(set: SchemaSet, source = 'schemas/map/**/*.yaml'): string {
-  return [
-    GENERATED_DOCS_HEADER(source),
-    '',
-    '# Map format reference',
-    '',
-    `A worked example on a real file: [examples.md](examples.md#map).`,
-    '',
-    'Teeworlds and DDNet maps are [datafiles](datafile.md): typed items of i32 plus zlib-compressed data items.',
-    'This reference is generated from the YAML schemas, the same source as the `@twcodec/map` codecs.',
-    '',
-    'Notation: `&x` is the index of a data item holding x, `*x` the index of an x item, `opt` means -1 stands',
-    'for none. An I32String packs a string into i32: each holds 4 bytes big-endian, each byte stored plus 128,',
-    'the last byte of the last int is 0. Point is two i32 (x, y); Color four i32 (r, g, b, a).',
-    '',
-    '## Item types',
-    '',
-    '| type | item | description |',
-    '| --- | --- | --- |',
-    ...set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
-    '| 0xffff | UUID index | Maps internal type ids (0xfffe, 0xfffd, ...) to UUIDs; see datafile.md. |',
-    '',
-    '## Items',
-    '',
-    ...set.items.flatMap(itemSection),
-    '## Records',
-    '',
-    ...set.records.flatMap(recordSection),
-    '## Tile types',
-    '',
-    'What the tile ids of physics layers mean, and which ids each layer accepts: [map-tiles.md](map-tiles.md).',
-    '',
-    ...set.tiles.flatMap(tileSection),
-    '## Enums and flags',
-    '',
-    ...set.enums.flatMap(enumSection),
-  ].join('\n');
+export function emitMapDocs(set: SchemaSet, template: PageTemplate, source = 'schemas/map/**/*.yaml'): string {
+  return renderPage(template, source, {
+    item_types_table: set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
+    items: set.items.flatMap(itemSection),
+    records: set.records.flatMap(recordSection),
+    tiles: set.tiles.flatMap(tileSection),
+    enums: set.enums.flatMap(enumSection),
+  });
 }

@@ -36,6 +36,7 @@ function buildModel(files: ParsedFile[]): SchemaSet {
         file: f.file,
         description: d.description as string,
         notes: (d.notes as string[]) ?? [],
+        ...(d.checked ? { checked: d.checked as string } : {}),
         ddnetOnly: d.ddnet_only === true,
         oneItem: d.one_item === true,
         fields: normalizeFields((d.fields as Raw[]) ?? []),
@@ -75,6 +76,7 @@ function buildModel(files: ParsedFile[]): SchemaSet {
         file: f.file,
         description: d.description as string,
         notes: (d.notes as string[]) ?? [],
+        ...(d.checked ? { checked: d.checked as string } : {}),
         bytes: d.bytes as number,
         fields: d.fields as TileDef['fields'],
       };
@@ -105,6 +107,7 @@ function buildModel(files: ParsedFile[]): SchemaSet {
       file: f.file,
       description: raw.description as string,
       notes: (raw.notes as string[]) ?? [],
+      ...(raw.checked ? { checked: raw.checked as string } : {}),
       fields,
       ints: fields.reduce((s, field) => s + fieldInts(field), 0),
     };

@@ -75,6 +75,8 @@ export interface ItemDef {
   file: string;
   description: string;
   notes: string[];
+  /** Where the layout was checked (a DDNet source file and struct, corpus maps), shown on the page. */
+  checked?: string;
   typeId?: number;
   uuidName?: string;
   uuid?: string;
@@ -93,6 +95,7 @@ export interface RecordDef {
   file: string;
   description: string;
   notes: string[];
+  checked?: string;
   extends?: string;
   /** All fields, including those of the record it extends. */
   fields: FieldDef[];
@@ -113,6 +116,7 @@ export interface TileDef {
   file: string;
   description: string;
   notes: string[];
+  checked?: string;
   bytes: number;
   fields: TileFieldDef[];
 }
