@@ -1,6 +1,6 @@
 """Clean-room demo decoder (docs/formats/demo.md)."""
 import struct, zlib
-import huffman, snapshot, mapfile
+import huffman, snapshot, mapfile, netmsg
 from varint import Unpacker
 
 SHA_UUID = bytes.fromhex('6be6da4acebd380c9b5b1289c842d780')
@@ -31,7 +31,7 @@ def decode(buf):
     seven = netver.startswith('0.7')
     sizes = snapshot.SIZES_07 if seven else snapshot.SIZES_06
     tick = None; snaps = deltas = msgs = keyframes = 0; last = None
-    msg_ids = {}
+    msg_ids = {}; msg_status = {}; bad_msgs = {}
     empty_deltas = 0
     while p < len(buf):
         c = buf[p]; p += 1
@@ -70,8 +70,12 @@ def decode(buf):
             u = Unpacker(b)
             m = u.int()
             sys_ = m & 1; mid = m >> 1
-            k = ('sys' if sys_ else 'game') + str(mid)
+            name, vals, status = netmsg.decode(b, '0.7' if seven else '0.6', True)
+            k = ('sys:' if sys_ else 'game:') + (name or '?')
             msg_ids[k] = msg_ids.get(k, 0) + 1
+            msg_status[status.split(':')[0]] = msg_status.get(status.split(':')[0], 0) + 1
+            if not status.startswith('ok'):
+                bad_msgs[k + ':' + status] = bad_msgs.get(k + ':' + status, 0) + 1
             msgs += 1
         else:
             raise ValueError('chunk type 0')
@@ -79,5 +83,5 @@ def decode(buf):
     return {'version': ver, 'netversion': netver, 'map': mapname, 'type': dtype, 'length': length,
             'map_crc_ok': crc_ok, 'sha256_ext': sha is not None,
             'map_layers': mres and mres['layers'], 'snapshots': snaps, 'deltas': deltas,
-            'empty_deltas': empty_deltas, 'keyframes': keyframes, 'messages': msgs, 'msg_ids': msg_ids,
+            'empty_deltas': empty_deltas, 'keyframes': keyframes, 'messages': msgs, 'msg_ids': msg_ids, 'msg_status': msg_status, 'bad_msgs': bad_msgs,
             'last_tick': tick}

@@ -1,6 +1,6 @@
 """Clean-room capture decoder (network.md, net-messages.md, snapshot.md)."""
 import struct
-import huffman, snapshot
+import huffman, snapshot, netmsg
 from varint import Unpacker
 
 def udp_payloads(buf):
@@ -32,7 +32,7 @@ def decode(buf):
     flows = {}
     st = {'packets': 0, 'connless': 0, 'control': 0, 'chunks': 0, 'compressed': 0, 'snap_crc_ok': 0,
           'snap_crc_total': 0, 'snap_empty': 0, 'missing_base': 0, 'protocols': {}, 'msgs': {},
-          'control_ids': {}, 'connless_magic': {}, 'leftover_bytes': {}}
+          'control_ids': {}, 'connless_magic': {}, 'leftover_bytes': {}, 'bad_msgs': {}}
     for src, dst, d in udp_payloads(buf):
         st['packets'] += 1
         if not d:
@@ -91,8 +91,11 @@ def decode(buf):
 def handle_msg(conn, msg, st):
     u = Unpacker(msg)
     m = u.int(); sys_ = m & 1; mid = m >> 1
-    k = ('07' if conn.seven else '06') + ('sys' if sys_ else 'game') + str(mid)
+    name, vals, status = netmsg.decode(msg, '0.7' if conn.seven else '0.6', False)
+    k = ('07' if conn.seven else '06') + (':sys:' if sys_ else ':game:') + name
     st['msgs'][k] = st['msgs'].get(k, 0) + 1
+    if status != 'ok':
+        st['bad_msgs'][k + ':' + status] = st['bad_msgs'].get(k + ':' + status, 0) + 1
     if not sys_:
         return
     SNAP, EMPTY, SINGLE = (6, 7, 8) if conn.seven else (5, 6, 7)
