@@ -11,6 +11,38 @@ def unpack_ints(data):
         out.append(u.int())
     return out
 
+def server_snap(name, vals, cand, crcst, sizes):
+    """Server demos record the snap messages sent to every client (without saying which client):
+    apply each delta to every stored snapshot of its base tick and keep the one whose checksum matches."""
+    tick, dt = vals['tick'], vals['delta_tick']
+    base_tick = tick - dt
+    bases = [[]] if base_tick == -1 else cand.get(base_tick, [])
+    if name == 'snap_empty':
+        cand.setdefault(tick, []).extend(bases)
+        return
+    ints = unpack_ints(vals['data'])
+    crcst['total'] += 1
+    if not bases:
+        crcst['no_base'] += 1
+        return
+    matched = False
+    for b in bases:
+        try:
+            new = snapshot.apply_delta(b, ints, sizes)
+        except (AssertionError, KeyError, IndexError):
+            continue
+        if snapshot.checksum(new) == snapshot.i32(vals['crc']):
+            crcst['ok'] += 1
+            matched = True
+            lst = cand.setdefault(tick, [])
+            if new not in lst:
+                lst.append(new)
+            break
+    if not matched:
+        crcst['no_match'] += 1
+    for t in [t for t in cand if t < tick - 5000]:
+        del cand[t]
+
 def decode(buf):
     assert buf[:7] == b'TWDEMO\0', 'marker'
     ver = buf[7]
@@ -32,6 +64,7 @@ def decode(buf):
     sizes = snapshot.SIZES_07 if seven else snapshot.SIZES_06
     tick = None; snaps = deltas = msgs = keyframes = 0; last = None
     msg_ids = {}; msg_status = {}; bad_msgs = {}
+    parts = {}; cand = {}; crcst = {'ok': 0, 'total': 0, 'no_base': 0, 'no_match': 0}
     empty_deltas = 0
     while p < len(buf):
         c = buf[p]; p += 1
@@ -74,6 +107,15 @@ def decode(buf):
             k = ('sys:' if sys_ else 'game:') + (name or '?')
             msg_ids[k] = msg_ids.get(k, 0) + 1
             msg_status[status.split(':')[0]] = msg_status.get(status.split(':')[0], 0) + 1
+            if sys_ and name == 'snap':
+                pk = (vals['tick'], vals['delta_tick'], vals['crc'], vals['num_parts'])
+                parts.setdefault(pk, {})[vals['part']] = vals['data']
+                if len(parts[pk]) == vals['num_parts']:
+                    pp = parts.pop(pk)
+                    v2 = dict(vals, data=b''.join(pp[i] for i in range(vals['num_parts'])))
+                    server_snap('snap_single', v2, cand, crcst, sizes)
+            if sys_ and name in ('snap_single', 'snap_empty'):
+                server_snap(name, vals, cand, crcst, sizes)
             if not status.startswith('ok'):
                 bad_msgs[k + ':' + status] = bad_msgs.get(k + ':' + status, 0) + 1
             msgs += 1
@@ -83,5 +125,5 @@ def decode(buf):
     return {'version': ver, 'netversion': netver, 'map': mapname, 'type': dtype, 'length': length,
             'map_crc_ok': crc_ok, 'sha256_ext': sha is not None,
             'map_layers': mres and mres['layers'], 'snapshots': snaps, 'deltas': deltas,
-            'empty_deltas': empty_deltas, 'keyframes': keyframes, 'messages': msgs, 'msg_ids': msg_ids, 'msg_status': msg_status, 'bad_msgs': bad_msgs,
+            'empty_deltas': empty_deltas, 'keyframes': keyframes, 'messages': msgs, 'snap_crc_ok': crcst['ok'], 'snap_crc_total': crcst['total'], 'snap_msgs_no_base': crcst['no_base'], 'snap_msgs_no_match': crcst['no_match'], 'msg_ids': msg_ids, 'msg_status': msg_status, 'bad_msgs': bad_msgs,
             'last_tick': tick}
