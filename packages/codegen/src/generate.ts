@@ -12,8 +12,9 @@ import { emitSnapshotObjectsTs } from './snapshot/objects.js';
 import { loadMapSchemas } from './map/load.js';
 import { loadSnapshotSchemas } from './snapshot/load.js';
 import { loadTeehistorianSchemas } from './teehistorian/load.js';
-import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
-import { loadNetSchemas } from './netmsg/load.js';
+import { emitNetTs } from './netmsg/emit.js';
+import { emitNetDocs, netDocsPlaceholders } from './netmsg/docs.js';
+import { loadNetDocsTemplate, loadNetSchemas } from './netmsg/load.js';
 import { emitPacketDocs, emitPacketTs } from './net/emit.js';
 import { emitHuffmanTs } from './net/huffman.js';
 import { loadHuffmanSchema, loadPacketSchemas } from './net/load.js';
@@ -78,7 +79,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     const file = emitNetTs(p);
     outputs.set(join(netOut, file.path), file.text);
   }
-  outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net));
+  outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net, loadNetDocsTemplate(options.root, net, netDocsPlaceholders(net))));
   const packetOut = options.packetOut ?? join(options.root, 'packages', 'net', 'src', 'generated');
   const packet = loadPacketSchemas(schemas, options.root, { netMessages: net.map((p) => p.protocol), snapshots: snapshot.map((p) => p.protocol) });
   const explorerOut = options.explorerOut ?? join(options.root, 'packages', 'explorer', 'src', 'generated');
