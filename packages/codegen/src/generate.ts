@@ -6,7 +6,8 @@ import { emitMapTs } from './map/emit.js';
 import { emitTileMeaningsTs } from './tiles/emit.js';
 import { emitTileMeaningsDocs } from './tiles/docs.js';
 import { loadTileMeanings } from './tiles/load.js';
-import { emitTeehistorianDocs, emitTeehistorianTs } from './teehistorian/emit.js';
+import { emitTeehistorianTs } from './teehistorian/emit.js';
+import { emitTeehistorianDocs, loadTeehistorianDocsTemplate } from './teehistorian/docs.js';
 import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
 import { emitSnapshotObjectsTs } from './snapshot/objects.js';
 import { loadMapSchemas } from './map/load.js';
@@ -72,7 +73,9 @@ export function generate(options: GenerateOptions): GenerateResult {
     outputs.set(join(docsOut, 'map-tiles.md'), emitTileMeaningsDocs(tileMeanings));
   }
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
-  outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
+  const inputProtocol = snapshot.find((p) => p.items.some((i) => i.name === 'player_input'));
+  const playerInput = inputProtocol && { protocol: inputProtocol.protocol, layout: inputProtocol.items.find((i) => i.name === 'player_input')! };
+  outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian, loadTeehistorianDocsTemplate(options.root, teehistorian), playerInput));
   for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot), emitSnapshotEnumsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot));
   for (const p of net) {
