@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Datafile } from '@twcodec/datafile';
 import { ByteReader, decodeI32String, TEEWORLDS_FREQUENCIES, teeworldsHuffman, varIntSize } from '@twcodec/runtime';
 import { decodeGroupItem, decodeLayerItem, readMap, TilemapLayerVersion } from '@twcodec/map';
-import { readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
+import { decodeClientMessage, readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
 import { DDNET_0_6, sizeTable, snapshotObjects, TEEWORLDS_0_7 } from '@twcodec/snapshot';
@@ -100,6 +100,39 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
     const { tick, offset, ...fields } = m;
     return [`${offset}`, `tick ${tick}`, `\`${JSON.stringify(fields, (k, v) => (v instanceof Uint8Array ? `${v.length} bytes` : v))}\` (first int ${r.readVarInt()})`];
   })), '');
+}
+
+// Teehistorian records byte by byte: an EX record (UUID, length, payload) and a MESSAGE record, whose payload is
+// a client's packed game message (first int id << 1 | system, as in net-messages.md).
+{
+  const bytes = fixture('teehistorian/ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
+  const messages = [...readTeehistorian(bytes)];
+  const ex = messages.find((m) => m.kind.startsWith('EX:'));
+  const msg = messages.find((m) => m.kind === 'MESSAGE');
+  const int = (r, name, note) => {
+    const at = r.pos;
+    const v = r.readVarInt();
+    return [`${at}-${r.pos - 1}`, name, `${v}${note ? ` ${note(v)}` : ''}`];
+  };
+  const uuidHex = (r) => Array.from(r.readBytes(16), (b) => b.toString(16).padStart(2, '0')).join('');
+  let r = new ByteReader(bytes, ex.offset);
+  const exRows = [int(r, 'message id', (v) => `(EX is ${-v})`)];
+  let at = r.pos;
+  exRows.push([`${at}-${at + 15}`, 'UUID', `\`${uuidHex(r)}\` (${ex.kind.slice(3)})`]);
+  exRows.push(int(r, 'payload length'));
+  exRows.push(int(r, 'payload: cid'));
+  out.push('### An EX record and a MESSAGE record', '', `The \`${ex.kind}\` record at byte ${ex.offset}:`, '', hex(bytes, ex.offset, r.pos), '', table(exRows), '');
+  r = new ByteReader(bytes, msg.offset);
+  const rows = [int(r, 'message id', (v) => `(MESSAGE is ${-v})`), int(r, 'cid'), int(r, 'length', (v) => 'bytes of net message follow')];
+  const start = r.pos;
+  const net = decodeClientMessage(msg);
+  rows.push(int(r, 'net: first int', (v) => `= ${v >> 1} << 1 \\| ${v & 1}: game message ${v >> 1} = ${net.kind}`));
+  for (const f of netMessageDef(DDNET_0_6_MESSAGES, net.kind).fields) {
+    at = r.pos;
+    const value = f.type === 'string' ? JSON.stringify(r.readCString()) : String(r.readVarInt());
+    rows.push([`${at}-${r.pos - 1}`, `net: ${f.name}`, value]);
+  }
+  out.push(`The first MESSAGE record, at byte ${msg.offset}: client ${msg.cid} sent ${msg.data.length} bytes (no padding: they end at byte ${start + msg.data.length - 1})`, '', hex(bytes, msg.offset, r.pos), '', table(rows), '');
 }
 
 // Demo and snapshot: the header and the first snapshot of a server demo.

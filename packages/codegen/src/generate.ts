@@ -6,15 +6,17 @@ import { emitMapTs } from './map/emit.js';
 import { emitTileMeaningsTs } from './tiles/emit.js';
 import { emitTileMeaningsDocs } from './tiles/docs.js';
 import { loadTileMeanings } from './tiles/load.js';
-import { emitTeehistorianDocs, emitTeehistorianTs } from './teehistorian/emit.js';
+import { emitTeehistorianTs } from './teehistorian/emit.js';
+import { emitTeehistorianDocs, loadTeehistorianDocsTemplate } from './teehistorian/docs.js';
 import { emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
 import { emitSnapshotDocs } from './snapshot/docs.js';
 import { emitSnapshotObjectsTs } from './snapshot/objects.js';
 import { loadMapSchemas } from './map/load.js';
 import { loadSnapshotPage, loadSnapshotSchemas } from './snapshot/load.js';
 import { loadTeehistorianSchemas } from './teehistorian/load.js';
-import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
-import { loadNetSchemas } from './netmsg/load.js';
+import { emitNetTs } from './netmsg/emit.js';
+import { emitNetDocs, netDocsPlaceholders } from './netmsg/docs.js';
+import { loadNetDocsTemplate, loadNetSchemas } from './netmsg/load.js';
 import { emitPacketTs } from './net/emit.js';
 import { emitNetworkDocs } from './net/docs.js';
 import { emitHuffmanTs } from './net/huffman.js';
@@ -83,14 +85,16 @@ export function generate(options: GenerateOptions): GenerateResult {
     outputs.set(join(docsOut, 'map-tiles.md'), emitTileMeaningsDocs(tileMeanings));
   }
   for (const file of emitTeehistorianTs(teehistorian)) outputs.set(join(teehistorianOut, file.path), file.text);
-  outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian));
+  const inputProtocol = snapshot.find((p) => p.items.some((i) => i.name === 'player_input'));
+  const playerInput = inputProtocol && { protocol: inputProtocol.protocol, layout: inputProtocol.items.find((i) => i.name === 'player_input')! };
+  outputs.set(join(docsOut, 'teehistorian.md'), emitTeehistorianDocs(teehistorian, loadTeehistorianDocsTemplate(options.root, teehistorian), playerInput));
   for (const file of [...emitSnapshotTs(snapshot), emitSnapshotObjectsTs(snapshot), emitSnapshotEnumsTs(snapshot)]) outputs.set(join(snapshotOut, file.path), file.text);
   outputs.set(join(docsOut, 'snapshot.md'), emitSnapshotDocs(snapshot, loadSnapshotPage(options.root)));
   for (const p of net) {
     const file = emitNetTs(p);
     outputs.set(join(netOut, file.path), file.text);
   }
-  outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net));
+  outputs.set(join(docsOut, 'net-messages.md'), emitNetDocs(net, loadNetDocsTemplate(options.root, net, netDocsPlaceholders(net))));
   const packetOut = options.packetOut ?? join(options.root, 'packages', 'net', 'src', 'generated');
   const packet = loadPacketSchemas(schemas, options.root, { netMessages: net.map((p) => p.protocol), snapshots: snapshot.map((p) => p.protocol) });
   const explorerOut = options.explorerOut ?? join(options.root, 'packages', 'explorer', 'src', 'generated');

@@ -4,7 +4,7 @@
 // @twcodec/netmsg's field readers in schema order) and typed decode/encode functions; framing, optional
 // fields, the checks and the errors are in the codec (codec.ts).
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, namedValues, str } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, namedValues, str } from '../shared/emit.js';
 import { valueSetLiteral } from '../snapshot/objects.js';
 import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema, NetValueSetSchema } from './load.js';
 import { camel, pascal } from '../shared/names.js';
@@ -12,14 +12,14 @@ import { camel, pascal } from '../shared/names.js';
 const constName = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_MESSAGES`;
 const typePrefix = (p: NetProtocolSchema) => pascal(p.protocol.replace(/[.-]/g, '_'));
 const messageInterface = (m: NetMessageSchema) => `${pascal(m.name)}Message`;
-const enumsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_MESSAGE_ENUMS`;
+export const enumsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_MESSAGE_ENUMS`;
 const packedIdsConst = (p: NetProtocolSchema) => `${p.protocol.replace(/[.-]/g, '_').toUpperCase()}_PACKED_MSG_IDS`;
 /** The named constants of a set, as @twcodec/snapshot names them too (Ddnet06Weapon.Hammer). */
 const setConstName = (set: NetValueSetSchema) => `${pascal(set.protocol.replace(/[.-]/g, '_'))}${pascal(set.name)}`;
-const setValuesText = (set: NetValueSetSchema) => set.values.map((v) => `${v.value} ${v.name}`).join(', ');
+export const setValuesText = (set: NetValueSetSchema) => set.values.map((v) => `${v.value} ${v.name}`).join(', ');
 
 /** The sets the protocol's own messages name, once each, in the order of first use. */
-function ownSets(p: NetProtocolSchema): NetValueSetSchema[] {
+export function ownSets(p: NetProtocolSchema): NetValueSetSchema[] {
   const sets = new Map<string, NetValueSetSchema>();
   for (const m of p.messages) for (const f of m.fields) if (f.values?.protocol === p.protocol && !sets.has(f.values.name)) sets.set(f.values.name, f.values);
   return [...sets.values()];
@@ -247,112 +247,4 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   const path = `${p.protocol}.gen.ts`;
   const file = project.createSourceFile(path, { statements: [GENERATED_HEADER(p.file), ...imports.declarations(), ...statements] }, { overwrite: true });
   return { path, text: generatedText(file) };
-}
-
-const FIELD_TEXT: Record<NetFieldSchema['type'], string> = {
-  int: 'int',
-  bool: 'bool (int 0 or 1)',
-  tick: 'tick (int)',
-  string: 'string (NUL-terminated UTF-8)',
-  uuid: 'UUID (16 bytes)',
-  raw: 'bytes',
-  raw_rest: 'bytes to the end of the message',
-  int_array: 'ints',
-  string_array: 'strings',
-  int_rest: 'ints to the end of the message',
-  string_rest: 'strings to the end of the message',
-};
-
-function fieldKind(f: NetFieldSchema): string {
-  let text = FIELD_TEXT[f.type];
-  if (f.size !== undefined) text = `${f.size} bytes`;
-  if (f.count !== undefined) text = `${f.count} ${f.type === 'int_array' ? 'ints' : 'strings'}`;
-  if (f.size_field) {
-    const items = f.type === 'raw' ? 'bytes' : f.type === 'string_array' ? 'strings' : 'ints';
-    text = f.count_table ? `ints (by \`${f.size_field}\`: ${f.count_table.join(', ')})` : `${items} (\`${f.size_field}\`${f.count_divisor ? ` / ${f.count_divisor}` : ''} of them)`;
-  }
-  if (f.counts) text += ` (senders write ${f.counts.join(' or ')}; a demo's zero padding after them is not data)`;
-  if (f.nonempty) text += " (never empty; a demo's zero padding is not data)";
-  if (f.values) text += ` (${f.values.kind} [\`${f.values.name}\`](#${f.values.protocol.replace(/\./g, '')}-enums))`;
-  const extras: string[] = [];
-  if (f.min !== undefined || f.max !== undefined) extras.push(`${f.min ?? '…'}..${f.max ?? '…'}`);
-  if (f.mask !== undefined) extras.push(`mask ${f.mask}`);
-  if (f.sanitize && f.sanitize !== 'none') extras.push(`sanitise: ${f.sanitize}`);
-  if (f.optional) extras.push('optional');
-  return extras.length ? `${text}; ${extras.join('; ')}` : text;
-}
-
-const cell = (text: string) => text.replace(/\|/g, '\\|');
-
-export function emitNetDocs(protocols: NetProtocolSchema[]): string {
-  const lines = [
-    GENERATED_DOCS_HEADER(protocols.map((p) => p.file).join(', ')),
-    '',
-    '# Net message reference',
-    '',
-    'Teeworlds and DDNet clients and servers talk in net messages; demos record the ones the server sends',
-    '(message chunks) and teehistorian files the ones clients send (`MESSAGE` records). This reference is',
-    'generated from the YAML schemas under `schemas/netmsg/` that also generate `@twcodec/netmsg`. A worked',
-    'example on a real demo: [examples.md](examples.md#net-messages).',
-    '',
-    '## Framing',
-    '',
-    'Every message starts with a variable-width int (the same ints as teehistorian: [extend | sign | 6 bits],',
-    'then [extend | 7 bits]): `id << 1 | system`, where `system` is 1 for engine messages (connection, map,',
-    'snapshots, rcon) and 0 for game messages. Id 0 (`NETMSG_EX`) is followed by 16 bytes: the version-3 UUID',
-    'of a name such as `killmsgteam@netmsg.ddnet.tw` in the Teeworlds namespace; DDNet adds messages this way',
-    "so that ids never clash. The fields follow, in order: ints as variable-width ints, strings NUL-terminated",
-    'UTF-8, raw bytes as they are. Fields marked optional were appended by a later version: older senders stop',
-    'before them. A demo pads each message chunk with zeros to a multiple of 4 bytes (DDNet 16.4',
-    '`CDemoRecorder::Write`); those bytes are kept as `trailing`, as are bytes after the last known field, and',
-    'never read as a field: where fewer than 4 zero bytes are all that is left of a padded message, an optional',
-    'field is absent. (A newer sender\'s optional field of value 0, false or empty text in that place has the',
-    'same bytes: it too reads as absent, its byte in `trailing`, and the message is written back the same.)',
-    'Messages from the network or a teehistorian file are not padded (`padded: false` when decoding).',
-    '',
-    'Strings are kept as sent. DDNet cleans them when it unpacks them: `sanitize` turns control characters other',
-    'than tab, newline and carriage return into spaces, `sanitize_cc` every control character, `strict` does',
-    'that and skips leading whitespace (`sanitizeNetString` does the same). Ranges are what DDNet accepts; it',
-    'drops a message with a value outside them.',
-    '',
-    'Direction: **server** = server to client, **client** = client to server.',
-    '',
-  ];
-  for (const p of protocols) {
-    lines.push(`## ${p.protocol}`, '', p.description, '', `Net version (a client's \`info\` message, a demo's header): \`${p.netVersion}\`.`, '');
-    for (const [title, filter] of [
-      ['System messages', (m: NetMessageSchema) => m.system && !m.uuid],
-      ['System messages with UUIDs', (m: NetMessageSchema) => m.system && !!m.uuid],
-      ['Game messages', (m: NetMessageSchema) => !m.system && !m.uuid],
-      ['Game messages with UUIDs', (m: NetMessageSchema) => !m.system && !!m.uuid],
-    ] as const) {
-      const list = p.messages.filter((m) => !m.from && filter(m));
-      if (!list.length) continue;
-      lines.push(`### ${title}`, '');
-      for (const m of list) {
-        lines.push(`#### ${m.name}`, '');
-        lines.push(`${m.description} ${m.uuid ? `UUID name \`${m.uuidName}\` (\`${m.uuid}\`)` : `Id ${m.id}`}, first int ${m.uuid ? (m.system ? 1 : 0) : (m.id << 1) | (m.system ? 1 : 0)}; direction: **${m.direction}**${m.since ? `; since DDNet ${m.since}` : ''}${m.recorded === false ? '; not recorded in demos (the client only applies it)' : ''}.`, '');
-        if (!m.fields.length) {
-          lines.push('No fields.', '');
-          continue;
-        }
-        lines.push('| field | kind | description |', '| --- | --- | --- |');
-        for (const f of m.fields) lines.push(`| \`${f.name}\` | ${cell(fieldKind(f))} | ${cell(f.description)} |`);
-        lines.push('');
-      }
-    }
-    const sets = ownSets(p);
-    if (sets.length) {
-      lines.push(`### ${p.protocol} enums`, '', `The names of the values of enum fields and the bits of flags fields above (the numbers are what the messages hold; \`${enumsConst(p)}\`, \`netValueName\`). They come from [the snapshot schema of ${p.protocol}](snapshot.md#enums-and-flags), the one source of the protocol's enums; a field without its own range takes the enum's lowest to highest value, a flags field without a mask exactly its bits.`, '');
-      lines.push('| set | kind | values |', '| --- | --- | --- |');
-      for (const set of sets) lines.push(`| \`${set.name}\`${set.ddnet ? ` (\`${set.ddnet}_*\`)` : ''} | ${set.kind} | ${cell(set.values.map((v) => `${v.value} ${v.name}`).join(', '))} |`);
-      lines.push('');
-    }
-    const taken = p.messages.filter((m) => m.from);
-    if (taken.length) {
-      lines.push(`### UUID messages of ${p.uuidMessagesFrom}`, '', `Every UUID message of ${p.uuidMessagesFrom} (described there) also decodes on ${p.protocol}, under the same name, or with \`ddnet_\` before it where ${p.protocol} has a message of that name:`, '');
-      lines.push(taken.map((m) => (m.name === m.from!.name ? `\`${m.name}\`` : `\`${m.name}\` (${m.from!.name})`)).join(', ') + '.', '');
-    }
-  }
-  return lines.join('\n');
 }

@@ -2,7 +2,9 @@
 // netmsgFile, and checks ids, UUIDs and field references, reporting file:line:col. Enums have one source, the
 // snapshot schema of the same protocol (schemas/snapshot/<net_protocol>.yaml): a field's `enum:` / `flags:`
 // names one of its sets, and the field takes its range (or mask) from it.
+import { dirname, join } from 'node:path';
 import { uuidFromName } from '@twcodec/runtime';
+import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
 import { parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 import { camel } from '../shared/names.js';
 import { loadSnapshotSchemas } from '../snapshot/load.js';
@@ -55,6 +57,8 @@ export interface NetMessageSchema {
   recorded?: false;
   description: string;
   fields: NetFieldSchema[];
+  /** Where the message's layout was checked, when more than the file's `checked` says (shown on its page). */
+  checked?: string[];
   /** Taken from another protocol's schema (uuid_messages_from): its name there, and that protocol. */
   from?: { protocol: string; name: string };
 }
@@ -70,6 +74,8 @@ export interface NetProtocolSchema {
   /** The protocol whose UUID messages this one takes (they are in `messages`, marked with `from`). */
   uuidMessagesFrom?: string;
   constants: NetConstantSchema[];
+  /** Where the file's facts were checked: sources (file and tag) and corpus files (shown on the page). */
+  checked: string[];
 }
 
 const REST_TYPES = new Set(['int_rest', 'string_rest', 'raw_rest']);
@@ -85,8 +91,8 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, sna
   for (const f of parseFamily(schemasDir, 'netmsg', displayRoot)) {
     const file = f.file;
     const problem = (segments: (string | number)[], message: string) => problems.push({ file, ...positionOf(f, segments), message });
-    const data = f.data as unknown as { net_protocol: string; net_version: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
-    const protocol: NetProtocolSchema = { protocol: data.net_protocol, netVersion: data.net_version, description: data.description, file, messages: [], constants: data.constants ?? [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
+    const data = f.data as unknown as { net_protocol: string; net_version: string; description: string; uuid_messages_from?: string; constants?: NetConstantSchema[]; checked?: string[]; messages: (Omit<NetMessageSchema, 'uuidName' | 'system' | 'id'> & { uuid_name?: string; system?: boolean; id?: number })[] };
+    const protocol: NetProtocolSchema = { protocol: data.net_protocol, netVersion: data.net_version, description: data.description, file, messages: [], constants: data.constants ?? [], checked: data.checked ?? [], ...(data.uuid_messages_from ? { uuidMessagesFrom: data.uuid_messages_from } : {}) };
     const seenConstant = new Set<string>();
     protocol.constants.forEach((c, i) => {
       if (seenConstant.has(c.name)) problem(['constants', i, 'name'], `constant ${c.name} is defined twice`);
@@ -104,6 +110,7 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, sna
         direction: raw.direction,
         ...(raw.since ? { since: raw.since } : {}),
         ...(raw.recorded === false ? { recorded: false as const } : {}),
+        ...(raw.checked ? { checked: raw.checked } : {}),
         description: raw.description,
         fields: raw.fields,
       };
@@ -168,4 +175,10 @@ export function loadNetSchemas(schemasDir: string, displayRoot = schemasDir, sna
   }
   if (problems.length) throw new SchemaError(problems);
   return out;
+}
+
+/** The template of docs/formats/net-messages.md: net-messages.md beside the protocols' schemas. */
+export function loadNetDocsTemplate(displayRoot: string, protocols: readonly NetProtocolSchema[], placeholders: readonly string[]): PageTemplate {
+  const dir = protocols[0] ? dirname(protocols[0].file) : 'schemas/netmsg';
+  return loadPageTemplate(displayRoot, join(dir, 'net-messages.md'), placeholders);
 }

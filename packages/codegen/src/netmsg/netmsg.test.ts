@@ -78,7 +78,10 @@ describe('net message schemas', () => {
     expect(text).not.toMatch(/\{ name: 'sv_chat', [^\n]*recorded: false/);
     const docs = readFileSync(join(dir, 'docs', 'net-messages.md'), 'utf8');
     expect(docs).toContain('`0.7 0123456789abcdef`');
-    expect(docs).toMatch(/#### sv_emoticon\n\n[^\n]*not recorded in demos/);
+    expect(docs).toMatch(/#### sv_emoticon\n\n[^\n]*recorded: no/);
+    // Where facts were checked is on the page: a protocol's sources as a list, a message's own in its section.
+    expect(docs).toMatch(/## teeworlds-0\.7\n[\s\S]*Checked against:\n\n- Teeworlds 0\.7\.5 datasrc\/network\.py/);
+    expect(docs).toMatch(/#### input\n\n[^\n]*id 20[^\n]*\n\nChecked: Teeworlds 0\.7\.5 src\/engine\/client\/client\.cpp SendInput/);
   });
 
   it("give 0.7 DDNet's UUID messages (uuid_messages_from), renaming those whose name 0.7 has", () => {
@@ -163,5 +166,14 @@ describe('net message schemas', () => {
     const text = String((error as Error).message);
     expect(text).toMatch(/schemas\/netmsg\/teeworlds-0\.7\.yaml:\d+:\d+: net_version: must match pattern/);
     expect(text).toMatch(/schemas\/netmsg\/teeworlds-0\.7\.yaml:\d+:\d+: messages\/\d+\/recorded: must be equal to constant/);
+  });
+});
+
+describe('net-messages.md template', () => {
+  it('a placeholder the emitter does not fill is an error at its line:col', () => {
+    const dir = copySchemas();
+    const template = join(dir, 'schemas', 'netmsg', 'net-messages.md');
+    writeFileSync(template, `${readFileSync(template, 'utf8')}\nsee {{ddnet-0.6:no_such_table}}\n`);
+    expect(() => generate({ root: dir, netOut: join(dir, 'out', 'net'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), docsOut: join(dir, 'docs') })).toThrow(/net-messages\.md:\d+:5: unknown placeholder \{\{ddnet-0\.6:no_such_table\}\}/);
   });
 });

@@ -43,20 +43,16 @@ function literals(text: string): { text: string; line: number }[] {
   return out;
 }
 
-/** Families whose page prose is still being moved into templates (issue 38); each leaves this list when done. */
-const PENDING = ['netmsg', 'teehistorian'];
-const pending = (file: string) => PENDING.some((family) => relative(src, file).startsWith(`${family}/`));
 
 const words = (s: string) => s.match(/[A-Za-z][A-Za-z']+/g)?.length ?? 0;
 
 describe('docs pages hold no prose in TypeScript', () => {
   const all = files(src);
   it('every docs emitter (emit...Docs) is defined in a <family>/docs.ts', () => {
-    const misplaced = all.filter((f) => !f.endsWith('/docs.ts') && !pending(f) && /export function emit\w*Docs\b/.test(readFileSync(f, 'utf8')));
+    const misplaced = all.filter((f) => !f.endsWith('/docs.ts') && /export function emit\w*Docs\b/.test(readFileSync(f, 'utf8')));
     expect(misplaced.map((f) => relative(src, f))).toEqual([]);
   });
-  for (const family of PENDING) it.todo(`${family}: the page's prose moves into its template`);
-  for (const file of all.filter((f) => f.endsWith('/docs.ts') && !pending(f))) {
+  for (const file of all.filter((f) => f.endsWith('/docs.ts'))) {
     it(`${relative(src, file)} has no sentences (they belong in the page template or the YAML)`, () => {
       const prose = literals(readFileSync(file, 'utf8')).filter((l) => words(l.text) >= PROSE_WORDS);
       expect(prose.map((l) => `${relative(src, file)}:${l.line}: ${l.text.slice(0, 80)}`)).toEqual([]);

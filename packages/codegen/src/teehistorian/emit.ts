@@ -1,6 +1,6 @@
 // Emits the teehistorian message codecs and the format reference from schemas/teehistorian.
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
-import { createProject, doc, exportedConst, GENERATED_DOCS_HEADER, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, str } from '../shared/emit.js';
+import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, str } from '../shared/emit.js';
 
 const RUNTIME = '@twcodec/runtime';
 /** Hand-written readers the generated decoders call (packages/teehistorian/src/field-readers.ts). */
@@ -443,70 +443,4 @@ function emitScanner(schema: TeehistorianSchema, imports: Imports): (string | St
       ],
     },
   ];
-}
-
-const FIELD_TEXT: Record<string, string> = {
-  int: 'int',
-  string: 'string (NUL-terminated)',
-  raw: 'int length, then bytes',
-  raw_rest: 'bytes (rest of the payload)',
-  uuid: 'UUID (16 bytes)',
-  string_array: 'int count, then strings',
-};
-
-export function emitTeehistorianDocs(schema: TeehistorianSchema, source = 'schemas/teehistorian/*.yaml'): string {
-  const fieldList = (fields: ThFieldDef[]) =>
-    fields.length ? fields.map((f) => `\`${f.name}\`: ${f.type === 'int_array' ? `${f.count} ints` : FIELD_TEXT[f.type]}`).join(', ') : '(none)';
-  return [
-    GENERATED_DOCS_HEADER(source),
-    '',
-    '# Teehistorian format reference',
-    '',
-    `A worked example on a real file: [examples.md](examples.md#teehistorian).`,
-    '',
-    "DDNet servers record everything that happens in a game — player positions, inputs, network messages,",
-    'console commands — as a teehistorian file, so that the game can be replayed and checked. This reference',
-    'is generated from the YAML schemas that also generate `@twcodec/teehistorian`.',
-    '',
-    '## Layout',
-    '',
-    `1. The UUID of \`${schema.fileUuidName}\`, 16 bytes: \`${schema.fileUuid}\` (\`TEEHISTORIAN_UUID\`).`,
-    '2. A JSON object, NUL-terminated: the header (`version` "2", `version_minor` "4" in DDNet 16.4 and "22"',
-    '   today, `game_uuid`, `server_version`, `start_time`, `map_name`, `map_sha256`, `map_crc`,',
-    '   `prng_description`, `config` and `tuning` objects, `uuids` array, ...).',
-    '3. Messages until FINISH. Each starts with a variable-width int: >= 0 is a PLAYER_DIFF for that client id,',
-    '   negative is minus a message id.',
-    '',
-    'A variable-width int takes 1 to 5 bytes: the first holds [extend | sign | 6 bits], the next ones',
-    '[extend | 7 bits] (the fifth only 4 bits); a negative value v is stored as the bits of ~v with the sign set.',
-    'The groups go least significant first: the first byte holds bits 0-5 of the value (of ~v when negative),',
-    'the second bits 6-12, the third 13-19, and so on; extend (bit 7, 0x80) set means another byte follows and',
-    'sign is bit 6 (0x40) of the first byte. 0 is `00`, 63 is `3f`, 64 is `80 01`, -1 is `40`, -65 is `c0 01`.',
-    'Demos, snapshot deltas and net messages pack their ints the same way (DDNet\'s CVariableInt).',
-    '',
-    '## Ticks',
-    '',
-    "Messages carry no tick; it is reconstructed. The file starts at tick 0. TICK_SKIP(dt) moves to tick",
-    'last + dt + 1 and starts it, and the next player record (PLAYER_DIFF, PLAYER_NEW, PLAYER_OLD) does not start',
-    "another tick. Otherwise a player record whose client id is not greater than the previous player record's",
-    'starts the next tick (player records come in ascending client id order within a tick). The server writes',
-    "TICK_SKIP instead of an implicit tick when ticks were skipped, when a tick's first record has a higher client",
-    'id than the last record of the tick before, or when a tick has no player record.',
-    '',
-    '## Core messages',
-    '',
-    '| id | message | fields | description |',
-    '| --- | --- | --- | --- |',
-    ...schema.messages.map((m) => `| ${m.id === 0 ? '>= 0' : -m.id} | ${m.name} | ${fieldList(m.fields)} | ${m.description} |`),
-    '',
-    '## Extension messages',
-    '',
-    'EX messages carry a UUID and a payload; the UUID is the version-3 UUID of the name in the Teeworlds',
-    'namespace. Readers keep unknown ones (and known ones whose payload does not parse) as raw bytes.',
-    '',
-    '| name | UUID name | UUID | since DDNet | payload | description |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...schema.extensions.map((e) => `| ${e.name} | \`${e.uuidName}\` | \`${e.uuid}\` | ${e.since} | ${fieldList(e.fields)} | ${e.description} |`),
-    '',
-  ].join('\n');
 }

@@ -2,7 +2,7 @@
 // ids, names and UUIDs for duplicates.
 import { uuidFromName } from '@twcodec/runtime';
 import { findDuplicates, isReserved, parseFamily, positionOf, SchemaError, type SchemaProblem, type Site } from '../shared/schema-files.js';
-import type { TeehistorianSchema, ThConstantDef, ThExtensionDef, ThMessageDef } from './model.js';
+import type { TeehistorianSchema, ThConstantDef, ThExtensionDef, ThHeaderKeyDef, ThMessageDef } from './model.js';
 
 /** Property names the generated code adds: messages carry `kind`, and the reader adds `tick` and `offset`. */
 export const RESERVED_TEEHISTORIAN_FIELDS = ['kind', 'tick', 'offset'] as const;
@@ -11,7 +11,7 @@ export const RESERVED_TEEHISTORIAN_FIELDS = ['kind', 'tick', 'offset'] as const;
 export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schemasDir): TeehistorianSchema {
   const files = parseFamily(schemasDir, 'teehistorian', displayRoot);
   const problems: SchemaProblem[] = [];
-  const schema: TeehistorianSchema = { messages: [], extensions: [], fileUuidName: '', fileUuid: '', constants: [], coreFile: '' };
+  const schema: TeehistorianSchema = { messages: [], extensions: [], fileUuidName: '', fileUuid: '', constants: [], coreFile: '', headerKeys: [], checked: [] };
   const messageSites: (Site & { m: ThMessageDef })[] = [];
   const extensionSites: (Site & { e: ThExtensionDef })[] = [];
   for (const f of files) {
@@ -28,6 +28,8 @@ export function loadTeehistorianSchemas(schemasDir: string, displayRoot = schema
         schema.fileUuid = uuidFromName(name);
         schema.coreFile = f.file;
       }
+      schema.headerKeys.push(...((f.data.header_keys as ThHeaderKeyDef[] | undefined) ?? []));
+      schema.checked.push(...((f.data.checked as string[] | undefined) ?? []));
       ((f.data.constants as ThConstantDef[] | undefined) ?? []).forEach((c, i) => {
         if (schema.constants.some((d) => d.name === c.name)) problems.push({ file: f.file, ...at(['constants', i, 'name']), message: `constant ${c.name} is defined twice` });
         schema.constants.push(c);

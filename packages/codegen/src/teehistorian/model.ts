@@ -33,6 +33,15 @@ export interface ThConstantDef {
   description: string;
 }
 
+/** A key of the file's JSON header. */
+export interface ThHeaderKeyDef {
+  key: string;
+  type: string;
+  since: string;
+  example: string;
+  description: string;
+}
+
 export interface TeehistorianSchema {
   messages: ThMessageDef[];
   extensions: ThExtensionDef[];
@@ -42,4 +51,8 @@ export interface TeehistorianSchema {
   constants: ThConstantDef[];
   /** The schema file that holds the file's UUID name (for comments of what is generated from it). */
   coreFile: string;
+  /** The header's keys, in the order DDNet writes them. */
+  headerKeys: ThHeaderKeyDef[];
+  /** Where the core file's facts were checked. */
+  checked: string[];
 }
