@@ -43,6 +43,8 @@ export interface LiveServer {
    * socket with domain 10") and only a wildcard address works, which these tests do not open.
    */
   rcon(command: string): Promise<void>;
+  /** The rcon password (startServer's `rcon` option), for tests of the rcon client itself. */
+  rconPassword: string;
 }
 
 export interface ServerOptions {
@@ -89,6 +91,7 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
     name,
     map,
     log: () => output,
+    rconPassword,
     async waitForLog(text, ms = 5000) {
       const until = Date.now() + ms;
       while (!output.includes(text)) {
@@ -110,7 +113,7 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
       }
     },
   };
-  // Up when it answers an info request (bounded: 20 tries).
+  // Up when it answers an info request (bounded: 20 tries, at least 250 ms apart).
   for (let i = 0; ; i++) {
     try {
       await serverInfo('127.0.0.1', port, protocol, { timeout: 500 });
@@ -120,6 +123,8 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
         stop();
         throw new Error(`the ${protocol} server did not come up on port ${port}: ${String(e)}\n${output.slice(-2000)}`);
       }
+      // A port not open yet answers PORT_CLOSED at once (connected sockets, @twcodec/net/node): wait between tries.
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
 }

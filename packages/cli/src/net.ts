@@ -162,6 +162,26 @@ export async function netSay(io: CliIo, address: string, text: string, options: 
   io.stderr(`said ${JSON.stringify(text)} as ${JSON.stringify(nameOf(options))} on ${address}\n`);
 }
 
+/** `net rcon HOST:PORT --password PW COMMAND...`: joins, logs in to the remote console, prints the command's answer, leaves. */
+export async function netRcon(io: CliIo, address: string, command: string, options: LiveOptions & { password: string; quiet: string }, given: ReadonlySet<string>): Promise<void> {
+  const quiet = secondsOf(options.quiet, 'quiet') * 1000;
+  const timeout = secondsOf(options.timeout, 'timeout') * 1000;
+  const lines = await withClient(address, options, given, false, async (client) => {
+    await client.ready();
+    try {
+      await client.rcon.auth(options.password, { timeout });
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'RCON_AUTH_FAILED') {
+        const said = /\(it said .*\)$/.exec((e as { detail?: string }).detail ?? '')?.[0];
+        throw new CliError('RCON_AUTH_FAILED', `${address} refused the rcon password${said ? ` ${said}` : ''}`);
+      }
+      throw e;
+    }
+    return client.rcon.command(command, { quiet, timeout: Math.max(timeout, quiet) });
+  });
+  for (const line of lines) await io.stdout(`${line}\n`);
+}
+
 /** `net record HOST:PORT OUT`: joins and records what the client receives as a demo, written as it comes. */
 export async function netRecord(io: CliIo, address: string, out: string, options: LiveOptions & { seconds: string }, given: ReadonlySet<string>): Promise<void> {
   const seconds = secondsOf(options.seconds, 'seconds');

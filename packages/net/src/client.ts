@@ -22,6 +22,7 @@ import { Ddnet06Token } from './generated/ddnet-0.6.gen.js';
 import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 import { inBackroom } from './tracker.js';
+import { ClientRcon } from './rcon.js';
 
 /** The net versions the info message sends and a recorded demo's header carries (schemas/netmsg `net_version`). */
 export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': PACKET_PROTOCOLS['0.6'].messages.netVersion, '0.7': PACKET_PROTOCOLS['0.7'].messages.netVersion };
@@ -99,6 +100,8 @@ export class NetClient {
   closeReason: ClientClose | undefined;
   /** The clock the client's waits run on (ClientOptions.clock). */
   readonly clock: NetClock;
+  /** The remote console: `await client.rcon.auth(password)`, then `await client.rcon.command('status')` (rcon.ts). */
+  readonly rcon: ClientRcon;
   private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token' | 'downloadMap' | 'maxMapSize'>>;
   /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
   private readonly downloader: MapDownloader | undefined;
@@ -156,6 +159,7 @@ export class NetClient {
     this.input = new Array<number>(this.inputLayout.size).fill(0);
     this.putInput(DEFAULT_INPUT);
     this.state = this.protocol === '0.7' ? 'token' : 'connecting';
+    this.rcon = new ClientRcon(this);
   }
 
   on<K extends keyof ClientEvents>(event: K, listener: Listener<ClientEvents[K]>): this {
@@ -278,6 +282,7 @@ export class NetClient {
     if (this.timer !== undefined) this.clock.clearInterval(this.timer);
     this.timer = undefined;
     this.closeReason = { cause, reason, ...(error ? { error } : {}) };
+    this.rcon.closed(this.closeError(this.closeReason));
     this.emit('close', this.closeReason);
   }
 
@@ -466,6 +471,7 @@ export class NetClient {
     const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
     const m = message as AnyNetMessage;
     if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
+    if (system && m.kind.startsWith('rcon_')) this.rcon.message(m);
     if (system && m.kind === 'map_change' && vital && (this.state === 'entering' || this.state === 'ingame')) {
       // The server changed map (rcon change_map, a vote, the map rotation): as DDNet 16.4's client
       // (src/engine/client/client.cpp, NETMSG_MAP_CHANGE: load or download the map, then SendReady) the
