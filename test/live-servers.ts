@@ -52,6 +52,8 @@ export interface ServerOptions {
   rcon?: boolean;
   /** For protocol 0.7: DDNet-Server on SIXUP_MAP, taking 0.7 clients (sv_sixup), instead of teeworlds-server. */
   sixup?: boolean;
+  /** This port instead of a free one (a server started again where another was). */
+  port?: number;
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -67,7 +69,7 @@ async function freeUdpPort(): Promise<number> {
  * `sixup` DDNet-Server on SIXUP_MAP for 0.7 clients (queried and awaited with protocol 0.7).
  */
 export async function startServer(protocol: '0.6' | '0.7', options: ServerOptions = {}): Promise<LiveServer> {
-  const port = await freeUdpPort();
+  const port = options.port ?? (await freeUdpPort());
   const rconPassword = `twcodec-${process.pid}-${port}`;
   const ddnet = protocol === '0.6' || options.sixup === true;
   const dir = mkdtempSync(join(tmpdir(), `twcodec-live-${protocol}-`));

@@ -182,6 +182,47 @@ export async function netRcon(io: CliIo, address: string, command: string, optio
   for (const line of lines) await io.stdout(`${line}\n`);
 }
 
+/** `net watch HOST:PORT`: NDJSON of the game's events until Ctrl-C, following map changes, connecting again when the connection ends. */
+export async function netWatch(io: CliIo, address: string, options: LiveOptions, given: ReadonlySet<string>): Promise<void> {
+  const { host, port } = parseServerAddress(address);
+  const timeout = secondsOf(options.timeout, 'timeout') * 1000;
+  const { stayConnected } = await import('@twcodec/net/node');
+  const stop = new AbortController();
+  const leave = (signal: NodeJS.Signals) => stop.abort(signal);
+  process.once('SIGINT', leave).once('SIGTERM', leave);
+  // Lines go out in order; a closed stdout (| head) stops the watch.
+  let out: Promise<void> = Promise.resolve();
+  const print = (value: object) => {
+    out = out.then(() => io.stdout(`${JSON.stringify({ time: new Date().toISOString(), ...value })}\n`)).catch((e: unknown) => {
+      stop.abort('output closed');
+      throw e;
+    });
+  };
+  try {
+    await stayConnected({
+      host,
+      port,
+      protocol: options.protocol as NetProtocolName,
+      name: nameOf(options),
+      connectTimeout: timeout,
+      timeout,
+      signal: stop.signal,
+      onClient(client) {
+        client.on('ingame', () => print({ type: 'connected', map: client.map?.name ?? '' }));
+        client.game.on('*', (e) => (e.type === 'rcon' ? undefined : print(e)));
+      },
+      onRetry(close, delay) {
+        print({ type: 'disconnected', cause: close.error?.code ?? close.cause, reason: close.reason, retryIn: delay });
+      },
+    });
+  } catch (e) {
+    throw /\(state connecting\)/.test(String((e as Error).message)) ? withProtocolHint(e, given, 'CONNECT_TIMEOUT') : e;
+  } finally {
+    process.off('SIGINT', leave).off('SIGTERM', leave);
+  }
+  await out;
+}
+
 /** `net record HOST:PORT OUT`: joins and records what the client receives as a demo, written as it comes. */
 export async function netRecord(io: CliIo, address: string, out: string, options: LiveOptions & { seconds: string }, given: ReadonlySet<string>): Promise<void> {
   const seconds = secondsOf(options.seconds, 'seconds');
