@@ -2,7 +2,7 @@
 // Run: node examples/bots/chat-bot.mjs HOST:PORT [SECONDS]
 import { connect } from '@twcodec/net/node';
 
-const [host, port = '8303'] = process.argv[2].split(':');
+const [host = '127.0.0.1', port = '8303'] = (process.argv[2] ?? '127.0.0.1:8303').split(':');
 const seconds = Number(process.argv[3] ?? 60);
 
 const bot = await connect({ host, port: Number(port), name: 'pingbot' });

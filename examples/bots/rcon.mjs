@@ -2,8 +2,8 @@
 // Run: node examples/bots/rcon.mjs HOST:PORT PASSWORD COMMAND...
 import { connect } from '@twcodec/net/node';
 
-const [address, password, ...commands] = process.argv.slice(2);
-const [host, port = '8303'] = address.split(':');
+const [address = '127.0.0.1:8303', password = '', ...commands] = process.argv.slice(2);
+const [host = '127.0.0.1', port = '8303'] = address.split(':');
 
 const client = await connect({ host, port: Number(port), name: 'rcon-script' });
 try {

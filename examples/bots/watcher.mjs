@@ -3,7 +3,7 @@
 // Run: node examples/bots/watcher.mjs HOST:PORT [SECONDS]
 import { stayConnected } from '@twcodec/net/node';
 
-const [host, port = '8303'] = process.argv[2].split(':');
+const [host = '127.0.0.1', port = '8303'] = (process.argv[2] ?? '127.0.0.1:8303').split(':');
 const seconds = Number(process.argv[3] ?? 60);
 
 await stayConnected({
