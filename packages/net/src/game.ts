@@ -64,6 +64,13 @@ type EventOf<T extends GameEventType> = Extract<GameEvent, { type: T }>;
 /** At most this many players are kept (0.6/DDNet ids go to 127; a lying server cannot grow the table further). */
 const MAX_PLAYERS = 256;
 
+/**
+ * 0.6: after a map change every client loads the map again and is missing from the snapshots until it is back in
+ * the game (DDNet 16.4 snaps client_info only for clients in game): for this many snapshots after the change
+ * (10 s at DDNet's 25 a second) a player missing is not a leave yet.
+ */
+const MAP_CHANGE_GRACE_SNAPSHOTS = 250;
+
 const CHAT_TEAMS_06 = ['all', 'team', 'whisper', 'whisper'] as const;
 const CHAT_MODES_07 = [undefined, 'all', 'team', 'whisper'] as const;
 
@@ -77,6 +84,8 @@ export class ClientGame {
   /** The last snapshot's tick. */
   tick = -1;
   private readonly listeners: { type: GameEventType | '*'; listener: (e: GameEvent) => void }[] = [];
+  /** Snapshots since the last map change (the grace for players still loading). */
+  private sinceMapChange = Infinity;
 
   constructor(private readonly protocol: NetProtocolName) {}
 
@@ -162,12 +171,14 @@ export class ClientGame {
   /** @internal The server changed map (the client has loaded the new one). */
   mapChange(map: ClientMap): void {
     this.character = undefined;
+    this.sinceMapChange = 0;
     this.emit({ type: 'mapchange', map: map.name, crc: map.crc, size: map.size, ...(map.sha256 ? { sha256: map.sha256 } : {}) });
   }
 
   /** @internal Each snapshot. */
   snapshot(tick: number, snapshot: Snapshot): void {
     this.tick = tick;
+    this.sinceMapChange++;
     const objects = snapshotObjects(snapshot, PACKET_PROTOCOLS[this.protocol].snapshots);
     type View = { item: { id: number } } & Record<string, unknown>;
     const items = (name: string) => (objects as unknown as { items(n: string): View[] }).items(name);
@@ -184,13 +195,19 @@ export class ClientGame {
         const clientId = info.item.id;
         if (!(clientId >= 0 && clientId < MAX_PLAYERS)) continue;
         seen.add(clientId);
-        const known = this.players.get(clientId);
-        const player: GamePlayer = { clientId, name: String(info.name), clan: String(info.clan), country: Number(info.country), ...(known?.score !== undefined ? { score: known.score } : {}) };
+        let known = this.players.get(clientId);
+        const name = String(info.name);
+        // Another player on the id (the one before left while the snapshots did not show it, as in a map change).
+        if (known && known.name !== name && this.sinceMapChange <= MAP_CHANGE_GRACE_SNAPSHOTS) {
+          this.emit({ type: 'leave', clientId, name: known.name });
+          known = undefined;
+        }
+        const player: GamePlayer = { clientId, name, clan: String(info.clan), country: Number(info.country), ...(known?.score !== undefined ? { score: known.score } : {}) };
         this.players.set(clientId, player);
         if (!known) this.emit({ type: 'join', clientId, name: player.name, clan: player.clan });
       }
       for (const [clientId, p] of [...this.players]) {
-        if (seen.has(clientId)) continue;
+        if (seen.has(clientId) || this.sinceMapChange <= MAP_CHANGE_GRACE_SNAPSHOTS) continue;
         this.players.delete(clientId);
         this.emit({ type: 'leave', clientId, name: p.name });
       }
