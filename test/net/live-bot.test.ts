@@ -42,6 +42,9 @@ for (const protocol of ['0.6', '0.7'] as const) {
         await until('jumped', () => bot.game.character && bot.game.character.velY < -5);
         bot.jump(false);
         expect(bot.currentInput).toMatchObject({ direction: 0, jump: 0 });
+        // Spawned with the gun (1): the hammer (0), as the server's snapshots show it.
+        bot.weapon(0);
+        await until('holding the hammer', () => bot.game.character?.weapon === 0);
       } finally {
         bot.disconnect();
       }

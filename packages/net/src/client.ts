@@ -234,7 +234,7 @@ export class NetClient {
   // --- input helpers: each changes one field of the input (setInput) that goes out with the next input message
   // (one per snapshot tick the server sends, at least every 100 ms; the server keeps applying the last one it
   // got, so a held key is a field left set). Field meanings from DDNet 16.4 src/game/client/components/controls.cpp
-  // and src/game/server/entities/character.cpp (the weapon a fire counter's presses fire, wanted weapon + 1).
+  // (wanted weapon is the weapon + 1; the fire field counts presses and releases) and src/game/server/entities/character.cpp.
 
   /** Runs left (-1 / 'left'), right (1 / 'right') or stops (0 / 'none'). */
   move(direction: 'left' | 'right' | 'none' | -1 | 0 | 1): void {
