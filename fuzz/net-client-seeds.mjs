@@ -54,7 +54,7 @@ export function writeInput(protocol, token, datagrams, downloadMap = false, real
  * `mapName`, `changeTo` (the server changes to that map after the snapshots, the client enters again and gets
  * more), `keyframes` (a big snapshot, then that many snap_empty 251 ticks apart), `realCaps` (the header bit).
  */
-function scriptedSession(protocol, download, { firstTick = 100, mapName = 'ctf2', changeTo, keyframes = 0, realCaps = false } = {}) {
+function scriptedSession(protocol, download, { firstTick = 100, mapName = 'ctf2', changeTo, keyframes = 0, realCaps = false, bot = false } = {}) {
   const datagrams = [];
   let sequence = 0;
   let delay = 20;
@@ -131,6 +131,22 @@ function scriptedSession(protocol, download, { firstTick = 100, mapName = 'ctf2'
     for (let i = 1; i <= keyframes; i++) chunks([{ kind: 'snap_empty', tick: last.tick + 2 + 251 * i, deltaTick: 251 }], false, Math.min(4, sequence));
   }
   delay = 20;
+  if (bot) {
+    // What `net rcon` and `net watch` read (issue 39): an rcon login answered (DDNet's rcon_auth_status, 0.7's
+    // rcon_auth_on), the command list, a command's lines; players, a kill, a broadcast, a vote started and ended.
+    const seven = protocol === '0.7';
+    const player = (clientId, name, local) => ({ kind: 'sv_client_info', clientId, local, team: 0, name, clan: '', country: -1, skinPartNames: ['standard', '', '', 'standard', 'standard', 'standard'], useCustomColors: [0, 0, 0, 0, 0, 0], skinPartColors: [0, 0, 0, 0, 0, 0], silent: false });
+    if (seven) chunks([player(0, 'fuzz', true), player(1, 'other', false)], true, sequence);
+    chunks([seven ? { kind: 'rcon_auth_on' } : { kind: 'rcon_auth_status', authed: true, cmdlist: true }], true, sequence);
+    chunks([{ kind: 'rcon_cmd_add', name: 'status', help: 'List players', params: '?r[name]' }, { kind: 'rcon_cmd_add', name: 'change_map', help: 'Change map', params: 'r[map]' }, { kind: 'rcon_cmd_rem', name: 'status' }], true, sequence);
+    delay = 8;
+    chunks([{ kind: 'rcon_line', line: "server: id=0 addr=XXX name='fuzz'" }, { kind: 'rcon_line', line: 'Wrong password 1/30.' }], true, sequence);
+    chunks([{ kind: 'sv_kill_msg', killer: 1, victim: 0, weapon: 1, modeSpecial: 0 }, { kind: 'sv_broadcast', message: 'news' }], true, sequence);
+    chunks([seven ? { kind: 'sv_vote_set', clientId: 1, type: 3, timeout: 25, description: 'change map', reason: '' } : { kind: 'sv_vote_set', timeout: 25, description: 'change map', reason: '' }], true, sequence);
+    chunks([seven ? { kind: 'sv_vote_set', clientId: -1, type: 0, timeout: 0, description: '', reason: '' } : { kind: 'sv_vote_set', timeout: 0, description: '', reason: '' }], true, sequence);
+    if (seven) chunks([{ kind: 'sv_client_drop', clientId: 1, reason: 'bye', silent: false }], true, sequence);
+    delay = 20;
+  }
   if (changeTo !== undefined) {
     load(changeTo, sequence);
     game(7, 8);
@@ -198,6 +214,8 @@ export function netClientSeeds(captures) {
       scriptedSession(protocol, true, { changeTo: `${'ü'.repeat(40)}` }),
       scriptedSession(protocol, false, { keyframes: 80, realCaps: true }),
       scriptedSession(protocol, false, { keyframes: 80 }),
+      scriptedSession(protocol, false, { bot: true }),
+      scriptedSession(protocol, false, { bot: true, changeTo: 'dm1' }),
     );
   }
   for (const [name, bytes] of captures) {

@@ -16,7 +16,7 @@
 // query never throws, and what it gives is well formed.
 import { CodecError } from '@twcodec/datafile';
 import { demoEvents, readDemo, resaveDemo } from '@twcodec/demo';
-import { decodePacket, DEFAULT_MAX_DEMO_SIZE, DEFAULT_MAX_MAP_SIZE, encodePacket, NetClient, recordDemo, ServerInfoQuery } from '@twcodec/net';
+import { decodePacket, DEFAULT_MAX_DEMO_SIZE, DEFAULT_MAX_MAP_SIZE, encodePacket, MAX_RCON_ANSWER_LINES, MAX_RCON_COMMANDS, NetClient, recordDemo, ServerInfoQuery } from '@twcodec/net';
 import { concatBytes, crc32 } from '@twcodec/runtime';
 import { INFO_TOKEN, readInput } from './net-client-seeds.mjs';
 import { check, equalBytes } from './properties.mjs';
@@ -217,4 +217,69 @@ function checkDemo({ demo, snapshots }, recordedMap, downloadMap, maxBytes) {
 // A whole session per input (tens of datagrams, a recording, a resave): the short CI pass gives it --cli-runs inputs.
 netClient.cliRuns = true;
 
-export const NET_CLIENT_TARGETS = { 'net-client': netClient };
+/**
+ * `net rcon` and `net watch`'s side: the client's rcon login and a command, and the game's events and state, on a
+ * hostile server. Properties: the login and the command settle within the time-outs after the last datagram, in a
+ * value or one CodecError; the command list and an answer stay within their caps; every event is one of the typed
+ * events with its fields of their types; the players' table stays bounded; the own character's fields are numbers.
+ */
+async function netBot(bytes) {
+  const { protocol, token, datagrams } = readInput(bytes);
+  const clock = new FakeClock();
+  const client = new NetClient({ protocol, name: 'fuzz', token, clock, connectTimeout: CONNECT_TIMEOUT, timeout: TIMEOUT }, () => {});
+  const events = [];
+  client.game.on('*', (e) => events.length < 10000 && events.push(e));
+  let login;
+  let answer;
+  client.on('ingame', () => {
+    if (login) return;
+    login = outcome(
+      client.rcon.auth('pw', { timeout: 500 }).then(() => {
+        answer = outcome(client.rcon.command('status', { quiet: 100, timeout: 400 }));
+      }),
+    );
+    client.move('right');
+    client.jump();
+    client.fire();
+    client.aimAt(100, 100);
+    client.weapon(2);
+  });
+  client.start();
+  for (const d of datagrams) {
+    clock.advance(d.delay);
+    client.receive(d.bytes);
+  }
+  const budget = CONNECT_TIMEOUT + TIMEOUT + 1000;
+  const pending = () => (login && !('value' in login || 'error' in login)) || (answer && !('value' in answer || 'error' in answer));
+  for (let waited = 0; waited < budget && pending(); waited += 100) {
+    clock.advance(100);
+    await settle();
+  }
+  await settle();
+  check(!pending(), `net-bot: the rcon login or command did not settle within ${budget} ms of the fake clock (state ${client.state})`);
+  for (const error of [login?.error, answer?.error]) if (error !== undefined) check(error instanceof CodecError, `net-bot: rcon ended with ${error?.constructor?.name}: ${error?.message}`);
+  if (answer?.value) check(Array.isArray(answer.value) && answer.value.length <= MAX_RCON_ANSWER_LINES && answer.value.every((l) => typeof l === 'string'), 'net-bot: an rcon answer that is not a bounded list of strings');
+  check(client.rcon.commands.size <= MAX_RCON_COMMANDS, `net-bot: ${client.rcon.commands.size} rcon commands kept`);
+  check(client.game.players.size <= 256, `net-bot: ${client.game.players.size} players kept`);
+  const str = (v) => typeof v === 'string';
+  const int = (v) => Number.isInteger(v);
+  const shapes = {
+    chat: (e) => int(e.clientId) && str(e.text) && ['all', 'team', 'whisper'].includes(e.team) && (e.name === undefined || str(e.name)),
+    join: (e) => int(e.clientId) && str(e.name) && str(e.clan),
+    leave: (e) => int(e.clientId) && str(e.name),
+    kill: (e) => int(e.killer) && int(e.victim) && int(e.weapon),
+    broadcast: (e) => str(e.text),
+    vote: (e) => (e.phase === 'start' || e.phase === 'end') && str(e.description) && str(e.reason) && int(e.seconds),
+    mapchange: (e) => str(e.map) && int(e.crc) && int(e.size),
+    rcon: (e) => str(e.line),
+  };
+  for (const e of events) check(shapes[e.type]?.(e) === true, `net-bot: an event not of its shape: ${JSON.stringify(e)}`);
+  const c = client.game.character;
+  if (c) check(Object.values(c).every((v) => typeof v === 'number'), `net-bot: a character with a field that is not a number: ${JSON.stringify(c)}`);
+  client.disconnect();
+  clock.advance(40);
+  check(clock.timers.size === 0, `net-bot: ${clock.timers.size} timers left after disconnect`);
+}
+netBot.cliRuns = true;
+
+export const NET_CLIENT_TARGETS = { 'net-client': netClient, 'net-bot': netBot };

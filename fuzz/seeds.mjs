@@ -117,6 +117,7 @@ export function seedsFor(target) {
     case 'net':
       return withOtherLayers(netSeeds(fixtures('net', '.pcap', 2 * 1024 * 1024).map(read)));
     case 'net-client':
+    case 'net-bot':
       return netClientSeeds(fixtures('net', '.pcap', 4 * 1024 * 1024).map((path) => [path, read(path)]));
     case 'net-pcap':
       // `net pcap` reads capture files: the captures and the cuts of them, not the single UDP payloads.

@@ -43,6 +43,8 @@ export interface LiveServer {
    * socket with domain 10") and only a wildcard address works, which these tests do not open.
    */
   rcon(command: string): Promise<void>;
+  /** The rcon password (startServer's `rcon` option), for tests of the rcon client itself. */
+  rconPassword: string;
 }
 
 export interface ServerOptions {
@@ -50,6 +52,8 @@ export interface ServerOptions {
   rcon?: boolean;
   /** For protocol 0.7: DDNet-Server on SIXUP_MAP, taking 0.7 clients (sv_sixup), instead of teeworlds-server. */
   sixup?: boolean;
+  /** This port instead of a free one (a server started again where another was). */
+  port?: number;
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -65,7 +69,7 @@ async function freeUdpPort(): Promise<number> {
  * `sixup` DDNet-Server on SIXUP_MAP for 0.7 clients (queried and awaited with protocol 0.7).
  */
 export async function startServer(protocol: '0.6' | '0.7', options: ServerOptions = {}): Promise<LiveServer> {
-  const port = await freeUdpPort();
+  const port = options.port ?? (await freeUdpPort());
   const rconPassword = `twcodec-${process.pid}-${port}`;
   const ddnet = protocol === '0.6' || options.sixup === true;
   const dir = mkdtempSync(join(tmpdir(), `twcodec-live-${protocol}-`));
@@ -89,6 +93,7 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
     name,
     map,
     log: () => output,
+    rconPassword,
     async waitForLog(text, ms = 5000) {
       const until = Date.now() + ms;
       while (!output.includes(text)) {

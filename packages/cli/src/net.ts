@@ -162,6 +162,67 @@ export async function netSay(io: CliIo, address: string, text: string, options: 
   io.stderr(`said ${JSON.stringify(text)} as ${JSON.stringify(nameOf(options))} on ${address}\n`);
 }
 
+/** `net rcon HOST:PORT --password PW COMMAND...`: joins, logs in to the remote console, prints the command's answer, leaves. */
+export async function netRcon(io: CliIo, address: string, command: string, options: LiveOptions & { password: string; quiet: string }, given: ReadonlySet<string>): Promise<void> {
+  const quiet = secondsOf(options.quiet, 'quiet') * 1000;
+  const timeout = secondsOf(options.timeout, 'timeout') * 1000;
+  const lines = await withClient(address, options, given, false, async (client) => {
+    await client.ready();
+    try {
+      await client.rcon.auth(options.password, { timeout });
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'RCON_AUTH_FAILED') {
+        const said = /\(it said .*\)$/.exec((e as { detail?: string }).detail ?? '')?.[0];
+        throw new CliError('RCON_AUTH_FAILED', `${address} refused the rcon password${said ? ` ${said}` : ''}`);
+      }
+      throw e;
+    }
+    return client.rcon.command(command, { quiet, timeout: Math.max(timeout, quiet) });
+  });
+  for (const line of lines) await io.stdout(`${line}\n`);
+}
+
+/** `net watch HOST:PORT`: NDJSON of the game's events until Ctrl-C, following map changes, connecting again when the connection ends. */
+export async function netWatch(io: CliIo, address: string, options: LiveOptions, given: ReadonlySet<string>): Promise<void> {
+  const { host, port } = parseServerAddress(address);
+  const timeout = secondsOf(options.timeout, 'timeout') * 1000;
+  const { stayConnected } = await import('@twcodec/net/node');
+  const stop = new AbortController();
+  const leave = (signal: NodeJS.Signals) => stop.abort(signal);
+  process.once('SIGINT', leave).once('SIGTERM', leave);
+  // Lines go out in order; a closed stdout (| head) stops the watch.
+  let out: Promise<void> = Promise.resolve();
+  const print = (value: object) => {
+    out = out.then(() => io.stdout(`${JSON.stringify({ time: new Date().toISOString(), ...value })}\n`)).catch((e: unknown) => {
+      stop.abort('output closed');
+      throw e;
+    });
+  };
+  try {
+    await stayConnected({
+      host,
+      port,
+      protocol: options.protocol as NetProtocolName,
+      name: nameOf(options),
+      connectTimeout: timeout,
+      timeout,
+      signal: stop.signal,
+      onClient(client) {
+        client.on('ingame', () => print({ type: 'connected', map: client.map?.name ?? '' }));
+        client.game.on('*', (e) => (e.type === 'rcon' ? undefined : print(e)));
+      },
+      onRetry(close, delay) {
+        print({ type: 'disconnected', cause: close.error?.code ?? close.cause, reason: close.reason, retryIn: delay });
+      },
+    });
+  } catch (e) {
+    throw /\(state connecting\)/.test(String((e as Error).message)) ? withProtocolHint(e, given, 'CONNECT_TIMEOUT') : e;
+  } finally {
+    process.off('SIGINT', leave).off('SIGTERM', leave);
+  }
+  await out;
+}
+
 /** `net record HOST:PORT OUT`: joins and records what the client receives as a demo, written as it comes. */
 export async function netRecord(io: CliIo, address: string, out: string, options: LiveOptions & { seconds: string }, given: ReadonlySet<string>): Promise<void> {
   const seconds = secondsOf(options.seconds, 'seconds');

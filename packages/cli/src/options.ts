@@ -37,7 +37,9 @@ export async function parseCommandLine(name: string, command: Command, argv: str
     }
     if (option.type === 'boolean' && token.inlineValue) throw new UsageError(`option --${token.name} takes no value ${usage}`);
   }
-  if (positionals.length > command.args.length && !command.batch) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${usage}`);
+  // A last argument NAME... takes the rest (net rcon's COMMAND...).
+  const rest = command.args.at(-1)?.endsWith('...') === true;
+  if (positionals.length > command.args.length && !command.batch && !rest) throw new UsageError(`unexpected argument '${positionals[command.args.length]}' ${usage}`);
   // Arguments in [brackets] may be left out (the command says what stands for them).
   const required = command.args.filter((a) => !a.startsWith('['));
   if (positionals.length < required.length) throw new UsageError(`missing ${required.slice(positionals.length).join(' ')} ${usage}`);

@@ -22,6 +22,8 @@ import { Ddnet06Token } from './generated/ddnet-0.6.gen.js';
 import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
 import { inBackroom } from './tracker.js';
+import { ClientRcon } from './rcon.js';
+import { ClientGame } from './game.js';
 
 /** The net versions the info message sends and a recorded demo's header carries (schemas/netmsg `net_version`). */
 export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': PACKET_PROTOCOLS['0.6'].messages.netVersion, '0.7': PACKET_PROTOCOLS['0.7'].messages.netVersion };
@@ -99,6 +101,10 @@ export class NetClient {
   closeReason: ClientClose | undefined;
   /** The clock the client's waits run on (ClientOptions.clock). */
   readonly clock: NetClock;
+  /** The remote console: `await client.rcon.auth(password)`, then `await client.rcon.command('status')` (rcon.ts). */
+  readonly rcon: ClientRcon;
+  /** Typed events and the game state (the own character, the players): `client.game.on('chat', (e) => ...)` (game.ts). */
+  readonly game: ClientGame;
   private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token' | 'downloadMap' | 'maxMapSize'>>;
   /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
   private readonly downloader: MapDownloader | undefined;
@@ -156,6 +162,8 @@ export class NetClient {
     this.input = new Array<number>(this.inputLayout.size).fill(0);
     this.putInput(DEFAULT_INPUT);
     this.state = this.protocol === '0.7' ? 'token' : 'connecting';
+    this.rcon = new ClientRcon(this);
+    this.game = new ClientGame(this.protocol);
   }
 
   on<K extends keyof ClientEvents>(event: K, listener: Listener<ClientEvents[K]>): this {
@@ -223,6 +231,65 @@ export class NetClient {
     this.lastInput = 0;
   }
 
+  // --- input helpers: each changes one field of the input (setInput) that goes out with the next input message
+  // (one per snapshot tick the server sends, at least every 100 ms; the server keeps applying the last one it
+  // got, so a held key is a field left set). Field meanings from DDNet 16.4 src/game/client/components/controls.cpp
+  // (wanted weapon is the weapon + 1; the fire field counts presses and releases) and src/game/server/entities/character.cpp.
+
+  /** Runs left (-1 / 'left'), right (1 / 'right') or stops (0 / 'none'). */
+  move(direction: 'left' | 'right' | 'none' | -1 | 0 | 1): void {
+    this.setInput({ direction: direction === 'left' ? -1 : direction === 'right' ? 1 : direction === 'none' ? 0 : direction });
+  }
+
+  /** Holds (true) or lets go of (false) jump: a jump happens when it is pressed, so let go before jumping again. */
+  jump(hold = true): void {
+    this.setInput({ jump: hold ? 1 : 0 });
+  }
+
+  /** Holds (true) or lets go of (false) the hook. */
+  hook(hold = true): void {
+    this.setInput({ hook: hold ? 1 : 0 });
+  }
+
+  /**
+   * Holds (true) or lets go of (false) fire. The input's fire field counts presses and releases (odd: held), as
+   * the game client's; the server fires for each press it counts.
+   */
+  fire(hold = true): void {
+    const fire = this.input[this.inputLayout.offsets.get('fire')!]!;
+    if ((fire & 1) === (hold ? 1 : 0)) return;
+    this.setInput({ fire: (fire + 1) & 0x3f });
+  }
+
+  /** Aims at a point relative to the own character (world units, 32 a tile; y grows downwards). */
+  aim(x: number, y: number): void {
+    // (0, 0) has no direction: the game client never sends it.
+    this.setInput(x === 0 && y === 0 ? { targetX: 1, targetY: 0 } : { targetX: Math.round(x), targetY: Math.round(y) });
+  }
+
+  /** Aims at a point of the world (world units), from the own character's position in the last snapshot (false when there is none). */
+  aimAt(worldX: number, worldY: number): boolean {
+    const c = this.game.character;
+    if (!c) return false;
+    this.aim(worldX - c.x, worldY - c.y);
+    return true;
+  }
+
+  /** Switches to a weapon by its number (0 hammer, 1 gun, 2 shotgun, 3 grenade, 4 laser, 5 ninja). */
+  weapon(weapon: number): void {
+    this.setInput({ wantedWeapon: (weapon | 0) + 1 });
+  }
+
+  /** Sets the player flags (e.g. 1 playing, 2 in menu, 4 chatting, 8 scoreboard, 16 aiming: the player_flags values of the snapshot schema). */
+  flags(playerFlags: number): void {
+    this.setInput({ playerFlags });
+  }
+
+  /** The input that goes out now, by field. */
+  get currentInput(): Required<PlayerInput> {
+    return Object.fromEntries([...this.inputLayout.offsets].map(([field, offset]) => [field, this.input[offset]!])) as Required<PlayerInput>;
+  }
+
   private putInput(input: PlayerInput): void {
     for (const [field, v] of Object.entries(input)) {
       const offset = this.inputLayout.offsets.get(field);
@@ -278,6 +345,7 @@ export class NetClient {
     if (this.timer !== undefined) this.clock.clearInterval(this.timer);
     this.timer = undefined;
     this.closeReason = { cause, reason, ...(error ? { error } : {}) };
+    this.rcon.closed(this.closeError(this.closeReason));
     this.emit('close', this.closeReason);
   }
 
@@ -466,6 +534,7 @@ export class NetClient {
     const system = message.kind === 'unknown' ? (message as UnknownNetMessage).system : (netMessageDef(this.table, message.kind)?.system ?? false);
     const m = message as AnyNetMessage;
     if (system && isSnapMessage(m.kind)) return this.onSnap(m as SnapMessage);
+    if (system && m.kind.startsWith('rcon_')) this.rcon.message(m);
     if (system && m.kind === 'map_change' && vital && (this.state === 'entering' || this.state === 'ingame')) {
       // The server changed map (rcon change_map, a vote, the map rotation): as DDNet 16.4's client
       // (src/engine/client/client.cpp, NETMSG_MAP_CHANGE: load or download the map, then SendReady) the
@@ -504,6 +573,8 @@ export class NetClient {
     } else if (!system && m.kind === 'sv_ready_to_enter' && this.protocol === '0.7' && this.state === 'entering') {
       this.sendMessage({ kind: 'enter_game' });
     }
+    if (m.kind !== 'unknown') this.game.message(m, system);
+    if ((this.state as ClientState) === 'closed') return;
     this.emit('message', { message, system, data: encodeNetMessage(this.table, message) });
   }
 
@@ -544,6 +615,7 @@ export class NetClient {
   private sayReady(): void {
     if (this.changingMap) {
       this.changingMap = false;
+      this.game.mapChange(this.map!);
       this.emit('mapchange', this.map!);
       if ((this.state as ClientState) === 'closed') return;
     }
@@ -573,6 +645,8 @@ export class NetClient {
       // A listener may have disconnected.
       if ((this.state as ClientState) === 'closed') return;
     }
+    this.game.snapshot(rebuilt.tick, rebuilt.snapshot);
+    if ((this.state as ClientState) === 'closed') return;
     this.emit('snapshot', { tick: rebuilt.tick, snapshot: rebuilt.snapshot });
   }
 }

@@ -57,6 +57,10 @@ export const NET_ERROR_CODES = {
   NO_MAP: 'the server named no map before the game started',
   ABORTED: 'the recording was stopped before its first snapshot',
   CLIENT_ERROR: 'the client failed (the error is the cause)',
+  // The remote console (client.rcon).
+  RCON_AUTH_FAILED: 'the server refused the rcon login (a wrong password)',
+  RCON_BUSY: 'an rcon login while another is under way',
+  NOT_AUTHED: 'an rcon command before the login succeeded',
 } as const satisfies Record<string, string>;
 
 export type NetErrorCode = keyof typeof NET_ERROR_CODES | NetMessageErrorCode | SnapshotErrorCode;

@@ -3,7 +3,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import type { ClientOptions } from './client-api.js';
+import type { ClientClose, ClientOptions } from './client-api.js';
 import { NetClient } from './client.js';
 import { NetError } from './errors.js';
 import { type ServerInfo, ServerInfoQuery } from './info.js';
@@ -86,6 +86,82 @@ export async function connect(options: ConnectOptions): Promise<NetClient> {
   client.start();
   return client;
 }
+
+/** How stayConnected connects again after the connection ended: waits doubling from `initialDelay` up to `maxDelay`. */
+export interface ReconnectOptions {
+  /** Milliseconds before the first new try (default 1000). */
+  initialDelay?: number;
+  /** The longest wait between tries (default 30000). */
+  maxDelay?: number;
+  /** Tries in a row that fail before giving up (default: never gives up). */
+  maxAttempts?: number;
+}
+
+export interface StayConnectedOptions extends ConnectOptions {
+  reconnect?: ReconnectOptions;
+  /** Stops: the client disconnects and stayConnected resolves. */
+  signal?: AbortSignal;
+  /** Each new client, before its handshake goes on (subscribe to its events here). */
+  onClient(client: NetClient): void;
+  /** The connection ended and the next try comes after `delay` ms. */
+  onRetry?(close: ClientClose, delay: number, attempt: number): void;
+}
+
+/**
+ * Keeps a client in the game until `signal` aborts: connects, and after the connection ended (a time-out, the
+ * server closing it, an error) connects again with backoff (ReconnectOptions). Map changes need no new
+ * connection: the client follows them. Rejects with the last error when the very first connection fails before
+ * the game (a wrong address, a closed port, a refusal) or when `maxAttempts` tries in a row failed.
+ */
+export async function stayConnected(options: StayConnectedOptions): Promise<void> {
+  const { reconnect = {}, signal, onClient, onRetry, ...connectOptions } = options;
+  const initialDelay = reconnect.initialDelay ?? 1000;
+  const maxDelay = reconnect.maxDelay ?? 30000;
+  const maxAttempts = reconnect.maxAttempts ?? Infinity;
+  let failures = 0;
+  let everIngame = false;
+  while (!signal?.aborted) {
+    let client: NetClient;
+    let close: ClientClose;
+    try {
+      client = await connect(connectOptions);
+    } catch (e) {
+      if (!everIngame) throw e;
+      close = { cause: 'error', reason: (e as Error).message, ...(e instanceof NetError ? { error: e } : {}) };
+      failures++;
+      if (failures >= maxAttempts) throw e;
+      const delay = Math.min(maxDelay, initialDelay * 2 ** (failures - 1));
+      onRetry?.(close, delay, failures);
+      await abortableSleep(delay, signal);
+      continue;
+    }
+    onClient(client);
+    let ingame = false;
+    client.on('ingame', () => ((ingame = everIngame = true), (failures = 0)));
+    const stop = () => client.disconnect('');
+    signal?.addEventListener('abort', stop, { once: true });
+    close = await new Promise<ClientClose>((resolve) => (client.closeReason ? resolve(client.closeReason) : client.on('close', resolve)));
+    signal?.removeEventListener('abort', stop);
+    if (signal?.aborted) return;
+    if (!everIngame) throw client.closeReason?.error ?? new NetError(close.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', close.reason || close.cause, -1, 'connection');
+    if (!ingame) failures++;
+    if (failures >= maxAttempts) throw close.error ?? new NetError('CLOSED', close.reason || close.cause, -1, 'connection');
+    const delay = Math.min(maxDelay, initialDelay * 2 ** Math.max(0, failures - 1));
+    onRetry?.(close, delay, failures + 1);
+    await abortableSleep(delay, signal);
+  }
+}
+
+const abortableSleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 export interface ServerInfoOptions {
   /** Milliseconds to wait for the whole answer (default 3000); the request is sent again each second. */

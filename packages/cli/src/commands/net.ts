@@ -54,6 +54,32 @@ export const NET_COMMANDS: CommandTable = {
       await netSay(io, address!, text!, options, given);
     },
   }),
+  'net rcon': command({
+    args: ['HOST:PORT', 'COMMAND...'],
+    options: {
+      ...PLAYER_OPTIONS,
+      password: { type: 'string', value: 'PW', required: true, help: "the server's rcon password (sv_rcon_password)" },
+      quiet: { type: 'string', value: 'SECONDS', default: '0.3', help: 'a command\'s answer ends when the server sent no line for this long' },
+    },
+    summary: "Joins a live server, logs in to its remote console and prints the lines it answers to COMMAND",
+    details:
+      "COMMAND... is one console command (its words joined by spaces; several separated by ';' as in the console), e.g. `status` or `change_map ctf1`. The client joins as a player (NAME), logs in with PW, sends the command and prints each rcon line the server sends until it has been quiet for --quiet seconds (servers mark no end of an answer; DDNet's lines carry its log prefix: time, level, system), then leaves. A wrong password: exit 1 with RCON_AUTH_FAILED and the server's line (DDNet counts the tries and bans after sv_rcon_max_tries). Other errors as for net say.",
+    async run(io, [address, ...words], options, given) {
+      const { netRcon } = await import('../net.js');
+      await netRcon(io, address!, words.join(' '), options, given);
+    },
+  }),
+  'net watch': command({
+    args: ['HOST:PORT'],
+    options: PLAYER_OPTIONS,
+    summary: 'NDJSON: joins a live server as a player and prints its events (chat, join, leave, kill, broadcast, vote, map change) until Ctrl-C',
+    details:
+      'One JSON line per event, each with "time" (ISO 8601) and "type": chat {clientId, name, team: all|team|whisper, text} (name: the author, when known; clientId -1 is the server), join and leave {clientId, name}, kill {killer, killerName, victim, victimName, weapon, weaponName}, broadcast {text}, vote {phase: start|end, description, reason, seconds}, mapchange {map, crc, size, sha256}; and of the connection: connected {map}, disconnected {cause, reason, retryIn (ms)}. Players already on the server are joins when the client enters. Map changes are followed; after a time-out or the server closing the connection it connects again, waiting 1 s, then 2, 4, ... up to 30 s between tries, and goes on until Ctrl-C (SIGINT) or SIGTERM, which end it with exit 0. The first connection failing (a wrong address, a closed port: PORT_CLOSED, a full server) ends it with exit 1.',
+    async run(io, [address], options, given) {
+      const { netWatch } = await import('../net.js');
+      await netWatch(io, address!, options, given);
+    },
+  }),
   'net record': command({
     args: ['HOST:PORT', 'OUT'],
     options: { ...PLAYER_OPTIONS, seconds: { type: 'string', value: 'N', default: '10', help: 'how long to record' } },
