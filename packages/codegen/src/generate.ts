@@ -9,7 +9,7 @@ import { loadTileMeanings } from './tiles/load.js';
 import { emitTeehistorianDocs, emitTeehistorianTs } from './teehistorian/emit.js';
 import { emitSnapshotDocs, emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
 import { emitSnapshotObjectsTs } from './snapshot/objects.js';
-import { loadMapSchemas } from './map/load.js';
+import { loadMapPageTemplate, loadMapSchemas } from './map/load.js';
 import { loadSnapshotSchemas } from './snapshot/load.js';
 import { loadTeehistorianSchemas } from './teehistorian/load.js';
 import { emitNetDocs, emitNetTs } from './netmsg/emit.js';
@@ -62,7 +62,7 @@ export function generate(options: GenerateOptions): GenerateResult {
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
-  outputs.set(join(docsOut, 'map.md'), emitMapDocs(map));
+  outputs.set(join(docsOut, 'map.md'), emitMapDocs(map, loadMapPageTemplate(schemas)));
   const physicsLayers = map.enums.find((e) => e.name === 'tilemap_flags')?.values.map((v) => v.name) ?? [];
   const tileMeanings = loadTileMeanings(schemas, options.root, physicsLayers);
   if (tileMeanings) {

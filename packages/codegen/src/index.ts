@@ -4,7 +4,7 @@ export type { GeneratedFile } from './shared/emit.js';
 export { generate, type GenerateOptions, type GenerateResult } from './generate.js';
 export { emitTeehistorianDocs, emitTeehistorianTs } from './teehistorian/emit.js';
 export { emitSnapshotDocs, emitSnapshotTs } from './snapshot/emit.js';
-export { loadMapSchemas } from './map/load.js';
+export { loadMapPageTemplate, loadMapSchemas } from './map/load.js';
 export { SchemaError, type SchemaProblem } from './shared/schema-files.js';
 export { loadSnapshotSchemas } from './snapshot/load.js';
 export { loadTeehistorianSchemas } from './teehistorian/load.js';

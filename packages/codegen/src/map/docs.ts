@@ -1,5 +1,6 @@
 // Emits the map format reference (Markdown) from the same schema model as the code.
-import { GENERATED_DOCS_HEADER } from '../shared/emit.js';
+import { type PageTemplate, renderPage } from '../shared/pages.js';
+import type { MAP_PAGE_PLACEHOLDERS } from './load.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -39,14 +40,23 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end: number } {
   const rows: string[] = [];
   let at = start;
+  // Fields after a since_version group sit that many ints earlier in items older than the group's version
+  // (DDNet reads a version-2 tilemap's data indices from int 15, not 18).
+  const shifts: { version: number; ints: number }[] = [];
   for (const entry of entries) {
     const fields = entry.kind === 'field' ? [entry.field] : entry.fields;
-    const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if the item is long enough' : '';
+    const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if room' : '';
     for (const field of fields) {
       const n = fieldInts(field);
-      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)}${field.min !== undefined ? ` At least ${field.min}.` : ''} |`);
+      const span = (from: number) => `${from}${n > 1 ? `-${from + n - 1}` : ''}`;
+      // A since_version field is absent from older items; any other sits earlier by the ints of every
+      // since_version group an older item lacks.
+      const older = entry.kind === 'since_version' ? '' : shifts.map((s) => `; ${span(at - shifts.filter((t) => t.version >= s.version).reduce((sum, t) => sum + t.ints, 0))} if version < ${s.version}`).join('');
+      const extra = field.min !== undefined ? ` At least ${field.min}.` : '';
+      rows.push(`| ${span(at)}${older} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)}${extra} |`);
       at += n;
     }
+    if (entry.kind === 'since_version') shifts.push({ version: entry.version, ints: entry.fields.reduce((sum, f) => sum + fieldInts(f), 0) });
   }
   return { rows, end: at };
 }
@@ -56,7 +66,7 @@ const TABLE_HEAD = ['| int | field | type | present | description |', '| --- | -
 function versionsLine(v: VersionRange | undefined): string[] {
   if (!v) return [];
   const range = v.min === v.max ? `${v.min}` : `${v.min} to ${v.max}`;
-  return [`Versions DDNet reads: ${range}; outside them DDNet ${v.outside === 'refused' ? 'refuses the map' : 'ignores the item'}.${v.description ? ` ${v.description}` : ''}`, ''];
+  return [`Versions read: ${range}; others: ${v.outside === 'refused' ? 'map refused' : 'item ignored'}.${v.description ? ` ${v.description}` : ''}`, ''];
 }
 
 function knownVersionsList(known: KnownVersion[] | undefined): string[] {
@@ -69,7 +79,7 @@ function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
   const tileOf = (name: string) => fields.find((f) => f.name === name)?.data?.split(':')[1] ?? '?';
   const row = (name: string, flag: string, tiles: string) => `| \`${name}\` | ${flag} | \`${tiles}\` | [${tileOf(tiles)}](#tile-${tileOf(tiles)}) |`;
   return [
-    `Kinds, by the one flag set in \`${kinds.on}\` (DDNet tests the flags in this order; at most one may be set):`,
+    `Kinds, by flag in \`${kinds.on}\`:`,
     '',
     '| kind | flag | tiles in | tile type |',
     '| --- | --- | --- | --- |',
@@ -84,11 +94,11 @@ function itemSection(item: ItemDef): string[] {
   out.push(item.typeId !== undefined ? `type_id **${item.typeId}**` : `UUID type \`${item.uuidName}\` = \`${item.uuid}\``);
   const tags = [item.oneItem && 'one item per map', item.ddnetOnly && 'DDNet only'].filter(Boolean);
   if (tags.length) out[out.length - 1] += ` (${tags.join(', ')})`;
-  out.push('', item.description, '');
+  out.push('', item.description, '', ...checkedLine(item.checked));
   for (const note of item.notes) out.push(`> ${note}`, '');
   out.push(...versionsLine(item.versions), ...knownVersionsList(item.knownVersions));
   if (item.array) {
-    out.push(`The item's ints are an array of records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
+    out.push(`Records: ${item.array.records.map((r) => `[${r}](#record-${r})`).join(' or ')}. ${item.array.description}`, '');
     return out;
   }
   const base = fieldRows(item.fields, 0);
@@ -102,19 +112,20 @@ function itemSection(item: ItemDef): string[] {
       out.push(...kindsTable(c.kinds, [...flatFields(item.fields), ...flatFields(c.fields)]));
     }
   }
-  out.push('Ints after the known fields are kept as they are (`extra`).', '');
   return out;
 }
 
+const checkedLine = (checked: string[]): string[] => (checked.length ? [`Checked: ${checked.join('; ')}.`, ''] : []);
+
 function recordSection(record: RecordDef): string[] {
-  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description} ${record.ints} i32.`, ''];
+  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description}`, '', `Size: ${record.ints} i32 (${record.ints * 4} bytes).`, '', ...checkedLine(record.checked)];
   for (const note of record.notes) out.push(`> ${note}`, '');
   out.push(...TABLE_HEAD, ...fieldRows(record.fields.map((field) => ({ kind: 'field', field })), 0).rows, '');
   return out;
 }
 
 function tileSection(tile: TileDef): string[] {
-  const out = [`### tile: ${tile.name}`, '', `<a id="tile-${tile.name}"></a>${tile.description} ${tile.bytes} bytes.`, ''];
+  const out = [`### tile: ${tile.name}`, '', `<a id="tile-${tile.name}"></a>${tile.description}`, '', `Size: ${tile.bytes} bytes.`, '', ...checkedLine(tile.checked)];
   for (const note of tile.notes) out.push(`> ${note}`, '');
   out.push('| byte | field | type | description |', '| --- | --- | --- | --- |');
   let at = 0;
@@ -145,41 +156,18 @@ function enumSection(e: EnumDef): string[] {
   ];
 }
 
-export function emitMapDocs(set: SchemaSet, source = 'schemas/map/**/*.yaml'): string {
-  return [
-    GENERATED_DOCS_HEADER(source),
-    '',
-    '# Map format reference',
-    '',
-    `A worked example on a real file: [examples.md](examples.md#map).`,
-    '',
-    'Teeworlds and DDNet maps are [datafiles](datafile.md): typed items of i32 plus zlib-compressed data items.',
-    'This reference is generated from the YAML schemas, the same source as the `@twcodec/map` codecs.',
-    '',
-    'Notation: `&x` is the index of a data item holding x, `*x` the index of an x item, `opt` means -1 stands',
-    'for none. An I32String packs a string into i32: each holds 4 bytes big-endian, each byte stored plus 128,',
-    'the last byte of the last int is 0. Point is two i32 (x, y); Color four i32 (r, g, b, a).',
-    '',
-    '## Item types',
-    '',
-    '| type | item | description |',
-    '| --- | --- | --- |',
-    ...set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
-    '| 0xffff | UUID index | Maps internal type ids (0xfffe, 0xfffd, ...) to UUIDs; see datafile.md. |',
-    '',
-    '## Items',
-    '',
-    ...set.items.flatMap(itemSection),
-    '## Records',
-    '',
-    ...set.records.flatMap(recordSection),
-    '## Tile types',
-    '',
-    'What the tile ids of physics layers mean, and which ids each layer accepts: [map-tiles.md](map-tiles.md).',
-    '',
-    ...set.tiles.flatMap(tileSection),
-    '## Enums and flags',
-    '',
-    ...set.enums.flatMap(enumSection),
-  ].join('\n');
+/** docs/formats/map.md: the template schemas/map/map.md with the tables of items, records, tiles and enums. */
+export function emitMapDocs(set: SchemaSet, template: PageTemplate, sources = 'schemas/map/**/*.yaml'): string {
+  const fill: Record<(typeof MAP_PAGE_PLACEHOLDERS)[number], string[]> = {
+    item_types_table: [
+      '| type | item | description |',
+      '| --- | --- | --- |',
+      ...set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
+    ],
+    items: set.items.flatMap(itemSection),
+    records: set.records.flatMap(recordSection),
+    tiles: set.tiles.flatMap(tileSection),
+    enums: set.enums.flatMap(enumSection),
+  };
+  return renderPage(template, sources, fill);
 }

@@ -74,6 +74,8 @@ export interface ItemDef {
   name: string;
   file: string;
   description: string;
+  /** Where the layout was checked (a source file with its tag, a corpus file): `checked` in YAML. */
+  checked: string[];
   notes: string[];
   typeId?: number;
   uuidName?: string;
@@ -92,6 +94,8 @@ export interface RecordDef {
   name: string;
   file: string;
   description: string;
+  /** Where the layout was checked (a source file with its tag, a corpus file): `checked` in YAML. */
+  checked: string[];
   notes: string[];
   extends?: string;
   /** All fields, including those of the record it extends. */
@@ -112,6 +116,8 @@ export interface TileDef {
   name: string;
   file: string;
   description: string;
+  /** Where the layout was checked (a source file with its tag, a corpus file): `checked` in YAML. */
+  checked: string[];
   notes: string[];
   bytes: number;
   fields: TileFieldDef[];

@@ -10,7 +10,7 @@ export const layerPredicate = (layer: TileIdRuleDef) => `isValid${pascal(layer.n
 export const setPredicate = (set: TileIdRuleDef) => `isValid${pascal(set.name)}`;
 
 function constObject(name: string, description: string, members: TileMeaningDef[]): StatementStructures[] {
-  const lines = members.flatMap((m) => [`/** ${m.description} (DDNet's ${m.ddnet}) */`, `${pascal(m.name)}: ${m.id},`]);
+  const lines = members.flatMap((m) => [`/** ${m.description}${m.ddnet ? ` (DDNet's ${m.ddnet})` : ''} */`, `${pascal(m.name)}: ${m.id},`]);
   return [exportedConst(name, undefined, description, listInitializer('{', lines, '} as const')), typeOfValues(name)];
 }
 

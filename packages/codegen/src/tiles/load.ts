@@ -9,8 +9,8 @@ export const TEMPLATE_PLACEHOLDERS = ['description', 'entity_offset', 'what_ddne
 export interface TileMeaningDef {
   id: number;
   name: string;
-  /** DDNet's constant, e.g. TILE_TELEINEVIL. */
-  ddnet: string;
+  /** DDNet's constant, e.g. TILE_TELEINEVIL, only as the schema names it (never made up from `name`). */
+  ddnet?: string;
   description: string;
   /** The layers in which the id means this; every layer that accepts the id when the schema does not say. */
   layers: string[];
@@ -120,17 +120,17 @@ function buildTileMeanings(f: ParsedFile, layerNames: string[]): Omit<TileMeanin
   const problem = (path: (string | number)[], message: string) => problems.push({ file: f.file, ...positionOf(f, ['tile_meanings', ...path]), message });
   const offset = raw.entity_offset;
 
-  const meanings = (list: RawMeaning[], key: 'tiles' | 'entities', prefix: string) => {
+  const meanings = (list: RawMeaning[], key: 'tiles' | 'entities') => {
     const names = new Set<string>();
     return list.map((m, i): TileMeaningDef => {
       if (names.has(m.name)) problem([key, i, 'name'], `${key === 'tiles' ? 'tile' : 'entity'} '${m.name}' is defined twice`);
       names.add(m.name);
       if (key === 'entities' && m.id + offset > 255) problem([key, i, 'id'], `entity ${m.id} + entity_offset ${offset} is not a tile id (0-255)`);
-      return { id: m.id, name: m.name, ddnet: m.ddnet ?? `${prefix}${m.name.toUpperCase()}`, description: m.description, layers: m.layers ?? [], ...(m.colour ? { colour: rgb(m.colour) } : {}) };
+      return { id: m.id, name: m.name, ...(m.ddnet ? { ddnet: m.ddnet } : {}), description: m.description, layers: m.layers ?? [], ...(m.colour ? { colour: rgb(m.colour) } : {}) };
     });
   };
-  const tiles = meanings(raw.tiles, 'tiles', 'TILE_');
-  const entities = meanings(raw.entities, 'entities', 'ENTITY_');
+  const tiles = meanings(raw.tiles, 'tiles');
+  const entities = meanings(raw.entities, 'entities');
 
   const sets: TileIdRuleDef[] = [];
   const rule = (r: RawRule, path: (string | number)[]): TileIdRuleDef => {

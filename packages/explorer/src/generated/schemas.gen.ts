@@ -427,7 +427,7 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
                 "key": "version",
                 "type": "version",
                 "ints": 1,
-                "description": "2 in DDNet and Teeworlds 0.7."
+                "description": "1 (no name) or 2."
               },
               {
                 "name": "num_quads",

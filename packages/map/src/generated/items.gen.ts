@@ -412,7 +412,7 @@ export interface TilemapLayerItem extends LayerItemBase {
 /** Quads layer. (`type` = 3) */
 export interface QuadsLayerItem extends LayerItemBase {
   kind: 'quads';
-  /** 2 in DDNet and Teeworlds 0.7. */
+  /** 1 (no name) or 2. */
   version: number;
   /** Number of quads in `data`. */
   numQuads: number;

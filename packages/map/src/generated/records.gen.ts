@@ -3,7 +3,7 @@ import type { Color, Point } from './types.gen.js';
 /** Size of a envelope_point record in i32. */
 export const ENVELOPE_POINT_INTS = 6;
 
-/** An envelope point: 6 i32. */
+/** An envelope point: its time, curve type and four channel values. */
 export interface EnvelopePoint {
   /** Time in ms; increases within an envelope. */
   time: number;
@@ -49,7 +49,7 @@ export function encodeEnvelopePointArray(records: readonly EnvelopePoint[]): Int
 /** Size of a envelope_point_bezier record in i32. */
 export const ENVELOPE_POINT_BEZIER_INTS = 16;
 
-/** Bezier tangents of one envelope point: 16 i32, one value per channel each. */
+/** Bezier tangents of one envelope point: one value per channel each. */
 export interface EnvelopePointBezier {
   /** Incoming tangent, time delta in ms. */
   inTangentDx: number[];
@@ -108,7 +108,7 @@ export function encodeEnvelopePointBezierArray(records: readonly EnvelopePointBe
 /** Size of a envelope_point_bezier_07 record in i32. */
 export const ENVELOPE_POINT_BEZIER_07_INTS = 22;
 
-/** A Teeworlds 0.7 envelope point with its bezier tangents: 22 i32 (the 6-int point, then the 16 tangent ints). Starts with the fields of EnvelopePoint. */
+/** A Teeworlds 0.7 envelope point with its bezier tangents: the envelope_point fields, then the envelope_point_bezier fields. Starts with the fields of EnvelopePoint. */
 export interface EnvelopePointBezier07 {
   /** Time in ms; increases within an envelope. */
   time: number;
@@ -183,7 +183,7 @@ export function encodeEnvelopePointBezier07Array(records: readonly EnvelopePoint
 export const QUAD_INTS = 38;
 
 /**
- * A quad of a quads layer: 38 i32 (152 bytes). Positions are 22.10 fixed point.
+ * A quad of a quads layer. Positions are 22.10 fixed point (1024 = one world unit; 32 world units are one tile).
  *
  * Note: The pivot is the fifth point, after the four corners, not the first (checked against DDNet's CQuad).
  */
@@ -306,7 +306,7 @@ export function encodeQuadArray(records: readonly Quad[]): Int32Array {
 /** Size of a sound_source record in i32. */
 export const SOUND_SOURCE_INTS = 13;
 
-/** A sound source of a sounds layer: 13 i32 (52 bytes). */
+/** A sound source of a sounds layer. */
 export interface SoundSource {
   /** Position, 22.10 fixed point. */
   position: Point;
@@ -387,7 +387,7 @@ export function encodeSoundSourceArray(records: readonly SoundSource[]): Int32Ar
 export const SOUND_SOURCE_DEPRECATED_INTS = 9;
 
 /**
- * A sound source of a deprecated sounds layer: 9 i32 (36 bytes).
+ * A sound source of a deprecated sounds layer.
  *
  * Note: Reads as a sound source with pan on, falloff 0 and a circle shape of this radius.
  */
