@@ -53,7 +53,7 @@ function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end:
       // since_version group an older item lacks.
       const older = entry.kind === 'since_version' ? '' : shifts.map((s) => `; ${span(at - shifts.filter((t) => t.version >= s.version).reduce((sum, t) => sum + t.ints, 0))} if version < ${s.version}`).join('');
       const extra = field.min !== undefined ? ` At least ${field.min}.` : '';
-      rows.push(`| ${span(at)}${older} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)}${extra} |`);
+      rows.push(`| ${span(at)}${older} | \`${field.name}\` | ${typeText(field)} | ${field.unit ?? ''} | ${when} | ${cell(field.description)}${extra} |`);
       at += n;
     }
     if (entry.kind === 'since_version') shifts.push({ version: entry.version, ints: entry.fields.reduce((sum, f) => sum + fieldInts(f), 0) });
@@ -61,7 +61,7 @@ function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end:
   return { rows, end: at };
 }
 
-const TABLE_HEAD = ['| int | field | type | present | description |', '| --- | --- | --- | --- | --- |'];
+const TABLE_HEAD = ['| int | field | type | unit | present | description |', '| --- | --- | --- | --- | --- | --- |'];
 
 function versionsLine(v: VersionRange | undefined): string[] {
   if (!v) return [];

@@ -27,6 +27,8 @@ export interface FieldDef {
   derived?: true;
   /** The least value DDNet accepts (i32 fields). */
   min?: number;
+  /** What a value counts in (`ms`, `22.10 world units`, `0-255`, ...), shown in the docs' unit column. */
+  unit?: string;
   ref?: string;
   data?: string;
 }
