@@ -4,9 +4,9 @@
 import { Datafile } from '@twcodec/datafile';
 import { describe, expect, it } from 'vitest';
 import { hasCorpus, mapCases, readBytes } from '../../../test/corpus.js';
-import { QuadsLayerVersion, TilemapLayerVersion } from './generated/versions.gen.js';
+import { GroupVersion, QuadsLayerVersion, TilemapLayerVersion } from './generated/versions.gen.js';
 
-const LAYER = 5;
+const [GROUP, LAYER] = [4, 5];
 const [TILEMAP, QUADS] = [2, 3];
 
 interface Count {
@@ -32,6 +32,7 @@ function measure() {
   let v4NotExact = 0;
   for (const { name, path } of mapCases()) {
     const df = Datafile.read(readBytes(path));
+    for (const { data } of df.itemsOfType(GROUP)) count(`group v${data[0]}`, name, data.length);
     for (const { data } of df.itemsOfType(LAYER)) {
       layers++;
       const [type, version] = [data[1]!, data[3]!];
@@ -68,6 +69,12 @@ describe.runIf(hasCorpus)('docs/formats/map.md against the corpus maps', () => {
     expect(get(`tilemap v${TilemapLayerVersion.Named}`)).toMatchObject({ items: 218, lengths: new Set([18, 23]) });
     expect(get(`tilemap v${TilemapLayerVersion.SkipCompressed}`)).toMatchObject({ items: 86, lengths: new Set([18]), flags: new Set([0, 1]) });
     expect(m.layers).toBe(LAYER_ITEMS);
+  });
+
+  it('group items: version 2 has 12 ints (clipping), version 3 15 (name)', () => {
+    expect(get(`group v${GroupVersion.Clipped}`)).toMatchObject({ items: 111, lengths: new Set([12]) });
+    expect(get(`group v${GroupVersion.Named}`)).toMatchObject({ items: 194, lengths: new Set([15]) });
+    expect([...m.counts.keys()].filter((k) => k.startsWith('group')).sort()).toEqual(['group v2', 'group v3']);
   });
 
   it('0.7 skip compression: every version-4 layer expands to exactly width x height; no skip bytes in versions 2-3; reserved always 0', () => {

@@ -186,7 +186,7 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
           "key": "version",
           "type": "version",
           "ints": 1,
-          "description": "3 in both DDNet and Teeworlds 0.7."
+          "description": "1 to 3; DDNet and Teeworlds 0.7 write 3."
         },
         {
           "name": "offset_x",

@@ -258,7 +258,7 @@ export function encodeEnvelopeItem(item: EnvelopeItem): Int32Array {
  * Note: The game group (the one holding the game layer) should have offset 0, parallax 100 and no clipping.
  */
 export interface GroupItem {
-  /** 3 in both DDNet and Teeworlds 0.7. */
+  /** 1 to 3; DDNet and Teeworlds 0.7 write 3. */
   version: number;
   /** Offset in pixels. */
   offsetX: number;

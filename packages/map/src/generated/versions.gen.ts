@@ -15,6 +15,15 @@ export const EnvelopeVersion = {
     /** Teeworlds 0.7: when any envelope has at least this version, DDNet reads the envelope points as 22-int records with bezier tangents (checked against DDNet src/game/map/render_map.cpp). */
     BezierPoints: 3,
   } as const;
+/** Named values of the version field of group items. */
+export const GroupVersion = {
+    /** Offset, parallax and the layer range only (7 ints). */
+    Plain: 1,
+    /** Adds clipping and the clip rectangle (12 ints). Corpus: 111 items. */
+    Clipped: 2,
+    /** Adds the name (15 ints); what DDNet and Teeworlds 0.7 write. Corpus: 194 items. */
+    Named: 3,
+  } as const;
 /** Named values of the version field of tilemap layer items. */
 export const TilemapLayerVersion = {
     /** No name; DDNet's data indices, where present, follow `data` directly (ints 15 to 19). Corpus: 147 items, 15 or 17 ints. */
