@@ -4,9 +4,9 @@
 import { Datafile } from '@twcodec/datafile';
 import { describe, expect, it } from 'vitest';
 import { hasCorpus, mapCases, readBytes } from '../../../test/corpus.js';
-import { GroupVersion, QuadsLayerVersion, TilemapLayerVersion } from './generated/versions.gen.js';
+import { EnvelopeVersion, GroupVersion, QuadsLayerVersion, TilemapLayerVersion } from './generated/versions.gen.js';
 
-const [GROUP, LAYER] = [4, 5];
+const [ENVELOPE, GROUP, LAYER] = [3, 4, 5];
 const [TILEMAP, QUADS] = [2, 3];
 
 interface Count {
@@ -33,6 +33,7 @@ function measure() {
   for (const { name, path } of mapCases()) {
     const df = Datafile.read(readBytes(path));
     for (const { data } of df.itemsOfType(GROUP)) count(`group v${data[0]}`, name, data.length);
+    for (const { data } of df.itemsOfType(ENVELOPE)) count(`envelope v${data[0]}`, name, data.length);
     for (const { data } of df.itemsOfType(LAYER)) {
       layers++;
       const [type, version] = [data[1]!, data[3]!];
@@ -75,6 +76,12 @@ describe.runIf(hasCorpus)('docs/formats/map.md against the corpus maps', () => {
     expect(get(`group v${GroupVersion.Clipped}`)).toMatchObject({ items: 111, lengths: new Set([12]) });
     expect(get(`group v${GroupVersion.Named}`)).toMatchObject({ items: 194, lengths: new Set([15]) });
     expect([...m.counts.keys()].filter((k) => k.startsWith('group')).sort()).toEqual(['group v2', 'group v3']);
+  });
+
+  it('envelopes: version 2 (synchronized) in DDNet and 0.7 maps alike, version 3 only in 0.7 maps', () => {
+    const dirs = (key: string) => new Set([...get(key).maps].map((name) => name.split(/[\\/]/)[0]));
+    expect(dirs(`envelope v${EnvelopeVersion.Synchronized}`)).toEqual(new Set(['ddnet', 'ddnet07', 'tw07']));
+    expect(dirs(`envelope v${EnvelopeVersion.BezierPoints}`)).toEqual(new Set(['tw07']));
   });
 
   it('0.7 skip compression: every version-4 layer expands to exactly width x height; no skip bytes in versions 2-3; reserved always 0', () => {

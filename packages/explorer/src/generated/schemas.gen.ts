@@ -136,7 +136,7 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
           "key": "version",
           "type": "version",
           "ints": 1,
-          "description": "1 or 2 in DDNet, 3 in Teeworlds 0.7 maps that use bezier points."
+          "description": "1 or 2; 3 in Teeworlds 0.7 maps that use bezier points (corpus: only in Teeworlds 0.7 maps)."
         },
         {
           "name": "channels",

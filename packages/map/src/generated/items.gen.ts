@@ -176,7 +176,7 @@ export function encodeImageItem(item: ImageItem): Int32Array {
  * Note: DDNet's copy of Teeworlds' dm7.map (fixtures/maps/dm7-legacy-size.map) has 5-int version-1 envelopes (the fifth int is kept as an extra int).
  */
 export interface EnvelopeItem {
-  /** 1 or 2 in DDNet, 3 in Teeworlds 0.7 maps that use bezier points. */
+  /** 1 or 2; 3 in Teeworlds 0.7 maps that use bezier points (corpus: only in Teeworlds 0.7 maps). */
   version: number;
   /** 1 sound, 3 position, 4 colour. Values: {@link EnvelopeChannels}. */
   channels: number;

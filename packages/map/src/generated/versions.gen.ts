@@ -10,7 +10,7 @@ export const ImageVersion = {
 export const EnvelopeVersion = {
     /** The first version (no synchronized field). */
     Plain: 1,
-    /** With the synchronized field (DDNet). */
+    /** Adds the synchronized field (Teeworlds, December 2011, commit 9a03989e84 in DDNet's history; corpus: in DDNet and Teeworlds 0.7 maps alike). */
     Synchronized: 2,
     /** Teeworlds 0.7: when any envelope has at least this version, DDNet reads the envelope points as 22-int records with bezier tangents (checked against DDNet src/game/map/render_map.cpp). */
     BezierPoints: 3,
