@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Datafile } from '@twcodec/datafile';
 import { ByteReader, decodeI32String, TEEWORLDS_FREQUENCIES, teeworldsHuffman, varIntSize } from '@twcodec/runtime';
-import { decodeGroupItem, decodeLayerItem, readMap, TilemapLayerVersion } from '@twcodec/map';
+import { decodeGroupItem, decodeLayerItem, readMap } from '@twcodec/map';
 import { decodeClientMessage, readTeehistorian, TEEHISTORIAN_UUID_NAME } from '@twcodec/teehistorian';
 import { demoMessages, readDemo } from '@twcodec/demo';
 import { DDNET_0_6_MESSAGES, netMessageDef } from '@twcodec/netmsg';
@@ -56,35 +56,50 @@ const out = ['<!-- Written by scripts/examples.mjs (npm run docs:examples) from 
   out.push(`The map model: ${map.groups.length} groups, ${map.groups.reduce((s, g) => s + g.layers.length, 0)} layers, ${map.images.length} images, ${map.envelopes.length} envelopes.`, '');
 }
 
-// Map tiles: the game layer item of ctf1 and the first tiles of its data item, inflated.
+// Map layers: a DDNet tele layer (tilemap version 3) and its tiles, a Teeworlds 0.7 game layer (version 4,
+// skip-compressed tiles), a version-1 quads layer.
 {
-  const name = 'maps/ctf1.map';
-  const bytes = fixture(name);
-  const df = Datafile.read(bytes);
-  const layers = df.items.filter((i) => i.type === 5);
-  const item = layers.find((i) => decodeLayerItem(i.data).tilemapFlags === 1);
-  const layer = decodeLayerItem(item.data);
-  const at = item.offset - 8;
-  const tiles = df.data[layer.data].bytes();
-  const row = Array.from({ length: 8 }, (_, x) => x);
+  const widths = { color: 4, name: 3 };
+  const layerRows = (item) => {
+    const rows = [];
+    let at = 0;
+    for (const [k, val] of Object.entries(decodeLayerItem(item.data))) {
+      if (k === 'kind') continue;
+      const n = widths[k] ?? 1;
+      rows.push([`${at}${n > 1 ? `-${at + n - 1}` : ''}`, k, typeof val === 'object' ? Object.values(val).join(', ') : JSON.stringify(val)]);
+      at += n;
+    }
+    return ['| int | field | value |', '| --- | --- | --- |', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  };
+  const itemHex = (bytes, item) => hex(bytes, item.offset - 8, item.offset + item.data.length * 4);
+  const layer = (df, test) => df.items.find((i) => i.type === 5 && test(i.data));
+
+  const cov = fixture('maps/coverage.map');
+  const covDf = Datafile.read(cov);
+  const tele = layer(covDf, (d) => d[1] === 2 && d[6] === 2);
+  const teleTiles = covDf.data[tele.data[18]].bytes();
+  const firstTele = teleTiles.findIndex((b, i) => i % 2 === 0 && b !== 0);
+  out.push('### Map: a tilemap layer and its tiles', '', `The tele layer of \`fixtures/maps/coverage.map\` (layer item id ${tele.id}, ${tele.data.length} ints, at byte ${tele.offset - 8} with its 8-byte item header):`, '',
+    itemHex(cov, tele), '', layerRows(tele), '',
+    `Its tiles are in data item ${tele.data[18]} (\`data_tele\`, int 18), ${teleTiles.length} bytes inflated = ${tele.data[4]} x ${tele.data[5]} tele tiles of 2 bytes (number, id); \`data\` (int 14, data item ${tele.data[14]}) holds ${covDf.data[tele.data[14]].bytes().length} bytes${covDf.data[tele.data[14]].bytes().every((b) => b === 0) ? ', all zero,' : ''} for Teeworlds. The first tile that is not empty, tile ${firstTele / 2} (x ${(firstTele / 2) % tele.data[4]}, y ${Math.floor(firstTele / 2 / tele.data[4])}):`, '',
+    hex(teleTiles, firstTele - (firstTele % 16), firstTele - (firstTele % 16) + 16), '',
+    `Bytes ${firstTele}-${firstTele + 1}: number ${teleTiles[firstTele]}, id ${teleTiles[firstTele + 1]} (tele ids: [map-tiles.md](map-tiles.md)).`, '');
+
+  const ctf = fixture('maps/ctf1.map');
+  const ctfDf = Datafile.read(ctf);
+  const game = layer(ctfDf, (d) => d[1] === 2 && d[3] === 4 && d[6] === 1);
+  const packed = ctfDf.data[game.data[14]].bytes();
+  const runs = [];
+  for (let i = 0, tile = 0; i < 16; i += 4) { runs.push(`bytes ${i}-${i + 3}: id ${packed[i]}, flags ${packed[i + 1]}, skip ${packed[i + 2]} = tiles ${tile} to ${tile + packed[i + 2]}`); tile += packed[i + 2] + 1; }
   let expanded = 0;
-  for (let i = 2; i < tiles.length; i += 4) expanded += tiles[i] + 1;
-  const hexOf = (b, start, end) => Array.from(b.subarray(start, end), (x) => x.toString(16).padStart(2, '0')).join(' ');
-  // The page's statement, checked: the stored tiles expand to the layer's size.
-  if (layer.version === TilemapLayerVersion.SkipCompressed && expanded !== layer.width * layer.height) throw new Error(`${name}: ${expanded} tiles, not ${layer.width} x ${layer.height}`);
-  out.push('## Map tiles', '', `The game layer of \`fixtures/${name}\` (a tilemap layer item, version ${layer.version}) at byte ${at}: key, size, then ${item.data.length} i32:`, '',
-    hex(bytes, at, at + 8 + item.data.length * 4), '',
-    table([
-      [`${at}-${at + 3}`, 'key', `0x${((item.type << 16) | item.id).toString(16)} (type 5 = layer, id ${item.id})`],
-      [`${at + 4}-${at + 7}`, 'size', String(item.data.length * 4)],
-      ...Object.entries(layer).filter(([k]) => k !== 'extra').map(([k, val]) => ['', k, JSON.stringify(val)]),
-    ]), '',
-    ...(layer.version === TilemapLayerVersion.SkipCompressed
-      ? [`Version ${layer.version} (Teeworlds 0.7): \`data\` = ${layer.data} is skip-compressed. Data item ${layer.data} inflates to ${tiles.length} bytes, ${tiles.length / 4} stored tiles of 4 bytes (id, flags, skip, reserved); each stands for itself and \`skip\` more copies, ${expanded} tiles in all = ${layer.width} × ${layer.height}. The first ${row.length} stored tiles:`, '',
-          hex(tiles, 0, row.length * 4), '',
-          `The first, \`${hexOf(tiles, 0, 4)}\`, is id ${tiles[0]} (\`solid\` in the game layer, [map-tiles.md](map-tiles.md)), flags ${tiles[1]}, skip ${tiles[2]}: the layer's first ${tiles[2] + 1} tiles.`, '']
-      : [`\`data\` = ${layer.data}: data item ${layer.data} inflates to ${tiles.length} bytes = ${layer.width} × ${layer.height} tiles of 4 bytes (id, flags, skip, reserved).`, '']),
-  );
+  for (let i = 0; i < packed.length; i += 4) expanded += packed[i + 2] + 1;
+  out.push('### Map: Teeworlds 0.7 tile compression', '', `The game layer of \`fixtures/maps/ctf1.map\` (tilemap version ${game.data[3]}, ${game.data[4]} x ${game.data[5]}): data item ${game.data[14]} inflates to ${packed.length} bytes, ${packed.length / 4} stored tiles that expand to ${expanded} = ${game.data[4]} x ${game.data[5]} tiles. The first four stored tiles:`, '',
+    hex(packed, 0, 16), '', ...runs.map((r) => `- ${r}`), '');
+
+  const dm7 = fixture('maps/dm7-legacy-size.map');
+  const quads = layer(Datafile.read(dm7), (d) => d[1] === 3 && d[3] === 1);
+  out.push('### Map: a quads layer of version 1', '', `\`fixtures/maps/dm7-legacy-size.map\`, layer item id ${quads.id}: version 1, ${quads.data.length} ints, no name:`, '',
+    itemHex(dm7, quads), '', layerRows(quads), '');
 }
 
 // Teehistorian: the UUID, the start of the JSON header, the first messages.

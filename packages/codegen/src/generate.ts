@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { emitMapDocs, loadMapPage } from './map/docs.js';
+import { emitMapDocs } from './map/docs.js';
 import { emitExplorerTs } from './explorer/emit.js';
 import { emitMapTs } from './map/emit.js';
 import { emitTileMeaningsTs } from './tiles/emit.js';
@@ -11,7 +11,7 @@ import { emitTeehistorianDocs, loadTeehistorianDocsTemplate } from './teehistori
 import { emitSnapshotEnumsTs, emitSnapshotTs } from './snapshot/emit.js';
 import { emitSnapshotDocs } from './snapshot/docs.js';
 import { emitSnapshotObjectsTs } from './snapshot/objects.js';
-import { loadMapSchemas } from './map/load.js';
+import { loadMapPageTemplate, loadMapSchemas } from './map/load.js';
 import { loadSnapshotPage, loadSnapshotSchemas } from './snapshot/load.js';
 import { loadTeehistorianSchemas } from './teehistorian/load.js';
 import { emitNetTs } from './netmsg/emit.js';
@@ -76,7 +76,7 @@ export function generate(options: GenerateOptions): GenerateResult {
 
   const outputs = new Map<string, string>();
   for (const file of emitMapTs(map)) outputs.set(join(mapOut, file.path), file.text);
-  outputs.set(join(docsOut, 'map.md'), emitMapDocs(map, loadMapPage(options.root)));
+  outputs.set(join(docsOut, 'map.md'), emitMapDocs(map, loadMapPageTemplate(schemas)));
   const physicsLayers = map.enums.find((e) => e.name === 'tilemap_flags')?.values.map((v) => v.name) ?? [];
   const tileMeanings = loadTileMeanings(schemas, options.root, physicsLayers);
   if (tileMeanings) {

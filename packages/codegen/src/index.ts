@@ -6,7 +6,7 @@ export { emitTeehistorianTs } from './teehistorian/emit.js';
 export { emitTeehistorianDocs } from './teehistorian/docs.js';
 export { emitSnapshotTs } from './snapshot/emit.js';
 export { emitSnapshotDocs } from './snapshot/docs.js';
-export { loadMapSchemas } from './map/load.js';
+export { loadMapPageTemplate, loadMapSchemas } from './map/load.js';
 export { SchemaError, type SchemaProblem } from './shared/schema-files.js';
 export { loadSnapshotSchemas } from './snapshot/load.js';
 export { loadTeehistorianSchemas } from './teehistorian/load.js';

@@ -1,6 +1,6 @@
-// docs/formats/map.md: the tables of every map item, record, tile and enum, from the same schema model as the
-// code, set into the page's template (schemas/map/map.md), which holds all of the page's prose.
-import { loadPageTemplate, type PageTemplate, renderPage } from '../shared/pages.js';
+// Emits the map format reference (Markdown) from the same schema model as the code.
+import { type PageTemplate, renderPage } from '../shared/pages.js';
+import type { MAP_PAGE_PLACEHOLDERS } from './load.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -40,50 +40,46 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end: number } {
   const rows: string[] = [];
   let at = start;
+  // Fields after a since_version group sit that many ints earlier in items older than the group's version
+  // (DDNet reads a version-2 tilemap's data indices from int 15, not 18).
+  const shifts: { version: number; ints: number }[] = [];
   for (const entry of entries) {
     const fields = entry.kind === 'field' ? [entry.field] : entry.fields;
-    const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if the item is long enough' : '';
+    const when = entry.kind === 'since_version' ? `version >= ${entry.version}` : entry.kind === 'if_room' ? 'if room' : '';
     for (const field of fields) {
       const n = fieldInts(field);
-      rows.push(`| ${at}${n > 1 ? `-${at + n - 1}` : ''} | \`${field.name}\` | ${typeText(field)} | ${when} | ${cell(field.description)}${field.min !== undefined ? ` At least ${field.min}.` : ''} |`);
+      const span = (from: number) => `${from}${n > 1 ? `-${from + n - 1}` : ''}`;
+      // A since_version field is absent from older items; any other sits earlier by the ints of every
+      // since_version group an older item lacks.
+      const older = entry.kind === 'since_version' ? '' : shifts.map((s) => `; ${span(at - shifts.filter((t) => t.version >= s.version).reduce((sum, t) => sum + t.ints, 0))} if version < ${s.version}`).join('');
+      const extra = field.min !== undefined ? ` At least ${field.min}.` : '';
+      rows.push(`| ${span(at)}${older} | \`${field.name}\` | ${typeText(field)} | ${field.unit ?? ''} | ${when} | ${cell(field.description)}${extra} |`);
       at += n;
     }
+    if (entry.kind === 'since_version') shifts.push({ version: entry.version, ints: entry.fields.reduce((sum, f) => sum + fieldInts(f), 0) });
   }
   return { rows, end: at };
 }
 
-/** The placeholders schemas/map/map.md may use. */
-export const MAP_PAGE_PLACEHOLDERS = ['item_types_table', 'items', 'records', 'tiles', 'enums'] as const;
-
-/** The template of docs/formats/map.md (schemas/map/map.md). */
-export function loadMapPage(displayRoot: string): PageTemplate {
-  return loadPageTemplate(displayRoot, 'schemas/map/map.md', MAP_PAGE_PLACEHOLDERS);
-}
-
-const TABLE_HEAD = ['| int | field | type | present | description |', '| --- | --- | --- | --- | --- |'];
-
-/** What the page's "How to read" section calls these: refused, the map fails to load; ignored, skipped. */
-const OUTSIDE = { refused: 'refused', ignored: 'ignored' } as const;
+const TABLE_HEAD = ['| int | field | type | unit | present | description |', '| --- | --- | --- | --- | --- | --- |'];
 
 function versionsLine(v: VersionRange | undefined): string[] {
   if (!v) return [];
   const range = v.min === v.max ? `${v.min}` : `${v.min} to ${v.max}`;
-  return [`Versions DDNet reads: ${range} (others: ${OUTSIDE[v.outside]}).${v.description ? ` ${v.description}` : ''}`, ''];
+  return [`Versions read: ${range}; others: ${v.outside === 'refused' ? 'map refused' : 'item ignored'}.${v.description ? ` ${v.description}` : ''}`, ''];
 }
 
 function knownVersionsList(known: KnownVersion[] | undefined): string[] {
   if (!known) return [];
-  return ['Versions:', '', ...known.map((v) => `- ${v.value} \`${v.name}\`: ${v.description}`), ''];
+  return ['Named versions:', '', ...known.map((v) => `- ${v.value} \`${v.name}\`: ${v.description}`), ''];
 }
-
-const checkedLine = (checked: string | undefined) => (checked ? [`Checked: ${cell(checked)}`, ''] : []);
 
 function kindsTable(kinds: KindsDef | undefined, fields: FieldDef[]): string[] {
   if (!kinds) return [];
   const tileOf = (name: string) => fields.find((f) => f.name === name)?.data?.split(':')[1] ?? '?';
   const row = (name: string, flag: string, tiles: string) => `| \`${name}\` | ${flag} | \`${tiles}\` | [${tileOf(tiles)}](#tile-${tileOf(tiles)}) |`;
   return [
-    `Kinds, by \`${kinds.on}\` ([Layer kinds](#layer-kinds)):`,
+    `Kinds, by flag in \`${kinds.on}\`:`,
     '',
     '| kind | flag | tiles in | tile type |',
     '| --- | --- | --- | --- |',
@@ -119,8 +115,10 @@ function itemSection(item: ItemDef): string[] {
   return out;
 }
 
+const checkedLine = (checked: string[]): string[] => (checked.length ? [`Checked: ${checked.join('; ')}.`, ''] : []);
+
 function recordSection(record: RecordDef): string[] {
-  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description}`, '', `Size: ${record.ints} i32.`, '', ...checkedLine(record.checked)];
+  const out = [`### record: ${record.name}`, '', `<a id="record-${record.name}"></a>${record.description}`, '', `Size: ${record.ints} i32 (${record.ints * 4} bytes).`, '', ...checkedLine(record.checked)];
   for (const note of record.notes) out.push(`> ${note}`, '');
   out.push(...TABLE_HEAD, ...fieldRows(record.fields.map((field) => ({ kind: 'field', field })), 0).rows, '');
   return out;
@@ -158,12 +156,18 @@ function enumSection(e: EnumDef): string[] {
   ];
 }
 
-export function emitMapDocs(set: SchemaSet, template: PageTemplate, source = 'schemas/map/**/*.yaml'): string {
-  return renderPage(template, source, {
-    item_types_table: set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
+/** docs/formats/map.md: the template schemas/map/map.md with the tables of items, records, tiles and enums. */
+export function emitMapDocs(set: SchemaSet, template: PageTemplate, sources = 'schemas/map/**/*.yaml'): string {
+  const fill: Record<(typeof MAP_PAGE_PLACEHOLDERS)[number], string[]> = {
+    item_types_table: [
+      '| type | item | description |',
+      '| --- | --- | --- |',
+      ...set.items.map((i) => `| ${i.typeId ?? `\`${i.uuidName}\``} | [${i.name}](#${i.name}) | ${cell(i.description)} |`),
+    ],
     items: set.items.flatMap(itemSection),
     records: set.records.flatMap(recordSection),
     tiles: set.tiles.flatMap(tileSection),
     enums: set.enums.flatMap(enumSection),
-  });
+  };
+  return renderPage(template, sources, fill);
 }

@@ -1,6 +1,8 @@
 // Loads the map schemas (schemas/map: items, records, tiles, enums) into the model the map emitters use,
 // checking the cross-references (type ids, UUIDs, record and enum names) as file:line:col problems.
+import { join } from 'node:path';
 import { uuidFromName } from '@twcodec/runtime';
+import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
 import { findDuplicates, isReserved, type ParsedFile, parseFamily, positionOf, type Raw, SchemaError, type SchemaProblem, type Site } from '../shared/schema-files.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
@@ -9,6 +11,14 @@ import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, ty
  * `extra` and variants their `kind`; array items hold `records`.
  */
 export const RESERVED_MAP_FIELDS = ['extra', 'kind', 'records'] as const;
+
+/** The placeholders of the page template schemas/map/map.md (docs/formats/map.md). */
+export const MAP_PAGE_PLACEHOLDERS = ['item_types_table', 'items', 'records', 'tiles', 'enums'] as const;
+
+/** The template of docs/formats/map.md, schemas/map/map.md (its placeholders checked with file:line:col). */
+export function loadMapPageTemplate(schemasDir: string): PageTemplate {
+  return loadPageTemplate(join(schemasDir, '..'), 'schemas/map/map.md', MAP_PAGE_PLACEHOLDERS);
+}
 
 /** Loads the map schemas (`schemasDir/map`). */
 export function loadMapSchemas(schemasDir: string, displayRoot = schemasDir): SchemaSet {
@@ -35,8 +45,8 @@ function buildModel(files: ParsedFile[]): SchemaSet {
         name: d.item as string,
         file: f.file,
         description: d.description as string,
+        checked: (d.checked as string[]) ?? [],
         notes: (d.notes as string[]) ?? [],
-        ...(d.checked ? { checked: d.checked as string } : {}),
         ddnetOnly: d.ddnet_only === true,
         oneItem: d.one_item === true,
         fields: normalizeFields((d.fields as Raw[]) ?? []),
@@ -75,8 +85,8 @@ function buildModel(files: ParsedFile[]): SchemaSet {
         name: d.tile as string,
         file: f.file,
         description: d.description as string,
+        checked: (d.checked as string[]) ?? [],
         notes: (d.notes as string[]) ?? [],
-        ...(d.checked ? { checked: d.checked as string } : {}),
         bytes: d.bytes as number,
         fields: d.fields as TileDef['fields'],
       };
@@ -106,8 +116,8 @@ function buildModel(files: ParsedFile[]): SchemaSet {
       name,
       file: f.file,
       description: raw.description as string,
+      checked: (raw.checked as string[]) ?? [],
       notes: (raw.notes as string[]) ?? [],
-      ...(raw.checked ? { checked: raw.checked as string } : {}),
       fields,
       ints: fields.reduce((s, field) => s + fieldInts(field), 0),
     };

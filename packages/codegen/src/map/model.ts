@@ -27,6 +27,8 @@ export interface FieldDef {
   derived?: true;
   /** The least value DDNet accepts (i32 fields). */
   min?: number;
+  /** What a value counts in (`ms`, `22.10 world units`, `0-255`, ...), shown in the docs' unit column. */
+  unit?: string;
   ref?: string;
   data?: string;
 }
@@ -74,9 +76,9 @@ export interface ItemDef {
   name: string;
   file: string;
   description: string;
+  /** Where the layout was checked (a source file with its tag, a corpus file): `checked` in YAML. */
+  checked: string[];
   notes: string[];
-  /** Where the layout was checked (a DDNet source file and struct, corpus maps), shown on the page. */
-  checked?: string;
   typeId?: number;
   uuidName?: string;
   uuid?: string;
@@ -94,8 +96,9 @@ export interface RecordDef {
   name: string;
   file: string;
   description: string;
+  /** Where the layout was checked (a source file with its tag, a corpus file): `checked` in YAML. */
+  checked: string[];
   notes: string[];
-  checked?: string;
   extends?: string;
   /** All fields, including those of the record it extends. */
   fields: FieldDef[];
@@ -115,8 +118,9 @@ export interface TileDef {
   name: string;
   file: string;
   description: string;
+  /** Where the layout was checked (a source file with its tag, a corpus file): `checked` in YAML. */
+  checked: string[];
   notes: string[];
-  checked?: string;
   bytes: number;
   fields: TileFieldDef[];
 }

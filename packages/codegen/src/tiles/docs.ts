@@ -14,13 +14,13 @@ export function emitTileMeaningsDocs(meanings: TileMeaningsDef): string {
   const tileRows = meanings.tiles.map((t) => {
     const valid = accepting(t.id);
     const means = t.layers.length && t.layers.join() !== valid.join() ? ` (this meaning: ${t.layers.join(', ')})` : '';
-    return `| ${t.id} | \`${t.name}\` | ${t.ddnet ?? '—'} | ${cell(t.description)} | ${layerList(valid)}${means} |`;
+    return `| ${t.id} | \`${t.name}\` | ${t.ddnet ?? '-'} | ${cell(t.description)} | ${layerList(valid)}${means} |`;
   });
   const entityRows = meanings.entities.map((e) => {
     // An entity whose tile id is a named tile (ENTITY_NULL: 191 is entities_off_2) has no tile of its own.
     const tile = meanings.tiles.find((t) => t.id === e.id + offset);
     const [id, layers] = tile ? [`none (${tile.id} is \`${tile.name}\`)`, 'none'] : [`${e.id + offset}`, layerList(accepting(e.id + offset))];
-    return `| ${e.id} | ${id} | \`${e.name}\` | ${e.ddnet ?? '—'} | ${cell(e.description)} | ${layers} |`;
+    return `| ${e.id} | ${id} | \`${e.name}\` | ${e.ddnet ?? '-'} | ${cell(e.description)} | ${layers} |`;
   });
   const tables: Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string[]> = {
     description: [cell(meanings.description)],

@@ -9,8 +9,8 @@ export const TEMPLATE_PLACEHOLDERS = ['description', 'entity_offset', 'what_ddne
 export interface TileMeaningDef {
   id: number;
   name: string;
-  /** DDNet's constant, e.g. TILE_TELEINEVIL; undefined for an id DDNet has no constant for (one added in YAML only). */
-  ddnet: string | undefined;
+  /** DDNet's constant, e.g. TILE_TELEINEVIL, only as the schema names it (never made up from `name`). */
+  ddnet?: string;
   description: string;
   /** The layers in which the id means this; every layer that accepts the id when the schema does not say. */
   layers: string[];
@@ -126,8 +126,7 @@ function buildTileMeanings(f: ParsedFile, layerNames: string[]): Omit<TileMeanin
       if (names.has(m.name)) problem([key, i, 'name'], `${key === 'tiles' ? 'tile' : 'entity'} '${m.name}' is defined twice`);
       names.add(m.name);
       if (key === 'entities' && m.id + offset > 255) problem([key, i, 'id'], `entity ${m.id} + entity_offset ${offset} is not a tile id (0-255)`);
-      // No constant is made up from the name: a tile a maintainer adds in YAML is not DDNet's until they say so.
-      return { id: m.id, name: m.name, ddnet: m.ddnet, description: m.description, layers: m.layers ?? [], ...(m.colour ? { colour: rgb(m.colour) } : {}) };
+      return { id: m.id, name: m.name, ...(m.ddnet ? { ddnet: m.ddnet } : {}), description: m.description, layers: m.layers ?? [], ...(m.colour ? { colour: rgb(m.colour) } : {}) };
     });
   };
   const tiles = meanings(raw.tiles, 'tiles');

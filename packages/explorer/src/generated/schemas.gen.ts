@@ -136,7 +136,7 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
           "key": "version",
           "type": "version",
           "ints": 1,
-          "description": "1 or 2 in DDNet, 3 in Teeworlds 0.7 maps that use bezier points."
+          "description": "1 or 2; 3 in Teeworlds 0.7 maps that use bezier points (corpus: only in Teeworlds 0.7 maps)."
         },
         {
           "name": "channels",
@@ -186,7 +186,7 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
           "key": "version",
           "type": "version",
           "ints": 1,
-          "description": "3 in both DDNet and Teeworlds 0.7."
+          "description": "1 to 3; DDNet and Teeworlds 0.7 write 3."
         },
         {
           "name": "offset_x",
@@ -427,7 +427,7 @@ export const MAP_ITEM_SCHEMAS: readonly ItemSchema[] = [
                 "key": "version",
                 "type": "version",
                 "ints": 1,
-                "description": "1 (no name) or 2 (with a name)."
+                "description": "1 (no name) or 2."
               },
               {
                 "name": "num_quads",

@@ -176,7 +176,7 @@ export function encodeImageItem(item: ImageItem): Int32Array {
  * Note: DDNet's copy of Teeworlds' dm7.map (fixtures/maps/dm7-legacy-size.map) has 5-int version-1 envelopes (the fifth int is kept as an extra int).
  */
 export interface EnvelopeItem {
-  /** 1 or 2 in DDNet, 3 in Teeworlds 0.7 maps that use bezier points. */
+  /** 1 or 2; 3 in Teeworlds 0.7 maps that use bezier points (corpus: only in Teeworlds 0.7 maps). */
   version: number;
   /** 1 sound, 3 position, 4 colour. Values: {@link EnvelopeChannels}. */
   channels: number;
@@ -258,7 +258,7 @@ export function encodeEnvelopeItem(item: EnvelopeItem): Int32Array {
  * Note: The game group (the one holding the game layer) should have offset 0, parallax 100 and no clipping.
  */
 export interface GroupItem {
-  /** 3 in both DDNet and Teeworlds 0.7. */
+  /** 1 to 3; DDNet and Teeworlds 0.7 write 3. */
   version: number;
   /** Offset in pixels. */
   offsetX: number;
@@ -412,7 +412,7 @@ export interface TilemapLayerItem extends LayerItemBase {
 /** Quads layer. (`type` = 3) */
 export interface QuadsLayerItem extends LayerItemBase {
   kind: 'quads';
-  /** 1 (no name) or 2 (with a name). */
+  /** 1 (no name) or 2. */
   version: number;
   /** Number of quads in `data`. */
   numQuads: number;

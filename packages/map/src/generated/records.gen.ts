@@ -3,7 +3,7 @@ import type { Color, Point } from './types.gen.js';
 /** Size of a envelope_point record in i32. */
 export const ENVELOPE_POINT_INTS = 6;
 
-/** An envelope point: a time and up to four channel values, with the curve to the next point. */
+/** An envelope point: its time, curve type and four channel values. */
 export interface EnvelopePoint {
   /** Time in ms; increases within an envelope. */
   time: number;
@@ -49,7 +49,7 @@ export function encodeEnvelopePointArray(records: readonly EnvelopePoint[]): Int
 /** Size of a envelope_point_bezier record in i32. */
 export const ENVELOPE_POINT_BEZIER_INTS = 16;
 
-/** Bezier tangents of one envelope point: in and out tangents, x and y, one value per channel each. */
+/** Bezier tangents of one envelope point: one value per channel each. */
 export interface EnvelopePointBezier {
   /** Incoming tangent, time delta in ms. */
   inTangentDx: number[];
@@ -108,7 +108,7 @@ export function encodeEnvelopePointBezierArray(records: readonly EnvelopePointBe
 /** Size of a envelope_point_bezier_07 record in i32. */
 export const ENVELOPE_POINT_BEZIER_07_INTS = 22;
 
-/** A Teeworlds 0.7 envelope point with its bezier tangents: the plain point, then the tangent ints. Starts with the fields of EnvelopePoint. */
+/** A Teeworlds 0.7 envelope point with its bezier tangents: the envelope_point fields, then the envelope_point_bezier fields. Starts with the fields of EnvelopePoint. */
 export interface EnvelopePointBezier07 {
   /** Time in ms; increases within an envelope. */
   time: number;
@@ -183,7 +183,7 @@ export function encodeEnvelopePointBezier07Array(records: readonly EnvelopePoint
 export const QUAD_INTS = 38;
 
 /**
- * A quad of a quads layer. Positions are 22.10 fixed point (world units times 1024).
+ * A quad of a quads layer. Positions are 22.10 fixed point (1024 = one world unit; 32 world units are one tile).
  *
  * Note: The pivot is the fifth point, after the four corners, not the first (checked against DDNet's CQuad).
  */

@@ -235,7 +235,7 @@ export const TILE_TILE_BYTES = 4;
 /**
  * The tile of tiles, game and front layers.
  *
- * Note: Teeworlds 0.7 (tilemap version 4) stores these skip-compressed: each stored tile stands for itself and `skip` more copies; DDNet expands them and refuses non-zero `reserved` bytes.
+ * Note: Teeworlds 0.7 (tilemap version 4) stores these skip-compressed: each stored tile stands for itself and `skip` more copies (rules: docs/formats/map.md, "Teeworlds 0.7 tile compression"). DDNet master 28baa427 expands them and refuses non-zero `reserved` bytes; DDNet 16.4 does not expand them.
  */
 export interface Tile {
   /** Tile index in the tileset, or the game/front tile kind. (u8) */
@@ -244,7 +244,7 @@ export interface Tile {
   flags: number;
   /** 0.7 skip compression: number of further copies; 0 once expanded. (u8) */
   skip: number;
-  /** Must be 0 (checked against DDNet src/engine/shared/map.cpp). (u8) */
+  /** Must be 0 (checked against DDNet master 28baa427 src/engine/shared/map.cpp, which refuses other values). (u8) */
   reserved: number;
 }
 
@@ -307,7 +307,7 @@ export class Tiles {
     this.bytes[index * TILE_TILE_BYTES + 2] = value;
   }
 
-  /** Must be 0 (checked against DDNet src/engine/shared/map.cpp). */
+  /** Must be 0 (checked against DDNet master 28baa427 src/engine/shared/map.cpp, which refuses other values). */
   getReserved(index: number): number {
     return this.bytes[index * TILE_TILE_BYTES + 3]!;
   }
