@@ -84,14 +84,23 @@ async function openPlayer(page: Page): Promise<PlayerState> {
 let server: Server | undefined;
 afterAll(() => server?.close());
 
+/** A fresh browser on the built page (served once for the file), closed after `run`. */
+async function inPage(run: (page: Page) => Promise<void>): Promise<void> {
+  server ??= await serveDir(inject('explorerDist'));
+  const { port } = server.address() as { port: number };
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await run(page);
+  } finally {
+    await browser.close();
+  }
+}
+
 describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
   it('plays a demo for 5 seconds and draws each tee where its snapshot says', async () => {
-    server = await serveDir(inject('explorerDist'));
-    const { port } = server.address() as { port: number };
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.goto(`http://127.0.0.1:${port}/`);
+    await inPage(async (page) => {
       const loaded = await openFile(page, CLIENT_DEMO);
       expect(loaded.error).toBe('');
       expect(await page.isVisible('#play-toggle')).toBe(true);
@@ -183,18 +192,11 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         expect(await drawnShare(page)).toBeGreaterThan(0.3);
         if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-tutorial.png') });
       }
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('plays a teehistorian file on the map it names (refusing another) and a capture as a client received it', async () => {
-    server ??= await serveDir(inject('explorerDist'));
-    const { port } = server.address() as { port: number };
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.goto(`http://127.0.0.1:${port}/`);
+    await inPage(async (page) => {
       const th = join(fixturesDir, 'teehistorian', 'ctf2_1eb21562-66cc-4574-ba49-d748a909b594.teehistorian');
       await openFile(page, th);
       await openPlayer(page);
@@ -266,18 +268,11 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-player-capture.png') });
       } else checked = 3;
       expect(checked).toBe(3);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('shows a map as groups and layers, a layer at a readable scale, and what a clicked tile means', async () => {
-    server ??= await serveDir(inject('explorerDist'));
-    const { port } = server.address() as { port: number };
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.goto(`http://127.0.0.1:${port}/`);
+    await inPage(async (page) => {
       const maps = [join(fixturesDir, 'maps', 'ctf1.map'), ...(existsSync(join(corpusDir, 'maps', 'ddnet')) ? readdirSync(join(corpusDir, 'maps', 'ddnet')).map((f) => join(corpusDir, 'maps', 'ddnet', f)) : [])];
       for (const path of maps) {
         const loaded = await openFile(page, path);
@@ -320,8 +315,6 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
       await page.waitForFunction(() => (window as unknown as { __explorer: { tile?: unknown } }).__explorer.tile);
       expect(await page.textContent('#details .tile-info')).toMatch(/^tile 0, 0 of the game layerid 1: solidflags 0/);
       if (SCREENSHOTS) await page.screenshot({ path: join(repoRoot, 'docs', 'explorer-map-groups.png') });
-    } finally {
-      await browser.close();
-    }
+    });
   });
 });

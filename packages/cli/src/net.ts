@@ -112,16 +112,20 @@ async function withClient<T>(address: string, options: LiveOptions, given: Reado
   const { host, port } = parseServerAddress(address);
   const timeout = secondsOf(options.timeout, 'timeout') * 1000;
   const { connect } = await import('@twcodec/net/node');
-  const client = await connect({ host, port, protocol: options.protocol as NetProtocolName, name: nameOf(options), connectTimeout: timeout, timeout, downloadMap });
   const interruption = new AbortController();
+  let client: NetClient | undefined;
   const leave = (signal: NodeJS.Signals) => {
     // The work first (net record finishes its demo while the client is still in game), then the close packet,
     // which goes out before the socket closes (@twcodec/net/node).
     interruption.abort(signal);
-    client.disconnect();
+    client?.disconnect();
   };
+  // Listening before connecting: connect() sends the first packet before it resolves, so a signal can come
+  // before it returns (the process then died without the close packet; seen in the SIGINT test under load).
   process.once('SIGINT', leave).once('SIGTERM', leave);
   try {
+    client = await connect({ host, port, protocol: options.protocol as NetProtocolName, name: nameOf(options), connectTimeout: timeout, timeout, downloadMap });
+    if (interruption.signal.aborted) throw new Error('interrupted while connecting');
     return await work(client, interruption.signal);
   } catch (e) {
     if (interruption.signal.aborted) throw new CliError('INTERRUPTED', `interrupted by ${String(interruption.signal.reason)}: left ${address} (the server was told); nothing written`);
@@ -129,7 +133,7 @@ async function withClient<T>(address: string, options: LiveOptions, given: Reado
     throw /\(state connecting\)/.test(String((e as Error).message)) ? withProtocolHint(e, given, 'CONNECT_TIMEOUT') : e;
   } finally {
     process.off('SIGINT', leave).off('SIGTERM', leave);
-    client.disconnect();
+    client?.disconnect();
   }
 }
 

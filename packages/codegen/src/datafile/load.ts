@@ -1,8 +1,8 @@
 // Loads the datafile container (schemas/datafile/datafile.yaml): header, tables, item type entry and item header
 // laid out with byte offsets, the versions and what each has, and the constants; its docs template beside it.
-import { checkConstants, checkVersions, type ContainerConstant, type ContainerField, type ContainerMagic, fieldsSize, layoutFields, versionFrom } from '../shared/containers.js';
+import { checkConstants, checkVersions, type ContainerConstant, type ContainerField, type ContainerMagic, fieldsSize, layoutFields, singleContainerFile, versionFrom } from '../shared/containers.js';
 import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
-import { parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
+import { positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 
 /** The placeholders the docs template (schemas/datafile/datafile.md) may use. */
 export const DATAFILE_PLACEHOLDERS = ['description', 'checked', 'magic_table', 'versions_table', 'header_size', 'header_table', 'layout_table', 'item_type_table', 'item_type_size', 'item_header_table', 'item_header_size', 'constants_table'] as const;
@@ -67,10 +67,8 @@ interface RawDatafile {
 
 /** The datafile schema, or undefined when schemas/datafile holds none. */
 export function loadDatafileSchema(schemasDir: string, displayRoot: string): DatafileSchema | undefined {
-  const files = parseFamily(schemasDir, 'datafile', displayRoot).filter((f) => 'datafile' in f.data);
-  if (!files.length) return undefined;
-  if (files.length > 1) throw new SchemaError(files.slice(1).map((f) => ({ file: f.file, line: 1, col: 1, message: `the datafile container is already defined in ${files[0]!.file}` })));
-  const f = files[0]!;
+  const f = singleContainerFile(schemasDir, 'datafile', displayRoot);
+  if (!f) return undefined;
   const raw = f.data as unknown as RawDatafile;
   const problems: SchemaProblem[] = [];
   const header = layoutFields(f, ['header'], raw.header, problems);

@@ -1,9 +1,9 @@
 // Loads the demo container (schemas/demo/demo.yaml): the header and its versioned extensions laid out with byte
 // offsets, the versions and the feature each added, the chunk header's bits, the chunk types and the constants;
 // its docs template beside it.
-import { checkConstants, checkVersions, type ContainerConstant, type ContainerField, type ContainerMagic, fieldsSize, layoutFields, versionFrom } from '../shared/containers.js';
+import { checkConstants, checkVersions, type ContainerConstant, type ContainerField, type ContainerMagic, fieldsSize, layoutFields, singleContainerFile, versionFrom } from '../shared/containers.js';
 import { loadPageTemplate, type PageTemplate } from '../shared/pages.js';
-import { parseFamily, positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
+import { positionOf, SchemaError, type SchemaProblem } from '../shared/schema-files.js';
 
 /** The placeholders the docs template (schemas/demo/demo.md) may use. */
 export const DEMO_PLACEHOLDERS = ['description', 'checked', 'magic_table', 'versions_table', 'header_size', 'header_table', 'extensions', 'chunk_bits_table', 'chunk_types_table', 'constants_table'] as const;
@@ -84,10 +84,8 @@ interface RawDemo {
 
 /** The demo schema, or undefined when schemas/demo holds none. */
 export function loadDemoSchema(schemasDir: string, displayRoot: string): DemoSchema | undefined {
-  const files = parseFamily(schemasDir, 'demo', displayRoot).filter((f) => 'demo' in f.data);
-  if (!files.length) return undefined;
-  if (files.length > 1) throw new SchemaError(files.slice(1).map((f) => ({ file: f.file, line: 1, col: 1, message: `the demo container is already defined in ${files[0]!.file}` })));
-  const f = files[0]!;
+  const f = singleContainerFile(schemasDir, 'demo', displayRoot);
+  if (!f) return undefined;
   const raw = f.data as unknown as RawDemo;
   const problems: SchemaProblem[] = [];
   const at = (path: (string | number)[]) => ({ file: f.file, ...positionOf(f, path) });

@@ -2,7 +2,7 @@
 // the other, magic values, versions, named constants and the `checked:` sources, loaded into models with byte
 // offsets, and the Markdown tables their pages are made of (headers and cell words only: every sentence is a
 // YAML description or in the page template).
-import { positionOf, type ParsedFile, type SchemaProblem } from './schema-files.js';
+import { parseFamily, positionOf, type ParsedFile, SchemaError, type SchemaProblem } from './schema-files.js';
 
 /** A fixed-size field with its place: `offset` from the start of its list. */
 export interface ContainerField {
@@ -46,6 +46,17 @@ interface RawField {
 
 /** The size of one value of a type that has one (the others need `bytes:`). */
 const TYPE_BYTES: Record<string, number | undefined> = { i32: 4, u8: 1, uuid: 16 };
+
+/**
+ * The one file of a container family (`schemas/<family>/*.yaml` with a top-level `<family>` key), or undefined
+ * when the family has none; a second such file is a SchemaError naming both.
+ */
+export function singleContainerFile(schemasDir: string, family: string, displayRoot: string): ParsedFile | undefined {
+  const files = parseFamily(schemasDir, family, displayRoot).filter((f) => family in f.data);
+  if (!files.length) return undefined;
+  if (files.length > 1) throw new SchemaError(files.slice(1).map((f) => ({ file: f.file, line: 1, col: 1, message: `the ${family} container is already defined in ${files[0]!.file}` })));
+  return files[0]!;
+}
 
 /** Lays out `raw` (at `path` in `f`) from offset 0, reporting sizes the type and `bytes:` disagree on. */
 export function layoutFields(f: ParsedFile, path: (string | number)[], raw: RawField[], problems: SchemaProblem[]): ContainerField[] {
