@@ -35,6 +35,8 @@ export interface LiveServer {
   /** Resolves when the server printed `text` (rejects after `ms`). */
   waitForLog(text: string, ms?: number): Promise<void>;
   stop(): void;
+  /** Resolves when the server's process has ended (and so released its port). */
+  exited: Promise<void>;
   /**
    * Runs a console command (e.g. `change_map ctf1`) as an rcon-authenticated player: a client of its own logs in
    * with the server's rcon password (startServer's `rcon` option), sends it and leaves. Over the game protocol
@@ -87,7 +89,9 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
     if (child.exitCode === null && child.pid !== undefined) child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   };
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
   const server: LiveServer = {
+    exited,
     protocol,
     port,
     name,

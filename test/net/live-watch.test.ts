@@ -70,6 +70,8 @@ describe.skipIf(!hasServer('0.6'))(`net watch on a live DDNet server (${SERVER_B
       await until('connected', () => w.events().some((e) => e.type === 'connected'));
       own.stop();
       await until('disconnected', () => w.events().some((e) => e.type === 'disconnected'));
+      // The same port again only once the old process has let it go (on a loaded machine it took a while).
+      await own.exited;
       own = await startServer('0.6', { port });
       await until('connected again', () => w.events().filter((e) => e.type === 'connected').length >= 2, 30_000);
       expect((await runCli(['net', 'say', `127.0.0.1:${port}`, 'back again', '--name', 'sayer'])).code).toBe(0);
