@@ -1,6 +1,7 @@
 // docs/formats/datafile.md: the header, the tables after it, the item type entry and item header, the versions
 // and the constants, set into the page's template (schemas/datafile/datafile.md).
-import { cell, checkedCell, checkedList, constantsTable, constName, fieldTable, magicTable, tableHead } from '../shared/containers.js';
+import { checkedCell, checkedList, constantsTable, constName, fieldTable, magicTable } from '../shared/containers.js';
+import { cell, tableHead } from '../shared/pages.js';
 import { renderPage } from '../shared/pages.js';
 import { DATAFILE_PLACEHOLDERS, type DatafileSchema, type DatafileTable } from './load.js';
 

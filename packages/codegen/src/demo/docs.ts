@@ -1,6 +1,7 @@
 // docs/formats/demo.md: the header, its extensions, the chunk header's bits, the chunk types, the versions and
 // the constants, set into the page's template (schemas/demo/demo.md).
-import { cell, checkedCell, checkedList, constantsTable, constName, fieldTable, magicTable, tableHead } from '../shared/containers.js';
+import { checkedCell, checkedList, constantsTable, constName, fieldTable, magicTable } from '../shared/containers.js';
+import { cell, tableHead } from '../shared/pages.js';
 import { renderPage } from '../shared/pages.js';
 import { DEMO_PLACEHOLDERS, DEMO_VERSION_FLAGS, type DemoSchema } from './load.js';
 

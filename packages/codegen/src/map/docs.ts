@@ -1,5 +1,5 @@
 // Emits the map format reference (Markdown) from the same schema model as the code.
-import { type PageTemplate, renderPage } from '../shared/pages.js';
+import { cell, type PageTemplate, renderPage } from '../shared/pages.js';
 import type { MAP_PAGE_PLACEHOLDERS } from './load.js';
 import { type EnumDef, type FieldDef, type FieldEntry, fieldInts, flatFields, type ItemDef, type KindsDef, type KnownVersion, type RecordDef, type SchemaSet, type TileDef, tileFieldBytes, type VersionRange } from './model.js';
 
@@ -35,7 +35,6 @@ function typeText(field: FieldDef): string {
   }
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function fieldRows(entries: FieldEntry[], start: number): { rows: string[]; end: number } {
   const rows: string[] = [];

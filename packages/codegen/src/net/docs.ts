@@ -1,11 +1,10 @@
 // docs/formats/network.md: the tables of both packet protocols (headers, flags, control and connectionless
 // messages, the connection's limits) and the Huffman code's frequencies, set into the page's template
 // (schemas/net/network.md), which holds all of the page's prose.
-import { renderPage, type PageFill } from '../shared/pages.js';
+import { cell, renderPage, type PageFill } from '../shared/pages.js';
 import type { HuffmanSchema, PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
 import type { NetworkPage } from './load.js';
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const hex = (n: number) => `0x${n.toString(16)}`;
 /** A list item of a `checked` line: its `*`s (NET_CTRLMSG_*) are no emphasis. */
 const checkedItem = (text: string) => `- ${cell(text).replace(/\*/g, '\\*')}`;

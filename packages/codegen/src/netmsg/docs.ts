@@ -1,10 +1,9 @@
 // docs/formats/net-messages.md: the message tables of each protocol set into the page's template
 // (schemas/netmsg/net-messages.md), which holds all of the page's prose.
-import { renderPage, type PageFill, type PageTemplate } from '../shared/pages.js';
+import { cell, renderPage, type PageFill, type PageTemplate } from '../shared/pages.js';
 import { enumsConst, ownSets } from './emit.js';
 import type { NetFieldSchema, NetMessageSchema, NetProtocolSchema } from './load.js';
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The placeholders of one protocol, `<protocol>:<what>`. */
 const PROTOCOL_PLACEHOLDERS = ['net_version', 'description', 'checked', 'system_messages', 'system_uuid_messages', 'game_messages', 'game_uuid_messages', 'enums', 'enums_const', 'uuid_messages', 'uuid_messages_from'] as const;

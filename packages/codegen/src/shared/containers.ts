@@ -3,6 +3,7 @@
 // offsets, and the Markdown tables their pages are made of (headers and cell words only: every sentence is a
 // YAML description or in the page template).
 import { parseFamily, positionOf, type ParsedFile, SchemaError, type SchemaProblem } from './schema-files.js';
+import { cell, tableHead } from './pages.js';
 
 /** A fixed-size field with its place: `offset` from the start of its list. */
 export interface ContainerField {
@@ -110,8 +111,6 @@ export function checkConstants(f: ParsedFile, constants: ContainerConstant[], pr
 
 // ---- Markdown ----
 
-/** A table cell: pipes escaped, one line. */
-export const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** `checked:` sources as one cell. */
 export const checkedCell = (checked: readonly string[]) => cell(checked.join('; '));
@@ -171,5 +170,3 @@ export const constDoc = (description: string, checked: readonly string[], source
 /** `{ name: offset, ... } as const` of a field list, the names in camelCase. */
 export const offsetsInitializer = (fields: readonly ContainerField[], camel: (s: string) => string) => `{ ${fields.map((f) => `${camel(f.name)}: ${f.offset}`).join(', ')} } as const`;
 
-/** A table's header row and separator. */
-export const tableHead = (columns: readonly string[]) => [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`];

@@ -54,3 +54,9 @@ export function renderPage(template: PageTemplate, sources: string, fill: Readon
   });
   return `${GENERATED_DOCS_HEADER(`${sources} and ${template.file}`)}\n\n${body.replace(/\n+$/, '')}\n`;
 }
+
+/** A table cell: pipes escaped, one line. */
+export const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A table's header row and its rule, from the column names. */
+export const tableHead = (columns: readonly string[]) => [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`];

@@ -1,26 +1,23 @@
 // docs/formats/snapshot.md: the item tables, enums and field layouts of every snapshot protocol, set into the
 // page's template (schemas/snapshot/snapshot.md), which holds all of the page's prose.
-import { type PageTemplate, renderPage } from '../shared/pages.js';
+import { cell, tableHead, type PageTemplate, renderPage } from '../shared/pages.js';
 import { type SnapshotLayoutDef, type SnapshotProtocolDef } from './model.js';
 
 /** The placeholders schemas/snapshot/snapshot.md may use. */
 export const SNAPSHOT_PAGE_PLACEHOLDERS = ['protocol_tables', 'enum_tables', 'field_tables'] as const;
 
-/** A table header and its rule from the column names. */
-const header = (...columns: string[]) => [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const checkedLine = (checked: string | undefined) => (checked ? [`Checked: ${cell(checked)}`, ''] : []);
 
 /** Per protocol: its description, where it was checked, its numbered types and its UUID-typed items. */
 function protocolTables(p: SnapshotProtocolDef): string[] {
-  const out = [`### ${p.protocol}`, '', cell(p.description), '', ...checkedLine(p.checked), ...header('type', 'name', 'size (i32)', 'size in deltas')];
+  const out = [`### ${p.protocol}`, '', cell(p.description), '', ...checkedLine(p.checked), ...tableHead(['type', 'name', 'size (i32)', 'size in deltas'])];
   for (const item of p.items) {
     const size = item.size === undefined ? 'varies' : `${item.size}`;
     out.push(`| ${item.type_id} | ${item.name} | ${size} | ${item.sizeInDelta ? 'carried' : 'pre-agreed'} |`);
   }
   out.push('');
   if (p.uuidItems.length) {
-    out.push(...header('UUID-typed item', 'UUID name', 'UUID', 'size (i32)', 'description'));
+    out.push(...tableHead(['UUID-typed item', 'UUID name', 'UUID', 'size (i32)', 'description']));
     for (const u of p.uuidItems) out.push(`| ${u.name} | \`${u.uuidName}\` | \`${u.uuid}\` | ${u.size}${u.variableSize ? ' (or fewer)' : ''} | ${cell(u.description)} |`);
     out.push('');
   }
@@ -30,7 +27,7 @@ function protocolTables(p: SnapshotProtocolDef): string[] {
 /** The enums and flag sets of one protocol. */
 function enumTables(p: SnapshotProtocolDef): string[] {
   if (!p.enums.length) return [];
-  const out = [`### ${p.protocol} enums and flags`, '', ...checkedLine(p.enumsChecked), ...header('set', 'kind', 'values', 'meaning')];
+  const out = [`### ${p.protocol} enums and flags`, '', ...checkedLine(p.enumsChecked), ...tableHead(['set', 'kind', 'values', 'meaning'])];
   for (const e of p.enums) {
     const values = e.values.map((v) => (e.kind === 'flags' ? `${v.name} (bit ${Math.log2(v.value)})` : `${v.value} ${v.name}`)).join(', ');
     const meaning = `${e.description ?? ''}${e.checked ? ` Checked: ${e.checked}` : ''}`;
@@ -54,7 +51,7 @@ function fieldTables(p: SnapshotProtocolDef): string[] {
       out.push('No fields.', '');
       continue;
     }
-    out.push(...header('i32', 'field', 'type', 'unit', 'range', 'since (default)', 'description'));
+    out.push(...tableHead(['i32', 'field', 'type', 'unit', 'range', 'since (default)', 'description']));
     for (const f of l.fields) {
       const at = f.ints > 1 ? `${f.offset}-${f.offset + f.ints - 1}` : `${f.offset}`;
       const kind = f.type + (f.enum ? ` (${f.enum})` : f.flags ? ` (${f.flags})` : '') + (f.scale ? ` /${f.scale}` : '');

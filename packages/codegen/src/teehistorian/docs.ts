@@ -1,7 +1,7 @@
 // docs/formats/teehistorian.md: the header keys, message and extension tables and the player input's ints, set
 // into the page's template (schemas/teehistorian/teehistorian.md), which holds all of the page's prose.
 import { dirname, join } from 'node:path';
-import { loadPageTemplate, renderPage, type PageTemplate } from '../shared/pages.js';
+import { cell, loadPageTemplate, renderPage, type PageTemplate } from '../shared/pages.js';
 import type { SnapshotLayoutDef } from '../snapshot/model.js';
 import type { TeehistorianSchema, ThFieldDef } from './model.js';
 
@@ -15,7 +15,6 @@ export const loadTeehistorianDocsTemplate = (displayRoot: string, schema: Teehis
 /** A table's header row and rule. */
 const header = (columns: string[]) => [`| ${columns.join(' | ')} |`, `|${columns.map(() => ' --- |').join('')}`];
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 const FIELD_TEXT: Record<string, string> = {
   int: 'int',

@@ -2,9 +2,8 @@
 // page's template (schemas/map/tile-meanings.md).
 import { inRanges, rangeText, TEMPLATE_PLACEHOLDERS, type TileMeaningsDef } from './load.js';
 import { layerPredicate, setPredicate } from './emit.js';
-import { renderPage } from '../shared/pages.js';
+import { cell, renderPage } from '../shared/pages.js';
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** docs/formats/map-tiles.md: the tile and entity ids and which layers accept them. */
 export function emitTileMeaningsDocs(meanings: TileMeaningsDef): string {
