@@ -68,14 +68,16 @@ const batch = spawnSync(join('node_modules', '.bin', 'twcodec'), ['map', 'info',
 ok(JSON.parse(out).layers.byKind.game === 1 && exp.status === 1 && exp.stderr.includes('needs the optional package hyparquet-writer') && batch.status === 0 && batch.stdout.trim().split('\\n').length === 3);`,
 };
 
+/** What scripts/pack.mjs printed: the tarballs, packed once as docs/install.md says and used by every test below. */
+let packed: string[] = [];
+
 beforeAll(() => {
+  // dist/ is built before the tests (test/global-setup.ts); pack.mjs packs it as it is (npm pack --ignore-scripts).
+  packed = execFileSync('node', [join(repoRoot, 'scripts', 'pack.mjs'), packDir], { encoding: 'utf8', timeout: 300_000 }).trim().split('\n');
+  for (const path of packed) tarballs.set(path.replace(/^.*\/twcodec-(.*)-\d+\.\d+\.\d+\.tgz$/, '$1'), path);
   for (const name of PACKAGES) {
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
     internalDeps.set(name, Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@twcodec/')).map((d) => d.slice(9)));
-    // dist/ is built before the tests (test/global-setup.ts): without its prepack script (a build), npm pack
-    // packs it as it is.
-    const [info] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], join(repoRoot, 'packages', name)));
-    tarballs.set(name, join(packDir, info.filename));
   }
 }, 600_000);
 
@@ -118,8 +120,7 @@ describe('packed packages', () => {
 describe('installing from a clone as docs/install.md says', () => {
   it('scripts/pack.mjs packs every publishable package; installed globally together they give a working twcodec', () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-packall-'));
-    const packed = execFileSync('node', [join(repoRoot, 'scripts', 'pack.mjs'), join(dir, 'packed')], { encoding: 'utf8', timeout: 300_000 }).trim().split('\n');
-    expect(packed.map((p) => p.replace(/^.*\/twcodec-(.*)-\d+\.\d+\.\d+\.tgz$/, '$1')).sort()).toEqual([...PACKAGES].sort());
+    expect([...tarballs.keys()].sort()).toEqual([...PACKAGES].sort());
     // npm install -g into a prefix of its own: the same as the global install, without touching the machine's.
     const prefix = join(dir, 'global');
     npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', ...packed], dir);
