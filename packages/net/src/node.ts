@@ -57,8 +57,8 @@ function checkPort(port: number): void {
 export async function connect(options: ConnectOptions): Promise<NetClient> {
   checkPort(options.port);
   const { socket } = await openSocket(options.host, options.port);
-  // node:dgram sends after a look-up of the address, even of an IP, in a later tick: a socket closed right after
-  // send() drops the datagram (checked on Node 20.20). disconnect() sends the close packet and then closes, so the
+  // node:dgram sends in a later tick (for an unconnected socket after a look-up of the address, even of an IP):
+  // a socket closed right after send() drops the datagram (checked on Node 20.20). disconnect() sends the close packet and then closes, so the
   // socket closes only when every send is done; else the server never heard the client leave and kept its slot
   // until its own timeout (DDNet 16.4 still listed `net say`'s player a minute later and refused a fifth
   // connection from the address: "Only 4 players with the same IP are allowed"; conn_timeout 100 and
