@@ -1,6 +1,6 @@
 // The bot examples of docs/bots.md (examples/bots/*.mjs, each shown whole in the doc: checked here) run against
 // DDNet-Server 16.4 on 127.0.0.1 (test/live-servers.ts), each a process of its own as a reader runs it.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { hasServer, type LiveServer, SERVER_BINARIES, startServer } from '../liv
 const repoRoot = join(import.meta.dirname, '..', '..');
 const example = (name: string) => join(repoRoot, 'examples', 'bots', name);
 const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const EXAMPLES = ['chat-bot.mjs', 'walker.mjs', 'rcon.mjs', 'watcher.mjs'];
 
 describe('docs/bots.md', () => {
@@ -31,21 +32,34 @@ describe.skipIf(!hasServer('0.6'))(`the bot examples on a live DDNet server (${S
   afterAll(() => server?.stop());
   const address = () => `127.0.0.1:${server.port}`;
 
+  // Bounded at every step and asked again every 2 s: on a loaded 2-core CI machine the bot's process may still be
+  // starting, or the server may not have the asker in the game yet, when the first "!ping" goes out (DDNet's
+  // sv_chat_delay lets one message through per second, so one ask per 2 s is never dropped as spam).
   it('chat-bot.mjs answers !ping', async () => {
-    const bot = run('node', [example('chat-bot.mjs'), address(), '6'], { timeout: 20_000 });
+    const bot = spawn('node', [example('chat-bot.mjs'), address(), '30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    bot.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     const player = await connect({ host: '127.0.0.1', port: server.port, name: 'asker' });
     try {
       await player.ready();
-      const deadline = Date.now() + 10_000;
-      while (!player.game.player('pingbot') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const pong = new Promise<string>((resolve) => player.game.on('chat', (e) => e.text.startsWith('pong') && resolve(e.text)));
-      player.say('!ping');
-      expect(await pong).toBe('pong asker');
+      const deadline = Date.now() + 25_000;
+      while (!player.game.player('pingbot') && Date.now() < deadline) await sleep(50);
+      let pong: string | undefined;
+      player.game.on('chat', (e) => {
+        if (e.text.startsWith('pong')) pong = e.text;
+      });
+      while (pong === undefined && Date.now() < deadline) {
+        player.say('!ping');
+        for (let waited = 0; pong === undefined && waited < 2000; waited += 50) await sleep(50);
+      }
+      expect(pong).toBe('pong asker');
+      while (!stdout.includes('\n') && Date.now() < deadline) await sleep(50);
+      expect(stdout.split('\n')[0]).toBe('answered asker');
     } finally {
       player.disconnect();
+      bot.kill();
     }
-    expect((await bot).stdout).toBe('answered asker\n');
-  }, 30_000);
+  }, 45_000);
 
   it('walker.mjs walks right', async () => {
     const { stdout } = await run('node', [example('walker.mjs'), address(), '2'], { timeout: 20_000 });
@@ -60,18 +74,37 @@ describe.skipIf(!hasServer('0.6'))(`the bot examples on a live DDNet server (${S
   }, 30_000);
 
   it('watcher.mjs prints the chat', async () => {
-    const watcher = run('node', [example('watcher.mjs'), address(), '4'], { timeout: 20_000 });
-    await new Promise((r) => setTimeout(r, 1500));
-    const player = await connect({ host: '127.0.0.1', port: server.port, name: 'talker' });
+    const watcher = spawn('node', [example('watcher.mjs'), address(), '40'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    watcher.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    const deadline = Date.now() + 30_000;
     try {
-      await player.ready();
-      player.say('seen by the watcher');
-      await player.flushed();
+      // The talker joins only once the watcher is in the game (a spotter sees it), so that the watcher sees the join.
+      const spotter = await connect({ host: '127.0.0.1', port: server.port, name: 'spotter' });
+      try {
+        await spotter.ready();
+        while (!spotter.game.player('watcher') && Date.now() < deadline) await sleep(50);
+      } finally {
+        spotter.disconnect();
+      }
+      const player = await connect({ host: '127.0.0.1', port: server.port, name: 'talker' });
+      try {
+        await player.ready();
+        const said = () => stdout.includes('seen by the watcher');
+        while (!said() && Date.now() < deadline) {
+          player.say('seen by the watcher');
+          for (let waited = 0; !said() && waited < 2000; waited += 50) await sleep(50);
+        }
+        // The join comes with the snapshot that first holds the talker, which may follow its chat line.
+        while (!/"type":"join"[^\n]*"name":"talker"/.test(stdout) && Date.now() < deadline) await sleep(50);
+      } finally {
+        player.disconnect();
+      }
     } finally {
-      player.disconnect();
+      watcher.kill();
     }
-    const lines = (await watcher).stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string; name?: string });
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string; name?: string });
     expect(lines).toContainEqual(expect.objectContaining({ type: 'chat', text: 'seen by the watcher', name: 'talker' }));
     expect(lines).toContainEqual(expect.objectContaining({ type: 'join', name: 'talker' }));
-  }, 30_000);
+  }, 45_000);
 });
