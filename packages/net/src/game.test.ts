@@ -21,12 +21,14 @@ describe('ClientGame (0.6)', () => {
     expect(game.player('other')).toMatchObject({ clientId: 3 });
     game.message({ kind: 'sv_chat', team: 0, clientId: 3, message: 'hi' } as never, false);
     game.message({ kind: 'sv_kill_msg', killer: 3, victim: 0, weapon: 1, modeSpecial: 0 } as never, false);
+    game.message({ kind: 'sv_kill_msg', killer: 0, victim: 0, weapon: -2, modeSpecial: 0 } as never, false);
     game.snapshot(12, new Snapshot([clientInfo(0, 'me')]));
     expect(events).toEqual([
       { type: 'join', clientId: 0, name: 'me', clan: '' },
       { type: 'join', clientId: 3, name: 'other', clan: '' },
       { type: 'chat', clientId: 3, name: 'other', team: 'all', text: 'hi' },
       { type: 'kill', killer: 3, killerName: 'other', victim: 0, victimName: 'me', weapon: 1, weaponName: 'gun' },
+      { type: 'kill', killer: 0, killerName: 'me', victim: 0, victimName: 'me', weapon: -2, weaponName: 'self' },
       { type: 'leave', clientId: 3, name: 'other' },
     ]);
     events.length = 0;

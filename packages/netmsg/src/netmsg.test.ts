@@ -157,9 +157,11 @@ describe('schema errata checked against DDNet (issue 26)', () => {
   });
   it('names the values of enum and flags fields with the sets of the snapshot schemas (issue 37)', () => {
     const weapon = netMessageDef(DDNET_0_6_MESSAGES, 'sv_kill_msg')!.fields.find((f) => f.name === 'weapon')!;
-    expect(weapon.values).toBe(DDNET_0_6_MESSAGE_ENUMS.weapon);
+    // Kill messages name -3 game, -2 self, -1 world, then the weapons (kill_weapon is followed by weapon).
+    expect(weapon.values).toBe(DDNET_0_6_MESSAGE_ENUMS.kill_weapon);
     expect(netValueName(weapon.values!, Ddnet06Weapon.Grenade)).toBe('grenade');
-    expect(netValueName(weapon.values!, -3)).toBeUndefined();
+    expect(netValueName(weapon.values!, -3)).toBe('game');
+    expect(netValueName(weapon.values!, -4)).toBeUndefined();
     const flags = netMessageDef(TEEWORLDS_0_7_MESSAGES, 'sv_game_info')!.fields.find((f) => f.name === 'game_flags')!;
     expect(flags.values).toBe(TEEWORLDS_0_7_MESSAGE_ENUMS.game_flags);
     expect(netValueName(flags.values!, 1 | 8)).toBe('teams|race');

@@ -106,16 +106,18 @@ describe('net message schemas', () => {
     }
     const snapshot = loadSnapshotSchemas(join(dir, 'schemas'), dir);
     const net = loadNetSchemas(join(dir, 'schemas'), dir, snapshot);
+    // kill_weapon (kill messages: -3 game, -2 self, -1 world) is followed by weapon's values: the new one too.
+    const isWeapon = (f: { enum?: string }) => f.enum === 'weapon' || f.enum === 'kill_weapon';
     const weaponFields = [
-      ...snapshot.flatMap((p) => [...p.items, ...p.uuidItems].flatMap((item) => item.fields.filter((f) => f.enum === 'weapon').map((f) => ({ where: `${p.protocol} ${item.name}.${f.name}`, min: f.min, max: f.max })))),
-      ...net.flatMap((p) => p.messages.flatMap((m) => m.fields.filter((f) => f.enum === 'weapon').map((f) => ({ where: `${p.protocol} ${m.name}.${f.name}`, min: f.min, max: f.max, values: f.values?.values.length })))),
+      ...snapshot.flatMap((p) => [...p.items, ...p.uuidItems].flatMap((item) => item.fields.filter(isWeapon).map((f) => ({ where: `${p.protocol} ${item.name}.${f.name}`, min: f.min, max: f.max })))),
+      ...net.flatMap((p) => p.messages.flatMap((m) => m.fields.filter(isWeapon).map((f) => ({ where: `${p.protocol} ${m.name}.${f.name}`, min: f.min, max: f.max, values: f.values?.values.length })))),
     ];
     // 7 snapshot fields (projectiles' types, characters' weapons, 0.7's wanted weapon) and 4 message fields
     // (kill messages, weapon pickups) on main when this was written.
     expect(weaponFields.length).toBeGreaterThanOrEqual(11);
     for (const f of weaponFields) expect(f, f.where).toMatchObject({ max: 6 });
-    // Ranges the schema gives itself stay: -3 is WEAPON_GAME in kill messages, -1 no weapon in characters.
-    expect(weaponFields.find((f) => f.where === 'ddnet-0.6 sv_kill_msg.weapon')).toMatchObject({ min: -3, max: 6, values: 7 });
+    // Ranges stay: -3 is WEAPON_GAME in kill messages (from kill_weapon), -1 no weapon in characters (the schema's).
+    expect(weaponFields.find((f) => f.where === 'ddnet-0.6 sv_kill_msg.weapon')).toMatchObject({ min: -3, max: 6, values: 10 });
     expect(weaponFields.find((f) => f.where === 'teeworlds-0.7 character.weapon')).toMatchObject({ min: -1, max: 6 });
     // The generated table names the new value; the docs list it.
     const src = join(dir, 'src');
@@ -124,6 +126,7 @@ describe('net message schemas', () => {
     generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), explorerOut: join(dir, 'out', 'explorer'), packetOut: join(dir, 'out', 'net'), docsOut: join(dir, 'docs') });
     const generated = readFileSync(join(src, 'generated', 'ddnet-0.6.gen.ts'), 'utf8');
     expect(generated).toContain('TractorBeam: 6,');
+    expect(generated).toMatch(/Ddnet06KillWeapon = \{\s+Game: -3,[^}]*Ninja: 5,\s+TractorBeam: 6,/);
     expect(readFileSync(join(dir, 'docs', 'net-messages.md'), 'utf8')).toMatch(/`weapon` \(`WEAPON_\*`\) \| enum \| .*6 tractor_beam/);
   });
 

@@ -65,6 +65,7 @@ interface RawSnapshotEnum {
   kind: 'enum' | 'flags';
   ddnet?: string;
   start?: number;
+  followed_by?: string;
   description?: string;
   checked?: string;
   values: string[];
@@ -100,13 +101,36 @@ function snapshotEnums(f: ParsedFile, raw: RawSnapshotEnum[], items: { raw: RawS
       }
     });
   }
-  return raw.map((e) => ({
+  const ownValues = (e: RawSnapshotEnum) => e.values.map((name, i) => ({ name, value: e.kind === 'flags' ? 2 ** i : (e.start ?? 0) + i }));
+  // `followed_by` appends another enum's values (kill messages' weapons: -3 game, -2 self, -1 world, then the
+  // weapons), so that a value added to that enum reaches this one too, from the one list.
+  const valuesOf = (e: RawSnapshotEnum, i: number, seen: string[]): { name: string; value: number }[] => {
+    const own = ownValues(e);
+    if (e.followed_by === undefined) return own;
+    const path = ['enums', i, 'followed_by'];
+    const j = raw.findIndex((o) => o.name === e.followed_by);
+    const next = raw[j];
+    if (e.kind !== 'enum') report(path, 'followed_by is for enums');
+    else if (!next) report(path, `enum ${e.followed_by} is not among this file's enums`);
+    else if (next.kind !== 'enum') report(path, `${e.followed_by} is a set of kind ${next.kind}, not enum`);
+    else if (seen.includes(next.name)) report(path, `${[...seen, next.name].join(' -> ')} goes round`);
+    else {
+      const rest = valuesOf(next, j, [...seen, next.name]);
+      const expected = own[own.length - 1]!.value + 1;
+      if (rest[0] && rest[0].value !== expected) report(path, `${next.name} starts at ${rest[0].value}; after ${e.name}'s last value it must start at ${expected}`);
+      const clash = rest.find((v) => e.values.includes(v.name));
+      if (clash) report(path, `${e.name} and ${next.name} both name ${clash.name}`);
+      return [...own, ...rest];
+    }
+    return own;
+  };
+  return raw.map((e, i) => ({
     name: e.name,
     kind: e.kind,
     ...(e.ddnet !== undefined ? { ddnet: e.ddnet } : {}),
     ...(e.description !== undefined ? { description: e.description } : {}),
     ...(e.checked !== undefined ? { checked: e.checked } : {}),
-    values: e.values.map((name, i) => ({ name, value: e.kind === 'flags' ? 2 ** i : (e.start ?? 0) + i })),
+    values: valuesOf(e, i, [e.name]),
   }));
 }
 

@@ -60,4 +60,14 @@ describe('a snapshot object added in YAML', () => {
       expect((e as SchemaError).message).toMatch(/field name item is reserved/);
     }
   });
+
+  it('refuses an enum followed by one that does not number on from it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-snapenum-'));
+    cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const schema = join(dir, 'schemas', 'snapshot', 'ddnet-0.6.yaml');
+    const text = readFileSync(schema, 'utf8');
+    expect(text).toContain('start: -3, values: [game, self, world], followed_by: weapon }');
+    writeFileSync(schema, text.replace('start: -3, values: [game, self, world], followed_by: weapon }', 'start: -4, values: [game, self, world], followed_by: weapon }'));
+    expect(() => loadSnapshotSchemas(join(dir, 'schemas'), dir)).toThrow(/ddnet-0\.6\.yaml:\d+:\d+: weapon starts at 0; after kill_weapon's last value it must start at -1/);
+  });
 });

@@ -3,8 +3,11 @@ import type { Uuid } from '@twcodec/runtime';
 import { decodeNetMessage, type DecodeOptions, encodeNetMessage, lengthOf, type NetMessageBase, type NetProtocolDef, type NetValueSet, readBool, readCopy, readIntArray, readUuid, type UnknownNetMessage } from '../codec.js';
 /** Game ticks per second. (schemas/netmsg/ddnet-0.6.yaml) */
 export const SERVER_TICK_SPEED = 50;
-/** The values of ddnet-0.6's weapon (DDNet's WEAPON_*), from schemas/snapshot/ddnet-0.6.yaml, as fields of ddnet-0.6 messages hold them. */
-export const Ddnet06Weapon = {
+/** The values of ddnet-0.6's kill_weapon (DDNet's WEAPON_*), from schemas/snapshot/ddnet-0.6.yaml, as fields of ddnet-0.6 messages hold them. */
+export const Ddnet06KillWeapon = {
+    Game: -3,
+    Self: -2,
+    World: -1,
     Hammer: 0,
     Gun: 1,
     Shotgun: 2,
@@ -12,7 +15,7 @@ export const Ddnet06Weapon = {
     Laser: 4,
     Ninja: 5,
   } as const;
-export type Ddnet06Weapon = (typeof Ddnet06Weapon)[keyof typeof Ddnet06Weapon];
+export type Ddnet06KillWeapon = (typeof Ddnet06KillWeapon)[keyof typeof Ddnet06KillWeapon];
 /** The values of ddnet-0.6's sound (DDNet's SOUND_*), from schemas/snapshot/ddnet-0.6.yaml, as fields of ddnet-0.6 messages hold them. */
 export const Ddnet06Sound = {
     GunFire: 0,
@@ -58,6 +61,16 @@ export const Ddnet06Sound = {
     Menu: 40,
   } as const;
 export type Ddnet06Sound = (typeof Ddnet06Sound)[keyof typeof Ddnet06Sound];
+/** The values of ddnet-0.6's weapon (DDNet's WEAPON_*), from schemas/snapshot/ddnet-0.6.yaml, as fields of ddnet-0.6 messages hold them. */
+export const Ddnet06Weapon = {
+    Hammer: 0,
+    Gun: 1,
+    Shotgun: 2,
+    Grenade: 3,
+    Laser: 4,
+    Ninja: 5,
+  } as const;
+export type Ddnet06Weapon = (typeof Ddnet06Weapon)[keyof typeof Ddnet06Weapon];
 /** The values of ddnet-0.6's emoticon (DDNet's EMOTICON_*), from schemas/snapshot/ddnet-0.6.yaml, as fields of ddnet-0.6 messages hold them. */
 export const Ddnet06Emoticon = {
     Oop: 0,
@@ -99,8 +112,9 @@ export const Ddnet06SaveState = {
 export type Ddnet06SaveState = (typeof Ddnet06SaveState)[keyof typeof Ddnet06SaveState];
 /** The enums and flag sets fields of ddnet-0.6 messages name (NetFieldDef.values), by name. */
 export const DDNET_0_6_MESSAGE_ENUMS = {
-    weapon: { name: 'weapon', kind: 'enum', values: [{ name: 'hammer', value: 0 }, { name: 'gun', value: 1 }, { name: 'shotgun', value: 2 }, { name: 'grenade', value: 3 }, { name: 'laser', value: 4 }, { name: 'ninja', value: 5 }] },
+    kill_weapon: { name: 'kill_weapon', kind: 'enum', values: [{ name: 'game', value: -3 }, { name: 'self', value: -2 }, { name: 'world', value: -1 }, { name: 'hammer', value: 0 }, { name: 'gun', value: 1 }, { name: 'shotgun', value: 2 }, { name: 'grenade', value: 3 }, { name: 'laser', value: 4 }, { name: 'ninja', value: 5 }] },
     sound: { name: 'sound', kind: 'enum', values: [{ name: 'gun_fire', value: 0 }, { name: 'shotgun_fire', value: 1 }, { name: 'grenade_fire', value: 2 }, { name: 'hammer_fire', value: 3 }, { name: 'hammer_hit', value: 4 }, { name: 'ninja_fire', value: 5 }, { name: 'grenade_explode', value: 6 }, { name: 'ninja_hit', value: 7 }, { name: 'laser_fire', value: 8 }, { name: 'laser_bounce', value: 9 }, { name: 'weapon_switch', value: 10 }, { name: 'player_pain_short', value: 11 }, { name: 'player_pain_long', value: 12 }, { name: 'body_land', value: 13 }, { name: 'player_airjump', value: 14 }, { name: 'player_jump', value: 15 }, { name: 'player_die', value: 16 }, { name: 'player_spawn', value: 17 }, { name: 'player_skid', value: 18 }, { name: 'tee_cry', value: 19 }, { name: 'hook_loop', value: 20 }, { name: 'hook_attach_ground', value: 21 }, { name: 'hook_attach_player', value: 22 }, { name: 'hook_noattach', value: 23 }, { name: 'pickup_health', value: 24 }, { name: 'pickup_armor', value: 25 }, { name: 'pickup_grenade', value: 26 }, { name: 'pickup_shotgun', value: 27 }, { name: 'pickup_ninja', value: 28 }, { name: 'weapon_spawn', value: 29 }, { name: 'weapon_noammo', value: 30 }, { name: 'hit', value: 31 }, { name: 'chat_server', value: 32 }, { name: 'chat_client', value: 33 }, { name: 'chat_highlight', value: 34 }, { name: 'ctf_drop', value: 35 }, { name: 'ctf_return', value: 36 }, { name: 'ctf_grab_pl', value: 37 }, { name: 'ctf_grab_en', value: 38 }, { name: 'ctf_capture', value: 39 }, { name: 'menu', value: 40 }] },
+    weapon: { name: 'weapon', kind: 'enum', values: [{ name: 'hammer', value: 0 }, { name: 'gun', value: 1 }, { name: 'shotgun', value: 2 }, { name: 'grenade', value: 3 }, { name: 'laser', value: 4 }, { name: 'ninja', value: 5 }] },
     emoticon: { name: 'emoticon', kind: 'enum', values: [{ name: 'oop', value: 0 }, { name: 'exclamation', value: 1 }, { name: 'hearts', value: 2 }, { name: 'drop', value: 3 }, { name: 'dotdot', value: 4 }, { name: 'music', value: 5 }, { name: 'sorry', value: 6 }, { name: 'ghost', value: 7 }, { name: 'sushi', value: 8 }, { name: 'splattee', value: 9 }, { name: 'deviltee', value: 10 }, { name: 'zomg', value: 11 }, { name: 'zzz', value: 12 }, { name: 'wtf', value: 13 }, { name: 'eyes', value: 14 }, { name: 'question', value: 15 }] },
     team: { name: 'team', kind: 'enum', values: [{ name: 'all', value: -2 }, { name: 'spectators', value: -1 }, { name: 'red', value: 0 }, { name: 'blue', value: 1 }, { name: 'whisper_send', value: 2 }, { name: 'whisper_recv', value: 3 }] },
     save_state: { name: 'save_state', kind: 'enum', values: [{ name: 'pending', value: 0 }, { name: 'done', value: 1 }, { name: 'fallbackfile', value: 2 }, { name: 'warning', value: 3 }, { name: 'error', value: 4 }] },
@@ -526,7 +540,7 @@ export interface SvKillMsgMessage extends NetMessageBase {
   killer: number;
   /** Victim's client id. DDNet accepts 0 to 127. */
   victim: number;
-  /** Weapon; -1 world, -2 self kill... (WEAPON_GAME -3). A value of {@link Ddnet06Weapon} (ddnet-0.6's weapon: 0 hammer, 1 gun, 2 shotgun, 3 grenade, 4 laser, 5 ninja). DDNet accepts -3 to 5. */
+  /** The weapon, or -1 the world, -2 a self kill, -3 the game. A value of {@link Ddnet06KillWeapon} (ddnet-0.6's kill_weapon: -3 game, -2 self, -1 world, 0 hammer, 1 gun, 2 shotgun, 3 grenade, 4 laser, 5 ninja). DDNet accepts -3 to 5. */
   weapon: number;
   /** Game-mode flags (1 killer had the flag, 2 victim had it). */
   modeSpecial: number;
@@ -1004,7 +1018,7 @@ export const DDNET_0_6_MESSAGES: NetProtocolDef = {
       { name: 'sv_motd', system: false, id: 1, direction: 'server', description: 'Message of the day.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize' }], build: (v) => ({ kind: 'sv_motd', message: v[0] }), read: (r) => { const v0 = r.readCString('sv_motd.message'); return { kind: 'sv_motd', message: v0 }; } },
       { name: 'sv_broadcast', system: false, id: 2, direction: 'server', description: 'Text shown in the middle of the screen.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize' }], build: (v) => ({ kind: 'sv_broadcast', message: v[0] }), read: (r) => { const v0 = r.readCString('sv_broadcast.message'); return { kind: 'sv_broadcast', message: v0 }; } },
       { name: 'sv_chat', system: false, id: 3, direction: 'server', description: 'A chat line.', fields: [{ name: 'team', key: 'team', type: 'int', description: '0 everyone, 1 team (or spectators), 2 whisper sent, 3 whisper received (DDNet\'s whispers).', min: -2, max: 3 }, { name: 'client_id', key: 'clientId', type: 'int', description: 'Who said it; -1 the server.', min: -1, max: 127 }, { name: 'message', key: 'message', type: 'string', description: 'The text.', sanitize: 'sanitize_cc' }], build: (v) => ({ kind: 'sv_chat', team: v[0], clientId: v[1], message: v[2] }), read: (r) => { const v0 = r.readVarInt('sv_chat.team'); const v1 = r.readVarInt('sv_chat.client_id'); const v2 = r.readCString('sv_chat.message'); return { kind: 'sv_chat', team: v0, clientId: v1, message: v2 }; } },
-      { name: 'sv_kill_msg', system: false, id: 4, direction: 'server', description: 'A kill.', fields: [{ name: 'killer', key: 'killer', type: 'int', description: 'Killer\'s client id.', min: 0, max: 127 }, { name: 'victim', key: 'victim', type: 'int', description: 'Victim\'s client id.', min: 0, max: 127 }, { name: 'weapon', key: 'weapon', type: 'int', description: 'Weapon; -1 world, -2 self kill... (WEAPON_GAME -3).', min: -3, max: 5, values: DDNET_0_6_MESSAGE_ENUMS.weapon }, { name: 'mode_special', key: 'modeSpecial', type: 'int', description: 'Game-mode flags (1 killer had the flag, 2 victim had it).' }], build: (v) => ({ kind: 'sv_kill_msg', killer: v[0], victim: v[1], weapon: v[2], modeSpecial: v[3] }), read: (r) => { const v0 = r.readVarInt('sv_kill_msg.killer'); const v1 = r.readVarInt('sv_kill_msg.victim'); const v2 = r.readVarInt('sv_kill_msg.weapon'); const v3 = r.readVarInt('sv_kill_msg.mode_special'); return { kind: 'sv_kill_msg', killer: v0, victim: v1, weapon: v2, modeSpecial: v3 }; } },
+      { name: 'sv_kill_msg', system: false, id: 4, direction: 'server', description: 'A kill.', fields: [{ name: 'killer', key: 'killer', type: 'int', description: 'Killer\'s client id.', min: 0, max: 127 }, { name: 'victim', key: 'victim', type: 'int', description: 'Victim\'s client id.', min: 0, max: 127 }, { name: 'weapon', key: 'weapon', type: 'int', description: 'The weapon, or -1 the world, -2 a self kill, -3 the game.', min: -3, max: 5, values: DDNET_0_6_MESSAGE_ENUMS.kill_weapon }, { name: 'mode_special', key: 'modeSpecial', type: 'int', description: 'Game-mode flags (1 killer had the flag, 2 victim had it).' }], build: (v) => ({ kind: 'sv_kill_msg', killer: v[0], victim: v[1], weapon: v[2], modeSpecial: v[3] }), read: (r) => { const v0 = r.readVarInt('sv_kill_msg.killer'); const v1 = r.readVarInt('sv_kill_msg.victim'); const v2 = r.readVarInt('sv_kill_msg.weapon'); const v3 = r.readVarInt('sv_kill_msg.mode_special'); return { kind: 'sv_kill_msg', killer: v0, victim: v1, weapon: v2, modeSpecial: v3 }; } },
       { name: 'sv_sound_global', system: false, id: 5, direction: 'server', description: 'A sound everyone hears.', fields: [{ name: 'sound_id', key: 'soundId', type: 'int', description: 'Sound id.', min: 0, max: 40, values: DDNET_0_6_MESSAGE_ENUMS.sound }], build: (v) => ({ kind: 'sv_sound_global', soundId: v[0] }), read: (r) => { const v0 = r.readVarInt('sv_sound_global.sound_id'); return { kind: 'sv_sound_global', soundId: v0 }; } },
       { name: 'sv_tune_params', system: false, id: 6, direction: 'server', description: 'The tuning parameters (fixed point x100).', fields: [{ name: 'params', key: 'params', type: 'int_rest', description: 'Tuning values in the order of DDNet\'s tuning.h.', counts: [45, 47] }], build: (v) => ({ kind: 'sv_tune_params', params: v[0] }) },
       { name: 'unused', system: false, id: 7, direction: 'server', description: 'Unused id (was sv_extra_projectile).', fields: [], build: (_v) => ({ kind: 'unused' }), read: () => ({ kind: 'unused' }) },

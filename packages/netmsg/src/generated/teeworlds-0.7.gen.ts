@@ -18,6 +18,19 @@ export const Teeworlds07Team = {
     Blue: 1,
   } as const;
 export type Teeworlds07Team = (typeof Teeworlds07Team)[keyof typeof Teeworlds07Team];
+/** The values of teeworlds-0.7's kill_weapon (DDNet's WEAPON_*), from schemas/snapshot/teeworlds-0.7.yaml, as fields of teeworlds-0.7 messages hold them. */
+export const Teeworlds07KillWeapon = {
+    Game: -3,
+    Self: -2,
+    World: -1,
+    Hammer: 0,
+    Gun: 1,
+    Shotgun: 2,
+    Grenade: 3,
+    Laser: 4,
+    Ninja: 5,
+  } as const;
+export type Teeworlds07KillWeapon = (typeof Teeworlds07KillWeapon)[keyof typeof Teeworlds07KillWeapon];
 /** The values of teeworlds-0.7's weapon (DDNet's WEAPON_*), from schemas/snapshot/teeworlds-0.7.yaml, as fields of teeworlds-0.7 messages hold them. */
 export const Teeworlds07Weapon = {
     Hammer: 0,
@@ -94,6 +107,7 @@ export type Teeworlds07SpecMode = (typeof Teeworlds07SpecMode)[keyof typeof Teew
 export const TEEWORLDS_0_7_MESSAGE_ENUMS = {
     chat_mode: { name: 'chat_mode', kind: 'enum', values: [{ name: 'none', value: 0 }, { name: 'all', value: 1 }, { name: 'team', value: 2 }, { name: 'whisper', value: 3 }] },
     team: { name: 'team', kind: 'enum', values: [{ name: 'spectators', value: -1 }, { name: 'red', value: 0 }, { name: 'blue', value: 1 }] },
+    kill_weapon: { name: 'kill_weapon', kind: 'enum', values: [{ name: 'game', value: -3 }, { name: 'self', value: -2 }, { name: 'world', value: -1 }, { name: 'hammer', value: 0 }, { name: 'gun', value: 1 }, { name: 'shotgun', value: 2 }, { name: 'grenade', value: 3 }, { name: 'laser', value: 4 }, { name: 'ninja', value: 5 }] },
     weapon: { name: 'weapon', kind: 'enum', values: [{ name: 'hammer', value: 0 }, { name: 'gun', value: 1 }, { name: 'shotgun', value: 2 }, { name: 'grenade', value: 3 }, { name: 'laser', value: 4 }, { name: 'ninja', value: 5 }] },
     emoticon: { name: 'emoticon', kind: 'enum', values: [{ name: 'oop', value: 0 }, { name: 'exclamation', value: 1 }, { name: 'hearts', value: 2 }, { name: 'drop', value: 3 }, { name: 'dotdot', value: 4 }, { name: 'music', value: 5 }, { name: 'sorry', value: 6 }, { name: 'ghost', value: 7 }, { name: 'sushi', value: 8 }, { name: 'splattee', value: 9 }, { name: 'deviltee', value: 10 }, { name: 'zomg', value: 11 }, { name: 'zzz', value: 12 }, { name: 'wtf', value: 13 }, { name: 'eyes', value: 14 }, { name: 'question', value: 15 }] },
     vote: { name: 'vote', kind: 'enum', values: [{ name: 'unknown', value: 0 }, { name: 'start_op', value: 1 }, { name: 'start_kick', value: 2 }, { name: 'start_spec', value: 3 }, { name: 'end_abort', value: 4 }, { name: 'end_pass', value: 5 }, { name: 'end_fail', value: 6 }] },
@@ -413,7 +427,7 @@ export interface SvKillMsgMessage extends NetMessageBase {
   killer: number;
   /** Victim. DDNet accepts 0 to 63. */
   victim: number;
-  /** Weapon; -1 world, -2 self kill, -3 game. A value of {@link Teeworlds07Weapon} (teeworlds-0.7's weapon: 0 hammer, 1 gun, 2 shotgun, 3 grenade, 4 laser, 5 ninja). DDNet accepts -3 to 5. */
+  /** The weapon, or -1 the world, -2 a self kill, -3 the game. A value of {@link Teeworlds07KillWeapon} (teeworlds-0.7's kill_weapon: -3 game, -2 self, -1 world, 0 hammer, 1 gun, 2 shotgun, 3 grenade, 4 laser, 5 ninja). DDNet accepts -3 to 5. */
   weapon: number;
   /** Game-mode flags. */
   modeSpecial: number;
@@ -1157,7 +1171,7 @@ export const TEEWORLDS_0_7_MESSAGES: NetProtocolDef = {
       { name: 'sv_broadcast', system: false, id: 2, direction: 'server', description: 'Broadcast text.', fields: [{ name: 'message', key: 'message', type: 'string', description: 'Text.', sanitize: 'sanitize' }], build: (v) => ({ kind: 'sv_broadcast', message: v[0] }), read: (r) => { const v0 = r.readCString('sv_broadcast.message'); return { kind: 'sv_broadcast', message: v0 }; } },
       { name: 'sv_chat', system: false, id: 3, direction: 'server', description: 'A chat line.', fields: [{ name: 'mode', key: 'mode', type: 'int', description: '1 all, 2 team, 3 whisper (0 none).', min: 0, max: 3, values: TEEWORLDS_0_7_MESSAGE_ENUMS.chat_mode }, { name: 'client_id', key: 'clientId', type: 'int', description: 'Sender; -1 the server.', min: -1, max: 63 }, { name: 'target_id', key: 'targetId', type: 'int', description: 'Whisper target; -1 none.', min: -1, max: 63 }, { name: 'message', key: 'message', type: 'string', description: 'Text.', sanitize: 'strict' }], build: (v) => ({ kind: 'sv_chat', mode: v[0], clientId: v[1], targetId: v[2], message: v[3] }), read: (r) => { const v0 = r.readVarInt('sv_chat.mode'); const v1 = r.readVarInt('sv_chat.client_id'); const v2 = r.readVarInt('sv_chat.target_id'); const v3 = r.readCString('sv_chat.message'); return { kind: 'sv_chat', mode: v0, clientId: v1, targetId: v2, message: v3 }; } },
       { name: 'sv_team', system: false, id: 4, direction: 'server', description: 'A player changed team.', fields: [{ name: 'client_id', key: 'clientId', type: 'int', description: 'Client id.', min: -1, max: 63 }, { name: 'team', key: 'team', type: 'int', description: '-1 spectators, 0 red, 1 blue.', min: -1, max: 1, values: TEEWORLDS_0_7_MESSAGE_ENUMS.team }, { name: 'silent', key: 'silent', type: 'bool', description: 'No chat line.' }, { name: 'cooldown_tick', key: 'cooldownTick', type: 'tick', description: 'Until when the player may not change team.' }], build: (v) => ({ kind: 'sv_team', clientId: v[0], team: v[1], silent: v[2], cooldownTick: v[3] }), read: (r) => { const v0 = r.readVarInt('sv_team.client_id'); const v1 = r.readVarInt('sv_team.team'); const v2 = readBool(r, 'sv_team.silent'); const v3 = r.readVarInt('sv_team.cooldown_tick'); return { kind: 'sv_team', clientId: v0, team: v1, silent: v2, cooldownTick: v3 }; } },
-      { name: 'sv_kill_msg', system: false, id: 5, direction: 'server', description: 'A kill.', fields: [{ name: 'killer', key: 'killer', type: 'int', description: 'Killer.', min: -2, max: 63 }, { name: 'victim', key: 'victim', type: 'int', description: 'Victim.', min: 0, max: 63 }, { name: 'weapon', key: 'weapon', type: 'int', description: 'Weapon; -1 world, -2 self kill, -3 game.', min: -3, max: 5, values: TEEWORLDS_0_7_MESSAGE_ENUMS.weapon }, { name: 'mode_special', key: 'modeSpecial', type: 'int', description: 'Game-mode flags.' }], build: (v) => ({ kind: 'sv_kill_msg', killer: v[0], victim: v[1], weapon: v[2], modeSpecial: v[3] }), read: (r) => { const v0 = r.readVarInt('sv_kill_msg.killer'); const v1 = r.readVarInt('sv_kill_msg.victim'); const v2 = r.readVarInt('sv_kill_msg.weapon'); const v3 = r.readVarInt('sv_kill_msg.mode_special'); return { kind: 'sv_kill_msg', killer: v0, victim: v1, weapon: v2, modeSpecial: v3 }; } },
+      { name: 'sv_kill_msg', system: false, id: 5, direction: 'server', description: 'A kill.', fields: [{ name: 'killer', key: 'killer', type: 'int', description: 'Killer.', min: -2, max: 63 }, { name: 'victim', key: 'victim', type: 'int', description: 'Victim.', min: 0, max: 63 }, { name: 'weapon', key: 'weapon', type: 'int', description: 'The weapon, or -1 the world, -2 a self kill, -3 the game.', min: -3, max: 5, values: TEEWORLDS_0_7_MESSAGE_ENUMS.kill_weapon }, { name: 'mode_special', key: 'modeSpecial', type: 'int', description: 'Game-mode flags.' }], build: (v) => ({ kind: 'sv_kill_msg', killer: v[0], victim: v[1], weapon: v[2], modeSpecial: v[3] }), read: (r) => { const v0 = r.readVarInt('sv_kill_msg.killer'); const v1 = r.readVarInt('sv_kill_msg.victim'); const v2 = r.readVarInt('sv_kill_msg.weapon'); const v3 = r.readVarInt('sv_kill_msg.mode_special'); return { kind: 'sv_kill_msg', killer: v0, victim: v1, weapon: v2, modeSpecial: v3 }; } },
       { name: 'sv_tune_params', system: false, id: 6, direction: 'server', recorded: false, description: 'Tuning parameters.', fields: [{ name: 'params', key: 'params', type: 'int_rest', description: 'Tuning values.', counts: [44, 45, 46] }], build: (v) => ({ kind: 'sv_tune_params', params: v[0] }) },
       { name: 'unused', system: false, id: 7, direction: 'server', description: 'Unused id.', fields: [], build: (_v) => ({ kind: 'unused' }), read: () => ({ kind: 'unused' }) },
       { name: 'sv_ready_to_enter', system: false, id: 8, direction: 'server', description: 'The client may enter.', fields: [], build: (_v) => ({ kind: 'sv_ready_to_enter' }), read: () => ({ kind: 'sv_ready_to_enter' }) },

@@ -122,6 +122,19 @@ export const Ddnet06Weapon = {
     Ninja: 5,
   } as const;
 export type Ddnet06Weapon = (typeof Ddnet06Weapon)[keyof typeof Ddnet06Weapon];
+/** What a kill message names as the weapon: -1 the world (death tiles, falling out), -2 the victim itself (the kill command), -3 the game (a team change, a round restart) (DDNet 16.4 src/game/server/player.h: WEAPON_WORLD, WEAPON_SELF, WEAPON_GAME), followed by the weapons. (ddnet-0.6; DDNet's WEAPON_*). */
+export const Ddnet06KillWeapon = {
+    Game: -3,
+    Self: -2,
+    World: -1,
+    Hammer: 0,
+    Gun: 1,
+    Shotgun: 2,
+    Grenade: 3,
+    Laser: 4,
+    Ninja: 5,
+  } as const;
+export type Ddnet06KillWeapon = (typeof Ddnet06KillWeapon)[keyof typeof Ddnet06KillWeapon];
 /** The game's sound ids, in the order of DDNet's datasrc/content.py (the client plays data/audio/<name>.wv). (ddnet-0.6; DDNet's SOUND_*). */
 export const Ddnet06Sound = {
     GunFire: 0,
@@ -423,6 +436,19 @@ export const Teeworlds07Weapon = {
     Ninja: 5,
   } as const;
 export type Teeworlds07Weapon = (typeof Teeworlds07Weapon)[keyof typeof Teeworlds07Weapon];
+/** What a kill message names as the weapon: -1 the world (death tiles, falling out), -2 the victim itself (the kill command), -3 the game (a team change, a round restart) (Teeworlds 0.7.5 src/game/server: gamecontroller.cpp, character.cpp and gamecontext.cpp use WEAPON_GAME, WEAPON_WORLD and WEAPON_SELF), followed by the weapons. (teeworlds-0.7; DDNet's WEAPON_*). */
+export const Teeworlds07KillWeapon = {
+    Game: -3,
+    Self: -2,
+    World: -1,
+    Hammer: 0,
+    Gun: 1,
+    Shotgun: 2,
+    Grenade: 3,
+    Laser: 4,
+    Ninja: 5,
+  } as const;
+export type Teeworlds07KillWeapon = (typeof Teeworlds07KillWeapon)[keyof typeof Teeworlds07KillWeapon];
 /** The game's sound ids, in the order of datasrc/content.py (the client plays data/audio/<name>.wv). (teeworlds-0.7; DDNet's SOUND_*). */
 export const Teeworlds07Sound = {
     GunFire: 0,
