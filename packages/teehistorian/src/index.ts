@@ -12,7 +12,7 @@ export { readTeehistorian, TeehistorianReader } from './reader.js';
 export { type ByteSource, readTeehistorianStream, TeehistorianStreamReader } from './stream.js';
 export { type MessageColumns, scanTeehistorian, scanTeehistorianStream, teehistorianColumns, type TeehistorianColumns, TeehistorianScanner, TeehistorianStreamScanner } from './scanner.js';
 export { statsKey, type TeehistorianStats, teehistorianStats } from './stats.js';
-export { type HeaderInput, TeehistorianWriter, writeTeehistorian, writeTeehistorianTicked } from './writer.js';
+export { type HeaderInput, maxClientsOf, TeehistorianWriter, type TeehistorianWriterOptions, writeTeehistorian, writeTeehistorianTicked } from './writer.js';
 export { decodeClientMessage, type TeehistorianChatLine, teehistorianChat, TeehistorianNames } from './net.js';
 // Errors: TeehistorianError's codes, and the runtime's base class of every error thrown for bad input.
 export { TEEHISTORIAN_ERROR_CODES, type TeehistorianErrorCode } from './error-codes.js';

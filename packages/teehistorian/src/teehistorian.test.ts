@@ -4,7 +4,7 @@ import { fixturesDir, readBytes } from '../../../test/corpus.js';
 import { type TeehistorianMessage, TickTracker } from './messages.js';
 import { readTeehistorian } from './reader.js';
 import { type ByteSource, readTeehistorianStream } from './stream.js';
-import { writeTeehistorian, writeTeehistorianTicked } from './writer.js';
+import { maxClientsOf, writeTeehistorian, writeTeehistorianTicked } from './writer.js';
 
 const header = { version: '2', version_minor: '4', game_uuid: '00000000-0000-0000-0000-000000000000' };
 const file = (messages: TeehistorianMessage[]) => writeTeehistorian({ header }, messages);
@@ -50,6 +50,21 @@ describe('ticks', () => {
     const read = [...readTeehistorian(bytes)];
     expect(read.filter((m) => m.kind === 'TICK_SKIP').map((m) => (m.kind === 'TICK_SKIP' ? m.dt : 0))).toEqual([0, 5, 2, 0]);
     expect(read.filter((m) => m.kind !== 'TICK_SKIP').map((m) => m.tick)).toEqual(messages.map((m) => m.tick));
+  });
+  it("put the first tick where the header's server writes it: MAX_CLIENTS 64 up to DDNet 18, 128 from 19.0", () => {
+    const first = [{ tick: 1, message: diff(100) }, { tick: 2, message: diff(0) }];
+    const skips = (bytes: Uint8Array) => [...readTeehistorian(bytes)].filter((m) => m.kind === 'TICK_SKIP').length;
+    const ddnet = (version: string) => ({ header: { ...header, server_version: version } });
+    expect(maxClientsOf(ddnet('0.6.4, 16.4').header)).toBe(64);
+    expect(maxClientsOf(ddnet('0.6.4, 18.9').header)).toBe(64);
+    expect(maxClientsOf(ddnet('0.6.4, 19.0').header)).toBe(128);
+    expect(maxClientsOf(ddnet('0.6, 20.1').header)).toBe(128);
+    expect(maxClientsOf({ ...header, server_version: undefined })).toBe(64);
+    // Client 100 is above 64: a 16.4 server writes the first tick; below 128: a 19.0 server does not.
+    expect(skips(writeTeehistorianTicked(ddnet('0.6.4, 16.4'), first))).toBe(1);
+    expect(skips(writeTeehistorianTicked(ddnet('0.6.4, 19.0'), first))).toBe(0);
+    expect(skips(writeTeehistorianTicked(ddnet('0.6.4, 16.4'), first, { maxClients: 128 }))).toBe(0);
+    for (const v of ['0.6.4, 16.4', '0.6.4, 19.0']) expect([...readTeehistorian(writeTeehistorianTicked(ddnet(v), first))].filter((m) => m.kind === 'PLAYER_DIFF').map((m) => m.tick)).toEqual([1, 2]);
   });
 });
 

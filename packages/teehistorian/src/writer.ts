@@ -1,5 +1,5 @@
 import { ByteWriter, deepEqual, encodeUtf8Escaped, uuidToBytes } from '@twcodec/runtime';
-import { MAX_CLIENTS, TEEHISTORIAN_UUID } from './generated/constants.gen.js';
+import { MAX_CLIENTS, MAX_CLIENTS_128, MAX_CLIENTS_128_SINCE, TEEHISTORIAN_UUID } from './generated/constants.gen.js';
 import { encodeExtension, encodeMessage, MESSAGE_IDS } from './generated/messages.gen.js';
 import { jsonDepth, MAX_HEADER_DEPTH, type TeehistorianHeader, TeehistorianError } from './header.js';
 import type { TeehistorianMessage } from './messages.js';
@@ -11,6 +11,21 @@ export interface HeaderInput {
   header: TeehistorianHeader;
   /** The JSON text as read; written as it is when `header` still says the same. */
   headerText?: string | undefined;
+}
+
+/** Options of TeehistorianWriter. */
+export interface TeehistorianWriterOptions {
+  /**
+   * The server's MAX_CLIENTS, which decides where `writeAt` puts the first tick: 64 up to DDNet 18, 128 from
+   * DDNet 19.0. By default taken from the header's `server_version` ("0.6.4, 19.0": 128; anything else: 64).
+   */
+  maxClients?: number;
+}
+
+/** MAX_CLIENTS of the server that wrote a header: 128 when its server_version names DDNet 19 or later, else 64. */
+export function maxClientsOf(header: TeehistorianHeader): number {
+  const major = /,\s*(\d+)\.\d+/.exec(typeof header.server_version === 'string' ? header.server_version : '')?.[1];
+  return major !== undefined && Number(major) >= MAX_CLIENTS_128_SINCE ? MAX_CLIENTS_128 : MAX_CLIENTS;
 }
 
 const isPlayerRecord = (m: TeehistorianMessage): m is Extract<TeehistorianMessage, { cid: number; kind: 'PLAYER_DIFF' | 'PLAYER_NEW' | 'PLAYER_OLD' }> =>
@@ -27,10 +42,12 @@ export class TeehistorianWriter {
   private tick = 0;
   private lastWrittenTick = 0;
   private tickWritten = true;
-  private maxCid = MAX_CLIENTS;
-  private prevMaxCid = MAX_CLIENTS;
+  private maxCid: number;
+  private prevMaxCid: number;
 
-  constructor(header: HeaderInput) {
+  constructor(header: HeaderInput, options: TeehistorianWriterOptions = {}) {
+    // CTeeHistorian::Reset: the first tick's player records compare their ids with MAX_CLIENTS.
+    this.maxCid = this.prevMaxCid = options.maxClients ?? maxClientsOf(header.header);
     const text =
       header.headerText !== undefined && deepEqual(safeParse(header.headerText), header.header) ? header.headerText : stringifyHeader(header.header);
     this.w.writeBytes(uuidToBytes(TEEHISTORIAN_UUID));
@@ -131,8 +148,8 @@ export function writeTeehistorian(header: HeaderInput, messages: Iterable<Teehis
 }
 
 /** Writes messages with explicit ticks, deriving TICK_SKIP as DDNet's server does. */
-export function writeTeehistorianTicked(header: HeaderInput, messages: Iterable<{ tick: number; message: TeehistorianMessage }>): Uint8Array {
-  const writer = new TeehistorianWriter(header);
+export function writeTeehistorianTicked(header: HeaderInput, messages: Iterable<{ tick: number; message: TeehistorianMessage }>, options: TeehistorianWriterOptions = {}): Uint8Array {
+  const writer = new TeehistorianWriter(header, options);
   for (const { tick, message } of messages) writer.writeAt(tick, message);
   return writer.finish();
 }

@@ -6,7 +6,7 @@ import type { SnapshotLayoutDef } from '../snapshot/model.js';
 import type { TeehistorianSchema, ThFieldDef } from './model.js';
 
 /** The placeholders the template may use. */
-export const TEEHISTORIAN_DOCS_PLACEHOLDERS = ['file_uuid_name', 'file_uuid', 'checked', 'header_keys', 'core_messages', 'extensions', 'player_input', 'player_input_link', 'max_clients'] as const;
+export const TEEHISTORIAN_DOCS_PLACEHOLDERS = ['file_uuid_name', 'file_uuid', 'checked', 'header_keys', 'core_messages', 'extensions', 'player_input', 'player_input_link', 'max_clients', 'max_clients_128', 'max_clients_128_since'] as const;
 
 /** The template: teehistorian.md beside the core messages' schema. */
 export const loadTeehistorianDocsTemplate = (displayRoot: string, schema: TeehistorianSchema): PageTemplate =>
@@ -35,11 +35,14 @@ export interface PlayerInputLayout {
 
 /** docs/formats/teehistorian.md. `playerInput`: the snapshot schema's player_input, when there is one. */
 export function emitTeehistorianDocs(schema: TeehistorianSchema, template: PageTemplate, playerInput?: PlayerInputLayout, source = 'schemas/teehistorian/*.yaml'): string {
+  const constant = (name: string) => `${schema.constants.find((c) => c.name === name)?.value ?? '-'}`;
   const anchor = playerInput ? `snapshot.md#${playerInput.protocol.replace(/\./g, '')}-${playerInput.layout.name}` : 'snapshot.md';
   return renderPage(template, source, {
     file_uuid_name: `\`${schema.fileUuidName}\``,
     file_uuid: `\`${schema.fileUuid}\``,
-    max_clients: `${schema.constants.find((c) => c.name === 'max_clients')?.value ?? '-'}`,
+    max_clients: constant('max_clients'),
+    max_clients_128: constant('max_clients_128'),
+    max_clients_128_since: constant('max_clients_128_since'),
     checked: schema.checked.length ? schema.checked.map((c) => `- ${c}`) : '-',
     header_keys: [...header(['key', 'type', 'since DDNet', 'example', 'meaning']), ...schema.headerKeys.map((k) => `| \`${k.key}\` | ${cell(k.type)} | ${k.since} | \`${cell(k.example)}\` | ${cell(k.description)} |`)],
     core_messages: [...header(['id', 'message', 'fields', 'description']), ...schema.messages.map((m) => `| ${m.id === 0 ? '>= 0' : -m.id} | ${m.name} | ${fieldList(m.fields)} | ${cell(m.description)} |`)],

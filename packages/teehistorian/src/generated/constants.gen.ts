@@ -4,5 +4,9 @@ import type { Uuid } from '@twcodec/runtime';
 export const TEEHISTORIAN_UUID_NAME = 'teehistorian@ddnet.tw';
 /** The 16 bytes every teehistorian file starts with: the UUID of `teehistorian@ddnet.tw` (schemas/teehistorian/core.yaml). */
 export const TEEHISTORIAN_UUID: Uuid = '699db17b-8efb-34ff-b1d8-da6f60c15dd1' as Uuid;
-/** DDNet's MAX_CLIENTS: the previous tick's highest client id before the first tick. (schemas/teehistorian/core.yaml) */
+/** DDNet's MAX_CLIENTS before 19.0: the previous tick's highest client id before the first tick. (schemas/teehistorian/core.yaml) */
 export const MAX_CLIENTS = 64;
+/** DDNet's MAX_CLIENTS from 19.0 on, for files whose header's server_version names DDNet 19.0 or later. (schemas/teehistorian/core.yaml) */
+export const MAX_CLIENTS_128 = 128;
+/** The first DDNet major version (the number after the comma of server_version, as in "0.6.4, 19.0") with 128 clients. (schemas/teehistorian/core.yaml) */
+export const MAX_CLIENTS_128_SINCE = 19;
