@@ -308,7 +308,7 @@ describe('demo and teehistorian sessions', () => {
     const all = session.root.children!.find((c) => c.label === 'chunks')!.children!.flatMap((t) => t.children ?? [t]);
     const message = all.find((c) => c.label === 'message sv_kill_msg')!;
     const weapon = session.children(message.lazy!).find((f) => f.label === 'weapon')!;
-    expect([weapon.type, weapon.value]).toEqual(['int (enum weapon)', '4 (laser)']);
+    expect([weapon.type, weapon.value]).toEqual(['int (enum kill_weapon)', '4 (laser)']);
     expect(session.summary(message.lazy!)).toContain('weapon=4 (laser)');
   });
 
