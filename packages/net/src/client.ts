@@ -4,7 +4,7 @@
 // - the handshake: 0.6/DDNet connect with the TKEN magic, connect_accept carrying DDNet's security token (put at
 //   the end of every packet after it), accept; 0.7 a token request, the server's token, connect, accept
 //   (as the corpus captures show them byte by byte: ../shared/corpus/net/connless.pcap, teeworlds-0.7-session.pcap);
-// - the game handshake: info, ready on map_change (the map is downloaded first only with `downloadMap`: the server
+// - the game handshake: info, ready on map_change (the map is downloaded first only with `downloadMap`, map-request.ts: the server
 //   lets a client without it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
 // - vital chunks in order by sequence, acknowledged in every packet's header; its own vital chunks kept until
 //   acknowledged and sent again after a second, or at once when the server asks (resend flag): transport.ts;
@@ -17,7 +17,8 @@ import { type AnyNetMessage, encodeNetMessage, netMessageDef, type NetProtocolDe
 import { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
-import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
+import { DEFAULT_MAX_MAP_SIZE } from './mapdownload.js';
+import { MapRequest } from './map-request.js';
 import { Ddnet06Token } from './generated/ddnet-0.6.gen.js';
 import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
@@ -93,14 +94,12 @@ export class NetClient {
   /** Typed events and the game state (the own character, the players): `client.game.on('chat', (e) => ...)` (game.ts). */
   readonly game: ClientGame;
   private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token' | 'downloadMap' | 'maxMapSize'>>;
-  /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
-  private readonly downloader: MapDownloader | undefined;
-  private downloading = false;
+  /** The map download (ClientOptions.downloadMap): the chunks asked for and checked (map-request.ts). */
+  private readonly mapRequest: MapRequest | undefined;
   /** DDNet's map_details: the SHA-256 of the map_change that follows. */
   private mapDetails: ClientMap | undefined;
   /** The client sent ready (the map is there, or not wanted): the server's con_ready counts from then on. */
   private saidReady = false;
-  private chunksPerRequest = 1;
   private readonly table: NetProtocolDef;
   private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], mapchange: [], close: [] };
   /** A new one at each map change: the server starts over from a full snapshot. */
@@ -130,9 +129,9 @@ export class NetClient {
   ) {
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.ownToken = options.token === undefined ? randomToken() : options.token >>> 0;
-    if (options.downloadMap) this.downloader = new MapDownloader(options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE);
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
+    if (options.downloadMap) this.mapRequest = new MapRequest(this.protocol, options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE, (message) => this.sendMessage(message));
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
     this.table = PACKET_PROTOCOLS[this.protocol].messages;
     this.snapshots = new SnapshotReceiver(this.protocol);
@@ -452,13 +451,20 @@ export class NetClient {
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
       // A new map: the server's con_ready counts only after the ready that answers this map_change.
       this.saidReady = false;
-      if (this.downloader && vital) this.startDownload(m);
-      else this.sayReady();
+      if (this.mapRequest && vital) {
+        const refused = this.mapRequest.start(m);
+        if (refused) this.close('error', refused.message, refused);
+      } else this.sayReady();
     } else if (system && m.kind === 'map_details') {
       this.mapDetails = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
-      this.downloader?.message(this.protocol, m, vital);
-    } else if (system && m.kind === 'map_data' && this.downloading) {
-      this.onMapData(m, vital);
+      this.mapRequest?.details(m, vital);
+    } else if (system && m.kind === 'map_data' && this.mapRequest?.active) {
+      const done = this.mapRequest.data(m, vital);
+      if (done && 'error' in done) this.close('error', done.error.message, done.error);
+      else if (done) {
+        this.map = { ...this.map!, data: done.data };
+        this.sayReady();
+      }
     } else if (system && m.kind === 'con_ready' && this.state === 'loading' && this.saidReady) {
       // The server answers the client's ready with con_ready; one before it (before the map, or while it
       // downloads) would let the client in without the map: it waits for its ready's answer.
@@ -472,40 +478,6 @@ export class NetClient {
     if (m.kind !== 'unknown') this.game.message(m, system);
     if ((this.state as ClientState) === 'closed') return;
     this.emit('message', { message, system, data: encodeNetMessage(this.table, message) });
-  }
-
-  // --- the map download (mapdownload.ts has the facts; the request pattern is the captured DDNet 16.4 client's:
-  // chunk 0 on map_change, then chunk k + 1 for each chunk k taken; Teeworlds 0.7.5 asks for the next
-  // `chunksPerRequest` chunks each time that many arrived) ---
-
-  private startDownload(m: AnyNetMessage): void {
-    const refused = this.downloader!.message(this.protocol, m, true);
-    if (refused?.error) return this.close('error', refused.error.message, refused.error);
-    this.downloading = true;
-    this.chunksPerRequest = Math.max(1, Number(m.chunksPerRequest) | 0);
-    this.requestMapData(0);
-  }
-
-  private requestMapData(chunk: number): void {
-    this.sendMessage(this.protocol === '0.7' ? { kind: 'request_map_data' } : { kind: 'request_map_data', chunk });
-  }
-
-  private onMapData(m: AnyNetMessage, vital: boolean): void {
-    const before = this.downloader!.chunks;
-    const done = this.downloader!.message(this.protocol, m, vital);
-    if (!done) {
-      const taken = this.downloader!.chunks;
-      if (taken > before && (this.protocol === '0.6' || taken % this.chunksPerRequest === 0)) this.requestMapData(taken);
-      return;
-    }
-    this.downloading = false;
-    const error =
-      done.error ??
-      (!done.crcOk ? new NetError('MAP_CRC_MISMATCH', `map '${done.name}': the downloaded data's CRC is not the announced ${done.crc.toString(16).padStart(8, '0')}`, -1, 'map_data') : undefined) ??
-      (done.sha256Ok === false ? new NetError('MAP_SHA256_MISMATCH', `map '${done.name}': the downloaded data's SHA-256 is not the announced one`, -1, 'map_data') : undefined);
-    if (error) return this.close('error', error.message, error);
-    this.map = { ...this.map!, data: done.data! };
-    this.sayReady();
   }
 
   private sayReady(): void {
