@@ -9,7 +9,8 @@ import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../../packa
 import { placeFindings } from '../../packages/explorer/src/findings.js';
 import { type LayoutNode, mapLayout } from '../../packages/explorer/src/layout.js';
 import { attachPreviews, renderLayer } from '../../packages/explorer/src/previews.js';
-import { demoSession, teehistorianSession } from '../../packages/explorer/src/streams.js';
+import { demoSession } from '../../packages/explorer/src/demo-view.js';
+import { teehistorianSession } from '../../packages/explorer/src/teehistorian-view.js';
 import { demoFiles, mapCases, readBytes, teehistorianFiles } from '../corpus.js';
 
 const docs = streamDocs();

@@ -201,15 +201,16 @@ const views = join(root, 'packages', 'explorer', 'node-views');
 const explorer = async () => {
   const schemas = await import(join(views, 'generated', 'schemas.gen.js'));
   const layout = await import(join(views, 'layout.js'));
-  const streams = await import(join(views, 'streams.js'));
+  const demoView = await import(join(views, 'demo-view.js'));
+  const teehistorianView = await import(join(views, 'teehistorian-view.js'));
   const capture = await import(join(views, 'capture.js'));
   const session = (s: Session) => viewText(s.root, (k) => s.children(k));
   for (const [name, run] of [
     ['explorer.schemas', () => text(schemas)],
     ['explorer.map', () => viewText(layout.mapLayout(mapBytes, schemas.MAP_ITEM_SCHEMAS), () => [])],
-    ['explorer.demo06', () => session(streams.demoSession(demo06, schemas.STREAM_DOCS))],
-    ['explorer.demo07', () => session(streams.demoSession(demo07, schemas.STREAM_DOCS))],
-    ['explorer.teehistorian', () => session(streams.teehistorianSession(th, schemas.TEEHISTORIAN_MESSAGE_DOCS, schemas.STREAM_DOCS))],
+    ['explorer.demo06', () => session(demoView.demoSession(demo06, schemas.STREAM_DOCS))],
+    ['explorer.demo07', () => session(demoView.demoSession(demo07, schemas.STREAM_DOCS))],
+    ['explorer.teehistorian', () => session(teehistorianView.teehistorianSession(th, schemas.TEEHISTORIAN_MESSAGE_DOCS, schemas.STREAM_DOCS))],
     ['explorer.capture', () => session(capture.captureSession(bytesOf(join(inputs, 'ext.pcap')), schemas.STREAM_DOCS))],
   ] as const)
     check(name, run);

@@ -5,7 +5,8 @@
 import { type CaptureDatagram, captureDemo, type DecodedPacket, decodeCapture, NetError, PACKET_PROTOCOLS, type PacketPayloadFieldDef, readCapture, udpOf } from '@twcodec/net';
 import { netMessageDef } from '@twcodec/netmsg';
 import type { LayoutNode } from './layout.js';
-import { demoSession, type Overview, type PacketDocs, type PlaybackMade, type StreamDocs, type StreamSession } from './streams.js';
+import { demoSession } from './demo-view.js';
+import type { Overview, PacketDocs, PlaybackMade, StreamDocs, StreamSession } from './streams.js';
 
 /** Where a frame and its UDP payload are in the file. */
 interface FramePlace {

@@ -12,7 +12,8 @@ import { attachPreviews, renderLayer, tileInfo } from './previews.js';
 import { corpusDir } from '../../../test/corpus.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { captureSession } from './capture.js';
-import { demoSession, teehistorianSession } from './streams.js';
+import { demoSession } from './demo-view.js';
+import { teehistorianSession } from './teehistorian-view.js';
 import { damagedLayout, detectKind, type LayoutNode, leafAt, leaves, mapLayout } from './layout.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');

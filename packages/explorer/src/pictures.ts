@@ -1,5 +1,5 @@
 // The pictures of the details panel: a layer's or image's pixels, a quads layer's quads and an envelope's
-// channels over time, drawn from what the worker sent (the page's main.ts puts them in the panel).
+// channels over time, drawn from what the worker sent (details-view.ts puts them in the panel).
 import type { EnvelopePlot, QuadShape } from './layout.js';
 import type { Preview } from './previews.js';
 

@@ -14,7 +14,9 @@ import { type GivenImage, type Scene, sceneBuffers, sceneOf } from './scene.js';
 import { placeFindings } from './findings.js';
 import { damagedLayout, detectKind, type LayoutNode, mapLayout } from './layout.js';
 import { attachPreviews, type Preview, renderLayer, tileInfo } from './previews.js';
-import { demoSession, type Overview, type StreamSession, teehistorianSession } from './streams.js';
+import { demoSession } from './demo-view.js';
+import type { Overview, StreamSession } from './streams.js';
+import { teehistorianSession } from './teehistorian-view.js';
 
 export type WorkerRequest =
   | { id: number; op: 'open'; buffer: ArrayBuffer }

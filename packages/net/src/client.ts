@@ -4,10 +4,10 @@
 // - the handshake: 0.6/DDNet connect with the TKEN magic, connect_accept carrying DDNet's security token (put at
 //   the end of every packet after it), accept; 0.7 a token request, the server's token, connect, accept
 //   (as the corpus captures show them byte by byte: ../shared/corpus/net/connless.pcap, teeworlds-0.7-session.pcap);
-// - the game handshake: info, ready on map_change (the map is downloaded first only with `downloadMap`: the server
+// - the game handshake: info, ready on map_change (the map is downloaded first only with `downloadMap`, map-request.ts: the server
 //   lets a client without it in), start info on con_ready, enter_game (0.7: on sv_ready_to_enter);
 // - vital chunks in order by sequence, acknowledged in every packet's header; its own vital chunks kept until
-//   acknowledged and sent again after a second, or at once when the server asks (resend flag);
+//   acknowledged and sent again after a second, or at once when the server asks (resend flag): transport.ts;
 // - snapshots rebuilt from their deltas (snapshot-receiver.ts) and acknowledged in `input` messages, so that the
 //   server goes on sending deltas at its full rate;
 // - keep-alives when nothing else was sent for half a second; every wait bounded (connect, silence, unacked).
@@ -16,12 +16,14 @@
 import { type AnyNetMessage, encodeNetMessage, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
 import { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
 import { NetError } from './errors.js';
-import { type DecodedPacket, decodePacket, encodePacket, MAX_PACKET_SIZE, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
-import { DEFAULT_MAX_MAP_SIZE, MapDownloader } from './mapdownload.js';
+import { type DecodedPacket, decodePacket, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
+import { DEFAULT_MAX_MAP_SIZE } from './mapdownload.js';
+import { MapRequest } from './map-request.js';
 import { Ddnet06Token } from './generated/ddnet-0.6.gen.js';
 import { Teeworlds07Token } from './generated/teeworlds-0.7.gen.js';
 import { isSnapMessage, type SnapMessage, SnapshotReceiver } from './snapshot-receiver.js';
-import { inBackroom } from './tracker.js';
+import { ClientTransport } from './transport.js';
+import { aimInput, ClientInput, directionInput, fireInput } from './input.js';
 import { ClientRcon } from './rcon.js';
 import { ClientGame } from './game.js';
 
@@ -42,13 +44,6 @@ const TICK_MS = 20;
 /** Inputs: at least this often while in game, and not more often than each TICK_MS. */
 const INPUT_MS = 100;
 
-/** The input message's data is the snapshot schema's player_input object: its ints, and each field's place by its camelCase name. */
-function inputLayoutOf(protocol: NetProtocolName): { size: number; offsets: Map<string, number> } {
-  const layout = PACKET_PROTOCOLS[protocol].snapshots.items.find((i) => i.name === 'player_input')!;
-  return { size: layout.size!, offsets: new Map(layout.fields.map((f) => [f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), f.offset])) };
-}
-/** The client's input before setInput: aiming right (target (1, 0)), playing (player flags 1). */
-const DEFAULT_INPUT: PlayerInput = { targetX: 1, playerFlags: 1 };
 
 interface ClientEvents {
   message: ClientMessage;
@@ -65,13 +60,6 @@ interface ClientEvents {
 }
 
 type Listener<T> = (value: T) => void;
-
-interface Unacked {
-  sequence: number;
-  message: { kind: string };
-  firstSent: number;
-  lastSent: number;
-}
 
 /** The close packet's reason when the client gives up: the error's code, as a short word the server logs. */
 const closeReasonOf = (code: string) => code.slice(0, 64);
@@ -106,14 +94,12 @@ export class NetClient {
   /** Typed events and the game state (the own character, the players): `client.game.on('chat', (e) => ...)` (game.ts). */
   readonly game: ClientGame;
   private readonly options: Required<Omit<ClientOptions, 'protocol' | 'clock' | 'token' | 'downloadMap' | 'maxMapSize'>>;
-  /** The map download under way (ClientOptions.downloadMap), and 0.7's chunks per request. */
-  private readonly downloader: MapDownloader | undefined;
-  private downloading = false;
+  /** The map download (ClientOptions.downloadMap): the chunks asked for and checked (map-request.ts). */
+  private readonly mapRequest: MapRequest | undefined;
   /** DDNet's map_details: the SHA-256 of the map_change that follows. */
   private mapDetails: ClientMap | undefined;
   /** The client sent ready (the map is there, or not wanted): the server's con_ready counts from then on. */
   private saidReady = false;
-  private chunksPerRequest = 1;
   private readonly table: NetProtocolDef;
   private readonly listeners: { [K in keyof ClientEvents]: Listener<ClientEvents[K]>[] } = { message: [], snapshot: [], ingame: [], mapchange: [], close: [] };
   /** A new one at each map change: the server starts over from a full snapshot. */
@@ -122,45 +108,35 @@ export class NetClient {
   private changingMap = false;
   /** From a map change until the server's con_ready: snapshots still in flight are of the old map, and dropped. */
   private reloading = false;
-  /** 0.6: DDNet's security token (undefined before connect_accept or with a server without them). 0.7: the server's token. */
-  private peerToken: number | undefined;
+  /** Packets, acks, vital chunks in order and resent (transport.ts); it holds the peer's token. */
+  private readonly transport: ClientTransport;
   /** 0.7: the client's own token, which the server puts in its packet headers. */
   private readonly ownToken: number;
-  private sequence = 0;
-  private ack = 0;
-  private askResend = false;
-  private unacked: Unacked[] = [];
   private started = 0;
   private lastRecv = 0;
-  private lastSend = 0;
   private lastHandshake = 0;
-  private lastResend = 0;
   private lastInput = 0;
   private inputTick = -1;
-  /** Vital sequence numbers wrap at this (schemas/net: the sequence field's range). */
-  private readonly sequenceModulo: number;
-  private readonly inputLayout: { size: number; offsets: Map<string, number> };
-  private readonly input: number[];
+  /** The input that goes out with the next input message (input.ts). */
+  private readonly input: ClientInput;
   private badPackets = 0;
   private badSnapshots = 0;
   private timer: unknown;
 
   constructor(
     options: ClientOptions,
-    private readonly transmit: (bytes: Uint8Array) => void,
+    transmit: (bytes: Uint8Array) => void,
   ) {
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.ownToken = options.token === undefined ? randomToken() : options.token >>> 0;
-    if (options.downloadMap) this.downloader = new MapDownloader(options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE);
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
+    if (options.downloadMap) this.mapRequest = new MapRequest(this.protocol, options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE, (message) => this.sendMessage(message));
     this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
     this.table = PACKET_PROTOCOLS[this.protocol].messages;
     this.snapshots = new SnapshotReceiver(this.protocol);
-    this.sequenceModulo = PACKET_PROTOCOLS[this.protocol].sequenceModulo;
-    this.inputLayout = inputLayoutOf(this.protocol);
-    this.input = new Array<number>(this.inputLayout.size).fill(0);
-    this.putInput(DEFAULT_INPUT);
+    this.transport = new ClientTransport(this.protocol, this.table, this.clock, transmit);
+    this.input = new ClientInput(this.protocol);
     this.state = this.protocol === '0.7' ? 'token' : 'connecting';
     this.rcon = new ClientRcon(this);
     this.game = new ClientGame(this.protocol);
@@ -204,13 +180,13 @@ export class NetClient {
 
   /** Resolves when the server acknowledged every vital chunk sent so far; rejects when the connection closes first. */
   flushed(): Promise<void> {
-    if (!this.unacked.length) return Promise.resolve();
+    if (!this.transport.unackedCount) return Promise.resolve();
     if (this.closeReason) return Promise.reject(this.closeError(this.closeReason));
-    const last = this.sequence;
+    const last = this.transport.lastSequence;
     return new Promise((resolve, reject) => {
       const check = this.clock.setInterval(() => {
         if (this.closeReason) (this.clock.clearInterval(check), reject(this.closeError(this.closeReason)));
-        else if (!this.unacked.some((u) => u.sequence === last)) (this.clock.clearInterval(check), resolve());
+        else if (this.transport.acknowledged(last)) (this.clock.clearInterval(check), resolve());
       }, TICK_MS);
     });
   }
@@ -227,18 +203,19 @@ export class NetClient {
 
   /** Sets the input sent from now on (fields not given keep their value). */
   setInput(input: PlayerInput): void {
-    this.putInput(input);
+    this.input.put(input);
     this.lastInput = 0;
   }
 
   // --- input helpers: each changes one field of the input (setInput) that goes out with the next input message
   // (one per snapshot tick the server sends, at least every 100 ms; the server keeps applying the last one it
   // got, so a held key is a field left set). Field meanings from DDNet 16.4 src/game/client/components/controls.cpp
-  // (wanted weapon is the weapon + 1; the fire field counts presses and releases) and src/game/server/entities/character.cpp.
+  // (wanted weapon is the weapon + 1; the fire field counts presses and releases) and src/game/server/entities/character.cpp;
+  // input.ts has the fields' logic.
 
   /** Runs left (-1 / 'left'), right (1 / 'right') or stops (0 / 'none'). */
   move(direction: 'left' | 'right' | 'none' | -1 | 0 | 1): void {
-    this.setInput({ direction: direction === 'left' ? -1 : direction === 'right' ? 1 : direction === 'none' ? 0 : direction });
+    this.setInput(directionInput(direction));
   }
 
   /** Holds (true) or lets go of (false) jump: a jump happens when it is pressed, so let go before jumping again. */
@@ -256,15 +233,13 @@ export class NetClient {
    * the game client's; the server fires for each press it counts.
    */
   fire(hold = true): void {
-    const fire = this.input[this.inputLayout.offsets.get('fire')!]!;
-    if ((fire & 1) === (hold ? 1 : 0)) return;
-    this.setInput({ fire: (fire + 1) & 0x3f });
+    const fire = fireInput(this.input.current.fire, hold);
+    if (fire) this.setInput(fire);
   }
 
   /** Aims at a point relative to the own character (world units, 32 a tile; y grows downwards). */
   aim(x: number, y: number): void {
-    // (0, 0) has no direction: the game client never sends it.
-    this.setInput(x === 0 && y === 0 ? { targetX: 1, targetY: 0 } : { targetX: Math.round(x), targetY: Math.round(y) });
+    this.setInput(aimInput(x, y));
   }
 
   /** Aims at a point of the world (world units), from the own character's position in the last snapshot (false when there is none). */
@@ -287,14 +262,7 @@ export class NetClient {
 
   /** The input that goes out now, by field. */
   get currentInput(): Required<PlayerInput> {
-    return Object.fromEntries([...this.inputLayout.offsets].map(([field, offset]) => [field, this.input[offset]!])) as Required<PlayerInput>;
-  }
-
-  private putInput(input: PlayerInput): void {
-    for (const [field, v] of Object.entries(input)) {
-      const offset = this.inputLayout.offsets.get(field);
-      if (offset !== undefined && v !== undefined) this.input[offset] = (v as number) | 0;
-    }
+    return this.input.current;
   }
 
   /** Sends a message by its @twcodec/netmsg kind and fields (vital unless `vital` is false). */
@@ -304,19 +272,15 @@ export class NetClient {
     // Encoded now, so that a message the table does not know throws here, at the caller.
     const bytes = encodeNetMessage(this.table, message);
     if (bytes.length > CLIENT_LIMITS.maxChunkBytes) throw new NetError('CHUNK_TOO_BIG', `${bytes.length} bytes, at most ${CLIENT_LIMITS.maxChunkBytes} in one chunk`, -1, message.kind);
-    if (!vital) return this.sendChunks([{ message }], false);
-    if (this.unacked.length >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
-    this.sequence = (this.sequence + 1) % this.sequenceModulo;
-    const t = this.clock.now();
-    const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
-    this.unacked.push(u);
-    this.sendChunks([{ message, sequence: u.sequence }], false);
+    if (!vital) return this.transport.sendChunks([{ message }], false);
+    if (this.transport.unackedCount >= CLIENT_LIMITS.maxUnacked) return this.close('error', 'too many unacknowledged chunks', new NetError('RESEND_BUFFER_FULL', `${CLIENT_LIMITS.maxUnacked} vital chunks the server did not acknowledge`, -1, 'connection'));
+    this.transport.sendVital(message);
   }
 
   /** Closes the connection (tells the server, with `reason`). */
   disconnect(reason = ''): void {
     if (this.state === 'closed') return;
-    if (this.state !== 'token') this.sendControl({ kind: 'close', ...(reason ? { reason } : {}) });
+    if (this.state !== 'token') this.transport.sendControl({ kind: 'close', ...(reason ? { reason } : {}) });
     this.close('disconnect', reason);
   }
 
@@ -336,7 +300,7 @@ export class NetClient {
     // once); 0.7's connect may have taken a slot whose accept was lost. The server's own close needs no answer.
     if ((cause === 'timeout' || cause === 'error') && this.state !== 'token' && !(this.protocol === '0.6' && this.state === 'connecting')) {
       try {
-        this.sendControl({ kind: 'close', reason: closeReasonOf(error?.code ?? cause) });
+        this.transport.sendControl({ kind: 'close', reason: closeReasonOf(error?.code ?? cause) });
       } catch {
         // The transport failed (the socket's error that ends the connection): nothing more can be sent.
       }
@@ -351,70 +315,11 @@ export class NetClient {
 
   // --- sending ---
 
-  private header(flags: string[], numChunks: number): Pick<DecodedPacket, 'header' | 'flags'> {
-    const bits = PACKET_PROTOCOLS[this.protocol].packetFlags;
-    const header: Record<string, number> = { flags: flags.reduce((n, f) => n | (bits[f] ?? 0), 0), ack: this.ack, num_chunks: numChunks };
-    if (this.protocol === '0.7') header.token = this.peerToken ?? Teeworlds07Token.none;
-    return { header, flags };
-  }
-
-  private transmitPacket(packet: DecodedPacket): void {
-    this.lastSend = this.clock.now();
-    this.transmit(encodePacket(packet));
-  }
-
-  private sendControl(control: { kind: string; [field: string]: unknown }, token = this.peerToken): void {
-    const packet: DecodedPacket = { protocol: this.protocol, kind: 'control', ...this.header(['control'], 0), control: { id: 0, ...control } };
-    if (this.protocol === '0.6' && token !== undefined) packet.securityToken = token;
-    this.transmitPacket(packet);
-  }
-
   private sendHandshake(): void {
     this.lastHandshake = this.clock.now();
-    if (this.state === 'token') this.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING });
-    else if (this.protocol === '0.7') this.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING });
-    else this.sendControl({ kind: 'connect', tokenMagic: true }, Ddnet06Token.none);
-  }
-
-  /** Sends chunks (vital ones with their sequence), as few packets as fit MAX_PACKET_SIZE. */
-  private sendChunks(chunks: { message: { kind: string }; sequence?: number; resend?: boolean }[], resend: boolean): void {
-    const room = MAX_PACKET_SIZE - 64;
-    let batch: typeof chunks = [];
-    let size = 0;
-    const flush = () => {
-      const flags = this.askResend ? ['resend'] : [];
-      this.askResend = false;
-      const packet: DecodedPacket = {
-        protocol: this.protocol,
-        kind: 'connection',
-        ...this.header(flags, batch.length),
-        chunks: batch.map((c) => ({
-          flags: c.sequence === undefined ? [] : resend ? ['vital', 'resend'] : ['vital'],
-          size: 0,
-          ...(c.sequence !== undefined ? { sequence: c.sequence } : {}),
-          message: c.message as AnyNetMessage,
-        })),
-      };
-      if (this.protocol === '0.6' && this.peerToken !== undefined) packet.securityToken = this.peerToken;
-      this.transmitPacket(packet);
-      batch = [];
-      size = 0;
-    };
-    for (const c of chunks) {
-      const bytes = encodeNetMessage(this.table, c.message).length + 3;
-      if (batch.length && (size + bytes > room || batch.length >= 255)) flush();
-      batch.push(c);
-      size += bytes;
-    }
-    flush();
-  }
-
-  private resendAll(): void {
-    if (!this.unacked.length) return;
-    const t = this.clock.now();
-    this.lastResend = t;
-    for (const u of this.unacked) u.lastSent = t;
-    this.sendChunks(this.unacked, true);
+    if (this.state === 'token') this.transport.sendControl({ kind: 'token', responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING });
+    else if (this.protocol === '0.7') this.transport.sendControl({ kind: 'connect', responseToken: this.ownToken, padding: TOKEN_REQUEST_PADDING });
+    else this.transport.sendControl({ kind: 'connect', tokenMagic: true }, Ddnet06Token.none);
   }
 
   /** The clock's tick: whatever goes wrong in it ends the connection with a typed error (the server told), never a throw from a timer. */
@@ -444,16 +349,16 @@ export class NetClient {
       if (t - this.lastHandshake >= HANDSHAKE_RESEND_MS) this.sendHandshake();
       return;
     }
-    const oldest = this.unacked[0];
+    const oldest = this.transport.oldestUnacked;
     if (oldest && t - oldest.firstSent > this.options.timeout) return this.close('timeout', `a vital chunk unacknowledged for ${this.options.timeout} ms`, new NetError('TIMEOUT', `vital chunk ${oldest.sequence} unacknowledged for ${this.options.timeout} ms`, -1, 'connection'));
-    if (oldest && t - oldest.lastSent > RESEND_MS) this.resendAll();
+    if (oldest && t - oldest.lastSent > RESEND_MS) this.transport.resendAll();
     const predictionTick = int32(this.snapshots.lastTick + 2);
     if (this.state === 'ingame' && predictionTick > 0 && (this.inputTick !== this.snapshots.lastTick || t - this.lastInput >= INPUT_MS)) {
       this.inputTick = this.snapshots.lastTick;
       this.lastInput = t;
-      this.sendChunks([{ message: { kind: 'input', ackGameTick: this.snapshots.lastTick, predictionTick, size: this.input.length * 4, data: [...this.input] } as AnyNetMessage }], false);
-    } else if (this.askResend) this.sendChunks([], false);
-    else if (t - this.lastSend > KEEP_ALIVE_MS) this.sendControl({ kind: 'keep_alive' });
+      this.transport.sendChunks([{ message: { kind: 'input', ackGameTick: this.snapshots.lastTick, predictionTick, size: this.input.byteSize, data: this.input.words() } as AnyNetMessage }], false);
+    } else if (this.transport.askResend) this.transport.sendChunks([], false);
+    else if (t - this.transport.lastSend > KEEP_ALIVE_MS) this.transport.sendControl({ kind: 'keep_alive' });
   }
 
   // --- receiving ---
@@ -474,7 +379,7 @@ export class NetClient {
     if (this.state === 'closed') return;
     let p: DecodedPacket;
     try {
-      p = decodePacket(bytes, { protocol: this.protocol, ...(this.protocol === '0.6' && this.state !== 'connecting' ? { securityToken: this.peerToken !== undefined } : {}) });
+      p = decodePacket(bytes, { protocol: this.protocol, ...(this.protocol === '0.6' && this.state !== 'connecting' ? { securityToken: this.transport.peerToken !== undefined } : {}) });
     } catch (e) {
       if (!(e instanceof NetError)) throw e;
       return this.bad(e);
@@ -482,23 +387,17 @@ export class NetClient {
     if (p.kind === 'connless') return;
     // A packet for another connection (a forged or stale one): DDNet and Teeworlds drop it.
     if (this.protocol === '0.7' && p.header.token !== this.ownToken) return;
-    if (this.protocol === '0.6' && this.peerToken !== undefined && p.securityToken !== this.peerToken) return;
+    if (this.protocol === '0.6' && this.transport.peerToken !== undefined && p.securityToken !== this.transport.peerToken) return;
     this.lastRecv = this.clock.now();
     if (p.control) return this.onControl(p);
     // Chunks before the connection was accepted belong to no connection of this client.
     if (this.state === 'token' || this.state === 'connecting') return;
-    this.onAck(p.header.ack as number);
+    this.transport.onAck(p.header.ack as number);
     // At most once a tick: a server setting the flag on every packet does not multiply what is sent.
-    if (p.flags.includes('resend') && this.clock.now() - this.lastResend >= TICK_MS) this.resendAll();
+    if (p.flags.includes('resend') && this.clock.now() - this.transport.lastResend >= TICK_MS) this.transport.resendAll();
     for (const chunk of p.chunks ?? []) {
-      if (chunk.sequence !== undefined) {
-        if (chunk.sequence === (this.ack + 1) % this.sequenceModulo) this.ack = chunk.sequence;
-        else {
-          // Had it (a resend): drop. A gap: drop, and ask for the chunks after `ack` again.
-          if (!inBackroom(chunk.sequence, this.ack, this.sequenceModulo)) this.askResend = true;
-          continue;
-        }
-      }
+      // Had it (a resend), or a gap: dropped (after a gap the transport asks for the chunks again).
+      if (chunk.sequence !== undefined && !this.transport.takeVital(chunk.sequence)) continue;
       this.onMessage(chunk.message, chunk.sequence !== undefined);
       if ((this.state as ClientState) === 'closed') return;
     }
@@ -508,23 +407,19 @@ export class NetClient {
     if (++this.badPackets > CLIENT_LIMITS.maxBadPackets) this.close('error', error.message, new NetError('BAD_PEER', `more than ${CLIENT_LIMITS.maxBadPackets} datagrams that do not decode, the last: ${error.message}`, -1, 'connection', { cause: error }));
   }
 
-  private onAck(ack: number): void {
-    while (this.unacked.length && inBackroom(this.unacked[0]!.sequence, ack, this.sequenceModulo)) this.unacked.shift();
-  }
-
   private onControl(p: DecodedPacket): void {
     const c = p.control!;
     if (c.kind === 'close') return this.close('server', typeof c.reason === 'string' ? c.reason : '');
     if (this.state === 'token' && c.kind === 'token') {
-      this.peerToken = c.responseToken as number;
+      this.transport.peerToken = c.responseToken as number;
       this.state = 'connecting';
       return this.sendHandshake();
     }
     if (this.state !== 'connecting') return;
     if (this.protocol === '0.6' && c.kind === 'connect_accept') {
       // DDNet: a connect_accept with TKEN carries the token every later packet ends with; a vanilla one has none.
-      if (c.tokenMagic === true && p.securityToken !== undefined) this.peerToken = p.securityToken;
-      this.sendControl({ kind: 'accept' });
+      if (c.tokenMagic === true && p.securityToken !== undefined) this.transport.peerToken = p.securityToken;
+      this.transport.sendControl({ kind: 'accept' });
     } else if (!(this.protocol === '0.7' && c.kind === 'accept')) return;
     this.state = 'loading';
     this.sendMessage(this.protocol === '0.7' ? { kind: 'info', version: NET_VERSIONS['0.7'], password: this.options.password, clientVersion: CLIENT_VERSION_07 } : { kind: 'info', version: NET_VERSIONS['0.6'], password: this.options.password });
@@ -556,13 +451,20 @@ export class NetClient {
       this.map = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(sha256 ? { sha256 } : {}) };
       // A new map: the server's con_ready counts only after the ready that answers this map_change.
       this.saidReady = false;
-      if (this.downloader && vital) this.startDownload(m);
-      else this.sayReady();
+      if (this.mapRequest && vital) {
+        const refused = this.mapRequest.start(m);
+        if (refused) this.close('error', refused.message, refused);
+      } else this.sayReady();
     } else if (system && m.kind === 'map_details') {
       this.mapDetails = { name: m.mapName as string, crc: m.mapCrc as number, size: m.mapSize as number, ...(m.mapSha256 instanceof Uint8Array ? { sha256: hex(m.mapSha256) } : {}) };
-      this.downloader?.message(this.protocol, m, vital);
-    } else if (system && m.kind === 'map_data' && this.downloading) {
-      this.onMapData(m, vital);
+      this.mapRequest?.details(m, vital);
+    } else if (system && m.kind === 'map_data' && this.mapRequest?.active) {
+      const done = this.mapRequest.data(m, vital);
+      if (done && 'error' in done) this.close('error', done.error.message, done.error);
+      else if (done) {
+        this.map = { ...this.map!, data: done.data };
+        this.sayReady();
+      }
     } else if (system && m.kind === 'con_ready' && this.state === 'loading' && this.saidReady) {
       // The server answers the client's ready with con_ready; one before it (before the map, or while it
       // downloads) would let the client in without the map: it waits for its ready's answer.
@@ -576,40 +478,6 @@ export class NetClient {
     if (m.kind !== 'unknown') this.game.message(m, system);
     if ((this.state as ClientState) === 'closed') return;
     this.emit('message', { message, system, data: encodeNetMessage(this.table, message) });
-  }
-
-  // --- the map download (mapdownload.ts has the facts; the request pattern is the captured DDNet 16.4 client's:
-  // chunk 0 on map_change, then chunk k + 1 for each chunk k taken; Teeworlds 0.7.5 asks for the next
-  // `chunksPerRequest` chunks each time that many arrived) ---
-
-  private startDownload(m: AnyNetMessage): void {
-    const refused = this.downloader!.message(this.protocol, m, true);
-    if (refused?.error) return this.close('error', refused.error.message, refused.error);
-    this.downloading = true;
-    this.chunksPerRequest = Math.max(1, Number(m.chunksPerRequest) | 0);
-    this.requestMapData(0);
-  }
-
-  private requestMapData(chunk: number): void {
-    this.sendMessage(this.protocol === '0.7' ? { kind: 'request_map_data' } : { kind: 'request_map_data', chunk });
-  }
-
-  private onMapData(m: AnyNetMessage, vital: boolean): void {
-    const before = this.downloader!.chunks;
-    const done = this.downloader!.message(this.protocol, m, vital);
-    if (!done) {
-      const taken = this.downloader!.chunks;
-      if (taken > before && (this.protocol === '0.6' || taken % this.chunksPerRequest === 0)) this.requestMapData(taken);
-      return;
-    }
-    this.downloading = false;
-    const error =
-      done.error ??
-      (!done.crcOk ? new NetError('MAP_CRC_MISMATCH', `map '${done.name}': the downloaded data's CRC is not the announced ${done.crc.toString(16).padStart(8, '0')}`, -1, 'map_data') : undefined) ??
-      (done.sha256Ok === false ? new NetError('MAP_SHA256_MISMATCH', `map '${done.name}': the downloaded data's SHA-256 is not the announced one`, -1, 'map_data') : undefined);
-    if (error) return this.close('error', error.message, error);
-    this.map = { ...this.map!, data: done.data! };
-    this.sayReady();
   }
 
   private sayReady(): void {
