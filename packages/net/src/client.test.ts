@@ -35,8 +35,9 @@ describe('NetClient 0.6/DDNet', () => {
     expect(s.chunks.map((c) => c.message.kind)).toEqual(['info', 'ready', 'cl_start_info', 'enter_game']);
     expect(s.chunks.map((c) => c.sequence)).toEqual([1, 2, 3, 4]);
     vi.advanceTimersByTime(40);
+    // The first input 20 ms (one server tick) after the snapshot: its tick + 1 + DDNet's margin of 2.
     const input = s.chunks.find((c) => c.message.kind === 'input')!;
-    expect(input.message).toMatchObject({ ackGameTick: 100, predictionTick: 102, size: 40 });
+    expect(input.message).toMatchObject({ ackGameTick: 100, predictionTick: 103, size: 40 });
     expect(s.sent.at(-1)!.header.ack).toBe(2);
     // The next snapshot is a delta on tick 100.
     const snapshots: number[] = [];
@@ -48,6 +49,26 @@ describe('NetClient 0.6/DDNet', () => {
     s.client.disconnect('bye');
     expect(s.sent.at(-1)!.control).toMatchObject({ kind: 'close', reason: 'bye' });
     expect(s.closed).toEqual({ cause: 'disconnect', reason: 'bye' });
+  });
+
+  it("sends an input each server tick, as DDNet 16.4's client does when its predicted tick moves on (CClient::Update), with snapshots every second tick", () => {
+    const s = new Script();
+    s.toIngame();
+    const inputs = () => s.chunks.filter((c) => c.message.kind === 'input').map((c) => c.message as unknown as { ackGameTick: number; predictionTick: number });
+    const before = inputs().length;
+    // One second: DDNet's server sends a snapshot every 2 ticks (40 ms).
+    for (let tick = 102; tick <= 150; tick += 2) {
+      s.emptySnap(tick, tick - 2);
+      vi.advanceTimersByTime(40);
+    }
+    const second = inputs().slice(before);
+    expect(second.length).toBeGreaterThanOrEqual(48);
+    expect(second.length).toBeLessThanOrEqual(52);
+    // The ticks go up one at a time, 2 to 4 ahead of the snapshot acknowledged.
+    for (let i = 1; i < second.length; i++) expect(second[i]!.predictionTick - second[i - 1]!.predictionTick).toBe(1);
+    for (const input of second) expect(input.predictionTick - input.ackGameTick).toBeGreaterThanOrEqual(2);
+    for (const input of second) expect(input.predictionTick - input.ackGameTick).toBeLessThanOrEqual(4);
+    s.client.disconnect();
   });
 
   it('resends an unacknowledged vital chunk after a second, and at once when the server asks; stops once acked', () => {
@@ -181,7 +202,7 @@ describe('NetClient following a map change (rcon change_map; DDNet 16.4 client.c
       expect(snapshots).toEqual([102, 7]);
       expect(s.chunks.slice(before).filter((c) => !c.flags.includes('resend')).map((c) => c.message.kind).filter((k) => k !== 'input')).toEqual(['ready', 'cl_start_info', 'enter_game']);
       vi.advanceTimersByTime(40);
-      expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'input', ackGameTick: 7, predictionTick: 9 });
+      expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'input', ackGameTick: 7, predictionTick: 11 });
       s.client.disconnect();
     });
   }
@@ -248,10 +269,10 @@ describe('NetClient with ticks near 2^31 (a hostile server), and errors inside i
     it(`${protocol}: the prediction tick wraps as DDNet's int does and no input is sent while it is not positive (DDNet 16.4 SendInput); nothing throws from the timer`, () => {
       const s = new Script(protocol);
       s.toIngame();
-      s.emptySnap(2 ** 31 - 3, 100);
-      vi.advanceTimersByTime(40);
-      expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'input', ackGameTick: 2 ** 31 - 3, predictionTick: 2 ** 31 - 1 });
-      s.emptySnap(2 ** 31 - 1, 2 ** 31 - 3);
+      s.emptySnap(2 ** 31 - 4, 100);
+      vi.advanceTimersByTime(20);
+      expect(s.chunks.at(-1)!.message).toMatchObject({ kind: 'input', ackGameTick: 2 ** 31 - 4, predictionTick: 2 ** 31 - 1 });
+      s.emptySnap(2 ** 31 - 2, 2 ** 31 - 4);
       const before = s.raw.length;
       expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
       expect(s.closed).toBeUndefined();

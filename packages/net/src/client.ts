@@ -13,7 +13,7 @@
 // - keep-alives when nothing else was sent for half a second; every wait bounded (connect, silence, unacked).
 // Timings from Teeworlds/DDNet network_conn.cpp as libtw2's protocol notes describe them (keep-alive after
 // half a second, resend after one second) and the captures (a client input every tick or two).
-import { type AnyNetMessage, encodeNetMessage, netMessageDef, type NetProtocolDef, type UnknownNetMessage } from '@twcodec/netmsg';
+import { type AnyNetMessage, encodeNetMessage, netMessageDef, type NetProtocolDef, SERVER_TICK_SPEED, type UnknownNetMessage } from '@twcodec/netmsg';
 import { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
 import { NetError } from './errors.js';
 import { type DecodedPacket, decodePacket, type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
@@ -41,7 +41,7 @@ const RESEND_MS = 1000;
 const HANDSHAKE_RESEND_MS = 500;
 /** How often the client looks at its clocks. */
 const TICK_MS = 20;
-/** Inputs: at least this often while in game, and not more often than each TICK_MS. */
+/** Inputs: one a predicted tick while in game, and at least this often (the ack of the last snapshot goes with them). */
 const INPUT_MS = 100;
 
 
@@ -117,6 +117,8 @@ export class NetClient {
   private lastHandshake = 0;
   private lastInput = 0;
   private inputTick = -1;
+  /** When the last snapshot arrived (the clock's ms): the predicted tick counts on from it. */
+  private snapshotAt = 0;
   /** The input that goes out with the next input message (input.ts). */
   private readonly input: ClientInput;
   private badPackets = 0;
@@ -208,7 +210,7 @@ export class NetClient {
   }
 
   // --- input helpers: each changes one field of the input (setInput) that goes out with the next input message
-  // (one per snapshot tick the server sends, at least every 100 ms; the server keeps applying the last one it
+  // (one each server tick, as DDNet's client sends them; the server keeps applying the last one it
   // got, so a held key is a field left set). Field meanings from DDNet 16.4 src/game/client/components/controls.cpp
   // (wanted weapon is the weapon + 1; the fire field counts presses and releases) and src/game/server/entities/character.cpp;
   // input.ts has the fields' logic.
@@ -352,9 +354,13 @@ export class NetClient {
     const oldest = this.transport.oldestUnacked;
     if (oldest && t - oldest.firstSent > this.options.timeout) return this.close('timeout', `a vital chunk unacknowledged for ${this.options.timeout} ms`, new NetError('TIMEOUT', `vital chunk ${oldest.sequence} unacknowledged for ${this.options.timeout} ms`, -1, 'connection'));
     if (oldest && t - oldest.lastSent > RESEND_MS) this.transport.resendAll();
-    const predictionTick = int32(this.snapshots.lastTick + 2);
-    if (this.state === 'ingame' && predictionTick > 0 && (this.inputTick !== this.snapshots.lastTick || t - this.lastInput >= INPUT_MS)) {
-      this.inputTick = this.snapshots.lastTick;
+    // DDNet 16.4 CClient::Update sends an input each time its predicted tick moves on: once a server tick. The
+    // predicted tick here: the last snapshot's tick, the server ticks since it arrived (at most a second's, as
+    // DDNet resets a prediction that runs far ahead), and 2 more, the margin DDNet's client keeps on 127.0.0.1.
+    const sinceSnapshot = Math.min(SERVER_TICK_SPEED, Math.max(0, Math.floor(((t - this.snapshotAt) * SERVER_TICK_SPEED) / 1000)));
+    const predictionTick = int32(this.snapshots.lastTick + 2 + sinceSnapshot);
+    if (this.state === 'ingame' && predictionTick > 0 && (this.inputTick !== predictionTick || t - this.lastInput >= INPUT_MS)) {
+      this.inputTick = predictionTick;
       this.lastInput = t;
       this.transport.sendChunks([{ message: { kind: 'input', ackGameTick: this.snapshots.lastTick, predictionTick, size: this.input.byteSize, data: this.input.words() } as AnyNetMessage }], false);
     } else if (this.transport.askResend) this.transport.sendChunks([], false);
@@ -507,6 +513,7 @@ export class NetClient {
       return;
     }
     this.badSnapshots = 0;
+    this.snapshotAt = this.clock.now();
     if (this.state === 'entering') {
       this.state = 'ingame';
       this.emit('ingame', undefined);
