@@ -47,5 +47,13 @@ describe('ClientGame (0.6)', () => {
       { type: 'leave', clientId: 5, name: 'loading' },
       { type: 'join', clientId: 5, name: 'someone else', clan: '' },
     ]);
+    events.length = 0;
+    // Long after the change: a player leaving and another taking its id between two snapshots.
+    for (let tick = 10; tick < 10 + 2 * 300; tick += 2) game.snapshot(tick, new Snapshot([clientInfo(0, 'me'), clientInfo(5, 'someone else')]));
+    game.snapshot(700, new Snapshot([clientInfo(0, 'me'), clientInfo(5, 'a third')]));
+    expect(events).toEqual([
+      { type: 'leave', clientId: 5, name: 'someone else' },
+      { type: 'join', clientId: 5, name: 'a third', clan: '' },
+    ]);
   });
 });

@@ -197,8 +197,10 @@ export class ClientGame {
         seen.add(clientId);
         let known = this.players.get(clientId);
         const name = String(info.name);
-        // Another player on the id (the one before left while the snapshots did not show it, as in a map change).
-        if (known && known.name !== name && this.sinceMapChange <= MAP_CHANGE_GRACE_SNAPSHOTS) {
+        // Another name on the id: the player before left and another took the id between two snapshots (seen on
+        // DDNet-Server 16.4 on 127.0.0.1: a client leaving and the next connecting within 40 ms), or in a map
+        // change. A player who changes name looks the same in the snapshots, so it is a leave and a join too.
+        if (known && known.name !== name) {
           this.emit({ type: 'leave', clientId, name: known.name });
           known = undefined;
         }
