@@ -138,12 +138,38 @@ async function withClient<T>(address: string, options: LiveOptions, given: Reado
 }
 
 
-/** `net pcap FILE`: a JSON line per datagram, with what the connection tracker made of it. */
+/**
+ * `net pcap FILE`: a JSON line per datagram, with what the connection tracker made of it. The capture is read
+ * as a stream (a file in pieces, or standard input as it comes: `tcpdump -U -w - | twcodec net pcap -`): the
+ * lines of each piece's datagrams go out together before the next piece is read, so a datagram's line is
+ * printed as soon as its frame has come, and memory does not grow with the capture.
+ */
 export async function netPcap(io: CliIo, file: string, protocol: string | undefined): Promise<void> {
-  const { ConnectionTracker, decodeCapture } = await import('@twcodec/net');
+  const { CaptureDecoder, ConnectionTracker } = await import('@twcodec/net');
   const tracker = new ConnectionTracker();
-  const options = protocol ? { protocol: protocol as NetProtocolName } : {};
-  for (const d of decodeCapture(await io.readFile(file), options)) await io.stdout(`${datagramJson(d, tracker.feed(d))}\n`);
+  const decoder = new CaptureDecoder(protocol ? { protocol: protocol as NetProtocolName } : {});
+  let lines = '';
+  const decode = () => {
+    for (let d = decoder.next(); d; d = decoder.next()) lines += `${datagramJson(d, tracker.feed(d))}\n`;
+  };
+  // Written as they are made when the capture is damaged: the lines before the error go out before it.
+  const flush = async () => {
+    if (lines.length === 0) return;
+    const text = lines;
+    lines = '';
+    await io.stdout(text);
+  };
+  try {
+    for await (const chunk of io.openRead(file)) {
+      decoder.push(chunk);
+      decode();
+      await flush();
+    }
+    decoder.end();
+    decode();
+  } finally {
+    await flush();
+  }
 }
 
 /** `net info HOST:PORT`: the server's info as JSON. */

@@ -84,13 +84,16 @@ const ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototypeOf([
 const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error });
 
 /**
- * decodeCapture's iterator, behaving as a generator function's would (nothing read before the first next(),
- * closed by return(), throw() or an error), written out by hand: resuming a generator for each datagram was
- * about 5% of decoding the corpus capture (measured against the generator in alternating rounds).
+ * decodeCapture for a capture that comes in chunks (`tcpdump -U -w -` on a pipe, a file read piece by piece):
+ * `push(chunk)` the bytes as they come, then `next()` until it gives undefined (the frames complete so far are
+ * decoded); `end()` when the stream ends, then `next()` until undefined for the rest. Only the frame the chunks
+ * cut is kept between pushes (with the flows' state), so memory does not grow with the length of the stream.
+ * The datagrams, and the errors of a damaged capture (thrown by next(), offsets from the start of the stream),
+ * are decodeCapture's on the whole file.
  */
-class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
-  private frames: FrameReader | undefined;
-  private readonly state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined) };
+export class CaptureDecoder {
+  private readonly frames: FrameReader;
+  private readonly state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), idleCheck: 0 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -98,64 +101,40 @@ class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
   private readonly queue: CaptureDatagram[] = [];
   /** The frames are all read (the abandoned fragments' datagrams may still be queued). */
   private framesDone = false;
-  /** Closed: by return(), throw() or an error; next() only says done. */
-  private closed = false;
 
+  /** `file`: the whole capture (decodeCapture; its header is checked at once), else the capture comes by push(). */
   constructor(
-    private readonly bytes: Uint8Array,
-    private readonly options: DecodeCaptureOptions,
+    private readonly options: DecodeCaptureOptions = {},
+    file?: Uint8Array,
   ) {
-    this.udp = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
+    // The flows' decode options are looked up by protocol: one that names no protocol is refused at once.
+    if (options.protocol !== undefined && !Object.hasOwn(decodeOptions, options.protocol)) unknownProtocol(options.protocol);
+    this.frames = new FrameReader(file);
+    this.udp = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes: this.frames.bytes, start: 0, end: 0 };
   }
 
-  [Symbol.iterator](): this {
-    return this;
+  /** The next bytes of the capture. */
+  push(chunk: Uint8Array): void {
+    this.frames.push(chunk);
   }
 
-  next(): IteratorResult<CaptureDatagram, void> {
-    if (this.closed) return { value: undefined, done: true };
-    if (this.queue.length > 0) return { value: this.queue.shift()!, done: false };
-    let d: CaptureDatagram | undefined;
-    try {
-      d = this.read();
-    } catch (e) {
-      this.close();
-      throw e;
-    }
-    if (d) return { value: d, done: false };
-    this.close();
-    return { value: undefined, done: true };
+  /** The capture has ended: next() reads what is left (and throws if the capture ends inside a frame). */
+  end(): void {
+    this.frames.end();
   }
 
-  return(value: void): IteratorResult<CaptureDatagram, void> {
-    this.close();
-    return { value, done: true };
-  }
-
-  throw(e: unknown): IteratorResult<CaptureDatagram, void> {
-    this.close();
-    throw e;
-  }
-
-  private close(): void {
-    this.closed = true;
-    this.queue.length = 0;
-  }
-
-  /** The next datagram, or undefined at the end. */
-  private read(): CaptureDatagram | undefined {
+  /** The next datagram; undefined when the frames pushed so far are all decoded (or, after end(), at the end). Throws NetError on a damaged capture. */
+  next(): CaptureDatagram | undefined {
+    const { queue } = this;
+    if (queue.length > 0) return queue.shift();
     if (this.framesDone) return undefined;
-    // Made at the first next(), as a generator function's body would run: a damaged file throws there, and so
-    // does a `protocol` option that names no protocol (the flows' decode options are looked up by it).
-    if (!this.frames && this.options.protocol !== undefined && !Object.hasOwn(decodeOptions, this.options.protocol)) unknownProtocol(this.options.protocol);
-    const frames = (this.frames ??= new FrameReader(this.bytes));
-    const { bytes, udp, state, options, fragments, reassembler, queue } = this;
+    const { frames, udp, state, options, fragments, reassembler } = this;
     while (frames.next()) {
       const frame = frames.frame;
       fragments.index = frame.index;
       fragments.seconds = frame.seconds;
       fragments.nanoseconds = frame.nanoseconds;
-      const d = decodeFrame(bytes, frame, udp, state, options, fragments);
+      const d = decodeFrame(frames.bytes, frames.base, frame, udp, state, options, fragments);
       // A datagram whose fragments stopped coming gets its error line where its first fragment was seen.
       if (reassembler.hasAbandoned) {
         for (const a of reassembler.take()) queue.push(abandonedDatagram(a));
@@ -164,10 +143,62 @@ class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
       }
       if (d) return d;
     }
+    if (frames.pending) return undefined;
     this.framesDone = true;
     reassembler.finish();
     for (const a of reassembler.take()) queue.push(abandonedDatagram(a));
     return queue.shift();
+  }
+
+  /** How many flows the decoder follows now (for measures of its memory). */
+  get flowCount(): number {
+    return this.state.flows.size / 2;
+  }
+}
+
+/**
+ * decodeCapture's iterator, behaving as a generator function's would (nothing read before the first next(),
+ * closed by return(), throw() or an error), written out by hand: resuming a generator for each datagram was
+ * about 5% of decoding the corpus capture (measured against the generator in alternating rounds).
+ */
+class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
+  private decoder: CaptureDecoder | undefined;
+  /** Closed: by return(), throw() or an error; next() only says done. */
+  private closed = false;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly options: DecodeCaptureOptions,
+  ) {}
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<CaptureDatagram, void> {
+    if (this.closed) return { value: undefined, done: true };
+    let d: CaptureDatagram | undefined;
+    try {
+      // Made at the first next(), as a generator function's body would run: a damaged file throws there, and
+      // so does a `protocol` option that names no protocol.
+      d = (this.decoder ??= new CaptureDecoder(this.options, this.bytes)).next();
+    } catch (e) {
+      this.closed = true;
+      throw e;
+    }
+    if (d) return { value: d, done: false };
+    this.closed = true;
+    return { value: undefined, done: true };
+  }
+
+  return(value: void): IteratorResult<CaptureDatagram, void> {
+    this.closed = true;
+    return { value, done: true };
+  }
+
+  throw(e: unknown): IteratorResult<CaptureDatagram, void> {
+    this.closed = true;
+    throw e;
   }
 }
 Object.setPrototypeOf(CaptureIterator.prototype, ITERATOR_PROTOTYPE);
@@ -189,6 +220,7 @@ interface CaptureState {
    * Several connections' datagrams interleave, so a cache of the last route or two missed most of the time.
    */
   routeCache: (Route | undefined)[];
+  idleCheck: number;
 }
 
 const ROUTE_CACHE_SIZE = 1024;
@@ -272,9 +304,9 @@ const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = {
 const datagram = (frame: FrameRecord, source: string, destination: string, packet: DecodedPacket | undefined, error?: CodecError): CaptureDatagram =>
   packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
 
-function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
+function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
   try {
-    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments)) return undefined;
+    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments, base)) return undefined;
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     return datagram(frame, '', '', undefined, e);
