@@ -93,7 +93,7 @@ const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a
  */
 export class CaptureDecoder {
   private readonly frames: FrameReader;
-  private readonly state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), idleCheck: 0 };
+  private readonly state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: 0 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -220,7 +220,8 @@ interface CaptureState {
    * Several connections' datagrams interleave, so a cache of the last route or two missed most of the time.
    */
   routeCache: (Route | undefined)[];
-  idleCheck: number;
+  /** The capture time (seconds) of the next look for flows to forget (forgetIdleFlows). */
+  nextSweep: number;
 }
 
 const ROUTE_CACHE_SIZE = 1024;
@@ -231,9 +232,27 @@ const ROUTE_CACHE_SIZE = 1024;
 export const MAX_FLOWS = 65_536;
 const routeSlot = (sourcePort: number, destinationPort: number) => (sourcePort ^ (sourcePort >>> 10) ^ (destinationPort * 17) ^ (destinationPort >>> 6)) & (ROUTE_CACHE_SIZE - 1);
 
+/**
+ * A flow is forgotten (its protocol and security token; a packet of it after that is told from its packets, as
+ * one caught without its handshake) once nothing of it came for IDLE_SECONDS of capture time, or CLOSED_SECONDS
+ * after a close: a capture of a server's whole day then holds the flows of the players on it, not of every
+ * player since the morning. Both are longer than a real peer waits: DDNet 16.4 drops a silent connection after
+ * conn_timeout, 100 s by default (src/engine/shared/config_variables.h), and sends nothing more on a connection
+ * it closed (src/engine/shared/network_conn.cpp CNetConnection::Disconnect); a new connection on the same
+ * endpoints starts with its handshake, which sets its flow anew.
+ */
+export const IDLE_SECONDS = 300;
+export const CLOSED_SECONDS = 10;
+/** How often (capture seconds) the flows are looked through for ones to forget. */
+const SWEEP_SECONDS = 10;
+
 /** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
 interface FlowPair {
   flow?: FlowState;
+  /** Capture time (seconds) of the pair's last datagram. */
+  lastSeen: number;
+  /** A close (control message) went either way. */
+  closed: boolean;
 }
 
 interface Route {
@@ -267,10 +286,26 @@ function trimFlows(state: CaptureState): void {
   state.routeCache.fill(undefined);
 }
 
+/** Forgets the flows idle or closed for long enough at capture time `seconds`, and the caches that point into them. */
+function forgetIdleFlows(state: CaptureState, seconds: number): void {
+  state.nextSweep = seconds + SWEEP_SECONDS;
+  let forgot = false;
+  for (const [key, pair] of state.flows) {
+    if (seconds - pair.lastSeen > (pair.closed ? CLOSED_SECONDS : IDLE_SECONDS)) {
+      state.flows.delete(key);
+      forgot = true;
+    }
+  }
+  if (!forgot) return;
+  state.endpoints.clear();
+  state.routes.clear();
+  state.routeCache.fill(undefined);
+}
+
 function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
   let pair = state.flows.get(`${source} ${destination}`);
   if (!pair) {
-    pair = {};
+    pair = { lastSeen: 0, closed: false };
     state.flows.set(`${source} ${destination}`, pair);
     state.flows.set(`${destination} ${source}`, pair);
   }
@@ -311,8 +346,10 @@ function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: U
     if (!(e instanceof CodecError)) throw e;
     return datagram(frame, '', '', undefined, e);
   }
+  if (frame.seconds >= state.nextSweep) forgetIdleFlows(state, frame.seconds);
   const route = routeOf(state, udp);
   const { source, destination, pair } = route;
+  pair.lastSeen = frame.seconds;
   // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
   const p = udp.bytes;
   const start = udp.start;
@@ -330,7 +367,9 @@ function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: U
   const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
   const protocol = flow?.protocol ?? options.protocol ?? '0.6';
   try {
-    return datagram(frame, source, destination, decodePacketAt(p, start, end, (protocol === '0.7' ? DECODE_0_7 : DECODE_0_6)[token]!));
+    const packet = decodePacketAt(p, start, end, (protocol === '0.7' ? DECODE_0_7 : DECODE_0_6)[token]!);
+    if (packet.control?.kind === 'close') pair.closed = true;
+    return datagram(frame, source, destination, packet);
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.
