@@ -4,7 +4,7 @@
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
-import { fastJson, objectJson } from './fast-json.js';
+import { JsonBytes } from './fast-json.js';
 import { messageJson } from './message-json.js';
 
 /** The options of the commands that talk to a live server (their table: commands/net.ts). */
@@ -14,60 +14,107 @@ export interface LiveOptions {
   timeout: string;
 }
 
-/** isoTime's last second, formatted: a capture's datagrams come many to the second. */
-let lastSecond = Number.NaN;
-let lastSecondText = '';
-
 /** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
 function isoTime(seconds: number, nanoseconds: number): string {
-  if (seconds !== lastSecond) {
-    lastSecondText = new Date(seconds * 1000).toISOString().slice(0, 19);
-    lastSecond = seconds;
-  }
+  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
   const fraction = nanoseconds % 1000 === 0 ? String(nanoseconds / 1000).padStart(6, '0') : String(nanoseconds).padStart(9, '0');
-  return `${lastSecondText}.${fraction}Z`;
+  return `${base}.${fraction}Z`;
 }
 
-/** `,"key":value` for a member JSON keeps (value not undefined), else nothing. */
-const member = (key: string, value: unknown): string => {
-  const json = fastJson(value);
-  return json === undefined ? '' : `,"${key}":${json}`;
-};
+/** `"time":"` and the time up to its fraction, as bytes, for the last second seen: a capture's datagrams come many to the second. */
+let lastSecond = Number.NaN;
+let lastSecondBytes = new Uint8Array(0);
+const encoder = new TextEncoder();
+
+/**
+ * The endpoint texts (net's own: digits, dots, colons, hex, brackets; nothing to escape) as bytes with the JSON
+ * around them, per endpoint: as source (`Z","source":"` before it) and as destination.
+ */
+const asSource = new Map<string, Uint8Array>();
+const asDestination = new Map<string, Uint8Array>();
+function endpointBytes(cache: Map<string, Uint8Array>, text: string, before: string): Uint8Array {
+  let bytes = cache.get(text);
+  if (bytes === undefined) {
+    if (cache.size >= 4096) cache.clear();
+    cache.set(text, (bytes = encoder.encode(`${before}${text}`)));
+  }
+  return bytes;
+}
+
+/** `,"time":"...","source":"...","destination":"..."` of a datagram: isoTime's text, written from bytes kept for the second and the endpoints. */
+function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
+  if (d.seconds !== lastSecond) {
+    lastSecondBytes = encoder.encode(`,"time":"${isoTime(d.seconds, 0).slice(0, 20)}`);
+    lastSecond = d.seconds;
+  }
+  w.bytes(lastSecondBytes);
+  if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
+  else w.padded(d.nanoseconds, 9);
+  w.bytes(endpointBytes(asSource, d.source, 'Z","source":"'));
+  w.bytes(endpointBytes(asDestination, d.destination, '","destination":"'));
+  w.byte(34);
+}
 
 /**
  * The JSON line of one datagram: messages as `demo messages` prints them (message kind, fields); with what the
  * connection tracker made of it, vital chunks the receiver already had (or drops) marked and the snapshots the
- * datagram completed. Written member by member (fast-json.ts), the same text as messageJson of the line's
- * object (the members in this order, undefined ones left out): net.test.ts compares the two.
+ * datagram completed.
  */
 export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): string {
-  // The endpoints are this package's own texts (digits, dots, colons, hex, brackets): nothing to escape.
-  let line = `{"index":${fastJson(d.index)},"time":"${isoTime(d.seconds, d.nanoseconds)}","source":"${d.source}","destination":"${d.destination}"`;
-  if (d.error) return `${line}${member('error', d.error.message)}}`;
+  writeDatagram(lineWriter, d, tracked);
+  return lineWriter.take();
+}
+const lineWriter = new JsonBytes();
+
+/**
+ * datagramJson's line into `w`, member by member (fast-json.ts): the same text as messageJson of the line's
+ * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares.
+ */
+function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagram): void {
+  w.ascii('{"index":');
+  w.number(d.index);
+  writeTimeAndEndpoints(w, d);
+  if (d.error) {
+    w.member('error', d.error.message);
+    w.byte(125);
+    return;
+  }
   const p = d.packet!;
-  line += member('protocol', p.protocol) + member('kind', p.kind) + member('header', p.header) + member('flags', p.flags);
-  if (p.securityToken !== undefined) line += member('securityToken', p.securityToken);
-  if (p.control) line += member('control', p.control);
-  if (p.connless) line += `,"connless":{${(member('message', p.connless.kind) + `,"fields":${objectJson(p.connless as unknown as Record<string, unknown>, 'kind')}`).slice(1)}}`;
+  w.member('protocol', p.protocol);
+  w.member('kind', p.kind);
+  w.member('header', p.header);
+  w.member('flags', p.flags);
+  if (p.securityToken !== undefined) w.member('securityToken', p.securityToken);
+  if (p.control) w.member('control', p.control);
+  if (p.connless) {
+    w.ascii(',"connless":{');
+    const comma = w.member('message', p.connless.kind, false);
+    w.key('fields', comma);
+    w.object(p.connless as unknown as Record<string, unknown>, 'kind');
+    w.byte(125);
+  }
   if (p.chunks) {
-    line += ',"chunks":[';
+    w.ascii(',"chunks":[');
     for (let i = 0; i < p.chunks.length; i++) {
       const c = p.chunks[i]!;
       const message = c.message as typeof c.message & { trailing?: Uint8Array };
       const delivery = tracked?.delivery[i];
-      // Members each with a leading comma, the first one's dropped.
-      let chunk = member('flags', c.flags);
-      if (c.sequence !== undefined) chunk += member('sequence', c.sequence);
-      if (delivery && delivery !== 'delivered') chunk += member('delivery', delivery);
-      chunk += `${member('size', c.size)}${member('message', message.kind)},"fields":${objectJson(message as unknown as Record<string, unknown>, 'kind', 'trailing')}`;
-      if (message.trailing?.length) chunk += member('trailing', message.trailing);
-      line += `${i ? ',' : ''}{${chunk.slice(1)}}`;
+      w.ascii(i ? ',{' : '{');
+      let comma = w.member('flags', c.flags, false);
+      if (c.sequence !== undefined) comma = w.member('sequence', c.sequence, comma) || comma;
+      if (delivery && delivery !== 'delivered') comma = w.member('delivery', delivery, comma) || comma;
+      comma = w.member('size', c.size, comma) || comma;
+      comma = w.member('message', message.kind, comma) || comma;
+      w.key('fields', comma);
+      w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
+      if (message.trailing?.length) w.member('trailing', message.trailing);
+      w.byte(125);
     }
-    line += ']';
+    w.byte(93);
   }
-  if (tracked?.errors?.length) line += member('errors', tracked.errors.map((e) => e.message));
+  if (tracked?.errors?.length) w.member('errors', tracked.errors.map((e) => e.message));
   if (tracked?.snapshots.length)
-    line += member(
+    w.member(
       'snapshots',
       tracked.snapshots.map((s) => ({
         tick: s.tick,
@@ -79,7 +126,7 @@ export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): str
       })),
     );
   if (tracked?.maps.length)
-    line += member(
+    w.member(
       'maps',
       tracked.maps.map((m) => ({
         name: m.name,
@@ -91,7 +138,7 @@ export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): str
         ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
       })),
     );
-  return `${line}}`;
+  w.byte(125);
 }
 
 /** The default port of Teeworlds and DDNet servers. */
@@ -177,16 +224,16 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
   const { CaptureDecoder, ConnectionTracker } = await import('@twcodec/net');
   const tracker = new ConnectionTracker();
   const decoder = new CaptureDecoder(protocol ? { protocol: protocol as NetProtocolName } : {});
-  let lines = '';
+  const lines = new JsonBytes();
   const decode = () => {
-    for (let d = decoder.next(); d; d = decoder.next()) lines += `${datagramJson(d, tracker.feed(d))}\n`;
+    for (let d = decoder.next(); d; d = decoder.next()) {
+      writeDatagram(lines, d, tracker.feed(d));
+      lines.byte(10);
+    }
   };
   // Written as they are made when the capture is damaged: the lines before the error go out before it.
   const flush = async () => {
-    if (lines.length === 0) return;
-    const text = lines;
-    lines = '';
-    await io.stdout(text);
+    if (lines.at > 0) await io.stdout(lines.take());
   };
   try {
     for await (const chunk of io.openRead(file)) {

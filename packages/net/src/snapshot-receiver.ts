@@ -4,7 +4,7 @@
 // into them; a receiver calls nothing back (it says what it stores, in storedBytes, and the tracker's budget over
 // all its receivers decides what to forget). Facts from DDNet src/engine/client/client.cpp
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
-import { ByteReader, CodecError } from '@twcodec/runtime';
+import { ByteReader, CodecError, unpackVarInts } from '@twcodec/runtime';
 import { applyDelta, Snapshot } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
 import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
@@ -47,7 +47,24 @@ export const isSnapMessage = (kind: string) => kind === 'snap' || kind === 'snap
 
 const snapshotBytes = (s: Snapshot) => s.items.reduce((n, item) => n + 8 + item.data.length * 4, 0);
 
+/** unpackInts' room: an int per byte of the biggest delta a receiver takes (MAX_SNAPSHOT_PARTS parts of MAX_PART_SIZE). */
+let unpacked: Int32Array | undefined;
+
+/**
+ * The ints of a snapshot delta: unpacked in one pass into a buffer kept for it (a ByteReader call and an array
+ * push per int were a twentieth of `net pcap`, issue 41), read again by a ByteReader when they do not unpack
+ * (for its error) or are too many.
+ */
 function unpackInts(bytes: Uint8Array): Int32Array {
+  const out = (unpacked ??= new Int32Array(MAX_SNAPSHOT_PARTS * MAX_PART_SIZE));
+  if (bytes.length <= out.length) {
+    const n = unpackVarInts(bytes, 0, bytes.length, out);
+    if (n >= 0 && n <= MAX_DELTA_INTS) return out.slice(0, n);
+  }
+  return unpackIntsChecked(bytes);
+}
+
+function unpackIntsChecked(bytes: Uint8Array): Int32Array {
   const r = new ByteReader(bytes);
   const out: number[] = [];
   while (r.remaining > 0) {
