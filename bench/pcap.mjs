@@ -195,6 +195,48 @@ for (const path of captures) {
   report('pcap', `net pcap / hex-dump floor, ${path === large ? `built ${LARGE_MB} MB capture` : basename(path)}`, ratio, '<=3', 'CPU above node -e 0, whole processes');
 }
 
+// Where the time goes: the same work in stages, in this process (warm: no start-up, the code compiled), on the
+// large capture, each the least CPU time of 3 alternating rounds: the frames and their UDP payloads; decoding
+// (decodeCapture); with the connection tracker (sequences, snapshots rebuilt and their CRC checked, map
+// downloads); and the JSON lines made (net pcap's own writer). The last less the one before is the JSON's share.
+{
+  const { ConnectionTracker, decodeCapture, readCapture, udpOf } = await import('@twcodec/net');
+  const { datagramJson } = await import('../packages/cli/dist/net.js');
+  const file = readFileSync(large);
+  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+  let sink = 0;
+  const stages = {
+    frames: () => {
+      for (const f of readCapture(bytes)) sink += udpOf(f)?.payload.length ?? 0;
+    },
+    decode: () => {
+      for (const d of decodeCapture(bytes)) sink += d.index;
+    },
+    track: () => {
+      const tracker = new ConnectionTracker();
+      for (const d of decodeCapture(bytes)) sink += tracker.feed(d).delivery.length;
+    },
+    json: () => {
+      const tracker = new ConnectionTracker();
+      for (const d of decodeCapture(bytes)) sink += datagramJson(d, tracker.feed(d)).length;
+    },
+  };
+  const best = Object.fromEntries(Object.keys(stages).map((k) => [k, Infinity]));
+  for (let round = 0; round < 3; round++) {
+    for (const [name, fn] of Object.entries(stages)) {
+      const c = process.cpuUsage();
+      fn();
+      const used = process.cpuUsage(c);
+      best[name] = Math.min(best[name], (used.user + used.system) / 1000);
+    }
+  }
+  const perMb = (ms) => `${(ms / (bytes.length / 1e6)).toFixed(1)} ms/MB`;
+  console.log(`stages on the built ${LARGE_MB} MB capture, in this process (warm), least CPU of 3 rounds; load ${load()}`);
+  console.log(`  frames + UDP ${perMb(best.frames)}, decodeCapture ${perMb(best.decode)}, + tracker ${perMb(best.track)}, + JSON lines ${perMb(best.json)}`);
+  console.log(`  shares: decoding ${perMb(best.decode)}, tracking ${perMb(best.track - best.decode)}, JSON ${perMb(best.json - best.track)}`);
+  if (sink === 0.5) console.log(sink);
+}
+
 if (gnuTime) {
   console.log(`peak RSS of net pcap against the number of flows open at once (${FLOW_DATAGRAMS} datagrams each capture); load ${load()}`);
   const peaks = {};

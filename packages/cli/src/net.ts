@@ -26,21 +26,6 @@ let lastSecond = Number.NaN;
 let lastSecondBytes = new Uint8Array(0);
 const encoder = new TextEncoder();
 
-/**
- * The endpoint texts (net's own: digits, dots, colons, hex, brackets; nothing to escape) as bytes with the JSON
- * around them, per endpoint: as source (`Z","source":"` before it) and as destination.
- */
-const asSource = new Map<string, Uint8Array>();
-const asDestination = new Map<string, Uint8Array>();
-function endpointBytes(cache: Map<string, Uint8Array>, text: string, before: string): Uint8Array {
-  let bytes = cache.get(text);
-  if (bytes === undefined) {
-    if (cache.size >= 4096) cache.clear();
-    cache.set(text, (bytes = encoder.encode(`${before}${text}`)));
-  }
-  return bytes;
-}
-
 /** `,"time":"...","source":"...","destination":"..."` of a datagram: isoTime's text, written from bytes kept for the second and the endpoints. */
 function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
   if (d.seconds !== lastSecond) {
@@ -50,8 +35,11 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
   w.bytes(lastSecondBytes);
   if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
   else w.padded(d.nanoseconds, 9);
-  w.bytes(endpointBytes(asSource, d.source, 'Z","source":"'));
-  w.bytes(endpointBytes(asDestination, d.destination, '","destination":"'));
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
+  w.ascii('Z","source":"');
+  w.ascii(d.source);
+  w.ascii('","destination":"');
+  w.ascii(d.destination);
   w.byte(34);
 }
 

@@ -93,7 +93,7 @@ const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a
  */
 export class CaptureDecoder {
   private readonly frames: FrameReader;
-  private readonly state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: 0 };
+  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: 0 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -152,7 +152,7 @@ export class CaptureDecoder {
 
   /** How many flows the decoder follows now (for measures of its memory). */
   get flowCount(): number {
-    return this.state.flows.size / 2;
+    return this.state.flows.size;
   }
 }
 
@@ -205,13 +205,11 @@ Object.setPrototypeOf(CaptureIterator.prototype, ITERATOR_PROTOTYPE);
 
 interface CaptureState {
   /**
-   * Each flow under both of its directions ("source destination", then "destination source"), in the order
+   * Each flow under its two endpoints ("a b", the lesser text first: one key for both directions), in the order
    * they were first seen: past MAX_FLOWS flows the older half is forgotten (with the caches below, which
    * point into it), so that a capture of many one-datagram flows (a scan, a flood) holds a bounded table.
    */
   flows: Map<string, FlowPair>;
-  /** Endpoint texts by address and port, so that a datagram of a known flow builds no string. */
-  endpoints: Map<string, Map<number, string>>;
   /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
   routes: Map<number, Route>;
   /**
@@ -265,23 +263,13 @@ interface Route {
   pair: FlowPair;
 }
 
-function endpointOf(state: CaptureState, address: string, port: number): string {
-  let ports = state.endpoints.get(address);
-  if (!ports) state.endpoints.set(address, (ports = new Map()));
-  let text = ports.get(port);
-  if (text === undefined) ports.set(port, (text = endpoint(address, port)));
-  return text;
-}
-
-/** Forgets the older half of the flows (both keys of a flow were added together) and the caches that point into them. */
+/** Forgets the older half of the flows and the caches that point into them. */
 function trimFlows(state: CaptureState): void {
   let drop = state.flows.size - (state.flows.size >> 1);
-  drop += drop & 1;
   for (const key of state.flows.keys()) {
     if (drop-- <= 0) break;
     state.flows.delete(key);
   }
-  state.endpoints.clear();
   state.routes.clear();
   state.routeCache.fill(undefined);
 }
@@ -297,18 +285,14 @@ function forgetIdleFlows(state: CaptureState, seconds: number): void {
     }
   }
   if (!forgot) return;
-  state.endpoints.clear();
   state.routes.clear();
   state.routeCache.fill(undefined);
 }
 
 function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
-  let pair = state.flows.get(`${source} ${destination}`);
-  if (!pair) {
-    pair = { lastSeen: 0, closed: false };
-    state.flows.set(`${source} ${destination}`, pair);
-    state.flows.set(`${destination} ${source}`, pair);
-  }
+  const key = source < destination ? `${source} ${destination}` : `${destination} ${source}`;
+  let pair = state.flows.get(key);
+  if (!pair) state.flows.set(key, (pair = { lastSeen: 0, closed: false }));
   return pair;
 }
 
@@ -320,10 +304,13 @@ function routeOf(state: CaptureState, udp: UdpRecord): Route {
   const key = udp.sourcePort * 65536 + udp.destinationPort;
   route = state.routes.get(key);
   if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
-    // MAX_FLOWS flows (each under both directions), or twice as many routes: time to forget the older half.
-    if (state.flows.size >= 2 * MAX_FLOWS || state.routes.size >= 2 * MAX_FLOWS) trimFlows(state);
-    const source = endpointOf(state, udp.source, udp.sourcePort);
-    const destination = endpointOf(state, udp.destination, udp.destinationPort);
+    // MAX_FLOWS flows, or twice as many routes (one a direction): time to forget the older half.
+    if (state.flows.size >= MAX_FLOWS || state.routes.size >= 2 * MAX_FLOWS) trimFlows(state);
+    // A route's endpoint texts are made when the route is: a datagram of a known route builds no string. (A
+    // table of the texts by address and port, to share them between routes, held a Map per address: most of
+    // the memory of a capture of many clients, 10,000 flows in bench/pcap.mjs.)
+    const source = endpoint(udp.source, udp.sourcePort);
+    const destination = endpoint(udp.destination, udp.destinationPort);
     route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
     state.routes.set(key, route);
   }
