@@ -93,7 +93,7 @@ const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a
  */
 export class CaptureDecoder {
   private readonly frames: FrameReader;
-  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: 0 };
+  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -292,7 +292,9 @@ function forgetIdleFlows(state: CaptureState, seconds: number): void {
 function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
   const key = source < destination ? `${source} ${destination}` : `${destination} ${source}`;
   let pair = state.flows.get(key);
-  if (!pair) state.flows.set(key, (pair = { lastSeen: 0, closed: false }));
+  // lastSeen is set by the caller; a fraction here makes the field a double from the start (capture times pass
+  // the small-integer range: a field made an integer and then given one was a deoptimisation of its readers).
+  if (!pair) state.flows.set(key, (pair = { lastSeen: -0.5, closed: false }));
   return pair;
 }
 

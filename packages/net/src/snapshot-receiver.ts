@@ -174,7 +174,8 @@ export class SnapshotReceiver {
       if (!result.crcOk) return result;
       this.lastTick = tick;
       // Keep what later deltas can refer to: ticks from the delta tick on, at most MAX_STORED of them.
-      for (const t of [...this.stored.keys()]) if (t < deltaTick || this.stored.size >= MAX_STORED) this.forget(t);
+      // (Deleting the entry being visited is safe in a Map's iteration: no copy of the keys needed.)
+      for (const t of this.stored.keys()) if (t < deltaTick || this.stored.size >= MAX_STORED) this.forget(t);
       this.store(tick, snapshot);
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
