@@ -156,17 +156,20 @@ export class SnapshotReceiver {
     this.parts = [];
     const result: RebuiltSnapshot = { tick, deltaTick: deltaTick >= 0 ? deltaTick : -1 };
     if (m.kind !== 'snap_empty') result.crc = m.crc!;
-    let base: Snapshot | undefined = new Snapshot([]);
-    if (deltaTick >= 0) base = this.stored.get(deltaTick)?.snapshot;
+    const base = deltaTick >= 0 ? this.stored.get(deltaTick)?.snapshot : new Snapshot([]);
     if (!base) {
       result.error = `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`;
       return result;
     }
     try {
-      const size = parts.reduce((n, b) => n + b.length, 0);
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      for (const b of parts) (bytes.set(b, at), (at += b.length));
+      // One part (snap_single, most snapshots) is read where it is; parts are put together first.
+      let bytes = parts[0]!;
+      if (parts.length > 1) {
+        bytes = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+        let at = 0;
+        for (const b of parts) (bytes.set(b, at), (at += b.length));
+      }
+      const size = bytes.length;
       const delta = size ? unpackInts(bytes) : new Int32Array(3);
       const snapshot = applyDelta(base, delta, PACKET_PROTOCOLS[this.protocol].snapshots);
       result.snapshot = snapshot;

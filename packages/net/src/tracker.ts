@@ -101,6 +101,12 @@ export class ConnectionTracker {
    * a twentieth of `net pcap`, issue 41). Emptied when a direction is forgotten.
    */
   private readonly recent: { source: string; destination: string; d: Direction }[] = [];
+  /**
+   * Where a receiver puts what it refuses of one message, moved to the datagram's `errors` when there is any:
+   * an `errors` array made for every datagram and deleted when empty turned each result into a slow
+   * dictionary object (issue 41).
+   */
+  private readonly errors: NetError[] = [];
   private recentNext = 0;
 
   private direction(source: string, destination: string): Direction {
@@ -208,10 +214,14 @@ export class ConnectionTracker {
         continue;
       }
       if (!isSnapMessage(m.kind)) continue;
-      const rebuilt = this.feedSnapshot(dir, p.protocol, m, (out.errors ??= []));
+      const errors = this.errors;
+      const rebuilt = this.feedSnapshot(dir, p.protocol, m, errors);
       if (rebuilt) out.snapshots.push(rebuilt);
+      if (errors.length > 0) {
+        (out.errors ??= []).push(...errors);
+        errors.length = 0;
+      }
     }
-    if (out.errors?.length === 0) delete out.errors;
     return out;
   }
 }
