@@ -53,13 +53,14 @@ let unpacked: Int32Array | undefined;
 /**
  * The ints of a snapshot delta: unpacked in one pass into a buffer kept for it (a ByteReader call and an array
  * push per int were a twentieth of `net pcap`, issue 41), read again by a ByteReader when they do not unpack
- * (for its error) or are too many.
+ * (for its error) or are too many. The result is a view of that buffer, valid until the next call: it goes
+ * straight to applyDelta, which copies what the new snapshot keeps (@twcodec/snapshot newItemData).
  */
 function unpackInts(bytes: Uint8Array): Int32Array {
   const out = (unpacked ??= new Int32Array(MAX_SNAPSHOT_PARTS * MAX_PART_SIZE));
   if (bytes.length <= out.length) {
     const n = unpackVarInts(bytes, 0, bytes.length, out);
-    if (n >= 0 && n <= MAX_DELTA_INTS) return out.slice(0, n);
+    if (n >= 0 && n <= MAX_DELTA_INTS) return out.subarray(0, n);
   }
   return unpackIntsChecked(bytes);
 }
