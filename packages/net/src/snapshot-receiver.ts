@@ -45,7 +45,9 @@ export interface SnapMessage {
 
 export const isSnapMessage = (kind: string) => kind === 'snap' || kind === 'snap_single' || kind === 'snap_empty';
 
-const snapshotBytes = (s: Snapshot) => s.items.reduce((n, item) => n + 8 + item.data.length * 4, 0);
+// 8 bytes an item and 4 an int: the data size (4 an item and 4 an int, which applyDelta gives the snapshot it
+// makes) and 4 more an item.
+const snapshotBytes = (s: Snapshot) => s.dataSize + 4 * s.items.length;
 
 /** unpackInts' room: an int per byte of the biggest delta a receiver takes (MAX_SNAPSHOT_PARTS parts of MAX_PART_SIZE). */
 let unpacked: Int32Array | undefined;
