@@ -13,11 +13,6 @@ import { messageJson } from './message-json.js';
 const HEX_HIGH = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b >> 4));
 const HEX_LOW = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b & 15));
 
-/** Texts and byte arrays longer than this are copied by Buffer's native code, shorter ones by a loop. */
-const SHORT = 12;
-/** A character JSON escapes (control, quote, backslash) or that takes more than a byte in UTF-8. */
-const NEEDS_ESCAPE_OR_UTF8 = /[\u0000-\u001f"\\\u0080-\uffff]/;
-
 /** A JSON writer into a buffer that grows as needed; `take()` gives what was written as text and starts over. */
 export class JsonBytes {
   private buf = Buffer.allocUnsafe(1 << 16);
@@ -74,12 +69,6 @@ export class JsonBytes {
   /** Text of ASCII characters that need no escape in JSON (written as they are). */
   ascii(s: string): void {
     this.room(s.length);
-    // Past a few characters Buffer's native copy is cheaper than a loop, most of all before the loop is
-    // compiled: a short capture's lines are written by code that V8 has not optimised yet.
-    if (s.length > SHORT) {
-      this.at += this.buf.write(s, this.at, 'latin1');
-      return;
-    }
     const { buf } = this;
     let at = this.at;
     for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
@@ -142,20 +131,6 @@ export class JsonBytes {
     this.room(n + 2);
     const { buf } = this;
     let at = this.at;
-    if (n > SHORT) {
-      if (NEEDS_ESCAPE_OR_UTF8.test(s)) {
-        const json = JSON.stringify(s);
-        this.room(3 * json.length);
-        this.at += this.buf.write(json, this.at, 'utf8');
-        this.wide = true;
-        return;
-      }
-      buf[at++] = 34;
-      at += buf.write(s, at, 'latin1');
-      buf[at++] = 34;
-      this.at = at;
-      return;
-    }
     buf[at++] = 34;
     for (let i = 0; i < n; i++) {
       const c = s.charCodeAt(i);
@@ -178,12 +153,6 @@ export class JsonBytes {
     const { buf } = this;
     let at = this.at;
     buf[at++] = 34;
-    if (bytes.length > SHORT) {
-      at += buf.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'), at, 'latin1');
-      buf[at++] = 34;
-      this.at = at;
-      return;
-    }
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i]!;
       buf[at++] = HEX_HIGH[b]!;
