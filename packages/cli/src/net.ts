@@ -101,18 +101,22 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
     w.byte(93);
   }
   if (tracked?.errors?.length) w.member('errors', tracked.errors.map((e) => e.message));
-  if (tracked?.snapshots.length)
-    w.member(
-      'snapshots',
-      tracked.snapshots.map((s) => ({
-        tick: s.tick,
-        deltaTick: s.deltaTick,
-        ...(s.crc !== undefined ? { crc: s.crc } : {}),
-        ...(s.crcOk !== undefined ? { crcOk: s.crcOk } : {}),
-        ...(s.snapshot ? { items: s.snapshot.items.length } : {}),
-        ...(s.error ? { error: s.error } : {}),
-      })),
-    );
+  if (tracked?.snapshots.length) {
+    // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
+    w.ascii(',"snapshots":[');
+    for (let i = 0; i < tracked.snapshots.length; i++) {
+      const s = tracked.snapshots[i]!;
+      w.ascii(i ? ',{' : '{');
+      let comma = w.member('tick', s.tick, false);
+      comma = w.member('deltaTick', s.deltaTick, comma) || comma;
+      if (s.crc !== undefined) comma = w.member('crc', s.crc, comma) || comma;
+      if (s.crcOk !== undefined) comma = w.member('crcOk', s.crcOk, comma) || comma;
+      if (s.snapshot) comma = w.member('items', s.snapshot.items.length, comma) || comma;
+      if (s.error) w.member('error', s.error, comma);
+      w.byte(125);
+    }
+    w.byte(93);
+  }
   if (tracked?.maps.length)
     w.member(
       'maps',
