@@ -273,16 +273,35 @@ async function demoCli(bytes) {
 /**
  * `net pcap` (and --protocol 0.7): one JSON line per datagram, each frame index at most once, in order but
  * for IP fragments given up on (IP_FRAGMENT, at their first fragment's index), which are only known to be
- * incomplete when the capture moves past them or ends.
+ * incomplete when the capture moves past them or ends. The command reads its input as a stream, in chunks
+ * drawn from the input here: its lines are those decodeCapture gives on the whole file (up to its error).
  */
 async function netPcap(bytes) {
   const files = new Map([[IN, bytes]]);
+  const chunk = 1 + ((bytes[bytes.length - 1] ?? 0) * 257 + (bytes[bytes.length - 3] ?? 0)) % 2048;
   const direct = (options) => () => {
     const tracker = new ConnectionTracker();
     for (const d of decodeCapture(bytes, options)) datagramJson(d, tracker.feed(d));
   };
+  /** The lines of the whole file, and its error line if it has one. */
+  const whole = (options) => {
+    const tracker = new ConnectionTracker();
+    let lines = '';
+    try {
+      for (const d of decodeCapture(bytes, options)) lines += `${datagramJson(d, tracker.feed(d))}\n`;
+    } catch (e) {
+      if (!(e instanceof CodecError)) throw e;
+      return { lines, error: e };
+    }
+    return { lines };
+  };
   for (const flags of [[], ['--protocol', '0.7']]) {
-    const run = await command(['net', 'pcap', IN, ...flags], files, direct(flags.length ? { protocol: '0.7' } : {}));
+    const options = flags.length ? { protocol: '0.7' } : {};
+    const run = await command(['net', 'pcap', IN, ...flags], files, direct(options), { chunk });
+    const expected = whole(options);
+    check(run.stdout === expected.lines, `net pcap ${flags.join(' ')} in chunks of ${chunk}: the lines differ from the whole file's`);
+    check(ok(run) === !expected.error, `net pcap ${flags.join(' ')} in chunks of ${chunk}: ${ok(run) ? 'reads' : 'refuses'} what decodeCapture ${expected.error ? 'refuses' : 'reads'}`);
+    if (expected.error) check(run.stderr.includes(`offset ${expected.error.offset}`) || expected.error.offset < 0, `net pcap in chunks of ${chunk}: the error ${run.stderr.trim()} is not at the whole file's offset ${expected.error.offset}`);
     if (!ok(run)) continue;
     const datagrams = ndjson(run.stdout, `net pcap ${flags.join(' ')}`);
     const seen = new Set();

@@ -4,6 +4,7 @@
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
+import { JsonBytes } from './fast-json.js';
 import { messageJson } from './message-json.js';
 
 /** The options of the commands that talk to a live server (their table: commands/net.ts). */
@@ -20,49 +21,116 @@ function isoTime(seconds: number, nanoseconds: number): string {
   return `${base}.${fraction}Z`;
 }
 
+/** `"time":"` and the time up to its fraction, as bytes, for the last second seen: a capture's datagrams come many to the second. */
+let lastSecond = Number.NaN;
+let lastSecondBytes = new Uint8Array(0);
+const encoder = new TextEncoder();
+
+/** `,"time":"...","source":"...","destination":"..."` of a datagram: isoTime's text, written from bytes kept for the second and the endpoints. */
+function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
+  if (d.seconds !== lastSecond) {
+    lastSecondBytes = encoder.encode(`,"time":"${isoTime(d.seconds, 0).slice(0, 20)}`);
+    lastSecond = d.seconds;
+  }
+  w.bytes(lastSecondBytes);
+  if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
+  else w.padded(d.nanoseconds, 9);
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
+  w.ascii('Z","source":"');
+  w.ascii(d.source);
+  w.ascii('","destination":"');
+  w.ascii(d.destination);
+  w.byte(34);
+}
+
 /**
  * The JSON line of one datagram: messages as `demo messages` prints them (message kind, fields); with what the
  * connection tracker made of it, vital chunks the receiver already had (or drops) marked and the snapshots the
  * datagram completed.
  */
 export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): string {
-  const line: Record<string, unknown> = { index: d.index, time: isoTime(d.seconds, d.nanoseconds), source: d.source, destination: d.destination };
-  if (d.error) return messageJson({ ...line, error: d.error.message });
-  const p = d.packet!;
-  Object.assign(line, { protocol: p.protocol, kind: p.kind, header: p.header, flags: p.flags });
-  if (p.securityToken !== undefined) line.securityToken = p.securityToken;
-  if (p.control) line.control = p.control;
-  if (p.connless) {
-    const { kind, ...fields } = p.connless;
-    line.connless = { message: kind, fields };
+  writeDatagram(lineWriter, d, tracked);
+  return lineWriter.take();
+}
+const lineWriter = new JsonBytes();
+
+/**
+ * datagramJson's line into `w`, member by member (fast-json.ts): the same text as messageJson of the line's
+ * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares.
+ */
+function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagram): void {
+  w.ascii('{"index":');
+  w.number(d.index);
+  writeTimeAndEndpoints(w, d);
+  if (d.error) {
+    w.member('error', d.error.message);
+    w.byte(125);
+    return;
   }
-  if (p.chunks)
-    line.chunks = p.chunks.map((c, i) => {
-      const { kind, trailing, ...fields } = c.message as typeof c.message & { trailing?: Uint8Array };
+  const p = d.packet!;
+  w.member('protocol', p.protocol);
+  w.member('kind', p.kind);
+  w.member('header', p.header);
+  w.member('flags', p.flags);
+  if (p.securityToken !== undefined) w.member('securityToken', p.securityToken);
+  if (p.control) w.member('control', p.control);
+  if (p.connless) {
+    w.ascii(',"connless":{');
+    const comma = w.member('message', p.connless.kind, false);
+    w.key('fields', comma);
+    w.object(p.connless as unknown as Record<string, unknown>, 'kind');
+    w.byte(125);
+  }
+  if (p.chunks) {
+    w.ascii(',"chunks":[');
+    for (let i = 0; i < p.chunks.length; i++) {
+      const c = p.chunks[i]!;
+      const message = c.message as typeof c.message & { trailing?: Uint8Array };
       const delivery = tracked?.delivery[i];
-      return { flags: c.flags, ...(c.sequence !== undefined ? { sequence: c.sequence } : {}), ...(delivery && delivery !== 'delivered' ? { delivery } : {}), size: c.size, message: kind, fields, ...(trailing?.length ? { trailing } : {}) };
-    });
-  if (tracked?.errors?.length) line.errors = tracked.errors.map((e) => e.message);
-  if (tracked?.snapshots.length)
-    line.snapshots = tracked.snapshots.map((s) => ({
-      tick: s.tick,
-      deltaTick: s.deltaTick,
-      ...(s.crc !== undefined ? { crc: s.crc } : {}),
-      ...(s.crcOk !== undefined ? { crcOk: s.crcOk } : {}),
-      ...(s.snapshot ? { items: s.snapshot.items.length } : {}),
-      ...(s.error ? { error: s.error } : {}),
-    }));
+      w.ascii(i ? ',{' : '{');
+      let comma = w.member('flags', c.flags, false);
+      if (c.sequence !== undefined) comma = w.member('sequence', c.sequence, comma) || comma;
+      if (delivery && delivery !== 'delivered') comma = w.member('delivery', delivery, comma) || comma;
+      comma = w.member('size', c.size, comma) || comma;
+      comma = w.member('message', message.kind, comma) || comma;
+      w.key('fields', comma);
+      w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
+      if (message.trailing?.length) w.member('trailing', message.trailing);
+      w.byte(125);
+    }
+    w.byte(93);
+  }
+  if (tracked?.errors?.length) w.member('errors', tracked.errors.map((e) => e.message));
+  if (tracked?.snapshots.length) {
+    // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
+    w.ascii(',"snapshots":[');
+    for (let i = 0; i < tracked.snapshots.length; i++) {
+      const s = tracked.snapshots[i]!;
+      w.ascii(i ? ',{' : '{');
+      let comma = w.member('tick', s.tick, false);
+      comma = w.member('deltaTick', s.deltaTick, comma) || comma;
+      if (s.crc !== undefined) comma = w.member('crc', s.crc, comma) || comma;
+      if (s.crcOk !== undefined) comma = w.member('crcOk', s.crcOk, comma) || comma;
+      if (s.snapshot) comma = w.member('items', s.snapshot.items.length, comma) || comma;
+      if (s.error) w.member('error', s.error, comma);
+      w.byte(125);
+    }
+    w.byte(93);
+  }
   if (tracked?.maps.length)
-    line.maps = tracked.maps.map((m) => ({
-      name: m.name,
-      size: m.size,
-      crc: m.crc.toString(16).padStart(8, '0'),
-      ...(m.sha256 ? { sha256: m.sha256 } : {}),
-      ...(m.crcOk !== undefined ? { crcOk: m.crcOk } : {}),
-      ...(m.sha256Ok !== undefined ? { sha256Ok: m.sha256Ok } : {}),
-      ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
-    }));
-  return messageJson(line);
+    w.member(
+      'maps',
+      tracked.maps.map((m) => ({
+        name: m.name,
+        size: m.size,
+        crc: m.crc.toString(16).padStart(8, '0'),
+        ...(m.sha256 ? { sha256: m.sha256 } : {}),
+        ...(m.crcOk !== undefined ? { crcOk: m.crcOk } : {}),
+        ...(m.sha256Ok !== undefined ? { sha256Ok: m.sha256Ok } : {}),
+        ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
+      })),
+    );
+  w.byte(125);
 }
 
 /** The default port of Teeworlds and DDNet servers. */
@@ -138,12 +206,38 @@ async function withClient<T>(address: string, options: LiveOptions, given: Reado
 }
 
 
-/** `net pcap FILE`: a JSON line per datagram, with what the connection tracker made of it. */
+/**
+ * `net pcap FILE`: a JSON line per datagram, with what the connection tracker made of it. The capture is read
+ * as a stream (a file in pieces, or standard input as it comes: `tcpdump -U -w - | twcodec net pcap -`): the
+ * lines of each piece's datagrams go out together before the next piece is read, so a datagram's line is
+ * printed as soon as its frame has come, and memory does not grow with the capture.
+ */
 export async function netPcap(io: CliIo, file: string, protocol: string | undefined): Promise<void> {
-  const { ConnectionTracker, decodeCapture } = await import('@twcodec/net');
+  const { CaptureDecoder, ConnectionTracker } = await import('@twcodec/net');
   const tracker = new ConnectionTracker();
-  const options = protocol ? { protocol: protocol as NetProtocolName } : {};
-  for (const d of decodeCapture(await io.readFile(file), options)) await io.stdout(`${datagramJson(d, tracker.feed(d))}\n`);
+  const decoder = new CaptureDecoder(protocol ? { protocol: protocol as NetProtocolName } : {});
+  const lines = new JsonBytes();
+  const decode = () => {
+    for (let d = decoder.next(); d; d = decoder.next()) {
+      writeDatagram(lines, d, tracker.feed(d));
+      lines.byte(10);
+    }
+  };
+  // Written as they are made when the capture is damaged: the lines before the error go out before it.
+  const flush = async () => {
+    if (lines.at > 0) await io.stdout(lines.take());
+  };
+  try {
+    for await (const chunk of io.openRead(file)) {
+      decoder.push(chunk);
+      decode();
+      await flush();
+    }
+    decoder.end();
+    decode();
+  } finally {
+    await flush();
+  }
 }
 
 /** `net info HOST:PORT`: the server's info as JSON. */

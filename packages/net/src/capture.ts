@@ -84,13 +84,16 @@ const ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototypeOf([
 const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a.index, seconds: a.seconds, nanoseconds: a.nanoseconds, source: '', destination: '', error: a.error });
 
 /**
- * decodeCapture's iterator, behaving as a generator function's would (nothing read before the first next(),
- * closed by return(), throw() or an error), written out by hand: resuming a generator for each datagram was
- * about 5% of decoding the corpus capture (measured against the generator in alternating rounds).
+ * decodeCapture for a capture that comes in chunks (`tcpdump -U -w -` on a pipe, a file read piece by piece):
+ * `push(chunk)` the bytes as they come, then `next()` until it gives undefined (the frames complete so far are
+ * decoded); `end()` when the stream ends, then `next()` until undefined for the rest. Only the frame the chunks
+ * cut is kept between pushes (with the flows' state), so memory does not grow with the length of the stream.
+ * The datagrams, and the errors of a damaged capture (thrown by next(), offsets from the start of the stream),
+ * are decodeCapture's on the whole file.
  */
-class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
-  private frames: FrameReader | undefined;
-  private readonly state: CaptureState = { flows: new Map(), endpoints: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined) };
+export class CaptureDecoder {
+  private readonly frames: FrameReader;
+  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -98,64 +101,40 @@ class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
   private readonly queue: CaptureDatagram[] = [];
   /** The frames are all read (the abandoned fragments' datagrams may still be queued). */
   private framesDone = false;
-  /** Closed: by return(), throw() or an error; next() only says done. */
-  private closed = false;
 
+  /** `file`: the whole capture (decodeCapture; its header is checked at once), else the capture comes by push(). */
   constructor(
-    private readonly bytes: Uint8Array,
-    private readonly options: DecodeCaptureOptions,
+    private readonly options: DecodeCaptureOptions = {},
+    file?: Uint8Array,
   ) {
-    this.udp = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes, start: 0, end: 0 };
+    // The flows' decode options are looked up by protocol: one that names no protocol is refused at once.
+    if (options.protocol !== undefined && !Object.hasOwn(decodeOptions, options.protocol)) unknownProtocol(options.protocol);
+    this.frames = new FrameReader(file);
+    this.udp = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes: this.frames.bytes, start: 0, end: 0 };
   }
 
-  [Symbol.iterator](): this {
-    return this;
+  /** The next bytes of the capture. */
+  push(chunk: Uint8Array): void {
+    this.frames.push(chunk);
   }
 
-  next(): IteratorResult<CaptureDatagram, void> {
-    if (this.closed) return { value: undefined, done: true };
-    if (this.queue.length > 0) return { value: this.queue.shift()!, done: false };
-    let d: CaptureDatagram | undefined;
-    try {
-      d = this.read();
-    } catch (e) {
-      this.close();
-      throw e;
-    }
-    if (d) return { value: d, done: false };
-    this.close();
-    return { value: undefined, done: true };
+  /** The capture has ended: next() reads what is left (and throws if the capture ends inside a frame). */
+  end(): void {
+    this.frames.end();
   }
 
-  return(value: void): IteratorResult<CaptureDatagram, void> {
-    this.close();
-    return { value, done: true };
-  }
-
-  throw(e: unknown): IteratorResult<CaptureDatagram, void> {
-    this.close();
-    throw e;
-  }
-
-  private close(): void {
-    this.closed = true;
-    this.queue.length = 0;
-  }
-
-  /** The next datagram, or undefined at the end. */
-  private read(): CaptureDatagram | undefined {
+  /** The next datagram; undefined when the frames pushed so far are all decoded (or, after end(), at the end). Throws NetError on a damaged capture. */
+  next(): CaptureDatagram | undefined {
+    const { queue } = this;
+    if (queue.length > 0) return queue.shift();
     if (this.framesDone) return undefined;
-    // Made at the first next(), as a generator function's body would run: a damaged file throws there, and so
-    // does a `protocol` option that names no protocol (the flows' decode options are looked up by it).
-    if (!this.frames && this.options.protocol !== undefined && !Object.hasOwn(decodeOptions, this.options.protocol)) unknownProtocol(this.options.protocol);
-    const frames = (this.frames ??= new FrameReader(this.bytes));
-    const { bytes, udp, state, options, fragments, reassembler, queue } = this;
+    const { frames, udp, state, options, fragments, reassembler } = this;
     while (frames.next()) {
       const frame = frames.frame;
       fragments.index = frame.index;
       fragments.seconds = frame.seconds;
       fragments.nanoseconds = frame.nanoseconds;
-      const d = decodeFrame(bytes, frame, udp, state, options, fragments);
+      const d = decodeFrame(frames.bytes, frames.base, frame, udp, state, options, fragments);
       // A datagram whose fragments stopped coming gets its error line where its first fragment was seen.
       if (reassembler.hasAbandoned) {
         for (const a of reassembler.take()) queue.push(abandonedDatagram(a));
@@ -164,23 +143,73 @@ class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
       }
       if (d) return d;
     }
+    if (frames.pending) return undefined;
     this.framesDone = true;
     reassembler.finish();
     for (const a of reassembler.take()) queue.push(abandonedDatagram(a));
     return queue.shift();
+  }
+
+  /** How many flows the decoder follows now (for measures of its memory). */
+  get flowCount(): number {
+    return this.state.flows.size;
+  }
+}
+
+/**
+ * decodeCapture's iterator, behaving as a generator function's would (nothing read before the first next(),
+ * closed by return(), throw() or an error), written out by hand: resuming a generator for each datagram was
+ * about 5% of decoding the corpus capture (measured against the generator in alternating rounds).
+ */
+class CaptureIterator implements Generator<CaptureDatagram, void, unknown> {
+  private decoder: CaptureDecoder | undefined;
+  /** Closed: by return(), throw() or an error; next() only says done. */
+  private closed = false;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly options: DecodeCaptureOptions,
+  ) {}
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<CaptureDatagram, void> {
+    if (this.closed) return { value: undefined, done: true };
+    let d: CaptureDatagram | undefined;
+    try {
+      // Made at the first next(), as a generator function's body would run: a damaged file throws there, and
+      // so does a `protocol` option that names no protocol.
+      d = (this.decoder ??= new CaptureDecoder(this.options, this.bytes)).next();
+    } catch (e) {
+      this.closed = true;
+      throw e;
+    }
+    if (d) return { value: d, done: false };
+    this.closed = true;
+    return { value: undefined, done: true };
+  }
+
+  return(value: void): IteratorResult<CaptureDatagram, void> {
+    this.closed = true;
+    return { value, done: true };
+  }
+
+  throw(e: unknown): IteratorResult<CaptureDatagram, void> {
+    this.closed = true;
+    throw e;
   }
 }
 Object.setPrototypeOf(CaptureIterator.prototype, ITERATOR_PROTOTYPE);
 
 interface CaptureState {
   /**
-   * Each flow under both of its directions ("source destination", then "destination source"), in the order
+   * Each flow under its two endpoints ("a b", the lesser text first: one key for both directions), in the order
    * they were first seen: past MAX_FLOWS flows the older half is forgotten (with the caches below, which
    * point into it), so that a capture of many one-datagram flows (a scan, a flood) holds a bounded table.
    */
   flows: Map<string, FlowPair>;
-  /** Endpoint texts by address and port, so that a datagram of a known flow builds no string. */
-  endpoints: Map<string, Map<number, string>>;
   /** The last route seen per source and destination port: most datagrams find their flow here in one look-up. */
   routes: Map<number, Route>;
   /**
@@ -189,6 +218,8 @@ interface CaptureState {
    * Several connections' datagrams interleave, so a cache of the last route or two missed most of the time.
    */
   routeCache: (Route | undefined)[];
+  /** The capture time (seconds) of the next look for flows to forget (forgetIdleFlows). */
+  nextSweep: number;
 }
 
 const ROUTE_CACHE_SIZE = 1024;
@@ -199,9 +230,27 @@ const ROUTE_CACHE_SIZE = 1024;
 export const MAX_FLOWS = 65_536;
 const routeSlot = (sourcePort: number, destinationPort: number) => (sourcePort ^ (sourcePort >>> 10) ^ (destinationPort * 17) ^ (destinationPort >>> 6)) & (ROUTE_CACHE_SIZE - 1);
 
+/**
+ * A flow is forgotten (its protocol and security token; a packet of it after that is told from its packets, as
+ * one caught without its handshake) once nothing of it came for IDLE_SECONDS of capture time, or CLOSED_SECONDS
+ * after a close: a capture of a server's whole day then holds the flows of the players on it, not of every
+ * player since the morning. Both are longer than a real peer waits: DDNet 16.4 drops a silent connection after
+ * conn_timeout, 100 s by default (src/engine/shared/config_variables.h), and sends nothing more on a connection
+ * it closed (src/engine/shared/network_conn.cpp CNetConnection::Disconnect); a new connection on the same
+ * endpoints starts with its handshake, which sets its flow anew.
+ */
+export const IDLE_SECONDS = 300;
+export const CLOSED_SECONDS = 10;
+/** How often (capture seconds) the flows are looked through for ones to forget. */
+const SWEEP_SECONDS = 10;
+
 /** The flow of a pair of endpoints, shared by both directions (undefined until a connection packet). */
 interface FlowPair {
   flow?: FlowState;
+  /** Capture time (seconds) of the pair's last datagram. */
+  lastSeen: number;
+  /** A close (control message) went either way. */
+  closed: boolean;
 }
 
 interface Route {
@@ -214,34 +263,38 @@ interface Route {
   pair: FlowPair;
 }
 
-function endpointOf(state: CaptureState, address: string, port: number): string {
-  let ports = state.endpoints.get(address);
-  if (!ports) state.endpoints.set(address, (ports = new Map()));
-  let text = ports.get(port);
-  if (text === undefined) ports.set(port, (text = endpoint(address, port)));
-  return text;
-}
-
-/** Forgets the older half of the flows (both keys of a flow were added together) and the caches that point into them. */
+/** Forgets the older half of the flows and the caches that point into them. */
 function trimFlows(state: CaptureState): void {
   let drop = state.flows.size - (state.flows.size >> 1);
-  drop += drop & 1;
   for (const key of state.flows.keys()) {
     if (drop-- <= 0) break;
     state.flows.delete(key);
   }
-  state.endpoints.clear();
+  state.routes.clear();
+  state.routeCache.fill(undefined);
+}
+
+/** Forgets the flows idle or closed for long enough at capture time `seconds`, and the caches that point into them. */
+function forgetIdleFlows(state: CaptureState, seconds: number): void {
+  state.nextSweep = seconds + SWEEP_SECONDS;
+  let forgot = false;
+  for (const [key, pair] of state.flows) {
+    if (seconds - pair.lastSeen > (pair.closed ? CLOSED_SECONDS : IDLE_SECONDS)) {
+      state.flows.delete(key);
+      forgot = true;
+    }
+  }
+  if (!forgot) return;
   state.routes.clear();
   state.routeCache.fill(undefined);
 }
 
 function pairOf(state: CaptureState, source: string, destination: string): FlowPair {
-  let pair = state.flows.get(`${source} ${destination}`);
-  if (!pair) {
-    pair = {};
-    state.flows.set(`${source} ${destination}`, pair);
-    state.flows.set(`${destination} ${source}`, pair);
-  }
+  const key = source < destination ? `${source} ${destination}` : `${destination} ${source}`;
+  let pair = state.flows.get(key);
+  // lastSeen is set by the caller; a fraction here makes the field a double from the start (capture times pass
+  // the small-integer range: a field made an integer and then given one was a deoptimisation of its readers).
+  if (!pair) state.flows.set(key, (pair = { lastSeen: -0.5, closed: false }));
   return pair;
 }
 
@@ -253,10 +306,13 @@ function routeOf(state: CaptureState, udp: UdpRecord): Route {
   const key = udp.sourcePort * 65536 + udp.destinationPort;
   route = state.routes.get(key);
   if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
-    // MAX_FLOWS flows (each under both directions), or twice as many routes: time to forget the older half.
-    if (state.flows.size >= 2 * MAX_FLOWS || state.routes.size >= 2 * MAX_FLOWS) trimFlows(state);
-    const source = endpointOf(state, udp.source, udp.sourcePort);
-    const destination = endpointOf(state, udp.destination, udp.destinationPort);
+    // MAX_FLOWS flows, or twice as many routes (one a direction): time to forget the older half.
+    if (state.flows.size >= MAX_FLOWS || state.routes.size >= 2 * MAX_FLOWS) trimFlows(state);
+    // A route's endpoint texts are made when the route is: a datagram of a known route builds no string. (A
+    // table of the texts by address and port, to share them between routes, held a Map per address: most of
+    // the memory of a capture of many clients, 10,000 flows in bench/pcap.mjs.)
+    const source = endpoint(udp.source, udp.sourcePort);
+    const destination = endpoint(udp.destination, udp.destinationPort);
     route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
     state.routes.set(key, route);
   }
@@ -272,15 +328,17 @@ const decodeOptions: Record<NetProtocolName, readonly DecodePacketOptions[]> = {
 const datagram = (frame: FrameRecord, source: string, destination: string, packet: DecodedPacket | undefined, error?: CodecError): CaptureDatagram =>
   packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
 
-function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
+function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
   try {
-    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments)) return undefined;
+    if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments, base)) return undefined;
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     return datagram(frame, '', '', undefined, e);
   }
+  if (frame.seconds >= state.nextSweep) forgetIdleFlows(state, frame.seconds);
   const route = routeOf(state, udp);
   const { source, destination, pair } = route;
+  pair.lastSeen = frame.seconds;
   // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
   const p = udp.bytes;
   const start = udp.start;
@@ -298,7 +356,9 @@ function decodeFrame(bytes: Uint8Array, frame: FrameRecord, udp: UdpRecord, stat
   const token = flow?.securityToken === undefined ? 0 : flow.securityToken ? 1 : 2;
   const protocol = flow?.protocol ?? options.protocol ?? '0.6';
   try {
-    return datagram(frame, source, destination, decodePacketAt(p, start, end, (protocol === '0.7' ? DECODE_0_7 : DECODE_0_6)[token]!));
+    const packet = decodePacketAt(p, start, end, (protocol === '0.7' ? DECODE_0_7 : DECODE_0_6)[token]!);
+    if (packet.control?.kind === 'close') pair.closed = true;
+    return datagram(frame, source, destination, packet);
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;
     // A guessed protocol that does not read gives way to the other one when that one does.

@@ -1,6 +1,6 @@
 // @twcodec/net: the UDP layer of Teeworlds 0.6/DDNet and 0.7 (packet and chunk headers, control and
 // connectionless messages, generated from schemas/net), and capture files decoded down to net messages.
-export { type CaptureDatagram, decodeCapture, type DecodeCaptureOptions } from './capture.js';
+export { type CaptureDatagram, CaptureDecoder, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 export { type CaptureDemo, captureDemo, type CaptureDemoOptions, MAX_GROWTH } from './capture-demo.js';
 export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
 export { NET_VERSIONS, NetClient } from './client.js';

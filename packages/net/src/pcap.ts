@@ -2,7 +2,7 @@
 // link layers, IPv4/IPv6 and UDP inside them. Formats checked against the pcap and pcapng specifications
 // (IETF draft-ietf-opsawg-pcap / draft-ietf-opsawg-pcapng) and tcpdump's LINKTYPE_ list.
 import { NetError } from './errors.js';
-import type { FragmentReassembler } from './fragments.js';
+import type { Fragment, FragmentReassembler } from './fragments.js';
 
 /** One captured frame. */
 export interface CaptureFrame {
@@ -83,52 +83,144 @@ interface PcapngInterface {
 /**
  * Walks the frames of a capture file with one record it fills for each (`next()` moves on): decoding a capture
  * makes no object or view per frame this way (a view costs as much as decoding a small packet).
+ *
+ * Given the whole file (`new FrameReader(bytes)`), it reads it in place. Made with no bytes, it reads a stream:
+ * `push(chunk)` adds bytes as they come, `next()` gives each complete frame and says false when it needs more
+ * (or, after `end()`, when the file is done); it keeps only the bytes of the frame not yet complete, so memory
+ * stays that of one frame whatever the length of the stream. The frames, and the errors of a damaged file
+ * (their offsets count from the start of the stream), are the same either way: a check that needs bytes not yet
+ * come waits for them, and after `end()` the reader has what the whole-file reader would have had left.
  */
 export class FrameReader {
   readonly frame: FrameRecord = { index: -1, seconds: 0, nanoseconds: 0, linkType: 0, originalLength: 0, start: 0, end: 0 };
-  private readonly dv: DataView;
-  private pos: number;
-  private readonly ng: boolean;
+  /** The bytes `frame.start` and `frame.end` point into (while streaming, they change with push). */
+  bytes: Uint8Array;
+  /** Where `bytes[0]` is in the stream. */
+  base = 0;
+  private dv: DataView;
+  private pos = 0;
+  /** The bytes the stream has given are all there is (always so for a whole file). */
+  private ended: boolean;
+  /** The file's header is read (its magic, and a pcap file's header). */
+  private started = false;
+  private ng = false;
   private little = true;
   private nano = false;
   /** Classic pcap: the file's link type. */
   private linkType = 0;
   private interfaces: PcapngInterface[] = [];
+  /** Streaming: a buffer of the reader's own that `bytes` is the start of, with room to append the next chunks in place. */
+  private store: Uint8Array | undefined;
 
-  constructor(private readonly bytes: Uint8Array) {
-    if (bytes.length < 4) throw new NetError('TRUNCATED', 'a capture file needs at least 4 bytes', 0, 'magic');
-    const dv = (this.dv = view(bytes));
-    const m = dv.getUint32(0, false);
-    this.ng = m === 0x0a0d0d0a;
-    this.pos = 0;
-    if (this.ng) return;
-    if (m === 0xa1b2c3d4 || m === 0xa1b23c4d) this.little = false;
-    else if (m === 0xd4c3b2a1 || m === 0x4d3cb2a1) this.little = true;
-    else throw new NetError('BAD_MAGIC', `not a pcap or pcapng file (magic ${m.toString(16).padStart(8, '0')})`, 0, 'magic');
-    this.nano = m === 0xa1b23c4d || m === 0x4d3cb2a1;
-    if (bytes.length < 24) throw new NetError('TRUNCATED', 'the pcap header needs 24 bytes', bytes.length, 'header');
-    this.linkType = dv.getUint32(20, this.little) & 0x0fffffff; // the upper bits carry FCS information
-    this.pos = 24;
+  constructor(bytes?: Uint8Array) {
+    this.ended = bytes !== undefined;
+    this.bytes = bytes ?? new Uint8Array(0);
+    this.dv = view(this.bytes);
+    // A whole file's header is checked at once, as before streaming existed.
+    if (this.ended) this.start();
   }
 
-  /** Moves to the next frame; false at the end of the file. Throws NetError on a damaged file. */
+  /**
+   * Streaming: the next bytes of the stream. The frames already read keep their bytes (a view of a frame taken
+   * before stays valid: bytes are appended after what was read, or the unread rest is copied to a new buffer).
+   */
+  push(chunk: Uint8Array): void {
+    if (this.ended) throw new Error('FrameReader.push after end()');
+    if (chunk.length === 0) return;
+    // A Node Buffer is taken as a plain Uint8Array: a view of it must not serialise as a Buffer (its toJSON).
+    const plain = chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const used = this.bytes.length;
+    const left = used - this.pos;
+    if (left === 0) {
+      this.base += this.pos;
+      this.pos = 0;
+      this.store = undefined;
+      this.setBytes(plain, plain.length);
+      return;
+    }
+    if (this.store && used + plain.length <= this.store.length) {
+      // Room after the unread bytes in a buffer of our own: appended in place (nothing read is overwritten).
+      this.store.set(plain, used);
+      this.setBytes(this.store, used + plain.length);
+      return;
+    }
+    // A frame cut by the chunk's end: the unread rest and the chunk go to a new buffer, with room to grow
+    // (doubling, so that a frame bigger than the chunks is copied a bounded number of times).
+    const store = new Uint8Array(Math.max(2 * (left + plain.length), 65536));
+    store.set(this.bytes.subarray(this.pos));
+    store.set(plain, left);
+    this.base += this.pos;
+    this.pos = 0;
+    this.store = store;
+    this.setBytes(store, left + plain.length);
+  }
+
+  /** Streaming: the stream has ended; `next()` reads what is left and throws on a frame it cuts. */
+  end(): void {
+    this.ended = true;
+  }
+
+  /** Whether the reader still waits for bytes (not ended, or ended with bytes unread): false once at the end. */
+  get pending(): boolean {
+    return !this.ended || this.pos < this.bytes.length;
+  }
+
+  private setBytes(store: Uint8Array, length: number): void {
+    this.bytes = length === store.length ? store : store.subarray(0, length);
+    this.dv = view(this.bytes);
+  }
+
+  /** Moves to the next frame; false at the end of the file, or while streaming when the next frame has not all come. Throws NetError on a damaged file. */
   next(): boolean {
+    if (!this.started && !this.start()) return false;
     return this.ng ? this.nextPcapng() : this.nextPcap();
   }
 
+  /** Reads the file's header; false when it has not all come yet. */
+  private start(): boolean {
+    const { bytes, dv } = this;
+    if (bytes.length < 4) {
+      if (!this.ended) return false;
+      throw new NetError('TRUNCATED', 'a capture file needs at least 4 bytes', 0, 'magic');
+    }
+    const m = dv.getUint32(0, false);
+    this.ng = m === 0x0a0d0d0a;
+    this.pos = 0;
+    if (!this.ng) {
+      if (m === 0xa1b2c3d4 || m === 0xa1b23c4d) this.little = false;
+      else if (m === 0xd4c3b2a1 || m === 0x4d3cb2a1) this.little = true;
+      else throw new NetError('BAD_MAGIC', `not a pcap or pcapng file (magic ${m.toString(16).padStart(8, '0')})`, 0, 'magic');
+      this.nano = m === 0xa1b23c4d || m === 0x4d3cb2a1;
+      if (bytes.length < 24) {
+        if (!this.ended) return false;
+        throw new NetError('TRUNCATED', 'the pcap header needs 24 bytes', bytes.length, 'header');
+      }
+      this.linkType = dv.getUint32(20, this.little) & 0x0fffffff; // the upper bits carry FCS information
+      this.pos = 24;
+    }
+    this.started = true;
+    return true;
+  }
+
   private nextPcap(): boolean {
-    const { bytes, dv, little, nano, pos } = this;
+    const { bytes, dv, little, nano, pos, base } = this;
     if (pos >= bytes.length) return false;
     const index = this.frame.index + 1;
     const left = bytes.length - pos;
-    if (left < 16) throw recordError(index, pos, 'header', left);
+    if (left < 16) {
+      if (!this.ended) return false;
+      throw recordError(index, base + pos, 'header', left);
+    }
     const seconds = dv.getUint32(pos, little);
     const fraction = dv.getUint32(pos + 4, little);
     const captured = dv.getUint32(pos + 8, little);
     const originalLength = dv.getUint32(pos + 12, little);
-    if (captured > MAX_FRAME) throw recordError(index, pos, 'too big', captured);
-    if (left - 16 < captured) throw recordError(index, pos, 'truncated', captured, left - 16);
-    if (fraction >= (nano ? 1e9 : 1e6)) throw recordError(index, pos, 'fraction', fraction);
+    if (captured > MAX_FRAME) throw recordError(index, base + pos, 'too big', captured);
+    if (left - 16 < captured) {
+      if (!this.ended) return false;
+      throw recordError(index, base + pos, 'truncated', captured, left - 16);
+    }
+    if (fraction >= (nano ? 1e9 : 1e6)) throw recordError(index, base + pos, 'fraction', fraction);
     const f = this.frame;
     f.index = index;
     f.seconds = seconds;
@@ -142,48 +234,59 @@ export class FrameReader {
   }
 
   private nextPcapng(): boolean {
-    const { bytes, dv } = this;
-    while (this.pos < bytes.length) {
+    while (this.pos < this.bytes.length) {
+      const { bytes, dv, base } = this;
       const pos = this.pos;
       const little = this.little;
-      const path = `blocks at ${pos}`;
-      if (bytes.length - pos < 12) throw new NetError('TRUNCATED', `a block header needs 12 bytes, ${bytes.length - pos} left`, pos, path);
+      const at = base + pos;
+      if (bytes.length - pos < 12) {
+        if (!this.ended) return false;
+        throw new NetError('TRUNCATED', `a block header needs 12 bytes, ${bytes.length - pos} left`, at, `blocks at ${at}`);
+      }
       const type = dv.getUint32(pos, little);
       if (type === 0x0a0d0d0a) {
         // Section header: its byte-order magic sets the byte order of everything up to the next section.
         const bom = dv.getUint32(pos + 8, false);
         if (bom === 0x1a2b3c4d) this.little = false;
         else if (bom === 0x4d3c2b1a) this.little = true;
-        else throw new NetError('BAD_MAGIC', `pcapng section with byte-order magic ${bom.toString(16)}`, pos + 8, path);
-        this.interfaces = [];
+        else throw new NetError('BAD_MAGIC', `pcapng section with byte-order magic ${bom.toString(16)}`, at + 8, `blocks at ${at}`);
       }
       const length = dv.getUint32(pos + 4, this.little);
-      if (length < 12 || length % 4 !== 0) throw new NetError('BAD_BLOCK', `block length ${length} is not a multiple of 4 of at least 12`, pos + 4, path);
-      if (length > bytes.length - pos) throw new NetError('TRUNCATED', `block of ${length} bytes, ${bytes.length - pos} left`, pos + 4, path);
-      if (dv.getUint32(pos + length - 4, this.little) !== length) throw new NetError('BAD_BLOCK', 'the block\'s trailing length differs from its leading one', pos + length - 4, path);
+      if (length < 12 || length % 4 !== 0) throw new NetError('BAD_BLOCK', `block length ${length} is not a multiple of 4 of at least 12`, at + 4, `blocks at ${at}`);
+      if (length > bytes.length - pos) {
+        if (!this.ended) {
+          // A section header waits with its byte order unread, to be read again with the rest of the block.
+          this.little = little;
+          return false;
+        }
+        throw new NetError('TRUNCATED', `block of ${length} bytes, ${bytes.length - pos} left`, at + 4, `blocks at ${at}`);
+      }
+      if (dv.getUint32(pos + length - 4, this.little) !== length) throw new NetError('BAD_BLOCK', 'the block\'s trailing length differs from its leading one', at + length - 4, `blocks at ${at}`);
+      if (type === 0x0a0d0d0a) this.interfaces = [];
       this.pos = pos + length;
-      if (this.block(type, pos + 8, pos + length - 4, path)) return true;
+      if (this.block(type, pos + 8, pos + length - 4, at)) return true;
     }
     return false;
   }
 
-  /** Reads the body of a pcapng block; true when it was a packet (then in `frame`). */
-  private block(type: number, body: number, bodyEnd: number, path: string): boolean {
-    const { bytes, dv, little } = this;
+  /** Reads the body of a pcapng block (`bytes[body, bodyEnd)`, the block at `at` in the stream); true when it was a packet (then in `frame`). */
+  private block(type: number, body: number, bodyEnd: number, at: number): boolean {
+    const { bytes, dv, little, base } = this;
+    const path = `blocks at ${at}`;
     const f = this.frame;
     if (type === 1) {
-      if (bodyEnd - body < 8) throw new NetError('BAD_BLOCK', 'an interface description needs 8 bytes', body, path);
+      if (bodyEnd - body < 8) throw new NetError('BAD_BLOCK', 'an interface description needs 8 bytes', base + body, path);
       let unitsPerSecond = 1_000_000n;
       // Options: code, length, value padded to 4; if_tsresol (9) sets the timestamp unit.
       for (let o = body + 8; bodyEnd - o >= 4; ) {
         const code = dv.getUint16(o, little);
         const len = dv.getUint16(o + 2, little);
         if (code === 0) break;
-        if (len > bodyEnd - o - 4) throw new NetError('BAD_BLOCK', `option ${code} of ${len} bytes runs past its block`, o, path);
+        if (len > bodyEnd - o - 4) throw new NetError('BAD_BLOCK', `option ${code} of ${len} bytes runs past its block`, base + o, path);
         if (code === 9 && len >= 1) {
           const r = bytes[o + 4]!;
           const exp = r & 0x7f;
-          if (exp > 30) throw new NetError('BAD_BLOCK', `if_tsresol ${r} is finer than this reader handles`, o + 4, path);
+          if (exp > 30) throw new NetError('BAD_BLOCK', `if_tsresol ${r} is finer than this reader handles`, base + o + 4, path);
           unitsPerSecond = r & 0x80 ? 1n << BigInt(exp) : 10n ** BigInt(exp);
         }
         o += 4 + ((len + 3) & ~3);
@@ -191,16 +294,16 @@ export class FrameReader {
       this.interfaces.push({ linkType: dv.getUint16(body, little), unitsPerSecond });
     } else if (type === 6 || type === 2) {
       // Enhanced packet (6), or the obsolete packet block (2) with a 16-bit interface id and drop count.
-      if (bodyEnd - body < 20) throw new NetError('BAD_BLOCK', 'a packet block needs 20 bytes', body, path);
+      if (bodyEnd - body < 20) throw new NetError('BAD_BLOCK', 'a packet block needs 20 bytes', base + body, path);
       const iface = type === 6 ? dv.getUint32(body, little) : dv.getUint16(body, little);
       const info = this.interfaces[iface];
-      if (!info) throw new NetError('BAD_BLOCK', `packet of interface ${iface}, which the section does not describe`, body, path);
+      if (!info) throw new NetError('BAD_BLOCK', `packet of interface ${iface}, which the section does not describe`, base + body, path);
       const ticks = (BigInt(dv.getUint32(body + 4, little)) << 32n) | BigInt(dv.getUint32(body + 8, little));
       const captured = dv.getUint32(body + 12, little);
       const originalLength = dv.getUint32(body + 16, little);
-      if (captured > bodyEnd - body - 20) throw new NetError('BAD_BLOCK', `${captured} captured bytes run past the block`, body + 12, path);
+      if (captured > bodyEnd - body - 20) throw new NetError('BAD_BLOCK', `${captured} captured bytes run past the block`, base + body + 12, path);
       const seconds = ticks / info.unitsPerSecond;
-      if (seconds >= LAST_SECOND) throw new NetError('BAD_TIMESTAMP', `packet timestamp of ${seconds} seconds since 1970 is past the year 9999 (${ticks} units of 1/${info.unitsPerSecond} s)`, body + 4, path);
+      if (seconds >= LAST_SECOND) throw new NetError('BAD_TIMESTAMP', `packet timestamp of ${seconds} seconds since 1970 is past the year 9999 (${ticks} units of 1/${info.unitsPerSecond} s)`, base + body + 4, path);
       f.index++;
       f.seconds = Number(seconds);
       f.nanoseconds = Number(((ticks % info.unitsPerSecond) * 1_000_000_000n) / info.unitsPerSecond);
@@ -212,8 +315,8 @@ export class FrameReader {
     } else if (type === 3) {
       // Simple packet: no timestamp, interface 0, captured length = what the block holds.
       const info = this.interfaces[0];
-      if (!info) throw new NetError('BAD_BLOCK', 'a simple packet block before any interface description', body, path);
-      if (bodyEnd - body < 4) throw new NetError('BAD_BLOCK', 'a simple packet block needs 4 bytes', body, path);
+      if (!info) throw new NetError('BAD_BLOCK', 'a simple packet block before any interface description', base + body, path);
+      if (bodyEnd - body < 4) throw new NetError('BAD_BLOCK', 'a simple packet block needs 4 bytes', base + body, path);
       const originalLength = dv.getUint32(body, little);
       f.index++;
       f.seconds = 0;
@@ -250,31 +353,31 @@ function recordError(index: number, pos: number, what: 'header' | 'too big' | 't
 /** Whether an EtherType (or SLL protocol) is IPv4 or IPv6. */
 const isIpEtherType = (t: number) => t === 0x0800 || t === 0x86dd;
 
-function needBytes(start: number, end: number, n: number, linkType: number): void {
-  if (end - start < n) throw new NetError('TRUNCATED', `a link-type ${linkType} frame needs ${n} bytes, has ${end - start}`, start, 'link');
+function needBytes(start: number, end: number, n: number, linkType: number, base: number): void {
+  if (end - start < n) throw new NetError('TRUNCATED', `a link-type ${linkType} frame needs ${n} bytes, has ${end - start}`, base + start, 'link');
 }
 
 /**
  * Where the IP packet of the frame `d[start, end)` starts (in `d`), or undefined when the frame holds no IP.
  * No closures here: this runs once per frame, and a closure per call was a tenth of decodeCapture's garbage.
  */
-function ipStart(d: Uint8Array, start: number, end: number, linkType: number): number | undefined {
+function ipStart(d: Uint8Array, start: number, end: number, linkType: number, base: number): number | undefined {
   switch (linkType) {
     case LINKTYPE.ethernet: {
-      needBytes(start, end, 14, linkType);
+      needBytes(start, end, 14, linkType, base);
       let at = 12;
       let type = (d[start + at]! << 8) | d[start + at + 1]!;
       // 802.1Q / 802.1ad VLAN tags.
       while (type === 0x8100 || type === 0x88a8) {
         at += 4;
-        needBytes(start, end, at + 2, linkType);
+        needBytes(start, end, at + 2, linkType, base);
         type = (d[start + at]! << 8) | d[start + at + 1]!;
       }
       return isIpEtherType(type) ? start + at + 2 : undefined;
     }
     case LINKTYPE.null:
     case LINKTYPE.loop: {
-      needBytes(start, end, 4, linkType);
+      needBytes(start, end, 4, linkType, base);
       // The address family: host byte order for NULL (either), big-endian for LOOP. 2 is IPv4; 24, 28, 30 IPv6.
       const be = (d[start]! << 24) | (d[start + 1]! << 16) | (d[start + 2]! << 8) | d[start + 3]!;
       const le = (d[start + 3]! << 24) | (d[start + 2]! << 16) | (d[start + 1]! << 8) | d[start]!;
@@ -288,13 +391,13 @@ function ipStart(d: Uint8Array, start: number, end: number, linkType: number): n
     case LINKTYPE.ipv6:
       return start;
     case LINKTYPE.linuxSll:
-      needBytes(start, end, 16, linkType);
+      needBytes(start, end, 16, linkType, base);
       return isIpEtherType((d[start + 14]! << 8) | d[start + 15]!) ? start + 16 : undefined;
     case LINKTYPE.linuxSll2:
-      needBytes(start, end, 20, linkType);
+      needBytes(start, end, 20, linkType, base);
       return isIpEtherType((d[start]! << 8) | d[start + 1]!) ? start + 20 : undefined;
     default:
-      throw new NetError('UNSUPPORTED_LINK_TYPE', `link type ${linkType} (Ethernet, NULL/loopback, raw IP, Linux SLL and SLL2 are read)`, start, 'link');
+      throw new NetError('UNSUPPORTED_LINK_TYPE', `link type ${linkType} (Ethernet, NULL/loopback, raw IP, Linux SLL and SLL2 are read)`, base + start, 'link');
   }
 }
 
@@ -371,35 +474,35 @@ export interface FragmentContext {
  * udpOf for the frame `d[start, end)` of link type `linkType`: fills `out` (its `bytes` become `d`, or the
  * datagram put together from fragments) and returns true, or returns false when the frame is not IP/UDP or
  * holds a fragment of a datagram not yet complete. Without `fragments`, a fragment is the error IP_FRAGMENT.
- * Offsets in errors are positions in `d`.
+ * Offsets in errors are positions in `d`, plus `base` (where `d[0]` is in a stream read in chunks).
  */
-export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: number, out: UdpRecord, fragments?: FragmentContext): boolean {
-  const ip = ipStart(d, start, frameEnd, linkType);
+export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: number, out: UdpRecord, fragments?: FragmentContext, base = 0): boolean {
+  const ip = ipStart(d, start, frameEnd, linkType, base);
   if (ip === undefined) return false;
-  if (frameEnd < ip + 1) throw new NetError('TRUNCATED', 'the frame ends before its IP header', ip, 'ip');
+  if (frameEnd < ip + 1) throw new NetError('TRUNCATED', 'the frame ends before its IP header', base + ip, 'ip');
   const version = d[ip]! >> 4;
   let udp: number;
   let end: number;
   if (version === 4) {
-    if (frameEnd < ip + 20) throw new NetError('TRUNCATED', 'an IPv4 header needs 20 bytes', ip, 'ip');
+    if (frameEnd < ip + 20) throw new NetError('TRUNCATED', 'an IPv4 header needs 20 bytes', base + ip, 'ip');
     const ihl = (d[ip]! & 0x0f) * 4;
     const total = (d[ip + 2]! << 8) | d[ip + 3]!;
     const fragment = (d[ip + 6]! << 8) | d[ip + 7]!;
-    if (ihl < 20 || total < ihl) throw new NetError('BAD_IP', `IPv4 header length ${ihl}, total length ${total}`, ip, 'ip');
+    if (ihl < 20 || total < ihl) throw new NetError('BAD_IP', `IPv4 header length ${ihl}, total length ${total}`, base + ip, 'ip');
     if (d[ip + 9] !== 17) return false;
     out.source = ipv4Text(d, ip + 12);
     out.destination = ipv4Text(d, ip + 16);
     udp = ip + ihl;
     end = ip + total;
     if (fragment & 0x3fff) {
-      if (!fragments) throw new NetError('IP_FRAGMENT', `an IPv4 fragment (offset ${(fragment & 0x1fff) * 8}${fragment & 0x2000 ? ', more follow' : ''}): fragments are not reassembled here`, ip + 6, 'ip');
-      if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+      if (!fragments) throw new NetError('IP_FRAGMENT', `an IPv4 fragment (offset ${(fragment & 0x1fff) * 8}${fragment & 0x2000 ? ', more follow' : ''}): fragments are not reassembled here`, base + ip + 6, 'ip');
+      if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, base + ip, 'ip');
       const key = `4 ${out.source} ${out.destination} ${(d[ip + 4]! << 8) | d[ip + 5]!}`;
-      const whole = fragments.reassembler.add({ ...fragments, key, offset: (fragment & 0x1fff) * 8, more: (fragment & 0x2000) !== 0, bytes: d, start: udp, end });
-      return whole !== undefined && udpIn(whole, 0, whole.length, out);
+      const whole = addFragment(fragments, { ...fragments, key, offset: (fragment & 0x1fff) * 8, more: (fragment & 0x2000) !== 0, bytes: d, start: udp, end }, base);
+      return whole !== undefined && udpIn(whole, 0, whole.length, out, 0);
     }
   } else if (version === 6) {
-    if (frameEnd < ip + 40) throw new NetError('TRUNCATED', 'an IPv6 header needs 40 bytes', ip, 'ip');
+    if (frameEnd < ip + 40) throw new NetError('TRUNCATED', 'an IPv6 header needs 40 bytes', base + ip, 'ip');
     let next = d[ip + 6]!;
     udp = ip + 40;
     end = udp + ((d[ip + 4]! << 8) | d[ip + 5]!);
@@ -408,30 +511,40 @@ export function udpAt(d: Uint8Array, start: number, frameEnd: number, linkType: 
     // Hop-by-hop (0), routing (43) and destination options (60) headers are skipped; a fragment header (44)
     // directly followed by UDP is put together with the other fragments.
     for (let hops = 0; next === 0 || next === 43 || next === 60 || next === 44; hops++) {
-      if (frameEnd < udp + 8 || hops > 8) throw new NetError('TRUNCATED', 'an IPv6 extension header runs past the frame', udp, 'ip');
+      if (frameEnd < udp + 8 || hops > 8) throw new NetError('TRUNCATED', 'an IPv6 extension header runs past the frame', base + udp, 'ip');
       if (next === 44) {
-        if (!fragments) throw new NetError('IP_FRAGMENT', 'an IPv6 fragment: fragments are not reassembled here', udp, 'ip');
+        if (!fragments) throw new NetError('IP_FRAGMENT', 'an IPv6 fragment: fragments are not reassembled here', base + udp, 'ip');
         if (d[udp] !== 17) return false;
-        if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
+        if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, base + ip, 'ip');
         const field = (d[udp + 2]! << 8) | d[udp + 3]!;
         const id = ((d[udp + 4]! << 24) | (d[udp + 5]! << 16) | (d[udp + 6]! << 8) | d[udp + 7]!) >>> 0;
-        const whole = fragments.reassembler.add({ ...fragments, key: `6 ${out.source} ${out.destination} ${id}`, offset: field & 0xfff8, more: (field & 1) !== 0, bytes: d, start: udp + 8, end });
-        return whole !== undefined && udpIn(whole, 0, whole.length, out);
+        const whole = addFragment(fragments, { ...fragments, key: `6 ${out.source} ${out.destination} ${id}`, offset: field & 0xfff8, more: (field & 1) !== 0, bytes: d, start: udp + 8, end }, base);
+        return whole !== undefined && udpIn(whole, 0, whole.length, out, 0);
       }
       next = d[udp]!;
       udp += (d[udp + 1]! + 1) * 8;
     }
     if (next !== 17) return false;
   } else return false;
-  if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, ip, 'ip');
-  return udpIn(d, udp, end, out);
+  if (end > frameEnd) throw new NetError('TRUNCATED', `the IP packet says ${end - ip} bytes, the frame holds ${frameEnd - ip}`, base + ip, 'ip');
+  return udpIn(d, udp, end, out, base);
 }
 
-/** The UDP datagram `d[udp, end)` (header and payload) into `out`. */
-function udpIn(d: Uint8Array, udp: number, end: number, out: UdpRecord): boolean {
-  if (end - udp < 8) throw new NetError('TRUNCATED', 'the UDP header needs 8 bytes', udp, 'udp');
+/** A fragment to its reassembler; the offsets of its errors count from the start of the stream (`d[0]` is at `base`). */
+function addFragment(fragments: FragmentContext, f: Fragment, base: number): Uint8Array | undefined {
+  try {
+    return fragments.reassembler.add(f);
+  } catch (e) {
+    if (base !== 0 && e instanceof NetError) throw new NetError(e.code, e.detail, base + e.offset, e.path);
+    throw e;
+  }
+}
+
+/** The UDP datagram `d[udp, end)` (header and payload) into `out`; `d[0]` is at `base` in the stream (for the offsets of errors). */
+function udpIn(d: Uint8Array, udp: number, end: number, out: UdpRecord, base: number): boolean {
+  if (end - udp < 8) throw new NetError('TRUNCATED', 'the UDP header needs 8 bytes', base + udp, 'udp');
   const length = (d[udp + 4]! << 8) | d[udp + 5]!;
-  if (length < 8 || udp + length > end) throw new NetError('BAD_UDP', `UDP length ${length}, the IP packet holds ${end - udp}`, udp + 4, 'udp');
+  if (length < 8 || udp + length > end) throw new NetError('BAD_UDP', `UDP length ${length}, the IP packet holds ${end - udp}`, base + udp + 4, 'udp');
   out.sourcePort = (d[udp]! << 8) | d[udp + 1]!;
   out.destinationPort = (d[udp + 2]! << 8) | d[udp + 3]!;
   out.bytes = d;

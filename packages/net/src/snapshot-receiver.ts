@@ -4,7 +4,7 @@
 // into them; a receiver calls nothing back (it says what it stores, in storedBytes, and the tracker's budget over
 // all its receivers decides what to forget). Facts from DDNet src/engine/client/client.cpp
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
-import { ByteReader, CodecError } from '@twcodec/runtime';
+import { ByteReader, CodecError, unpackVarInts } from '@twcodec/runtime';
 import { applyDelta, Snapshot } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
 import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
@@ -45,9 +45,29 @@ export interface SnapMessage {
 
 export const isSnapMessage = (kind: string) => kind === 'snap' || kind === 'snap_single' || kind === 'snap_empty';
 
-const snapshotBytes = (s: Snapshot) => s.items.reduce((n, item) => n + 8 + item.data.length * 4, 0);
+// 8 bytes an item and 4 an int: the data size (4 an item and 4 an int, which applyDelta gives the snapshot it
+// makes) and 4 more an item.
+const snapshotBytes = (s: Snapshot) => s.dataSize + 4 * s.items.length;
 
+/** unpackInts' room: an int per byte of the biggest delta a receiver takes (MAX_SNAPSHOT_PARTS parts of MAX_PART_SIZE). */
+let unpacked: Int32Array | undefined;
+
+/**
+ * The ints of a snapshot delta: unpacked in one pass into a buffer kept for it (a ByteReader call and an array
+ * push per int were a twentieth of `net pcap`, issue 41), read again by a ByteReader when they do not unpack
+ * (for its error) or are too many. The result is a view of that buffer, valid until the next call: it goes
+ * straight to applyDelta, which copies what the new snapshot keeps (@twcodec/snapshot newItemData).
+ */
 function unpackInts(bytes: Uint8Array): Int32Array {
+  const out = (unpacked ??= new Int32Array(MAX_SNAPSHOT_PARTS * MAX_PART_SIZE));
+  if (bytes.length <= out.length) {
+    const n = unpackVarInts(bytes, 0, bytes.length, out);
+    if (n >= 0 && n <= MAX_DELTA_INTS) return out.subarray(0, n);
+  }
+  return unpackIntsChecked(bytes);
+}
+
+function unpackIntsChecked(bytes: Uint8Array): Int32Array {
   const r = new ByteReader(bytes);
   const out: number[] = [];
   while (r.remaining > 0) {
@@ -139,17 +159,20 @@ export class SnapshotReceiver {
     this.parts = [];
     const result: RebuiltSnapshot = { tick, deltaTick: deltaTick >= 0 ? deltaTick : -1 };
     if (m.kind !== 'snap_empty') result.crc = m.crc!;
-    let base: Snapshot | undefined = new Snapshot([]);
-    if (deltaTick >= 0) base = this.stored.get(deltaTick)?.snapshot;
+    const base = deltaTick >= 0 ? this.stored.get(deltaTick)?.snapshot : new Snapshot([]);
     if (!base) {
       result.error = `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`;
       return result;
     }
     try {
-      const size = parts.reduce((n, b) => n + b.length, 0);
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      for (const b of parts) (bytes.set(b, at), (at += b.length));
+      // One part (snap_single, most snapshots) is read where it is; parts are put together first.
+      let bytes = parts[0]!;
+      if (parts.length > 1) {
+        bytes = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+        let at = 0;
+        for (const b of parts) (bytes.set(b, at), (at += b.length));
+      }
+      const size = bytes.length;
       const delta = size ? unpackInts(bytes) : new Int32Array(3);
       const snapshot = applyDelta(base, delta, PACKET_PROTOCOLS[this.protocol].snapshots);
       result.snapshot = snapshot;
@@ -157,7 +180,8 @@ export class SnapshotReceiver {
       if (!result.crcOk) return result;
       this.lastTick = tick;
       // Keep what later deltas can refer to: ticks from the delta tick on, at most MAX_STORED of them.
-      for (const t of [...this.stored.keys()]) if (t < deltaTick || this.stored.size >= MAX_STORED) this.forget(t);
+      // (Deleting the entry being visited is safe in a Map's iteration: no copy of the keys needed.)
+      for (const t of this.stored.keys()) if (t < deltaTick || this.stored.size >= MAX_STORED) this.forget(t);
       this.store(tick, snapshot);
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;

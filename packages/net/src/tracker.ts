@@ -23,6 +23,8 @@ export type { RebuiltSnapshot } from './snapshot-receiver.js';
  */
 const MAX_DIRECTIONS = 512;
 const MAX_STORED_BYTES = 32 * 1024 * 1024;
+/** Directions looked up without the Map (ConnectionTracker.recent): a server's few clients, both ways. */
+const RECENT_DIRECTIONS = 8;
 
 /** What happened to one vital chunk at its receiver. */
 export type ChunkDelivery = 'delivered' | 'duplicate' | 'out_of_order';
@@ -93,7 +95,26 @@ export class ConnectionTracker {
 
   constructor(private readonly options: ConnectionTrackerOptions = {}) {}
 
+  /**
+   * The directions last looked up, by their endpoint texts (the capture decoder gives a route's datagrams the
+   * same strings): most datagrams find theirs here without making the Map's key (building and hashing it was
+   * a twentieth of `net pcap`, issue 41). Emptied when a direction is forgotten.
+   */
+  private readonly recent: { source: string; destination: string; d: Direction }[] = [];
+  /**
+   * Where a receiver puts what it refuses of one message, moved to the datagram's `errors` when there is any:
+   * an `errors` array made for every datagram and deleted when empty turned each result into a slow
+   * dictionary object (issue 41).
+   */
+  private readonly errors: NetError[] = [];
+  private recentNext = 0;
+
   private direction(source: string, destination: string): Direction {
+    const recent = this.recent;
+    for (let i = 0; i < recent.length; i++) {
+      const r = recent[i]!;
+      if (r.source === source && r.destination === destination) return r.d;
+    }
     const key = `${source} ${destination}`;
     let d = this.directions.get(key);
     if (!d) {
@@ -102,9 +123,15 @@ export class ConnectionTracker {
         const [oldestKey, oldest] = this.directions.entries().next().value as [string, Direction];
         this.directions.delete(oldestKey);
         this.drop(oldest);
+        recent.length = 0;
+        this.recentNext = 0;
       }
       this.directions.set(key, (d = { ack: -1 }));
     }
+    const entry = { source, destination, d };
+    if (recent.length < RECENT_DIRECTIONS) recent.push(entry);
+    else recent[this.recentNext] = entry;
+    this.recentNext = (this.recentNext + 1) % RECENT_DIRECTIONS;
     return d;
   }
 
@@ -187,10 +214,14 @@ export class ConnectionTracker {
         continue;
       }
       if (!isSnapMessage(m.kind)) continue;
-      const rebuilt = this.feedSnapshot(dir, p.protocol, m, (out.errors ??= []));
+      const errors = this.errors;
+      const rebuilt = this.feedSnapshot(dir, p.protocol, m, errors);
       if (rebuilt) out.snapshots.push(rebuilt);
+      if (errors.length > 0) {
+        (out.errors ??= []).push(...errors);
+        errors.length = 0;
+      }
     }
-    if (out.errors?.length === 0) delete out.errors;
     return out;
   }
 }

@@ -1,0 +1,240 @@
+// JSON text as messageJson (message-json.ts) writes it, byte for byte, written as UTF-8 bytes into one growing
+// buffer instead of made by JSON.stringify with a replacer: V8 takes its slow path for every value once there
+// is a replacer, and a line built of many small strings costs again when it is flattened and encoded for the
+// write. Together they were more than 40% of `net pcap`'s time (issue 41, node --cpu-prof on the corpus DDNet
+// session repeated to 10 MB); bytes written here cost a fraction of that. Plain objects, arrays, strings,
+// numbers, booleans and null are written here; Uint8Array as a hex string (messageJson's replacer); anything
+// else (a class instance, a value with toJSON, a BigInt) is left to messageJson itself, so the text is the same
+// whatever the value (net-pcap-stream.test.ts compares the two on the captures).
+import { Buffer } from 'node:buffer';
+import { messageJson } from './message-json.js';
+
+/** The ASCII codes of the hex digits of each byte value: HEX_HIGH[b], then HEX_LOW[b]. */
+const HEX_HIGH = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b >> 4));
+const HEX_LOW = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b & 15));
+
+/** A JSON writer into a buffer that grows as needed; `take()` gives what was written as text and starts over. */
+export class JsonBytes {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  at = 0;
+  /** Keys as `"key":` in bytes, encoded once (a capture's messages use a few hundred names). */
+  private readonly keys = new Map<string, Uint8Array>();
+
+  /** Room for `n` more bytes. */
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.at + n) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buf.copy(grown, 0, 0, this.at);
+    this.buf = grown;
+  }
+
+  /** Whether a byte past ASCII may have been written since the last take() (else the text is read as Latin-1, which copies it without decoding). */
+  private wide = false;
+
+  /** The text written since the last take(). */
+  take(): string {
+    const text = this.buf.toString(this.wide ? 'utf8' : 'latin1', 0, this.at);
+    this.at = 0;
+    this.wide = false;
+    return text;
+  }
+
+  /** Bytes as they are (ASCII text encoded once by the caller). */
+  bytes(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    const { buf } = this;
+    let at = this.at;
+    for (let i = 0; i < bytes.length; i++) buf[at++] = bytes[i]!;
+    this.at = at;
+  }
+
+  /** A non-negative integer in at least `width` digits (zeros in front). */
+  padded(n: number, width: number): void {
+    let digits = 1;
+    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
+    const size = Math.max(width, digits);
+    this.room(size);
+    const { buf } = this;
+    const end = this.at + size;
+    let v = n;
+    for (let i = 1; i <= size; i++) {
+      buf[end - i] = 48 + (v % 10);
+      v = Math.floor(v / 10);
+    }
+    this.at = end;
+  }
+
+  /** Text of ASCII characters that need no escape in JSON (written as they are). */
+  ascii(s: string): void {
+    this.room(s.length);
+    const { buf } = this;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.at++] = b;
+  }
+
+  /** `"key":` (after a comma when `comma`). */
+  key(key: string, comma: boolean): void {
+    let bytes = this.keys.get(key);
+    if (bytes === undefined) {
+      bytes = Buffer.from(`,${JSON.stringify(key)}:`);
+      if (this.keys.size < 4096) this.keys.set(key, bytes);
+    }
+    const from = comma ? 0 : 1;
+    this.room(bytes.length);
+    const { buf } = this;
+    let at = this.at;
+    for (let i = from; i < bytes.length; i++) buf[at++] = bytes[i]!;
+    this.at = at;
+  }
+
+  /** A number as JSON writes it (integers digit by digit, others by their text; not finite: null). */
+  number(n: number): void {
+    if (n === (n | 0)) {
+      this.room(11);
+      const { buf } = this;
+      let at = this.at;
+      let v = n;
+      if (v < 0) {
+        buf[at++] = 45;
+        // -2147483648 has no positive int32: its digits come from the number itself.
+        if (v === -2147483648) {
+          this.at = at;
+          this.ascii('2147483648');
+          return;
+        }
+        v = -v;
+      }
+      let digits = 1;
+      for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+      at += digits;
+      for (let i = 1; i <= digits; i++) {
+        buf[at - i] = 48 + (v % 10);
+        v = (v / 10) | 0;
+      }
+      this.at = at;
+      return;
+    }
+    this.ascii(Number.isFinite(n) ? `${n}` : 'null');
+  }
+
+  /** A JSON string: ASCII without quotes, backslashes or control characters as it is; others as JSON.stringify escapes them, in UTF-8. */
+  string(s: string): void {
+    const n = s.length;
+    this.room(n + 2);
+    const { buf } = this;
+    let at = this.at;
+    buf[at++] = 34;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c === 34 || c === 92 || c >= 0x80) {
+        const json = JSON.stringify(s);
+        this.room(3 * json.length);
+        this.at += this.buf.write(json, this.at, 'utf8');
+        this.wide = true;
+        return;
+      }
+      buf[at++] = c;
+    }
+    buf[at++] = 34;
+    this.at = at;
+  }
+
+  /** A byte array as messageJson writes it: its hex in a JSON string. */
+  hex(bytes: Uint8Array): void {
+    this.room(2 * bytes.length + 2);
+    const { buf } = this;
+    let at = this.at;
+    buf[at++] = 34;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      buf[at++] = HEX_HIGH[b]!;
+      buf[at++] = HEX_LOW[b]!;
+    }
+    buf[at++] = 34;
+    this.at = at;
+  }
+
+  /** `value` as messageJson writes it; false (nothing written) for what JSON leaves out (undefined, a function, a symbol). */
+  value(value: unknown): boolean {
+    switch (typeof value) {
+      case 'string':
+        this.string(value);
+        return true;
+      case 'number':
+        this.number(value);
+        return true;
+      case 'boolean':
+        this.ascii(value ? 'true' : 'false');
+        return true;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return false;
+      case 'object': {
+        if (value === null) {
+          this.ascii('null');
+          return true;
+        }
+        if (value instanceof Uint8Array && value.constructor === Uint8Array) {
+          this.hex(value);
+          return true;
+        }
+        if (Array.isArray(value)) {
+          if (Object.getPrototypeOf(value) !== Array.prototype) break;
+          this.byte(91);
+          for (let i = 0; i < value.length; i++) {
+            if (i) this.byte(44);
+            if (!this.value(value[i])) this.ascii('null');
+          }
+          this.byte(93);
+          return true;
+        }
+        if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) break;
+        this.object(value as Record<string, unknown>);
+        return true;
+      }
+    }
+    const json = messageJson(value as object) as string | undefined;
+    if (json === undefined) return false;
+    this.room(3 * json.length);
+    this.at += this.buf.write(json, this.at, 'utf8');
+    this.wide = true;
+    return true;
+  }
+
+  /**
+   * The JSON object of the members of `object` in its key order (a plain object's), leaving out the keys `skipA`
+   * and `skipB` (a message's kind and trailing bytes, which its line writes elsewhere).
+   */
+  object(object: Record<string, unknown>, skipA?: string, skipB?: string): void {
+    this.byte(123);
+    let first = true;
+    for (const key in object) {
+      if (!Object.hasOwn(object, key) || key === skipA || key === skipB) continue;
+      const mark = this.at;
+      this.key(key, !first);
+      // A value JSON leaves out takes its key back out.
+      if (this.value(object[key])) first = false;
+      else this.at = mark;
+    }
+    this.byte(125);
+  }
+
+  /** `,"key":value` when JSON keeps the value (not undefined, a function or a symbol); nothing otherwise. */
+  member(key: string, value: unknown, comma = true): boolean {
+    if (value === undefined) return false;
+    const mark = this.at;
+    this.key(key, comma);
+    if (this.value(value)) return true;
+    this.at = mark;
+    return false;
+  }
+}

@@ -1,0 +1,112 @@
+// `twcodec net pcap -` as a live capture feeds it (tcpdump -U -w - | twcodec net pcap -): each datagram's line
+// comes out as its frame comes in, not after standard input ends; and the lines written member by member are
+// the text messageJson made of the line's object before (the same bytes as every earlier release).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConnectionTracker, type CaptureDatagram, decodeCapture, type TrackedDatagram } from '@twcodec/net';
+import { corpusDir, fixturesDir, hasCorpus, repoRoot } from '../../../test/corpus.js';
+import { messageJson } from './message-json.js';
+import { datagramJson } from './net.js';
+
+const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
+const fixture = join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap');
+
+describe('twcodec net pcap - (standard input as it comes)', () => {
+  it('prints the first datagram\'s line before the rest of the capture is written', async () => {
+    const bytes = readFileSync(fixture);
+    // The first half: the file header and some whole frames, and a frame cut in the middle.
+    const half = Math.floor(bytes.length / 2);
+    const child = spawn(process.execPath, [bin, 'net', 'pcap', '-'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const firstLine = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no line within 30 s of the first half (stderr: ${stderr})`)), 30_000);
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('\n')) {
+          clearTimeout(timer);
+          resolve(stdout.slice(0, stdout.indexOf('\n')));
+        }
+      });
+    });
+    child.stdin.write(bytes.subarray(0, half));
+    // The second half is written only once the first line is out: without streaming this waits for ever
+    // (the command read all of standard input first), and the deadline above fails the test.
+    const line = JSON.parse(await firstLine) as { index: number };
+    expect(line.index).toBe(0);
+    expect(stdout.length).toBeGreaterThan(0);
+    child.stdin.end(bytes.subarray(half));
+    expect(await exited).toBe(0);
+    // The whole output is the file's.
+    const whole = [...decodeCapture(new Uint8Array(bytes))];
+    const tracker = new ConnectionTracker();
+    expect(stdout).toBe(whole.map((d) => `${datagramJson(d, tracker.feed(d))}\n`).join(''));
+  });
+});
+
+/** The line as `net pcap` wrote it before fast-json.ts: the line's object through messageJson. */
+function referenceJson(d: CaptureDatagram, tracked?: TrackedDatagram): string {
+  const isoTime = (seconds: number, nanoseconds: number) =>
+    `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${nanoseconds % 1000 === 0 ? String(nanoseconds / 1000).padStart(6, '0') : String(nanoseconds).padStart(9, '0')}Z`;
+  const line: Record<string, unknown> = { index: d.index, time: isoTime(d.seconds, d.nanoseconds), source: d.source, destination: d.destination };
+  if (d.error) return messageJson({ ...line, error: d.error.message });
+  const p = d.packet!;
+  Object.assign(line, { protocol: p.protocol, kind: p.kind, header: p.header, flags: p.flags });
+  if (p.securityToken !== undefined) line.securityToken = p.securityToken;
+  if (p.control) line.control = p.control;
+  if (p.connless) {
+    const { kind, ...fields } = p.connless;
+    line.connless = { message: kind, fields };
+  }
+  if (p.chunks)
+    line.chunks = p.chunks.map((c, i) => {
+      const { kind, trailing, ...fields } = c.message as typeof c.message & { trailing?: Uint8Array };
+      const delivery = tracked?.delivery[i];
+      return { flags: c.flags, ...(c.sequence !== undefined ? { sequence: c.sequence } : {}), ...(delivery && delivery !== 'delivered' ? { delivery } : {}), size: c.size, message: kind, fields, ...(trailing?.length ? { trailing } : {}) };
+    });
+  if (tracked?.errors?.length) line.errors = tracked.errors.map((e) => e.message);
+  if (tracked?.snapshots.length)
+    line.snapshots = tracked.snapshots.map((s) => ({ tick: s.tick, deltaTick: s.deltaTick, ...(s.crc !== undefined ? { crc: s.crc } : {}), ...(s.crcOk !== undefined ? { crcOk: s.crcOk } : {}), ...(s.snapshot ? { items: s.snapshot.items.length } : {}), ...(s.error ? { error: s.error } : {}) }));
+  if (tracked?.maps.length)
+    line.maps = tracked.maps.map((m) => ({
+      name: m.name,
+      size: m.size,
+      crc: m.crc.toString(16).padStart(8, '0'),
+      ...(m.sha256 ? { sha256: m.sha256 } : {}),
+      ...(m.crcOk !== undefined ? { crcOk: m.crcOk } : {}),
+      ...(m.sha256Ok !== undefined ? { sha256Ok: m.sha256Ok } : {}),
+      ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
+    }));
+  return messageJson(line);
+}
+
+describe('net pcap\'s JSON lines', () => {
+  const captures = [
+    ...['ddnet-0.6-cut.pcap', 'teeworlds-0.7-cut.pcap', 'teeworlds-0.7-on-ddnet-cut.pcap'].map((n) => join(fixturesDir, 'net', n)),
+    ...(hasCorpus ? ['connless.pcap', 'teeworlds-0.7-session.pcap', 'ddnet-0.6-session.pcap'].map((n) => join(corpusDir, 'net', n)) : []),
+  ];
+  it.each(captures)('are messageJson\'s text of the line object: %s', (path) => {
+    const bytes = new Uint8Array(readFileSync(path));
+    // Damaged copies too: error lines, trailing bytes, odd fields.
+    const damaged = bytes.slice();
+    for (let i = 200; i < damaged.length; i += 211) damaged[i]! ^= 0x5a;
+    for (const capture of [bytes, damaged]) {
+      const tracker = new ConnectionTracker();
+      const mismatches: string[] = [];
+      try {
+        for (const d of decodeCapture(capture)) {
+          const tracked = tracker.feed(d);
+          const [ours, reference] = [datagramJson(d, tracked), referenceJson(d, tracked)];
+          if (ours !== reference && mismatches.length < 3) mismatches.push(`${ours}\n${reference}`);
+        }
+      } catch {
+        // A damaged file's frames stop where its records do.
+      }
+      expect(mismatches).toEqual([]);
+    }
+  });
+});
