@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 // Not from common.mjs: importing it would add this process's own memory line to the summary.
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-const benches = ['datafile', 'map', 'snapshot', 'teehistorian', 'demo', 'demo-chunks', 'browser-inflate', 'net', 'pcap', 'tools'].filter((b) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(b));
+const benches = ['datafile', 'map', 'snapshot', 'teehistorian', 'demo', 'demo-chunks', 'browser-inflate', 'net', 'pcap', 'scale', 'tools'].filter((b) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(b));
 const rows = [];
 for (const bench of benches) {
   console.log(`\n== ${bench}`);

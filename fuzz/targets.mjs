@@ -6,7 +6,7 @@ import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
 import { readMap, readMapAsync, validateMap, writeMap } from '@twcodec/map';
 import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, scanTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
 import { demoEvents, demoMessages, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
-import { demoTables, encodeTable, loadFormat, teehistorianTables } from '@twcodec/export';
+import { demoTables, encodeTable, loadFormat, streamTeehistorianTables, teehistorianTables } from '@twcodec/export';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
@@ -337,6 +337,34 @@ async function demoExport(bytes) {
 async function teehistorianExport(bytes) {
   const tables = refusing(() => teehistorianTables(bytes));
   if (tables) await exportedTables(tables, 'teehistorian-export');
+  // The CLI reads the file as a stream into row groups (streamTeehistorianTables, issue 41): the same rows, or a
+  // refusal too, whatever the chunks (cut at a size drawn from the input) and however small the batches.
+  const cut = 1 + ((bytes[0] ?? 0) % 97);
+  const chunks = [];
+  for (let i = 0; i < bytes.length; i += cut) chunks.push(bytes.slice(i, i + cut));
+  const streamed = new Map();
+  let refused = false;
+  try {
+    await streamTeehistorianTables(
+      (async function* () {
+        yield* chunks;
+      })(),
+      (t) => {
+        const columns = streamed.get(t.name) ?? t.columns.map(() => []);
+        t.columns.forEach((c, k) => columns[k].push(...Array.from(c.values)));
+        streamed.set(t.name, columns);
+      },
+      { rowGroupRows: 7 },
+    );
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    refused = true;
+  }
+  check(refused === !tables, `teehistorian-export: the stream ${refused ? 'refuses' : 'accepts'} what the whole file ${tables ? 'accepts' : 'refuses'}`);
+  for (const table of tables ?? []) {
+    const columns = streamed.get(table.name);
+    table.columns.forEach((c, k) => check(sameList(columns?.[k] ?? [], Array.from(c.values)), `teehistorian-export: ${table.name}.${c.name} streamed differs from the whole file's`));
+  }
 }
 
 export const TARGETS = {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { CodecError } from '@twcodec/runtime';
 import type { ExportOptions } from './export.js';
-import { fsError, writeFileAtomic } from './io.js';
+import { fsError, openGrowing, writeFileAtomic } from './io.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 
 /** What a job gets besides the file's bytes (export: where to write and how); structured-clonable. */
@@ -41,6 +41,29 @@ export interface BatchError {
   looksLike?: string;
 }
 
+/**
+ * Jobs that read their file as a stream when `streams(options)` says so (teehistorian export to Parquet: files
+ * of gigabytes, issue 41), so that a worker holds row groups, not the file.
+ */
+const STREAM_JOBS: Record<string, { streams(options: BatchOptions): boolean; run(file: string, options: BatchOptions): Promise<object> }> = {
+  'teehistorian export': {
+    streams: (options) => options.format === 'parquet',
+    async run(file, options) {
+      const [{ exportStream }, { createReadStream }] = await Promise.all([import('./export.js'), import('node:fs')]);
+      const dir = options.dir as string;
+      const source = (async function* () {
+        try {
+          for await (const chunk of createReadStream(file)) yield chunk as Uint8Array;
+        } catch (e) {
+          throw fsError(e, 'read', file);
+        }
+      })();
+      const { written: tables, end } = await exportStream(source, options as unknown as ExportOptions, { dir }, (path, o) => openGrowing(path, () => undefined, o));
+      return { out: dir, ...(end?.truncated ? { truncated: true, end } : {}), tables };
+    },
+  },
+};
+
 /** One NDJSON line of a batch run: `ok` is false for a file that failed, and for a map that validate refuses. */
 export type BatchLine = { file: string; ok: boolean; error?: BatchError } & Record<string, unknown>;
 
@@ -49,6 +72,17 @@ export async function runBatchJob(command: string, file: string, options: BatchO
   const job = BATCH_JOBS[command];
   if (!job) throw new Error(`internal: ${command} is not a batch command`);
   let bytes: Uint8Array | undefined;
+  const stream = read ? undefined : STREAM_JOBS[command];
+  if (stream?.streams(options)) {
+    try {
+      const result = (await stream.run(file, options)) as Record<string, unknown>;
+      return { file, ok: true, ...result };
+    } catch (e) {
+      // What the file looks like, for an error of its bytes: its first bytes only.
+      const head = e instanceof CodecError ? await readHead(file) : undefined;
+      return { file, ok: false, error: batchError(e, command, head) };
+    }
+  }
   try {
     if (read) bytes = await read(file);
     else {
@@ -77,4 +111,21 @@ function batchError(e: unknown, command: string, bytes: Uint8Array | undefined):
     if (looks && EXPECTED_INPUT[group] && !isExpectedKind(group, looks)) error.looksLike = looks;
   }
   return error;
+}
+
+/** The first 64 bytes of a file (what sniff looks at), or none when it cannot be read. */
+async function readHead(file: string): Promise<Uint8Array | undefined> {
+  const { open } = await import('node:fs/promises');
+  try {
+    const handle = await open(file);
+    try {
+      const head = new Uint8Array(64);
+      const { bytesRead } = await handle.read(head, 0, 64, 0);
+      return head.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
-import { demoTables, encodeTable, ExportDependencyError, loadFormat, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, teehistorianTables } from '@twcodec/export';
-import { CliError, type CliIo, UsageError } from './io.js';
+import { demoTables, encodeTable, ExportDependencyError, loadFormat, type ExportFormat, type ExportTable, FORMAT_EXTENSIONS, parquetTableWriter, type ParquetTableWriter, streamTeehistorianTables, TEEHISTORIAN_TABLES, teehistorianTables } from '@twcodec/export';
+import { CliError, type CliIo, type GrowingFile, UsageError } from './io.js';
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -51,6 +51,71 @@ export async function exportFile(
   return { written, end };
 }
 
+/** Whether an export reads its file as a stream (exportStream) rather than whole: teehistorian to Parquet. */
+export const streamsExport = (kind: 'teehistorian' | 'demo', options: ExportOptions) => kind === 'teehistorian' && options.format === 'parquet';
+
+/**
+ * A teehistorian file to Parquet as it is read (issue 41: DDNet servers write files of gigabytes): each table's
+ * rows go out in row groups to a file written while it grows, so memory holds a row group per table, not the
+ * file and its tables. The files and the summary are those of exportFile on the same file.
+ */
+export async function exportStream(
+  source: AsyncIterable<Uint8Array>,
+  options: ExportOptions,
+  target: { dir: string } | { single: string },
+  open: (path: string, options: { mkdir: boolean }) => Promise<GrowingFile>,
+  progress?: (done: number, total: number) => void,
+) {
+  const only = options.table === undefined ? undefined : [options.table];
+  const names = (only ?? TEEHISTORIAN_TABLES).filter((n) => (TEEHISTORIAN_TABLES as readonly string[]).includes(n));
+  if (only && !names.length) throw new UsageError(`--table ${options.table}: a teehistorian file has no table ${options.table} (its tables: ${TEEHISTORIAN_TABLES.join(', ')})`);
+  const pathOf = (name: string) => ('single' in target ? target.single : `${target.dir}/${name}${FORMAT_EXTENSIONS[options.format]}`);
+  const outputs = new Map<string, { file: GrowingFile; writer: ParquetTableWriter; rows: number; columns: number }>();
+  // A file that fails leaves no directory behind, as with exportFile, which writes only after reading.
+  const fs = await import('node:fs/promises');
+  const newDir = 'dir' in target && !(await fs.stat(target.dir).catch(() => undefined));
+  try {
+    for (const name of names) {
+      const file = await open(pathOf(name), { mkdir: !('single' in target) });
+      let writer: ParquetTableWriter;
+      try {
+        writer = await parquetTableWriter((bytes) => file.append(bytes));
+      } catch (e) {
+        await file.discard();
+        if (e instanceof ExportDependencyError) throw new CliError(e.code, e.message);
+        throw e;
+      }
+      outputs.set(name, { file, writer, rows: 0, columns: 0 });
+    }
+    let finished = 0;
+    const { end } = await streamTeehistorianTables(
+      source,
+      (table, last) => {
+        const out = outputs.get(table.name)!;
+        out.writer.write(table);
+        out.rows += table.rows;
+        out.columns = table.columns.length;
+        if (last) {
+          out.writer.finish(table.metadata);
+          progress?.(++finished, names.length);
+        }
+      },
+      only ? { tables: only } : {},
+    );
+    const written = [];
+    for (const name of names) {
+      const out = outputs.get(name)!;
+      await out.file.commit();
+      written.push({ table: name, rows: out.rows, columns: out.columns, file: pathOf(name), bytes: out.writer.bytesWritten });
+    }
+    return { written, end };
+  } catch (e) {
+    for (const out of outputs.values()) await out.file.discard().catch(() => undefined);
+    if (newDir) await fs.rmdir((target as { dir: string }).dir).catch(() => undefined);
+    throw e;
+  }
+}
+
 /**
  * `teehistorian export` / `demo export` of one file: its tables, each as OUT/<table>.<ext> (or with --table one
  * table as OUT), then a JSON summary of what was written.
@@ -58,9 +123,11 @@ export async function exportFile(
 export async function exportCommand(io: CliIo, kind: 'teehistorian' | 'demo', input: string, output: string, commandLine: { format: string; table: string | undefined }): Promise<void> {
   const options = exportOptions(commandLine);
   if (options.table === undefined && output === '-') throw new UsageError('OUT - (standard output) takes one table: add --table NAME');
-  const bytes = await io.readFile(input);
   const target = options.table === undefined ? { dir: output } : { single: output };
-  const { written, end } = await exportFile(kind, bytes, options, target, (path, data, o) => io.writeFile(path, data, o), (n, total) => io.progress(`${n}/${total} tables`));
+  const progress = (n: number, total: number) => io.progress(`${n}/${total} tables`);
+  const { written, end } = streamsExport(kind, options)
+    ? await exportStream(io.openRead(input), options, target, (path, o) => io.openWrite(path, o), progress)
+    : await exportFile(kind, await io.readFile(input), options, target, (path, data, o) => io.writeFile(path, data, o), progress);
   // A file cut short is exported up to the cut: the summary says so, as `teehistorian stats` and `demo info` do.
   const cut = end?.truncated ? { truncated: true, end } : {};
   if (output !== '-') await io.stdout(`${JSON.stringify({ file: input, format: options.format, ...cut, tables: written }, null, 2)}\n`);

@@ -32,7 +32,7 @@ export interface CliIo {
    * temporary file beside `path` (`-`: in the temporary directory) until `commit` renames it over `path` (`-`:
    * copies it to standard output); `discard` removes it.
    */
-  openWrite(path: string): Promise<GrowingFile>;
+  openWrite(path: string, options?: { mkdir?: boolean }): Promise<GrowingFile>;
   /**
    * Text to standard output. Streaming commands await the result: it resolves when the output can take
    * more, so a slow or closed reader (`| head -1`) stops the work instead of buffering it all.
@@ -201,9 +201,12 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array | Iterable
 const GROWING_PIECE = 1 << 16;
 
 /** CliIo.openWrite on the real file system. */
-async function openGrowing(path: string, out: (chunk: Uint8Array) => void | Promise<void>): Promise<GrowingFile> {
+export async function openGrowing(path: string, out: (chunk: Uint8Array) => void | Promise<void>, options?: { mkdir?: boolean }): Promise<GrowingFile> {
   const toStdout = path === '-';
   if (!toStdout && (await stat(path).catch(() => undefined))?.isDirectory()) throw outputIsDirectory(path);
+  if (!toStdout && options?.mkdir) await mkdir(dirname(path), { recursive: true }).catch((e: unknown) => {
+    throw fsError(e, 'write', dirname(path));
+  });
   const { tmpdir } = await import('node:os');
   const tmp = join(toStdout ? tmpdir() : dirname(path), `.${toStdout ? 'twcodec-stdout' : basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   let fd: number;
@@ -288,7 +291,7 @@ export function nodeIo(): CliIo {
       await writeFileAtomic(path, bytes, options);
     },
     openRead: readStream,
-    openWrite: (path) => openGrowing(path, out),
+    openWrite: (path, options) => openGrowing(path, out, options),
     stdout: (text) => out(text),
     stderr: (text) => void process.stderr.write(text),
     progress: (text) => {

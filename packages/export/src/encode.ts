@@ -2,7 +2,7 @@
 // hyparquet-writer (pure JavaScript, no dependencies of its own but its reader), Arrow IPC through apache-arrow
 // (the Apache project's own JavaScript implementation). Only the few calls used here are typed, so that the
 // package builds and type-checks without either installed.
-import type { ExportColumn, ExportTable } from './table.js';
+import { type ExportColumn, type ExportTable, rowGroupRowsOf } from './table.js';
 
 export type ExportFormat = 'parquet' | 'arrow';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['parquet', 'arrow'];
@@ -51,14 +51,27 @@ async function load<T>(format: ExportFormat, loader: ModuleLoader): Promise<T> {
   }
 }
 
+type ParquetColumnData = { name: string; data: ArrayLike<unknown>; type: string; nullable?: boolean; encoding?: string }[];
+
+/** hyparquet-writer's byte writer: `offset` counts every byte written, `index` the bytes in `buffer` now. */
+interface ParquetByteWriter {
+  buffer: ArrayBuffer;
+  view: DataView;
+  index: number;
+  offset: number;
+  ensure(size: number): void;
+  finish(): void;
+}
+
 interface HyparquetWriter {
-  parquetWriteBuffer(options: {
-    columnData: { name: string; data: ArrayLike<unknown>; type: string; nullable?: boolean; encoding?: string }[];
-    kvMetadata?: { key: string; value: string }[];
-    statistics?: boolean;
-    rowGroupSize?: number | number[];
-    createdBy?: string;
-  }): ArrayBuffer;
+  parquetWriteBuffer(options: { columnData: ParquetColumnData; kvMetadata?: { key: string; value: string }[]; statistics?: boolean; rowGroupSize?: number | number[]; createdBy?: string }): ArrayBuffer;
+  ByteWriter: new () => ParquetByteWriter;
+  schemaFromColumnData(options: { columnData: ParquetColumnData }): unknown[];
+  ParquetWriter: new (options: { writer: ParquetByteWriter; schema: unknown[]; statistics?: boolean; kvMetadata?: { key: string; value: string }[]; createdBy?: string }) => {
+    kvMetadata: { key: string; value: string }[] | undefined;
+    write(options: { columnData: ParquetColumnData; rowGroupSize?: number }): void | Promise<void>;
+    finish(): void | Promise<void>;
+  };
 }
 
 const PARQUET_TYPES = { int32: 'INT32', float64: 'DOUBLE', string: 'STRING' } as const;
@@ -79,20 +92,78 @@ function withNulls(column: ExportColumn): ArrayLike<unknown> {
 export async function toParquet(table: ExportTable, options: { loader?: ModuleLoader; createdBy?: string; statistics?: boolean } = {}): Promise<Uint8Array> {
   const writer = await load<HyparquetWriter>('parquet', options.loader ?? importModule);
   const buffer = writer.parquetWriteBuffer({
-    columnData: table.columns.map((c) => ({
-      name: c.name,
-      data: withNulls(c),
-      type: PARQUET_TYPES[c.type],
-      nullable: c.nulls !== undefined || c.type === 'string',
-      ...(c.type === 'int32' ? { encoding: 'DELTA_BINARY_PACKED' } : {}),
-    })),
-    kvMetadata: Object.entries(table.metadata).map(([key, value]) => ({ key, value })),
+    columnData: parquetColumns(table),
+    kvMetadata: kvMetadataOf(table.metadata),
     statistics: options.statistics ?? true,
-    // Large row groups: analysis reads whole columns; hyparquet-writer's default starts small for previews.
-    rowGroupSize: 1 << 20,
+    rowGroupSize: rowGroupRowsOf(table.columns),
     createdBy: options.createdBy ?? 'twcodec',
   });
   return new Uint8Array(buffer);
+}
+
+const parquetColumns = (table: ExportTable): ParquetColumnData =>
+  table.columns.map((c) => ({
+    name: c.name,
+    data: withNulls(c),
+    type: PARQUET_TYPES[c.type],
+    nullable: c.nulls !== undefined || c.type === 'string',
+    ...(c.type === 'int32' ? { encoding: 'DELTA_BINARY_PACKED' } : {}),
+  }));
+
+const kvMetadataOf = (metadata: Record<string, string>) => Object.entries(metadata).map(([key, value]) => ({ key, value }));
+
+/** A Parquet file written a batch of rows at a time (parquetTableWriter). */
+export interface ParquetTableWriter {
+  /** The next rows (the same columns every time), as row groups of rowGroupRowsOf(columns) rows; their bytes go out before it returns. */
+  write(batch: ExportTable): void;
+  /** The footer, with the file's key-value metadata (known only at the end: where reading ended); then the last bytes go out. */
+  finish(metadata: Record<string, string>): void;
+  /** Bytes handed to `output` so far. */
+  readonly bytesWritten: number;
+}
+
+/**
+ * A Parquet file written as its rows come (streamTeehistorianTables' batches), its bytes handed to `output`
+ * in pieces of about 1 MB, so that memory holds one row group, not the file. The file is byte for byte what
+ * toParquet writes for all the rows in one table when every batch but the last has a row group's rows (rowGroupRowsOf)
+ * (the same row groups, statistics and footer).
+ */
+export async function parquetTableWriter(output: (bytes: Uint8Array) => void, options: { loader?: ModuleLoader; createdBy?: string; statistics?: boolean } = {}): Promise<ParquetTableWriter> {
+  const lib = await load<HyparquetWriter>('parquet', options.loader ?? importModule);
+  const bytes = new lib.ByteWriter();
+  let handed = 0;
+  const flush = () => {
+    if (bytes.index === 0) return;
+    output(new Uint8Array(bytes.buffer, 0, bytes.index).slice());
+    handed += bytes.index;
+    bytes.index = 0;
+  };
+  // As hyparquet-writer's own file writer does: hand on what is there before growing past 1 MB.
+  const grow = bytes.ensure.bind(bytes);
+  bytes.ensure = (size: number) => {
+    if (bytes.index > 1 << 20) flush();
+    grow(size);
+  };
+  bytes.finish = flush;
+  let writer: InstanceType<HyparquetWriter['ParquetWriter']> | undefined;
+  const open = (batch: ExportTable) =>
+    (writer ??= new lib.ParquetWriter({ writer: bytes, schema: lib.schemaFromColumnData({ columnData: parquetColumns(batch) }), statistics: options.statistics ?? true, createdBy: options.createdBy ?? 'twcodec' }));
+  let columns: ExportTable | undefined;
+  return {
+    write(batch) {
+      columns ??= batch;
+      void open(batch).write({ columnData: parquetColumns(batch), rowGroupSize: rowGroupRowsOf(batch.columns) });
+    },
+    finish(metadata) {
+      if (!columns) throw new Error('internal: a Parquet file without a batch has no columns');
+      const w = open(columns);
+      w.kvMetadata = kvMetadataOf(metadata);
+      void w.finish();
+    },
+    get bytesWritten() {
+      return handed + bytes.index;
+    },
+  };
 }
 
 // The parts of apache-arrow used here.

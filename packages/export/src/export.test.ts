@@ -7,7 +7,7 @@ import { demoChat, readDemo } from '@twcodec/demo';
 import { CodecError, DDNET_0_6, Snapshot, type SnapshotItem, snapshotObjects } from '@twcodec/snapshot';
 import { PlayerTracker, readTeehistorian, statsKey } from '@twcodec/teehistorian';
 import { demoFiles, fixturesDir, prng, readBytes, teehistorianFiles } from '../../../test/corpus.js';
-import { demoProtocol, demoTables, encodeTable, snapshotTables, ExportDependencyError, type ExportTable, teehistorianTables, toArrow, toParquet } from './index.js';
+import { demoProtocol, demoTables, encodeTable, snapshotTables, ExportDependencyError, type ExportTable, parquetTableWriter, type ParquetTableWriter, streamTeehistorianTables, teehistorianTables, toArrow, toParquet } from './index.js';
 
 const optional = async (name: string) => import(/* @vite-ignore */ name).catch(() => undefined);
 const hyparquet = (await optional('hyparquet-writer')) && ((await optional('hyparquet')) as typeof import('hyparquet') | undefined);
@@ -195,6 +195,76 @@ describe.skipIf(!hyparquet)('Parquet (hyparquet-writer; read back with hyparquet
   it('the fixture tables come back row for row', async () => {
     for (const table of [...teehistorianTables(readBytes(th)), ...demoTables(readBytes(demo))]) {
       expect((await read(await toParquet(table))).rows, table.name).toEqual(rows(table));
+    }
+  });
+});
+
+describe('streamTeehistorianTables (issue 41: files of gigabytes, read as a stream)', () => {
+  const chunksOf = (bytes: Uint8Array, size: number) =>
+    (async function* () {
+      for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+    })();
+
+  it('gives the rows of teehistorianTables in batches, whatever the chunks, with the final metadata on the last', async () => {
+    for (const path of teehistorianFiles()) {
+      const bytes = readBytes(path);
+      const whole = byName(teehistorianTables(bytes));
+      const got = new Map<string, { rows: Record<string, unknown>[]; batches: number; metadata?: Record<string, string> }>();
+      await streamTeehistorianTables(
+        chunksOf(bytes, 1000),
+        (table, last) => {
+          const entry = got.get(table.name) ?? { rows: [], batches: 0 };
+          entry.rows.push(...rows(table));
+          entry.batches++;
+          if (last) entry.metadata = table.metadata;
+          got.set(table.name, entry);
+        },
+        { rowGroupRows: 500 },
+      );
+      for (const [name, table] of whole) {
+        expect(got.get(name)!.rows, `${basename(path)} ${name}`).toEqual(rows(table));
+        expect(got.get(name)!.batches).toBe(Math.floor(table.rows / 500) + 1);
+        expect(got.get(name)!.metadata).toEqual(table.metadata);
+      }
+    }
+  });
+
+  it('refuses what teehistorianTables refuses, with the same error', async () => {
+    const bytes = readBytes(th);
+    const bad = bytes.slice();
+    bad[0] = bad[0]! ^ 0xff;
+    const expected = (() => {
+      try {
+        teehistorianTables(bad);
+      } catch (e) {
+        return e as CodecError;
+      }
+    })();
+    await expect(streamTeehistorianTables(chunksOf(bad, 7), () => undefined)).rejects.toMatchObject({ code: expected!.code, offset: expected!.offset });
+    await expect(streamTeehistorianTables(chunksOf(bytes, 7), () => undefined, { tables: ['nope'] })).rejects.toThrow(RangeError);
+  });
+
+  it.skipIf(!hyparquet)('written by parquetTableWriter batch by batch, each table is the file toParquet writes', async () => {
+    const bytes = readBytes(th);
+    const expected = new Map<string, Uint8Array>();
+    for (const table of teehistorianTables(bytes)) expected.set(table.name, await toParquet(table));
+    const out = new Map<string, Uint8Array[]>();
+    const writers = new Map<string, ParquetTableWriter>();
+    for (const name of expected.keys()) {
+      const chunks: Uint8Array[] = [];
+      out.set(name, chunks);
+      writers.set(name, await parquetTableWriter((b) => chunks.push(b)));
+    }
+    await streamTeehistorianTables(chunksOf(bytes, 4096), (table, last) => {
+      writers.get(table.name)!.write(table);
+      if (last) writers.get(table.name)!.finish(table.metadata);
+    });
+    for (const [name, file] of expected) {
+      const chunks = out.get(name)!;
+      const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      chunks.reduce((at, c) => (joined.set(c, at), at + c.length), 0);
+      expect(joined, name).toEqual(file);
+      expect(writers.get(name)!.bytesWritten).toBe(file.length);
     }
   });
 });

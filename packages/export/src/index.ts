@@ -1,7 +1,7 @@
 // The runtime's error classes, as every package hands them out: one `instanceof CodecError` catches what any throws.
 export { BinaryError, CodecError } from '@twcodec/runtime';
-export { type ColumnType, type ExportColumn, type ExportTable } from './table.js';
-export { TEEHISTORIAN_TABLES, type TeehistorianExportOptions, type TeehistorianTableName, teehistorianTables } from './teehistorian.js';
+export { type ColumnType, EXPORT_ROW_GROUP_ROWS, EXPORT_STRING_ROW_GROUP_ROWS, type ExportColumn, type ExportTable, rowGroupRowsOf } from './table.js';
+export { streamTeehistorianTables, TEEHISTORIAN_TABLES, type TeehistorianExportOptions, type TeehistorianStreamExportOptions, type TeehistorianTableName, teehistorianTables } from './teehistorian.js';
 export { type DemoExportOptions, demoProtocol, demoTables, snapshotTables } from './demo.js';
 export {
   encodeTable,
@@ -12,6 +12,8 @@ export {
   FORMAT_PACKAGES,
   loadFormat,
   type ModuleLoader,
+  parquetTableWriter,
+  type ParquetTableWriter,
   toArrow,
   toParquet,
 } from './encode.js';

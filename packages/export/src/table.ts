@@ -1,6 +1,20 @@
 // Tables in a form that no particular library owns: typed arrays for numbers, arrays of strings, a null mask.
 // encode.ts hands them to a Parquet or Arrow writer; tests and users can read them directly.
 
+/**
+ * Rows per Parquet row group (toParquet), and per batch of the streamed export: large, as analysis reads whole
+ * columns (hyparquet-writer's default starts small, for previews).
+ */
+export const EXPORT_ROW_GROUP_ROWS = 1 << 20;
+/**
+ * Rows per row group of a table with string columns (teehistorian's events: JSON of about 100 bytes a row):
+ * smaller, so that the rows a streamed export holds stay a few megabytes (a million events took 150 MB).
+ */
+export const EXPORT_STRING_ROW_GROUP_ROWS = 1 << 16;
+
+/** The rows per row group of a table: fewer when it has strings. */
+export const rowGroupRowsOf = (columns: readonly { type: ColumnType }[]): number => (columns.some((c) => c.type === 'string') ? EXPORT_STRING_ROW_GROUP_ROWS : EXPORT_ROW_GROUP_ROWS);
+
 /** int32: Int32Array; float64: Float64Array; string: (string | null)[]. */
 export type ColumnType = 'int32' | 'float64' | 'string';
 
@@ -110,6 +124,11 @@ export class IntRows {
     capacity = 4096,
   ) {
     this.columns = names.map(() => new Int32Array(capacity));
+  }
+
+  /** Starts over with no rows, keeping the arrays (a batch handed on is done with). */
+  clear(): void {
+    this.rows = 0;
   }
 
   add(): number {
