@@ -10,7 +10,9 @@
 // Run by the build (after tsc -b) and by test/global-setup.ts with --if-stale: then nothing is written when no
 // module the bundle was made from changed since (dist/bundle/inputs.json lists them), so that the bin tests never
 // run a bundle older than dist/.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -47,12 +49,15 @@ const CHUNK_GROUPS = [
   { name: 'map-tools-render', test: dist('map-tools', 'render') },
 ];
 
-if (!(process.argv.includes('--if-stale') && current())) {
+const ifStale = process.argv.includes('--if-stale');
+const bundleCurrent = ifStale && current();
+if (!bundleCurrent) {
   rmSync(out, { recursive: true, force: true });
   // Imported here: a current bundle (--if-stale) does not pay for loading the bundler.
   const { rolldown } = await import('rolldown');
   const bundle = await rolldown({
-    input: { twcodec: here('./dist/bin.js'), 'batch-worker': here('./dist/batch-worker.js') },
+    // main.js: the CLI's main(), an entry of its own so that code-cache.cjs can run commands in one process.
+    input: { twcodec: here('./dist/bin.js'), main: here('./dist/index.js'), 'batch-worker': here('./dist/batch-worker.js') },
     platform: 'node',
     // Export's optional writers stay optional: looked up when a format needs them (export imports them by a
     // variable name, which is left alone anyway; listed so that a literal import never pulls them in).
@@ -88,6 +93,24 @@ if (!(process.argv.includes('--if-stale') && current())) {
   // CommonJS inside @twcodec/cli, whose own package.json says "type": "module".
   writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   const inputs = [...new Set(output.flatMap((chunk) => chunk.moduleIds ?? []))].filter((id) => existsSync(id)).sort();
-  inputs.push(here('./bundle.mjs'));
+  inputs.push(here('./bundle.mjs'), here('./code-cache.cjs'), here('./bin/load-bundle.cjs'));
   writeFileSync(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);
+}
+
+// The V8 code cache of the chunks (code-cache.cjs; start-up, issue 41), made again with the bundle and when the
+// Node running this is not the one that made it (a cache is used only by the Node that made it). In a child
+// process without Node options or NODE_OPTIONS: V8 takes a cache only in a process with the same V8 flags.
+const { runtimeKey, MANIFEST } = createRequire(import.meta.url)('./bin/load-bundle.cjs');
+const cacheCurrent = () => {
+  try {
+    const made = JSON.parse(readFileSync(`${out}/${MANIFEST}`, 'utf8')).made;
+    return Object.entries(runtimeKey()).every(([k, v]) => made[k] === v);
+  } catch {
+    return false;
+  }
+};
+if (!(bundleCurrent && cacheCurrent())) {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  execFileSync(process.execPath, [here('./code-cache.cjs'), out], { env, stdio: 'inherit' });
 }
