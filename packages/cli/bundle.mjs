@@ -26,6 +26,9 @@ function current() {
   return inputs.every((path) => existsSync(path) && statSync(path).mtimeMs <= made);
 }
 
+const lazyFflate = here('./lazy-fflate.cjs');
+// The CommonJS file of fflate's browser build (the require condition of fflate/browser).
+const fflateBrowser = createRequire(import.meta.url).resolve('fflate/browser');
 const dist = (pkg, modules) => new RegExp(`[\\\\/]packages[\\\\/]${pkg}[\\\\/]dist[\\\\/]${modules}\\.js$`);
 /** Chunks of modules that commands load together (the first group that matches a module takes it). */
 const CHUNK_GROUPS = [
@@ -40,7 +43,7 @@ const CHUNK_GROUPS = [
   { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
   { name: 'map-read', test: dist('map', '.*') },
   // The PNG writer and fflate (which builds its tables when imported): map extract, unpack and render only.
-  { name: 'map-tools-png-encode', test: /[\\/](packages[\\/]map-tools[\\/]dist[\\/](png-encode|image-files)\.js$|node_modules[\\/]fflate[\\/])/ },
+  { name: 'map-tools-png-encode', test: /[\\/](packages[\\/]map-tools[\\/]dist[\\/](png-encode|image-files)\.js$|node_modules[\\/]fflate[\\/]|lazy-fflate\.cjs$)/ },
   { name: 'map-tools-images', test: dist('map-tools', '(png|images|file-names|sounds)') },
   { name: 'map-tools-convert', test: dist('map-tools', 'convert(-07)?') },
   { name: 'map-tools-dir', test: dist('map-tools', 'dir(-check)?') },
@@ -65,8 +68,14 @@ if (!bundleCurrent) {
     // fflate's build for browsers: the same synchronous deflate and inflate (its two builds differ only in how
     // its asynchronous functions, which nothing here calls, start workers), without the Node build's
     // node:worker_threads, which it loads when it is imported (start-up, issue 28: importing the Node build
-    // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md).
-    resolve: { alias: { fflate: fileURLToPath(import.meta.resolve('fflate/browser')) } },
+    // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md). And
+    // evaluated when first called (lazy-fflate.cjs; issue 41): `fflate` is that file, which requires the build.
+    plugins: [
+      {
+        name: 'lazy-fflate',
+        resolveId: (source, importer) => (source === 'fflate' ? (importer === lazyFflate ? fflateBrowser : lazyFflate) : null),
+      },
+    ],
     logLevel: 'warn',
     // Chunks may export more than their entry module (codeSplitting below moves modules out of them).
     preserveEntrySignatures: 'allow-extension',
