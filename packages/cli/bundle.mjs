@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { parseAst } from 'rolldown/parseAst';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const out = here('./dist/bundle');
@@ -71,6 +72,32 @@ if (!bundleCurrent) {
     // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md). And
     // evaluated when first called (lazy-fflate.cjs; issue 41): `fflate` is that file, which requires the build.
     plugins: [
+      {
+        // import() in a chunk goes through the loader's import() when bin/load-bundle.cjs runs the chunks: V8
+        // code compiled from a code cache in Node 20 loses the vm.Script's dynamic import callback (import()
+        // then throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the callback that keeps Node's default
+        // loader (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) prints an ExperimentalWarning. Loaded by
+        // Node's require() (no cache for this Node), `require.twcodecImport` is undefined and import() is the
+        // chunk's own, as before. The imports: node:fs/promises and node:os (io.ts), and export's optional
+        // writers, all bare specifiers, which resolve the same from bin/ as from dist/bundle/.
+        name: 'import-through-loader',
+        renderChunk(code) {
+          const starts = [];
+          const walk = (node) => {
+            if (Array.isArray(node)) node.forEach(walk);
+            else if (node && typeof node === 'object') {
+              if (node.type === 'ImportExpression') starts.push(node.start);
+              for (const key of Object.keys(node)) if (key !== 'parent') walk(node[key]);
+            }
+          };
+          walk(parseAst(code));
+          for (const start of starts.sort((a, b) => b - a)) {
+            if (!code.startsWith('import', start)) throw new Error(`bundle.mjs: no import( at ${start} of a chunk`);
+            code = `${code.slice(0, start)}(require.twcodecImport ?? ((specifier) => import(specifier)))${code.slice(start + 'import'.length)}`;
+          }
+          return starts.length ? code : null;
+        },
+      },
       {
         name: 'lazy-fflate',
         resolveId: (source, importer) => (source === 'fflate' ? (importer === lazyFflate ? fflateBrowser : lazyFflate) : null),

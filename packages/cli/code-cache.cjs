@@ -42,8 +42,8 @@ async function main() {
   const crc32 = crc32Function();
   const cacheDir = join(dir, 'code-cache');
   rmSync(cacheDir, { recursive: true, force: true });
-  if (!crc32 || !vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER) {
-    console.log(`code-cache: Node ${process.version} has no zlib.crc32 or vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER: no code cache (the bundle is require()d)`);
+  if (!crc32) {
+    console.log(`code-cache: Node ${process.version} has no zlib.crc32: no code cache (the bundle is require()d)`);
     return;
   }
   const scripts = new Map();
@@ -60,7 +60,7 @@ async function main() {
   const chunks = {};
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
     const bytes = readFileSync(join(dir, file));
-    const script = scripts.get(file) ?? new vm.Script(wrap(bytes.toString('utf8')), { filename: join(dir, file), importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+    const script = scripts.get(file) ?? new vm.Script(wrap(bytes.toString('utf8')), { filename: join(dir, file) });
     const data = script.createCachedData();
     writeFileSync(join(cacheDir, `${file}.bin`), data);
     chunks[file] = { source: crc32(bytes), sourceBytes: bytes.length, cache: crc32(data), cacheBytes: data.length };

@@ -38,6 +38,9 @@ function wrap(source) {
   return WRAPPER_HEAD + (source.startsWith('#!') ? `//${source.slice(2)}` : source) + WRAPPER_TAIL;
 }
 
+/** import() of a module outside the bundle (node: built-ins, export's optional writers), for the chunks. */
+const dynamicImport = (specifier) => import(specifier);
+
 /** The CRC-32 function of node:zlib (Node 20.15+, 22.2+), or undefined. */
 function crc32Function() {
   return require('node:zlib').crc32;
@@ -81,8 +84,6 @@ function compile(filename, bytes, entry, cacheFile, crc32) {
   const script = new vm.Script(wrap(source), {
     filename,
     cachedData,
-    // import() in a chunk (node:fs/promises, export's optional writers) resolves as it would in a module Node loaded.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (cachedData) debug('%s: cache %s', filename, script.cachedDataRejected ? 'rejected by V8, compiled' : 'used');
   return { script, used: cachedData !== undefined && !script.cachedDataRejected };
@@ -96,7 +97,7 @@ function compile(filename, bytes, entry, cacheFile, crc32) {
 function loadBundle(bundleDir, entry, onCompiled) {
   const dir = resolve(bundleDir);
   const crc32 = crc32Function();
-  const manifest = crc32 && vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ? readManifest(dir) : undefined;
+  const manifest = crc32 ? readManifest(dir) : undefined;
   if (!manifest && !onCompiled) return require(join(dir, entry));
   const chunks = manifest?.chunks ?? {};
   const modules = new Map();
@@ -111,6 +112,9 @@ function loadBundle(bundleDir, entry, onCompiled) {
     const { script } = compile(filename, readFileSync(filename), chunks[file], join(dir, 'code-cache', `${file}.bin`), crc32);
     onCompiled?.(file, script);
     const inner = (id) => (id.startsWith('./') && !id.includes('/', 2) ? load(id.slice(2)) : outside(id));
+    // A chunk's import() calls this (bundle.mjs rewrites them so): a script compiled from a code cache has no
+    // dynamic import callback in Node 20, and this module's import() is Node's own.
+    inner.twcodecImport = dynamicImport;
     script.runInThisContext().call(module.exports, module.exports, inner, module, filename, dir);
     module.loaded = true;
     return module.exports;
