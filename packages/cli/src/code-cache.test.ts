@@ -16,7 +16,7 @@ afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: tr
 
 /** Runs the twcodec binary of `pkg` (a directory laid out as packages/cli) with the debug lines of the loader. */
 function run(pkg: string, nodeArgs: string[] = []) {
-  const env = { ...process.env, NODE_DEBUG: 'twcodec-code-cache' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_DEBUG: 'twcodec-code-cache' };
   delete env.NODE_OPTIONS;
   const r = spawnSync(process.execPath, [...nodeArgs, join(pkg, 'bin', 'twcodec.cjs'), ...args], { env, encoding: 'utf8', cwd: repoRoot });
   const debug = r.stderr.split('\n').filter((l) => l.startsWith('TWCODEC-CODE-CACHE'));
@@ -54,7 +54,7 @@ describe('the code cache of the bundle', () => {
       copy((bundle) => {
         const file = join(bundle, 'code-cache', `${mapRead()}.bin`);
         const bytes = readFileSync(file);
-        bytes[bytes.length >> 1] ^= 0x55;
+        bytes[bytes.length >> 1]! ^= 0x55;
         writeFileSync(file, bytes);
       }),
     );
