@@ -13,7 +13,7 @@
 // Node before 20.15), the bundle is require()d as before, and Node 22's own compile cache applies.
 //
 // NODE_DEBUG=twcodec-code-cache prints on stderr what was used or rejected, and why (for tests and maintainers).
-// docs/maintainers.md, "The CLI's code cache", says how the build makes it.
+// docs/maintainers.md, "The CLI's bundle and its code cache", says how the build makes it.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
