@@ -10,6 +10,15 @@
 // Floors: `node -e 0` (bare Node start-up) against map_resave's whole run, and `twcodec --version` against
 // loading the `teeworlds` npm library (another Node package for Teeworlds; a dev dependency of the bench only).
 //
+// Start-up rows (issue 41), for the median map and the one nearest 0.5 MB: every map command's CPU time above
+// bare Node's start-up against the DDNet tool's whole run, `(twcodec - node -e 0) / DDNet`, target <= 2.0,
+// with `node -e 0` as a third side of the same alternating rounds. The pairs: map resave --ddnet / map_resave,
+// map extract / map_extract, map convert --to 0.7 / map_convert_07, map diff / map_diff; map info, map validate
+// and map fix, which DDNet has no tool for, against map_resave (the DDNet tool that loads the whole map: every
+// item, every data item inflated, and writes it). The resave, extract, convert and diff rows of these maps come
+// from the same rounds as their `twcodec / DDNet` rows (issue 28, target <= 1.0). TOOLS_BENCH_ONLY=start-up runs
+// only these two maps' rows.
+//
 // Each measure is the CPU time (user + system) of the child processes, taken by bash's `times` (getrusage of
 // the waited-for children, microseconds), the median of TOOLS_BENCH_ROUNDS (default 9) alternating rounds: on a
 // machine shared with other jobs wall time mostly measures waiting for a core. Ratios: twcodec / DDNet, target
@@ -24,6 +33,8 @@ import { join, relative } from 'node:path';
 import { corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
 const ROUNDS = Number(process.env.TOOLS_BENCH_ROUNDS ?? 9);
+// TOOLS_BENCH_ONLY=start-up: only the rows of the median and the 0.5 MB map (with the start-up rows of issue 41).
+const onlyStartUp = process.env.TOOLS_BENCH_ONLY === 'start-up';
 const toolsDir = process.env.TWCODEC_DDNET_TOOLS ?? '/usr/lib/x86_64-linux-gnu/ddnet';
 const ddnet = (name) => join(toolsDir, name);
 const haveDdnet = existsSync(ddnet('map_resave'));
@@ -114,16 +125,23 @@ const ms = (v) => `${v.toFixed(0)} ms`;
 const twcodec = (...args) => [process.execPath, twcodecBin, ...args];
 const label = (path) => `${relative(mapsDir, path)} (${(statSync(path).size / 1e6).toFixed(2)} MB)`;
 
-/** One row: twcodec's side against DDNet's, as a ratio of CPU times (target <= 1.0, but for a floor). */
-function row(measure, ours, theirs, { floor = false } = {}) {
+const bareNode = () => cpuOf([process.execPath, '-e', '0']);
+
+/**
+ * One row: twcodec's side against DDNet's, as a ratio of CPU times (target <= 1.0, but for a floor). With
+ * `startUp` (the row's name), bare Node's start-up runs as a third side of the same rounds and a second row
+ * gives twcodec's CPU time above it against DDNet's (issue 41, target <= 2.0); `startUpOnly`: only that row.
+ */
+function row(measure, ours, theirs, { floor = false, startUp, startUpOnly = false } = {}) {
   const target = floor ? undefined : '<=1.0';
-  const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined });
+  const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined, bare: startUp ? bareNode : undefined });
   if (t.theirs === undefined) {
     // No ratio (the summary prints -): the DDNet column is skipped, twcodec's own figure is in the note.
-    report('tools', measure, NaN, undefined, `DDNet tools absent (${toolsDir}): twcodec ${ms(t.ours)} CPU, no ratio`);
+    report('tools', startUpOnly ? startUp : measure, NaN, undefined, `DDNet tools absent (${toolsDir}): twcodec ${ms(t.ours)} CPU, no ratio`);
     return;
   }
-  report('tools', measure, t.ours / t.theirs, target, `twcodec ${ms(t.ours)}, DDNet ${ms(t.theirs)} CPU`);
+  if (!startUpOnly) report('tools', measure, t.ours / t.theirs, target, `twcodec ${ms(t.ours)}, DDNet ${ms(t.theirs)} CPU`);
+  if (startUp) report('tools', startUp, (t.ours - t.bare) / t.theirs, '<=2.0', `twcodec ${ms(t.ours)} - node -e 0 ${ms(t.bare)} = ${ms(t.ours - t.bare)}, DDNet ${ms(t.theirs)} CPU`);
 }
 
 console.log(`maps: ${maps.length} in ${mapsDir}; median ${label(median)}, nearest 0.5 MB ${label(nearHalfMb)}, largest ${label(largest)}; ${ROUNDS} rounds, medians of CPU time`);
@@ -131,8 +149,8 @@ console.log(`DDNet tools: ${haveDdnet ? toolsDir : 'absent, DDNet columns skippe
 if (extraCaCerts) console.log(`NODE_EXTRA_CA_CERTS is set here: the children run ${env.NODE_EXTRA_CA_CERTS ? 'with it (TOOLS_BENCH_KEEP_ENV=1)' : 'without it (TOOLS_BENCH_KEEP_ENV=1 keeps it)'}`);
 
 // The floors.
-row('floor: node -e 0 vs map_resave (median map)', () => cpuOf([process.execPath, '-e', '0']), () => cpuOf([ddnet('map_resave'), median, 'floor.map']), { floor: true });
-{
+if (!onlyStartUp) row('floor: node -e 0 vs map_resave (median map)', () => cpuOf([process.execPath, '-e', '0']), () => cpuOf([ddnet('map_resave'), median, 'floor.map']), { floor: true });
+if (!onlyStartUp) {
   const teeworldsLibrary = createRequire(import.meta.url).resolve('teeworlds');
   const t = alternate({ ours: () => cpuOf(twcodec('--version')), library: () => cpuOf([process.execPath, '-e', `require(${JSON.stringify(teeworldsLibrary)})`]) });
   report('tools', "twcodec --version vs loading the teeworlds npm library", t.ours / t.library, undefined, `twcodec ${ms(t.ours)}, node -e "require('teeworlds')" ${ms(t.library)} CPU`);
@@ -142,7 +160,7 @@ for (const [which, map] of [
   ['median', median],
   ['0.5 MB', nearHalfMb],
   ['largest', largest],
-].filter(([, map], i, all) => all.findIndex(([, m]) => m === map) === i)) {
+].filter(([which, map], i, all) => all.findIndex(([, m]) => m === map) === i && !(onlyStartUp && which === 'largest'))) {
   const out = join(work, 'out.map');
   const extractDir = join(work, 'extract');
   // map_extract wants an existing directory; ours makes it.
@@ -156,21 +174,31 @@ for (const [which, map] of [
     resaved = join(work, 'resaved.map');
     cpuOf(twcodec('map', 'resave', '--ddnet', map, resaved));
   }
-  row(`${which}: map resave --ddnet vs map_resave`, () => cpuOf(twcodec('map', 'resave', '--ddnet', map, out)), () => cpuOf([ddnet('map_resave'), map, 'out.map']));
+  // Start-up rows (issue 41) on the median map and the 0.5 MB one; the largest map is about the work, not start-up.
+  const startUp = (command, tool) => (which === 'largest' ? undefined : `start-up ${which}: (${command} - node -e 0) / ${tool}`);
+  const mapResave = () => cpuOf([ddnet('map_resave'), map, 'out.map']);
+  row(`${which}: map resave --ddnet vs map_resave`, () => cpuOf(twcodec('map', 'resave', '--ddnet', map, out)), mapResave, { startUp: startUp('map resave --ddnet', 'map_resave') });
   row(
     `${which}: map extract vs map_extract`,
     () => (fresh(extractDir), cpuOf(twcodec('map', 'extract', map, extractDir))),
     () => (fresh(extractDir), cpuOf([ddnet('map_extract'), map, extractDir])),
+    { startUp: startUp('map extract', 'map_extract') },
   );
   // Exit 1: a tile layer 0.7 cannot draw (both tools write the map and say so).
-  row(`${which}: map convert --to 0.7 vs map_convert_07`, () => cpuOf(twcodec('map', 'convert', '--to', '0.7', map, out), [0, 1]), () => cpuOf([ddnet('map_convert_07'), map, out], [0, 1]));
+  row(`${which}: map convert --to 0.7 vs map_convert_07`, () => cpuOf(twcodec('map', 'convert', '--to', '0.7', map, out), [0, 1]), () => cpuOf([ddnet('map_convert_07'), map, out], [0, 1]), { startUp: startUp('map convert --to 0.7', 'map_convert_07') });
   // Exit 1: the maps differ.
-  row(`${which}: map diff vs map_diff`, () => cpuOf(twcodec('map', 'diff', map, resaved), [0, 1]), () => cpuOf([ddnet('map_diff'), map, resaved], [0, 1]));
+  row(`${which}: map diff vs map_diff`, () => cpuOf(twcodec('map', 'diff', map, resaved), [0, 1]), () => cpuOf([ddnet('map_diff'), map, resaved], [0, 1]), { startUp: startUp('map diff', 'map_diff') });
+  if (which !== 'largest') {
+    // DDNet has no tool for these: against map_resave. Exit 1: validate found errors, fix left some.
+    row('', () => cpuOf(twcodec('map', 'info', map)), mapResave, { startUp: startUp('map info', 'map_resave'), startUpOnly: true });
+    row('', () => cpuOf(twcodec('map', 'validate', map), [0, 1]), mapResave, { startUp: startUp('map validate', 'map_resave'), startUpOnly: true });
+    row('', () => cpuOf(twcodec('map', 'fix', map, out), [0, 1]), mapResave, { startUp: startUp('map fix', 'map_resave'), startUpOnly: true });
+  }
 }
 
 // Batch: every corpus map. DDNet has no batch tool; map_find_env opens a map and reads every item (it looks for
 // the quads and sounds that use an envelope), the least a DDNet tool does per map.
-{
+if (!onlyStartUp) {
   const ours = () => cpuOf(twcodec('map', 'info', '--jobs', '2', ...maps), [0, 1]);
   const theirs = () => maps.reduce((sum, map) => sum + cpuOf([ddnet('map_find_env'), map, '0'], [0, 1]), 0);
   const t = alternate({ ours, theirs: haveDdnet ? theirs : undefined });

@@ -10,8 +10,11 @@
 // Run by the build (after tsc -b) and by test/global-setup.ts with --if-stale: then nothing is written when no
 // module the bundle was made from changed since (dist/bundle/inputs.json lists them), so that the bin tests never
 // run a bundle older than dist/.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { parseAst } from 'rolldown/parseAst';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const out = here('./dist/bundle');
@@ -24,6 +27,9 @@ function current() {
   return inputs.every((path) => existsSync(path) && statSync(path).mtimeMs <= made);
 }
 
+const lazyFflate = here('./lazy-fflate.cjs');
+// The CommonJS file of fflate's browser build (the require condition of fflate/browser).
+const fflateBrowser = createRequire(import.meta.url).resolve('fflate/browser');
 const dist = (pkg, modules) => new RegExp(`[\\\\/]packages[\\\\/]${pkg}[\\\\/]dist[\\\\/]${modules}\\.js$`);
 /** Chunks of modules that commands load together (the first group that matches a module takes it). */
 const CHUNK_GROUPS = [
@@ -38,7 +44,7 @@ const CHUNK_GROUPS = [
   { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
   { name: 'map-read', test: dist('map', '.*') },
   // The PNG writer and fflate (which builds its tables when imported): map extract, unpack and render only.
-  { name: 'map-tools-png-encode', test: /[\\/](packages[\\/]map-tools[\\/]dist[\\/](png-encode|image-files)\.js$|node_modules[\\/]fflate[\\/])/ },
+  { name: 'map-tools-png-encode', test: /[\\/](packages[\\/]map-tools[\\/]dist[\\/](png-encode|image-files)\.js$|node_modules[\\/]fflate[\\/]|lazy-fflate\.cjs$)/ },
   { name: 'map-tools-images', test: dist('map-tools', '(png|images|file-names|sounds)') },
   { name: 'map-tools-convert', test: dist('map-tools', 'convert(-07)?') },
   { name: 'map-tools-dir', test: dist('map-tools', 'dir(-check)?') },
@@ -47,12 +53,15 @@ const CHUNK_GROUPS = [
   { name: 'map-tools-render', test: dist('map-tools', 'render') },
 ];
 
-if (!(process.argv.includes('--if-stale') && current())) {
+const ifStale = process.argv.includes('--if-stale');
+const bundleCurrent = ifStale && current();
+if (!bundleCurrent) {
   rmSync(out, { recursive: true, force: true });
   // Imported here: a current bundle (--if-stale) does not pay for loading the bundler.
   const { rolldown } = await import('rolldown');
   const bundle = await rolldown({
-    input: { twcodec: here('./dist/bin.js'), 'batch-worker': here('./dist/batch-worker.js') },
+    // main.js: the CLI's main(), an entry of its own so that code-cache.cjs can run commands in one process.
+    input: { twcodec: here('./dist/bin.js'), main: here('./dist/index.js'), 'batch-worker': here('./dist/batch-worker.js') },
     platform: 'node',
     // Export's optional writers stay optional: looked up when a format needs them (export imports them by a
     // variable name, which is left alone anyway; listed so that a literal import never pulls them in).
@@ -60,8 +69,40 @@ if (!(process.argv.includes('--if-stale') && current())) {
     // fflate's build for browsers: the same synchronous deflate and inflate (its two builds differ only in how
     // its asynchronous functions, which nothing here calls, start workers), without the Node build's
     // node:worker_threads, which it loads when it is imported (start-up, issue 28: importing the Node build
-    // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md).
-    resolve: { alias: { fflate: fileURLToPath(import.meta.resolve('fflate/browser')) } },
+    // alone cost about 13 ms of CPU time more than the browser build on Node 20; docs/performance.md). And
+    // evaluated when first called (lazy-fflate.cjs; issue 41): `fflate` is that file, which requires the build.
+    plugins: [
+      {
+        // import() in a chunk goes through the loader's import() when bin/load-bundle.cjs runs the chunks: V8
+        // code compiled from a code cache in Node 20 loses the vm.Script's dynamic import callback (import()
+        // then throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the callback that keeps Node's default
+        // loader (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) prints an ExperimentalWarning. Loaded by
+        // Node's require() (no cache for this Node), `require.twcodecImport` is undefined and import() is the
+        // chunk's own, as before. The imports: node:fs/promises and node:os (io.ts), and export's optional
+        // writers, all bare specifiers, which resolve the same from bin/ as from dist/bundle/.
+        name: 'import-through-loader',
+        renderChunk(code) {
+          const starts = [];
+          const walk = (node) => {
+            if (Array.isArray(node)) node.forEach(walk);
+            else if (node && typeof node === 'object') {
+              if (node.type === 'ImportExpression') starts.push(node.start);
+              for (const key of Object.keys(node)) if (key !== 'parent') walk(node[key]);
+            }
+          };
+          walk(parseAst(code));
+          for (const start of starts.sort((a, b) => b - a)) {
+            if (!code.startsWith('import', start)) throw new Error(`bundle.mjs: no import( at ${start} of a chunk`);
+            code = `${code.slice(0, start)}(require.twcodecImport ?? ((specifier) => import(specifier)))${code.slice(start + 'import'.length)}`;
+          }
+          return starts.length ? code : null;
+        },
+      },
+      {
+        name: 'lazy-fflate',
+        resolveId: (source, importer) => (source === 'fflate' ? (importer === lazyFflate ? fflateBrowser : lazyFflate) : null),
+      },
+    ],
     logLevel: 'warn',
     // Chunks may export more than their entry module (codeSplitting below moves modules out of them).
     preserveEntrySignatures: 'allow-extension',
@@ -88,6 +129,24 @@ if (!(process.argv.includes('--if-stale') && current())) {
   // CommonJS inside @twcodec/cli, whose own package.json says "type": "module".
   writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   const inputs = [...new Set(output.flatMap((chunk) => chunk.moduleIds ?? []))].filter((id) => existsSync(id)).sort();
-  inputs.push(here('./bundle.mjs'));
+  inputs.push(here('./bundle.mjs'), here('./code-cache.cjs'), here('./bin/load-bundle.cjs'));
   writeFileSync(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);
+}
+
+// The V8 code cache of the chunks (code-cache.cjs; start-up, issue 41), made again with the bundle and when the
+// Node running this is not the one that made it (a cache is used only by the Node that made it). In a child
+// process without Node options or NODE_OPTIONS: V8 takes a cache only in a process with the same V8 flags.
+const { runtimeKey, MANIFEST } = createRequire(import.meta.url)('./bin/load-bundle.cjs');
+const cacheCurrent = () => {
+  try {
+    const made = JSON.parse(readFileSync(`${out}/${MANIFEST}`, 'utf8')).made;
+    return Object.entries(runtimeKey()).every(([k, v]) => made[k] === v);
+  } catch {
+    return false;
+  }
+};
+if (!(bundleCurrent && cacheCurrent())) {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  execFileSync(process.execPath, [here('./code-cache.cjs'), out], { env, stdio: 'inherit' });
 }

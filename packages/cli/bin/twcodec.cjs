@@ -3,17 +3,19 @@
 // CommonJS chunks, which start faster: see bundle.mjs), else the compiled CLI in dist/ (ES modules); in a
 // checkout of the repository both are built by `npm ci` (the root package's prepare script) or
 // `npm run build`, and this says so when they are missing. CommonJS itself (.cjs in a "type": "module"
-// package), so that a run with the bundle never starts Node's ES module loader (start-up, issue 28).
+// package), so that a run with the bundle never starts Node's ES module loader (start-up, issue 28). The bundle
+// loads with the V8 code cache the build made for it, when this Node made it (load-bundle.cjs; issue 41).
 'use strict';
 const nodeModule = require('node:module');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-// Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory); Node 20 has no such cache.
+// Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory), for a bundle without a cache
+// of this Node's (load-bundle.cjs then require()s it) and for dist/; Node 20 has no such cache.
 nodeModule.enableCompileCache?.();
-const bundled = join(__dirname, '..', 'dist', 'bundle', 'twcodec.js');
-if (existsSync(bundled)) {
-  require(bundled);
+const bundle = join(__dirname, '..', 'dist', 'bundle');
+if (existsSync(join(bundle, 'twcodec.js'))) {
+  require('./load-bundle.cjs').loadBundle(bundle, 'twcodec.js');
 } else {
   import('../dist/bin.js').catch((e) => {
     if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !/[/\\]dist[/\\]/.test(String(e.message))) throw e;

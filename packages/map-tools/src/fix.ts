@@ -34,8 +34,11 @@ export interface FixResult {
  */
 function zeroed(bytes: Uint8Array, size: number, offsets: readonly number[]): Uint8Array | undefined {
   let out: Uint8Array | undefined;
-  for (let o = 0; o + size <= bytes.length; o += size) {
-    for (const z of offsets) {
+  // One tight loop per byte offset, as validateMap's firstNonZeroTile: the loop over the offsets inside the loop
+  // over the tiles (an iterator per tile) was a tenth of `map fix` of a 12 KB map of 92,000 tiles (issue 41).
+  const end = bytes.length - size;
+  for (const z of offsets) {
+    for (let o = 0; o <= end; o += size) {
       if (bytes[o + z] === 0) continue;
       out ??= bytes.slice();
       out[o + z] = 0;

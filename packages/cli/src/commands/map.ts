@@ -185,7 +185,7 @@ export const MAP_COMMANDS: CommandTable = {
       '0.7 RGB images become RGBA, non-zero padding and skip bytes are zeroed, shared tile data is copied. Everything else is listed as remaining. ' +
       'OUT must differ from IN unless --in-place is given; nothing is written on error.',
     async run(io, [input, output], options) {
-      const { fixMap } = await import('@twcodec/map-tools');
+      const { fixMap } = await import('../map-fix.js');
       if (input !== '-' && resolvePath(input!) === resolvePath(output!) && !options['in-place']) throw new UsageError('OUT is IN: pass --in-place to overwrite the input');
       const result = fixMap(await io.readFile(input!));
       await io.writeFile(output!, result.bytes);

@@ -1,0 +1,125 @@
+// Loads the CLI's bundle (dist/bundle/, made by bundle.mjs) with the V8 code cache that the build made for it, so
+// that a run does not compile its chunks again (start-up, issue 41: compiling them was about a fifth of a small
+// map's run above Node's own start-up; docs/performance.md). Node 22.1+ has a compile cache of its own
+// (module.enableCompileCache, in the OS temp directory); Node 20 has none, and a cache written at run time into
+// a directory that later runs execute is not safe for a tool any user runs. This cache is written by the build
+// only, beside the chunks (dist/bundle/code-cache/), so it is trusted as much as the code it was made from.
+//
+// V8 checks a code cache's own version, V8 flags and source length, and nothing else: a flipped byte in it, or a
+// chunk edited without changing its length, crashed V8 or ran other code in a test on Node 20. So the manifest
+// (code-cache/manifest.json) says which Node made the cache and holds each chunk's and each cache's CRC-32,
+// and a cache is given to V8 only when all of them match; else the chunk compiles as it would without one
+// (silently: the same output, only slower). With a manifest for another Node (or none, or no zlib.crc32:
+// Node before 20.15), the bundle is require()d as before, and Node 22's own compile cache applies.
+//
+// NODE_DEBUG=twcodec-code-cache prints on stderr what was used or rejected, and why (for tests and maintainers).
+// docs/maintainers.md, "The CLI's bundle and its code cache", says how the build makes it.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join, resolve } = require('node:path');
+const { debuglog } = require('node:util');
+const vm = require('node:vm');
+
+/** Bumped when the wrapper below or the manifest's form changes: caches made with another are not used. */
+const FORMAT = 1;
+const MANIFEST = join('code-cache', 'manifest.json');
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAPPER_TAIL = '\n})';
+const debug = debuglog('twcodec-code-cache');
+
+/** What a cache made by this Node must match: the manifest's `made` (V8 checks its own version and flags too). */
+function runtimeKey() {
+  return { format: FORMAT, node: process.version, v8: process.versions.v8, arch: process.arch, platform: process.platform };
+}
+
+/** The chunk's source as the function that loader compiles: CommonJS's parameters; a `#!` line kept as a comment (same line numbers). */
+function wrap(source) {
+  return WRAPPER_HEAD + (source.startsWith('#!') ? `//${source.slice(2)}` : source) + WRAPPER_TAIL;
+}
+
+/** import() of a module outside the bundle (node: built-ins, export's optional writers), for the chunks. */
+const dynamicImport = (specifier) => import(specifier);
+
+/** The CRC-32 function of node:zlib (Node 20.15+, 22.2+), or undefined. */
+function crc32Function() {
+  return require('node:zlib').crc32;
+}
+
+/** The manifest when it was made by this Node with this loader, else undefined (and why, on NODE_DEBUG). */
+function readManifest(dir) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8'));
+  } catch (e) {
+    debug('no usable manifest (%s): chunks loaded by require()', e.code ?? e.message);
+    return undefined;
+  }
+  const want = runtimeKey();
+  const made = manifest?.made ?? {};
+  const differs = Object.keys(want).filter((k) => made[k] !== want[k]);
+  if (differs.length || typeof manifest.chunks !== 'object' || manifest.chunks === null) {
+    debug('manifest made for another runtime (%s): chunks loaded by require()', differs.map((k) => `${k} ${made[k]} not ${want[k]}`).join(', ') || 'no chunk list');
+    return undefined;
+  }
+  return manifest;
+}
+
+/**
+ * Compiles `filename`'s source (already read) as a CommonJS function, with the code cache of `entry` (the
+ * manifest's record) when its checksums match. Returns the script and whether V8 took the cache.
+ */
+function compile(filename, bytes, entry, cacheFile, crc32) {
+  const source = bytes.toString('utf8');
+  let cachedData;
+  if (entry && crc32(bytes) === entry.source && bytes.length === entry.sourceBytes) {
+    try {
+      const data = readFileSync(cacheFile);
+      if (data.length === entry.cacheBytes && crc32(data) === entry.cache) cachedData = data;
+      else debug('%s: cache checksum mismatch, compiled', filename);
+    } catch (e) {
+      debug('%s: no cache (%s), compiled', filename, e.code ?? e.message);
+    }
+  } else debug('%s: %s, compiled', filename, entry ? 'source changed since the cache was made' : 'not in the manifest');
+  const script = new vm.Script(wrap(source), {
+    filename,
+    cachedData,
+  });
+  if (cachedData) debug('%s: cache %s', filename, script.cachedDataRejected ? 'rejected by V8, compiled' : 'used');
+  return { script, used: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/**
+ * Runs the bundle's `entry` (a file name in `dir`) and the chunks it requires, compiled with their code cache
+ * when the manifest in `dir` was made by this Node; else require()s it. `onCompiled(file, script)` is for the
+ * build (code-cache.cjs), which makes the cache from the scripts after running them.
+ */
+function loadBundle(bundleDir, entry, onCompiled) {
+  const dir = resolve(bundleDir);
+  const crc32 = crc32Function();
+  const manifest = crc32 ? readManifest(dir) : undefined;
+  if (!manifest && !onCompiled) return require(join(dir, entry));
+  const chunks = manifest?.chunks ?? {};
+  const modules = new Map();
+  // Everything but the chunks (node: built-ins, pako from node_modules) as the entry would require it.
+  const outside = createRequire(join(dir, entry));
+  const load = (file) => {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const filename = join(dir, file);
+    const module = { id: filename, filename, exports: {}, loaded: false };
+    modules.set(file, module);
+    const { script } = compile(filename, readFileSync(filename), chunks[file], join(dir, 'code-cache', `${file}.bin`), crc32);
+    onCompiled?.(file, script);
+    const inner = (id) => (id.startsWith('./') && !id.includes('/', 2) ? load(id.slice(2)) : outside(id));
+    // A chunk's import() calls this (bundle.mjs rewrites them so): a script compiled from a code cache has no
+    // dynamic import callback in Node 20, and this module's import() is Node's own.
+    inner.twcodecImport = dynamicImport;
+    script.runInThisContext().call(module.exports, module.exports, inner, module, filename, dir);
+    module.loaded = true;
+    return module.exports;
+  };
+  return load(entry);
+}
+
+module.exports = { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST };

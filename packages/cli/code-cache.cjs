@@ -1,0 +1,74 @@
+// Makes the V8 code cache of the CLI's bundle: dist/bundle/code-cache/<chunk>.bin and manifest.json, which
+// bin/load-bundle.cjs gives to V8 when a run loads a chunk (start-up, issue 41; docs/performance.md). Run by
+// bundle.mjs after it wrote the chunks, as a child process of its own: `node code-cache.cjs DIR`, with no Node
+// options, because V8 takes a cache only from a process with the same V8 flags, and a run of `twcodec` has none.
+//
+// The cache holds the code V8 compiled for a chunk by the time it is made. Made right after compiling, that is
+// the chunk's top level only, and every function a command calls is compiled again in each run; so the chunks
+// are first trained: the commands whose start-up issue 41 measures run here, in this process, on the
+// repository's fixture maps (their output thrown away, files written to a temporary directory), and the cache of
+// each chunk is made after them. Chunks the training did not load are compiled and cached without running (their
+// top level). Without the fixtures (the package outside its repository) every chunk is cached that way.
+'use strict';
+const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, resolve } = require('node:path');
+const vm = require('node:vm');
+const { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST } = require('./bin/load-bundle.cjs');
+
+/** The commands run to train the cache: the map commands of issue 41 on fixture maps, and the CLI's help. */
+function trainingRuns(fixtures, out) {
+  const maps = ['coverage.map', 'ctf1.map', 'dm7-legacy-size.map'].map((m) => join(fixtures, 'maps', m)).filter((m) => existsSync(m));
+  const resaved = join(fixtures, 'maps-resaved', 'dm7-legacy-size.map');
+  const runs = [['--version'], ['--help'], ['map', '--help']];
+  for (const map of maps) {
+    runs.push(
+      ['map', 'info', map],
+      ['map', 'validate', map],
+      ['map', 'resave', map, join(out, 'resaved.map')],
+      ['map', 'resave', '--ddnet', map, join(out, 'resaved.map')],
+      ['map', 'extract', map, join(out, 'extract')],
+      ['map', 'convert', '--to', '0.7', map, join(out, 'converted.map')],
+      ['map', 'fix', map, join(out, 'fixed.map')],
+      ['map', 'diff', map, existsSync(resaved) ? resaved : map],
+    );
+  }
+  return maps.length ? runs : [];
+}
+
+async function main() {
+  const dir = resolve(process.argv[2] ?? join(__dirname, 'dist', 'bundle'));
+  const fixtures = resolve(__dirname, '..', '..', 'fixtures');
+  const crc32 = crc32Function();
+  const cacheDir = join(dir, 'code-cache');
+  rmSync(cacheDir, { recursive: true, force: true });
+  if (!crc32) {
+    console.log(`code-cache: Node ${process.version} has no zlib.crc32: no code cache (the bundle is require()d)`);
+    return;
+  }
+  const scripts = new Map();
+  const out = mkdtempSync(join(tmpdir(), 'twcodec-code-cache-'));
+  try {
+    const { main: run, nodeIo } = loadBundle(dir, 'main.js', (file, script) => scripts.set(file, script));
+    const io = { ...nodeIo(), stdout: () => {}, stderr: () => {}, progress: () => {} };
+    for (const argv of trainingRuns(fixtures, out)) await run(argv, io);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+    process.exitCode = 0;
+  }
+  mkdirSync(cacheDir);
+  const chunks = {};
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
+    const bytes = readFileSync(join(dir, file));
+    const script = scripts.get(file) ?? new vm.Script(wrap(bytes.toString('utf8')), { filename: join(dir, file) });
+    const data = script.createCachedData();
+    writeFileSync(join(cacheDir, `${file}.bin`), data);
+    chunks[file] = { source: crc32(bytes), sourceBytes: bytes.length, cache: crc32(data), cacheBytes: data.length };
+  }
+  writeFileSync(join(dir, MANIFEST), `${JSON.stringify({ made: runtimeKey(), chunks }, null, 1)}\n`);
+}
+
+main().catch((e) => {
+  console.error(`code-cache: ${e?.stack ?? e}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,104 @@
+// The V8 code cache of the CLI's bundle (start-up, issue 41: bin/load-bundle.cjs, code-cache.cjs): used when it
+// is the one the build made for this Node, ignored when it is not (a flipped byte, a changed chunk, another Node,
+// other V8 flags, no manifest), and the output is the same either way. What each run did is read from
+// NODE_DEBUG=twcodec-code-cache on stderr; nothing here is timed.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../../test/corpus.js';
+
+const cli = join(repoRoot, 'packages', 'cli');
+const args = ['map', 'info', join(repoRoot, 'fixtures', 'maps', 'ctf1.map')];
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** Runs the twcodec binary of `pkg` (a directory laid out as packages/cli) with the debug lines of the loader. */
+function run(pkg: string, nodeArgs: string[] = []) {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_DEBUG: 'twcodec-code-cache' };
+  delete env.NODE_OPTIONS;
+  const r = spawnSync(process.execPath, [...nodeArgs, join(pkg, 'bin', 'twcodec.cjs'), ...args], { env, encoding: 'utf8', cwd: repoRoot });
+  const debug = r.stderr.split('\n').filter((l) => l.startsWith('TWCODEC-CODE-CACHE'));
+  const stderr = r.stderr.split('\n').filter((l) => !l.startsWith('TWCODEC-CODE-CACHE')).join('\n');
+  return { status: r.status, stdout: r.stdout, stderr, debug: debug.map((l) => l.replace(/^TWCODEC-CODE-CACHE \d+: /, '')) };
+}
+
+/** A copy of the CLI package (its bin/ and dist/bundle/) to spoil, with `spoil` applied to its bundle directory. */
+function copy(spoil: (bundle: string) => void): string {
+  const pkg = mkdtempSync(join(tmpdir(), 'twcodec-code-cache-'));
+  scratch.push(pkg);
+  cpSync(join(cli, 'bin'), join(pkg, 'bin'), { recursive: true });
+  cpSync(join(cli, 'dist', 'bundle'), join(pkg, 'dist', 'bundle'), { recursive: true });
+  cpSync(join(cli, 'package.json'), join(pkg, 'package.json'));
+  // pako and the other packages the chunks require at run time.
+  symlinkSync(join(repoRoot, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  spoil(join(pkg, 'dist', 'bundle'));
+  return pkg;
+}
+
+const mapRead = () => readdirSync(join(cli, 'dist', 'bundle')).find((f) => /^map-read-.*\.js$/.test(f))!;
+
+describe('the code cache of the bundle', () => {
+  const reference = run(cli);
+
+  it('is used for every chunk a command loads, when this Node made it', () => {
+    expect(reference.status).toBe(0);
+    expect(reference.debug.length).toBeGreaterThan(3);
+    for (const line of reference.debug) expect(line).toMatch(/: cache used$/);
+    expect(reference.debug.some((l) => l.includes(mapRead()))).toBe(true);
+  });
+
+  it('is ignored for a chunk whose cache has a flipped byte (V8 itself would take it, and crash or run other code)', () => {
+    const spoilt = run(
+      copy((bundle) => {
+        const file = join(bundle, 'code-cache', `${mapRead()}.bin`);
+        const bytes = readFileSync(file);
+        bytes[bytes.length >> 1]! ^= 0x55;
+        writeFileSync(file, bytes);
+      }),
+    );
+    expect(spoilt.debug.find((l) => l.includes(mapRead()))).toMatch(/cache checksum mismatch, compiled$/);
+    expect(spoilt.debug.filter((l) => l.endsWith('cache used')).length).toBe(reference.debug.length - 1);
+    expect([spoilt.status, spoilt.stdout, spoilt.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
+  });
+
+  it('is ignored for a chunk changed since the build, even with its length kept (V8 checks only the length)', () => {
+    const spoilt = run(
+      copy((bundle) => {
+        const file = join(bundle, mapRead());
+        const source = readFileSync(file, 'utf8');
+        const edited = source.replace('/map/dist/', '/map/dixt/');
+        expect(edited.length === source.length && edited !== source).toBe(true);
+        writeFileSync(file, edited);
+      }),
+    );
+    expect(spoilt.debug.find((l) => l.includes(mapRead()))).toMatch(/source changed since the cache was made, compiled$/);
+    expect([spoilt.status, spoilt.stdout, spoilt.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
+  });
+
+  it('is not read when another Node made it, or there is no manifest: the bundle is require()d', () => {
+    const otherNode = run(
+      copy((bundle) => {
+        const file = join(bundle, 'code-cache', 'manifest.json');
+        const manifest = JSON.parse(readFileSync(file, 'utf8'));
+        manifest.made.node = 'v20.0.0';
+        manifest.made.v8 = '11.3.244.4-node.0';
+        writeFileSync(file, JSON.stringify(manifest));
+      }),
+    );
+    expect(otherNode.debug).toEqual([expect.stringMatching(/^manifest made for another runtime \(node v20\.0\.0 not v.*\): chunks loaded by require\(\)$/)]);
+    const none = run(copy((bundle) => rmSync(join(bundle, 'code-cache'), { recursive: true })));
+    expect(none.debug).toEqual(['no usable manifest (ENOENT): chunks loaded by require()']);
+    const broken = run(copy((bundle) => writeFileSync(join(bundle, 'code-cache', 'manifest.json'), '{"made": ')));
+    expect(broken.debug).toEqual([expect.stringMatching(/^no usable manifest \(.*JSON.*\): chunks loaded by require\(\)$/)]);
+    for (const r of [otherNode, none, broken]) expect([r.status, r.stdout, r.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
+  });
+
+  it('is rejected by V8 under other V8 flags, and the chunks compile', () => {
+    const flags = run(cli, ['--stack-size=900']);
+    expect(flags.debug.length).toBe(reference.debug.length);
+    for (const line of flags.debug) expect(line).toMatch(/: cache rejected by V8, compiled$/);
+    expect([flags.status, flags.stdout, flags.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
+  });
+});
