@@ -1,7 +1,7 @@
 // Reading a teehistorian file held in memory, message by message (TeehistorianReader); the message stream the
 // stream reader (stream.ts) shares with it.
 import { asUint8Array, BinaryError, ByteReader } from '@twcodec/runtime';
-import { decodeIntMessage } from './generated/messages.gen.js';
+import { decodeIntMessage, MESSAGE_IDS, type TickAdvance } from './generated/messages.gen.js';
 import { asTeehistorianError, parseHeader, TeehistorianError, type TeehistorianHeader } from './header.js';
 import { PlayerTracker, readMessage, type ReaderOptions, type TeehistorianEnd, type TeehistorianMessage, type TickedMessage, TickTracker } from './messages.js';
 
@@ -9,7 +9,7 @@ import { PlayerTracker, readMessage, type ReaderOptions, type TeehistorianEnd, t
 export const INCOMPLETE = Symbol('incomplete');
 
 /** Shared state of the sync and async readers: ticks, players, counting, end of file. */
-export class MessageStream {
+export class MessageStream implements TickAdvance {
   readonly ticks = new TickTracker();
   readonly players: PlayerTracker | undefined;
   count = 0;
@@ -29,12 +29,20 @@ export class MessageStream {
     // Fast path, kept apart from the rest so that it stays small (about 5% faster object iterator than one
     // method holding every path, measured A/B): messages of ints only, read straight from the bytes into
     // their object (decodeIntMessage leaves r and the ticks alone when it declines a message).
-    const built = decodeIntMessage(r, this.ticks) as TickedMessage | undefined;
+    // FINISH is noted by advance, which decodeIntMessage calls with the message's id, not by reading the built
+    // message's kind: the messages have a dozen shapes, and that one property load, megamorphic, cost a quarter
+    // of the iterator's time (measured: 324 ms of CPU time for the 64 MB bench file with it, 248 without).
+    const built = decodeIntMessage(r, this) as TickedMessage | undefined;
     if (built === undefined) return this.nextSlowly(r);
     this.players?.apply(built);
     this.count++;
-    if (built.kind === 'FINISH') this.finished = true;
     return built;
+  }
+
+  /** decodeIntMessage's tick source: the tick tracker's rules, and FINISH ends the stream. */
+  advance(id: number, first: number): number {
+    if (id === MESSAGE_IDS.FINISH) this.finished = true;
+    return this.ticks.advance(id, first);
   }
 
   /** Everything but the fast path: the end of the bytes, data after FINISH, messages with strings or payloads, and what the fast path refused. */
