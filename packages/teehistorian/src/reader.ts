@@ -5,8 +5,12 @@ import { decodeIntMessage, MESSAGE_IDS, type TickAdvance } from './generated/mes
 import { asTeehistorianError, parseHeader, TeehistorianError, type TeehistorianHeader } from './header.js';
 import { PlayerTracker, readMessage, type ReaderOptions, type TeehistorianEnd, type TeehistorianMessage, type TickedMessage, TickTracker } from './messages.js';
 
-/** What MessageStream.next returns when the bytes end inside a message. */
-export const INCOMPLETE = Symbol('incomplete');
+/**
+ * What MessageStream.next returns when the bytes end inside a message. An object, not a symbol: a value that is
+ * a message, undefined or this object compares with it by pointer in V8's optimized code, where a symbol among
+ * them sent each compare to the generic StrictEqual (measured: 7% of the object iterator's CPU time).
+ */
+export const INCOMPLETE: { readonly incomplete: true } = Object.freeze({ incomplete: true });
 
 /** Shared state of the sync and async readers: ticks, players, counting, end of file. */
 export class MessageStream implements TickAdvance {
