@@ -70,7 +70,7 @@ export class TeehistorianStreamReader implements AsyncIterable<TickedMessage> {
     /** The next message of `r`; when it has none, settles the bytes it used and returns undefined. */
     const take = (): TickedMessage | undefined => {
       const m = this.stream.next(r!);
-      if (m !== undefined && m !== INCOMPLETE) return m;
+      if (m !== undefined && m !== INCOMPLETE) return m as TickedMessage;
       const used = m === INCOMPLETE ? r!.pos : r!.end;
       r = undefined;
       if (chunk) {
