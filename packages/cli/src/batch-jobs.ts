@@ -45,19 +45,21 @@ export interface BatchError {
  * Jobs that read their file as a stream when `streams(options)` says so (teehistorian export to Parquet: files
  * of gigabytes, issue 41), so that a worker holds row groups, not the file.
  */
-const STREAM_JOBS: Record<string, { streams(options: BatchOptions): boolean; run(file: string, options: BatchOptions): Promise<object> }> = {
+const STREAM_JOBS: Record<string, { streams(options: BatchOptions): boolean; run(file: string, options: BatchOptions, openRead?: (path: string) => AsyncIterable<Uint8Array>): Promise<object> }> = {
   'teehistorian export': {
     streams: (options) => options.format === 'parquet',
-    async run(file, options) {
+    async run(file, options, openRead) {
       const [{ exportStream }, { createReadStream }] = await Promise.all([import('./export.js'), import('node:fs')]);
       const dir = options.dir as string;
-      const source = (async function* () {
-        try {
-          for await (const chunk of createReadStream(file)) yield chunk as Uint8Array;
-        } catch (e) {
-          throw fsError(e, 'read', file);
-        }
-      })();
+      const source =
+        openRead?.(file) ??
+        (async function* () {
+          try {
+            for await (const chunk of createReadStream(file)) yield chunk as Uint8Array;
+          } catch (e) {
+            throw fsError(e, 'read', file);
+          }
+        })();
       const { written: tables, end } = await exportStream(source, options as unknown as ExportOptions, { dir }, (path, o) => openGrowing(path, () => undefined, o));
       return { out: dir, ...(end?.truncated ? { truncated: true, end } : {}), tables };
     },
@@ -68,14 +70,15 @@ const STREAM_JOBS: Record<string, { streams(options: BatchOptions): boolean; run
 export type BatchLine = { file: string; ok: boolean; error?: BatchError } & Record<string, unknown>;
 
 /** Runs one command on one file; never throws for a problem of the file. */
-export async function runBatchJob(command: string, file: string, options: BatchOptions = {}, read?: (path: string) => Promise<Uint8Array>): Promise<BatchLine> {
+export async function runBatchJob(command: string, file: string, options: BatchOptions = {}, read?: (path: string) => Promise<Uint8Array>, openRead?: (path: string) => AsyncIterable<Uint8Array>): Promise<BatchLine> {
   const job = BATCH_JOBS[command];
   if (!job) throw new Error(`internal: ${command} is not a batch command`);
   let bytes: Uint8Array | undefined;
-  const stream = read ? undefined : STREAM_JOBS[command];
+  // A job that streams reads through `openRead` when the caller reads through its own io (`read`), else from disk.
+  const stream = read && !openRead ? undefined : STREAM_JOBS[command];
   if (stream?.streams(options)) {
     try {
-      const result = (await stream.run(file, options)) as Record<string, unknown>;
+      const result = (await stream.run(file, options, openRead)) as Record<string, unknown>;
       return { file, ok: true, ...result };
     } catch (e) {
       // What the file looks like, for an error of its bytes: its first bytes only.

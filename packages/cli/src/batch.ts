@@ -210,7 +210,7 @@ export async function runBatch(io: CliIo, command: string, args: string[], jobs:
     const results = files.map((file, i) => (unmatched.has(file) ? Promise.resolve(noMatch(file)) : pool ? pool.run(file, options[i]!) : undefined));
     for (let i = 0; i < files.length; i++) {
       // With one thread the files are read here; the jobs' modules load only then (the workers load their own).
-      const line = (await results[i]) ?? (await (await import('./batch-jobs.js')).runBatchJob(command, files[i]!, options[i], (path) => io.readFile(path)));
+      const line = (await results[i]) ?? (await (await import('./batch-jobs.js')).runBatchJob(command, files[i]!, options[i], (path) => io.readFile(path), (path) => io.openRead(path)));
       if (line.ok) summary.ok++;
       else summary.failed++;
       await io.stdout(`${JSON.stringify(line)}\n`);
