@@ -97,16 +97,25 @@ export class TableBuilder {
   private readonly descriptions: (string | undefined)[];
   rows = 0;
 
+  private readonly nullable: boolean[];
+
+  /** `nullable`: the column is nullable whatever its values (a null mask even when no value is null). */
   constructor(
     readonly name: string,
-    columns: readonly { name: string; type: ColumnType; description?: string }[],
+    columns: readonly { name: string; type: ColumnType; description?: string; nullable?: boolean }[],
   ) {
     this.columns = columns.map((c) => new ColumnBuilder(c.name, c.type));
     this.descriptions = columns.map((c) => c.description);
+    this.nullable = columns.map((c) => c.nullable === true);
   }
 
   finish(metadata: Record<string, string>): ExportTable {
-    return { name: this.name, rows: this.rows, columns: this.columns.map((c, i) => c.finish(this.descriptions[i])), metadata };
+    const columns = this.columns.map((c, i) => {
+      const column = c.finish(this.descriptions[i]);
+      if (this.nullable[i] && !column.nulls) column.nulls = new Uint8Array(this.rows);
+      return column;
+    });
+    return { name: this.name, rows: this.rows, columns, metadata };
   }
 }
 

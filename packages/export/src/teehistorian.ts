@@ -181,7 +181,9 @@ const DESCRIPTIONS = { cid: 'client id', x: 'world units (32 per tile)' };
 function newEvents(): TableBuilder {
   return new TableBuilder('events', [
     { name: 'tick', type: 'int32' },
-    { name: 'cid', type: 'int32' },
+    // Nullable whatever the rows hold: a table's schema must not depend on its data (a streamed export fixes it
+    // with its first row group, before a later message without a client id, such as EX:antibot, comes).
+    { name: 'cid', type: 'int32', nullable: true },
     { name: 'kind', type: 'string', description: 'JOIN, DROP, PLAYER_NEW, ..., EX:<name> (EX:<uuid> for an unknown extension)' },
     { name: 'data', type: 'string', description: 'the other fields as JSON' },
   ]);

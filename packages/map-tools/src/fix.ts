@@ -1,3 +1,4 @@
+import { firstNonZeroRecord } from '@twcodec/runtime';
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { rgbToRgba } from './images.js';
 import {
@@ -33,17 +34,12 @@ export interface FixResult {
  * all zero already. (A copy: the model's tiles may share memory with what the writer compares them against.)
  */
 function zeroed(bytes: Uint8Array, size: number, offsets: readonly number[]): Uint8Array | undefined {
-  let out: Uint8Array | undefined;
-  // One tight loop per byte offset, as validateMap's firstNonZeroTile: the loop over the offsets inside the loop
-  // over the tiles (an iterator per tile) was a tenth of `map fix` of a 12 KB map of 92,000 tiles (issue 41).
+  // Nearly every layer has nothing to zero: find out with one masked compare per tile (issue 41).
+  const first = firstNonZeroRecord(bytes, size, offsets);
+  if (first < 0) return undefined;
+  const out = bytes.slice();
   const end = bytes.length - size;
-  for (const z of offsets) {
-    for (let o = 0; o <= end; o += size) {
-      if (bytes[o + z] === 0) continue;
-      out ??= bytes.slice();
-      out[o + z] = 0;
-    }
-  }
+  for (const z of offsets) for (let o = first * size; o <= end; o += size) out[o + z] = 0;
   return out;
 }
 

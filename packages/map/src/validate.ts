@@ -1,6 +1,7 @@
 // What DDNet's map loader (src/engine/shared/map.cpp, CMap::Load and the tile layer checks, current
 // master) refuses or silently fixes, and what its client and editor ignore, reported on the map model with
 // the element's path. Version ranges and item references come from the schemas (generated registry).
+import { firstNonZeroRecord } from '@twcodec/runtime';
 import {
   ImageFormat,
   ImageVersion,
@@ -232,7 +233,5 @@ function recordsOf(layer: MapLayer): [string, object[]][] {
  * tiles (issue 28).
  */
 function firstNonZeroTile(bytes: Uint8Array, size: number, offset: number): number {
-  const end = bytes.length - size + offset;
-  for (let o = offset; o <= end; o += size) if (bytes[o] !== 0) return (o - offset) / size;
-  return -1;
+  return firstNonZeroRecord(bytes, size, [offset]);
 }
