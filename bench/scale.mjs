@@ -17,8 +17,9 @@ import { closeSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, read
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTeehistorian, TeehistorianWriter } from '@twcodec/teehistorian';
-import { corpusDir, listFiles, notePeakRss, readBytes, report, repoRoot } from './common.mjs';
+import { TeehistorianWriter } from '@twcodec/teehistorian';
+import { notePeakRss, report, repoRoot } from './common.mjs';
+import { largestRecording } from './synthetic-teehistorian.mjs';
 
 const sizes = (process.env.TH_SCALE_MB ?? '64,256').split(',').map(Number).sort((a, b) => a - b);
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
@@ -37,12 +38,7 @@ function messageBytes(source, write) {
 
 /** A synthetic teehistorian file of about `mb` MB at `path`, written as it is made (memory stays at one copy). */
 function writeSynthetic(path, mb) {
-  let sources = listFiles(join(corpusDir, 'teehistorian'), '.teehistorian');
-  if (!sources.length) sources = listFiles(join(repoRoot, 'fixtures', 'teehistorian'), '.teehistorian');
-  const largest = sources.sort((a, b) => readBytes(b).length - readBytes(a).length)[0];
-  const source = readTeehistorian(readBytes(largest));
-  const messages = [...source].filter((m) => m.kind !== 'FINISH');
-  const span = messages.at(-1).tick + 1;
+  const { source, messages, span } = largestRecording();
   // One copy: the session written again (ticks shifted) until it is about 16 MB.
   const copy = messageBytes(source, (w) => {
     for (let round = 0, size = 0; size < 16e6; round++) {
