@@ -41,6 +41,19 @@ export class JsonBytes {
     return text;
   }
 
+  /**
+   * The bytes written since the last take(), copied out, and starts over: what goes to standard output as it
+   * is. Reading them as text for the write and the write encoding that text again cost 10% of `net pcap`'s
+   * CPU time (issue 41, node --cpu-prof over a 10 MB capture); the copy is one memcpy.
+   */
+  takeBytes(): Uint8Array {
+    const bytes = Buffer.allocUnsafeSlow(this.at);
+    this.buf.copy(bytes, 0, 0, this.at);
+    this.at = 0;
+    this.wide = false;
+    return bytes;
+  }
+
   /** Bytes as they are (ASCII text encoded once by the caller). */
   bytes(bytes: Uint8Array): void {
     this.room(bytes.length);

@@ -225,7 +225,7 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
   };
   // Written as they are made when the capture is damaged: the lines before the error go out before it.
   const flush = async () => {
-    if (lines.at > 0) await io.stdout(lines.take());
+    if (lines.at > 0) await io.stdout(lines.takeBytes());
   };
   try {
     for await (const chunk of io.openRead(file)) {
