@@ -65,6 +65,22 @@ export class JsonBytes {
 
   /** A non-negative integer in at least `width` digits (zeros in front). */
   padded(n: number, width: number): void {
+    // A capture's fraction (below 10^9, an int32): int division, where Math.floor kept it in floats.
+    if (n === (n | 0) && n >= 0) {
+      let digits = 1;
+      for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
+      const size = width > digits ? width : digits;
+      this.room(size);
+      const { buf } = this;
+      const end = this.at + size;
+      let v = n;
+      for (let i = 1; i <= size; i++) {
+        buf[end - i] = 48 + (v % 10);
+        v = (v / 10) | 0;
+      }
+      this.at = end;
+      return;
+    }
     let digits = 1;
     for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
     const size = Math.max(width, digits);
@@ -239,6 +255,25 @@ export class JsonBytes {
       else this.at = mark;
     }
     this.byte(125);
+  }
+
+  /** `,"key":` in bytes, for a caller's keys of its own (written by memberOf without a look-up). */
+  static keyOf(key: string): Uint8Array {
+    return Buffer.from(`,${JSON.stringify(key)}:`);
+  }
+
+  /** member() with the key's bytes from keyOf. */
+  memberOf(key: Uint8Array, value: unknown, comma = true): boolean {
+    if (value === undefined) return false;
+    const mark = this.at;
+    this.room(key.length);
+    const { buf } = this;
+    let at = this.at;
+    for (let i = comma ? 0 : 1; i < key.length; i++) buf[at++] = key[i]!;
+    this.at = at;
+    if (this.value(value)) return true;
+    this.at = mark;
+    return false;
   }
 
   /** `,"key":value` when JSON keeps the value (not undefined, a function or a symbol); nothing otherwise. */
