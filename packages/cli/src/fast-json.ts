@@ -15,7 +15,10 @@ const HEX_LOW = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.ch
 
 /** A JSON writer into a buffer that grows as needed; `take()` gives what was written as text and starts over. */
 export class JsonBytes {
-  private buf = Buffer.allocUnsafe(1 << 16);
+  // 1 MiB: the lines of a 64 KiB piece of capture (about 350 KB) fit from the start. A buffer replaced by a
+  // bigger one changes the field V8 had taken as constant, which sent every method compiled with it back to
+  // be compiled again (node --trace-deopt: "code dependencies"; allocUnsafe does not clear the bytes).
+  private buf = Buffer.allocUnsafe(1 << 20);
   at = 0;
   /** Keys as `"key":` in bytes, encoded once (a capture's messages use a few hundred names). */
   private readonly keys = new Map<string, Uint8Array>();
