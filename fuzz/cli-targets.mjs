@@ -53,7 +53,8 @@ async function runCli(argv, files, chunk = 65536) {
       const bytes = await readFile(path);
       for (let at = 0; at < bytes.length; at += chunk) yield bytes.subarray(at, at + chunk);
     },
-    stdout: (text) => void stdout.push(text),
+    // net pcap writes its lines as UTF-8 bytes.
+    stdout: (text) => void stdout.push(typeof text === 'string' ? text : new TextDecoder().decode(text)),
     stderr: (text) => void (stderr += text),
     progress: () => {},
   };

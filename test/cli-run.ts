@@ -4,7 +4,7 @@ import { type CliIo, main, nodeIo } from '../packages/cli/src/index.js';
 export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: () => {} };
+  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += typeof t === 'string' ? t : new TextDecoder().decode(t)), stderr: (t) => void (stderr += t), progress: () => {} };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }

@@ -9,7 +9,7 @@ import { type CliIo, main, nodeIo } from './index.js';
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: (t) => void (stderr += `[progress] ${t}\n`) };
+  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += typeof t === 'string' ? t : new TextDecoder().decode(t)), stderr: (t) => void (stderr += t), progress: (t) => void (stderr += `[progress] ${t}\n`) };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }

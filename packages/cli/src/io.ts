@@ -35,9 +35,10 @@ export interface CliIo {
   openWrite(path: string, options?: { mkdir?: boolean }): Promise<GrowingFile>;
   /**
    * Text to standard output. Streaming commands await the result: it resolves when the output can take
-   * more, so a slow or closed reader (`| head -1`) stops the work instead of buffering it all.
+   * more, so a slow or closed reader (`| head -1`) stops the work instead of buffering it all. Bytes are
+   * UTF-8 text already (`net pcap`'s lines, made as bytes: written without a round trip through a string).
    */
-  stdout(text: string): void | Promise<void>;
+  stdout(text: string | Uint8Array): void | Promise<void>;
   stderr(text: string): void;
   /** A progress line for long work; shown on a terminal only, so pipes and logs stay clean. */
   progress(text: string): void;

@@ -3,6 +3,7 @@
 // @twcodec/net/node's client; `net demo`, a client's demo rebuilt from a capture. Loaded when a net command runs.
 import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
+import { setFlagsFromString } from 'node:v8';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
 import { JsonBytes } from './fast-json.js';
 import { messageJson } from './message-json.js';
@@ -35,13 +36,30 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
   w.bytes(lastSecondBytes);
   if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
   else w.padded(d.nanoseconds, 9);
-  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
-  w.ascii('Z","source":"');
-  w.ascii(d.source);
-  w.ascii('","destination":"');
-  w.ascii(d.destination);
-  w.byte(34);
+  w.bytes(endpointBytes(d.source, d.destination));
 }
+
+/**
+ * `Z","source":"...","destination":"..."` as bytes, kept for the last ENDPOINT_SLOTS pairs of endpoints: a
+ * capture's datagrams go back and forth between a few (the strings are net's own per flow, so most
+ * comparisons are of the same string). Writing them character by character was 3% of `net pcap` (issue 41).
+ */
+function endpointBytes(source: string, destination: string): Uint8Array {
+  for (let i = 0; i < ENDPOINT_SLOTS; i++) {
+    if (endpointSources[i] === source && endpointDestinations[i] === destination) return endpointTexts[i]!;
+  }
+  const slot = endpointNext;
+  endpointNext = (endpointNext + 1) % ENDPOINT_SLOTS;
+  endpointSources[slot] = source;
+  endpointDestinations[slot] = destination;
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
+  return (endpointTexts[slot] = encoder.encode(`Z","source":"${source}","destination":"${destination}"`));
+}
+const ENDPOINT_SLOTS = 8;
+const endpointSources: (string | undefined)[] = new Array<string | undefined>(ENDPOINT_SLOTS).fill(undefined);
+const endpointDestinations: (string | undefined)[] = new Array<string | undefined>(ENDPOINT_SLOTS).fill(undefined);
+const endpointTexts: Uint8Array[] = new Array<Uint8Array>(ENDPOINT_SLOTS).fill(new Uint8Array(0));
+let endpointNext = 0;
 
 /**
  * The JSON line of one datagram: messages as `demo messages` prints them (message kind, fields); with what the
@@ -54,6 +72,26 @@ export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): str
 }
 const lineWriter = new JsonBytes();
 
+/** The keys of writeDatagram's own members, as bytes (JsonBytes.keyOf). */
+const K_CONTROL = JsonBytes.keyOf('control');
+const K_CRC = JsonBytes.keyOf('crc');
+const K_CRCOK = JsonBytes.keyOf('crcOk');
+const K_DELIVERY = JsonBytes.keyOf('delivery');
+const K_DELTATICK = JsonBytes.keyOf('deltaTick');
+const K_ERROR = JsonBytes.keyOf('error');
+const K_ERRORS = JsonBytes.keyOf('errors');
+const K_FLAGS = JsonBytes.keyOf('flags');
+const K_HEADER = JsonBytes.keyOf('header');
+const K_ITEMS = JsonBytes.keyOf('items');
+const K_KIND = JsonBytes.keyOf('kind');
+const K_MESSAGE = JsonBytes.keyOf('message');
+const K_PROTOCOL = JsonBytes.keyOf('protocol');
+const K_SECURITYTOKEN = JsonBytes.keyOf('securityToken');
+const K_SEQUENCE = JsonBytes.keyOf('sequence');
+const K_SIZE = JsonBytes.keyOf('size');
+const K_TICK = JsonBytes.keyOf('tick');
+const K_TRAILING = JsonBytes.keyOf('trailing');
+
 /**
  * datagramJson's line into `w`, member by member (fast-json.ts): the same text as messageJson of the line's
  * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares.
@@ -63,60 +101,27 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
   w.number(d.index);
   writeTimeAndEndpoints(w, d);
   if (d.error) {
-    w.member('error', d.error.message);
+    w.memberOf(K_ERROR, d.error.message);
     w.byte(125);
     return;
   }
   const p = d.packet!;
-  w.member('protocol', p.protocol);
-  w.member('kind', p.kind);
-  w.member('header', p.header);
-  w.member('flags', p.flags);
-  if (p.securityToken !== undefined) w.member('securityToken', p.securityToken);
-  if (p.control) w.member('control', p.control);
+  w.memberOf(K_PROTOCOL, p.protocol);
+  w.memberOf(K_KIND, p.kind);
+  w.memberOf(K_HEADER, p.header);
+  w.memberOf(K_FLAGS, p.flags);
+  if (p.securityToken !== undefined) w.memberOf(K_SECURITYTOKEN, p.securityToken);
+  if (p.control) w.memberOf(K_CONTROL, p.control);
   if (p.connless) {
     w.ascii(',"connless":{');
-    const comma = w.member('message', p.connless.kind, false);
+    const comma = w.memberOf(K_MESSAGE, p.connless.kind, false);
     w.key('fields', comma);
     w.object(p.connless as unknown as Record<string, unknown>, 'kind');
     w.byte(125);
   }
-  if (p.chunks) {
-    w.ascii(',"chunks":[');
-    for (let i = 0; i < p.chunks.length; i++) {
-      const c = p.chunks[i]!;
-      const message = c.message as typeof c.message & { trailing?: Uint8Array };
-      const delivery = tracked?.delivery[i];
-      w.ascii(i ? ',{' : '{');
-      let comma = w.member('flags', c.flags, false);
-      if (c.sequence !== undefined) comma = w.member('sequence', c.sequence, comma) || comma;
-      if (delivery && delivery !== 'delivered') comma = w.member('delivery', delivery, comma) || comma;
-      comma = w.member('size', c.size, comma) || comma;
-      comma = w.member('message', message.kind, comma) || comma;
-      w.key('fields', comma);
-      w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
-      if (message.trailing?.length) w.member('trailing', message.trailing);
-      w.byte(125);
-    }
-    w.byte(93);
-  }
-  if (tracked?.errors?.length) w.member('errors', tracked.errors.map((e) => e.message));
-  if (tracked?.snapshots.length) {
-    // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
-    w.ascii(',"snapshots":[');
-    for (let i = 0; i < tracked.snapshots.length; i++) {
-      const s = tracked.snapshots[i]!;
-      w.ascii(i ? ',{' : '{');
-      let comma = w.member('tick', s.tick, false);
-      comma = w.member('deltaTick', s.deltaTick, comma) || comma;
-      if (s.crc !== undefined) comma = w.member('crc', s.crc, comma) || comma;
-      if (s.crcOk !== undefined) comma = w.member('crcOk', s.crcOk, comma) || comma;
-      if (s.snapshot) comma = w.member('items', s.snapshot.items.length, comma) || comma;
-      if (s.error) w.member('error', s.error, comma);
-      w.byte(125);
-    }
-    w.byte(93);
-  }
+  if (p.chunks) writeChunks(w, p.chunks, tracked);
+  if (tracked?.errors?.length) w.memberOf(K_ERRORS, tracked.errors.map((e) => e.message));
+  if (tracked?.snapshots.length) writeSnapshots(w, tracked.snapshots);
   if (tracked?.maps.length)
     w.member(
       'maps',
@@ -131,6 +136,50 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
       })),
     );
   w.byte(125);
+}
+
+// The chunks and the snapshots of a line are written by functions of their own: V8 optimises writeDatagram and
+// each of them apart, so a shape met late (a snapshot without a CRC, a message kind not seen before) makes V8
+// compile again only the function that met it, not the whole line's writer with everything inlined into it
+// (writeDatagram was compiled three times over the corpus session, 40 to 90 ms each: issue 41).
+
+/** The `chunks` member of a datagram's line. */
+function writeChunks(w: JsonBytes, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
+  w.ascii(',"chunks":[');
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
+    const message = c.message as typeof c.message & { trailing?: Uint8Array };
+    const delivery = tracked?.delivery[i];
+    w.ascii(i ? ',{' : '{');
+    let comma = w.memberOf(K_FLAGS, c.flags, false);
+    if (c.sequence !== undefined) comma = w.memberOf(K_SEQUENCE, c.sequence, comma) || comma;
+    if (delivery && delivery !== 'delivered') comma = w.memberOf(K_DELIVERY, delivery, comma) || comma;
+    comma = w.memberOf(K_SIZE, c.size, comma) || comma;
+    comma = w.memberOf(K_MESSAGE, message.kind, comma) || comma;
+    w.key('fields', comma);
+    w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
+    if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
+    w.byte(125);
+  }
+  w.byte(93);
+}
+
+/** The `snapshots` member of a datagram's line. */
+function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): void {
+  // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
+  w.ascii(',"snapshots":[');
+  for (let i = 0; i < snapshots.length; i++) {
+    const s = snapshots[i]!;
+    w.ascii(i ? ',{' : '{');
+    let comma = w.memberOf(K_TICK, s.tick, false);
+    comma = w.memberOf(K_DELTATICK, s.deltaTick, comma) || comma;
+    if (s.crc !== undefined) comma = w.memberOf(K_CRC, s.crc, comma) || comma;
+    if (s.crcOk !== undefined) comma = w.memberOf(K_CRCOK, s.crcOk, comma) || comma;
+    if (s.snapshot) comma = w.memberOf(K_ITEMS, s.snapshot.items.length, comma) || comma;
+    if (s.error) w.memberOf(K_ERROR, s.error, comma);
+    w.byte(125);
+  }
+  w.byte(93);
 }
 
 /** The default port of Teeworlds and DDNet servers. */
@@ -207,12 +256,25 @@ async function withClient<T>(address: string, options: LiveOptions, given: Reado
 
 
 /**
+ * Less inlining by V8's optimising compiler, for the rest of the process. `net pcap` runs many functions often
+ * enough to be optimised (decoding, tracking, writing), and for a capture of a few MB compiling them is most of
+ * its CPU time: 42% of the instructions on the corpus DDNet session (1.5 MB, callgrind), much of it graphs of
+ * inlined callees. With at most 250 bytes of bytecode inlined into a function (V8's default 920) the command
+ * took 15% less CPU on that session and 8% less on 10 MB of it (issue 41; docs/performance.md). Set before the
+ * work's code is optimised (it is read when a function is compiled); compiled code already made keeps its own.
+ */
+function lessInlining(): void {
+  setFlagsFromString('--max-inlined-bytecode-size-cumulative=250');
+}
+
+/**
  * `net pcap FILE`: a JSON line per datagram, with what the connection tracker made of it. The capture is read
  * as a stream (a file in pieces, or standard input as it comes: `tcpdump -U -w - | twcodec net pcap -`): the
  * lines of each piece's datagrams go out together before the next piece is read, so a datagram's line is
  * printed as soon as its frame has come, and memory does not grow with the capture.
  */
 export async function netPcap(io: CliIo, file: string, protocol: string | undefined): Promise<void> {
+  lessInlining();
   const { CaptureDecoder, ConnectionTracker } = await import('@twcodec/net');
   const tracker = new ConnectionTracker();
   const decoder = new CaptureDecoder(protocol ? { protocol: protocol as NetProtocolName } : {});
@@ -225,7 +287,7 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
   };
   // Written as they are made when the capture is damaged: the lines before the error go out before it.
   const flush = async () => {
-    if (lines.at > 0) await io.stdout(lines.take());
+    if (lines.at > 0) await io.stdout(lines.takeBytes());
   };
   try {
     for await (const chunk of io.openRead(file)) {

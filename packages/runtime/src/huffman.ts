@@ -105,14 +105,21 @@ export class Huffman {
       this.lutSymbol[bits] = -node;
       this.lutLength[bits] = LUT_BITS;
     }
+    // Each next code of a window from the one-symbol table: the window's bits past `length`, with zeros above
+    // MULTI_BITS, give the code they start with; it is whole in the window when it ends within MULTI_BITS.
+    // (A walk of the tree per code, as symbolAt does, was most of the constructor's time before V8 optimised
+    // it: 10 ms for a command that decodes one compressed packet, issue 41.)
+    const lutSymbol = this.lutSymbol;
+    const lutLength = this.lutLength;
     for (let bits = 0; bits < 1 << MULTI_BITS; bits++) {
       let packed = 0;
       let count = 0;
       let length = 0;
       while (count < MULTI_MAX) {
-        const [node, end] = symbolAt(bits, length, MULTI_BITS);
-        if (node >= SYMBOLS || node === EOF_SYMBOL) break;
-        packed |= node << (8 * count);
+        const symbol = lutSymbol[bits >> length]! - 1;
+        const end = length + lutLength[bits >> length]!;
+        if (symbol < 0 || symbol === EOF_SYMBOL || end > MULTI_BITS) break;
+        packed |= symbol << (8 * count);
         count++;
         length = end;
       }
