@@ -1,5 +1,6 @@
 // Shared helpers for the bench scripts: corpus discovery and a noise-tolerant timer. Benchmarks print
 // ratios against a floor measured in the same run, never absolute thresholds (machines here are noisy).
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,3 +100,21 @@ process.on('exit', () => {
   const own = process.resourceUsage().maxRSS / 1024;
   console.log(`BENCH ${JSON.stringify({ peakRssMb: Number(Math.max(own, childPeakRssMb).toFixed(0)) })}`);
 });
+
+/**
+ * CPU ms (user + system) of running `argv` as a child process, its output dropped, read from bash's `times`
+ * (getrusage of the waited-for children: the whole process, all its threads). Throws unless it exits with one
+ * of `okStatus`.
+ */
+export function childCpuMs(argv, { cwd, env, okStatus = [0] } = {}) {
+  const run = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; s=$?; times; exit $s', 'bash', ...argv], { cwd, env, encoding: 'utf8' });
+  if (!okStatus.includes(run.status)) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
+  // `times` prints the shell's own times, then its children's: "0m0.052s 0m0.012s".
+  const children = run.stdout.trim().split('\n').at(-1);
+  const [user, sys] = children.split(' ').map((t) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t);
+    if (!m) throw new Error(`cannot read times output: ${children}`);
+    return (Number(m[1]) * 60 + Number(m[2])) * 1000;
+  });
+  return user + sys;
+}

@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
+import { childCpuMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
 const ROUNDS = Number(process.env.PCAP_BENCH_ROUNDS ?? 5);
 const LARGE_MB = Number(process.env.PCAP_BENCH_MB ?? 50);
@@ -33,18 +33,7 @@ if (spawnSync('bash', ['-c', 'true']).status !== 0) {
 const work = mkdtempSync(join(tmpdir(), 'twcodec-pcap-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-/** CPU ms (user + system) of running `argv` as a child process, its output dropped. */
-function cpuOf(argv) {
-  const run = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; s=$?; times; exit $s', 'bash', ...argv], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
-  const children = run.stdout.trim().split('\n').at(-1);
-  const [user, sys] = children.split(' ').map((t) => {
-    const m = /^(\d+)m([\d.]+)s$/.exec(t);
-    if (!m) throw new Error(`cannot read times output: ${children}`);
-    return (Number(m[1]) * 60 + Number(m[2])) * 1000;
-  });
-  return user + sys;
-}
+const cpuOf = (argv) => childCpuMs(argv);
 
 /** Peak RSS in MB of running `argv` (its output dropped), or undefined without GNU time. */
 function peakRssOf(argv) {

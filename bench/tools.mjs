@@ -30,7 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
+import { childCpuMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
 const ROUNDS = Number(process.env.TOOLS_BENCH_ROUNDS ?? 9);
 // TOOLS_BENCH_ONLY=start-up: only the rows of the median and the 0.5 MB map (with the start-up rows of issue 41).
@@ -78,19 +78,7 @@ const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 's
 const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
 if (extraCaCerts && process.env.TOOLS_BENCH_KEEP_ENV !== '1') delete env.NODE_EXTRA_CA_CERTS;
 
-/** CPU ms (user + system) of running `argv` as a child process, its output dropped; throws when it fails unexpectedly. */
-function cpuOf(argv, okStatus = [0]) {
-  const run = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; s=$?; times; exit $s', 'bash', ...argv], { cwd: work, env, encoding: 'utf8' });
-  if (!okStatus.includes(run.status)) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
-  // `times` prints the shell's own times, then its children's: "0m0.052s 0m0.012s".
-  const children = run.stdout.trim().split('\n').at(-1);
-  const [user, sys] = children.split(' ').map((t) => {
-    const m = /^(\d+)m([\d.]+)s$/.exec(t);
-    if (!m) throw new Error(`cannot read times output: ${children}`);
-    return (Number(m[1]) * 60 + Number(m[2])) * 1000;
-  });
-  return user + sys;
-}
+const cpuOf = (argv, okStatus = [0]) => childCpuMs(argv, { cwd: work, env, okStatus });
 
 /** Peak RSS in MB of running `argv` (GNU time's %M, the largest resident set of the process), or undefined without /usr/bin/time. */
 function peakRssOf(argv, okStatus = [0]) {
