@@ -23,6 +23,7 @@ import { largestRecording } from './synthetic-teehistorian.mjs';
 
 const sizes = (process.env.TH_SCALE_MB ?? '64,256').split(',').map(Number).sort((a, b) => a - b);
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
+if (!existsSync(bin)) throw new Error(`${bin} is not there: build first (npm run build)`);
 const scratch = mkdtempSync(join(tmpdir(), 'twcodec-scale-'));
 const childEnv = { ...process.env };
 delete childEnv.NODE_EXTRA_CA_CERTS; // parsed by every Node process; no export makes a TLS connection
@@ -134,4 +135,3 @@ try {
   if (!process.env.TH_SCALE_KEEP) rmSync(scratch, { recursive: true, force: true });
   else console.log(`kept ${scratch}`);
 }
-if (!existsSync(bin)) console.log('(build first: npm run build)');

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { CodecError } from '@twcodec/runtime';
 import type { ExportOptions } from './export.js';
-import { fsError, openGrowing, writeFileAtomic } from './io.js';
+import { fsError, openGrowing, readStream, writeFileAtomic } from './io.js';
 import { EXPECTED_INPUT, isExpectedKind, sniff } from './sniff.js';
 
 /** What a job gets besides the file's bytes (export: where to write and how); structured-clonable. */
@@ -49,17 +49,9 @@ const STREAM_JOBS: Record<string, { streams(options: BatchOptions): boolean; run
   'teehistorian export': {
     streams: (options) => options.format === 'parquet',
     async run(file, options, openRead) {
-      const [{ exportStream }, { createReadStream }] = await Promise.all([import('./export.js'), import('node:fs')]);
+      const { exportStream } = await import('./export.js');
       const dir = options.dir as string;
-      const source =
-        openRead?.(file) ??
-        (async function* () {
-          try {
-            for await (const chunk of createReadStream(file)) yield chunk as Uint8Array;
-          } catch (e) {
-            throw fsError(e, 'read', file);
-          }
-        })();
+      const source = (openRead ?? readStream)(file);
       const { written: tables, end } = await exportStream(source, options as unknown as ExportOptions, { dir }, (path, o) => openGrowing(path, () => undefined, o));
       return { out: dir, ...(end?.truncated ? { truncated: true, end } : {}), tables };
     },

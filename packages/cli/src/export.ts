@@ -67,8 +67,8 @@ export async function exportStream(
   progress?: (done: number, total: number) => void,
 ) {
   const only = options.table === undefined ? undefined : [options.table];
+  // A table the file does not have opens nothing here; streamTeehistorianTables refuses it (a RangeError, below).
   const names = (only ?? TEEHISTORIAN_TABLES).filter((n) => (TEEHISTORIAN_TABLES as readonly string[]).includes(n));
-  if (only && !names.length) throw new UsageError(`--table ${options.table}: a teehistorian file has no table ${options.table} (its tables: ${TEEHISTORIAN_TABLES.join(', ')})`);
   const pathOf = (name: string) => ('single' in target ? target.single : `${target.dir}/${name}${FORMAT_EXTENSIONS[options.format]}`);
   const outputs = new Map<string, { file: GrowingFile; writer: ParquetTableWriter; rows: number; columns: number }>();
   // A file that fails leaves no directory behind, as with exportFile, which writes only after reading.
@@ -112,6 +112,7 @@ export async function exportStream(
   } catch (e) {
     for (const out of outputs.values()) await out.file.discard().catch(() => undefined);
     if (newDir) await fs.rmdir((target as { dir: string }).dir).catch(() => undefined);
+    if (e instanceof RangeError) throw new UsageError(`--table ${options.table}: ${e.message}`);
     throw e;
   }
 }

@@ -111,7 +111,8 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return concatBytes(chunks, size);
 }
 
-async function* readStream(path: string): AsyncGenerator<Uint8Array> {
+/** A file (`-`: standard input) as chunks of 64 KiB; a read that fails is fsError's one line with the path. */
+export async function* readStream(path: string): AsyncGenerator<Uint8Array> {
   if (path === '-') {
     yield* process.stdin;
     return;

@@ -148,17 +148,14 @@ export async function parquetTableWriter(output: (bytes: Uint8Array) => void, op
   let writer: InstanceType<HyparquetWriter['ParquetWriter']> | undefined;
   const open = (batch: ExportTable) =>
     (writer ??= new lib.ParquetWriter({ writer: bytes, schema: lib.schemaFromColumnData({ columnData: parquetColumns(batch) }), statistics: options.statistics ?? true, createdBy: options.createdBy ?? 'twcodec' }));
-  let columns: ExportTable | undefined;
   return {
     write(batch) {
-      columns ??= batch;
       void open(batch).write({ columnData: parquetColumns(batch), rowGroupSize: rowGroupRowsOf(batch.columns) });
     },
     finish(metadata) {
-      if (!columns) throw new Error('internal: a Parquet file without a batch has no columns');
-      const w = open(columns);
-      w.kvMetadata = kvMetadataOf(metadata);
-      void w.finish();
+      if (!writer) throw new Error('internal: a Parquet file without a batch has no columns');
+      writer.kvMetadata = kvMetadataOf(metadata);
+      void writer.finish();
     },
     get bytesWritten() {
       return handed + bytes.index;
