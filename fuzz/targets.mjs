@@ -6,7 +6,7 @@ import { fflateZlib } from '@twcodec/datafile/zlib-fflate';
 import { readMap, readMapAsync, validateMap, writeMap } from '@twcodec/map';
 import { MESSAGE_INT_FIELDS, readTeehistorian, readTeehistorianStream, scanTeehistorian, scanTeehistorianStream, writeTeehistorian } from '@twcodec/teehistorian';
 import { demoEvents, demoMessages, readDemo, resaveDemo, sliceDemo, stripDemo } from '@twcodec/demo';
-import { demoTables, encodeTable, loadFormat, streamTeehistorianTables, teehistorianTables } from '@twcodec/export';
+import { demoTables, encodeTable, loadFormat, parquetTableWriter, streamTeehistorianTables, teehistorianTables } from '@twcodec/export';
 import { decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { applyDelta, createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { MAP_TOOLS_TARGETS } from './map-tools-targets.mjs';
@@ -364,6 +364,28 @@ async function teehistorianExport(bytes) {
   for (const table of tables ?? []) {
     const columns = streamed.get(table.name);
     table.columns.forEach((c, k) => check(sameList(columns?.[k] ?? [], Array.from(c.values)), `teehistorian-export: ${table.name}.${c.name} streamed differs from the whole file's`));
+  }
+  // What the CLI writes: each table's batches through parquetTableWriter, byte for byte the file toParquet writes.
+  if (!tables || !(await parquetTools())) return;
+  const written = new Map();
+  for (const table of tables) {
+    const chunks = [];
+    written.set(table.name, { chunks, writer: await parquetTableWriter((b) => chunks.push(b)) });
+  }
+  await streamTeehistorianTables(
+    (async function* () {
+      yield* chunks;
+    })(),
+    (t, last) => {
+      const { writer } = written.get(t.name);
+      writer.write(t);
+      if (last) writer.finish(t.metadata);
+    },
+  );
+  for (const table of tables) {
+    const expected = await encodeTable(table, 'parquet');
+    const got = written.get(table.name).chunks.flatMap((c) => Array.from(c));
+    check(sameList(got, Array.from(expected)), `teehistorian-export: ${table.name}.parquet written batch by batch differs from toParquet's`);
   }
 }
 
