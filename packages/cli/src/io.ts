@@ -173,6 +173,15 @@ export async function checkOutputPath(path: string): Promise<void> {
   if (!parent.isDirectory()) throw new CliError('ENOTDIR', `cannot write ${path}: ${FS_REASONS.ENOTDIR}`);
 }
 
+/** Makes the directory `path` goes into (and its parents); a failure names that directory. */
+async function makeParentDir(path: string): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (e) {
+    throw fsError(e, 'write', dirname(path));
+  }
+}
+
 /**
  * Writes atomically: to a temporary file beside the target, then renamed over it; `mkdir` creates the parent
  * directories. Errors name the user's path.
@@ -180,11 +189,7 @@ export async function checkOutputPath(path: string): Promise<void> {
 export async function writeFileAtomic(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options?: { mkdir?: boolean }): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw outputIsDirectory(path);
-  try {
-    if (options?.mkdir) await mkdir(dirname(path), { recursive: true });
-  } catch (e) {
-    throw fsError(e, 'write', dirname(path));
-  }
+  if (options?.mkdir) await makeParentDir(path);
   // A name no other run picks (process id and a random part), created exclusively ('wx': fails rather than
   // follow a link or take over a file that is there). Not node:crypto's randomBytes: loading node:crypto cost
   // about 10 ms of CPU time per run, a tenth of a small map's resave (start-up, issue 28).
@@ -206,9 +211,7 @@ const GROWING_PIECE = 1 << 16;
 export async function openGrowing(path: string, out: (chunk: Uint8Array) => void | Promise<void>, options?: { mkdir?: boolean }): Promise<GrowingFile> {
   const toStdout = path === '-';
   if (!toStdout && (await stat(path).catch(() => undefined))?.isDirectory()) throw outputIsDirectory(path);
-  if (!toStdout && options?.mkdir) await mkdir(dirname(path), { recursive: true }).catch((e: unknown) => {
-    throw fsError(e, 'write', dirname(path));
-  });
+  if (!toStdout && options?.mkdir) await makeParentDir(path);
   const { tmpdir } = await import('node:os');
   const tmp = join(toStdout ? tmpdir() : dirname(path), `.${toStdout ? 'twcodec-stdout' : basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   let fd: number;
