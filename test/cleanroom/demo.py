@@ -1,5 +1,5 @@
 """Clean-room demo decoder (docs/formats/demo.md)."""
-import struct, zlib
+import struct, zlib, hashlib
 import huffman, snapshot, mapfile, netmsg
 from varint import Unpacker
 
@@ -15,8 +15,9 @@ def server_snap(name, vals, cand, crcst, sizes):
     """Server demos record the snap messages sent to every client (without saying which client):
     apply each delta to every stored snapshot of its base tick and keep the one whose checksum matches."""
     tick, dt = vals['tick'], vals['delta_tick']
-    base_tick = tick - dt
-    bases = [[]] if base_tick == -1 else cand.get(base_tick, [])
+    # net-messages.md: delta_tick = tick + 1 when the delta is against the empty snapshot; demo.md, Checksums:
+    # apply the delta to every rebuilt snapshot of tick - delta_tick (a snap_empty carries them to its tick)
+    bases = [[]] if dt == tick + 1 else cand.get(tick - dt, [])
     if name == 'snap_empty':
         cand.setdefault(tick, []).extend(bases)
         return
@@ -43,6 +44,14 @@ def server_snap(name, vals, cand, crcst, sizes):
     for t in [t for t in cand if t < tick - 5000]:
         del cand[t]
 
+def digest(items):
+    """A digest of a snapshot that does not depend on its item order (to compare with another reader): sha256
+    of the items sorted by key, each as key (u32), number of ints (u32), the ints (i32), little-endian."""
+    h = hashlib.sha256()
+    for k, d in sorted(items, key=lambda it: it[0]):
+        h.update(struct.pack('<II%di' % len(d), k, len(d), *d))
+    return h.hexdigest()[:16]
+
 def decode(buf):
     assert buf[:7] == b'TWDEMO\0', 'marker'
     ver = buf[7]
@@ -66,9 +75,16 @@ def decode(buf):
     msg_ids = {}; msg_status = {}; bad_msgs = {}
     parts = {}; cand = {}; crcst = {'ok': 0, 'total': 0, 'no_base': 0, 'no_match': 0}
     empty_deltas = 0
+    digests = []          # [tick, digest] of the snapshot at every tick marker once there is a snapshot
+    in_tick = False
     while p < len(buf):
         c = buf[p]; p += 1
         if c & 0x80:
+            # demo.md: the data chunks after a tick marker belong to its tick; no snapshot or delta chunk
+            # means the snapshot did not change
+            if in_tick and last is not None:
+                digests.append([tick, digest(last)])
+            in_tick = True
             kf = bool(c & 0x40)
             keyframes += kf
             if ver >= 5:
@@ -122,8 +138,10 @@ def decode(buf):
         else:
             raise ValueError('chunk type 0')
     assert p == len(buf)
+    if in_tick and last is not None:
+        digests.append([tick, digest(last)])
     return {'version': ver, 'netversion': netver, 'map': mapname, 'type': dtype, 'length': length,
             'map_crc_ok': crc_ok, 'sha256_ext': sha is not None,
             'map_layers': mres and mres['layers'], 'snapshots': snaps, 'deltas': deltas,
             'empty_deltas': empty_deltas, 'keyframes': keyframes, 'messages': msgs, 'snap_crc_ok': crcst['ok'], 'snap_crc_total': crcst['total'], 'snap_msgs_no_base': crcst['no_base'], 'snap_msgs_no_match': crcst['no_match'], 'msg_ids': msg_ids, 'msg_status': msg_status, 'bad_msgs': bad_msgs,
-            'last_tick': tick}
+            'last_tick': tick, 'snapshot_digests': digests}

@@ -3,9 +3,14 @@ import struct
 from datafile import Datafile, DatafileError
 
 def i32str(ints):
-    b = b''.join(struct.pack('>i', x) for x in ints)
+    """map.md, Notation: each int's 4 bytes big-endian, each byte stored plus 128; the last byte of the last
+    int is the terminator and is skipped whatever it holds; the string ends at the first byte that decodes
+    to 0; ints that are all 0 are the empty string."""
+    if not any(ints):
+        return ''
+    b = b''.join(struct.pack('>i', x) for x in ints)[:-1]
     b = bytes((c - 128) & 0xff for c in b)
-    return b.split(b'\0')[0].decode('utf-8', 'replace')
+    return b.split(b'\0')[0].decode('utf-8')
 
 def expand07(raw, n):
     out = bytearray()
@@ -50,6 +55,10 @@ def decode(buf):
     groups = df.items_of(4)
     layers = df.items_of(5)
     kinds = {}
+    names = []
+    for _, g in groups:
+        if g[0] >= 3:
+            names.append(i32str(g[12:15]))
     ntiles = nquads = nsources = 0
     for _, g in groups:
         assert g[5] + g[6] <= len(layers), 'group range'
@@ -63,7 +72,11 @@ def decode(buf):
                     kind, idx = k, ix
                     break
             if v < 3 and idx >= 18:
-                idx -= 3   # guess: version-2 layers have no name, indices follow data
+                idx -= 3   # map.md, version-2 tilemaps: no name, the DDNet indices are ints 15 to 19
+            if idx >= len(L):
+                raise ValueError('layer too short for its own data index')  # reads as -1
+            if v >= 3:
+                names.append(i32str(L[15:18]))
             d = df.data(L[idx])
             if v >= 4 and kind in ('tiles', 'game'):
                 d = expand07(d, w * h)
@@ -76,6 +89,10 @@ def decode(buf):
             if n:
                 d = df.data(L[5])
                 assert len(d) == n * 152, 'quads size'
+            if L[3] >= 2:          # map.md: version 1 ends after image (7 ints), version 2 adds the name
+                names.append(i32str(L[7:10]))
+            else:
+                assert len(L) == 7, 'quads v1 length'
             nquads += n
             kind = 'quads'
         elif lt in (9, 10):
@@ -92,5 +109,6 @@ def decode(buf):
         d = df.data(s[3]); assert len(d) == s[4], 'sound data size'
     res.update(groups=len(groups), layers=len(layers), layer_kinds=kinds, tiles=ntiles, quads=nquads,
                sound_sources=nsources, images=len(images), envelopes=len(envs), env_points=npts,
-               bezier_records=(len(bz[0][1]) // 16 if bz else 0), notes=notes)
+               bezier_records=(len(bz[0][1]) // 16 if bz else 0), notes=notes,
+               names=len(names), named=sum(1 for n in names if n))
     return res

@@ -31,6 +31,8 @@ def main():
                         s['ok'] += 1
                         for k in ('snap_crc_ok', 'snap_crc_total'):
                             if k in r: s[k] = s.get(k, 0) + r[k]
+                        if 'snapshot_digests' in r:
+                            s['snapshot_digests'] = s.get('snapshot_digests', 0) + len(r['snapshot_digests'])
                         print(json.dumps({'file': os.path.relpath(p, root), 'format': name, 'ok': True, 'result': r}))
                     except Exception as e:
                         fail += 1

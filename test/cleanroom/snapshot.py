@@ -43,11 +43,15 @@ def apply_delta(old, ints, sizes):
         d = ints[p:p + sz]; p += sz
         assert len(d) == sz, 'delta short'
         key = ((t << 16) | id_) & 0xffffffff
-        if key in oldmap and key not in deleted:
+        # snapshot.md, Delta: add the diff to the old item of that key (take the data as it is when the old
+        # snapshot has none); update a copied item in place, append one that was not copied (also a key the
+        # same delta deletes, whose data is still added to the old item's)
+        if key in oldmap:
             od = oldmap[key]
             assert len(od) == sz, ('size change', t, len(od), sz)
-            nd_ = [i32(a + b) for a, b in zip(od, d)]
-            new[idx[key]] = (key, nd_)
+            d = [i32(a + b) for a, b in zip(od, d)]
+        if key in idx:
+            new[idx[key]] = (key, list(d))
         else:
             idx[key] = len(new)
             new.append((key, list(d)))

@@ -1,5 +1,6 @@
 """Clean-room teehistorian decoder (docs/formats/teehistorian.md)."""
 import json
+import netmsg
 from datafile import uuid_of
 from varint import Unpacker
 
@@ -28,6 +29,8 @@ def decode(buf):
     ex_counts = {}
     tick = 0; last_cid = None; skip_started = False
     finished = False
+    proto_of = {}           # cid -> '0.6' / '0.7' from joinver6 / joinver7 (teehistorian.md, MESSAGE)
+    msg_status = {}
     while u.left():
         m = u.int()
         if m >= 0 or m in (-3, -4):
@@ -47,7 +50,11 @@ def decode(buf):
         elif m in (-5, -6):
             u.int(); [u.int() for _ in range(10)]; k = 'INPUT_DIFF' if m == -5 else 'INPUT_NEW'
         elif m == -7:
-            u.int(); n = u.int(); u.raw(n); k = 'MESSAGE'
+            cid = u.int(); n = u.int(); data = u.raw(n); k = 'MESSAGE'
+            assert data[0] & 1 == 0, 'only game messages are recorded'
+            name, vals, status = netmsg.decode(data, proto_of.get(cid, '0.6'), False)
+            key = name + ':' + status
+            msg_status[key] = msg_status.get(key, 0) + 1
         elif m == -8:
             u.int(); k = 'JOIN'
         elif m == -9:
@@ -57,6 +64,8 @@ def decode(buf):
         elif m == -11:
             uid = u.raw(16); n = u.int(); data = u.raw(n); k = 'EX'
             name, fields = EX.get(uid, ('unknown:' + uid.hex(), None))
+            if name in ('joinver6', 'joinver7'):
+                proto_of[Unpacker(data).int()] = '0.6' if name == 'joinver6' else '0.7'
             if fields is not None and fields != 'rest':
                 p = Unpacker(data)
                 for f in fields:
@@ -73,4 +82,4 @@ def decode(buf):
     assert finished, 'no FINISH'
     return {'version': header.get('version'), 'version_minor': header.get('version_minor'),
             'map': header.get('map_name'), 'ticks': tick + 1, 'trailing': u.left(),
-            'messages': counts, 'ex': ex_counts}
+            'messages': counts, 'ex': ex_counts, 'client_messages': msg_status}

@@ -102,4 +102,30 @@ describe.skipIf(!hasCorpus)('network.md on the corpus captures', () => {
     expect(connless.length).toBe(6);
     for (const d of connless) expect(d.packet!.protocol === '0.7' ? [1] : [0, 3]).toContain(d.payload[0]! & 3);
   });
+
+  it.each(['ddnet-0.6-session.pcap', 'teeworlds-0.7-session.pcap', 'connless.pcap'])('%s: each connection starts with the client\'s connect or token request; snapshot messages come only from the server, inputs only from the client', (name) => {
+    const firsts = new Map<string, Datagram>();
+    const flowOf = (d: Datagram) => [d.source, d.destination].sort().join(' ');
+    let snaps = 0;
+    for (const d of datagrams(corpus(name))) {
+      const p = d.packet;
+      if (!p || p.kind === 'connless') continue;
+      if (!firsts.has(flowOf(d))) firsts.set(flowOf(d), d);
+      const server = firsts.get(flowOf(d))!.destination;
+      for (const c of p.chunks ?? []) {
+        const kind = c.message.kind;
+        if (kind === 'snap' || kind === 'snap_single' || kind === 'snap_empty') {
+          snaps++;
+          expect(d.source).toBe(server);
+        }
+        if (kind === 'input') expect(d.destination).toBe(server);
+      }
+    }
+    for (const first of firsts.values()) {
+      const p = first.packet!;
+      expect(p.control?.kind).toBe(p.protocol === '0.7' ? 'token' : 'connect');
+      if (p.protocol === '0.7') expect(token(first.payload, 3)).toBe(0xffffffff);
+    }
+    expect(snaps > 0).toBe(firsts.size > 0);
+  });
 });

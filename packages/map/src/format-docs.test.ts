@@ -30,12 +30,18 @@ function measure() {
   let skipInUncompressed = 0;
   let reservedNonZero = 0;
   let v4NotExact = 0;
-  for (const { name, path } of mapCases()) {
+  let v4Smaller = 0;
+  let v4KeptByResave = 0;
+  for (const { name, path, resavedPath } of mapCases()) {
     const df = Datafile.read(readBytes(path));
+    const resaved = resavedPath ? Datafile.read(readBytes(resavedPath)) : undefined;
+    const resavedLayers = resaved ? resaved.itemsOfType(LAYER).map((item) => item.data) : [];
+    let layerIndex = -1;
     for (const { data } of df.itemsOfType(GROUP)) count(`group v${data[0]}`, name, data.length);
     for (const { data } of df.itemsOfType(ENVELOPE)) count(`envelope v${data[0]}`, name, data.length);
     for (const { data } of df.itemsOfType(LAYER)) {
       layers++;
+      layerIndex++;
       const [type, version] = [data[1]!, data[3]!];
       if (type === QUADS) count(`quads v${version}`, name, data.length);
       if (type !== TILEMAP) continue;
@@ -48,9 +54,12 @@ function measure() {
         expanded += tiles[i + 2]! + 1;
       }
       if (version === 4 && expanded !== data[4]! * data[5]!) v4NotExact++;
+      if (version === 4 && tiles.length < data[4]! * data[5]! * 4) v4Smaller++;
+      const again = resavedLayers[layerIndex];
+      if (version === 4 && again && again[3] === 4 && equalBytes(resaved!.data[again[14]!]!.bytes(), tiles)) v4KeptByResave++;
     }
   }
-  return { counts, layers, skipInUncompressed, reservedNonZero, v4NotExact };
+  return { counts, layers, skipInUncompressed, reservedNonZero, v4NotExact, v4Smaller, v4KeptByResave };
 }
 
 describe.runIf(hasCorpus)('docs/formats/map.md against the corpus maps', () => {
@@ -89,7 +98,14 @@ describe.runIf(hasCorpus)('docs/formats/map.md against the corpus maps', () => {
     expect(m.skipInUncompressed).toBe(0);
     expect(m.reservedNonZero).toBe(0);
   });
+
+  it('0.7 skip compression: a version-4 data item holds only the stored tiles (86 of 86 under 4 x width x height bytes); DDNet 16.4 map_resave keeps all 86', () => {
+    expect(m.v4Smaller).toBe(86);
+    expect(m.v4KeptByResave).toBe(86);
+  });
 });
+
+const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Layer items in the 40 corpus maps (layer.yaml's `checked` line says it). */
 const LAYER_ITEMS = 786;

@@ -31,6 +31,11 @@ const TYPE_WORDS: Record<PacketPayloadField['type'], string> = {
 const payloadText = (f: PacketPayloadField): string =>
   f.type === 'magic' ? `${TYPE_WORDS.magic} \`${f.value}\`` : f.type === 'list_rest' ? `${TYPE_WORDS.list_rest}: ${f.fields!.map((x) => `${x.name} (${payloadText(x)})`).join(', ')}` : TYPE_WORDS[f.type];
 const optional = (f: PacketPayloadField) => (f.optional ? ' (optional)' : '');
+/** A field's row; a list's entries get a row per field of an entry (`clients[].name`), with its description. */
+const payloadRows = (f: PacketPayloadField): string[] => [
+  `| \`${f.name}\` | ${payloadText(f)}${optional(f)} | ${cell(f.description)} |`,
+  ...(f.type === 'list_rest' ? f.fields!.map((x) => `| \`${f.name}[].${x.name}\` | ${payloadText(x)} | ${cell(x.description)} |`) : []),
+];
 const DIRECTION = { server: 'server → client', client: 'client → server', both: 'either way' } as const;
 
 const bitTable = (fields: PacketBitField[]) => ['| field | bits | description |', '| --- | --- | --- |', ...fields.map((f) => `| \`${f.name}\` | ${bitsText(f.parts)} | ${cell(f.description)} |`)];
@@ -73,7 +78,7 @@ function protocolFill(p: PacketProtocolSchema): Record<string, PageFill> {
       '',
       `${cell(m.description)} (${DIRECTION[m.direction]})`,
       '',
-      ...(m.fields.length ? ['| field | type | description |', '| --- | --- | --- |', ...m.fields.map((f) => `| \`${f.name}\` | ${payloadText(f)}${optional(f)} | ${cell(f.description)} |`)] : ['—']),
+      ...(m.fields.length ? ['| field | type | description |', '| --- | --- | --- |', ...m.fields.flatMap(payloadRows)] : ['—']),
       '',
     ]),
     connection_limits_table: [

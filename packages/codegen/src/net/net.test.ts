@@ -36,6 +36,12 @@ describe('packet schemas', () => {
     const page = emitNetworkDocs(loadNetworkPage(join(repoRoot, 'schemas'), repoRoot, [ddnet!, seven!], loadHuffmanSchema(join(repoRoot, 'schemas'), repoRoot)));
     expect(page).toContain('#### `iext` info_extended');
     expect(page).toContain('| `timeout` | 100 | s |');
+    // Every field of a list's entries has its own row with its description (the values of player_type).
+    for (const p of [ddnet!, seven!])
+      for (const m of p.connless.messages)
+        for (const f of m.fields.filter((x) => x.type === 'list_rest'))
+          for (const x of f.fields!) expect(page).toContain(`| \`${f.name}[].${x.name}\` | `);
+    expect(page).toContain('| `clients[].player_type` | variable-width int | 0 player, 1 spectator, 2 bot. |');
   });
 
   it('emits control ids, control magics and token values from the YAML as named constants (what capture.ts, client.ts and info.ts import)', () => {

@@ -126,7 +126,7 @@ export const Ddnet06ControlMagic = {
   connectAccept: { tokenMagic: 'TKEN' },
 } as const;
 
-/** The security token a connect and the control messages before connect-accept carry while the client knows none (network.h NET_SECURITY_TOKEN_UNKNOWN, -1). */
+/** DDNet names this value NET_SECURITY_TOKEN_UNKNOWN (-1, network.h): a connect carries it, and so does every control message the client sends before connect_accept. */
 export const Ddnet06Token = { none: 0xffffffff } as const;
 
 /** Sent when nothing else was for a while. */

@@ -128,7 +128,7 @@ export const Teeworlds07ControlId = {
   token: 5,
 } as const;
 
-/** The header token while the receiver handed out none yet (network.h NET_TOKEN_NONE). After the id of a token request and of a connect come the sender's token and zero bytes, the request size in all (NET_TOKENREQUEST_DATASIZE), so that a request is no smaller than its answer. */
+/** The `none` value is the header token while the receiver has handed out none yet (network.h NET_TOKEN_NONE). After the id of a token request and of a connect come the sender's token and zero bytes, the request size in all (NET_TOKENREQUEST_DATASIZE), so that a request is no smaller than its answer. */
 export const Teeworlds07Token = { none: 0xffffffff, requestSize: 512 } as const;
 
 /** Sent when nothing else was for a while. */
