@@ -4,7 +4,7 @@
 // stopped by its PID.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, serverInfo } from '../packages/net/src/node.js';
@@ -37,6 +37,12 @@ export interface LiveServer {
   stop(): void;
   /** Resolves when the server's process has ended (and so released its port). */
   exited: Promise<void>;
+  /**
+   * Freezes the server's process (SIGSTOP): it answers nothing, as a server that hangs or a network that drops
+   * every packet, until resume() (SIGCONT). Its clients meet a time-out, not a close.
+   */
+  pause(): void;
+  resume(): void;
   /**
    * Runs a console command (e.g. `change_map ctf1`) as an rcon-authenticated player: a client of its own logs in
    * with the server's rcon password (startServer's `rcon` option), sends it and leaves. Over the game protocol
@@ -89,6 +95,12 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
     if (child.exitCode === null && child.pid !== undefined) child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   };
+  // The server is the child of `timeout` (which does not pass SIGSTOP on): its PID from /proc (Linux).
+  const serverPid = () => {
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    if (children.length !== 1) throw new Error(`the ${protocol} server's process under timeout (PID ${child.pid}) was not found`);
+    return Number(children[0]);
+  };
   const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
   const server: LiveServer = {
     exited,
@@ -106,6 +118,8 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
       }
     },
     stop,
+    pause: () => process.kill(serverPid(), 'SIGSTOP'),
+    resume: () => process.kill(serverPid(), 'SIGCONT'),
     async rcon(command) {
       if (!options.rcon) throw new Error('the server was started without an rcon password');
       const admin = await connect({ host: '127.0.0.1', port, protocol, name: 'rcon' });
