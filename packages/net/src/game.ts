@@ -27,8 +27,10 @@ export interface GamePlayer {
 
 /**
  * The own character in the last snapshot (absent while dead or spectating): its core (position, velocity) as of
- * `tick`. Servers send a new core when it changes (a character standing still keeps its old tick); the game
- * client predicts the ticks between.
+ * `tick`, which may be older than the snapshot. DDNet 16.4 sends the core each snapshot; Teeworlds 0.7.5 sends a
+ * new one only when the dead reckoning from the last one would be wrong (a new input, a collision) and at least
+ * every 3 s (src/game/server/entities/character.cpp, CCharacter::TickDefered), and the game client predicts the
+ * ticks between: a character walking steadily on a 0.7.5 server keeps a core up to 150 ticks old.
  */
 export interface GameCharacter {
   /** The tick the core is of. */
