@@ -1,10 +1,10 @@
 // What the map commands say beyond their output (issue 26): convert of a map already in the target form,
 // pack without original.map, every item type in map info.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAP_ITEM_TYPES, isCollectedItemType, readMap } from '@twcodec/map';
+import { MAP_ITEM_TYPES, isCollectedItemType, readMap, type TilemapLayer, writeMap } from '@twcodec/map';
 import { fixturesDir, readBytes } from '../../../test/corpus.js';
 import { runCli } from '../../../test/cli-run.js';
 
@@ -52,5 +52,29 @@ describe('map info', () => {
     expect(Object.keys(info.items).sort()).toEqual(held.map((t) => t.name).sort());
     for (const [name, count] of Object.entries(info.items)) expect(count).toBe((map.items as Record<string, unknown[] | undefined>)[name]?.length ?? 0);
     expect(info.items.automapper).toBe(map.items.automapper!.length);
+  });
+});
+
+describe('map diff says what changed (issue 39)', () => {
+  it('in text and in --json: the fields of an image and of a layer, from and to', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-diff-'));
+    const map = readMap(readBytes(coverage));
+    const image = map.images[0]!;
+    const oldName = image.name;
+    image.name = 'renamed';
+    const layer = map.groups.flatMap((g) => g.layers).filter((l): l is TilemapLayer => l.kind === 'tilemap').find((l) => l.tilemapKind === 'tiles')!;
+    layer.item = { ...layer.item, colorEnvOffset: layer.item.colorEnvOffset + 250 };
+    const b = join(dir, 'b.map');
+    writeFileSync(b, writeMap(map));
+    const text = await run(['map', 'diff', coverage, b]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`images[0]: changed image "renamed" (${image.item.external ? 'external' : 'embedded'}): name "${oldName}" -> "renamed"\n`);
+    expect(text.stdout).toMatch(new RegExp(`properties: colorEnvOffset ${layer.item.colorEnvOffset - 250} -> ${layer.item.colorEnvOffset}\\n`));
+    const json = await run(['map', 'diff', coverage, b, '--json']);
+    expect(json.code).toBe(1);
+    const { changes } = JSON.parse(json.stdout) as { changes: { path: string; fields?: { field: string; from: unknown; to: unknown }[] }[] };
+    expect(changes.find((c) => c.path === 'images[0]')?.fields).toEqual([{ field: 'name', from: oldName, to: 'renamed' }]);
+    expect(changes.flatMap((c) => c.fields ?? []).find((f) => f.field === 'colorEnvOffset')).toEqual({ field: 'colorEnvOffset', from: layer.item.colorEnvOffset - 250, to: layer.item.colorEnvOffset });
+    expect(changes).toHaveLength(2);
   });
 });
