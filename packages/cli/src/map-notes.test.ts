@@ -78,3 +78,24 @@ describe('map diff says what changed (issue 39)', () => {
     expect(changes).toHaveLength(2);
   });
 });
+
+describe('map info names what the map holds (issue 39)', () => {
+  it('image names and sizes, author and credits, and no count of 0 (no "settings":0 or "items":{"test":0})', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-info-'));
+    const map = readMap(readBytes(coverage));
+    map.info = { ...map.info!, author: 'nameless tee', credits: 'thanks to the testers', settings: ['sv_gametype ctf'] };
+    const file = join(dir, 'info.map');
+    writeFileSync(file, writeMap(map));
+    const r = await run(['map', 'info', file]);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect(info.info).toMatchObject({ author: 'nameless tee', credits: 'thanks to the testers', settings: ['sv_gametype ctf'] });
+    expect(info.images.list.map((i: { name: string }) => i.name)).toEqual(map.images.map((i) => i.name));
+    expect(info.images.list[0]).toEqual({ name: map.images[0]!.name, external: map.images[0]!.item.external, width: map.images[0]!.item.width, height: map.images[0]!.item.height });
+    for (const count of Object.values(info.items)) expect(count).toBeGreaterThan(0);
+    // An info item without strings shows them as null, not as 0; a map holding no other item type lists none.
+    const plain = JSON.parse((await run(['map', 'info', ctf1])).stdout);
+    expect(plain.info).toMatchObject({ author: null, credits: null, settings: [] });
+    expect(plain.items).toEqual({});
+  });
+});
