@@ -62,6 +62,8 @@ export interface ServerOptions {
   sixup?: boolean;
   /** This port instead of a free one (a server started again where another was). */
   port?: number;
+  /** More config lines (e.g. `sv_max_clients_per_ip 24`). */
+  config?: string[];
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -84,7 +86,7 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
   const name = `twcodec-live-${protocol}${options.sixup ? '-sixup' : ''}-${process.pid}`;
   const map = options.sixup ? SIXUP_MAP : SERVER_MAPS[protocol];
   // bindaddr 127.0.0.1 with IPv6 also tried fails to open the socket on DDNet: sv_ipv4only (DDNet only).
-  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(ddnet ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : [])];
+  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(ddnet ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : []), ...(options.config ?? [])];
   writeFileSync(join(dir, 'server.cfg'), `${config.join('\n')}\n`);
   // Teeworlds reads config files relative to its storage paths only: the temp dir is the current directory.
   const child: ChildProcess = spawn('timeout', [String(MAX_SERVER_SECONDS), ddnet ? SERVER_BINARIES['0.6'] : SERVER_BINARIES['0.7'], '-f', 'server.cfg'], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
