@@ -4,7 +4,7 @@
 // stopped by its PID.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, serverInfo } from '../packages/net/src/node.js';
@@ -38,6 +38,12 @@ export interface LiveServer {
   /** Resolves when the server's process has ended (and so released its port). */
   exited: Promise<void>;
   /**
+   * Freezes the server's process (SIGSTOP): it answers nothing, as a server that hangs or a network that drops
+   * every packet, until resume() (SIGCONT). Its clients meet a time-out, not a close.
+   */
+  pause(): void;
+  resume(): void;
+  /**
    * Runs a console command (e.g. `change_map ctf1`) as an rcon-authenticated player: a client of its own logs in
    * with the server's rcon password (startServer's `rcon` option), sends it and leaves. Over the game protocol
    * rather than the econ: DDNet 16.4 opens its econ for IPv4 and IPv6 with the same address
@@ -56,6 +62,8 @@ export interface ServerOptions {
   sixup?: boolean;
   /** This port instead of a free one (a server started again where another was). */
   port?: number;
+  /** More config lines (e.g. `sv_max_clients_per_ip 24`). */
+  config?: string[];
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -78,7 +86,7 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
   const name = `twcodec-live-${protocol}${options.sixup ? '-sixup' : ''}-${process.pid}`;
   const map = options.sixup ? SIXUP_MAP : SERVER_MAPS[protocol];
   // bindaddr 127.0.0.1 with IPv6 also tried fails to open the socket on DDNet: sv_ipv4only (DDNet only).
-  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(ddnet ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : [])];
+  const config = [`sv_name "${name}"`, `sv_map "${map}"`, `sv_port ${port}`, 'bindaddr "127.0.0.1"', 'sv_register 0', ...(ddnet ? ['sv_ipv4only 1'] : []), ...(options.rcon ? [`sv_rcon_password "${rconPassword}"`] : []), ...(options.config ?? [])];
   writeFileSync(join(dir, 'server.cfg'), `${config.join('\n')}\n`);
   // Teeworlds reads config files relative to its storage paths only: the temp dir is the current directory.
   const child: ChildProcess = spawn('timeout', [String(MAX_SERVER_SECONDS), ddnet ? SERVER_BINARIES['0.6'] : SERVER_BINARIES['0.7'], '-f', 'server.cfg'], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -88,6 +96,12 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
   const stop = () => {
     if (child.exitCode === null && child.pid !== undefined) child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
+  };
+  // The server is the child of `timeout` (which does not pass SIGSTOP on): its PID from /proc (Linux).
+  const serverPid = () => {
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    if (children.length !== 1) throw new Error(`the ${protocol} server's process under timeout (PID ${child.pid}) was not found`);
+    return Number(children[0]);
   };
   const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
   const server: LiveServer = {
@@ -106,6 +120,8 @@ export async function startServer(protocol: '0.6' | '0.7', options: ServerOption
       }
     },
     stop,
+    pause: () => process.kill(serverPid(), 'SIGSTOP'),
+    resume: () => process.kill(serverPid(), 'SIGCONT'),
     async rcon(command) {
       if (!options.rcon) throw new Error('the server was started without an rcon password');
       const admin = await connect({ host: '127.0.0.1', port, protocol, name: 'rcon' });

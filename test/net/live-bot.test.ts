@@ -31,7 +31,8 @@ for (const protocol of ['0.6', '0.7'] as const) {
         const start = await until('the own character', () => bot.game.character);
         expect(bot.game.ownClientId).toBeTypeOf('number');
         bot.move('right');
-        await until('moved right by 2 tiles', () => bot.game.character && bot.game.character.x > start.x + 64);
+        // Teeworlds 0.7.5 sends the core of a tee walking steadily again only after 3 s (its dead reckoning).
+        await until('moved right by 2 tiles', () => bot.game.character && bot.game.character.x > start.x + 64, 8000);
         expect(bot.game.character!.direction).toBe(1);
         bot.move('none');
         // On the ground again, then a jump: y goes up (smaller).
@@ -67,11 +68,13 @@ for (const protocol of ['0.6', '0.7'] as const) {
         await until('talker left', () => events.find((e) => e.type === 'leave' && e.name === 'talker'));
         expect(events.find((e) => e.type === 'join' && e.name === 'talker')).toBeDefined();
         await server.rcon('change_map ctf1');
-        await until('the map change', () => events.find((e) => e.type === 'mapchange'), 10000);
+        // Teeworlds 0.7.5 ends the round first and changes the map when its 10 s end screen is over (seen on
+        // 127.0.0.1: the map change 10.4 s after the command); DDNet changes at once.
+        await until('the map change', () => events.find((e) => e.type === 'mapchange'), 20000);
         expect(events.find((e) => e.type === 'mapchange')).toMatchObject({ map: 'ctf1' });
       } finally {
         watcher.disconnect();
       }
-    }, 30000);
+    }, 45000);
   });
 }

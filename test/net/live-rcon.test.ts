@@ -36,6 +36,17 @@ for (const protocol of ['0.6', '0.7'] as const) {
       expect(stderr).toMatch(/refused the rcon password \(it said "Wrong password/);
     }, 30000);
 
+    // Teeworlds 0.7.5 prints nothing for a variable set (nor for change_map, which first ends the round): the
+    // answer ends --quiet after the server acknowledged the command. Before, net rcon waited all of --timeout.
+    it('a command that prints nothing ends soon after the server has it, not at --timeout', async () => {
+      const started = Date.now();
+      const { code, stdout, stderr } = await runCli(['net', 'rcon', address(), '--password', server.rconPassword, '--protocol', protocol, '--timeout', '30', 'sv_motd', 'twcodec was here']);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      if (protocol === '0.7') expect(stdout).toBe('');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }, 45000);
+
     it('client.rcon: auth, the command list, a command\'s lines; a command before auth is NOT_AUTHED', async () => {
       const client = await connect({ host: '127.0.0.1', port: server.port, protocol, name: 'lib-admin' });
       try {

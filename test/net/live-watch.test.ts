@@ -86,6 +86,35 @@ describe.skipIf(!hasServer('0.6'))(`net watch on a live DDNet server (${SERVER_B
     }
   }, 60_000);
 
+  // A server that stops answering without closing (hung, or the network drops everything): the watch meets a
+  // time-out, tries again 1 s, then 2 s later (each try fails: no answer within --timeout), and is back in the
+  // game once the server answers again. Before the fix the second wait was 1 s again (1, 1, 2, ... s).
+  it('a server that stops answering: disconnected TIMEOUT, tries 1 s then 2 s apart, in the game again once it answers', async () => {
+    const own = await startServer('0.6');
+    const w = watch([`127.0.0.1:${own.port}`, '--name', 'patient', '--timeout', '2']);
+    try {
+      await until('connected', () => w.events().some((e) => e.type === 'connected'));
+      own.pause();
+      const gone = () => w.events().filter((e) => e.type === 'disconnected');
+      // 2 s of silence, then tries at +1 s and +2 s, each failing after 2 s: three disconnects within about 9 s.
+      await until('three disconnects', () => gone().length >= 3, 20_000);
+      own.resume();
+      await until('connected again', () => w.events().filter((e) => e.type === 'connected').length >= 2, 20_000);
+      const [first, second, third] = gone();
+      expect(first).toMatchObject({ cause: 'TIMEOUT', retryIn: 1000 });
+      expect(second).toMatchObject({ cause: 'CONNECT_TIMEOUT', retryIn: 2000 });
+      expect(third).toMatchObject({ cause: 'CONNECT_TIMEOUT', retryIn: 4000 });
+      expect((await runCli(['net', 'say', `127.0.0.1:${own.port}`, 'awake again', '--name', 'sayer'])).code).toBe(0);
+      await until('the chat after', () => w.events().some((e) => e.type === 'chat' && e.text === 'awake again'));
+      w.child.kill('SIGINT');
+      expect(await w.exited).toBe(0);
+    } finally {
+      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+      own.resume();
+      own.stop();
+    }
+  }, 60_000);
+
   it('a closed port: exit 1 with one line', async () => {
     const { code, stderr } = await runCli(['net', 'watch', '127.0.0.1:1', '--timeout', '2']);
     expect(code).toBe(1);

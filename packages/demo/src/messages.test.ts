@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeDdnet06Message, encodeTeeworlds07Message } from '@twcodec/netmsg';
 import { Snapshot } from '@twcodec/snapshot';
-import { fixturesDir, readBytes } from '../../../test/corpus.js';
+import { corpusDir, fixturesDir, hasCorpus, readBytes } from '../../../test/corpus.js';
 import { demoChat, demoMessages, demoPlayers, DemoWriter, readDemo } from './index.js';
 
 const clientDemo = () => readBytes(join(fixturesDir, 'demos', 'ctf2_clientB_auto_ctf2_2026-11-22_10-10-21.demo'));
@@ -52,5 +53,23 @@ describe('demo messages', () => {
     expect(m?.message).toEqual({ kind: 'sv_race_finish', clientId: 1, time: 3000, diff: -20, recordPersonal: true, trailing: new Uint8Array(2) });
     const chunk = [...demo.chunks()].find((c) => c.kind === 'message');
     expect(chunk?.kind === 'message' && encodeDdnet06Message(m!.message as Parameters<typeof encodeDdnet06Message>[0])).toEqual(chunk?.kind === 'message' && chunk.data);
+  });
+});
+
+describe.runIf(hasCorpus)('demoMessages of a server demo (corpus)', () => {
+  it('yields a message once per receiving client, as docs/library.md says; demoChat once per line', () => {
+    const demo = readDemo(readBytes(join(corpusDir, 'net', 'ddnet-0.6-session_server_autorecord_2026-11-23_15-33-48.demo')));
+    expect(demo.header.type).toBe('server');
+    const kills = [...demoMessages(demo)].filter((m) => m.message.kind === 'sv_kill_msg');
+    const key = (m: (typeof kills)[number]) => `${m.tick}:${JSON.stringify(m.message)}`;
+    const distinct = new Set(kills.map(key));
+    // Four clients in the game (Alpha, Bravo and their dummies): each kill four times.
+    expect(kills.length).toBeGreaterThan(distinct.size);
+    expect(kills.filter((m) => key(m) === key(kills[0]!))).toHaveLength(4);
+    const chat = demoChat(demo);
+    const chatMessages = [...demoMessages(demo)].filter((m) => m.message.kind === 'sv_chat');
+    expect(chatMessages.length).toBeGreaterThan(chat.length);
+    expect(new Set(chatMessages.map(key)).size).toBe(chat.length);
+    expect(readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'library.md'), 'utf8')).toMatch(/`demoMessages` yields it once per receiver/);
   });
 });

@@ -22,7 +22,11 @@ export type DemoMessage =
   | (DemoMessageBase & { protocol: 'ddnet-0.6'; message: Ddnet06Message | UnknownNetMessage })
   | (DemoMessageBase & { protocol: 'teeworlds-0.7'; message: Teeworlds07Message | UnknownNetMessage });
 
-/** Every message chunk of the demo, decoded, with its tick (the first tick for those before the first tick marker). */
+/**
+ * Every message chunk of the demo, decoded, with its tick (the first tick for those before the first tick marker).
+ * A server demo records a message once for every client it was sent to: it comes once per receiver, in a row
+ * (demoChat gives each chat line once).
+ */
 export function* demoMessages(demo: DemoReader, options: { strict?: boolean } = {}): Generator<DemoMessage> {
   const { name: protocol, messages: table } = demo.protocol;
   // Messages recorded before the first tick marker (a recording that starts between ticks) get the first

@@ -60,6 +60,12 @@ export interface ClientOptions {
   downloadMap?: boolean;
   /** The biggest map downloaded (default DEFAULT_MAX_MAP_SIZE, 64 MiB); a bigger one closes with MAP_TOO_BIG. */
   maxMapSize?: number;
+  /**
+   * 0.6: the DDNet version the client says it speaks, before its info (clientver@ddnet.tw), as DDNet's client
+   * does (default DDNET_CLIENT_VERSION, DDNet 16.4's protocol). A DDNet server shows a client without one (0: a
+   * vanilla 0.6 client) at most 16 players, their ids mapped, and gives the chat of the others to a stand-in.
+   */
+  ddnetVersion?: number;
 }
 
 /** A message the server sent (each vital one once, in order). */

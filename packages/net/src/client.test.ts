@@ -21,8 +21,26 @@ describe('NetClient 0.6/DDNet', () => {
     expect(hex(s.raw[0]!)).toBe('10000001544b454effffffff');
     s.control({ kind: 'connect_accept', tokenMagic: true });
     expect(hex(s.raw[1]!)).toBe('1000000394dba809');
-    expect(s.sent[2]!).toMatchObject({ kind: 'connection', securityToken: TOKEN, chunks: [{ flags: ['vital'], sequence: 1, message: { kind: 'info', version: '0.6 626fce9a778df4d4', password: '' } }] });
+    // The DDNet version and the info in one packet, as DDNet 16.4's client sends them (connless.pcap, index 3).
+    expect(s.sent[2]!).toMatchObject({
+      kind: 'connection',
+      securityToken: TOKEN,
+      chunks: [
+        { flags: ['vital'], sequence: 1, message: { kind: 'client_ver', ddnetVersion: 16040, connectionId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) } },
+        { flags: ['vital'], sequence: 2, message: { kind: 'info', version: '0.6 626fce9a778df4d4', password: '' } },
+      ],
+    });
     s.client.disconnect();
+  });
+
+  it('ddnetVersion 0 connects as a vanilla 0.6 client: the info alone; a version out of range is BAD_OPTION', () => {
+    const s = new Script('0.6', { ddnetVersion: 0 });
+    s.client.start();
+    s.control({ kind: 'connect_accept', tokenMagic: true });
+    expect(s.sent[2]!).toMatchObject({ chunks: [{ flags: ['vital'], sequence: 1, message: { kind: 'info', version: '0.6 626fce9a778df4d4', password: '' } }] });
+    expect(s.sent[2]!.chunks).toHaveLength(1);
+    s.client.disconnect();
+    expect(() => new Script('0.6', { ddnetVersion: 1.5 })).toThrow(expect.objectContaining({ code: 'BAD_OPTION' }));
   });
 
   it('answers map_change with ready and con_ready with start info and enter_game; in game on the first snapshot, acked in its inputs', async () => {
@@ -32,8 +50,8 @@ describe('NetClient 0.6/DDNet', () => {
     await ingame;
     expect(s.client.state).toBe('ingame');
     expect(s.client.map).toEqual({ name: 'ctf2', crc: 0x27bc5eac, size: 25626 });
-    expect(s.chunks.map((c) => c.message.kind)).toEqual(['info', 'ready', 'cl_start_info', 'enter_game']);
-    expect(s.chunks.map((c) => c.sequence)).toEqual([1, 2, 3, 4]);
+    expect(s.chunks.map((c) => c.message.kind)).toEqual(['client_ver', 'info', 'ready', 'cl_start_info', 'enter_game']);
+    expect(s.chunks.map((c) => c.sequence)).toEqual([1, 2, 3, 4, 5]);
     vi.advanceTimersByTime(40);
     // The first input 20 ms (one server tick) after the snapshot: its tick + 1 + DDNet's margin of 2.
     const input = s.chunks.find((c) => c.message.kind === 'input')!;
@@ -369,7 +387,7 @@ describe('NetClient map download (downloadMap)', () => {
   // The CRC as the message carries it: a signed 32-bit int.
   const crc = (bytes: Uint8Array) => crc32(bytes) | 0;
   const requests = (s: Script) => s.chunks.filter((c) => c.message.kind === 'request_map_data').map((c) => (c.message as { chunk?: number }).chunk);
-  const kinds = (s: Script) => s.chunks.map((c) => c.message.kind).filter((k) => k !== 'request_map_data');
+  const kinds = (s: Script) => s.chunks.map((c) => c.message.kind).filter((k) => k !== 'request_map_data' && k !== 'client_ver');
 
   it("0.6: map_details' SHA-256 and map_change, then request_map_data for chunk 0 and for each next one (as DDNet 16.4's client in ddnet-0.6-session.pcap); ready once the map is whole and checked", async () => {
     const s = new Script('0.6', { downloadMap: true });

@@ -31,6 +31,13 @@ import { ClientGame } from './game.js';
 export const NET_VERSIONS: Readonly<Record<NetProtocolName, string>> = { '0.6': PACKET_PROTOCOLS['0.6'].messages.netVersion, '0.7': PACKET_PROTOCOLS['0.7'].messages.netVersion };
 /** 0.7's client version in its info message (0x0705, as the 0.7.5 client sends). */
 const CLIENT_VERSION_07 = 0x0705;
+/**
+ * The DDNet version a 0.6 client says it speaks (ClientOptions.ddnetVersion): DDNet 16.4's, whose messages and
+ * snapshot items schemas/ describes. DDNet 16.4 src/engine/server/server.cpp: a client whose version is below
+ * VERSION_DDNET_OLD sees at most VANILLA_MAX_CLIENTS (16) players, ids mapped (Translate); the version is taken
+ * only before the info (NETMSG_CLIENTVER in the pre-auth state), as DDNet's client sends it (SendInfo).
+ */
+export const DDNET_CLIENT_VERSION = 16040;
 /** The zero bytes after the client's token that pad a 0.7 token request or connect to the size schemas/net gives (the token takes 4). */
 export const TOKEN_REQUEST_PADDING = Teeworlds07Token.requestSize - 4;
 
@@ -73,6 +80,14 @@ const int32 = (n: number) => n | 0;
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 /** A random token of `bits` bits (the top bits of a random 32-bit number). */
+/** A random (version 4) UUID, as DDNet's client makes one per connection for clientver@ddnet.tw. */
+const randomUuid = (): string => {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
 export const randomToken = (bits = 32) => crypto.getRandomValues(new Uint32Array(1))[0]! >>> (32 - bits);
 
 /**
@@ -134,7 +149,9 @@ export class NetClient {
     this.protocol = options.protocol ?? '0.6';
     if (this.protocol !== '0.6' && this.protocol !== '0.7') throw new NetError('BAD_PROTOCOL', `protocol ${String(this.protocol)}: 0.6 or 0.7`, -1, 'protocol');
     if (options.downloadMap) this.mapRequest = new MapRequest(this.protocol, options.maxMapSize ?? DEFAULT_MAX_MAP_SIZE, (message) => this.sendMessage(message));
-    this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000 };
+    this.options = { name: options.name, clan: options.clan ?? '', country: options.country ?? -1, password: options.password ?? '', connectTimeout: options.connectTimeout ?? 10000, timeout: options.timeout ?? 10000, ddnetVersion: options.ddnetVersion ?? DDNET_CLIENT_VERSION };
+    const v = this.options.ddnetVersion;
+    if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new NetError('BAD_OPTION', `ddnetVersion ${String(v)}: an integer from 0 (none) to 2^31-1`, -1, 'options');
     this.table = PACKET_PROTOCOLS[this.protocol].messages;
     this.snapshots = new SnapshotReceiver(this.protocol);
     this.transport = new ClientTransport(this.protocol, this.table, this.clock, transmit);
@@ -428,7 +445,13 @@ export class NetClient {
       this.transport.sendControl({ kind: 'accept' });
     } else if (!(this.protocol === '0.7' && c.kind === 'accept')) return;
     this.state = 'loading';
-    this.sendMessage(this.protocol === '0.7' ? { kind: 'info', version: NET_VERSIONS['0.7'], password: this.options.password, clientVersion: CLIENT_VERSION_07 } : { kind: 'info', version: NET_VERSIONS['0.6'], password: this.options.password });
+    if (this.protocol === '0.7') return this.sendMessage({ kind: 'info', version: NET_VERSIONS['0.7'], password: this.options.password, clientVersion: CLIENT_VERSION_07 });
+    const info = { kind: 'info', version: NET_VERSIONS['0.6'], password: this.options.password };
+    const ddnetVersion = this.options.ddnetVersion;
+    if (ddnetVersion <= 0) return this.sendMessage(info);
+    // In one packet with the info, as DDNet 16.4's client sends them (connless.pcap).
+    const version = { kind: 'client_ver', connectionId: randomUuid(), ddnetVersion, ddnetVersionStr: `twcodec (DDNet ${Math.floor(ddnetVersion / 1000)}.${Math.floor((ddnetVersion % 1000) / 10)} protocol)` };
+    this.transport.sendVital(version, info);
   }
 
   private onMessage(message: AnyNetMessage | UnknownNetMessage, vital: boolean): void {

@@ -41,7 +41,10 @@ describe('ClientGame (0.6)', () => {
     game.snapshot(4, new Snapshot([clientInfo(0, 'me'), clientInfo(5, 'loading')]));
     expect(events).toEqual([{ type: 'mapchange', map: 'ctf1', crc: 1, size: 2 }]);
     events.length = 0;
+    // Back in the game since the change and then gone: a leave at once, not when the grace is over or another
+    // player takes the id.
     game.snapshot(6, new Snapshot([clientInfo(0, 'me')]));
+    expect(events).toEqual([{ type: 'leave', clientId: 5, name: 'loading' }]);
     game.snapshot(8, new Snapshot([clientInfo(0, 'me'), clientInfo(5, 'someone else')]));
     expect(events).toEqual([
       { type: 'leave', clientId: 5, name: 'loading' },

@@ -27,8 +27,10 @@ export interface GamePlayer {
 
 /**
  * The own character in the last snapshot (absent while dead or spectating): its core (position, velocity) as of
- * `tick`. Servers send a new core when it changes (a character standing still keeps its old tick); the game
- * client predicts the ticks between.
+ * `tick`, which may be older than the snapshot. DDNet 16.4 sends the core each snapshot; Teeworlds 0.7.5 sends a
+ * new one only when the dead reckoning from the last one would be wrong (a new input, a collision) and at least
+ * every 3 s (src/game/server/entities/character.cpp, CCharacter::TickDefered), and the game client predicts the
+ * ticks between: a character walking steadily on a 0.7.5 server keeps a core up to 150 ticks old.
  */
 export interface GameCharacter {
   /** The tick the core is of. */
@@ -67,7 +69,7 @@ const MAX_PLAYERS = 256;
 /**
  * 0.6: after a map change every client loads the map again and is missing from the snapshots until it is back in
  * the game (DDNet 16.4 snaps client_info only for clients in game): for this many snapshots after the change
- * (10 s at DDNet's 25 a second) a player missing is not a leave yet.
+ * (10 s at DDNet's 25 a second) a player missing is not a leave yet, unless they were back already.
  */
 const MAP_CHANGE_GRACE_SNAPSHOTS = 250;
 
@@ -86,6 +88,8 @@ export class ClientGame {
   private readonly listeners: { type: GameEventType | '*'; listener: (e: GameEvent) => void }[] = [];
   /** Snapshots since the last map change (the grace for players still loading). */
   private sinceMapChange = Infinity;
+  /** The players seen in a snapshot since the last map change: back in the game, so no grace when they go. */
+  private readonly backSinceMapChange = new Set<number>();
 
   constructor(private readonly protocol: NetProtocolName) {}
 
@@ -172,6 +176,7 @@ export class ClientGame {
   mapChange(map: ClientMap): void {
     this.character = undefined;
     this.sinceMapChange = 0;
+    this.backSinceMapChange.clear();
     this.emit({ type: 'mapchange', map: map.name, crc: map.crc, size: map.size, ...(map.sha256 ? { sha256: map.sha256 } : {}) });
   }
 
@@ -195,6 +200,7 @@ export class ClientGame {
         const clientId = info.item.id;
         if (!(clientId >= 0 && clientId < MAX_PLAYERS)) continue;
         seen.add(clientId);
+        this.backSinceMapChange.add(clientId);
         let known = this.players.get(clientId);
         const name = String(info.name);
         // Another name on the id: the player before left and another took the id between two snapshots (seen on
@@ -209,7 +215,9 @@ export class ClientGame {
         if (!known) this.emit({ type: 'join', clientId, name: player.name, clan: player.clan });
       }
       for (const [clientId, p] of [...this.players]) {
-        if (seen.has(clientId) || this.sinceMapChange <= MAP_CHANGE_GRACE_SNAPSHOTS) continue;
+        // Seen since the change and gone: a leave at once (seen on DDNet-Server 16.4: a client entering the new map
+        // and leaving a second later was told 4 s late, when another took its id).
+        if (seen.has(clientId) || (this.sinceMapChange <= MAP_CHANGE_GRACE_SNAPSHOTS && !this.backSinceMapChange.has(clientId))) continue;
         this.players.delete(clientId);
         this.emit({ type: 'leave', clientId, name: p.name });
       }

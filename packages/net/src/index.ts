@@ -3,7 +3,7 @@
 export { type CaptureDatagram, CaptureDecoder, decodeCapture, type DecodeCaptureOptions } from './capture.js';
 export { type CaptureDemo, captureDemo, type CaptureDemoOptions, MAX_GROWTH } from './capture-demo.js';
 export { CLIENT_LIMITS, type ClientClose, type ClientMap, type ClientMessage, type ClientOptions, type ClientSnapshot, type ClientState, type NetClock, type PlayerInput, SYSTEM_CLOCK } from './client-api.js';
-export { NET_VERSIONS, NetClient } from './client.js';
+export { DDNET_CLIENT_VERSION, NET_VERSIONS, NetClient } from './client.js';
 export { ClientGame, type GameCharacter, type GameEvent, type GameEventType, type GamePlayer } from './game.js';
 export { ClientRcon, MAX_RCON_ANSWER_LINES, MAX_RCON_COMMANDS, type RconAuthOptions, type RconCommandInfo, type RconCommandOptions } from './rcon.js';
 export { DEFAULT_MAX_DEMO_SIZE, headerMapName, MAP_NAME_BYTES, type RecordDemoOptions, type RecordedDemo, recordDemo } from './record.js';

@@ -103,7 +103,7 @@ export interface StayConnectedOptions extends ConnectOptions {
   signal?: AbortSignal;
   /** Each new client, before its handshake goes on (subscribe to its events here). */
   onClient(client: NetClient): void;
-  /** The connection ended and the next try comes after `delay` ms. */
+  /** The connection ended and the next try, the `attempt`-th since the client was last in the game, comes after `delay` ms. */
   onRetry?(close: ClientClose, delay: number, attempt: number): void;
 }
 
@@ -118,7 +118,10 @@ export async function stayConnected(options: StayConnectedOptions): Promise<void
   const initialDelay = reconnect.initialDelay ?? 1000;
   const maxDelay = reconnect.maxDelay ?? 30000;
   const maxAttempts = reconnect.maxAttempts ?? Infinity;
+  // Tries that failed since the client was last in the game: the first new try after leaving the game waits
+  // initialDelay, each one after a failed try twice the wait before (1, 2, 4, ... s by default).
   let failures = 0;
+  const retryDelay = (failed: number) => Math.min(maxDelay, initialDelay * 2 ** failed);
   let everIngame = false;
   while (!signal?.aborted) {
     let client: NetClient;
@@ -130,8 +133,8 @@ export async function stayConnected(options: StayConnectedOptions): Promise<void
       close = { cause: 'error', reason: (e as Error).message, ...(e instanceof NetError ? { error: e } : {}) };
       failures++;
       if (failures >= maxAttempts) throw e;
-      const delay = Math.min(maxDelay, initialDelay * 2 ** (failures - 1));
-      onRetry?.(close, delay, failures);
+      const delay = retryDelay(failures);
+      onRetry?.(close, delay, failures + 1);
       await abortableSleep(delay, signal);
       continue;
     }
@@ -146,7 +149,7 @@ export async function stayConnected(options: StayConnectedOptions): Promise<void
     if (!everIngame) throw client.closeReason?.error ?? new NetError(close.cause === 'server' ? 'CLOSED_BY_SERVER' : 'CLOSED', close.reason || close.cause, -1, 'connection');
     if (!ingame) failures++;
     if (failures >= maxAttempts) throw close.error ?? new NetError('CLOSED', close.reason || close.cause, -1, 'connection');
-    const delay = Math.min(maxDelay, initialDelay * 2 ** Math.max(0, failures - 1));
+    const delay = retryDelay(failures);
     onRetry?.(close, delay, failures + 1);
     await abortableSleep(delay, signal);
   }

@@ -15,6 +15,8 @@ export interface RconHost {
   readonly clock: NetClock;
   readonly closeReason: unknown;
   sendMessage(message: { kind: string; [field: string]: unknown }): void;
+  /** Resolves when the server acknowledged every vital chunk sent so far. */
+  flushed(): Promise<void>;
 }
 
 /** A console command the server lets the logged-in user run (rcon_cmd_add). */
@@ -33,9 +35,12 @@ export interface RconAuthOptions {
 }
 
 export interface RconCommandOptions {
-  /** The answer ends when no line came for this many milliseconds after the first one (default 300). */
+  /**
+   * The answer ends when no line came for this many milliseconds after the last one, or after the server
+   * acknowledged the command when none came (default 300).
+   */
   quiet?: number;
-  /** At most this long for the whole answer; with no line at all the command resolves with [] (default 3000). */
+  /** At most this long for the whole answer (default 3000). */
   timeout?: number;
 }
 
@@ -112,7 +117,9 @@ export class ClientRcon {
     return new Promise<string[]>((resolve, reject) => {
       const lines: string[] = [];
       let quietTimer: unknown;
+      let finished = false;
       const done = () => {
+        finished = true;
         clock.clearTimeout(limit);
         if (quietTimer !== undefined) clock.clearTimeout(quietTimer);
         off();
@@ -126,6 +133,7 @@ export class ClientRcon {
         quietTimer = clock.setTimeout(done, quiet);
       });
       this.closeWatch = (e) => {
+        finished = true;
         clock.clearTimeout(limit);
         if (quietTimer !== undefined) clock.clearTimeout(quietTimer);
         off();
@@ -136,7 +144,19 @@ export class ClientRcon {
         this.host.sendMessage({ kind: 'rcon_cmd', command });
       } catch (e) {
         this.closeWatch(e instanceof NetError ? e : new NetError('CLIENT_ERROR', String(e), -1, 'rcon', { cause: e }));
+        return;
       }
+      // A command that prints nothing (Teeworlds 0.7.5's change_map, which only ends the round) ends `quiet` ms
+      // after the server acknowledged it, not at `timeout`: servers run a command in the tick its packet
+      // arrives and send its lines with (or before) the acknowledgement (the chunks of that tick go out
+      // together). Measured on 127.0.0.1: teeworlds-server 0.7.5's change_map took the whole 10 s of
+      // `net rcon --timeout` before this.
+      this.host.flushed().then(
+        () => {
+          if (!finished && quietTimer === undefined) quietTimer = clock.setTimeout(done, quiet);
+        },
+        () => undefined, // the connection ended: closeWatch rejects
+      );
     });
   }
 

@@ -68,13 +68,16 @@ export class ClientTransport {
     return !this.unacked.some((u) => u.sequence === sequence);
   }
 
-  /** Numbers a vital message, keeps it until acknowledged, and sends it. */
-  sendVital(message: { kind: string }): void {
-    this.sequence = (this.sequence + 1) % this.sequenceModulo;
+  /** Numbers vital messages, keeps them until acknowledged, and sends them (in one packet when they fit). */
+  sendVital(...messages: { kind: string }[]): void {
     const t = this.clock.now();
-    const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
-    this.unacked.push(u);
-    this.sendChunks([{ message, sequence: u.sequence }], false);
+    const chunks = messages.map((message) => {
+      this.sequence = (this.sequence + 1) % this.sequenceModulo;
+      const u: Unacked = { sequence: this.sequence, message, firstSent: t, lastSent: t };
+      this.unacked.push(u);
+      return { message, sequence: u.sequence };
+    });
+    this.sendChunks(chunks, false);
   }
 
   /** The server acknowledged every vital chunk up to `ack`: they need no resending. */

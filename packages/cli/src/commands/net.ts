@@ -59,11 +59,11 @@ export const NET_COMMANDS: CommandTable = {
     options: {
       ...PLAYER_OPTIONS,
       password: { type: 'string', value: 'PW', required: true, help: "the server's rcon password (sv_rcon_password)" },
-      quiet: { type: 'string', value: 'SECONDS', default: '0.3', help: 'a command\'s answer ends when the server sent no line for this long' },
+      quiet: { type: 'string', value: 'SECONDS', default: '0.3', help: 'a command\'s answer ends when the server sent no line for this long (after the last line, or after it acknowledged the command)' },
     },
     summary: "Joins a live server, logs in to its remote console and prints the lines it answers to COMMAND",
     details:
-      "COMMAND... is one console command (its words joined by spaces; several separated by ';' as in the console), e.g. `status` or `change_map ctf1`. The client joins as a player (NAME), logs in with PW, sends the command and prints each rcon line the server sends until it has been quiet for --quiet seconds (servers mark no end of an answer; DDNet's lines carry its log prefix: time, level, system), then leaves. A wrong password: exit 1 with RCON_AUTH_FAILED and the server's line (DDNet counts the tries and bans after sv_rcon_max_tries). Other errors as for net say.",
+      "COMMAND... is one console command (its words joined by spaces; several separated by ';' as in the console), e.g. `status` or `change_map ctf1`. The client joins as a player (NAME), logs in with PW, sends the command and prints each rcon line the server sends until it has been quiet for --quiet seconds since the last line, or since it acknowledged the command when it prints nothing (servers mark no end of an answer; DDNet's lines carry its log prefix: time, level, system), then leaves. A wrong password: exit 1 with RCON_AUTH_FAILED and the server's line (DDNet counts the tries and bans after sv_rcon_max_tries). Other errors as for net say.",
     async run(io, [address, ...words], options, given) {
       const { netRcon } = await import('../net.js');
       await netRcon(io, address!, words.join(' '), options, given);
