@@ -399,7 +399,8 @@ function demoTimestamp(d: CaptureDatagram): string {
 
 /**
  * The demo the client of `options.player` would have recorded from the session in `capture` (pcap/pcapng):
- * from its first snapshot to its last, with the messages that came before the first snapshot right after it.
+ * from its first snapshot to its last, with the messages that came from then on (none from before the first snapshot,
+ * as no client records those).
  */
 export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): CaptureDemo {
   const { connections, maps } = survey(capture, options);
@@ -503,7 +504,6 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
     if (writer.size > maxSize) fail('DEMO_TOO_BIG', `the demo passed ${writer.size} bytes, more than ${MAX_GROWTH} times the capture's ${capture.length} (and the map's ${mapBytes.length}, and 1 MiB): the server's snapshots change far more than the capture's packets carry`, 'snapshots');
   };
   const state07 = protocol === '0.7' ? new DemoState07() : undefined;
-  const held: Uint8Array[] = [];
   /** The last tuning each of the client's connections received. */
   const tuning = new Map<Connection, number[]>();
   let lastTick = -1;
@@ -513,9 +513,12 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
   let messages = 0;
   let dummySnapshots = 0;
   const switchTicks: number[] = [];
+  // A message that came before the first snapshot is not recorded: the clients start a demo only once they are
+  // online, after their second snapshot (DDNet 16.4 client.cpp: DemoRecorder_HandleAutoStart when
+  // m_aReceivedSnapshots reaches 2, and `record` refuses before; Teeworlds 0.7.5 client.cpp: OnClientOnline), so
+  // no client's demo holds the motd or sv_ready_to_enter. `net record` records live by the same rule.
   const record = (bytes: Uint8Array) => {
-    if (lastTick < 0) held.push(bytes);
-    else (writer.message(bytes), messages++, checkSize());
+    if (lastTick >= 0) (writer.message(bytes), messages++, checkSize());
   };
   const tracker = new ConnectionTracker(options);
   let mapChanges = 0;
@@ -545,10 +548,6 @@ export function captureDemo(capture: Uint8Array, options: CaptureDemoOptions): C
       writer.snapshot(s.tick, snapshot);
       lastWritten = snapshot;
       checkSize();
-      if (lastTick < 0) {
-        for (const bytes of held.splice(0)) (writer.message(bytes), messages++);
-        checkSize();
-      }
       lastTick = s.tick;
       // DDNet records its tuning with every new snapshot when it is not the standard one.
       const tune = tuning.get(from);
