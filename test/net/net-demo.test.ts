@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDemo, resaveDemo } from '@twcodec/demo';
+import { demoMessages, readDemo, resaveDemo } from '@twcodec/demo';
 import { captureDemo } from '@twcodec/net';
 import { corpusDir, corpusFiles, readBytes } from '../corpus.js';
 
@@ -45,6 +45,14 @@ describe.skipIf(!captures.length)('net demo: the demo each player of a capture w
     expect(result.switchTicks.length).toBeLessThan(result.snapshots / 100);
     if (player !== 'Charlie') expect(result).toMatchObject({ dummySnapshots: expect.any(Number), map: { from: 'capture' } });
     expect(resaveDemo(result.demo)).toEqual(result.demo);
+  });
+
+  it('teeworlds-0.7-session.pcap, Charlie: the messages of the 0.7.5 client\'s own demo, at their ticks (none from before the first snapshot)', () => {
+    const result = captureDemo(readBytes(join(net, 'teeworlds-0.7-session.pcap')), { player: 'Charlie', map: readBytes(join(corpusDir, 'maps/tw07/ctf2.map')) });
+    const messagesOf = (bytes: Uint8Array) => [...demoMessages(readDemo(bytes))].map((m) => JSON.stringify([m.tick, m.message]));
+    const own = messagesOf(readBytes(join(net, 'teeworlds-0.7-session_client07_Charlie_client07.demo')));
+    expect(own.length).toBeGreaterThan(5);
+    expect(messagesOf(result.demo)).toEqual(own);
   });
 
   it.each([
