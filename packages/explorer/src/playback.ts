@@ -53,9 +53,12 @@ export interface Playback {
   note: string;
 }
 
-/** The default skin's body colour (DDNet's "default" skin is a warm brown-orange), for players without custom colours. */
-const DEFAULT_BODY: [number, number, number] = [224, 160, 100];
-const DEFAULT_FEET: [number, number, number] = [200, 120, 70];
+/**
+ * A tee's body and feet colours when the recording gives none: those of DDNet's default skin (data/skins/
+ * default.png as DDNet 16.4 draws it: body #c3a267, feet #533f19).
+ */
+export const DEFAULT_BODY: [number, number, number] = [195, 162, 103];
+export const DEFAULT_FEET: [number, number, number] = [83, 63, 25];
 
 /**
  * A packed HSL colour (0xHHSSLL) as rgb: DDNet 16.4 src/base/color.h ColorHSLA(int) reads hue, saturation and

@@ -111,7 +111,7 @@ async function preparePlayer(map?: ArrayBuffer, who?: string): Promise<boolean> 
     ...[...names].sort((a, b) => a[0] - b[0]).map(([id, name]) => new Option(`${name} (#${id})`, String(id))),
     new Option('free camera (drag)', 'free'),
   );
-  const text = [reply.playback.note, ...(reply.scene?.notes ?? []), 'Tees are drawn as plain bodies in their colours; positions are interpolated between recorded ticks.'].join(' ');
+  const text = [reply.playback.note, ...(reply.scene?.notes ?? []), 'Tees are drawn in their colours without skin textures; positions are interpolated between recorded ticks.'].join(' ');
   pNote.replaceChildren(text);
   if (reply.error) pNote.prepend(Object.assign(document.createElement('div'), { className: 'error', textContent: reply.error }));
   if (reply.needsMap) {

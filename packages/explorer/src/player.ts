@@ -44,6 +44,9 @@ export interface PlayerState {
   /** Mean time one frame took to draw (ms), over the last two seconds of playing: 1000 / drawMs is the most frames per second the drawing allows. */
   drawMs: number;
   frames: number;
+  /** Chat and kill lines shown in the last frame. */
+  chatLines: number;
+  killLines: number;
 }
 
 export class Player {
@@ -72,7 +75,7 @@ export class Player {
     const frames = playback.frames;
     this.firstTick = frames[0]?.tick ?? 0;
     this.lastTick = frames[frames.length - 1]?.tick ?? 0;
-    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, chunks: 0, frames: 0 };
+    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, chunks: 0, frames: 0, chatLines: 0, killLines: 0 };
     const first = frames[0]?.tees[0];
     if (first) this.camera = { x: first.x, y: first.y };
     if (scene) this.map = new MapPainter(canvas, this.ctx, scene, (chunks) => (this.state.chunks = chunks));
@@ -249,7 +252,9 @@ export class Player {
     }
     this.state.drawn = drawn;
     this.state.scale = z / dpr;
-    drawText(ctx, this.playback, this.firstTick, tick, players, dpr);
+    const lines = drawText(ctx, this.playback, this.firstTick, tick, players, dpr);
+    this.state.chatLines = lines.chat;
+    this.state.killLines = lines.kills;
     this.state.frames++;
   }
 
