@@ -283,26 +283,64 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         expect(labels[2], path).toMatch(/^group 0/);
         expect(await (await findRow(page, /^game( |$)/)).count(), path).toBe(1);
       }
-      // A Yo7-sized map (DDNet's Yo7 is about 1500 x 500 tiles over several layers): dm7 with its game layer and
-      // every tiles layer made 1500 x 600, walls along the edges.
-      const big = readMap(new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'dm7-legacy-size.map'))));
-      const [W, H] = [1500, 600];
-      for (const layer of big.groups.flatMap((g) => g.layers)) {
+      // A Yo7-sized map, built here: ctf1's groups with its game layer and tiles layers made 2000 x 2000 tiles, and
+      // tiles layers added up to 35 layers (walls along the edges, 20000 tiles spread over each layer), 31 of them
+      // 2000 x 2000: 500 MB of tiles once read.
+      const big = readMap(new Uint8Array(readFileSync(join(fixturesDir, 'maps', 'ctf1.map'))));
+      const [W, H, LAYERS] = [2000, 2000, 35];
+      const filled = () => {
+        const t = new Tiles(new Uint8Array(W * H * 4));
+        for (let x = 0; x < W; x++) for (const y of [0, H - 1]) t.setId(y * W + x, 1);
+        for (let y = 0; y < H; y++) for (const x of [0, W - 1]) t.setId(y * W + x, 1);
+        for (let i = 0; i < 20_000; i++) t.setId((i * 7919) % (W * H), 1 + (i % 200));
+        return t;
+      };
+      const all = () => big.groups.flatMap((g) => g.layers);
+      const pattern = all().find((l) => l.kind === 'tilemap' && l.tilemapKind === 'tiles') as TilemapLayer;
+      for (const layer of all()) {
         if (layer.kind !== 'tilemap' || (layer.tilemapKind !== 'game' && layer.tilemapKind !== 'tiles')) continue;
         const t = layer as TilemapLayer;
         t.item = { ...t.item, width: W, height: H };
-        t.tiles = new Tiles(new Uint8Array(W * H * 4));
-        for (let x = 0; x < W; x++) for (const y of [0, H - 1]) t.tiles.setId(y * W + x, 1);
-        for (let y = 0; y < H; y++) for (const x of [0, W - 1]) t.tiles.setId(y * W + x, 1);
+        t.tiles = filled();
+      }
+      let lastName = '';
+      for (let k = 0; all().length < LAYERS; k++) {
+        const group = big.groups[1 + (k % (big.groups.length - 1))]!;
+        lastName = `deco ${k}`;
+        group.layers.push({ ...pattern, item: { ...pattern.item, width: W, height: H, name: lastName }, tiles: filled() });
       }
       const bigPath = join(mkdtempSync(join(tmpdir(), 'twcodec-explorer-big-')), 'big.map');
       writeFileSync(bigPath, writeMap(big));
+      // The longest the page's main thread went without a frame (the page stays responsive while the worker reads).
+      await page.evaluate(() => {
+        const w = window as unknown as { __gap: number; __last: number };
+        w.__gap = 0;
+        w.__last = performance.now();
+        const tick = (now: number) => {
+          w.__gap = Math.max(w.__gap, now - w.__last);
+          w.__last = now;
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
       const bigLoaded = await openFile(page, bigPath);
       expect(bigLoaded.error).toBe('');
       expect((await page.locator('#tree .row .label').allTextContents())[1]).toBe('groups and layers');
+      // Every layer is a row named by its kind and name, the last added one too.
+      const t0 = Date.now();
+      expect(await (await findRow(page, `tiles "${lastName}"`)).count()).toBe(1);
+      const findMs = Date.now() - t0;
+      const t1 = Date.now();
       await (await findRow(page, /^game/)).locator('.label').click();
+      await page.waitForFunction(() => (document.querySelector('#details canvas.preview') as HTMLCanvasElement | null)?.width, null, { timeout: 60_000 });
+      const pictureMs = Date.now() - t1;
       expect((await page.locator('#details canvas.preview').first().boundingBox())!.width).toBeGreaterThan(200);
-      console.log(`player: a ${W} x ${H} map opened in ${Math.round(bigLoaded.ms)} ms (worker ${Math.round(bigLoaded.workerMs)} ms)`);
+      const t2 = Date.now();
+      await (await findRow(page, `tiles "${lastName}"`)).locator('.label').click();
+      await page.waitForFunction(() => (document.querySelector('#details canvas.preview') as HTMLCanvasElement | null)?.width, null, { timeout: 60_000 });
+      const tilesMs = Date.now() - t2;
+      const gap = await page.evaluate(() => (window as unknown as { __gap: number }).__gap);
+      console.log(`player: a ${W} x ${H}-tile map of ${LAYERS} layers (${(readFileSync(bigPath).length / 1e6).toFixed(1)} MB) opened in ${Math.round(bigLoaded.ms)} ms (worker ${Math.round(bigLoaded.workerMs)} ms); its last layer found in the tree in ${findMs} ms; the game layer's picture in ${pictureMs} ms, a tiles layer's in ${tilesMs} ms; the longest the page went without a frame: ${Math.round(gap)} ms`);
 
       await openFile(page, join(fixturesDir, 'maps', 'ctf1.map'));
       await (await findRow(page, /^game/)).locator('.label').click();
