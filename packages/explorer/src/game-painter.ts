@@ -211,23 +211,47 @@ function drawChat(ctx: CanvasRenderingContext2D, chat: readonly { tick: number; 
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   const lineHeight = 19;
-  lines.forEach((c, i) => {
+  // Long lines wrap as DDNet's do, the rest of a line indented under its text (after the `*** ` or the name).
+  const wrapped = lines.map((c) => ({ c, rows: wrap(ctx, c.text, CHAT_WIDTH) }));
+  let y = H - 80 - (wrapped.reduce((n, w) => n + w.rows.length * (lineHeight - 3) + 3, 0) - lineHeight);
+  for (const { c, rows } of wrapped) {
     const age = (tick - c.tick) / TICKS_PER_SECOND;
     const blend = age > CHAT_FADE_SECONDS ? Math.max(0, 1 - (age - CHAT_FADE_SECONDS) / (CHAT_SECONDS - CHAT_FADE_SECONDS)) : 1;
-    const y = H - 80 - (lines.length - 1 - i) * lineHeight;
-    const width = Math.min(ctx.measureText(c.text).width, 520);
+    const width = Math.max(...rows.map((r) => r.x + ctx.measureText(r.text).width));
+    const height = rows.length * (lineHeight - 3) + 1;
     ctx.globalAlpha = blend;
     ctx.fillStyle = 'rgba(0,0,0,0.25)';
     ctx.beginPath();
-    ctx.roundRect(14, y - lineHeight / 2 + 1, width + 16, lineHeight - 2, 5);
+    ctx.roundRect(14, y - lineHeight / 2 + 1, width + 16, height, 5);
     ctx.fill();
     ctx.fillStyle = c.text.startsWith('*** ') ? '#ffff80' : '#fff';
-    ctx.fillText(c.text, 22, y, 520);
-  });
+    rows.forEach((r, i) => ctx.fillText(r.text, 22 + r.x, y + i * (lineHeight - 3)));
+    y += rows.length * (lineHeight - 3) + 3;
+  }
   ctx.globalAlpha = 1;
   ctx.textBaseline = 'alphabetic';
   ctx.font = '13px system-ui, sans-serif';
   return lines.length;
+}
+
+/** Pixels of text on a chat row before it wraps (DDNet's chat box at a 1400 x 800 window). */
+const CHAT_WIDTH = 480;
+
+/** A chat line in rows of at most `width` pixels, broken between words; rows after the first indented. */
+function wrap(ctx: CanvasRenderingContext2D, text: string, width: number): { text: string; x: number }[] {
+  const indent = ctx.measureText(text.startsWith('*** ') ? '*** ' : `${text.split(': ')[0]}: `).width;
+  const rows: { text: string; x: number }[] = [];
+  let row = '';
+  for (const word of text.split(' ')) {
+    const next = row ? `${row} ${word}` : word;
+    const x = rows.length ? indent : 0;
+    if (row && x + ctx.measureText(next).width > width) {
+      rows.push({ text: row, x });
+      row = word;
+    } else row = next;
+  }
+  rows.push({ text: row, x: rows.length ? indent : 0 });
+  return rows;
 }
 
 /** Chat (bottom left) and kills (top right) of the last seconds, the tick and time (top left); how many chat and kill lines were drawn. */

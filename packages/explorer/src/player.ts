@@ -243,6 +243,8 @@ export class Player {
       const p = players.get(t.id);
       const name = p?.name ?? `#${t.id}`;
       drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy, angle: t.angle, body: p?.body ?? DEFAULT_BODY });
+      // DDNet does not name the player's own tee (its name plate shows the others').
+      if (t.id === frame.local) continue;
       ctx.lineWidth = 3;
       ctx.strokeStyle = 'rgba(0,0,0,0.6)';
       ctx.fillStyle = '#fff';
