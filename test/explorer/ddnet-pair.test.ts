@@ -42,7 +42,8 @@ function meanAt(page: Page, x: number, y: number, w: number, h: number): Promise
 }
 const distance = (a: Rgb, b: Rgb) => a.reduce((s, v, i) => s + Math.abs(v - b[i]!), 0);
 
-const api = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: { player: { chatLines: number } } }).__explorer.player)) as { chatLines: number });
+type State = { chatLines: number; drawn: { name: string; alpha: number }[] };
+const api = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: { player: unknown } }).__explorer.player)) as State);
 
 async function showTick(page: Page, tick: number): Promise<void> {
   await page.evaluate((t) => {
@@ -123,7 +124,11 @@ describe.skipIf(!CHROMIUM || !existsSync(DEMO))('the explorer beside DDNet’s c
         console.log(`pair: the tick nearest ${MATCH} is ${best.tick} (difference ${best.diff})`);
       }
       await showTick(page, PAIR_TICK);
-      const chatLines = (await api(page)).chatLines;
+      const state = await api(page);
+      const chatLines = state.chatLines;
+      console.log(`pair: tees at tick ${PAIR_TICK}: ${state.drawn.map((d) => `${d.name} ${d.alpha}`).join(', ')}`);
+      // DDNet draws Alpha see-through there (the recorder's tee, AlphaDmy, is in a solo part).
+      if (PAIR_TICK === 974) expect(state.drawn.map((d) => [d.name, d.alpha]).sort()).toEqual([['Alpha', 0.4], ['AlphaDmy', 1]]);
       console.log(`pair: ${chatLines} chat lines at tick ${PAIR_TICK}`);
       // DDNet's client shows 8 server lines there (the line of a client it did not know yet left out).
       if (PAIR_TICK === 974) expect(chatLines).toBe(8);

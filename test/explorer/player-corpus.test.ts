@@ -17,7 +17,7 @@ import { PlayerTracker, readTeehistorian, TeehistorianReader } from '@twcodec/te
 import { corpusDir, corpusFiles, demoFiles, fixturesDir, hasCorpus, readBytes, teehistorianFiles } from '../corpus.js';
 import { CHROMIUM, launchChromium, openFile, serveDir } from './page.js';
 
-type Drawn = { id: number; x: number; y: number; sx: number; sy: number; angle: number; body: [number, number, number] };
+type Drawn = { id: number; x: number; y: number; sx: number; sy: number; angle: number; body: [number, number, number]; alpha: number };
 type State = { tick: number; drawn: Drawn[]; scale: number };
 type Positions = Map<number, Map<number, { x: number; y: number }>>;
 
@@ -80,7 +80,8 @@ async function checkTees(page: Page, name: string, positions: Positions): Promis
       const c = document.getElementById('view') as HTMLCanvasElement;
       return [c.clientWidth / 2, c.clientHeight / 2];
     });
-    const followed = [...at.drawn].sort((a, b) => Math.hypot(a.sx - centre[0]!, a.sy - centre[1]!) - Math.hypot(b.sx - centre[0]!, b.sy - centre[1]!))[0]!;
+    const followed = [...at.drawn].filter((d) => d.alpha === 1).sort((a, b) => Math.hypot(a.sx - centre[0]!, a.sy - centre[1]!) - Math.hypot(b.sx - centre[0]!, b.sy - centre[1]!))[0];
+    if (!followed) continue;
     const px = await page.evaluate(
       ([x, y]) => {
         const c = document.getElementById('view') as HTMLCanvasElement;

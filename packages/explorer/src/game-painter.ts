@@ -100,7 +100,24 @@ export function drawItems(ctx: CanvasRenderingContext2D, frame: PlayFrame, tick:
     ctx.arc(hx, hy, 6, 0, Math.PI * 2);
     ctx.fill();
   }
-  for (const t of tees) drawTee(ctx, t, players.get(t.id));
+  // The player's own tee last, over the others (DDNet 16.4 components/players.cpp renders the local player after them).
+  for (const t of [...tees.filter((o) => o.id !== frame.local), ...tees.filter((o) => o.id === frame.local)]) {
+    ctx.globalAlpha = teeAlpha(frame, t, tees);
+    drawTee(ctx, t, players.get(t.id));
+  }
+  ctx.globalAlpha = 1;
+}
+
+/**
+ * How opaque a tee is drawn: DDNet 16.4 (src/game/client/gameclient.cpp IsOtherTeam, components/players.cpp) draws
+ * another tee at cl_show_others_alpha (40 %) when it or the player's own tee is in a solo part; a server's
+ * recording (no own tee) draws every tee opaque. (DDNet also does so for other race teams, which the snapshots of
+ * the page's recordings do not give.)
+ */
+export function teeAlpha(frame: PlayFrame, t: PlayTee, tees: readonly PlayTee[]): number {
+  if (frame.local < 0 || t.id === frame.local) return 1;
+  const own = tees.find((o) => o.id === frame.local);
+  return t.solo || own?.solo ? 0.4 : 1;
 }
 
 /** The default skin's outline and eyes (DDNet 16.4 data/skins/default.png: black outlines, black eyes). */

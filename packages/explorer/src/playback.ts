@@ -18,6 +18,8 @@ export interface PlayTee {
   hookY: number;
   hookedPlayer: number;
   emote: number;
+  /** In a solo part (DDNet's ddnet_character flag): DDNet draws such tees, or all others when the player's own is solo, see-through. */
+  solo?: boolean;
 }
 
 export interface PlayFrame {
@@ -122,6 +124,8 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
       rosterKeys.set(key, (roster = rosters.length));
       rosters.push(players);
     }
+    // DDNet's solo flag (schemas/snapshot/ddnet-0.6.yaml character_flags: solo is bit 0).
+    const solo = new Set(items('ddnet_character').filter((d) => (d.flags ?? 0) & 1).map((d) => d.item.id));
     frames.push({
       tick,
       tees: items('character').map((c) => ({
@@ -137,6 +141,7 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
         hookY: c.hookY ?? 0,
         hookedPlayer: c.hookedPlayer ?? -1,
         emote: c.emote ?? 0,
+        ...(solo.has(c.item.id) ? { solo: true } : {}),
       })),
       projectiles: items('projectile').map((p) => ({ x: p.x!, y: p.y!, vx: p.velX!, vy: p.velY!, type: p.type ?? 0, startTick: p.startTick ?? tick })),
       lasers: items('laser').map((l) => ({ x: l.x!, y: l.y!, fromX: l.fromX!, fromY: l.fromY!, startTick: l.startTick ?? tick })),

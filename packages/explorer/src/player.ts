@@ -4,7 +4,7 @@
 // weapon, projectiles, lasers, pickups and flags, chat and kill lines. The page drives it with play, pause,
 // speed, a timeline, tick steps, follow and zoom/pan.
 // The map's layers are map-painter.ts's to draw, the tees and items game-painter.ts's.
-import { DEFAULT_BODY, drawItems, drawText, TICKS_PER_SECOND } from './game-painter.js';
+import { DEFAULT_BODY, drawItems, drawText, teeAlpha, TICKS_PER_SECOND } from './game-painter.js';
 import { MapPainter, TILE } from './map-painter.js';
 import type { PlayFrame, Playback, PlayPlayer, PlayTee } from './playback.js';
 import type { Scene } from './scene.js';
@@ -26,6 +26,8 @@ export interface DrawnTee {
   /** Aim angle (radians) and body colour drawn. */
   angle: number;
   body: [number, number, number];
+  /** How opaque the tee was drawn (see-through in another solo part, as DDNet draws it). */
+  alpha: number;
 }
 
 export interface PlayerState {
@@ -242,9 +244,11 @@ export class Player {
       const sy = (H / 2 + (t.y - this.camera.y) * z) / dpr;
       const p = players.get(t.id);
       const name = p?.name ?? `#${t.id}`;
-      drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy, angle: t.angle, body: p?.body ?? DEFAULT_BODY });
-      // DDNet does not name the player's own tee (its name plate shows the others').
+      const alpha = teeAlpha(frame, t, tees);
+      drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy, angle: t.angle, body: p?.body ?? DEFAULT_BODY, alpha });
+      // DDNet does not name the player's own tee (its name plate shows the others', as see-through as the tee).
       if (t.id === frame.local) continue;
+      ctx.globalAlpha = alpha;
       ctx.lineWidth = 3;
       ctx.strokeStyle = 'rgba(0,0,0,0.6)';
       ctx.fillStyle = '#fff';
@@ -252,6 +256,7 @@ export class Player {
       ctx.strokeText(name, sx, ny);
       ctx.fillText(name, sx, ny);
     }
+    ctx.globalAlpha = 1;
     this.state.drawn = drawn;
     this.state.scale = z / dpr;
     const lines = drawText(ctx, this.playback, this.firstTick, tick, players, dpr);
