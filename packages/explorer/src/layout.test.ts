@@ -158,6 +158,16 @@ describe('groups and layers for mappers', () => {
   });
 });
 
+describe('the recorder’s view', () => {
+  it('follows the recording player of a Teeworlds 0.7 client demo (its de_client_info says which)', () => {
+    const made = demoSession(new Uint8Array(readFileSync(join(fixtures, 'demos', 'tw07_client_Charlie_chat.demo'))), streamDocs()).playback!();
+    const withTees = made.playback!.frames.filter((f) => f.tees.length > 0);
+    expect(withTees.length).toBeGreaterThan(0);
+    // Charlie, the recording client, is client 0.
+    expect(new Set(withTees.map((f) => f.local))).toEqual(new Set([0]));
+  });
+});
+
 describe('every corpus recording plays', () => {
   const files = (dir: string, ext: string) => (existsSync(join(corpusDir, dir)) ? readdirSync(join(corpusDir, dir)).filter((f) => f.endsWith(ext)).map((f) => join(corpusDir, dir, f)) : []);
   const demos = [...files('demos', '.demo'), ...files('net', '.demo'), join(fixtures, 'demos', 'tw07_client_Charlie_chat.demo')];

@@ -104,6 +104,8 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
       teams.set(id, p.team ?? 0);
       if (p.local) local = id;
     }
+    // Teeworlds 0.7 marks the recording player in the demo-only de_client_info (schemas/snapshot/teeworlds-0.7.yaml).
+    for (const d of items('de_client_info')) if (d.local) local = d.item.id;
     for (const info of snapshotPlayers(snapshot, protocol)) {
       let body = DEFAULT_BODY;
       let feet = DEFAULT_FEET;
