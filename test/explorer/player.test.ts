@@ -147,6 +147,15 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
         expect(d.x).toBeCloseTo((a.x + b.x) / 2, 5);
         expect(d.y).toBeCloseTo((a.y + b.y) / 2, 5);
       }
+      // Chat lines and kill messages show for a while after their tick (the corpus demo: server lines at tick 814,
+      // self-kills at 4460, 4488 and 4590).
+      if (CLIENT_DEMO === CORPUS_CLIENT_DEMO) {
+        const chatAt = (await seek(page, 814 + 100)) as PlayerState & { chatLines: number; killLines: number };
+        expect(chatAt.chatLines).toBeGreaterThan(3);
+        expect((await seek(page, 814 + 17 * 50)) as unknown as { chatLines: number }).toMatchObject({ chatLines: 0 });
+        expect((await seek(page, 4600)) as unknown as { killLines: number }).toMatchObject({ killLines: 3 });
+        await seek(page, (tick + next) / 2);
+      }
       // Stepping a tick.
       await page.click('#p-fwd');
       expect((await playerState(page)).tick).toBe(Math.round((tick + next) / 2) + 1);
