@@ -46,6 +46,17 @@ describe('explorer sessions on the corpus', () => {
     }
   });
 
+  it('leaves out of the player a chat line from a client not yet known, as DDNet does (the overview keeps it)', () => {
+    const path = demoFiles().find((p) => basename(p) === 'Tutorial_clientA_record_Alpha_client.demo');
+    if (!path) return;
+    const session = demoSession(readBytes(path), docs);
+    const line = /Do you know someone who uses a bot/;
+    expect(session.overview().events.filter((e) => e.kind === 'chat' && line.test(e.text)).length).toBeGreaterThan(0);
+    const { playback } = session.playback!() as { playback: { chat: { text: string }[] } };
+    expect(playback.chat.filter((c) => line.test(c.text))).toEqual([]);
+    expect(playback.chat.length).toBeGreaterThan(10);
+  });
+
   it.each(teehistorianFiles().map((path) => ({ name: basename(path), path })))('$name: tree, overview and records', ({ path }) => {
     const session = teehistorianSession(readBytes(path), teehistorianMessageDocs(), docs);
     const messages = session.root.children!.find((c) => c.label === 'messages')!.children!;

@@ -151,8 +151,9 @@ export function demoSession(bytes: Uint8Array, docs: StreamDocs): StreamSession 
     },
     playback() {
       if (!overview) build();
-      // Chat lines as the overview shows them (a server demo's copies once, with the sender's name).
-      playback ??= demoPlayback(byTick, demo.protocol, overview!.events.filter((e) => e.kind === 'chat'), kills, h.type === 'server' ? 'server' : 'client');
+      // Chat lines as the overview shows them (a server demo's copies once, with the sender's name), without those
+      // DDNet's client would not show (from a client it does not know yet).
+      playback ??= demoPlayback(byTick, demo.protocol, overview!.events.filter((e) => e.kind === 'chat' && !e.unknownSender), kills, h.type === 'server' ? 'server' : 'client');
       return { playback, ...(demo.map ? { map: demo.map } : {}) };
     },
     summary(key) {
@@ -242,7 +243,10 @@ function demoOverview(demo: DemoReader, protocol: SnapshotProtocol, snapshots: M
     const last = events[events.length - 1];
     // A server demo records a message once per client it was sent to.
     if (demo.header.type === 'server' && last && last.tick === line.tick && last.text === text) continue;
-    events.push({ tick: line.tick, kind: 'chat', text });
+    // DDNet 16.4 src/game/client/components/chat.cpp AddLine: a line from a client whose name the client does not
+    // know yet (not in the snapshots at that moment) is not shown.
+    const known = line.clientId < 0 || players.some((p) => p.clientId === line.clientId && p.fromTick <= line.tick && line.tick <= p.toTick);
+    events.push({ tick: line.tick, kind: 'chat', text, ...(known ? {} : { unknownSender: true as const }) });
   }
   for (const p of players) {
     events.push({ tick: p.fromTick, kind: 'join', text: `${p.name} (#${p.clientId}) appears` });

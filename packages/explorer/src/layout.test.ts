@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Datafile } from '@twcodec/datafile';
 import { DemoWriter } from '@twcodec/demo';
-import { decodeEnvelopeItem, ENTITY_OFFSET, EntityId, LayerType, MAP_ITEM_TYPE, readMap, tileColour, TileId, TilemapLayerVersion } from '@twcodec/map';
+import { decodeEnvelopeItem, ENTITY_OFFSET, EntityId, LayerType, MAP_ITEM_TYPE, readMap, tileColour, TileId, type TilemapLayer, TilemapLayerVersion, Tiles, writeMap } from '@twcodec/map';
 import { Ddnet06Weapon, encodeDdnet06Message } from '@twcodec/netmsg';
 import { Snapshot } from '@twcodec/snapshot';
 import { mapItemSchemas, streamDocs, teehistorianMessageDocs } from '../vite.config.mjs';
@@ -158,6 +158,16 @@ describe('groups and layers for mappers', () => {
   });
 });
 
+describe('the recorder’s view', () => {
+  it('follows the recording player of a Teeworlds 0.7 client demo (its de_client_info says which)', () => {
+    const made = demoSession(new Uint8Array(readFileSync(join(fixtures, 'demos', 'tw07_client_Charlie_chat.demo'))), streamDocs()).playback!();
+    const withTees = made.playback!.frames.filter((f) => f.tees.length > 0);
+    expect(withTees.length).toBeGreaterThan(0);
+    // Charlie, the recording client, is client 0.
+    expect(new Set(withTees.map((f) => f.local))).toEqual(new Set([0]));
+  });
+});
+
 describe('every corpus recording plays', () => {
   const files = (dir: string, ext: string) => (existsSync(join(corpusDir, dir)) ? readdirSync(join(corpusDir, dir)).filter((f) => f.endsWith(ext)).map((f) => join(corpusDir, dir, f)) : []);
   const demos = [...files('demos', '.demo'), ...files('net', '.demo'), join(fixtures, 'demos', 'tw07_client_Charlie_chat.demo')];
@@ -189,6 +199,25 @@ describe('every corpus recording plays', () => {
 });
 
 describe('previews', () => {
+  it('draws a large layer when it is asked for, not with the layout (a Yo7-sized map would send 500 MB of pictures)', () => {
+    const map = readMap(read('maps/ctf1.map'));
+    const game = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap' && l.tilemapKind === 'game') as TilemapLayer;
+    const [W, H] = [800, 800];
+    game.item = { ...game.item, width: W, height: H };
+    game.tiles = new Tiles(new Uint8Array(W * H * 4));
+    game.tiles.setId(W + 1, TileId.Solid);
+    const bytes = writeMap(map);
+    const root = mapLayout(bytes, mapItemSchemas());
+    const model = attachPreviews(bytes, root);
+    const node = root.children!.find((c) => c.label === 'items')!.children!.find((c) => c.tiles?.width === W)!;
+    expect(node.preview).toBeUndefined();
+    expect(node.lazy).toMatch(/^layer:/);
+    const drawn = renderLayer(model, node.lazy!)!;
+    expect([drawn.width, drawn.height]).toEqual([W, H]);
+    // The solid tile at (1, 1), in the colour of its meaning.
+    expect(Array.from(drawn.rgba.subarray((W + 1) * 4, (W + 1) * 4 + 3))).toEqual([...tileColour('game', TileId.Solid)!]);
+  });
+
   it('draws the game layer one pixel per tile, coloured by tile meaning', () => {
     const bytes = read('maps/ctf1.map');
     const root = mapLayout(bytes, mapItemSchemas());

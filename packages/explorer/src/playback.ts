@@ -18,6 +18,8 @@ export interface PlayTee {
   hookY: number;
   hookedPlayer: number;
   emote: number;
+  /** In a solo part (DDNet's ddnet_character flag): DDNet draws such tees, or all others when the player's own is solo, see-through. */
+  solo?: boolean;
 }
 
 export interface PlayFrame {
@@ -53,9 +55,12 @@ export interface Playback {
   note: string;
 }
 
-/** The default skin's body colour (DDNet's "default" skin is a warm brown-orange), for players without custom colours. */
-const DEFAULT_BODY: [number, number, number] = [224, 160, 100];
-const DEFAULT_FEET: [number, number, number] = [200, 120, 70];
+/**
+ * A tee's body and feet colours when the recording gives none: those of DDNet's default skin (data/skins/
+ * default.png as DDNet 16.4 draws it: body #c3a267, feet #533f19).
+ */
+export const DEFAULT_BODY: [number, number, number] = [195, 162, 103];
+export const DEFAULT_FEET: [number, number, number] = [83, 63, 25];
 
 /**
  * A packed HSL colour (0xHHSSLL) as rgb: DDNet 16.4 src/base/color.h ColorHSLA(int) reads hue, saturation and
@@ -99,6 +104,8 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
       teams.set(id, p.team ?? 0);
       if (p.local) local = id;
     }
+    // Teeworlds 0.7 marks the recording player in the demo-only de_client_info (schemas/snapshot/teeworlds-0.7.yaml).
+    for (const d of items('de_client_info')) if (d.local) local = d.item.id;
     for (const info of snapshotPlayers(snapshot, protocol)) {
       let body = DEFAULT_BODY;
       let feet = DEFAULT_FEET;
@@ -119,6 +126,8 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
       rosterKeys.set(key, (roster = rosters.length));
       rosters.push(players);
     }
+    // DDNet's solo flag (schemas/snapshot/ddnet-0.6.yaml character_flags: solo is bit 0).
+    const solo = new Set(items('ddnet_character').filter((d) => (d.flags ?? 0) & 1).map((d) => d.item.id));
     frames.push({
       tick,
       tees: items('character').map((c) => ({
@@ -134,6 +143,7 @@ export function demoPlayback(snapshots: readonly { tick: number; snapshot: Snaps
         hookY: c.hookY ?? 0,
         hookedPlayer: c.hookedPlayer ?? -1,
         emote: c.emote ?? 0,
+        ...(solo.has(c.item.id) ? { solo: true } : {}),
       })),
       projectiles: items('projectile').map((p) => ({ x: p.x!, y: p.y!, vx: p.velX!, vy: p.velY!, type: p.type ?? 0, startTick: p.startTick ?? tick })),
       lasers: items('laser').map((l) => ({ x: l.x!, y: l.y!, fromX: l.fromX!, fromY: l.fromY!, startTick: l.startTick ?? tick })),

@@ -21,6 +21,8 @@ let player: Player | undefined;
 let givenMap: ArrayBuffer | undefined;
 const pClient = document.getElementById('p-client') as HTMLSelectElement;
 pClient.onchange = () => void preparePlayer(undefined, pClient.value);
+/** The client chosen for a capture (whose received snapshots play), kept when a map or images are given. */
+const chosenClient = () => (pClient.hidden || !pClient.value ? undefined : pClient.value);
 
 /** The player of the open recording, once prepared. */
 export function currentPlayer(): Player | undefined {
@@ -81,6 +83,12 @@ async function preparePlayer(map?: ArrayBuffer, who?: string): Promise<boolean> 
   playToggle.disabled = false;
   statusEl.textContent = before;
   if (page.state !== current || reply.op !== 'playback') return false;
+  if (!map && givenMap && reply.needsMap) {
+    // The map kept from another client of this capture is not this client's (a capture may hold sessions on
+    // several servers): asked for again, without it, so that the page asks for this client's map.
+    givenMap = undefined;
+    return preparePlayer(undefined, who);
+  }
   if (!reply.playback && !reply.needsMap) {
     statusEl.textContent = reply.error ?? 'Nothing to play.';
     return false;
@@ -111,7 +119,7 @@ async function preparePlayer(map?: ArrayBuffer, who?: string): Promise<boolean> 
     ...[...names].sort((a, b) => a[0] - b[0]).map(([id, name]) => new Option(`${name} (#${id})`, String(id))),
     new Option('free camera (drag)', 'free'),
   );
-  const text = [reply.playback.note, ...(reply.scene?.notes ?? []), 'Tees are drawn as plain bodies in their colours; positions are interpolated between recorded ticks.'].join(' ');
+  const text = [reply.playback.note, ...(reply.scene?.notes ?? []), 'Tees are drawn in their colours without skin textures; positions are interpolated between recorded ticks.'].join(' ');
   pNote.replaceChildren(text);
   if (reply.error) pNote.prepend(Object.assign(document.createElement('div'), { className: 'error', textContent: reply.error }));
   if (reply.needsMap) {
@@ -168,7 +176,7 @@ export async function useImages(files: File[]): Promise<void> {
       // Not an image the browser decodes: left out (the note still names what is missing).
     }
   }
-  if (await preparePlayer()) {
+  if (await preparePlayer(undefined, chosenClient())) {
     player!.draw();
     showControls(player!);
   }
@@ -176,7 +184,7 @@ export async function useImages(files: File[]): Promise<void> {
 
 /** A map the user gave for the recording in the player. */
 export async function useMap(file: File): Promise<void> {
-  if (await preparePlayer(await file.arrayBuffer())) {
+  if (await preparePlayer(await file.arrayBuffer(), chosenClient())) {
     player!.draw();
     showControls(player!);
   }

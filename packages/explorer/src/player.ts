@@ -4,7 +4,7 @@
 // weapon, projectiles, lasers, pickups and flags, chat and kill lines. The page drives it with play, pause,
 // speed, a timeline, tick steps, follow and zoom/pan.
 // The map's layers are map-painter.ts's to draw, the tees and items game-painter.ts's.
-import { DEFAULT_BODY, drawItems, drawText, TICKS_PER_SECOND } from './game-painter.js';
+import { DEFAULT_BODY, drawItems, drawText, teeAlpha, TICKS_PER_SECOND } from './game-painter.js';
 import { MapPainter, TILE } from './map-painter.js';
 import type { PlayFrame, Playback, PlayPlayer, PlayTee } from './playback.js';
 import type { Scene } from './scene.js';
@@ -26,6 +26,8 @@ export interface DrawnTee {
   /** Aim angle (radians) and body colour drawn. */
   angle: number;
   body: [number, number, number];
+  /** How opaque the tee was drawn (see-through in another solo part, as DDNet draws it). */
+  alpha: number;
 }
 
 export interface PlayerState {
@@ -44,6 +46,9 @@ export interface PlayerState {
   /** Mean time one frame took to draw (ms), over the last two seconds of playing: 1000 / drawMs is the most frames per second the drawing allows. */
   drawMs: number;
   frames: number;
+  /** Chat and kill lines shown in the last frame. */
+  chatLines: number;
+  killLines: number;
 }
 
 export class Player {
@@ -72,7 +77,7 @@ export class Player {
     const frames = playback.frames;
     this.firstTick = frames[0]?.tick ?? 0;
     this.lastTick = frames[frames.length - 1]?.tick ?? 0;
-    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, chunks: 0, frames: 0 };
+    this.state = { tick: this.firstTick, playing: false, speed: 1, follow: 'recorder', zoom: 1, drawn: [], scale: 1, fps: 0, drawMs: 0, chunks: 0, frames: 0, chatLines: 0, killLines: 0 };
     const first = frames[0]?.tees[0];
     if (first) this.camera = { x: first.x, y: first.y };
     if (scene) this.map = new MapPainter(canvas, this.ctx, scene, (chunks) => (this.state.chunks = chunks));
@@ -239,7 +244,11 @@ export class Player {
       const sy = (H / 2 + (t.y - this.camera.y) * z) / dpr;
       const p = players.get(t.id);
       const name = p?.name ?? `#${t.id}`;
-      drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy, angle: t.angle, body: p?.body ?? DEFAULT_BODY });
+      const alpha = teeAlpha(frame, t, tees);
+      drawn.push({ id: t.id, name, x: t.x, y: t.y, sx, sy, angle: t.angle, body: p?.body ?? DEFAULT_BODY, alpha });
+      // DDNet does not name the player's own tee (its name plate shows the others', as see-through as the tee).
+      if (t.id === frame.local) continue;
+      ctx.globalAlpha = alpha;
       ctx.lineWidth = 3;
       ctx.strokeStyle = 'rgba(0,0,0,0.6)';
       ctx.fillStyle = '#fff';
@@ -247,9 +256,12 @@ export class Player {
       ctx.strokeText(name, sx, ny);
       ctx.fillText(name, sx, ny);
     }
+    ctx.globalAlpha = 1;
     this.state.drawn = drawn;
     this.state.scale = z / dpr;
-    drawText(ctx, this.playback, this.firstTick, tick, players, dpr);
+    const lines = drawText(ctx, this.playback, this.firstTick, tick, players, dpr);
+    this.state.chatLines = lines.chat;
+    this.state.killLines = lines.kills;
     this.state.frames++;
   }
 

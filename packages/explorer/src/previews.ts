@@ -15,6 +15,32 @@ export interface Preview {
 type Rgb = readonly [number, number, number];
 /** Largest layer drawn (tiles); larger layers get no preview rather than a huge allocation. */
 const MAX_TILES = 4_000_000;
+/** Largest layer whose one-pixel-per-tile picture comes with the layout (1.2 MB); larger ones are drawn on request. */
+const EAGER_PREVIEW_TILES = 300_000;
+
+/**
+ * A tilemap layer one pixel per tile: physics layers in the colours of their tile meanings, tiles layers in their
+ * colour (darkened, so that the common white tint shows on the page's light background).
+ */
+function plainPicture(map: TwMap, layer: TilemapLayer): Preview {
+  const { width, height } = layer.item;
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  const physics = layer.tilemapKind !== 'tiles';
+  const tint: Rgb = [layer.item.color.r * 0.6, layer.item.color.g * 0.6, layer.item.color.b * 0.6];
+  const tiles = layer.tiles.bytes;
+  for (let i = 0; i < width * height; i++) {
+    const id = tiles[i * 4]!;
+    if (id === 0) continue;
+    // Physics layers in the colours of the tile meanings (schemas/map/tile-meanings.yaml), as `map render` draws them.
+    const c = !physics ? tint : tileColour(layer.tilemapKind, id)!;
+    rgba.set([c[0], c[1], c[2], 255], i * 4);
+  }
+  const preview: Preview = { width, height, rgba };
+  if (!physics && !tilesetOf(map, layer) && map.images[layer.item.image]) {
+    preview.note = `One pixel per tile, in the layer colour: its image "${map.images[layer.item.image]!.name ?? layer.item.image}" is external (the client's own copy), not in the file.`;
+  }
+  return preview;
+}
 
 /** Most quads drawn for one layer. */
 const MAX_QUADS = 20_000;
@@ -50,23 +76,15 @@ export function attachPreviews(bytes: Uint8Array, root: LayoutNode): TwMap {
       const { width, height } = layer.item;
       if (layer.tiles.length >= width * height) node.tiles = { key: `${g}:${l}`, width, height };
       if (width * height > MAX_TILES || layer.tiles.length < width * height) return;
-      const rgba = new Uint8ClampedArray(width * height * 4);
       const physics = layer.tilemapKind !== 'tiles';
-      // Darkened, so that the common white tint shows on the page's light background.
-      const tint: Rgb = [layer.item.color.r * 0.6, layer.item.color.g * 0.6, layer.item.color.b * 0.6];
-      const tiles = layer.tiles.bytes;
-      for (let i = 0; i < width * height; i++) {
-        const id = tiles[i * 4]!;
-        if (id === 0) continue;
-        // Physics layers in the colours of the tile meanings (schemas/map/tile-meanings.yaml), as `map render` draws them.
-        const c = !physics ? tint : tileColour(layer.tilemapKind, id)!;
-        rgba.set([c[0], c[1], c[2], 255], i * 4);
+      // A large layer's picture is drawn when the layer is selected (the worker's `renderLayer`), not with the
+      // file's layout: 35 layers of 2000 x 2000 tiles would be 500 MB of pictures sent to the page on opening.
+      if (width * height > EAGER_PREVIEW_TILES) {
+        node.lazy = `layer:${g}:${l}`;
+        return;
       }
-      node.preview = { width, height, rgba };
+      node.preview = plainPicture(map, layer);
       if (!physics && tilesetOf(map, layer)) node.lazy = `layer:${g}:${l}`;
-      else if (!physics && map.images[layer.item.image]) {
-        node.preview.note = `One pixel per tile, in the layer colour: its image "${map.images[layer.item.image]!.name ?? layer.item.image}" is external (the client's own copy), not in the file.`;
-      }
     });
   });
   const envelopeNodes = ofKind('envelope');
@@ -202,10 +220,11 @@ export function renderLayer(map: TwMap, key: string): Preview | undefined {
   const [, g, l] = key.split(':').map(Number);
   const layer = map.groups[g!]?.layers[l!];
   if (!layer || layer.kind !== 'tilemap') return undefined;
-  const image = tilesetOf(map, layer);
-  if (!image) return undefined;
   const { width, height } = layer.item;
   if (width * height > MAX_TILES || layer.tiles.length < width * height) return undefined;
+  const image = tilesetOf(map, layer);
+  // A large layer without a tileset drawing (physics, external image): its one-pixel-per-tile picture.
+  if (!image) return width * height > EAGER_PREVIEW_TILES ? plainPicture(map, layer) : undefined;
   const tile = Math.max(1, Math.min(16, Math.floor(Math.sqrt(MAX_RENDER_PIXELS / (width * height)))));
   const out = new Uint8ClampedArray(width * tile * height * tile * 4);
   const src = image.pixels!;

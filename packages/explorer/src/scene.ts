@@ -3,7 +3,7 @@
 // tileset turned into an atlas of its 8 flip/rotation variants already tinted with the layer colour, so that
 // the page draws a tile with one drawImage. Built in the worker from the map model, sent with its pixel
 // buffers transferred.
-import { type MapImage, readMap, TileFlags, tileColour, type TwMap } from '@twcodec/map';
+import { LayerFlags, type MapImage, readMap, TileFlags, tileColour, type TwMap } from '@twcodec/map';
 
 /** A tileset's 256 cells in the 8 flip/rotation variants, stacked vertically (variant v at y = v * height). */
 export interface SceneAtlas {
@@ -151,10 +151,18 @@ export function sceneOfMap(map: TwMap, given: ReadonlyMap<string, GivenImage> = 
             atlasKey.set(key, (atlas = scene.atlases.length));
             scene.atlases.push(buildAtlas(tileset, [r, green, b, a]));
           }
-        } else if (image) external.add(image.name ?? String(layer.item.image));
-        // External tilesets: the shape of the layer in its colour, earthy for a main tileset, faint for doodads.
-        const doodads = /doodad/i.test(image?.name ?? '');
-        const fill: [number, number, number, number] = [(r * 150) / 255, (green * 120) / 255, (b * 95) / 255, doodads ? 0.35 : a / 255];
+        } else if (image) {
+          external.add(image.name ?? String(layer.item.image));
+          // A detail layer (grass tufts, bushes, stones: DDNet's LAYERFLAG_DETAIL, the layers its client hides when
+          // high detail is off) of an external tileset is left out until the image is given: its tiles are small
+          // shapes on transparent cells, and filled as plain squares they would lay brown rectangles over the map
+          // where DDNet draws a few tufts (DDNet 16.4 src/game/client/components/maplayers.cpp skips detail
+          // layers only with gfx_high_detail 0; it draws the image from its data/mapres).
+          if (layer.item.flags & LayerFlags.Detail) continue;
+        }
+        // External tilesets: the shape of the layer in its colour (walls, unhookable, death tiles: what the
+        // player must see), earthy for a main tileset.
+        const fill: [number, number, number, number] = [(r * 150) / 255, (green * 120) / 255, (b * 95) / 255, a / 255];
         scene.layers.push({ kind: 'tiles', group: g, name, width, height, tiles, ...(atlas !== undefined ? { atlas } : {}), fill, colorEnv: layer.item.colorEnv, colorEnvOffset: layer.item.colorEnvOffset, overview: layerOverview(width, height, tiles, atlas !== undefined ? scene.atlases[atlas]! : undefined, fill) });
       } else if (layer.kind === 'quads') {
         const image = layer.item.image >= 0 ? map.images[layer.item.image] : undefined;
@@ -195,7 +203,7 @@ export function sceneOfMap(map: TwMap, given: ReadonlyMap<string, GivenImage> = 
   });
   if (scene.foreground < 0) scene.foreground = scene.layers.length;
   scene.missing = [...external];
-  if (external.size) scene.notes.push(`External images (the client's own copies, not in the file) tiles drawn as plain shapes, quads left out: ${[...external].join(', ')}.`);
+  if (external.size) scene.notes.push(`External images (the client's own copies, not in the file) tiles drawn as plain shapes, detail layers and quads left out: ${[...external].join(', ')}.`);
   return scene;
 }
 

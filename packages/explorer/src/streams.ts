@@ -65,7 +65,11 @@ export interface Overview {
   /** Demo timeline markers (ticks). */
   markers: number[];
   /** Chat lines, joins and leaves. */
-  events: { tick: number; kind: 'chat' | 'join' | 'leave'; text: string }[];
+  /**
+   * `unknownSender`: a chat line from a client id no player held at its tick (DDNet's client drops such lines:
+   * the player shows it, the game would not).
+   */
+  events: { tick: number; kind: 'chat' | 'join' | 'leave'; text: string; unknownSender?: true }[];
   players: OverviewPlayer[];
   tracks: Track[];
   /** How long computing it took in the worker (ms). */
