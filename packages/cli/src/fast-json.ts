@@ -7,6 +7,7 @@
 // else (a class instance, a value with toJSON, a BigInt) is left to messageJson itself, so the text is the same
 // whatever the value (net-pcap-stream.test.ts compares the two on the captures).
 import { Buffer } from 'node:buffer';
+import type { NetJsonWriter } from '@twcodec/netmsg';
 import { messageJson } from './message-json.js';
 
 /** The ASCII codes of the hex digits of each byte value: HEX_HIGH[b], then HEX_LOW[b]. */
@@ -14,7 +15,7 @@ const HEX_HIGH = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.c
 const HEX_LOW = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b & 15));
 
 /** A JSON writer into a buffer that grows as needed; `take()` gives what was written as text and starts over. */
-export class JsonBytes {
+export class JsonBytes implements NetJsonWriter {
   // 1 MiB: the lines of a 64 KiB piece of capture (about 350 KB) fit from the start. A buffer replaced by a
   // bigger one changes the field V8 had taken as constant, which sent every method compiled with it back to
   // be compiled again (node --trace-deopt: "code dependencies"; allocUnsafe does not clear the bytes).
@@ -58,7 +59,7 @@ export class JsonBytes {
   }
 
   /** Bytes as they are (ASCII text encoded once by the caller). */
-  bytes(bytes: Uint8Array): void {
+  raw(bytes: Uint8Array): void {
     this.room(bytes.length);
     const { buf } = this;
     let at = this.at;
@@ -177,6 +178,35 @@ export class JsonBytes {
     }
     buf[at++] = 34;
     this.at = at;
+  }
+
+  boolean(value: boolean): void {
+    this.ascii(value ? 'true' : 'false');
+  }
+
+  /** A byte array as messageJson writes it (hex: see hex()); what a message's generated json() writes raw fields with. */
+  bytes(value: Uint8Array): void {
+    this.hex(value);
+  }
+
+  /** An array of numbers as JSON writes it. */
+  numbers(values: readonly number[]): void {
+    this.byte(91);
+    for (let i = 0; i < values.length; i++) {
+      if (i) this.byte(44);
+      this.number(values[i]!);
+    }
+    this.byte(93);
+  }
+
+  /** An array of strings as JSON writes it. */
+  strings(values: readonly string[]): void {
+    this.byte(91);
+    for (let i = 0; i < values.length; i++) {
+      if (i) this.byte(44);
+      this.string(values[i]!);
+    }
+    this.byte(93);
   }
 
   /** A byte array as messageJson writes it: its hex in a JSON string. */

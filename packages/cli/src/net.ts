@@ -1,7 +1,8 @@
 // The work of the net commands (commands/net.ts holds their table): `net pcap`, the UDP datagrams of a capture
 // file decoded by @twcodec/net, one JSON line each; `net info`, `net say`, `net record`, a live server through
 // @twcodec/net/node's client; `net demo`, a client's demo rebuilt from a capture. Loaded when a net command runs.
-import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
+import { type CaptureDatagram, type NetProtocolName, PACKET_PROTOCOLS, type RecordedDemo, type TrackedDatagram } from '@twcodec/net';
+import type { AnyNetMessage, NetMessageDef } from '@twcodec/netmsg';
 import type { NetClient } from '@twcodec/net/node';
 import { setFlagsFromString } from 'node:v8';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
@@ -33,33 +34,38 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
     lastSecondBytes = encoder.encode(`,"time":"${isoTime(d.seconds, 0).slice(0, 20)}`);
     lastSecond = d.seconds;
   }
-  w.bytes(lastSecondBytes);
+  w.raw(lastSecondBytes);
   if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
   else w.padded(d.nanoseconds, 9);
-  w.bytes(endpointBytes(d.source, d.destination));
+  writeEndpoints(w, d.source, d.destination);
 }
 
 /**
- * `Z","source":"...","destination":"..."` as bytes, kept for the last ENDPOINT_SLOTS pairs of endpoints: a
- * capture's datagrams go back and forth between a few (the strings are net's own per flow, so most
- * comparisons are of the same string). Writing them character by character was 3% of `net pcap` (issue 41).
+ * `Z","source":"...","destination":"..."` as bytes: the two texts kept per endpoint (a capture's datagrams go
+ * between a few endpoints, whose strings are net's own per flow, so a look-up hashes no new string). Writing
+ * them character by character was 3% of `net pcap`; a cache of the last 8 pairs made each text again for every
+ * datagram once more than 8 directions took turns (a server with 4 players has 8), 10% of the JSON's time
+ * (issue 41).
  */
-function endpointBytes(source: string, destination: string): Uint8Array {
-  for (let i = 0; i < ENDPOINT_SLOTS; i++) {
-    if (endpointSources[i] === source && endpointDestinations[i] === destination) return endpointTexts[i]!;
+function writeEndpoints(w: JsonBytes, source: string, destination: string): void {
+  let bytes = sourceTexts.get(source);
+  if (bytes === undefined) {
+    if (sourceTexts.size >= ENDPOINT_TEXTS) sourceTexts.clear();
+    // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
+    sourceTexts.set(source, (bytes = encoder.encode(`Z","source":"${source}"`)));
   }
-  const slot = endpointNext;
-  endpointNext = (endpointNext + 1) % ENDPOINT_SLOTS;
-  endpointSources[slot] = source;
-  endpointDestinations[slot] = destination;
-  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
-  return (endpointTexts[slot] = encoder.encode(`Z","source":"${source}","destination":"${destination}"`));
+  w.raw(bytes);
+  bytes = destinationTexts.get(destination);
+  if (bytes === undefined) {
+    if (destinationTexts.size >= ENDPOINT_TEXTS) destinationTexts.clear();
+    destinationTexts.set(destination, (bytes = encoder.encode(`,"destination":"${destination}"`)));
+  }
+  w.raw(bytes);
 }
-const ENDPOINT_SLOTS = 8;
-const endpointSources: (string | undefined)[] = new Array<string | undefined>(ENDPOINT_SLOTS).fill(undefined);
-const endpointDestinations: (string | undefined)[] = new Array<string | undefined>(ENDPOINT_SLOTS).fill(undefined);
-const endpointTexts: Uint8Array[] = new Array<Uint8Array>(ENDPOINT_SLOTS).fill(new Uint8Array(0));
-let endpointNext = 0;
+/** The most endpoint texts kept (each way): past it they are made again. */
+const ENDPOINT_TEXTS = 4096;
+const sourceTexts = new Map<string, Uint8Array>();
+const destinationTexts = new Map<string, Uint8Array>();
 
 /**
  * The JSON line of one datagram: messages as `demo messages` prints them (message kind, fields); with what the
@@ -74,22 +80,9 @@ const lineWriter = new JsonBytes();
 
 /** The keys of writeDatagram's own members, as bytes (JsonBytes.keyOf). */
 const K_CONTROL = JsonBytes.keyOf('control');
-const K_CRC = JsonBytes.keyOf('crc');
-const K_CRCOK = JsonBytes.keyOf('crcOk');
-const K_DELIVERY = JsonBytes.keyOf('delivery');
-const K_DELTATICK = JsonBytes.keyOf('deltaTick');
 const K_ERROR = JsonBytes.keyOf('error');
 const K_ERRORS = JsonBytes.keyOf('errors');
-const K_FLAGS = JsonBytes.keyOf('flags');
-const K_HEADER = JsonBytes.keyOf('header');
-const K_ITEMS = JsonBytes.keyOf('items');
-const K_KIND = JsonBytes.keyOf('kind');
 const K_MESSAGE = JsonBytes.keyOf('message');
-const K_PROTOCOL = JsonBytes.keyOf('protocol');
-const K_SECURITYTOKEN = JsonBytes.keyOf('securityToken');
-const K_SEQUENCE = JsonBytes.keyOf('sequence');
-const K_SIZE = JsonBytes.keyOf('size');
-const K_TICK = JsonBytes.keyOf('tick');
 const K_TRAILING = JsonBytes.keyOf('trailing');
 
 /**
@@ -106,11 +99,22 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
     return;
   }
   const p = d.packet!;
-  w.memberOf(K_PROTOCOL, p.protocol);
-  w.memberOf(K_KIND, p.kind);
-  w.memberOf(K_HEADER, p.header);
-  w.memberOf(K_FLAGS, p.flags);
-  if (p.securityToken !== undefined) w.memberOf(K_SECURITYTOKEN, p.securityToken);
+  // The members every packet has, by their types (no test of each value's type).
+  w.ascii(',"protocol":');
+  w.string(p.protocol);
+  w.ascii(',"kind":');
+  w.string(p.kind);
+  w.ascii(',"header":');
+  // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
+  // header names its form and tokens.
+  if (p.kind === 'connless') w.object(p.header);
+  else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
+  w.ascii(',"flags":');
+  w.strings(p.flags);
+  if (p.securityToken !== undefined) {
+    w.ascii(',"securityToken":');
+    w.number(p.securityToken);
+  }
   if (p.control) w.memberOf(K_CONTROL, p.control);
   if (p.connless) {
     w.ascii(',"connless":{');
@@ -119,7 +123,7 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
     w.object(p.connless as unknown as Record<string, unknown>, 'kind');
     w.byte(125);
   }
-  if (p.chunks) writeChunks(w, p.chunks, tracked);
+  if (p.chunks) writeChunks(w, p.protocol, p.chunks, tracked);
   if (tracked?.errors?.length) w.memberOf(K_ERRORS, tracked.errors.map((e) => e.message));
   if (tracked?.snapshots.length) writeSnapshots(w, tracked.snapshots);
   if (tracked?.maps.length)
@@ -143,21 +147,47 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
 // compile again only the function that met it, not the whole line's writer with everything inlined into it
 // (writeDatagram was compiled three times over the corpus session, 40 to 90 ms each: issue 41).
 
+/** Each packet protocol's message writers (NetMessageDef.json) by message kind, made when first needed. */
+const messageWriters = new Map<NetProtocolName, Map<string, NonNullable<NetMessageDef['json']>>>();
+
+/** The generated JSON writer of a message kind of a packet protocol's table, undefined for a kind it does not name. */
+function messageWriter(protocol: NetProtocolName, kind: string): NetMessageDef['json'] {
+  let writers = messageWriters.get(protocol);
+  if (!writers) {
+    writers = new Map();
+    for (const def of PACKET_PROTOCOLS[protocol].messages.messages) if (def.json) writers.set(def.name, def.json);
+    messageWriters.set(protocol, writers);
+  }
+  return writers.get(kind);
+}
+
 /** The `chunks` member of a datagram's line. */
-function writeChunks(w: JsonBytes, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
+function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
   w.ascii(',"chunks":[');
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i]!;
     const message = c.message as typeof c.message & { trailing?: Uint8Array };
     const delivery = tracked?.delivery[i];
-    w.ascii(i ? ',{' : '{');
-    let comma = w.memberOf(K_FLAGS, c.flags, false);
-    if (c.sequence !== undefined) comma = w.memberOf(K_SEQUENCE, c.sequence, comma) || comma;
-    if (delivery && delivery !== 'delivered') comma = w.memberOf(K_DELIVERY, delivery, comma) || comma;
-    comma = w.memberOf(K_SIZE, c.size, comma) || comma;
-    comma = w.memberOf(K_MESSAGE, message.kind, comma) || comma;
-    w.key('fields', comma);
-    w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
+    w.ascii(i ? ',{"flags":' : '{"flags":');
+    w.strings(c.flags);
+    if (c.sequence !== undefined) {
+      w.ascii(',"sequence":');
+      w.number(c.sequence);
+    }
+    if (delivery && delivery !== 'delivered') {
+      w.ascii(',"delivery":');
+      w.string(delivery);
+    }
+    w.ascii(',"size":');
+    w.number(c.size);
+    w.ascii(',"message":');
+    w.string(message.kind);
+    w.ascii(',"fields":');
+    // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
+    // (kind 'unknown', kept raw) by its keys.
+    const json = messageWriter(protocol, message.kind);
+    if (json) json(message as AnyNetMessage, w);
+    else w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
     if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
     w.byte(125);
   }
@@ -170,13 +200,26 @@ function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): 
   w.ascii(',"snapshots":[');
   for (let i = 0; i < snapshots.length; i++) {
     const s = snapshots[i]!;
-    w.ascii(i ? ',{' : '{');
-    let comma = w.memberOf(K_TICK, s.tick, false);
-    comma = w.memberOf(K_DELTATICK, s.deltaTick, comma) || comma;
-    if (s.crc !== undefined) comma = w.memberOf(K_CRC, s.crc, comma) || comma;
-    if (s.crcOk !== undefined) comma = w.memberOf(K_CRCOK, s.crcOk, comma) || comma;
-    if (s.snapshot) comma = w.memberOf(K_ITEMS, s.snapshot.items.length, comma) || comma;
-    if (s.error) w.memberOf(K_ERROR, s.error, comma);
+    w.ascii(i ? ',{"tick":' : '{"tick":');
+    w.number(s.tick);
+    w.ascii(',"deltaTick":');
+    w.number(s.deltaTick);
+    if (s.crc !== undefined) {
+      w.ascii(',"crc":');
+      w.number(s.crc);
+    }
+    if (s.crcOk !== undefined) {
+      w.ascii(',"crcOk":');
+      w.boolean(s.crcOk);
+    }
+    if (s.snapshot) {
+      w.ascii(',"items":');
+      w.number(s.snapshot.items.length);
+    }
+    if (s.error) {
+      w.ascii(',"error":');
+      w.string(s.error);
+    }
     w.byte(125);
   }
   w.byte(93);
