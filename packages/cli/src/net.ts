@@ -99,18 +99,15 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
     return;
   }
   const p = d.packet!;
-  // The members every packet has, by their types (no test of each value's type).
-  w.ascii(',"protocol":');
-  w.string(p.protocol);
-  w.ascii(',"kind":');
-  w.string(p.kind);
-  w.ascii(',"header":');
+  // The members every packet has, by their types (no test of each value's type); the protocol and the kind
+  // with their keys as one text of a few kept.
+  w.raw(packetHead(p.protocol, p.kind));
   // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
   // header names its form and tokens.
   if (p.kind === 'connless') w.object(p.header);
   else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
   w.ascii(',"flags":');
-  w.strings(p.flags);
+  w.raw(flagsText(p.flags));
   if (p.securityToken !== undefined) {
     w.ascii(',"securityToken":');
     w.number(p.securityToken);
@@ -147,19 +144,63 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
 // compile again only the function that met it, not the whole line's writer with everything inlined into it
 // (writeDatagram was compiled three times over the corpus session, 40 to 90 ms each: issue 41).
 
-/** Each packet protocol's message writers (NetMessageDef.json) by message kind, made when first needed. */
-const messageWriters = new Map<NetProtocolName, Map<string, NonNullable<NetMessageDef['json']>>>();
-
-/** The generated JSON writer of a message kind of a packet protocol's table, undefined for a kind it does not name. */
-function messageWriter(protocol: NetProtocolName, kind: string): NetMessageDef['json'] {
-  let writers = messageWriters.get(protocol);
-  if (!writers) {
-    writers = new Map();
-    for (const def of PACKET_PROTOCOLS[protocol].messages.messages) if (def.json) writers.set(def.name, def.json);
-    messageWriters.set(protocol, writers);
-  }
-  return writers.get(kind);
+/** How a chunk's message is written: `,"message":KIND,"fields":` as bytes, and its fields' generated writer. */
+interface MessageWriter {
+  head: Uint8Array;
+  /** NetMessageDef.json; undefined for a kind the table does not name (`unknown`). */
+  json: NetMessageDef['json'];
 }
+
+/** Each packet protocol's message writers by message kind, made when first met. */
+const messageWriters = new Map<NetProtocolName, Map<string, MessageWriter>>();
+
+/** The writer of a message kind of a packet protocol's table. */
+function messageWriter(protocol: NetProtocolName, kind: string): MessageWriter {
+  let writers = messageWriters.get(protocol);
+  if (!writers) messageWriters.set(protocol, (writers = new Map()));
+  let writer = writers.get(kind);
+  if (!writer) {
+    // The kinds are the table's names and `unknown`: a few hundred at most.
+    const json = PACKET_PROTOCOLS[protocol].messages.messages.find((def) => def.name === kind)?.json;
+    writers.set(kind, (writer = { head: encoder.encode(`,"message":${JSON.stringify(kind)},"fields":`), json }));
+  }
+  return writer;
+}
+
+/** `,"protocol":P,"kind":K,"header":` as bytes, per protocol and packet kind (two protocols, three kinds). */
+function packetHead(protocol: string, kind: string): Uint8Array {
+  let byKind = packetHeads.get(protocol);
+  if (!byKind) packetHeads.set(protocol, (byKind = new Map()));
+  let bytes = byKind.get(kind);
+  if (!bytes) byKind.set(kind, (bytes = encoder.encode(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
+  return bytes;
+}
+const packetHeads = new Map<string, Map<string, Uint8Array>>();
+
+/**
+ * A flag list's JSON as bytes, kept per list of up to two names: net's decoder hands out a new array per packet
+ * and chunk, of the same few name strings (its flag tables').
+ */
+function flagsText(flags: readonly string[]): Uint8Array {
+  const n = flags.length;
+  if (n === 0) return NO_FLAGS;
+  if (n > 2) return encoder.encode(JSON.stringify(flags));
+  let byFirst = flagTexts.get(flags[0]!);
+  if (!byFirst) {
+    if (flagTexts.size >= 256) flagTexts.clear();
+    flagTexts.set(flags[0]!, (byFirst = new Map()));
+  }
+  const second = n === 2 ? flags[1]! : '';
+  let bytes = byFirst.get(second);
+  if (!bytes) {
+    if (byFirst.size >= 256) byFirst.clear();
+    byFirst.set(second, (bytes = encoder.encode(JSON.stringify(flags))));
+  }
+  return bytes;
+}
+const NO_FLAGS = encoder.encode('[]');
+/** flagsText's bytes by first name, then second ('' for a list of one). */
+const flagTexts = new Map<string, Map<string, Uint8Array>>();
 
 /** The `chunks` member of a datagram's line. */
 function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
@@ -169,7 +210,7 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
     const message = c.message as typeof c.message & { trailing?: Uint8Array };
     const delivery = tracked?.delivery[i];
     w.ascii(i ? ',{"flags":' : '{"flags":');
-    w.strings(c.flags);
+    w.raw(flagsText(c.flags));
     if (c.sequence !== undefined) {
       w.ascii(',"sequence":');
       w.number(c.sequence);
@@ -180,13 +221,11 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
     }
     w.ascii(',"size":');
     w.number(c.size);
-    w.ascii(',"message":');
-    w.string(message.kind);
-    w.ascii(',"fields":');
     // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
     // (kind 'unknown', kept raw) by its keys.
-    const json = messageWriter(protocol, message.kind);
-    if (json) json(message as AnyNetMessage, w);
+    const writer = messageWriter(protocol, message.kind);
+    w.raw(writer.head);
+    if (writer.json) writer.json(message as AnyNetMessage, w);
     else w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
     if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
     w.byte(125);
