@@ -120,8 +120,8 @@ export class JsonBytes implements NetJsonWriter {
   /** ascii()'s bytes per text. */
   private readonly texts = new Map<string, Uint8Array>();
 
-  /** Text of ASCII characters that need no escape in JSON, made at run time (a number's digits). */
-  private chars(s: string): void {
+  /** Text of ASCII characters that need no escape in JSON, made at run time (a number's digits, an address). */
+  plain(s: string): void {
     this.room(s.length);
     const { buf } = this;
     let at = this.at;
@@ -176,7 +176,7 @@ export class JsonBytes implements NetJsonWriter {
       this.at = at;
       return;
     }
-    this.chars(Number.isFinite(n) ? `${n}` : 'null');
+    this.plain(Number.isFinite(n) ? `${n}` : 'null');
   }
 
   /** A JSON string: ASCII without quotes, backslashes or control characters as it is; others as JSON.stringify escapes them, in UTF-8. */

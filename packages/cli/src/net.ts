@@ -41,28 +41,37 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
 }
 
 /**
- * `Z","source":"...","destination":"..."` as bytes: the two texts kept per endpoint (a capture's datagrams go
- * between a few endpoints, whose strings are net's own per flow, so a look-up hashes no new string). Writing
- * them character by character was 3% of `net pcap`; a cache of the last 8 pairs made each text again for every
- * datagram once more than 8 directions took turns (a server with 4 players has 8), 10% of the JSON's time
- * (issue 41).
+ * `Z","source":"...","destination":"..."`: the two texts kept as bytes per endpoint for the first ENDPOINT_TEXTS
+ * endpoints met (a capture's datagrams go between a few endpoints, whose strings are net's own per flow, so a
+ * look-up hashes no new string), written character by character for the others. Writing them so was 3% of
+ * `net pcap`; a cache of the last 8 pairs made each text again for every datagram once more than 8 directions
+ * took turns (a server with 4 players has 8), and a cache emptied when full made two arrays per datagram over
+ * 10,000 flows taking turns, which raised the peak RSS by a sixth (issue 41).
  */
 function writeEndpoints(w: JsonBytes, source: string, destination: string): void {
-  let bytes = sourceTexts.get(source);
-  if (bytes === undefined) {
-    if (sourceTexts.size >= ENDPOINT_TEXTS) sourceTexts.clear();
-    // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
-    sourceTexts.set(source, (bytes = encoder.encode(`Z","source":"${source}"`)));
+  const from = sourceTexts.get(source) ?? endpointText(sourceTexts, source, 'Z","source":"');
+  if (from) w.raw(from);
+  else {
+    w.ascii('Z","source":"');
+    w.plain(source);
   }
-  w.raw(bytes);
-  bytes = destinationTexts.get(destination);
-  if (bytes === undefined) {
-    if (destinationTexts.size >= ENDPOINT_TEXTS) destinationTexts.clear();
-    destinationTexts.set(destination, (bytes = encoder.encode(`,"destination":"${destination}"`)));
+  const to = destinationTexts.get(destination) ?? endpointText(destinationTexts, destination, '","destination":"');
+  if (to) w.raw(to);
+  else {
+    w.ascii('","destination":"');
+    w.plain(destination);
   }
-  w.raw(bytes);
+  w.byte(34);
 }
-/** The most endpoint texts kept (each way): past it they are made again. */
+/** `prefix` and `endpoint` as bytes, kept in `texts`; undefined once `texts` is full. */
+function endpointText(texts: Map<string, Uint8Array>, endpoint: string, prefix: string): Uint8Array | undefined {
+  if (texts.size >= ENDPOINT_TEXTS) return undefined;
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
+  const bytes = encoder.encode(`${prefix}${endpoint}`);
+  texts.set(endpoint, bytes);
+  return bytes;
+}
+/** The most endpoints whose texts are kept (each way). */
 const ENDPOINT_TEXTS = 4096;
 const sourceTexts = new Map<string, Uint8Array>();
 const destinationTexts = new Map<string, Uint8Array>();
