@@ -166,8 +166,21 @@ export class JsonBytes implements NetJsonWriter {
         }
         v = -v;
       }
-      let digits = 1;
-      for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+      // One and two digits (most of a capture's numbers: flags, counts, sizes) without the loops.
+      if (v < 10) {
+        buf[at] = 48 + v;
+        this.at = at + 1;
+        return;
+      }
+      if (v < 100) {
+        const tens = (v / 10) | 0;
+        buf[at] = 48 + tens;
+        buf[at + 1] = 48 + v - tens * 10;
+        this.at = at + 2;
+        return;
+      }
+      let digits = 3;
+      for (let t = v; t >= 1000; t = (t / 10) | 0) digits++;
       at += digits;
       for (let i = 1; i <= digits; i++) {
         buf[at - i] = 48 + (v % 10);
