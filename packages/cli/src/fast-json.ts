@@ -105,23 +105,11 @@ export class JsonBytes implements NetJsonWriter {
   }
 
   /**
-   * Literal JSON text of ASCII characters that need no escape (keys, punctuation: a program's own few hundred
-   * texts), copied from its bytes, encoded once per text. Half of `net pcap`'s output is such text: copied
-   * character by character with charCodeAt it was 16% of the command's instructions (callgrind, issue 41).
+   * Text of ASCII characters that need no escape in JSON (keys, punctuation, digits, addresses), character by
+   * character. (Kept bytes per text, copied by raw(), measured 10% slower over the lines of a 10 MB capture:
+   * the Map look-up costs more than the copy of a short text; issue 41.)
    */
   ascii(s: string): void {
-    let bytes = this.texts.get(s);
-    if (bytes === undefined) {
-      bytes = Buffer.from(s, 'latin1');
-      if (this.texts.size < 4096) this.texts.set(s, bytes);
-    }
-    this.raw(bytes);
-  }
-  /** ascii()'s bytes per text. */
-  private readonly texts = new Map<string, Uint8Array>();
-
-  /** Text of ASCII characters that need no escape in JSON, made at run time (a number's digits, an address). */
-  plain(s: string): void {
     this.room(s.length);
     const { buf } = this;
     let at = this.at;
@@ -189,7 +177,7 @@ export class JsonBytes implements NetJsonWriter {
       this.at = at;
       return;
     }
-    this.plain(Number.isFinite(n) ? `${n}` : 'null');
+    this.ascii(Number.isFinite(n) ? `${n}` : 'null');
   }
 
   /** A JSON string: ASCII without quotes, backslashes or control characters as it is; others as JSON.stringify escapes them, in UTF-8. */

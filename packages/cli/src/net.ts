@@ -53,13 +53,13 @@ function writeEndpoints(w: JsonBytes, source: string, destination: string): void
   if (from) w.raw(from);
   else {
     w.ascii('Z","source":"');
-    w.plain(source);
+    w.ascii(source);
   }
   const to = destinationTexts.get(destination) ?? endpointText(destinationTexts, destination, '","destination":"');
   if (to) w.raw(to);
   else {
     w.ascii('","destination":"');
-    w.plain(destination);
+    w.ascii(destination);
   }
   w.byte(34);
 }
