@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConnectionTracker, type CaptureDatagram, decodeCapture, type TrackedDatagram } from '@twcodec/net';
 import { corpusDir, fixturesDir, hasCorpus, repoRoot } from '../../../test/corpus.js';
+import { JsonBytes } from './fast-json.js';
 import { messageJson } from './message-json.js';
 import { datagramJson } from './net.js';
 
@@ -108,5 +109,15 @@ describe('net pcap\'s JSON lines', () => {
       }
       expect(mismatches).toEqual([]);
     }
+  });
+});
+
+describe('JsonBytes', () => {
+  it('writes numbers as JSON.stringify does (one and two digits by their own path, int32 limits, non-integers)', () => {
+    const w = new JsonBytes();
+    const values = [0, -0, 1, 9, 10, 99, 100, 999, 1000, 2147483647, -1, -9, -10, -99, -100, -2147483648, 4294967295, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e21, -1e-7];
+    for (let i = 0; i < 20000; i += 7) values.push(i, -i, (i * 7919) % 2147483647);
+    const wrong = values.filter((v) => (w.number(v), w.take()) !== (JSON.stringify(v) ?? 'null'));
+    expect(wrong).toEqual([]);
   });
 });

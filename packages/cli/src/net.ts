@@ -1,7 +1,8 @@
 // The work of the net commands (commands/net.ts holds their table): `net pcap`, the UDP datagrams of a capture
 // file decoded by @twcodec/net, one JSON line each; `net info`, `net say`, `net record`, a live server through
 // @twcodec/net/node's client; `net demo`, a client's demo rebuilt from a capture. Loaded when a net command runs.
-import type { CaptureDatagram, NetProtocolName, RecordedDemo, TrackedDatagram } from '@twcodec/net';
+import { type CaptureDatagram, type NetProtocolName, PACKET_PROTOCOLS, type RecordedDemo, type TrackedDatagram } from '@twcodec/net';
+import type { AnyNetMessage, NetMessageDef } from '@twcodec/netmsg';
 import type { NetClient } from '@twcodec/net/node';
 import { setFlagsFromString } from 'node:v8';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
@@ -33,33 +34,47 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
     lastSecondBytes = encoder.encode(`,"time":"${isoTime(d.seconds, 0).slice(0, 20)}`);
     lastSecond = d.seconds;
   }
-  w.bytes(lastSecondBytes);
+  w.raw(lastSecondBytes);
   if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
   else w.padded(d.nanoseconds, 9);
-  w.bytes(endpointBytes(d.source, d.destination));
+  writeEndpoints(w, d.source, d.destination);
 }
 
 /**
- * `Z","source":"...","destination":"..."` as bytes, kept for the last ENDPOINT_SLOTS pairs of endpoints: a
- * capture's datagrams go back and forth between a few (the strings are net's own per flow, so most
- * comparisons are of the same string). Writing them character by character was 3% of `net pcap` (issue 41).
+ * `Z","source":"...","destination":"..."`: the two texts kept as bytes per endpoint for the first ENDPOINT_TEXTS
+ * endpoints met (a capture's datagrams go between a few endpoints, whose strings are net's own per flow, so a
+ * look-up hashes no new string), written character by character for the others. Writing them so was 3% of
+ * `net pcap`; a cache of the last 8 pairs made each text again for every datagram once more than 8 directions
+ * took turns (a server with 4 players has 8), and a cache emptied when full made two arrays per datagram over
+ * 10,000 flows taking turns, which raised the peak RSS by a sixth (issue 41).
  */
-function endpointBytes(source: string, destination: string): Uint8Array {
-  for (let i = 0; i < ENDPOINT_SLOTS; i++) {
-    if (endpointSources[i] === source && endpointDestinations[i] === destination) return endpointTexts[i]!;
+function writeEndpoints(w: JsonBytes, source: string, destination: string): void {
+  const from = sourceTexts.get(source) ?? endpointText(sourceTexts, source, 'Z","source":"');
+  if (from) w.raw(from);
+  else {
+    w.ascii('Z","source":"');
+    w.ascii(source);
   }
-  const slot = endpointNext;
-  endpointNext = (endpointNext + 1) % ENDPOINT_SLOTS;
-  endpointSources[slot] = source;
-  endpointDestinations[slot] = destination;
-  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
-  return (endpointTexts[slot] = encoder.encode(`Z","source":"${source}","destination":"${destination}"`));
+  const to = destinationTexts.get(destination) ?? endpointText(destinationTexts, destination, '","destination":"');
+  if (to) w.raw(to);
+  else {
+    w.ascii('","destination":"');
+    w.ascii(destination);
+  }
+  w.byte(34);
 }
-const ENDPOINT_SLOTS = 8;
-const endpointSources: (string | undefined)[] = new Array<string | undefined>(ENDPOINT_SLOTS).fill(undefined);
-const endpointDestinations: (string | undefined)[] = new Array<string | undefined>(ENDPOINT_SLOTS).fill(undefined);
-const endpointTexts: Uint8Array[] = new Array<Uint8Array>(ENDPOINT_SLOTS).fill(new Uint8Array(0));
-let endpointNext = 0;
+/** `prefix` and `endpoint` as bytes, kept in `texts`; undefined once `texts` is full. */
+function endpointText(texts: Map<string, Uint8Array>, endpoint: string, prefix: string): Uint8Array | undefined {
+  if (texts.size >= ENDPOINT_TEXTS) return undefined;
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): nothing to escape.
+  const bytes = encoder.encode(`${prefix}${endpoint}`);
+  texts.set(endpoint, bytes);
+  return bytes;
+}
+/** The most endpoints whose texts are kept (each way). */
+const ENDPOINT_TEXTS = 4096;
+const sourceTexts = new Map<string, Uint8Array>();
+const destinationTexts = new Map<string, Uint8Array>();
 
 /**
  * The JSON line of one datagram: messages as `demo messages` prints them (message kind, fields); with what the
@@ -74,22 +89,9 @@ const lineWriter = new JsonBytes();
 
 /** The keys of writeDatagram's own members, as bytes (JsonBytes.keyOf). */
 const K_CONTROL = JsonBytes.keyOf('control');
-const K_CRC = JsonBytes.keyOf('crc');
-const K_CRCOK = JsonBytes.keyOf('crcOk');
-const K_DELIVERY = JsonBytes.keyOf('delivery');
-const K_DELTATICK = JsonBytes.keyOf('deltaTick');
 const K_ERROR = JsonBytes.keyOf('error');
 const K_ERRORS = JsonBytes.keyOf('errors');
-const K_FLAGS = JsonBytes.keyOf('flags');
-const K_HEADER = JsonBytes.keyOf('header');
-const K_ITEMS = JsonBytes.keyOf('items');
-const K_KIND = JsonBytes.keyOf('kind');
 const K_MESSAGE = JsonBytes.keyOf('message');
-const K_PROTOCOL = JsonBytes.keyOf('protocol');
-const K_SECURITYTOKEN = JsonBytes.keyOf('securityToken');
-const K_SEQUENCE = JsonBytes.keyOf('sequence');
-const K_SIZE = JsonBytes.keyOf('size');
-const K_TICK = JsonBytes.keyOf('tick');
 const K_TRAILING = JsonBytes.keyOf('trailing');
 
 /**
@@ -106,11 +108,19 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
     return;
   }
   const p = d.packet!;
-  w.memberOf(K_PROTOCOL, p.protocol);
-  w.memberOf(K_KIND, p.kind);
-  w.memberOf(K_HEADER, p.header);
-  w.memberOf(K_FLAGS, p.flags);
-  if (p.securityToken !== undefined) w.memberOf(K_SECURITYTOKEN, p.securityToken);
+  // The members every packet has, by their types (no test of each value's type); the protocol and the kind
+  // with their keys as one text of a few kept.
+  w.raw(packetHead(p.protocol, p.kind));
+  // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
+  // header names its form and tokens.
+  if (p.kind === 'connless') w.object(p.header);
+  else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
+  w.ascii(',"flags":');
+  w.raw(flagsText(p.flags));
+  if (p.securityToken !== undefined) {
+    w.ascii(',"securityToken":');
+    w.number(p.securityToken);
+  }
   if (p.control) w.memberOf(K_CONTROL, p.control);
   if (p.connless) {
     w.ascii(',"connless":{');
@@ -119,7 +129,7 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
     w.object(p.connless as unknown as Record<string, unknown>, 'kind');
     w.byte(125);
   }
-  if (p.chunks) writeChunks(w, p.chunks, tracked);
+  if (p.chunks) writeChunks(w, p.protocol, p.chunks, tracked);
   if (tracked?.errors?.length) w.memberOf(K_ERRORS, tracked.errors.map((e) => e.message));
   if (tracked?.snapshots.length) writeSnapshots(w, tracked.snapshots);
   if (tracked?.maps.length)
@@ -143,21 +153,89 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
 // compile again only the function that met it, not the whole line's writer with everything inlined into it
 // (writeDatagram was compiled three times over the corpus session, 40 to 90 ms each: issue 41).
 
+/** How a chunk's message is written: `,"message":KIND,"fields":` as bytes, and its fields' generated writer. */
+interface MessageWriter {
+  head: Uint8Array;
+  /** NetMessageDef.json; undefined for a kind the table does not name (`unknown`). */
+  json: NetMessageDef['json'];
+}
+
+/** Each packet protocol's message writers by message kind, made when first met. */
+const messageWriters = new Map<NetProtocolName, Map<string, MessageWriter>>();
+
+/** The writer of a message kind of a packet protocol's table. */
+function messageWriter(protocol: NetProtocolName, kind: string): MessageWriter {
+  let writers = messageWriters.get(protocol);
+  if (!writers) messageWriters.set(protocol, (writers = new Map()));
+  let writer = writers.get(kind);
+  if (!writer) {
+    // The kinds are the table's names and `unknown`: a few hundred at most.
+    const json = PACKET_PROTOCOLS[protocol].messages.messages.find((def) => def.name === kind)?.json;
+    writers.set(kind, (writer = { head: encoder.encode(`,"message":${JSON.stringify(kind)},"fields":`), json }));
+  }
+  return writer;
+}
+
+/** `,"protocol":P,"kind":K,"header":` as bytes, per protocol and packet kind (two protocols, three kinds). */
+function packetHead(protocol: string, kind: string): Uint8Array {
+  let byKind = packetHeads.get(protocol);
+  if (!byKind) packetHeads.set(protocol, (byKind = new Map()));
+  let bytes = byKind.get(kind);
+  if (!bytes) byKind.set(kind, (bytes = encoder.encode(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
+  return bytes;
+}
+const packetHeads = new Map<string, Map<string, Uint8Array>>();
+
+/**
+ * A flag list's JSON as bytes, kept per list of up to two names: net's decoder hands out a new array per packet
+ * and chunk, of the same few name strings (its flag tables').
+ */
+function flagsText(flags: readonly string[]): Uint8Array {
+  const n = flags.length;
+  if (n === 0) return NO_FLAGS;
+  if (n > 2) return encoder.encode(JSON.stringify(flags));
+  let byFirst = flagTexts.get(flags[0]!);
+  if (!byFirst) {
+    if (flagTexts.size >= 256) flagTexts.clear();
+    flagTexts.set(flags[0]!, (byFirst = new Map()));
+  }
+  const second = n === 2 ? flags[1]! : '';
+  let bytes = byFirst.get(second);
+  if (!bytes) {
+    if (byFirst.size >= 256) byFirst.clear();
+    byFirst.set(second, (bytes = encoder.encode(JSON.stringify(flags))));
+  }
+  return bytes;
+}
+const NO_FLAGS = encoder.encode('[]');
+/** flagsText's bytes by first name, then second ('' for a list of one). */
+const flagTexts = new Map<string, Map<string, Uint8Array>>();
+
 /** The `chunks` member of a datagram's line. */
-function writeChunks(w: JsonBytes, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
+function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
   w.ascii(',"chunks":[');
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i]!;
     const message = c.message as typeof c.message & { trailing?: Uint8Array };
     const delivery = tracked?.delivery[i];
-    w.ascii(i ? ',{' : '{');
-    let comma = w.memberOf(K_FLAGS, c.flags, false);
-    if (c.sequence !== undefined) comma = w.memberOf(K_SEQUENCE, c.sequence, comma) || comma;
-    if (delivery && delivery !== 'delivered') comma = w.memberOf(K_DELIVERY, delivery, comma) || comma;
-    comma = w.memberOf(K_SIZE, c.size, comma) || comma;
-    comma = w.memberOf(K_MESSAGE, message.kind, comma) || comma;
-    w.key('fields', comma);
-    w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
+    w.ascii(i ? ',{"flags":' : '{"flags":');
+    w.raw(flagsText(c.flags));
+    if (c.sequence !== undefined) {
+      w.ascii(',"sequence":');
+      w.number(c.sequence);
+    }
+    if (delivery && delivery !== 'delivered') {
+      w.ascii(',"delivery":');
+      w.string(delivery);
+    }
+    w.ascii(',"size":');
+    w.number(c.size);
+    // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
+    // (kind 'unknown', kept raw) by its keys.
+    const writer = messageWriter(protocol, message.kind);
+    w.raw(writer.head);
+    if (writer.json) writer.json(message as AnyNetMessage, w);
+    else w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
     if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
     w.byte(125);
   }
@@ -170,13 +248,26 @@ function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): 
   w.ascii(',"snapshots":[');
   for (let i = 0; i < snapshots.length; i++) {
     const s = snapshots[i]!;
-    w.ascii(i ? ',{' : '{');
-    let comma = w.memberOf(K_TICK, s.tick, false);
-    comma = w.memberOf(K_DELTATICK, s.deltaTick, comma) || comma;
-    if (s.crc !== undefined) comma = w.memberOf(K_CRC, s.crc, comma) || comma;
-    if (s.crcOk !== undefined) comma = w.memberOf(K_CRCOK, s.crcOk, comma) || comma;
-    if (s.snapshot) comma = w.memberOf(K_ITEMS, s.snapshot.items.length, comma) || comma;
-    if (s.error) w.memberOf(K_ERROR, s.error, comma);
+    w.ascii(i ? ',{"tick":' : '{"tick":');
+    w.number(s.tick);
+    w.ascii(',"deltaTick":');
+    w.number(s.deltaTick);
+    if (s.crc !== undefined) {
+      w.ascii(',"crc":');
+      w.number(s.crc);
+    }
+    if (s.crcOk !== undefined) {
+      w.ascii(',"crcOk":');
+      w.boolean(s.crcOk);
+    }
+    if (s.snapshot) {
+      w.ascii(',"items":');
+      w.number(s.snapshot.items.length);
+    }
+    if (s.error) {
+      w.ascii(',"error":');
+      w.string(s.error);
+    }
     w.byte(125);
   }
   w.byte(93);

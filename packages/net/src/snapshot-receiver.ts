@@ -149,14 +149,24 @@ export class SnapshotReceiver {
       return undefined;
     }
     if (tick < this.recvTick || tick <= this.lastTick) return undefined;
-    if (tick !== this.recvTick) {
+    // A snapshot of one part (snap_single, snap_empty: most of them) is complete as it comes: no list of parts
+    // is made for it (two arrays per snapshot, the second grown by an index past its end, were a tenth of the
+    // receiver's garbage; issue 41).
+    let parts: Uint8Array[];
+    if (numParts === 1) {
       this.recvTick = tick;
+      if (this.parts.length) this.parts = [];
+      parts = [data];
+    } else {
+      if (tick !== this.recvTick) {
+        this.recvTick = tick;
+        if (this.parts.length) this.parts = [];
+      }
+      this.parts[part] = data;
+      for (let i = 0; i < numParts; i++) if (!this.parts[i]) return undefined;
+      parts = this.parts.slice(0, numParts) as Uint8Array[];
       this.parts = [];
     }
-    this.parts[part] = data;
-    for (let i = 0; i < numParts; i++) if (!this.parts[i]) return undefined;
-    const parts = this.parts.slice(0, numParts) as Uint8Array[];
-    this.parts = [];
     const result: RebuiltSnapshot = { tick, deltaTick: deltaTick >= 0 ? deltaTick : -1 };
     if (m.kind !== 'snap_empty') result.crc = m.crc!;
     const base = deltaTick >= 0 ? this.stored.get(deltaTick)?.snapshot : new Snapshot([]);

@@ -1,6 +1,6 @@
 // The shape of a generated packet-layer table (src/generated/<protocol>.gen.ts, from schemas/net): the
 // header codecs are generated functions, control and connectionless payloads field lists that payload.ts reads.
-import type { NetProtocolDef } from '@twcodec/netmsg';
+import type { NetJsonWriter, NetProtocolDef } from '@twcodec/netmsg';
 import type { SnapshotProtocol } from '@twcodec/snapshot';
 
 export type PacketPayloadFieldType = 'u8' | 'token' | 'magic' | 'string' | 'int' | 'decimal_string' | 'padding' | 'list_rest';
@@ -59,6 +59,8 @@ export interface PacketProtocolDef {
   readonly namedHeader: (header: never) => Record<string, number>;
   /** namedHeader(decodeHeader(bytes, offset)) with no header object in between. */
   readonly namedHeaderAt: (bytes: Uint8Array, offset: number) => Record<string, number>;
+  /** namedHeaderAt's object written as a JSON object through `w` (its keys in schema order). */
+  readonly namedHeaderJson: (header: Record<string, number>, w: NetJsonWriter) => void;
   /** The header's flags field alone. */
   readonly headerFlagsAt: (bytes: Uint8Array, offset: number) => number;
   /** The header's num_chunks field alone. */

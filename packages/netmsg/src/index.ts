@@ -11,6 +11,7 @@ export {
   encodeNetMessage,
   type NetFieldDef,
   type NetFieldType,
+  type NetJsonWriter,
   type NetMessageBase,
   type NetMessageDef,
   netMessageDef,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, peekNetMessage, SERVER_TICK_SPEED, TEEWORLDS_0_7_MESSAGE_ENUMS, TEEWORLDS_0_7_PACKED_MSG_IDS, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { type AnyNetMessage, type NetFieldType, type NetJsonWriter, DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, peekNetMessage, SERVER_TICK_SPEED, TEEWORLDS_0_7_MESSAGE_ENUMS, TEEWORLDS_0_7_PACKED_MSG_IDS, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -278,5 +278,66 @@ describe('a demo\'s zero padding is not data (issue 26)', () => {
     expect(encodeTeeworlds07Message(s)).toEqual(swap);
     // An id DDNet does not know stays raw.
     expect(decodeTeeworlds07Message(pack(21 << 1, 11), { lenient: true })).toMatchObject({ kind: 'unknown', error: expect.stringContaining('BAD_LENGTH') });
+  });
+});
+
+describe('the generated JSON writers (NetMessageDef.json)', () => {
+  /** A NetJsonWriter that makes text, byte arrays as hex (as the CLI's lines write them). */
+  class TextWriter implements NetJsonWriter {
+    text = '';
+    ascii(text: string) {
+      this.text += text;
+    }
+    byte(code: number) {
+      this.text += String.fromCharCode(code);
+    }
+    number(value: number) {
+      this.text += JSON.stringify(value);
+    }
+    boolean(value: boolean) {
+      this.text += JSON.stringify(value);
+    }
+    string(value: string) {
+      this.text += JSON.stringify(value);
+    }
+    bytes(value: Uint8Array) {
+      this.text += JSON.stringify(hexOf(value));
+    }
+    numbers(values: readonly number[]) {
+      this.text += JSON.stringify(values);
+    }
+    strings(values: readonly string[]) {
+      this.text += JSON.stringify(values);
+    }
+  }
+  const hexOf = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  const sample: Record<NetFieldType, (i: number) => unknown> = {
+    int: (i) => -i * 1000,
+    tick: (i) => 50 + i,
+    bool: (i) => i % 2 === 0,
+    string: (i) => `f${i} "q" \\ é 日本\n`,
+    uuid: () => uuidFromName('x@example.org'),
+    raw: (i) => new Uint8Array([i, 255, 0]),
+    raw_rest: (i) => new Uint8Array([0, i]),
+    int_array: (i) => [i, -1, 2 ** 31 - 1],
+    int_rest: () => [],
+    string_array: (i) => [`a${i}`, ''],
+    string_rest: () => ['x', 'y"'],
+  };
+
+  it.each([DDNET_0_6_MESSAGES, TEEWORLDS_0_7_MESSAGES])('write every message of $protocol as JSON.stringify writes its fields, with its optional fields there or not', (table) => {
+    for (const def of table.messages) {
+      const firstOptional = def.fields.findIndex((f) => f.optional);
+      // The decoder stops at the first optional field that is absent: every prefix from there on is a message.
+      for (let n = firstOptional < 0 ? def.fields.length : firstOptional; n <= def.fields.length; n++) {
+        const message: AnyNetMessage = { kind: def.name };
+        for (const [i, f] of def.fields.slice(0, n).entries()) message[f.key] = sample[f.type](i);
+        const w = new TextWriter();
+        def.json!(message, w);
+        const { kind: _, ...fields } = message;
+        expect(w.text, `${def.name} with ${n} fields`).toBe(JSON.stringify(fields, (_k, v: unknown) => (v instanceof Uint8Array ? hexOf(v) : v)));
+        expect(JSON.parse(w.text)).toBeTypeOf('object');
+      }
+    }
   });
 });

@@ -85,6 +85,29 @@ export interface NetMessageDef {
    * the fields by the table. Errors are the interpreter's: the same checks, paths and offsets.
    */
   readonly read?: (r: ByteReader) => AnyNetMessage;
+  /**
+   * Writes the fields of a message this table decoded (not `kind`, not `trailing`) as a JSON object through
+   * `w`, keys in schema order, each value by its type's method (generated: straight-line code per message, so
+   * that a JSON writer need not walk the message's keys and test each value's type; issue 41). The text is
+   * JSON.stringify's of the same members, byte arrays as `w.bytes` writes them.
+   */
+  readonly json?: (message: AnyNetMessage, w: NetJsonWriter) => void;
+}
+
+/** What a message's generated `json` writes with (a JSON text writer; the CLI's writes UTF-8 bytes). */
+export interface NetJsonWriter {
+  /** JSON text as it is: punctuation and keys, ASCII that needs no escape. */
+  ascii(text: string): void;
+  /** One byte of ASCII JSON text (a brace). */
+  byte(code: number): void;
+  number(value: number): void;
+  boolean(value: boolean): void;
+  /** A JSON string, escaped as JSON.stringify escapes it. */
+  string(value: string): void;
+  /** A byte array (raw fields), in the writer's own form. */
+  bytes(value: Uint8Array): void;
+  numbers(values: readonly number[]): void;
+  strings(values: readonly string[]): void;
 }
 
 export interface NetProtocolDef {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { crc32, encodeUtf8, sha256 } from './index.js';
 
@@ -15,5 +16,11 @@ describe('crc32 and sha256', () => {
   it('hash 55, 56 and 64 bytes (padding into a second block)', () => {
     for (const n of [55, 56, 63, 64, 65]) expect(sha256(new Uint8Array(n)).length).toBe(32);
     expect(hex(sha256(new Uint8Array(64)))).toBe('f5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb4b');
+  });
+  it('agree with node:crypto on every length around the block boundaries and on a map-sized input', () => {
+    for (const n of [1, 2, 3, 31, 32, 33, 54, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 25626]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 255);
+      expect(hex(sha256(bytes)), `${n} bytes`).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
   });
 });

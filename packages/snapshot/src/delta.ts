@@ -120,6 +120,12 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   let moved: Int32Array | undefined;
   let items: SnapshotItem[];
   let dataSize = old.dataSize;
+  // The checksum (the wrapping sum of every item's ints) goes on from the base's when that is known: less the
+  // deleted items' ints, plus every int the updates add (an updated item's sum grows by its diff's, a new one's
+  // is its ints', a re-added one's its old item's plus the diff's). The tracker of a capture checks every
+  // rebuilt snapshot's CRC: summing all the new snapshot's ints again was a sixth of rebuilding it (issue 41).
+  const baseCrc = old.knownChecksum;
+  let crc = baseCrc ?? 0;
   if (numDeleted) {
     const gone = new Uint8Array(n);
     for (let i = 0; i < numDeleted; i++, p++) {
@@ -133,7 +139,9 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
     for (let i = 0; i < n; i++) {
       if (gone[i]) {
         moved[i] = -1;
-        dataSize -= 4 + oldItems[i]!.data.length * 4;
+        const dropped = oldItems[i]!.data;
+        dataSize -= 4 + dropped.length * 4;
+        if (baseCrc !== undefined) for (let k = 0; k < dropped.length; k++) crc = (crc - dropped[k]!) | 0;
         continue;
       }
       moved[i] = items.length;
@@ -167,7 +175,11 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
       const past = items[at]!.data;
       if (past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
       const data = newItemData(size);
-      for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
+      for (let k = 0; k < size; k++) {
+        const d = delta[p + k]!;
+        data[k] = (past[k]! + d) | 0;
+        crc = (crc + d) | 0;
+      }
       items[at] = { type, id, data };
     } else {
       if (added?.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
@@ -178,6 +190,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
         data = newItemData(size);
         for (let k = 0; k < size; k++) data[k] = (readdedFrom[k]! + delta[p + k]!) | 0;
       } else data = newItemData(size, delta, p);
+      for (let k = 0; k < size; k++) crc = (crc + data[k]!) | 0;
       items.push({ type, id, data });
       dataSize += 4 + size * 4;
     }
@@ -188,10 +201,10 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   if (listed) {
     const index = new Map<number, number>();
     items.forEach((item, i) => index.set(itemKey(item.type, item.id), i));
-    return new Snapshot(hintOrder(items, index, listed, old), undefined, dataSize);
+    return new Snapshot(hintOrder(items, index, listed, old), undefined, dataSize, baseCrc === undefined ? undefined : crc);
   }
   // Nothing deleted or added: the same keys in the same order, so the old key index serves the new snapshot.
-  return new Snapshot(items, numDeleted === 0 && !added ? oldIndex : undefined, dataSize);
+  return new Snapshot(items, numDeleted === 0 && !added ? oldIndex : undefined, dataSize, baseCrc === undefined ? undefined : crc);
 }
 
 /** applyDelta for an old snapshot with repeated keys: a deletion reaches every item of its key, an update the last one. */

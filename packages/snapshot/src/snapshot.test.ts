@@ -54,6 +54,28 @@ describe('deltas', () => {
     expect(createDelta(b, b, DDNET_0_6).length).toBe(0);
   });
 
+  it('give the checksum of what they build, carried on from the base\'s (deleted, updated, new and re-added items, wrapping)', () => {
+    const sum = (s: Snapshot) => new Snapshot(s.items).checksum();
+    const big = new Snapshot([item(5, 1, 0x7fffffff, -0x80000000, 3), ...a.items]);
+    const next = new Snapshot([character(0, -99), item(5, 1, 1, 0x7fffffff, -7), item(4, 8, 2, 2, 2, 2)]);
+    for (const [from, to] of [[a, b], [b, a], [big, next], [next, big], [new Snapshot([]), big]] as const) {
+      const delta = createDelta(from, to, DDNET_0_6);
+      // A base whose checksum is known passes it on; one not summed yet leaves it to be summed.
+      const unknown = applyDelta(new Snapshot(from.items), delta, DDNET_0_6);
+      expect(unknown.knownChecksum).toBeUndefined();
+      expect(unknown.checksum()).toBe(sum(to));
+      from.checksum();
+      const carried = applyDelta(from, delta, DDNET_0_6);
+      expect(carried.knownChecksum).toBe(sum(to));
+      expect(applyDelta(from, delta, DDNET_0_6, { order: 'hint' }).knownChecksum).toBe(sum(to));
+    }
+    // Re-added: deleted and sent again in one delta, its data a diff against the old item.
+    const readded = Int32Array.of(1, 1, 0, itemKey(5, 0), 5, 0, 10, 20, 30);
+    a.checksum();
+    const applied = applyDelta(a, readded, DDNET_0_6);
+    expect(applied.knownChecksum).toBe(sum(applied));
+  });
+
   it('send sizes for types without a pre-agreed one, and for UUID types', () => {
     const c = new Snapshot([item(0x7ffe, 0, 1, 2)]);
     expect(Array.from(createDelta(new Snapshot([]), c, DDNET_0_6))).toEqual([0, 1, 0, 0x7ffe, 0, 2, 1, 2]);

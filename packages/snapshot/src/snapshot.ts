@@ -30,16 +30,25 @@ export class Snapshot {
   readonly items: readonly SnapshotItem[];
   private byKey: Map<number, number> | undefined;
   private size: number | undefined;
+  /** checksum(), once known (given by applyDelta, or summed at the first call). */
+  private crc: number | undefined;
 
   /**
-   * `index` and `dataSize` (internal): a key -> position map already known to be right for `items`, e.g. that
-   * of a snapshot with the same keys in the same order, and the size `items` are known to have; they save
-   * building the map and summing the sizes again for every snapshot of a demo.
+   * `index`, `dataSize` and `crc` (internal): a key -> position map already known to be right for `items`, e.g.
+   * that of a snapshot with the same keys in the same order, the size `items` are known to have, and their
+   * checksum; they save building the map and summing the sizes and the ints again for every snapshot of a demo
+   * or a capture.
    */
-  constructor(items: readonly SnapshotItem[], index?: Map<number, number>, dataSize?: number) {
+  constructor(items: readonly SnapshotItem[], index?: Map<number, number>, dataSize?: number, crc?: number) {
     this.items = items;
     this.byKey = index;
     this.size = dataSize;
+    this.crc = crc;
+  }
+
+  /** checksum() when it is known without summing the ints (internal: applyDelta goes on from its base's). */
+  get knownChecksum(): number | undefined {
+    return this.crc;
   }
 
   /** The key -> first position map (built once; shared with snapshots that have the same keys in the same order). */
@@ -68,9 +77,10 @@ export class Snapshot {
 
   /** The wrapping i32 sum of all item data (keys excluded), as DDNet's CSnapshot::Crc. */
   checksum(): number {
+    if (this.crc !== undefined) return this.crc;
     let sum = 0;
     for (const item of this.items) for (let i = 0; i < item.data.length; i++) sum = (sum + item.data[i]!) | 0;
-    return sum;
+    return (this.crc = sum);
   }
 
   /** Internal type id -> UUID, from the type-0 declaration items. */
