@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped } from './utf8.js';
 import { packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './varint.js';
 import { BinaryError } from './errors.js';
-import { bytesEqual } from './ints.js';
+import { bytesEqual, firstNonZeroRecord } from './ints.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
 import { CodecError } from './errors.js';
@@ -240,6 +240,76 @@ describe('bytesEqual', () => {
       }
     }
     expect(bytesEqual(new Uint8Array(64), new Uint8Array(65))).toBe(false);
+  });
+});
+
+describe('record scans: firstNonZeroPerOffset, recordsNotIn (issue 41)', () => {
+  const firstNaive = (bytes: Uint8Array, size: number, z: number) => {
+    for (let i = 0; (i + 1) * size <= bytes.length; i++) if (bytes[i * size + z] !== 0) return i;
+    return -1;
+  };
+  const notInNaive = (bytes: Uint8Array, size: number, offset: number, count: number, table: Uint8Array, cap: number) => {
+    const listed: number[] = [];
+    let total = 0;
+    for (let i = 0; i < Math.min(count, Math.floor(bytes.length / size)); i++) if (table[bytes[i * size + offset]!] !== 1 && ++total <= cap) listed.push(i);
+    return { listed, total };
+  };
+  /** The scans with the WebAssembly kernel, and without (a fresh copy of the module where WebAssembly is missing). */
+  const implementations = async () => {
+    const withKernel = await import('./record-scan.js');
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', undefined);
+    try {
+      const withoutKernel = await import('./record-scan.js');
+      return [withKernel, withoutKernel];
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  };
+
+  it('find what a byte loop finds, for aligned and unaligned records of every size, with and without WebAssembly', async () => {
+    const [a, b] = await implementations();
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
+    const table = Uint8Array.from({ length: 256 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+    for (const size of [1, 2, 3, 4, 6]) {
+      for (const shift of [0, 1, 2]) {
+        for (let round = 0; round < 40; round++) {
+          const length = Math.floor(rand() * 40) * size + (round % 3);
+          const bytes = new Uint8Array(length + shift).subarray(shift);
+          for (let n = Math.floor(rand() * 4); n > 0; n--) bytes[Math.floor(rand() * length)] = 1 + Math.floor(rand() * 255);
+          const offsets = Array.from({ length: Math.floor(rand() * (size + 1)) }, () => Math.floor(rand() * size));
+          const want = offsets.map((z) => firstNaive(bytes, size, z));
+          const offset = Math.floor(rand() * size);
+          const count = Math.floor(rand() * 50) - 5;
+          const cap = Math.floor(rand() * 4);
+          for (const scan of [a!, b!]) {
+            expect(scan.firstNonZeroPerOffset(bytes, size, offsets), `${size} ${shift} ${offsets} ${bytes}`).toEqual(want);
+            expect(scan.recordsNotIn(bytes, size, offset, count, table, cap)).toEqual(notInNaive(bytes, size, offset, count, table, cap));
+          }
+          const least = want.filter((i) => i >= 0);
+          expect(firstNonZeroRecord(bytes, size, offsets)).toBe(least.length ? Math.min(...least) : -1);
+        }
+      }
+    }
+  });
+
+  it('go through inputs larger than the kernel memory in chunks, finding records in any chunk and across their edges', async () => {
+    const [a, b] = await implementations();
+    const table = new Uint8Array(256).fill(1);
+    table[7] = 0;
+    for (const size of [4, 6]) {
+      const count = Math.ceil((3.5 * (1 << 20)) / size);
+      const bytes = new Uint8Array(count * size);
+      // One record at the end of the first chunk, one just after it, one in the last record.
+      const perChunk = Math.floor((1 << 20) / size);
+      for (const i of [perChunk - 1, perChunk, count - 1]) bytes[i * size + 1] = 7;
+      bytes[(count - 1) * size + 2] = 9;
+      for (const scan of [a!, b!]) {
+        expect(scan.firstNonZeroPerOffset(bytes, size, [0, 1, 2])).toEqual([-1, perChunk - 1, count - 1]);
+        expect(scan.recordsNotIn(bytes, size, 1, count, table, 2)).toEqual({ listed: [perChunk - 1, perChunk], total: 3 });
+      }
+    }
   });
 });
 
