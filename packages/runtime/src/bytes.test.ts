@@ -256,11 +256,14 @@ describe('record scans: firstNonZeroPerOffset, recordsNotIn (issue 41)', () => {
   };
   /** The scans with the WebAssembly kernel, and without (a fresh copy of the module where WebAssembly is missing). */
   const implementations = async () => {
+    vi.resetModules();
     const withKernel = await import('./record-scan.js');
+    expect(withKernel.recordScanKernelRuns()).toBe(true);
     vi.resetModules();
     vi.stubGlobal('WebAssembly', undefined);
     try {
       const withoutKernel = await import('./record-scan.js');
+      expect(withoutKernel.recordScanKernelRuns()).toBe(false);
       return [withKernel, withoutKernel];
     } finally {
       vi.unstubAllGlobals();
