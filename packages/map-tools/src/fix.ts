@@ -1,5 +1,5 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
-import { rgbToRgba } from './images.js';
+import { rgbToRgba } from './rgb.js';
 import {
   IMAGE_FORMAT_BYTES,
   ImageFormat,
