@@ -150,6 +150,28 @@ describe('UUIDs', () => {
     expect(() => uuidFromBytes(bytes, -1)).toThrow(CodecError);
     expect(() => uuidToBytes('03142536-4758-697a-8b9c-ADBECFE0F102')).toThrow(CodecError);
   });
+
+  it('gives the text of the bytes given, whatever UUIDs it made before (its table of recent ones, issue 41)', () => {
+    const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    const naive = (bytes: Uint8Array) => hex(bytes).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    let seed = 99;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    const base = Uint8Array.from({ length: 16 }, next);
+    for (let n = 0; n < 400; n++) {
+      // The same first four bytes with other last ones, one byte changed anywhere, the same bytes at another
+      // offset and changed after use, and many new ones (more than the table holds).
+      const bytes = new Uint8Array(20);
+      bytes.set(base, n % 4);
+      if (n % 3 === 0) bytes[(n % 4) + (n % 16)] ^= 1 + (n % 255);
+      if (n % 5 === 0) for (let i = 4; i < 16; i++) bytes[(n % 4) + i] = next();
+      if (n % 7 === 0) for (let i = 0; i < 16; i++) bytes[(n % 4) + i] = next();
+      const view = bytes.subarray(n % 4, (n % 4) + 16);
+      const want = naive(view);
+      expect(uuidFromBytes(bytes, n % 4)).toBe(want);
+      bytes.fill(0xee);
+      expect(uuidFromBytes(bytes, n % 4)).toBe('eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee');
+    }
+  });
 });
 
 describe('UTF-8 with escaped bytes', () => {

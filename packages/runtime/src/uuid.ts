@@ -32,8 +32,31 @@ export function uuidToBytes(uuid: Uuid): Uint8Array {
 /** The char code of a lowercase hex digit by value. */
 const HEX_CODE = Array.from({ length: 16 }, (_, v) => v.toString(16).charCodeAt(0));
 
+/** UUIDs made lately, by their first four bytes: the bytes and the text (at most RECENT_MAX; see uuidFromBytes). */
+const recent = new Map<number, { bytes: Uint8Array; text: Uuid }>();
+const RECENT_MAX = 64;
+
 export function uuidFromBytes(bytes: Uint8Array, offset = 0): Uuid {
   if (offset < 0 || offset + 16 > bytes.length) throw new CodecError('TRUNCATED', 'UUID needs 16 bytes', offset);
+  // Files repeat a few UUIDs (a teehistorian file's extension messages, a demo's or map's item types): the text
+  // made for the same bytes before is returned again, which also keeps the hash V8 computed for it when it was
+  // looked up in a Map (the teehistorian object iterator: about 4% of its time went to making and hashing
+  // these strings anew; issue 41). Bounded: a stream of new UUIDs (connection ids) only refills the table.
+  const key = bytes[offset]! | (bytes[offset + 1]! << 8) | (bytes[offset + 2]! << 16) | (bytes[offset + 3]! << 24);
+  const seen = recent.get(key);
+  if (seen !== undefined) {
+    const b = seen.bytes;
+    let i = 4;
+    while (i < 16 && b[i] === bytes[offset + i]) i++;
+    if (i === 16) return seen.text;
+  }
+  const text = uuidText(bytes, offset);
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(key, { bytes: bytes.slice(offset, offset + 16), text });
+  return text;
+}
+
+function uuidText(bytes: Uint8Array, offset: number): Uuid {
   // One flat string from its 36 char codes: a template of 20 pieces made a string of pieces that a Map
   // lookup or comparison flattened first (UUID text and the teehistorian extension lookup: about 1.5x faster).
   const hi = (i: number) => HEX_CODE[bytes[offset + i]! >> 4]!;
