@@ -168,6 +168,12 @@ describe('UUIDs', () => {
       const view = bytes.subarray(n % 4, (n % 4) + 16);
       const want = naive(view);
       expect(uuidFromBytes(bytes, n % 4)).toBe(want);
+      // and back: a new array each time, the same bytes whoever changed an earlier one
+      const back = uuidToBytes(want);
+      expect(hex(back)).toBe(hex(view));
+      back.fill(0);
+      expect(hex(uuidToBytes(want))).toBe(hex(view));
+      expect(() => uuidToBytes(want.toUpperCase().replace(/^[0-9]/, 'A'))).toThrow(CodecError);
       bytes.fill(0xee);
       expect(uuidFromBytes(bytes, n % 4)).toBe('eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee');
     }
