@@ -162,7 +162,7 @@ describe('UUIDs', () => {
       // offset and changed after use, and many new ones (more than the table holds).
       const bytes = new Uint8Array(20);
       bytes.set(base, n % 4);
-      if (n % 3 === 0) bytes[(n % 4) + (n % 16)] ^= 1 + (n % 255);
+      if (n % 3 === 0) bytes[(n % 4) + (n % 16)] = bytes[(n % 4) + (n % 16)]! ^ (1 + (n % 255));
       if (n % 5 === 0) for (let i = 4; i < 16; i++) bytes[(n % 4) + i] = next();
       if (n % 7 === 0) for (let i = 0; i < 16; i++) bytes[(n % 4) + i] = next();
       const view = bytes.subarray(n % 4, (n % 4) + 16);
