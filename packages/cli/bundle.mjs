@@ -45,6 +45,8 @@ const CHUNK_GROUPS = [
   { name: 'map-read', test: dist('map', '.*') },
   // The PNG writer and fflate (which builds its tables when imported): map extract, unpack and render only.
   { name: 'map-tools-png-encode', test: /[\\/](packages[\\/]map-tools[\\/]dist[\\/](png-encode|image-files)\.js$|node_modules[\\/]fflate[\\/]|lazy-fflate\.cjs$)/ },
+  // RGB to RGBA on its own: map fix and map convert need it, not the PNG decoder of map-tools-images.
+  { name: 'map-tools-rgb', test: dist('map-tools', 'rgb') },
   { name: 'map-tools-images', test: dist('map-tools', '(png|images|file-names|sounds)') },
   { name: 'map-tools-convert', test: dist('map-tools', 'convert(-07)?') },
   { name: 'map-tools-dir', test: dist('map-tools', 'dir(-check)?') },

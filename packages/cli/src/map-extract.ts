@@ -1,15 +1,18 @@
 import { readMap } from '@twcodec/map';
-import { extractImages, extractSounds, listImages } from '@twcodec/map-tools';
-import { CLI_PNG } from './png-options.js';
+import { extractSounds, listImages } from '@twcodec/map-tools';
 
-// map extract: the map tools' image list, PNG writer and sounds (start-up, issue 28).
+// map extract: the map tools' image list and sounds; the PNG writer (map-extract-png.ts, with fflate's and
+// node:zlib's deflate) only for a map with embedded images (start-up, issues 28 and 41).
 
-export function mapExtract(bytes: Uint8Array) {
+export async function mapExtract(bytes: Uint8Array) {
   // Only the embedded images' and the sounds' data are inflated (as DDNet's map_extract reads only those): the
   // items are read first to find them, which costs little beside inflating a large map's tile layers.
   // The container is opened once: the second read takes the first one's datafile, as diffMapFiles does.
   const items = readMap(bytes, { strict: false, inflateData: () => false });
   const wanted = new Set<number>([...items.images.filter((i) => !i.item.external).map((i) => i.item.data), ...items.sounds.map((s) => s.item.data)]);
-  const map = readMap(items.datafile!, { strict: false, inflateData: (index) => wanted.has(index) });
-  return { images: listImages(map), files: new Map([...[...extractImages(map, CLI_PNG)].map(([n, d]) => [`images/${n}`, d] as const), ...[...extractSounds(map)].map(([n, d]) => [`sounds/${n}`, d] as const)]) };
+  // Nothing to inflate: the second read would be the first again.
+  const map = wanted.size ? readMap(items.datafile!, { strict: false, inflateData: (index) => wanted.has(index) }) : items;
+  // extractImages writes embedded images only: without one, no PNG writer is loaded.
+  const images = map.images.some((i) => !i.item.external) ? (await import('./map-extract-png.js')).extractPngs(map) : new Map<string, Uint8Array>();
+  return { images: listImages(map), files: new Map([...[...images].map(([n, d]) => [`images/${n}`, d] as const), ...[...extractSounds(map)].map(([n, d]) => [`sounds/${n}`, d] as const)]) };
 }

@@ -69,8 +69,12 @@ describe('start-up', () => {
     expect(modulesOf('map-convert').filter((m) => pngWriter.test(m) || tools('dir|diff|render|fix').test(m))).toEqual([]);
     expect(modulesOf('map-diff').filter((m) => pngWriter.test(m) || tools('dir|convert|convert-07|render|fix').test(m) || m.endsWith('map/dist/write.js'))).toEqual([]);
     expect(modulesOf('map-extract').filter((m) => tools('dir|diff|convert|convert-07|render|fix').test(m) || m.endsWith('map/dist/write.js'))).toEqual([]);
+    // map fix: the fixer, validateMap and the writer, not the PNG decoder (issue 41: its RGB to RGBA is a module of its own)
+    expect(modulesOf('map-fix').filter((m) => pngWriter.test(m) || tools('png|images|dir|diff|convert|convert-07|render').test(m))).toEqual([]);
     // and they do hold what they use
-    expect(modulesOf('map-extract').some((m) => m.includes('png-encode'))).toBe(true);
+    // map extract's PNG writer is loaded only for a map with embedded images (issue 41)
+    expect(modulesOf('map-extract').filter((m) => pngWriter.test(m))).toEqual([]);
+    expect(modulesOf('map-extract-png').some((m) => m.includes('png-encode'))).toBe(true);
     expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
 import { IMAGE_FORMAT_BYTES, ImageFormat, ImageVersion, readMap, TilemapLayerVersion, type TwMap, writeMap } from '@twcodec/map';
-import { rgbToRgba } from './images.js';
+import { rgbToRgba } from './rgb.js';
 
 /**
  * Turns a Teeworlds 0.7 map into one DDNet loads and writes as DDNet does: images as version-1 RGBA (0.7's

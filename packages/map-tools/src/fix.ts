@@ -1,6 +1,5 @@
-import { firstNonZeroRecord } from '@twcodec/runtime';
 import { defaultZlib, rememberingZlib } from '@twcodec/datafile';
-import { rgbToRgba } from './images.js';
+import { rgbToRgba } from './rgb.js';
 import {
   IMAGE_FORMAT_BYTES,
   ImageFormat,
@@ -16,6 +15,7 @@ import {
   TILEMAP_KINDS,
   tilemapKind,
   Tiles,
+  TileScans,
   type TwMap,
   validateMap,
   writeMap,
@@ -33,10 +33,12 @@ export interface FixResult {
  * Copies of `bytes` with the given byte offsets of every `size`-byte tile zeroed, or undefined when they are
  * all zero already. (A copy: the model's tiles may share memory with what the writer compares them against.)
  */
-function zeroed(bytes: Uint8Array, size: number, offsets: readonly number[]): Uint8Array | undefined {
-  // Nearly every layer has nothing to zero: find out with one masked compare per tile (issue 41).
-  const first = firstNonZeroRecord(bytes, size, offsets);
-  if (first < 0) return undefined;
+function zeroed(bytes: Uint8Array, size: number, offsets: readonly number[], scans: TileScans): Uint8Array | undefined {
+  // Nearly every layer has nothing to zero: found out in one pass (none when validateMap scanned these bytes
+  // with the same TileScans; issue 41).
+  const firsts = scans.firstNonZero(bytes, size, offsets).filter((i) => i >= 0);
+  if (!firsts.length) return undefined;
+  const first = Math.min(...firsts);
   const out = bytes.slice();
   const end = bytes.length - size;
   for (const z of offsets) for (let o = first * size; o <= end; o += size) out[o + z] = 0;
@@ -56,8 +58,10 @@ function zeroed(bytes: Uint8Array, size: number, offsets: readonly number[]): Ui
  * - a tile layer that shares its data item with another gets its own copy (DDNet refuses shared tile data).
  * Not fixed (it would change or drop content): unknown items and layers, versions DDNet does not load, tile
  * ids a layer does not accept, missing or too small layers, envelope points out of time order.
+ * `scans`: the TileScans a validateMap of this model was given, so that tiles it found clean are not scanned
+ * again (the tiles must not have changed since).
  */
-export function fixMapModel(map: TwMap): void {
+export function fixMapModel(map: TwMap, scans: TileScans = new TileScans()): void {
   const envelopes = map.envelopes.length;
   const count: Record<string, number> = { image: map.images.length, envelope: envelopes, sound: map.sounds.length };
   const clearRefs = (value: object, refs: readonly ItemRefField[]) => {
@@ -115,7 +119,7 @@ export function fixMapModel(map: TwMap): void {
       let tiles = layer.tiles.bytes;
       if (tiles.length > tileCount * TILE_TILE_BYTES) tiles = tiles.slice(0, tileCount * TILE_TILE_BYTES);
       const tile = TILE_BYTE_OFFSETS.tile;
-      tiles = zeroed(tiles, TILE_TILE_BYTES, [tile.skip, tile.reserved]) ?? tiles;
+      tiles = zeroed(tiles, TILE_TILE_BYTES, [tile.skip, tile.reserved], scans) ?? tiles;
       if (tiles !== layer.tiles.bytes) layer.tiles = new Tiles(tiles);
       if (kind.property) {
         const views = layer as unknown as Record<string, { bytes: Uint8Array } | undefined>;
@@ -123,7 +127,7 @@ export function fixMapModel(map: TwMap): void {
         if (view) {
           let bytes = view.bytes;
           if (bytes.length > tileCount * kind.tileBytes) bytes = bytes.slice(0, tileCount * kind.tileBytes);
-          bytes = zeroed(bytes, kind.tileBytes, kind.tile === 'tile' ? [tile.skip, ...kind.zeroBytes] : kind.zeroBytes) ?? bytes;
+          bytes = zeroed(bytes, kind.tileBytes, kind.tile === 'tile' ? [tile.skip, ...kind.zeroBytes] : kind.zeroBytes, scans) ?? bytes;
           if (bytes !== view.bytes) views[kind.property] = kind.view(bytes);
         }
       }
@@ -140,11 +144,15 @@ export function fixMap(bytes: Uint8Array): FixResult {
   // Each data item is inflated once: the writer's comparison and the read of the result, which holds the
   // unchanged data's stored bytes, get what the first read inflated (fixMapModel changes copies, never them).
   const zlib = rememberingZlib(defaultZlib);
+  // The tile scans of the first validation are kept by the memory they read: fixMapModel and the read of the
+  // result reuse them for every layer the fix leaves alone (the read gets the same inflated data back), so only
+  // changed tiles are scanned again. Nothing writes to those bytes in between (fixMapModel changes copies).
+  const scans = new TileScans();
   const map = readMap(bytes, { strict: false, zlib });
-  const before = validateMap(map);
-  fixMapModel(map);
+  const before = validateMap(map, { scans });
+  fixMapModel(map, scans);
   const out = writeMap(map, { mode: 'ddnet' });
-  const remaining = validateMap(readMap(out, { strict: false, zlib }));
+  const remaining = validateMap(readMap(out, { strict: false, zlib }), { scans });
   const key = (i: MapIssue) => `${i.code} ${i.path}`;
   const left = new Set(remaining.map(key));
   return { bytes: out, fixed: before.filter((i) => !left.has(key(i))), remaining };

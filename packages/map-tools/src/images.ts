@@ -85,12 +85,4 @@ export function embedImage(map: TwMap, index: number, png: Uint8Array, source?: 
   replaceImage(map, index, png, { source });
 }
 
-/** RGB pixels (0.7's 3-byte format) as RGBA, opaque. */
-export function rgbToRgba(rgb: Uint8Array, width: number, height: number): Uint8Array {
-  const rgba = new Uint8Array(width * height * 4);
-  for (let i = 0; i < width * height; i++) {
-    rgba.set(rgb.subarray(i * 3, i * 3 + 3), i * 4);
-    rgba[i * 4 + 3] = 255;
-  }
-  return rgba;
-}
+export { rgbToRgba } from './rgb.js';

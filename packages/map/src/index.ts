@@ -30,7 +30,8 @@ export { deprecatedToSoundSource, imagePixelBytes, soundSourceToDeprecated } fro
 export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';
-export { validateMap } from './validate.js';
+export { validateMap, type ValidateOptions } from './validate.js';
+export { TileScans } from './tile-scans.js';
 export { mapInfo } from './info.js';
 export { tileIdName, validateTileIds, type TileIdOptions } from './tile-validity.js';
 export { writeMap, type WriteMapOptions } from './write.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureMaps, readBytes } from '../../../test/corpus.js';
-import type { TilemapKind } from './generated/index.gen.js';
+import { Tiles, type TilemapKind } from './generated/index.gen.js';
 import {
   ENTITY_OFFSET,
   EntityId,
@@ -16,6 +16,7 @@ import {
 } from './generated/tile-meanings.gen.js';
 import type { TilemapLayer, TilemapLayerOf, TwMap } from './model.js';
 import { readMap } from './read.js';
+import { TileScans } from './tile-scans.js';
 import { validateTileIds } from './tile-validity.js';
 import { validateMap } from './validate.js';
 import { writeMap } from './write.js';
@@ -104,5 +105,38 @@ describe('validateMap: tile ids', () => {
     const tiles = map.groups.flatMap((g) => g.layers).find((l): l is TilemapLayer => l.kind === 'tilemap' && l.tilemapKind === 'tiles')!;
     tiles.tiles.setId(0, 8);
     expect(validateTileIds(map)).toEqual([]);
+  });
+});
+
+describe('validateMap with TileScans (issue 41)', () => {
+  const coverage = () => readMap(readBytes(fixtureMaps().find((m) => m.name === 'coverage.map')!.path));
+
+  it('reports what it reports without, and reuses a scan only for the same unchanged memory', () => {
+    const map = coverage();
+    const game = layerWith(map, 'game');
+    const speedup = layerWith(map, 'speedup');
+    for (let i = 0; i < 12; i++) game.layer.tiles.setId(i, 8);
+    game.layer.tiles.bytes[4 * 5 + 3] = 1; // padding (TILE_RESERVED_NONZERO)
+    game.layer.tiles.bytes[4 * 3 + 2] = 2; // skip (TILE_SKIP_NONZERO)
+    speedup.layer.speedup.bytes[6 * 2 + 3] = 9;
+    const plain = validateMap(map);
+    expect(plain.map((i) => i.code)).toEqual(expect.arrayContaining(['TILE_RESERVED_NONZERO', 'TILE_SKIP_NONZERO', 'TILE_ID_INVALID', 'TILE_ID_INVALID_MORE']));
+    const scans = new TileScans();
+    expect(validateMap(map, { scans })).toEqual(plain);
+    expect(validateMap(map, { scans })).toEqual(plain);
+
+    // The same bytes read again through another view (as fixMap's read-back gets them): the kept findings.
+    const sameMemory = { ...game.layer, tiles: new Tiles(game.layer.tiles.bytes.subarray(0)) };
+    map.groups[Number(/groups\[(\d+)\]/.exec(game.path)![1])]!.layers[Number(/layers\[(\d+)\]/.exec(game.path)![1])] = sameMemory;
+    expect(validateMap(map, { scans })).toEqual(plain);
+
+    // A copy with the problems gone is new memory: scanned, not taken from the kept findings.
+    const clean = game.layer.tiles.bytes.slice();
+    clean.fill(0);
+    sameMemory.tiles = new Tiles(clean);
+    const codes = validateMap(map, { scans }).map((i) => i.code);
+    expect(codes).not.toContain('TILE_SKIP_NONZERO');
+    expect(codes.filter((c) => c.startsWith('TILE_ID'))).toEqual([]);
+    expect(validateMap(map, { scans })).toEqual(validateMap(map));
   });
 });

@@ -1,7 +1,7 @@
 // Tile ids a physics layer does not accept, by the generated per-layer rules (schemas/map/tile-meanings.yaml,
 // DDNet's IsValid*Tile). DDNet loads such maps unchanged (its editor does not place such ids), so these are
 // warnings; docs/formats/map-tiles.md says what DDNet does with them.
-import { TILEMAP_KINDS, type TileView } from './generated/index.gen.js';
+import { TILE_BYTE_OFFSETS, TILEMAP_KINDS, type TileView } from './generated/index.gen.js';
 import {
   ENTITY_OFFSET,
   EntityId,
@@ -15,10 +15,13 @@ import {
   TuneTileId,
 } from './generated/tile-meanings.gen.js';
 import type { MapIssue, TilemapLayer, TwMap } from './model.js';
+import { invalidTileIds, type TileScans } from './tile-scans.js';
 
 export interface TileIdOptions {
   /** How many invalid tiles to list per layer; the rest are counted in one more issue. Default 10. */
   maxListedPerLayer?: number;
+  /** Scans of tiles seen before, to reuse while their bytes are unchanged (see TileScans). */
+  scans?: TileScans;
 }
 
 let names: Map<number, string> | undefined;
@@ -79,6 +82,18 @@ function physicsTiles(layer: TilemapLayer): { tiles: TileView | undefined; field
   return { tiles, field: info.field };
 }
 
+let viewLayouts: Map<unknown, { size: number; id: number }> | undefined;
+/**
+ * Where a tile view class keeps a tile's id (its tile size and the id's byte), for the view classes the kind
+ * table makes; undefined for any other class (the scan then asks the view).
+ */
+function idLayoutOf(tiles: TileView): { size: number; id: number } | undefined {
+  viewLayouts ??= new Map(
+    TILEMAP_KINDS.map((k) => [k.view(new Uint8Array(0)).constructor, { size: k.tileBytes, id: (TILE_BYTE_OFFSETS as Record<string, { id: number }>)[k.tile]!.id }]),
+  );
+  return viewLayouts.get(tiles.constructor);
+}
+
 /**
  * Tiles of physics layers whose id the layer does not accept (`TILE_ID_INVALID`, with the tile's x and y), as
  * warnings: DDNet loads them unchanged. Id 0 is empty in every layer and never reported, although DDNet's
@@ -99,11 +114,17 @@ export function validateTileIds(map: TwMap, options: TileIdOptions = {}): MapIss
       const width = Math.max(1, layer.item.width);
       const count = Math.min(tiles.length, layer.item.width * layer.item.height);
       const accepted = acceptedIds(kind, isValid);
-      let invalid = 0;
-      for (let i = 0; i < count; i++) {
+      const layout = idLayoutOf(tiles);
+      let found: { listed: readonly number[]; total: number };
+      if (layout) found = invalidTileIds(tiles.bytes, layout.size, layout.id, count, accepted, cap, kind, options.scans);
+      else {
+        const listed: number[] = [];
+        let total = 0;
+        for (let i = 0; i < count; i++) if (accepted[tiles.getId(i)] !== 1 && ++total <= cap) listed.push(i);
+        found = { listed, total };
+      }
+      for (const i of found.listed) {
         const id = tiles.getId(i);
-        if (accepted[id] === 1) continue;
-        if (++invalid > cap) continue;
         const name = nameOf(id);
         issues.push({
           severity: 'warning',
@@ -112,6 +133,7 @@ export function validateTileIds(map: TwMap, options: TileIdOptions = {}): MapIss
           message: `tile (${i % width}, ${Math.floor(i / width)}): id ${id}${name ? ` (${name})` : ''} is not one DDNet accepts in a ${kind} layer; DDNet loads it unchanged`,
         });
       }
+      const invalid = found.total;
       if (invalid > cap) {
         issues.push({
           severity: 'warning',

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped } from './utf8.js';
 import { packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './varint.js';
 import { BinaryError } from './errors.js';
-import { bytesEqual } from './ints.js';
+import { bytesEqual, firstNonZeroRecord } from './ints.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
 import { CodecError } from './errors.js';
@@ -150,6 +150,34 @@ describe('UUIDs', () => {
     expect(() => uuidFromBytes(bytes, -1)).toThrow(CodecError);
     expect(() => uuidToBytes('03142536-4758-697a-8b9c-ADBECFE0F102')).toThrow(CodecError);
   });
+
+  it('gives the text of the bytes given, whatever UUIDs it made before (its table of recent ones, issue 41)', () => {
+    const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    const naive = (bytes: Uint8Array) => hex(bytes).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    let seed = 99;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    const base = Uint8Array.from({ length: 16 }, next);
+    for (let n = 0; n < 400; n++) {
+      // The same first four bytes with other last ones, one byte changed anywhere, the same bytes at another
+      // offset and changed after use, and many new ones (more than the table holds).
+      const bytes = new Uint8Array(20);
+      bytes.set(base, n % 4);
+      if (n % 3 === 0) bytes[(n % 4) + (n % 16)] = bytes[(n % 4) + (n % 16)]! ^ (1 + (n % 255));
+      if (n % 5 === 0) for (let i = 4; i < 16; i++) bytes[(n % 4) + i] = next();
+      if (n % 7 === 0) for (let i = 0; i < 16; i++) bytes[(n % 4) + i] = next();
+      const view = bytes.subarray(n % 4, (n % 4) + 16);
+      const want = naive(view);
+      expect(uuidFromBytes(bytes, n % 4)).toBe(want);
+      // and back: a new array each time, the same bytes whoever changed an earlier one
+      const back = uuidToBytes(want);
+      expect(hex(back)).toBe(hex(view));
+      back.fill(0);
+      expect(hex(uuidToBytes(want))).toBe(hex(view));
+      expect(() => uuidToBytes(want.toUpperCase().replace(/^[0-9]/, 'A'))).toThrow(CodecError);
+      bytes.fill(0xee);
+      expect(uuidFromBytes(bytes, n % 4)).toBe('eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee');
+    }
+  });
 });
 
 describe('UTF-8 with escaped bytes', () => {
@@ -240,6 +268,79 @@ describe('bytesEqual', () => {
       }
     }
     expect(bytesEqual(new Uint8Array(64), new Uint8Array(65))).toBe(false);
+  });
+});
+
+describe('record scans: firstNonZeroPerOffset, recordsNotIn (issue 41)', () => {
+  const firstNaive = (bytes: Uint8Array, size: number, z: number) => {
+    for (let i = 0; (i + 1) * size <= bytes.length; i++) if (bytes[i * size + z] !== 0) return i;
+    return -1;
+  };
+  const notInNaive = (bytes: Uint8Array, size: number, offset: number, count: number, table: Uint8Array, cap: number) => {
+    const listed: number[] = [];
+    let total = 0;
+    for (let i = 0; i < Math.min(count, Math.floor(bytes.length / size)); i++) if (table[bytes[i * size + offset]!] !== 1 && ++total <= cap) listed.push(i);
+    return { listed, total };
+  };
+  /** The scans with the WebAssembly kernel, and without (a fresh copy of the module where WebAssembly is missing). */
+  const implementations = async () => {
+    vi.resetModules();
+    const withKernel = await import('./record-scan.js');
+    expect(withKernel.recordScanKernelRuns()).toBe(true);
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', undefined);
+    try {
+      const withoutKernel = await import('./record-scan.js');
+      expect(withoutKernel.recordScanKernelRuns()).toBe(false);
+      return [withKernel, withoutKernel];
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  };
+
+  it('find what a byte loop finds, for aligned and unaligned records of every size, with and without WebAssembly', async () => {
+    const [a, b] = await implementations();
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
+    const table = Uint8Array.from({ length: 256 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+    for (const size of [1, 2, 3, 4, 6]) {
+      for (const shift of [0, 1, 2]) {
+        for (let round = 0; round < 40; round++) {
+          const length = Math.floor(rand() * 40) * size + (round % 3);
+          const bytes = new Uint8Array(length + shift).subarray(shift);
+          for (let n = Math.floor(rand() * 4); n > 0; n--) bytes[Math.floor(rand() * length)] = 1 + Math.floor(rand() * 255);
+          const offsets = Array.from({ length: Math.floor(rand() * (size + 1)) }, () => Math.floor(rand() * size));
+          const want = offsets.map((z) => firstNaive(bytes, size, z));
+          const offset = Math.floor(rand() * size);
+          const count = Math.floor(rand() * 50) - 5;
+          const cap = Math.floor(rand() * 4);
+          for (const scan of [a!, b!]) {
+            expect(scan.firstNonZeroPerOffset(bytes, size, offsets), `${size} ${shift} ${offsets} ${bytes}`).toEqual(want);
+            expect(scan.recordsNotIn(bytes, size, offset, count, table, cap)).toEqual(notInNaive(bytes, size, offset, count, table, cap));
+          }
+          const least = want.filter((i) => i >= 0);
+          expect(firstNonZeroRecord(bytes, size, offsets)).toBe(least.length ? Math.min(...least) : -1);
+        }
+      }
+    }
+  });
+
+  it('go through inputs larger than the kernel memory in chunks, finding records in any chunk and across their edges', async () => {
+    const [a, b] = await implementations();
+    const table = new Uint8Array(256).fill(1);
+    table[7] = 0;
+    for (const size of [4, 6]) {
+      const count = Math.ceil((3.5 * (1 << 20)) / size);
+      const bytes = new Uint8Array(count * size);
+      // One record at the end of the first chunk, one just after it, one in the last record.
+      const perChunk = Math.floor((1 << 20) / size);
+      for (const i of [perChunk - 1, perChunk, count - 1]) bytes[i * size + 1] = 7;
+      bytes[(count - 1) * size + 2] = 9;
+      for (const scan of [a!, b!]) {
+        expect(scan.firstNonZeroPerOffset(bytes, size, [0, 1, 2])).toEqual([-1, perChunk - 1, count - 1]);
+        expect(scan.recordsNotIn(bytes, size, 1, count, table, 2)).toEqual({ listed: [perChunk - 1, perChunk], total: 3 });
+      }
+    }
   });
 });
 

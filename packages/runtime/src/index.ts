@@ -11,6 +11,7 @@ export { crc32, sha256 } from './hash.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
 export { bytesEqual, bytesFromInt32s, firstNonZeroRecord, int32sFromBytes } from './ints.js';
+export { firstNonZeroPerOffset, recordsNotIn } from './record-scan.js';
 export { md5 } from './md5.js';
 export {
   isUuid,

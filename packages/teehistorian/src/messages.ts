@@ -126,6 +126,10 @@ export class TickTracker {
   }
 }
 
+/** Payloads up to this size are written back into scratchWriter (which then holds at most about this much). */
+const SCRATCH_MAX = 1024;
+const scratchWriter = new ByteWriter(SCRATCH_MAX + 8);
+
 /** Turns an EX message into its known form when its payload parses completely and writes back the same. */
 function resolveExtension(uuid: Uuid, data: Uint8Array, offset: number): TeehistorianMessage {
   let known: KnownExMessage | undefined;
@@ -138,7 +142,10 @@ function resolveExtension(uuid: Uuid, data: Uint8Array, offset: number): Teehist
     known = undefined;
   }
   if (known) {
-    const w = new ByteWriter(data.length + 8);
+    // One writer for the small payloads (nearly all: a writer each was an allocation per extension message;
+    // issue 41), a writer of its own for large ones, so that no large buffer stays behind.
+    const w = data.length <= SCRATCH_MAX ? scratchWriter : new ByteWriter(data.length + 8);
+    w.pos = 0;
     encodeExtension(known, w);
     if (w.equals(data)) return known;
   }

@@ -97,7 +97,7 @@ export const MAP_COMMANDS: CommandTable = {
     details: 'File names are the image and sound names made safe for file systems (a clash gets -<index>).',
     async run(io, [input, dir]) {
       const { mapExtract } = await import('../map-extract.js');
-      const { images, files } = mapExtract(await io.readFile(input!));
+      const { images, files } = await mapExtract(await io.readFile(input!));
       let n = 0;
       for (const [name, data] of files) {
         await io.writeFile(`${dir}/${name}`, data, { mkdir: true });
