@@ -47,7 +47,9 @@ describe('start-up', () => {
     const files = readdirSync(bundle);
     /** The source modules (the bundle's region comments) of the chunk named `name` and the chunks it require()s up front. */
     const modulesOf = (name: string): string[] => {
-      const chunk = files.find((f) => f.startsWith(`${name}-`) && f.endsWith('.js'));
+      // `<name>-<8-character hash>.js`: `map-extract-` also begins `map-extract-png-<hash>.js`, and which of the two
+      // sorts first depends on the hashes.
+      const chunk = files.find((f) => f.startsWith(`${name}-`) && f.endsWith('.js') && f.length === name.length + 12);
       if (!chunk) throw new Error(`no chunk ${name}-*.js in ${bundle}`);
       const seen = new Set<string>();
       const modules: string[] = [];
