@@ -401,8 +401,11 @@ function ipStart(d: Uint8Array, start: number, end: number, linkType: number, ba
   }
 }
 
-/** IPv4 address texts by address, so that a capture's few addresses are formatted once (bounded: cleared when full). */
-const ipv4Texts = new Map<number, string>();
+/**
+ * IPv4 address texts by address, so that a capture's few addresses are formatted once (bounded: a new Map when
+ * full; a Map cleared keeps its old table, and what it held, alive through V8's minor collections: issue 41).
+ */
+let ipv4Texts = new Map<number, string>();
 const MAX_ADDRESS_TEXTS = 4096;
 let lastIpv4 = -1;
 let lastIpv4Text = '';
@@ -412,7 +415,7 @@ function ipv4Text(d: Uint8Array, at: number): string {
   if (key === lastIpv4) return lastIpv4Text;
   let text = ipv4Texts.get(key);
   if (text === undefined) {
-    if (ipv4Texts.size >= MAX_ADDRESS_TEXTS) ipv4Texts.clear();
+    if (ipv4Texts.size >= MAX_ADDRESS_TEXTS) ipv4Texts = new Map();
     ipv4Texts.set(key, (text = `${d[at]}.${d[at + 1]}.${d[at + 2]}.${d[at + 3]}`));
   }
   lastIpv4 = key;

@@ -34,6 +34,23 @@ describe('connection tracker', () => {
     expect(t.feed(datagram('b:2', 'a:1', [vital(7)])).delivery).toEqual(['delivered']);
   });
 
+  it('follows at most 512 directions, forgetting the one seen first: whatever came later keeps its sequence', () => {
+    const t = new ConnectionTracker();
+    const host = (i: number) => `10.0.${i >> 8}.${i & 255}:8303`;
+    // 1,300 directions one after another (the tracker's Maps turn over twice), each at sequence 5.
+    for (let i = 0; i < 1300; i++) t.feed(datagram(host(i), 's:1', [vital(5)]));
+    expect(t.holding().directions).toBe(512);
+    // The last 512 still know sequence 5 (a resend is a duplicate); the ones before were forgotten (taken anew).
+    const again = (i: number) => t.feed(datagram(host(i), 's:1', [vital(5)])).delivery[0];
+    expect([1299, 1000, 788].map(again)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(t.holding().directions).toBe(512);
+    expect(again(787)).toBe('delivered');
+    // 787 came back as the newest: 788, the oldest then, was forgotten for it, and 789 is the oldest now.
+    expect(t.holding().directions).toBe(512);
+    expect(again(789)).toBe('duplicate');
+    expect(again(788)).toBe('delivered');
+  });
+
   it('rebuilds a snapshot from its parts in any order, applies the next delta to it and checks the CRC', () => {
     const t = new ConnectionTracker();
     const first = snapshotOf(200);
