@@ -236,17 +236,20 @@ if (only !== 'flows') {
 if (only !== 'time' && gnuTime) {
   console.log(`peak RSS of net pcap against the number of flows open at once (${FLOW_DATAGRAMS} datagrams each capture); load ${load()}`);
   const peaks = {};
+  const basePeaks = {};
   for (const flows of [1, 100, 10_000]) {
     const path = join(work, `flows-${flows}.pcap`);
     const bytes = buildFlows(path, flows, FLOW_DATAGRAMS);
     const peak = peakRssOf([process.execPath, twcodecBin, 'net', 'pcap', path]);
     const basePeak = baseBin ? peakRssOf([process.execPath, baseBin, 'net', 'pcap', path]) : undefined;
     peaks[flows] = peak;
+    basePeaks[flows] = basePeak;
     notePeakRss(peak);
     console.log(`  ${String(flows).padStart(6)} flows (${(bytes / 1e6).toFixed(1)} MB): peak RSS ${peak.toFixed(0)} MB${basePeak ? `; base build ${basePeak.toFixed(0)} MB` : ''}`);
     rmSync(path);
   }
   const perFlowKb = ((peaks[10_000] - peaks[1]) * 1024) / 9_999;
-  console.log(`  per open flow: ${perFlowKb.toFixed(2)} KB ((peak at 10,000 - peak at 1) / 9,999); 10,000 / 1: ${(peaks[10_000] / peaks[1]).toFixed(2)}x`);
+  const basePerFlow = baseBin ? `; base build ${(((basePeaks[10_000] - basePeaks[1]) * 1024) / 9_999).toFixed(2)} KB, ${(basePeaks[10_000] / basePeaks[1]).toFixed(2)}x` : '';
+  console.log(`  per open flow: ${perFlowKb.toFixed(2)} KB ((peak at 10,000 - peak at 1) / 9,999); 10,000 / 1: ${(peaks[10_000] / peaks[1]).toFixed(2)}x${basePerFlow}`);
   report('pcap', 'net pcap peak RSS, 10,000 flows / 1 flow', peaks[10_000] / peaks[1], '<=1.5', `same datagram count, all flows open at once; ${perFlowKb.toFixed(2)} KB per open flow`);
 }
