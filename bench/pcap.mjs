@@ -11,7 +11,10 @@
 // first connection, their datagrams taken in turn), and the peak RSS of `net pcap` on each (GNU time's %M):
 // the ratio is the peak with 10,000 flows over the peak with 1, target <= 1.5 (flat: the decoder's per-flow
 // state is bounded and expires).
+// Beside that ratio, the cost of one open flow: (peak with 10,000 - peak with 1) / 9,999, in KB, a figure that
+// does not hang on the 1-flow base alone (a leaner base raises the ratio with the per-flow state unchanged).
 // PCAP_BENCH_BASE=path/to/other/twcodec.cjs adds a column for another build (a checkout of main) to compare.
+// PCAP_BENCH_ONLY=flows runs only the memory rows (PCAP_BENCH_ONLY=time only the CPU rows and the stages).
 // Run: npm run bench:pcap   (TWCODEC_CORPUS=/work/shared/corpus in a worktree)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,8 @@ const FLOW_DATAGRAMS = Number(process.env.PCAP_BENCH_FLOW_DATAGRAMS ?? 100_000);
 const twcodecBin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 const floorScript = join(repoRoot, 'bench', 'pcap-hex.mjs');
 const baseBin = process.env.PCAP_BENCH_BASE;
+const only = process.env.PCAP_BENCH_ONLY;
+if (only !== undefined && only !== 'flows' && only !== 'time') throw new Error(`PCAP_BENCH_ONLY=${only}: flows or time`);
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (spawnSync('bash', ['-c', 'true']).status !== 0) {
   console.log('pcap bench: needs bash (its `times` gives the CPU time of child processes); skipped');
@@ -162,82 +167,89 @@ function buildFlows(path, flows, datagrams) {
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const captures = listFiles(join(corpusDir, 'net'), '.pcap');
 if (!captures.length) captures.push(...listFiles(join(repoRoot, 'fixtures', 'net'), '.pcap'));
-const large = join(work, `large-${LARGE_MB}mb.pcap`);
-buildLarge(large, LARGE_MB);
-captures.push(large);
+if (only !== 'flows') {
+  const large = join(work, `large-${LARGE_MB}mb.pcap`);
+  buildLarge(large, LARGE_MB);
+  captures.push(large);
 
-console.log(`net pcap against bench/pcap-hex.mjs (${source} captures), CPU ms above node -e 0, median of ${ROUNDS} rounds; load ${load()}`);
-for (const path of captures) {
-  const mbs = statSync(path).size / 1e6;
-  const rounds = mbs > 20 ? Math.max(1, Math.ceil(ROUNDS / 2)) : ROUNDS;
-  const sides = { node: [process.execPath, '-e', '0'], floor: [process.execPath, floorScript, path], twcodec: [process.execPath, twcodecBin, 'net', 'pcap', path] };
-  if (baseBin) sides.base = [process.execPath, baseBin, 'net', 'pcap', path];
-  const t = alternate(sides, rounds);
-  const above = (n) => Math.max(0.1, t[n] - t.node);
-  const ratio = above('twcodec') / above('floor');
-  const name = path === large ? `built ${LARGE_MB} MB (the session x${Math.ceil((LARGE_MB * 1e6) / session.length)})` : basename(path);
-  console.log(
-    `  ${name} (${mbs.toFixed(2)} MB): node ${t.node.toFixed(0)} ms, floor +${above('floor').toFixed(0)} ms, net pcap +${above('twcodec').toFixed(0)} ms (${(mbs / (above('twcodec') / 1000)).toFixed(1)} MB/s)  ${ratio.toFixed(2)}x` +
-      (baseBin ? `; base build +${above('base').toFixed(0)} ms (${(above('base') / above('floor')).toFixed(2)}x)` : '') +
-      `; load ${load()}`,
-  );
-  report('pcap', `net pcap / hex-dump floor, ${path === large ? `built ${LARGE_MB} MB capture` : basename(path)}`, ratio, '<=3', 'CPU above node -e 0, whole processes');
-}
-
-// Where the time goes: the same work in stages, in this process (warm: no start-up, the code compiled), on the
-// large capture, each the least CPU time of 3 alternating rounds: the frames and their UDP payloads; decoding
-// (decodeCapture); with the connection tracker (sequences, snapshots rebuilt and their CRC checked, map
-// downloads); and the JSON lines made (net pcap's own writer). The last less the one before is the JSON's share.
-{
-  const { ConnectionTracker, decodeCapture, readCapture, udpOf } = await import('@twcodec/net');
-  const { datagramJson } = await import('../packages/cli/dist/net.js');
-  const file = readFileSync(large);
-  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  let sink = 0;
-  const stages = {
-    frames: () => {
-      for (const f of readCapture(bytes)) sink += udpOf(f)?.payload.length ?? 0;
-    },
-    decode: () => {
-      for (const d of decodeCapture(bytes)) sink += d.index;
-    },
-    track: () => {
-      const tracker = new ConnectionTracker();
-      for (const d of decodeCapture(bytes)) sink += tracker.feed(d).delivery.length;
-    },
-    json: () => {
-      const tracker = new ConnectionTracker();
-      for (const d of decodeCapture(bytes)) sink += datagramJson(d, tracker.feed(d)).length;
-    },
-  };
-  const best = Object.fromEntries(Object.keys(stages).map((k) => [k, Infinity]));
-  for (let round = 0; round < 3; round++) {
-    for (const [name, fn] of Object.entries(stages)) {
-      const c = process.cpuUsage();
-      fn();
-      const used = process.cpuUsage(c);
-      best[name] = Math.min(best[name], (used.user + used.system) / 1000);
-    }
+  console.log(`net pcap against bench/pcap-hex.mjs (${source} captures), CPU ms above node -e 0, median of ${ROUNDS} rounds; load ${load()}`);
+  for (const path of captures) {
+    const mbs = statSync(path).size / 1e6;
+    const rounds = mbs > 20 ? Math.max(1, Math.ceil(ROUNDS / 2)) : ROUNDS;
+    const sides = { node: [process.execPath, '-e', '0'], floor: [process.execPath, floorScript, path], twcodec: [process.execPath, twcodecBin, 'net', 'pcap', path] };
+    if (baseBin) sides.base = [process.execPath, baseBin, 'net', 'pcap', path];
+    const t = alternate(sides, rounds);
+    const above = (n) => Math.max(0.1, t[n] - t.node);
+    const ratio = above('twcodec') / above('floor');
+    const name = path === large ? `built ${LARGE_MB} MB (the session x${Math.ceil((LARGE_MB * 1e6) / session.length)})` : basename(path);
+    console.log(
+      `  ${name} (${mbs.toFixed(2)} MB): node ${t.node.toFixed(0)} ms, floor +${above('floor').toFixed(0)} ms, net pcap +${above('twcodec').toFixed(0)} ms (${(mbs / (above('twcodec') / 1000)).toFixed(1)} MB/s)  ${ratio.toFixed(2)}x` +
+        (baseBin ? `; base build +${above('base').toFixed(0)} ms (${(above('base') / above('floor')).toFixed(2)}x)` : '') +
+        `; load ${load()}`,
+    );
+    report('pcap', `net pcap / hex-dump floor, ${path === large ? `built ${LARGE_MB} MB capture` : basename(path)}`, ratio, '<=3', 'CPU above node -e 0, whole processes');
   }
-  const perMb = (ms) => `${(ms / (bytes.length / 1e6)).toFixed(1)} ms/MB`;
-  console.log(`stages on the built ${LARGE_MB} MB capture, in this process (warm), least CPU of 3 rounds; load ${load()}`);
-  console.log(`  frames + UDP ${perMb(best.frames)}, decodeCapture ${perMb(best.decode)}, + tracker ${perMb(best.track)}, + JSON lines ${perMb(best.json)}`);
-  console.log(`  shares: decoding ${perMb(best.decode)}, tracking ${perMb(best.track - best.decode)}, JSON ${perMb(best.json - best.track)}`);
-  if (sink === 0.5) console.log(sink);
+
+  // Where the time goes: the same work in stages, in this process (warm: no start-up, the code compiled), on the
+  // large capture, each the least CPU time of 3 alternating rounds: the frames and their UDP payloads; decoding
+  // (decodeCapture); with the connection tracker (sequences, snapshots rebuilt and their CRC checked, map
+  // downloads); and the JSON lines made (net pcap's own writer). The last less the one before is the JSON's share.
+  {
+    const { ConnectionTracker, decodeCapture, readCapture, udpOf } = await import('@twcodec/net');
+    const { datagramJson } = await import('../packages/cli/dist/net.js');
+    const file = readFileSync(large);
+    const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    let sink = 0;
+    const stages = {
+      frames: () => {
+        for (const f of readCapture(bytes)) sink += udpOf(f)?.payload.length ?? 0;
+      },
+      decode: () => {
+        for (const d of decodeCapture(bytes)) sink += d.index;
+      },
+      track: () => {
+        const tracker = new ConnectionTracker();
+        for (const d of decodeCapture(bytes)) sink += tracker.feed(d).delivery.length;
+      },
+      json: () => {
+        const tracker = new ConnectionTracker();
+        for (const d of decodeCapture(bytes)) sink += datagramJson(d, tracker.feed(d)).length;
+      },
+    };
+    const best = Object.fromEntries(Object.keys(stages).map((k) => [k, Infinity]));
+    for (let round = 0; round < 3; round++) {
+      for (const [name, fn] of Object.entries(stages)) {
+        const c = process.cpuUsage();
+        fn();
+        const used = process.cpuUsage(c);
+        best[name] = Math.min(best[name], (used.user + used.system) / 1000);
+      }
+    }
+    const perMb = (ms) => `${(ms / (bytes.length / 1e6)).toFixed(1)} ms/MB`;
+    console.log(`stages on the built ${LARGE_MB} MB capture, in this process (warm), least CPU of 3 rounds; load ${load()}`);
+    console.log(`  frames + UDP ${perMb(best.frames)}, decodeCapture ${perMb(best.decode)}, + tracker ${perMb(best.track)}, + JSON lines ${perMb(best.json)}`);
+    console.log(`  shares: decoding ${perMb(best.decode)}, tracking ${perMb(best.track - best.decode)}, JSON ${perMb(best.json - best.track)}`);
+    if (sink === 0.5) console.log(sink);
+  }
 }
 
-if (gnuTime) {
+if (only !== 'time' && gnuTime) {
   console.log(`peak RSS of net pcap against the number of flows open at once (${FLOW_DATAGRAMS} datagrams each capture); load ${load()}`);
   const peaks = {};
+  const basePeaks = {};
   for (const flows of [1, 100, 10_000]) {
     const path = join(work, `flows-${flows}.pcap`);
     const bytes = buildFlows(path, flows, FLOW_DATAGRAMS);
     const peak = peakRssOf([process.execPath, twcodecBin, 'net', 'pcap', path]);
     const basePeak = baseBin ? peakRssOf([process.execPath, baseBin, 'net', 'pcap', path]) : undefined;
     peaks[flows] = peak;
+    basePeaks[flows] = basePeak;
     notePeakRss(peak);
     console.log(`  ${String(flows).padStart(6)} flows (${(bytes / 1e6).toFixed(1)} MB): peak RSS ${peak.toFixed(0)} MB${basePeak ? `; base build ${basePeak.toFixed(0)} MB` : ''}`);
     rmSync(path);
   }
-  report('pcap', 'net pcap peak RSS, 10,000 flows / 1 flow', peaks[10_000] / peaks[1], '<=1.5', 'same datagram count, all flows open at once');
+  const perFlowKb = ((peaks[10_000] - peaks[1]) * 1024) / 9_999;
+  const basePerFlow = baseBin ? `; base build ${(((basePeaks[10_000] - basePeaks[1]) * 1024) / 9_999).toFixed(2)} KB, ${(basePeaks[10_000] / basePeaks[1]).toFixed(2)}x` : '';
+  console.log(`  per open flow: ${perFlowKb.toFixed(2)} KB ((peak at 10,000 - peak at 1) / 9,999); 10,000 / 1: ${(peaks[10_000] / peaks[1]).toFixed(2)}x${basePerFlow}`);
+  report('pcap', 'net pcap peak RSS, 10,000 flows / 1 flow', peaks[10_000] / peaks[1], '<=1.5', `same datagram count, all flows open at once; ${perFlowKb.toFixed(2)} KB per open flow`);
 }

@@ -72,6 +72,16 @@ export class JsonBytes implements NetJsonWriter {
     this.at += n;
   }
 
+  /** bytes[start, end) as they are. */
+  rawRange(bytes: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.room(n);
+    const { buf } = this;
+    const at = this.at;
+    for (let i = 0; i < n; i++) buf[at + i] = bytes[start + i]!;
+    this.at += n;
+  }
+
   /** A non-negative integer in at least `width` digits (zeros in front). */
   padded(n: number, width: number): void {
     // A capture's fraction (below 10^9, an int32): int division, where Math.floor kept it in floats.

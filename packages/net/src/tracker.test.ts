@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { packVarInt } from '@twcodec/runtime';
 import { createDelta, DDNET_0_6, Snapshot } from '@twcodec/snapshot';
 import { corpusDir, hasCorpus, readBytes } from '../../../test/corpus.js';
-import { type CaptureDatagram, ConnectionTracker, decodeCapture, type DecodedChunk } from './index.js';
+import { type CaptureDatagram, ConnectionTracker, decodeCapture, type DecodedChunk, SnapshotReceiver } from './index.js';
 
 const datagram = (source: string, destination: string, chunks: Partial<DecodedChunk>[]): CaptureDatagram => ({
   index: 0,
@@ -32,6 +32,44 @@ describe('connection tracker', () => {
     expect(seen).toEqual(['delivered', 'delivered', 'duplicate', 'duplicate', 'out_of_order', 'delivered', 'duplicate']);
     // The other direction has sequences of its own.
     expect(t.feed(datagram('b:2', 'a:1', [vital(7)])).delivery).toEqual(['delivered']);
+  });
+
+  it('follows at most 512 directions, forgetting the one seen first: whatever came later keeps its sequence', () => {
+    const t = new ConnectionTracker();
+    const host = (i: number) => `10.0.${i >> 8}.${i & 255}:8303`;
+    // 1,300 directions one after another (the tracker's Maps turn over twice), each at sequence 5.
+    for (let i = 0; i < 1300; i++) t.feed(datagram(host(i), 's:1', [vital(5)]));
+    expect(t.holding().directions).toBe(512);
+    // The last 512 still know sequence 5 (a resend is a duplicate); the ones before were forgotten (taken anew).
+    const again = (i: number) => t.feed(datagram(host(i), 's:1', [vital(5)])).delivery[0];
+    expect([1299, 1000, 788].map(again)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(t.holding().directions).toBe(512);
+    expect(again(787)).toBe('delivered');
+    // 787 came back as the newest: 788, the oldest then, was forgotten for it, and 789 is the oldest now.
+    expect(t.holding().directions).toBe(512);
+    expect(again(789)).toBe('duplicate');
+    expect(again(788)).toBe('delivered');
+  });
+
+  it('a receiver keeps the snapshots from the delta tick on, at most 64, the first stored going first', () => {
+    const r = new SnapshotReceiver('0.6');
+    // snap_empty: the delta tick's snapshot unchanged (deltaTick is counted back from tick).
+    const empty = (tick: number, base: number) => r.feed({ kind: 'snap_empty', tick, deltaTick: tick - base });
+    expect(empty(1, -1)).toMatchObject({ tick: 1, deltaTick: -1, crcOk: true });
+    for (let t = 2; t <= 64; t++) expect(empty(t, 1)).toMatchObject({ tick: t, deltaTick: 1, crcOk: true });
+    expect(r.storedCount).toBe(64);
+    // Against tick 2: tick 1 goes (before the delta tick).
+    expect(empty(65, 2)).toMatchObject({ tick: 65, crcOk: true });
+    expect([r.storedCount, r.has(1), r.has(2), r.has(65)]).toEqual([64, false, true, true]);
+    // Against tick 2 again: full, so the first stored (2, the base just used) goes for 66.
+    expect(empty(66, 2)).toMatchObject({ tick: 66, crcOk: true });
+    expect([r.storedCount, r.has(2), r.has(3), r.has(66)]).toEqual([64, false, true, true]);
+    expect(empty(67, 2)!.error).toMatch(/^DELTA_BASE_MISSING/);
+    // A later delta tick forgets every tick before it.
+    expect(empty(68, 60)).toMatchObject({ tick: 68, crcOk: true });
+    expect([r.storedCount, r.has(59), r.has(60)]).toEqual([8, false, true]);
+    expect(r.forget(60)).toBe(0);
+    expect([r.storedCount, r.has(60)]).toEqual([7, false]);
   });
 
   it('rebuilds a snapshot from its parts in any order, applies the next delta to it and checks the CRC', () => {

@@ -83,7 +83,17 @@ interface StoredEntry {
 
 /** Follows the connections of a capture; feed it every datagram in order. */
 export class ConnectionTracker {
-  private readonly directions = new Map<string, Direction>();
+  /**
+   * The directions followed, in the order they were first seen, in two generations: `older` (all seen before
+   * any of `directions`) and `directions`, where new ones go; the first of `older` is forgotten first, and once
+   * `older` is empty `directions` becomes it and a new Map takes new directions. One Map with a delete and an
+   * insert for each new direction past MAX_DIRECTIONS (10,000 clients taking turns: every datagram) rebuilt
+   * its table now and then, and V8 makes a long-lived Map's new table in the old generation: each table kept
+   * the young directions it held (and their keys) alive through minor collections until a major one, which
+   * grew the heap by 20 MB (issue 41, bench/pcap.mjs; node --trace-gc-nvp: promoted bytes).
+   */
+  private directions = new Map<string, Direction>();
+  private older = new Map<string, Direction>();
   /**
    * The budget: stored snapshots in the order of storing (from `first` on; entries whose receiver forgot them
    * by itself are skipped and dropped now and then), and the bytes and count stored over all receivers.
@@ -116,12 +126,16 @@ export class ConnectionTracker {
       if (r.source === source && r.destination === destination) return r.d;
     }
     const key = `${source} ${destination}`;
-    let d = this.directions.get(key);
+    let d = this.directions.get(key) ?? this.older.get(key);
     if (!d) {
-      if (this.directions.size >= MAX_DIRECTIONS) {
+      if (this.directions.size + this.older.size >= MAX_DIRECTIONS) {
         // Forget the direction seen first: a capture of more connections than this is followed in part.
-        const [oldestKey, oldest] = this.directions.entries().next().value as [string, Direction];
-        this.directions.delete(oldestKey);
+        if (this.older.size === 0) {
+          this.older = this.directions;
+          this.directions = new Map();
+        }
+        const [oldestKey, oldest] = this.older.entries().next().value as [string, Direction];
+        this.older.delete(oldestKey);
         this.drop(oldest);
         recent.length = 0;
         this.recentNext = 0;
@@ -138,8 +152,9 @@ export class ConnectionTracker {
   /** What the tracker holds now. */
   holding(): TrackerHolding {
     let partBytes = 0;
+    for (const d of this.older.values()) partBytes += d.snapshots?.partBytes ?? 0;
     for (const d of this.directions.values()) partBytes += d.snapshots?.partBytes ?? 0;
-    return { directions: this.directions.size, partBytes, storedSnapshots: this.storedCount, storedBytes: this.storedBytes };
+    return { directions: this.directions.size + this.older.size, partBytes, storedSnapshots: this.storedCount, storedBytes: this.storedBytes };
   }
 
   /** Drops a direction's receiver, and what it stored from the budget. */
