@@ -406,7 +406,8 @@ function ipStart(d: Uint8Array, start: number, end: number, linkType: number, ba
  * when full: a Map cleared keeps its old table, and what it held, alive through V8's minor collections. With
  * 4,096 texts, a capture of 10,000 clients at once made each text live about as long as V8's young generation
  * keeps objects, so that most were copied and promoted: 2 MB more promoted, a larger young generation and
- * heap (issue 41; node --trace-gc-nvp, bench/pcap.mjs). With 1,024 they die young.
+ * heap (issue 41, measured with node --trace-gc-nvp on the flows captures of the pcap bench). With 1,024 they die
+ * young.
  */
 let ipv4Texts = new Map<number, string>();
 const MAX_ADDRESS_TEXTS = 1024;
