@@ -4,12 +4,11 @@
 // own), the chat box, and, with DDNet's data/mapres given as the page asks, the grass tufts and clouds drawn.
 // EXPLORER_SCREENSHOTS=1 writes docs/explorer-vs-ddnet-explorer.png (the explorer's half of the pair).
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir, repoRoot } from '../corpus.js';
-import { CHROMIUM, launchChromium, openFile, serveDir } from './page.js';
+import { CHROMIUM, openFile, servedPage, showTick } from './page.js';
 
 const DEMO = join(corpusDir, 'demos', 'Tutorial_clientA_record_Alpha_client.demo');
 const MAPRES = '/usr/share/games/ddnet/data/mapres';
@@ -21,8 +20,8 @@ const PAIR_TICK = Number(process.env.EXPLORER_PAIR_TICK ?? 974);
 /** A screenshot of DDNet's client: the ticks EXPLORER_PAIR_TICKS (from-to) are compared with it, the nearest printed. */
 const MATCH = process.env.EXPLORER_PAIR_MATCH;
 
-let server: Server | undefined;
-afterAll(() => server?.close());
+const served = servedPage(inject('explorerDist'));
+afterAll(() => served.close());
 
 type Rgb = [number, number, number];
 
@@ -45,22 +44,9 @@ const distance = (a: Rgb, b: Rgb) => a.reduce((s, v, i) => s + Math.abs(v - b[i]
 type State = { chatLines: number; drawn: { name: string; alpha: number }[] };
 const api = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: { player: unknown } }).__explorer.player)) as State);
 
-async function showTick(page: Page, tick: number): Promise<void> {
-  await page.evaluate((t) => {
-    const input = document.getElementById('p-time') as HTMLInputElement;
-    input.value = String(t);
-    input.dispatchEvent(new Event('input'));
-  }, tick);
-}
-
 describe.skipIf(!CHROMIUM || !existsSync(DEMO))('the explorer beside DDNet’s client', () => {
   it('draws the Tutorial demo as DDNet does: no rectangles for detail layers, chat, and the mapres when given', async () => {
-    server ??= await serveDir(inject('explorerDist'));
-    const { port } = server.address() as { port: number };
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(`http://127.0.0.1:${port}/`);
+    await served.inPage(async (page) => {
       // The view exactly as large as DDNet's window was.
       await page.addStyleTag({ content: '#view { flex: none !important; width: 1400px !important; height: 800px !important; }' });
       expect((await openFile(page, DEMO)).error).toBe('');
@@ -133,8 +119,6 @@ describe.skipIf(!CHROMIUM || !existsSync(DEMO))('the explorer beside DDNet’s c
       // DDNet's client shows 8 server lines there (the line of a client it did not know yet left out).
       if (PAIR_TICK === 974) expect(chatLines).toBe(8);
       if (SCREENSHOTS) await page.locator('#view').screenshot({ path: join(repoRoot, 'docs', 'explorer-vs-ddnet-explorer.png') });
-    } finally {
-      await browser.close();
-    }
+    }, { width: 1400, height: 1000 });
   });
 });

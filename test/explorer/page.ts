@@ -97,3 +97,35 @@ export async function clickPath(page: Page, labels: (string | RegExp)[]): Promis
   }
   return shown(page);
 }
+
+/**
+ * The built page in `dist`, served once for a test file (`close` it in afterAll), and `inPage`: a fresh browser on
+ * it for each call, closed after `run`.
+ */
+export function servedPage(dist: string) {
+  let server: Server | undefined;
+  return {
+    async inPage(run: (page: Page) => Promise<void>, viewport = { width: 1400, height: 900 }): Promise<void> {
+      server ??= await serveDir(dist);
+      const { port } = server.address() as { port: number };
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport });
+        await page.goto(`http://127.0.0.1:${port}/`);
+        await run(page);
+      } finally {
+        await browser.close();
+      }
+    },
+    close: () => server?.close(),
+  };
+}
+
+/** Moves the player's timeline to `tick`, as dragging its slider does. */
+export async function showTick(page: Page, tick: number): Promise<void> {
+  await page.evaluate((t) => {
+    const input = document.getElementById('p-time') as HTMLInputElement;
+    input.value = String(t);
+    input.dispatchEvent(new Event('input'));
+  }, tick);
+}

@@ -6,7 +6,6 @@
 // followed tee is on the canvas in its colour. Without ../shared/corpus, the fixtures.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -15,23 +14,19 @@ import { captureDemo } from '@twcodec/net';
 import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { PlayerTracker, readTeehistorian, TeehistorianReader } from '@twcodec/teehistorian';
 import { corpusDir, corpusFiles, demoFiles, fixturesDir, hasCorpus, readBytes, teehistorianFiles } from '../corpus.js';
-import { CHROMIUM, launchChromium, openFile, serveDir } from './page.js';
+import { CHROMIUM, openFile, servedPage, showTick } from './page.js';
 
 type Drawn = { id: number; x: number; y: number; sx: number; sy: number; angle: number; body: [number, number, number]; alpha: number };
 type State = { tick: number; drawn: Drawn[]; scale: number };
 type Positions = Map<number, Map<number, { x: number; y: number }>>;
 
-let server: Server | undefined;
-afterAll(() => server?.close());
+const served = servedPage(inject('explorerDist'));
+afterAll(() => served.close());
 
 const api = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: { player: State; playerError: string } }).__explorer)) as { player: State; playerError: string });
 
 async function seek(page: Page, tick: number): Promise<State> {
-  await page.evaluate((t) => {
-    const input = document.getElementById('p-time') as HTMLInputElement;
-    input.value = String(t);
-    input.dispatchEvent(new Event('input'));
-  }, tick);
+  await showTick(page, tick);
   return (await api(page)).player;
 }
 
@@ -112,18 +107,7 @@ function mapsBySha(): Map<string, string> {
   return out;
 }
 
-async function inPage(run: (page: Page) => Promise<void>): Promise<void> {
-  server ??= await serveDir(inject('explorerDist'));
-  const { port } = server.address() as { port: number };
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await run(page);
-  } finally {
-    await browser.close();
-  }
-}
+const inPage = (run: (page: Page) => Promise<void>) => served.inPage(run, { width: 1200, height: 800 });
 
 const captures = hasCorpus ? corpusFiles('net', '.pcap') : [join(fixturesDir, 'net', 'teeworlds-0.7-on-ddnet-cut.pcap')];
 const teehistorians = [...teehistorianFiles(), ...(hasCorpus ? corpusFiles('net', '.teehistorian') : [])];

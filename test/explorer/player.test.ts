@@ -3,7 +3,6 @@
 // the pixels of its canvas); the map view's groups, layers and tile clicks. EXPLORER_SCREENSHOTS=1 writes the
 // screenshots docs/explorer.md shows.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -15,7 +14,7 @@ import { captureDemo } from '@twcodec/net';
 import { PlayerTracker, readTeehistorian } from '@twcodec/teehistorian';
 import { snapshotObjects, type SnapshotProtocol } from '@twcodec/snapshot';
 import { corpusDir, fixturesDir, repoRoot } from '../corpus.js';
-import { CHROMIUM, findRow, launchChromium, openFile, serveDir } from './page.js';
+import { CHROMIUM, findRow, openFile, servedPage, showTick } from './page.js';
 
 const SCREENSHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
 // A client demo (25 snapshots a second) long enough to play 5 seconds: the corpus's, else the fixture (3.6 s).
@@ -44,11 +43,7 @@ function characters(path: string): Map<number, Map<number, { x: number; y: numbe
 const playerState = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __explorer: { player: unknown } }).__explorer.player)) as PlayerState);
 
 async function seek(page: Page, tick: number): Promise<PlayerState> {
-  await page.evaluate((t) => {
-    const input = document.getElementById('p-time') as HTMLInputElement;
-    input.value = String(t);
-    input.dispatchEvent(new Event('input'));
-  }, tick);
+  await showTick(page, tick);
   return playerState(page);
 }
 
@@ -81,22 +76,11 @@ async function openPlayer(page: Page): Promise<PlayerState> {
   return playerState(page);
 }
 
-let server: Server | undefined;
-afterAll(() => server?.close());
+const served = servedPage(inject('explorerDist'));
+afterAll(() => served.close());
 
 /** A fresh browser on the built page (served once for the file), closed after `run`. */
-async function inPage(run: (page: Page) => Promise<void>): Promise<void> {
-  server ??= await serveDir(inject('explorerDist'));
-  const { port } = server.address() as { port: number };
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await run(page);
-  } finally {
-    await browser.close();
-  }
-}
+const inPage = (run: (page: Page) => Promise<void>) => served.inPage(run, { width: 1400, height: 900 });
 
 describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
   it('plays a demo for 5 seconds and draws each tee where its snapshot says', async () => {
