@@ -82,34 +82,21 @@ export class JsonBytes implements NetJsonWriter {
     this.at += n;
   }
 
-  /** A non-negative integer in at least `width` digits (zeros in front). */
+  /**
+   * A non-negative int32 in at least `width` digits (zeros in front): a capture's fraction of a second, below 10^9
+   * (int division, where Math.floor kept the digits in floats).
+   */
   padded(n: number, width: number): void {
-    // A capture's fraction (below 10^9, an int32): int division, where Math.floor kept it in floats.
-    if (n === (n | 0) && n >= 0) {
-      let digits = 1;
-      for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
-      const size = width > digits ? width : digits;
-      this.room(size);
-      const { buf } = this;
-      const end = this.at + size;
-      let v = n;
-      for (let i = 1; i <= size; i++) {
-        buf[end - i] = 48 + (v % 10);
-        v = (v / 10) | 0;
-      }
-      this.at = end;
-      return;
-    }
     let digits = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
-    const size = Math.max(width, digits);
+    for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
+    const size = width > digits ? width : digits;
     this.room(size);
     const { buf } = this;
     const end = this.at + size;
     let v = n;
     for (let i = 1; i <= size; i++) {
       buf[end - i] = 48 + (v % 10);
-      v = Math.floor(v / 10);
+      v = (v / 10) | 0;
     }
     this.at = end;
   }

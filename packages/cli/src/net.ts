@@ -16,22 +16,18 @@ export interface LiveOptions {
   timeout: string;
 }
 
-/** ISO 8601 UTC with the capture's fraction: 6 digits, or 9 when the nanoseconds need them. */
-function isoTime(seconds: number, nanoseconds: number): string {
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-  const fraction = nanoseconds % 1000 === 0 ? String(nanoseconds / 1000).padStart(6, '0') : String(nanoseconds).padStart(9, '0');
-  return `${base}.${fraction}Z`;
-}
-
 /** `"time":"` and the time up to its fraction, as bytes, for the last second seen: a capture's datagrams come many to the second. */
 let lastSecond = Number.NaN;
 let lastSecondBytes = new Uint8Array(0);
 const encoder = new TextEncoder();
 
-/** `,"time":"...","source":"...","destination":"..."` of a datagram: isoTime's text, written from bytes kept for the second and the endpoints. */
+/**
+ * `,"time":"...","source":"...","destination":"..."` of a datagram, written from bytes kept for the second and the
+ * endpoints: the time in ISO 8601 UTC with the capture's fraction, 6 digits, or 9 when the nanoseconds need them.
+ */
 function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
   if (d.seconds !== lastSecond) {
-    lastSecondBytes = encoder.encode(`,"time":"${isoTime(d.seconds, 0).slice(0, 20)}`);
+    lastSecondBytes = encoder.encode(`,"time":"${new Date(d.seconds * 1000).toISOString().slice(0, 19)}.`);
     lastSecond = d.seconds;
   }
   w.raw(lastSecondBytes);
