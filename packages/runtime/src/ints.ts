@@ -39,32 +39,3 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-
-/**
- * The index of the first `size`-byte record of `bytes` (whole records only) with a non-zero byte at one of
- * `offsets` (each below `size`), or -1. Map tiles are checked this way for padding and skip bytes DDNet
- * refuses (validateMap, fixMap); where records are 2 or 4 bytes, aligned, on a little-endian platform, a
- * record is one masked compare: a fix of a 12 KB map of 92,000 tiles spent 8 ms of its 25 in a byte loop per
- * offset, code a short run does not get to optimise (issue 41).
- */
-export function firstNonZeroRecord(bytes: Uint8Array, size: number, offsets: readonly number[]): number {
-  const count = Math.floor(bytes.length / size);
-  if (LITTLE_ENDIAN && (size === 4 || size === 2) && bytes.byteOffset % size === 0) {
-    let mask = 0;
-    for (const z of offsets) mask |= 0xff << (8 * z);
-    const words = size === 4 ? new Uint32Array(bytes.buffer, bytes.byteOffset, count) : new Uint16Array(bytes.buffer, bytes.byteOffset, count);
-    for (let i = 0; i < count; i++) if ((words[i]! & mask) !== 0) return i;
-    return -1;
-  }
-  let first = -1;
-  for (const z of offsets) {
-    const end = first < 0 ? count : first;
-    for (let i = 0; i < end; i++) {
-      if (bytes[i * size + z] !== 0) {
-        first = i;
-        break;
-      }
-    }
-  }
-  return first;
-}

@@ -132,6 +132,16 @@ function kernelModuleCompiles(): boolean {
 }
 
 /**
+ * The index of the first `size`-byte record of `bytes` (whole records only) with a non-zero byte at one of
+ * `offsets` (each below `size`), or -1: the least of firstNonZeroPerOffset's.
+ */
+export function firstNonZeroRecord(bytes: Uint8Array, size: number, offsets: readonly number[]): number {
+  let first = -1;
+  for (const r of firstNonZeroPerOffset(bytes, size, offsets)) if (r >= 0 && (first < 0 || r < first)) first = r;
+  return first;
+}
+
+/**
  * For each of `offsets` (each below `size`), the index of the first `size`-byte record of `bytes` (whole
  * records only) whose byte at that offset is not 0, or -1.
  */
