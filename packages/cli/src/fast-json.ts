@@ -174,6 +174,20 @@ export class JsonBytes implements NetJsonWriter {
       this.at = at;
       return;
     }
+    // Integers past int32 up to 2^53 (a 0.6 packet's security token, above 2^31 half the time, is on every line
+    // of a DDNet capture): as two int parts, the high digits then the low nine, where the text of the number
+    // was a string made and copied per line (issue 41). Both parts are exact: each is below 2^53.
+    if (Number.isSafeInteger(n)) {
+      let v = n;
+      if (v < 0) {
+        this.byte(45);
+        v = -v;
+      }
+      const high = Math.floor(v / 1e9);
+      this.number(high);
+      this.padded(v - high * 1e9, 9);
+      return;
+    }
     this.ascii(Number.isFinite(n) ? `${n}` : 'null');
   }
 

@@ -113,10 +113,13 @@ describe('net pcap\'s JSON lines', () => {
 });
 
 describe('JsonBytes', () => {
-  it('writes numbers as JSON.stringify does (one and two digits by their own path, int32 limits, non-integers)', () => {
+  it('writes numbers as JSON.stringify does (one and two digits by their own path, int32 limits, integers past int32, non-integers)', () => {
     const w = new JsonBytes();
     const values = [0, -0, 1, 9, 10, 99, 100, 999, 1000, 2147483647, -1, -9, -10, -99, -100, -2147483648, 4294967295, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e21, -1e-7];
     for (let i = 0; i < 20000; i += 7) values.push(i, -i, (i * 7919) % 2147483647);
+    // Integers past int32 up to 2^53 (a security token above 2^31): high digits and the low nine apart.
+    values.push(2147483648, -2147483649, 3558205468, 1e9, 1e9 + 1, 2e9, 999999999999, 1000000000000, 1000000007000000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 2 ** 53 + 2, -(2 ** 60));
+    for (let i = 1; i < 20000; i += 13) values.push(2147483648 + i * 104729, 4294967296 - i * 7, -(2147483648 + i * 1000000007), i * 1e9 + (i % 10), i * 123456789012);
     const wrong = values.filter((v) => (w.number(v), w.take()) !== (JSON.stringify(v) ?? 'null'));
     expect(wrong).toEqual([]);
   });
