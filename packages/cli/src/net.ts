@@ -6,7 +6,7 @@ import type { AnyNetMessage, NetMessageDef } from '@twcodec/netmsg';
 import type { NetClient } from '@twcodec/net/node';
 import { setFlagsFromString } from 'node:v8';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
-import { JsonBytes } from './fast-json.js';
+import { JsonBytes, type JsonText, jsonText } from './fast-json.js';
 import { messageJson } from './message-json.js';
 
 /** The options of the commands that talk to a live server (their table: commands/net.ts). */
@@ -18,8 +18,7 @@ export interface LiveOptions {
 
 /** `"time":"` and the time up to its fraction, as bytes, for the last second seen: a capture's datagrams come many to the second. */
 let lastSecond = Number.NaN;
-let lastSecondBytes = new Uint8Array(0);
-const encoder = new TextEncoder();
+let lastSecondText = jsonText('');
 
 /**
  * `,"time":"...","source":"...","destination":"..."` of a datagram, written from bytes kept for the second and the
@@ -27,10 +26,10 @@ const encoder = new TextEncoder();
  */
 function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
   if (d.seconds !== lastSecond) {
-    lastSecondBytes = encoder.encode(`,"time":"${new Date(d.seconds * 1000).toISOString().slice(0, 19)}.`);
+    lastSecondText = jsonText(`,"time":"${new Date(d.seconds * 1000).toISOString().slice(0, 19)}.`);
     lastSecond = d.seconds;
   }
-  w.raw(lastSecondBytes);
+  w.text(lastSecondText);
   if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
   else w.padded(d.nanoseconds, 9);
   writeEndpoints(w, d.source, d.destination);
@@ -46,13 +45,13 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
  */
 function writeEndpoints(w: JsonBytes, source: string, destination: string): void {
   const from = sourceTexts.get(source) ?? endpointText(sourceTexts, source, 'Z","source":"');
-  if (from >= 0) w.rawRange(endpointBytes, from >>> 8, (from >>> 8) + (from & 255));
+  if (from >= 0) w.textAt(endpointWords, from >>> 8, from & 255);
   else {
     w.ascii('Z","source":"');
     w.ascii(source);
   }
   const to = destinationTexts.get(destination) ?? endpointText(destinationTexts, destination, '","destination":"');
-  if (to >= 0) w.rawRange(endpointBytes, to >>> 8, (to >>> 8) + (to & 255));
+  if (to >= 0) w.textAt(endpointWords, to >>> 8, to & 255);
   else {
     w.ascii('","destination":"');
     w.ascii(destination);
@@ -60,33 +59,33 @@ function writeEndpoints(w: JsonBytes, source: string, destination: string): void
   w.byte(34);
 }
 /**
- * `prefix` and `endpoint` as bytes, kept in endpointBytes and their place in `texts`; -1 once `texts` is full
- * (or the text is longer than a place tells).
+ * `prefix` and `endpoint` as a JsonText's words, kept in endpointWords, and their place in `texts`; -1 once
+ * `texts` is full (or the text is longer than a place tells).
  */
 function endpointText(texts: Map<string, number>, endpoint: string, prefix: string): number {
   const length = prefix.length + endpoint.length;
   if (texts.size >= ENDPOINT_TEXTS || length > 255) return -1;
-  if (endpointUsed + length > endpointBytes.length) {
-    const grown = new Uint8Array(Math.max(2 * endpointBytes.length, endpointUsed + length));
-    grown.set(endpointBytes.subarray(0, endpointUsed));
-    endpointBytes = grown;
-  }
   // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
-  for (let i = 0; i < prefix.length; i++) endpointBytes[endpointUsed + i] = prefix.charCodeAt(i);
-  for (let i = 0; i < endpoint.length; i++) endpointBytes[endpointUsed + prefix.length + i] = endpoint.charCodeAt(i);
+  const { words } = jsonText(prefix + endpoint);
+  if (endpointUsed + words.length > endpointWords.length) {
+    const grown = new Int32Array(Math.max(2 * endpointWords.length, endpointUsed + words.length));
+    grown.set(endpointWords.subarray(0, endpointUsed));
+    endpointWords = grown;
+  }
+  endpointWords.set(words, endpointUsed);
   const place = endpointUsed * 256 + length;
-  endpointUsed += length;
+  endpointUsed += words.length;
   texts.set(endpoint, place);
   return place;
 }
 /** The most endpoints whose texts are kept (each way). */
 const ENDPOINT_TEXTS = 4096;
 /**
- * The kept texts, one after another in one buffer, and where each one is (its offset times 256 plus its length,
- * a small integer): a Uint8Array per text took 300 bytes of memory for 30 of text, 2.5 MB of a capture of
- * 10,000 clients at once (bench/pcap.mjs; issue 41).
+ * The kept texts' words (JsonText), one text after another in one array, and where each one is (its first
+ * word times 256 plus its length in bytes, a small integer): a Uint8Array per text took 300 bytes of memory for
+ * 30 of text, 2.5 MB of a capture of 10,000 clients at once (bench/pcap.mjs; issue 41).
  */
-let endpointBytes = new Uint8Array(4096);
+let endpointWords = new Int32Array(1024);
 let endpointUsed = 0;
 const sourceTexts = new Map<string, number>();
 const destinationTexts = new Map<string, number>();
@@ -102,6 +101,22 @@ export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): str
 }
 const lineWriter = new JsonBytes();
 
+/** Texts of the lines' own members (keys, and the punctuation around them). */
+const T_INDEX = jsonText('{"index":');
+const T_SECURITY_TOKEN = jsonText(',"securityToken":');
+const T_CHUNKS = jsonText(',"chunks":[');
+const T_SEQUENCE = jsonText(',"sequence":');
+const T_DELIVERY = jsonText(',"delivery":');
+const T_SIZE = jsonText(',"size":');
+const T_SNAPSHOTS = jsonText(',"snapshots":[');
+const T_TICK = jsonText('{"tick":');
+const T_DELTA_TICK = jsonText(',"deltaTick":');
+const T_CRC = jsonText(',"crc":');
+const T_CRC_OK = jsonText(',"crcOk":');
+const T_ITEMS = jsonText(',"items":');
+const T_CRC_OK_ITEMS = jsonText(',"crcOk":true,"items":');
+const T_ERROR = jsonText(',"error":');
+
 /** The keys of writeDatagram's own members, as bytes (JsonBytes.keyOf). */
 const K_CONTROL = JsonBytes.keyOf('control');
 const K_ERROR = JsonBytes.keyOf('error');
@@ -114,7 +129,7 @@ const K_TRAILING = JsonBytes.keyOf('trailing');
  * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares.
  */
 function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagram): void {
-  w.ascii('{"index":');
+  w.text(T_INDEX);
   w.number(d.index);
   writeTimeAndEndpoints(w, d);
   if (d.error) {
@@ -125,15 +140,14 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
   const p = d.packet!;
   // The members every packet has, by their types (no test of each value's type); the protocol and the kind
   // with their keys as one text of a few kept.
-  w.raw(packetHead(p.protocol, p.kind));
+  w.text(packetHead(p.protocol, p.kind));
   // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
   // header names its form and tokens.
   if (p.kind === 'connless') w.object(p.header);
   else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
-  w.ascii(',"flags":');
-  w.raw(flagsText(p.flags));
+  w.text(flagsText(p.flags, packetFlagTexts, ',"flags":'));
   if (p.securityToken !== undefined) {
-    w.ascii(',"securityToken":');
+    w.text(T_SECURITY_TOKEN);
     w.number(p.securityToken);
   }
   if (p.control) w.memberOf(K_CONTROL, p.control);
@@ -168,87 +182,95 @@ function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagr
 // compile again only the function that met it, not the whole line's writer with everything inlined into it
 // (writeDatagram was compiled three times over the corpus session, 40 to 90 ms each: issue 41).
 
-/** How a chunk's message is written: `,"message":KIND,"fields":` as bytes, and its fields' generated writer. */
+/** How a chunk's message is written: `,"message":KIND,"fields":` as text, and its fields' generated writer. */
 interface MessageWriter {
-  head: Uint8Array;
+  head: JsonText;
   /** NetMessageDef.json; undefined for a kind the table does not name (`unknown`). */
   json: NetMessageDef['json'];
 }
 
-/** Each packet protocol's message writers by message kind, made when first met. */
-const messageWriters = new Map<NetProtocolName, Map<string, MessageWriter>>();
+/** Each packet protocol's message writers by message kind, made when first met (a Map each: no look-up by protocol). */
+const messageWriters06 = new Map<string, MessageWriter>();
+const messageWriters07 = new Map<string, MessageWriter>();
 
 /** The writer of a message kind of a packet protocol's table. */
 function messageWriter(protocol: NetProtocolName, kind: string): MessageWriter {
-  let writers = messageWriters.get(protocol);
-  if (!writers) messageWriters.set(protocol, (writers = new Map()));
+  const writers = protocol === '0.7' ? messageWriters07 : messageWriters06;
   let writer = writers.get(kind);
   if (!writer) {
     // The kinds are the table's names and `unknown`: a few hundred at most.
     const json = PACKET_PROTOCOLS[protocol].messages.messages.find((def) => def.name === kind)?.json;
-    writers.set(kind, (writer = { head: encoder.encode(`,"message":${JSON.stringify(kind)},"fields":`), json }));
+    writers.set(kind, (writer = { head: jsonText(`,"message":${JSON.stringify(kind)},"fields":`), json }));
   }
   return writer;
 }
 
-/** `,"protocol":P,"kind":K,"header":` as bytes, per protocol and packet kind (two protocols, three kinds). */
-function packetHead(protocol: string, kind: string): Uint8Array {
+/** `,"protocol":P,"kind":K,"header":` as text, per protocol and packet kind (two protocols, three kinds). */
+function packetHead(protocol: string, kind: string): JsonText {
   let byKind = packetHeads.get(protocol);
   if (!byKind) packetHeads.set(protocol, (byKind = new Map()));
-  let bytes = byKind.get(kind);
-  if (!bytes) byKind.set(kind, (bytes = encoder.encode(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
-  return bytes;
+  let text = byKind.get(kind);
+  if (!text) byKind.set(kind, (text = jsonText(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
+  return text;
 }
-const packetHeads = new Map<string, Map<string, Uint8Array>>();
+const packetHeads = new Map<string, Map<string, JsonText>>();
+
+/** flagsText's texts of one prefix: the empty list's, and the others' by first name, then second ('' for a list of one). */
+interface FlagTexts {
+  none: JsonText;
+  byFirst: Map<string, Map<string, JsonText>>;
+}
+const flagTextsOf = (prefix: string): FlagTexts => ({ none: jsonText(`${prefix}[]`), byFirst: new Map() });
+/** `,"flags":[...]` of a packet, `{"flags":[...]` of a chunk. */
+const packetFlagTexts = flagTextsOf(',"flags":');
+const chunkFlagTexts = flagTextsOf('{"flags":');
 
 /**
- * A flag list's JSON as bytes, kept per list of up to two names: net's decoder hands out a new array per packet
- * and chunk, of the same few name strings (its flag tables').
+ * `prefix` and a flag list's JSON as text, kept per list of up to two names: net's decoder hands out a new
+ * array per packet and chunk, of the same few name strings (its flag tables'). The names are the schemas'
+ * (snake_case ASCII).
  */
-function flagsText(flags: readonly string[]): Uint8Array {
+function flagsText(flags: readonly string[], texts: FlagTexts, prefix: string): JsonText {
   const n = flags.length;
-  if (n === 0) return NO_FLAGS;
-  if (n > 2) return encoder.encode(JSON.stringify(flags));
-  let byFirst = flagTexts.get(flags[0]!);
+  if (n === 0) return texts.none;
+  if (n > 2) return jsonText(`${prefix}${JSON.stringify(flags)}`);
+  let byFirst = texts.byFirst.get(flags[0]!);
   if (!byFirst) {
-    if (flagTexts.size >= 256) flagTexts.clear();
-    flagTexts.set(flags[0]!, (byFirst = new Map()));
+    if (texts.byFirst.size >= 256) texts.byFirst.clear();
+    texts.byFirst.set(flags[0]!, (byFirst = new Map()));
   }
   const second = n === 2 ? flags[1]! : '';
-  let bytes = byFirst.get(second);
-  if (!bytes) {
+  let text = byFirst.get(second);
+  if (!text) {
     if (byFirst.size >= 256) byFirst.clear();
-    byFirst.set(second, (bytes = encoder.encode(JSON.stringify(flags))));
+    byFirst.set(second, (text = jsonText(`${prefix}${JSON.stringify(flags)}`)));
   }
-  return bytes;
+  return text;
 }
-const NO_FLAGS = encoder.encode('[]');
-/** flagsText's bytes by first name, then second ('' for a list of one). */
-const flagTexts = new Map<string, Map<string, Uint8Array>>();
 
 /** The `chunks` member of a datagram's line. */
 function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
-  w.ascii(',"chunks":[');
+  w.text(T_CHUNKS);
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i]!;
     const message = c.message as typeof c.message & { trailing?: Uint8Array };
     const delivery = tracked?.delivery[i];
-    w.ascii(i ? ',{"flags":' : '{"flags":');
-    w.raw(flagsText(c.flags));
+    if (i) w.byte(44);
+    w.text(flagsText(c.flags, chunkFlagTexts, '{"flags":'));
     if (c.sequence !== undefined) {
-      w.ascii(',"sequence":');
+      w.text(T_SEQUENCE);
       w.number(c.sequence);
     }
     if (delivery && delivery !== 'delivered') {
-      w.ascii(',"delivery":');
+      w.text(T_DELIVERY);
       w.string(delivery);
     }
-    w.ascii(',"size":');
+    w.text(T_SIZE);
     w.number(c.size);
     // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
     // (kind 'unknown', kept raw) by its keys.
     const writer = messageWriter(protocol, message.kind);
-    w.raw(writer.head);
+    w.text(writer.head);
     if (writer.json) writer.json(message as AnyNetMessage, w);
     else w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
     if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
@@ -260,27 +282,30 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
 /** The `snapshots` member of a datagram's line. */
 function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): void {
   // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
-  w.ascii(',"snapshots":[');
+  w.text(T_SNAPSHOTS);
   for (let i = 0; i < snapshots.length; i++) {
     const s = snapshots[i]!;
-    w.ascii(i ? ',{"tick":' : '{"tick":');
+    if (i) w.byte(44);
+    w.text(T_TICK);
     w.number(s.tick);
-    w.ascii(',"deltaTick":');
+    w.text(T_DELTA_TICK);
     w.number(s.deltaTick);
     if (s.crc !== undefined) {
-      w.ascii(',"crc":');
+      w.text(T_CRC);
       w.number(s.crc);
     }
-    if (s.crcOk !== undefined) {
-      w.ascii(',"crcOk":');
-      w.boolean(s.crcOk);
+    // A snapshot rebuilt with its CRC right (most of them): its two members' keys and `true` as one text.
+    if (s.crcOk === true && s.snapshot) w.text(T_CRC_OK_ITEMS);
+    else {
+      if (s.crcOk !== undefined) {
+        w.text(T_CRC_OK);
+        w.boolean(s.crcOk);
+      }
+      if (s.snapshot) w.text(T_ITEMS);
     }
-    if (s.snapshot) {
-      w.ascii(',"items":');
-      w.number(s.snapshot.items.length);
-    }
+    if (s.snapshot) w.number(s.snapshot.items.length);
     if (s.error) {
-      w.ascii(',"error":');
+      w.text(T_ERROR);
       w.string(s.error);
     }
     w.byte(125);
