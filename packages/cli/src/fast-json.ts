@@ -7,7 +7,7 @@
 // else (a class instance, a value with toJSON, a BigInt) is left to messageJson itself, so the text is the same
 // whatever the value (net-pcap-stream.test.ts compares the two on the captures).
 import { Buffer } from 'node:buffer';
-import type { NetJsonWriter } from '@twcodec/netmsg';
+import { type NetJsonText, type NetJsonWriter, netJsonText } from '@twcodec/netmsg';
 import { messageJson } from './message-json.js';
 
 /** The ASCII codes of the hex digits of each byte value: HEX_HIGH[b], then HEX_LOW[b]. */
@@ -40,22 +40,13 @@ function writeDigits(buf: Uint8Array, end: number, value: number, count: number)
 }
 
 /**
- * ASCII text kept to be written again and again (a line's keys, a second's time, an endpoint's text), as
- * little-endian 32-bit words: JsonBytes.text() stores four bytes at a time through a DataView, where a byte
- * loop (charCodeAt, or a copy from bytes) stored one (1.3 to 1.7 ns a byte against 0.9, alternating in one
- * process; issue 41). The last word is padded with zeros, which the next text or byte overwrites.
+ * Text kept to be written again and again (a line's keys, a second's time, an endpoint's text; the generated
+ * writers' keys): JsonBytes.text() stores its words four bytes at a time through a DataView, where a byte loop
+ * (charCodeAt, or a copy from bytes) stored one (1.3 to 1.7 ns a byte against 0.9, alternating in one process;
+ * issue 41). The last word is padded with zeros, which the next text or byte overwrites.
  */
-export interface JsonText {
-  readonly words: Int32Array;
-  readonly length: number;
-}
-
-/** `text` (ASCII that needs no escape in JSON) as a JsonText. */
-export function jsonText(text: string): JsonText {
-  const words = new Int32Array((text.length + 3) >> 2);
-  for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
-  return { words, length: text.length };
-}
+export type JsonText = NetJsonText;
+export const jsonText = netJsonText;
 
 /** A JSON writer into a buffer that grows as needed; `take()` gives what was written as text and starts over. */
 export class JsonBytes implements NetJsonWriter {
