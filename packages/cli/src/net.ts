@@ -21,10 +21,10 @@ let lastSecond = Number.NaN;
 let lastSecondText = jsonText('');
 
 /**
- * `,"time":"...","source":"...","destination":"..."` of a datagram, written from bytes kept for the second and the
- * endpoints: the time in ISO 8601 UTC with the capture's fraction, 6 digits, or 9 when the nanoseconds need them.
+ * `,"time":"...` of a datagram up to its closing `Z"`, from text kept for the second: the time in ISO 8601 UTC
+ * with the capture's fraction, 6 digits, or 9 when the nanoseconds need them.
  */
-function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
+function writeTime(w: JsonBytes, d: CaptureDatagram): void {
   if (d.seconds !== lastSecond) {
     lastSecondText = jsonText(`,"time":"${new Date(d.seconds * 1000).toISOString().slice(0, 19)}.`);
     lastSecond = d.seconds;
@@ -32,7 +32,41 @@ function writeTimeAndEndpoints(w: JsonBytes, d: CaptureDatagram): void {
   w.text(lastSecondText);
   if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
   else w.padded(d.nanoseconds, 9);
-  writeEndpoints(w, d.source, d.destination);
+}
+
+/**
+ * `Z","source":"...","destination":"...","protocol":P,"kind":K,"header":` of a packet, one text kept per
+ * route (source and destination), protocol and kind for the first ROUTE_HEADS routes met (most captures: all
+ * of them), else the endpoints and the head apart. Writing a line is mostly its calls of JsonBytes.text, about
+ * 10 ns each whatever the text's length (issue 41): the line's constant parts are merged into as few texts as
+ * can be kept.
+ */
+function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string): void {
+  const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
+  const heads = routeHeads.get(source)?.get(destination);
+  const text = heads?.[slot] ?? routeHead(heads, source, destination, protocol, kind, slot);
+  if (text) w.text(text);
+  else {
+    writeEndpoints(w, source, destination);
+    w.text(packetHead(protocol, kind));
+  }
+}
+/** The most routes whose heads are kept. */
+const ROUTE_HEADS = 4096;
+/** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
+const routeHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
+let routeHeadCount = 0;
+/** The head of a route, protocol and kind, made and kept; undefined past ROUTE_HEADS routes. */
+function routeHead(heads: (JsonText | undefined)[] | undefined, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number): JsonText | undefined {
+  if (!heads) {
+    if (routeHeadCount >= ROUTE_HEADS) return undefined;
+    routeHeadCount++;
+    let bySource = routeHeads.get(source);
+    if (!bySource) routeHeads.set(source, (bySource = new Map()));
+    bySource.set(destination, (heads = new Array<JsonText | undefined>(6).fill(undefined)));
+  }
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
+  return (heads[slot] = jsonText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`));
 }
 
 /**
@@ -103,13 +137,11 @@ const lineWriter = new JsonBytes();
 
 /** Texts of the lines' own members (keys, and the punctuation around them). */
 const T_INDEX = jsonText('{"index":');
-const T_SECURITY_TOKEN = jsonText(',"securityToken":');
-const T_CHUNKS = jsonText(',"chunks":[');
-const T_SEQUENCE = jsonText(',"sequence":');
+const T_NO_CHUNKS = jsonText(',"chunks":[');
 const T_DELIVERY = jsonText(',"delivery":');
 const T_SIZE = jsonText(',"size":');
-const T_SNAPSHOTS = jsonText(',"snapshots":[');
-const T_TICK = jsonText('{"tick":');
+const T_SNAPSHOTS_TICK = jsonText(',"snapshots":[{"tick":');
+const T_LATER_TICK = jsonText(',{"tick":');
 const T_DELTA_TICK = jsonText(',"deltaTick":');
 const T_CRC = jsonText(',"crc":');
 const T_CRC_OK = jsonText(',"crcOk":');
@@ -131,25 +163,26 @@ const K_TRAILING = JsonBytes.keyOf('trailing');
 function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagram): void {
   w.text(T_INDEX);
   w.number(d.index);
-  writeTimeAndEndpoints(w, d);
+  writeTime(w, d);
   if (d.error) {
+    writeEndpoints(w, d.source, d.destination);
     w.memberOf(K_ERROR, d.error.message);
     w.byte(125);
     return;
   }
   const p = d.packet!;
-  // The members every packet has, by their types (no test of each value's type); the protocol and the kind
-  // with their keys as one text of a few kept.
-  w.text(packetHead(p.protocol, p.kind));
+  // The members every packet has, by their types (no test of each value's type); the endpoints, the protocol
+  // and the kind with their keys as one text of a few kept.
+  writeRouteHead(w, d.source, d.destination, p.protocol, p.kind);
   // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
   // header names its form and tokens.
   if (p.kind === 'connless') w.object(p.header);
   else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
-  w.text(flagsText(p.flags, packetFlagTexts, ',"flags":'));
+  // The flags with the security token's key after them when there is a token.
   if (p.securityToken !== undefined) {
-    w.text(T_SECURITY_TOKEN);
+    w.text(flagsText(p.flags, packetFlagTokenTexts));
     w.number(p.securityToken);
-  }
+  } else w.text(flagsText(p.flags, packetFlagTexts));
   if (p.control) w.memberOf(K_CONTROL, p.control);
   if (p.connless) {
     w.ascii(',"connless":{');
@@ -215,25 +248,40 @@ function packetHead(protocol: string, kind: string): JsonText {
 }
 const packetHeads = new Map<string, Map<string, JsonText>>();
 
-/** flagsText's texts of one prefix: the empty list's, and the others' by first name, then second ('' for a list of one). */
+/**
+ * flagsText's texts of one prefix and suffix (the text before and after the list): the empty list's, and the
+ * others' by first name, then second ('' for a list of one).
+ */
 interface FlagTexts {
+  prefix: string;
+  suffix: string;
   none: JsonText;
   byFirst: Map<string, Map<string, JsonText>>;
 }
-const flagTextsOf = (prefix: string): FlagTexts => ({ none: jsonText(`${prefix}[]`), byFirst: new Map() });
-/** `,"flags":[...]` of a packet, `{"flags":[...]` of a chunk. */
-const packetFlagTexts = flagTextsOf(',"flags":');
-const chunkFlagTexts = flagTextsOf('{"flags":');
+const flagTextsOf = (prefix: string, suffix: string): FlagTexts => ({ prefix, suffix, none: jsonText(`${prefix}[]${suffix}`), byFirst: new Map() });
+/** A packet's `,"flags":[...]`, and with the security token's key after it. */
+const packetFlagTexts = flagTextsOf(',"flags":', '');
+const packetFlagTokenTexts = flagTextsOf(',"flags":', ',"securityToken":');
+/**
+ * A chunk's `{"flags":[...]`, after `,"chunks":[` (the first chunk) or `,` (the others), and before the key of
+ * its next member: the sequence (a vital chunk), the size, or neither (the delivery comes first).
+ */
+const chunkFlagTexts = [',"chunks":[{"flags":', ',{"flags":'].map((prefix) => [',"sequence":', ',"size":', ''].map((suffix) => flagTextsOf(prefix, suffix)));
+const FIRST_CHUNK = 0;
+const LATER_CHUNK = 1;
+const BEFORE_SEQUENCE = 0;
+const BEFORE_SIZE = 1;
+const BEFORE_DELIVERY = 2;
 
 /**
- * `prefix` and a flag list's JSON as text, kept per list of up to two names: net's decoder hands out a new
- * array per packet and chunk, of the same few name strings (its flag tables'). The names are the schemas'
- * (snake_case ASCII).
+ * The texts' prefix, a flag list's JSON and their suffix as text, kept per list of up to two names: net's
+ * decoder hands out a new array per packet and chunk, of the same few name strings (its flag tables'). The
+ * names are the schemas' (snake_case ASCII).
  */
-function flagsText(flags: readonly string[], texts: FlagTexts, prefix: string): JsonText {
+function flagsText(flags: readonly string[], texts: FlagTexts): JsonText {
   const n = flags.length;
   if (n === 0) return texts.none;
-  if (n > 2) return jsonText(`${prefix}${JSON.stringify(flags)}`);
+  if (n > 2) return jsonText(`${texts.prefix}${JSON.stringify(flags)}${texts.suffix}`);
   let byFirst = texts.byFirst.get(flags[0]!);
   if (!byFirst) {
     if (texts.byFirst.size >= 256) texts.byFirst.clear();
@@ -243,29 +291,36 @@ function flagsText(flags: readonly string[], texts: FlagTexts, prefix: string): 
   let text = byFirst.get(second);
   if (!text) {
     if (byFirst.size >= 256) byFirst.clear();
-    byFirst.set(second, (text = jsonText(`${prefix}${JSON.stringify(flags)}`)));
+    byFirst.set(second, (text = jsonText(`${texts.prefix}${JSON.stringify(flags)}${texts.suffix}`)));
   }
   return text;
 }
 
 /** The `chunks` member of a datagram's line. */
 function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
-  w.text(T_CHUNKS);
+  if (chunks.length === 0) w.text(T_NO_CHUNKS);
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i]!;
     const message = c.message as typeof c.message & { trailing?: Uint8Array };
     const delivery = tracked?.delivery[i];
-    if (i) w.byte(44);
-    w.text(flagsText(c.flags, chunkFlagTexts, '{"flags":'));
+    const delivered = !delivery || delivery === 'delivered';
+    // The flags with the text around them (the chunk list's start or a comma; the next member's key).
+    const texts = chunkFlagTexts[i === 0 ? FIRST_CHUNK : LATER_CHUNK]!;
     if (c.sequence !== undefined) {
-      w.text(T_SEQUENCE);
+      w.text(flagsText(c.flags, texts[BEFORE_SEQUENCE]!));
       w.number(c.sequence);
-    }
-    if (delivery && delivery !== 'delivered') {
+      if (!delivered) {
+        w.text(T_DELIVERY);
+        w.string(delivery);
+      }
+      w.text(T_SIZE);
+    } else if (delivered) w.text(flagsText(c.flags, texts[BEFORE_SIZE]!));
+    else {
+      w.text(flagsText(c.flags, texts[BEFORE_DELIVERY]!));
       w.text(T_DELIVERY);
       w.string(delivery);
+      w.text(T_SIZE);
     }
-    w.text(T_SIZE);
     w.number(c.size);
     // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
     // (kind 'unknown', kept raw) by its keys.
@@ -282,11 +337,9 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
 /** The `snapshots` member of a datagram's line. */
 function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): void {
   // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
-  w.text(T_SNAPSHOTS);
   for (let i = 0; i < snapshots.length; i++) {
     const s = snapshots[i]!;
-    if (i) w.byte(44);
-    w.text(T_TICK);
+    w.text(i ? T_LATER_TICK : T_SNAPSHOTS_TICK);
     w.number(s.tick);
     w.text(T_DELTA_TICK);
     w.number(s.deltaTick);
