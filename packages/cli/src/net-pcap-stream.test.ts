@@ -123,4 +123,18 @@ describe('JsonBytes', () => {
     const wrong = values.filter((v) => (w.number(v), w.take()) !== (JSON.stringify(v) ?? 'null'));
     expect(wrong).toEqual([]);
   });
+
+  it('writes number arrays and byte arrays as JSON.stringify and hex do (one-digit values by their own path)', () => {
+    const w = new JsonBytes();
+    const arrays = [[], [0], [-0], [9], [10], [0, 1, 0, 0, 4, 0, 1, 0, 0, 0], [5, -1, 12, 0.5, Number.NaN, 7, 3000000000, -0, 9], Array.from({ length: 3000 }, (_, i) => (i * 7) % 13), Array.from({ length: 400000 }, (_, i) => (i % 3 ? i % 10 : 123456789))]; // the last past the first 1 MiB buffer
+    for (const a of arrays) {
+      w.numbers(a);
+      expect(w.take()).toBe(JSON.stringify(a));
+    }
+    for (const n of [0, 1, 2, 31, 1400]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
+      w.hex(bytes);
+      expect(w.take()).toBe(JSON.stringify(Buffer.from(bytes).toString('hex')));
+    }
+  });
 });
