@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { Buffer } from 'node:buffer';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
