@@ -114,30 +114,6 @@ export class JsonBytes implements NetJsonWriter {
     return bytes;
   }
 
-  /** Bytes as they are (ASCII text encoded once by the caller). */
-  raw(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.room(n);
-    // TypedArray set() is a memcpy past a fixed cost: the byte loop is cheaper for the shortest texts.
-    if (n > 12) this.buf.set(bytes, this.at);
-    else {
-      const { buf } = this;
-      const at = this.at;
-      for (let i = 0; i < n; i++) buf[at + i] = bytes[i]!;
-    }
-    this.at += n;
-  }
-
-  /** bytes[start, end) as they are. */
-  rawRange(bytes: Uint8Array, start: number, end: number): void {
-    const n = end - start;
-    this.room(n);
-    const { buf } = this;
-    const at = this.at;
-    for (let i = 0; i < n; i++) buf[at + i] = bytes[start + i]!;
-    this.at += n;
-  }
-
   /**
    * A non-negative int32 in at least `width` digits (zeros in front): a capture's fraction of a second, below 10^9
    * (int division, where Math.floor kept the digits in floats).
@@ -156,8 +132,7 @@ export class JsonBytes implements NetJsonWriter {
 
   /**
    * Text of ASCII characters that need no escape in JSON (keys, punctuation, digits, addresses), character by
-   * character. (Kept bytes per text, copied by raw(), measured 10% slower over the lines of a 10 MB capture:
-   * the Map look-up costs more than the copy of a short text; issue 41.)
+   * character: for texts not kept (kept ones go by text()).
    */
   ascii(s: string): void {
     this.room(s.length);
