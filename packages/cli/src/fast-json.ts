@@ -7,12 +7,45 @@
 // else (a class instance, a value with toJSON, a BigInt) is left to messageJson itself, so the text is the same
 // whatever the value (net-pcap-stream.test.ts compares the two on the captures).
 import { Buffer } from 'node:buffer';
-import type { NetJsonWriter } from '@twcodec/netmsg';
+import { type NetJsonText, type NetJsonWriter, netJsonText } from '@twcodec/netmsg';
 import { messageJson } from './message-json.js';
 
-/** The ASCII codes of the hex digits of each byte value: HEX_HIGH[b], then HEX_LOW[b]. */
-const HEX_HIGH = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b >> 4));
-const HEX_LOW = Uint8Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b & 15));
+/** The two ASCII hex digits of each byte value as a little-endian 16-bit value (the first digit in the low byte). */
+const HEX_PAIRS = Uint16Array.from({ length: 256 }, (_, b) => '0123456789abcdef'.charCodeAt(b >> 4) | ('0123456789abcdef'.charCodeAt(b & 15) << 8));
+
+/** The ASCII digits of 00 to 99, two bytes each. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i >> 1) % 10 : ((i >> 1) / 10) | 0));
+
+/** How many decimal digits a non-negative int32 has. */
+function digitCount(v: number): number {
+  if (v < 100000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
+  return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+}
+
+/** The last `count` decimal digits of the non-negative int32 `v` (zeros in front), ending before `end`, two at a time. */
+function writeDigits(buf: Uint8Array, end: number, value: number, count: number): void {
+  let v = value | 0;
+  let at = end;
+  let left = count;
+  while (left >= 2) {
+    const q = (v / 100) | 0;
+    const pair = (v - q * 100) << 1;
+    buf[--at] = DIGIT_PAIRS[pair + 1]!;
+    buf[--at] = DIGIT_PAIRS[pair]!;
+    v = q;
+    left -= 2;
+  }
+  if (left) buf[--at] = 48 + (v % 10);
+}
+
+/**
+ * Text kept to be written again and again (a line's keys, a second's time, an endpoint's text; the generated
+ * writers' keys): JsonBytes.text() stores its words four bytes at a time through a DataView, where a byte loop
+ * (charCodeAt, or a copy from bytes) stored one (1.3 to 1.7 ns a byte against 0.9, alternating in one process;
+ * issue 41). The last word is padded with zeros, which the next text or byte overwrites.
+ */
+export type JsonText = NetJsonText;
+export const jsonText = netJsonText;
 
 /** A JSON writer into a buffer that grows as needed; `take()` gives what was written as text and starts over. */
 export class JsonBytes implements NetJsonWriter {
@@ -20,6 +53,8 @@ export class JsonBytes implements NetJsonWriter {
   // bigger one changes the field V8 had taken as constant, which sent every method compiled with it back to
   // be compiled again (node --trace-deopt: "code dependencies"; allocUnsafe does not clear the bytes).
   private buf = Buffer.allocUnsafe(1 << 20);
+  /** A view of `buf` for text(): made again when `buf` grows. */
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   at = 0;
   /** Keys as `"key":` in bytes, encoded once (a capture's messages use a few hundred names). */
   private readonly keys = new Map<string, Uint8Array>();
@@ -32,6 +67,27 @@ export class JsonBytes implements NetJsonWriter {
     const grown = Buffer.allocUnsafe(size);
     this.buf.copy(grown, 0, 0, this.at);
     this.buf = grown;
+    this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
+  }
+
+  /** A JsonText, four bytes at a time (up to three bytes past its end are written and then written over). */
+  text(t: JsonText): void {
+    const words = t.words;
+    this.room(4 * words.length);
+    const view = this.view;
+    let at = this.at;
+    for (let k = 0; k < words.length; k++, at += 4) view.setInt32(at, words[k]!, true);
+    this.at += t.length;
+  }
+
+  /** The JsonText words[first, first + ceil(length / 4)) of a list of texts kept in one array: `length` bytes. */
+  textAt(words: Int32Array, first: number, length: number): void {
+    const end = first + ((length + 3) >> 2);
+    this.room(4 * (end - first));
+    const view = this.view;
+    let at = this.at;
+    for (let k = first; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
+    this.at += length;
   }
 
   /** Whether a byte past ASCII may have been written since the last take() (else the text is read as Latin-1, which copies it without decoding). */
@@ -58,53 +114,25 @@ export class JsonBytes implements NetJsonWriter {
     return bytes;
   }
 
-  /** Bytes as they are (ASCII text encoded once by the caller). */
-  raw(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.room(n);
-    // TypedArray set() is a memcpy past a fixed cost: the byte loop is cheaper for the shortest texts.
-    if (n > 12) this.buf.set(bytes, this.at);
-    else {
-      const { buf } = this;
-      const at = this.at;
-      for (let i = 0; i < n; i++) buf[at + i] = bytes[i]!;
-    }
-    this.at += n;
-  }
-
-  /** bytes[start, end) as they are. */
-  rawRange(bytes: Uint8Array, start: number, end: number): void {
-    const n = end - start;
-    this.room(n);
-    const { buf } = this;
-    const at = this.at;
-    for (let i = 0; i < n; i++) buf[at + i] = bytes[start + i]!;
-    this.at += n;
-  }
-
   /**
    * A non-negative int32 in at least `width` digits (zeros in front): a capture's fraction of a second, below 10^9
    * (int division, where Math.floor kept the digits in floats).
    */
   padded(n: number, width: number): void {
-    let digits = 1;
-    for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
+    // `| 0`: V8 then knows an int32 and divides by 10 with a multiply; a number it took for a float (a fraction
+    // of a second from a division, a token's low digits) went to fmod for every digit (issue 41, node --cpu-prof).
+    const v = n | 0;
+    const digits = digitCount(v);
     const size = width > digits ? width : digits;
     this.room(size);
-    const { buf } = this;
     const end = this.at + size;
-    let v = n;
-    for (let i = 1; i <= size; i++) {
-      buf[end - i] = 48 + (v % 10);
-      v = (v / 10) | 0;
-    }
+    writeDigits(this.buf, end, v, size);
     this.at = end;
   }
 
   /**
    * Text of ASCII characters that need no escape in JSON (keys, punctuation, digits, addresses), character by
-   * character. (Kept bytes per text, copied by raw(), measured 10% slower over the lines of a 10 MB capture:
-   * the Map look-up costs more than the copy of a short text; issue 41.)
+   * character: for texts not kept (kept ones go by text()).
    */
   ascii(s: string): void {
     this.room(s.length);
@@ -140,7 +168,7 @@ export class JsonBytes implements NetJsonWriter {
       this.room(11);
       const { buf } = this;
       let at = this.at;
-      let v = n;
+      let v = n | 0;
       if (v < 0) {
         buf[at++] = 45;
         // -2147483648 has no positive int32: its digits come from the number itself.
@@ -164,14 +192,24 @@ export class JsonBytes implements NetJsonWriter {
         this.at = at + 2;
         return;
       }
-      let digits = 3;
-      for (let t = v; t >= 1000; t = (t / 10) | 0) digits++;
+      const digits = digitCount(v);
       at += digits;
-      for (let i = 1; i <= digits; i++) {
-        buf[at - i] = 48 + (v % 10);
-        v = (v / 10) | 0;
-      }
+      writeDigits(buf, at, v, digits);
       this.at = at;
+      return;
+    }
+    // Integers past int32 up to 2^53 (a 0.6 packet's security token, above 2^31 half the time, is on every line
+    // of a DDNet capture): as two int parts, the high digits then the low nine, where the text of the number
+    // was a string made and copied per line (issue 41). Both parts are exact: each is below 2^53.
+    if (Number.isSafeInteger(n)) {
+      let v = n;
+      if (v < 0) {
+        this.byte(45);
+        v = -v;
+      }
+      const high = Math.floor(v / 1e9);
+      this.number(high);
+      this.padded(v - high * 1e9, 9);
       return;
     }
     this.ascii(Number.isFinite(n) ? `${n}` : 'null');
@@ -231,14 +269,11 @@ export class JsonBytes implements NetJsonWriter {
   /** A byte array as messageJson writes it: its hex in a JSON string. */
   hex(bytes: Uint8Array): void {
     this.room(2 * bytes.length + 2);
-    const { buf } = this;
+    const { buf, view } = this;
     let at = this.at;
     buf[at++] = 34;
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      buf[at++] = HEX_HIGH[b]!;
-      buf[at++] = HEX_LOW[b]!;
-    }
+    // Both digits of a byte in one store (a snapshot delta's data is on most lines of a game's capture).
+    for (let i = 0; i < bytes.length; i++, at += 2) view.setUint16(at, HEX_PAIRS[bytes[i]!]!, true);
     buf[at++] = 34;
     this.at = at;
   }

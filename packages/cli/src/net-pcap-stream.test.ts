@@ -113,11 +113,28 @@ describe('net pcap\'s JSON lines', () => {
 });
 
 describe('JsonBytes', () => {
-  it('writes numbers as JSON.stringify does (one and two digits by their own path, int32 limits, non-integers)', () => {
+  it('writes numbers as JSON.stringify does (one and two digits by their own path, int32 limits, integers past int32, non-integers)', () => {
     const w = new JsonBytes();
     const values = [0, -0, 1, 9, 10, 99, 100, 999, 1000, 2147483647, -1, -9, -10, -99, -100, -2147483648, 4294967295, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e21, -1e-7];
     for (let i = 0; i < 20000; i += 7) values.push(i, -i, (i * 7919) % 2147483647);
+    // Integers past int32 up to 2^53 (a security token above 2^31): high digits and the low nine apart.
+    values.push(2147483648, -2147483649, 3558205468, 1e9, 1e9 + 1, 2e9, 999999999999, 1000000000000, 1000000007000000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 2 ** 53 + 2, -(2 ** 60));
+    for (let i = 1; i < 20000; i += 13) values.push(2147483648 + i * 104729, 4294967296 - i * 7, -(2147483648 + i * 1000000007), i * 1e9 + (i % 10), i * 123456789012);
     const wrong = values.filter((v) => (w.number(v), w.take()) !== (JSON.stringify(v) ?? 'null'));
     expect(wrong).toEqual([]);
+  });
+
+  it('writes number arrays and byte arrays as JSON.stringify and hex do (one-digit values by their own path)', () => {
+    const w = new JsonBytes();
+    const arrays = [[], [0], [-0], [9], [10], [0, 1, 0, 0, 4, 0, 1, 0, 0, 0], [5, -1, 12, 0.5, Number.NaN, 7, 3000000000, -0, 9], Array.from({ length: 3000 }, (_, i) => (i * 7) % 13), Array.from({ length: 400000 }, (_, i) => (i % 3 ? i % 10 : 123456789))]; // the last past the first 1 MiB buffer
+    for (const a of arrays) {
+      w.numbers(a);
+      expect(w.take()).toBe(JSON.stringify(a));
+    }
+    for (const n of [0, 1, 2, 31, 1400]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
+      w.hex(bytes);
+      expect(w.take()).toBe(JSON.stringify(Buffer.from(bytes).toString('hex')));
+    }
   });
 });

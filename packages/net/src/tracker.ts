@@ -169,7 +169,8 @@ export class ConnectionTracker {
   /** Feeds a snap message to a direction's receiver and keeps the budget: past it, the snapshots stored first (by any receiver) are forgotten. */
   private feedSnapshot(d: Direction, protocol: NetProtocolName, m: SnapMessage, errors: NetError[]): RebuiltSnapshot | undefined {
     const receiver = (d.snapshots ??= new SnapshotReceiver(protocol));
-    const [bytes, count] = [receiver.storedBytes, receiver.storedCount];
+    const bytes = receiver.storedBytes;
+    const count = receiver.storedCount;
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;

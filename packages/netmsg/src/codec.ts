@@ -9,6 +9,7 @@ import type { NetMessageErrorCode } from './error-codes.js';
 export class NetMessageError extends CodecError<NetMessageErrorCode> {}
 
 // The table types live in table.ts; the generated code imports them from here, beside the codec's functions.
+export { type NetJsonText, netJsonText } from './json-text.js';
 export type { SanitizeRule, NetFieldType, NetValueSet, NetFieldDef, Direction, NetMessageDef, NetJsonWriter, NetProtocolDef, NetMessageBase, UnknownNetMessage, AnyNetMessage, DecodeOptions } from './table.js';
 import type { AnyNetMessage, DecodeOptions, NetFieldDef, NetFieldType, NetMessageDef, NetProtocolDef, UnknownNetMessage } from './table.js';
 

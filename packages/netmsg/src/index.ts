@@ -11,6 +11,8 @@ export {
   encodeNetMessage,
   type NetFieldDef,
   type NetFieldType,
+  type NetJsonText,
+  netJsonText,
   type NetJsonWriter,
   type NetMessageBase,
   type NetMessageDef,

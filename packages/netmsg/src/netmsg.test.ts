@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, CodecError, encodeUtf8, uuidFromName, uuidToBytes } from '@twcodec/runtime';
-import { type AnyNetMessage, type NetFieldType, type NetJsonWriter, DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, peekNetMessage, SERVER_TICK_SPEED, TEEWORLDS_0_7_MESSAGE_ENUMS, TEEWORLDS_0_7_PACKED_MSG_IDS, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
+import { type AnyNetMessage, type NetFieldType, type NetJsonText, type NetJsonWriter, DDNET_0_6_MESSAGE_ENUMS, DDNET_0_6_MESSAGES, DDNET_0_6_PACKED_MSG_IDS, Ddnet06Weapon, netValueName, peekNetMessage, SERVER_TICK_SPEED, TEEWORLDS_0_7_MESSAGE_ENUMS, TEEWORLDS_0_7_PACKED_MSG_IDS, TEEWORLDS_0_7_MESSAGES, decodeDdnet06Message, decodeTeeworlds07Message, encodeDdnet06Message, encodeTeeworlds07Message, NetMessageError, netMessageDef, sanitizeNetString } from './index.js';
 
 /** Packs ints and strings as DDNet's CPacker does. */
 function pack(...parts: (number | string | Uint8Array)[]): Uint8Array {
@@ -284,30 +284,33 @@ describe('a demo\'s zero padding is not data (issue 26)', () => {
 describe('the generated JSON writers (NetMessageDef.json)', () => {
   /** A NetJsonWriter that makes text, byte arrays as hex (as the CLI's lines write them). */
   class TextWriter implements NetJsonWriter {
-    text = '';
+    out = '';
     ascii(text: string) {
-      this.text += text;
+      this.out += text;
+    }
+    text(t: NetJsonText) {
+      this.out += t.text;
     }
     byte(code: number) {
-      this.text += String.fromCharCode(code);
+      this.out += String.fromCharCode(code);
     }
     number(value: number) {
-      this.text += JSON.stringify(value);
+      this.out += JSON.stringify(value);
     }
     boolean(value: boolean) {
-      this.text += JSON.stringify(value);
+      this.out += JSON.stringify(value);
     }
     string(value: string) {
-      this.text += JSON.stringify(value);
+      this.out += JSON.stringify(value);
     }
     bytes(value: Uint8Array) {
-      this.text += JSON.stringify(hexOf(value));
+      this.out += JSON.stringify(hexOf(value));
     }
     numbers(values: readonly number[]) {
-      this.text += JSON.stringify(values);
+      this.out += JSON.stringify(values);
     }
     strings(values: readonly string[]) {
-      this.text += JSON.stringify(values);
+      this.out += JSON.stringify(values);
     }
   }
   const hexOf = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
@@ -335,8 +338,8 @@ describe('the generated JSON writers (NetMessageDef.json)', () => {
         const w = new TextWriter();
         def.json!(message, w);
         const { kind: _, ...fields } = message;
-        expect(w.text, `${def.name} with ${n} fields`).toBe(JSON.stringify(fields, (_k, v: unknown) => (v instanceof Uint8Array ? hexOf(v) : v)));
-        expect(JSON.parse(w.text)).toBeTypeOf('object');
+        expect(w.out, `${def.name} with ${n} fields`).toBe(JSON.stringify(fields, (_k, v: unknown) => (v instanceof Uint8Array ? hexOf(v) : v)));
+        expect(JSON.parse(w.out)).toBeTypeOf('object');
       }
     }
   });

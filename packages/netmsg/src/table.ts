@@ -1,6 +1,7 @@
 // The shapes of the generated message tables (a protocol, its messages and their fields) and of decoded
 // messages: what the generator emits and the codec (codec.ts) reads.
 import type { ByteReader, Uuid } from '@twcodec/runtime';
+import type { NetJsonText } from './json-text.js';
 
 /**
  * How DDNet cleans a string when it unpacks it (the bytes stay as sent; see sanitizeNetString):
@@ -98,6 +99,8 @@ export interface NetMessageDef {
 export interface NetJsonWriter {
   /** JSON text as it is: punctuation and keys, ASCII that needs no escape. */
   ascii(text: string): void;
+  /** Kept JSON text as it is (a generated writer's keys: the same text as ascii(t.text)). */
+  text(t: NetJsonText): void;
   /** One byte of ASCII JSON text (a brace). */
   byte(code: number): void;
   number(value: number): void;

@@ -1,5 +1,5 @@
 // Emits the packet-layer codecs (packages/net/src/generated) with ts-morph structures (the page: docs.ts).
-import { type InterfaceDeclarationStructure, type StatementStructures, StructureKind } from 'ts-morph';
+import { type InterfaceDeclarationStructure, type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
 import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
@@ -182,7 +182,7 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ ${p.header.fields.map((f) => `${f.name}: ${fieldExpr(f)}`).join(', ')} }),`,
     // namedHeaderAt's object as JSON text, its keys in order: for writers of many packets (`net pcap`'s lines),
     // which need not walk the header's keys (issue 41).
-    `namedHeaderJson: (h: Record<string, number>, w: ${imports.type('@twcodec/netmsg', 'NetJsonWriter')}) => { ${p.header.fields.map((f, i) => `w.ascii(${str(`${i ? ',' : '{'}${JSON.stringify(f.name)}:`)}); w.number(h.${f.name}!);`).join(' ')} w.byte(125); },`,
+    `namedHeaderJson: (h: Record<string, number>, w: ${imports.type('@twcodec/netmsg', 'NetJsonWriter')}) => { ${p.header.fields.map((f, i) => `w.text(HEADER_JSON_TEXTS[${i}]!); w.number(h.${f.name}!);`).join(' ')} w.byte(125); },`,
     `headerFlagsAt: ${fieldAt(p.header.fields, 'flags')},`,
     `headerNumChunksAt: ${fieldAt(p.header.fields, 'num_chunks')},`,
     `packetFlags: ${P}PacketFlag,`,
@@ -211,6 +211,12 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `connlessMagicPrefix: ${hexBytes(p.connless.magic_prefix)},`,
     `connlessMessages: [${p.connless.messages.map((m) => `{ name: ${str(m.name)}, magic: ${str(m.magic)}, direction: ${str(m.direction)}, fields: ${fieldTable(m.fields)} }`).join(', ')}],`,
   ];
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc("The keys (with their punctuation) namedHeaderJson writes, as kept text (NetJsonText)."),
+    declarations: [{ name: 'HEADER_JSON_TEXTS', initializer: listInitializer('[', p.header.fields.map((f, i) => `${imports.value('@twcodec/netmsg', 'netJsonText')}(${str(`${i ? ',' : '{'}${JSON.stringify(f.name)}:`)}),`), ']') }],
+  });
   statements.push(exportedConst(constName(p), imports.type('../table.js', 'PacketProtocolDef'), `The packet layer of ${p.packet_protocol}: header codecs, flags, control and connectionless messages.`, listInitializer('{', table, '}')));
   const path = `${p.packet_protocol}.gen.ts`;
   // A blank line between consts and after a type alias, as ts-morph puts around interfaces and functions.

@@ -65,7 +65,7 @@ function fieldDoc(f: NetFieldSchema): string {
   return notes.join(' ');
 }
 
-function tableEntry(p: NetProtocolSchema, m: NetMessageSchema, imports: Imports): string {
+function tableEntry(p: NetProtocolSchema, m: NetMessageSchema, imports: Imports, texts: JsonTexts): string {
   const fields = m.fields.map((f) => {
     const parts = [`name: ${str(f.name)}`, `key: ${str(camel(f.name))}`, `type: ${str(f.type)}`, `description: ${str(f.description)}`];
     if (f.optional) parts.push('optional: true');
@@ -91,7 +91,7 @@ function tableEntry(p: NetProtocolSchema, m: NetMessageSchema, imports: Imports)
   if (m.recorded === false) head.push('recorded: false');
   head.push(`description: ${str(m.description)}`);
   const read = readFunction(m, imports);
-  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}], build: ${buildFunction(m)}${read ? `, read: ${read}` : ''}, json: ${jsonFunction(m)} },`;
+  return `{ ${head.join(', ')}, fields: [${fields.join(', ')}], build: ${buildFunction(m)}${read ? `, read: ${read}` : ''}, json: ${jsonFunction(m, texts)} },`;
 }
 
 /** The writer method of each field type's value in `json` (NetJsonWriter). */
@@ -111,6 +111,26 @@ const JSON_WRITERS: Record<NetFieldSchema['type'], string> = {
 const JSON_VALUE_TYPES: Record<string, string> = { number: 'number', boolean: 'boolean', string: 'string', bytes: 'Uint8Array', numbers: 'number[]', strings: 'string[]' };
 
 /**
+ * The texts of a table's generated JSON writers (keys with their punctuation), each once, in the order of first
+ * use: the writers name them as `JSON_TEXTS[i]`, a list of NetJsonText made when the module loads.
+ */
+class JsonTexts {
+  readonly list: string[] = [];
+  readonly #index = new Map<string, number>();
+
+  /** The expression of `text` in a writer. */
+  of(text: string): string {
+    let i = this.#index.get(text);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(text);
+      this.#index.set(text, i);
+    }
+    return `JSON_TEXTS[${i}]!`;
+  }
+}
+
+/**
  * The message's fields as a JSON object, written straight through a NetJsonWriter: each key as literal text,
  * each value by its type's method, in schema order (the decoded message's key order), optional fields only
  * when present (the decoder stops at the first absent one, so those after it are absent too). The same text
@@ -118,15 +138,15 @@ const JSON_VALUE_TYPES: Record<string, string> = { number: 'number', boolean: 'b
  * message's shape known per kind instead of a walk of its keys with a type test per value (issue 41: the
  * fields were most of `net pcap`'s JSON time).
  */
-function jsonFunction(m: NetMessageSchema): string {
-  if (!m.fields.length) return "(_m, w) => w.ascii('{}')";
+function jsonFunction(m: NetMessageSchema, texts: JsonTexts): string {
+  if (!m.fields.length) return `(_m, w) => w.text(${texts.of('{}')})`;
   const statements: string[] = [];
   // From the first optional field on, a field may be absent (reading stops there, required fields after it too).
   const firstOptional = m.fields.findIndex((f) => f.optional);
   for (const [i, f] of m.fields.entries()) {
     const key = camel(f.name);
     const method = JSON_WRITERS[f.type];
-    const write = `w.ascii(${str(`${i ? ',' : '{'}${JSON.stringify(key)}:`)}); w.${method}(m.${key} as ${JSON_VALUE_TYPES[method]});`;
+    const write = `w.text(${texts.of(`${i ? ',' : '{'}${JSON.stringify(key)}:`)}); w.${method}(m.${key} as ${JSON_VALUE_TYPES[method]});`;
     // A first field that may be absent leaves the object's opening brace to be written when it is.
     if (firstOptional >= 0 && i >= firstOptional) statements.push(i ? `if (m.${key} !== undefined) { ${write} }` : `if (m.${key} === undefined) w.byte(123); else { ${write} }`);
     else statements.push(write);
@@ -238,7 +258,14 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
   }
   statements.push({ kind: StructureKind.TypeAlias, name: `${prefix}Message`, isExported: true, docs: doc(`Every message of ${p.protocol} the schema names.`), type: p.messages.map(messageInterface).join(' | ') });
   // Written before the file is printed, so that the imports they use are known by then.
-  const entries = p.messages.map((m) => tableEntry(p, m, imports));
+  const texts = new JsonTexts();
+  const entries = p.messages.map((m) => tableEntry(p, m, imports, texts));
+  statements.push({
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: doc("The keys (with their punctuation) the messages' `json` writers write, as kept text (NetJsonText)."),
+    declarations: [{ name: 'JSON_TEXTS', initializer: listInitializer('[', texts.list.map((t) => `${imports.value(CODEC, 'netJsonText')}(${str(t)}),`), ']') }],
+  });
   const unknown = imports.type(CODEC, 'UnknownNetMessage');
   statements.push({ kind: StructureKind.TypeAlias, name: `${prefix}MessageKind`, isExported: true, docs: doc('The message names.'), type: `${prefix}Message['kind']` });
   statements.push({

@@ -1,0 +1,376 @@
+// `net pcap`'s lines: the JSON line of each datagram of a capture, written as UTF-8 bytes into a JsonBytes
+// (fast-json.ts) member by member, from texts kept for what lines repeat (a route's endpoints and packet head,
+// flag lists, keys) and by the generated writer of each message kind. Apart from net.ts (the net commands) so
+// that each stays a file one reads whole: this one is only about making the text of a line fast, the same
+// text messageJson of the line's object gives (net-pcap-stream.test.ts compares them; issue 41).
+import { type CaptureDatagram, type NetProtocolName, PACKET_PROTOCOLS, type TrackedDatagram } from '@twcodec/net';
+import type { AnyNetMessage, NetMessageDef } from '@twcodec/netmsg';
+import { JsonBytes, type JsonText, jsonText } from './fast-json.js';
+
+/** `"time":"` and the time up to its fraction, as bytes, for the last second seen: a capture's datagrams come many to the second. */
+let lastSecond = Number.NaN;
+let lastSecondText = jsonText('');
+
+/**
+ * `,"time":"...` of a datagram up to its closing `Z"`, from text kept for the second: the time in ISO 8601 UTC
+ * with the capture's fraction, 6 digits, or 9 when the nanoseconds need them.
+ */
+function writeTime(w: JsonBytes, d: CaptureDatagram): void {
+  if (d.seconds !== lastSecond) {
+    lastSecondText = jsonText(`,"time":"${new Date(d.seconds * 1000).toISOString().slice(0, 19)}.`);
+    lastSecond = d.seconds;
+  }
+  w.text(lastSecondText);
+  if (d.nanoseconds % 1000 === 0) w.padded(d.nanoseconds / 1000, 6);
+  else w.padded(d.nanoseconds, 9);
+}
+
+/**
+ * `Z","source":"...","destination":"...","protocol":P,"kind":K,"header":` of a packet, one text kept per
+ * route (source and destination), protocol and kind for the first ROUTE_HEADS routes met (a server's capture
+ * of a few hours: all of them), else the endpoints and the head apart. Writing a line is mostly its calls of JsonBytes.text, about
+ * 10 ns each whatever the text's length (issue 41): the line's constant parts are merged into as few texts as
+ * can be kept.
+ */
+function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string): void {
+  const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
+  const heads = routeHeads.get(source)?.get(destination);
+  const text = heads?.[slot] ?? routeHead(heads, source, destination, protocol, kind, slot);
+  if (text) w.text(text);
+  else {
+    writeEndpoints(w, source, destination);
+    w.text(packetHead(protocol, kind));
+  }
+}
+/**
+ * The most routes whose heads are kept: a server of 64 players has 128 routes. More held texts that outlive
+ * V8's young generation and grew the heap: the bench's 10,000 flows at once peaked at 100 MB with 1,024 kept
+ * and 106 MB with 4,096, 80 MB with 256 (as before the heads were kept; issue 41). The routes past these
+ * write their endpoints' texts and the packet's head apart.
+ */
+const ROUTE_HEADS = 256;
+/** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
+const routeHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
+let routeHeadCount = 0;
+/** The head of a route, protocol and kind, made and kept; undefined past ROUTE_HEADS routes. */
+function routeHead(heads: (JsonText | undefined)[] | undefined, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number): JsonText | undefined {
+  if (!heads) {
+    if (routeHeadCount >= ROUTE_HEADS) return undefined;
+    routeHeadCount++;
+    let bySource = routeHeads.get(source);
+    if (!bySource) routeHeads.set(source, (bySource = new Map()));
+    bySource.set(destination, (heads = new Array<JsonText | undefined>(6).fill(undefined)));
+  }
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
+  return (heads[slot] = jsonText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`));
+}
+
+/**
+ * `Z","source":"...","destination":"..."`: the two texts kept as bytes per endpoint for the first ENDPOINT_TEXTS
+ * endpoints met (a capture's datagrams go between a few endpoints, whose strings are net's own per flow, so a
+ * look-up hashes no new string), written character by character for the others. Writing them so was 3% of
+ * `net pcap`; a cache of the last 8 pairs made each text again for every datagram once more than 8 directions
+ * took turns (a server with 4 players has 8), and a cache emptied when full made two arrays per datagram over
+ * 10,000 flows taking turns, which raised the peak RSS by a sixth (issue 41).
+ */
+function writeEndpoints(w: JsonBytes, source: string, destination: string): void {
+  const from = sourceTexts.get(source) ?? endpointText(sourceTexts, source, 'Z","source":"');
+  if (from >= 0) w.textAt(endpointWords, from >>> 8, from & 255);
+  else {
+    w.ascii('Z","source":"');
+    w.ascii(source);
+  }
+  const to = destinationTexts.get(destination) ?? endpointText(destinationTexts, destination, '","destination":"');
+  if (to >= 0) w.textAt(endpointWords, to >>> 8, to & 255);
+  else {
+    w.ascii('","destination":"');
+    w.ascii(destination);
+  }
+  w.byte(34);
+}
+/**
+ * `prefix` and `endpoint` as a JsonText's words, kept in endpointWords, and their place in `texts`; -1 once
+ * `texts` is full (or the text is longer than a place tells).
+ */
+function endpointText(texts: Map<string, number>, endpoint: string, prefix: string): number {
+  const length = prefix.length + endpoint.length;
+  if (texts.size >= ENDPOINT_TEXTS || length > 255) return -1;
+  // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
+  const { words } = jsonText(prefix + endpoint);
+  if (endpointUsed + words.length > endpointWords.length) {
+    const grown = new Int32Array(Math.max(2 * endpointWords.length, endpointUsed + words.length));
+    grown.set(endpointWords.subarray(0, endpointUsed));
+    endpointWords = grown;
+  }
+  endpointWords.set(words, endpointUsed);
+  const place = endpointUsed * 256 + length;
+  endpointUsed += words.length;
+  texts.set(endpoint, place);
+  return place;
+}
+/** The most endpoints whose texts are kept (each way). */
+const ENDPOINT_TEXTS = 4096;
+/**
+ * The kept texts' words (JsonText), one text after another in one array, and where each one is (its first
+ * word times 256 plus its length in bytes, a small integer): a Uint8Array per text took 300 bytes of memory for
+ * 30 of text, 2.5 MB of a capture of 10,000 clients at once (bench/pcap.mjs; issue 41).
+ */
+let endpointWords = new Int32Array(1024);
+let endpointUsed = 0;
+const sourceTexts = new Map<string, number>();
+const destinationTexts = new Map<string, number>();
+
+/**
+ * The JSON line of one datagram: messages as `demo messages` prints them (message kind, fields); with what the
+ * connection tracker made of it, vital chunks the receiver already had (or drops) marked and the snapshots the
+ * datagram completed.
+ */
+export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): string {
+  writeDatagram(lineWriter, d, tracked);
+  return lineWriter.take();
+}
+const lineWriter = new JsonBytes();
+
+/** Texts of the lines' own members (keys, and the punctuation around them). */
+const T_INDEX = jsonText('{"index":');
+const T_NO_CHUNKS = jsonText(',"chunks":[');
+const T_DELIVERY = jsonText(',"delivery":');
+const T_SIZE = jsonText(',"size":');
+const T_SNAPSHOTS_TICK = jsonText(',"snapshots":[{"tick":');
+const T_LATER_TICK = jsonText(',{"tick":');
+const T_DELTA_TICK = jsonText(',"deltaTick":');
+const T_CRC = jsonText(',"crc":');
+const T_CRC_OK = jsonText(',"crcOk":');
+const T_ITEMS = jsonText(',"items":');
+const T_CRC_OK_ITEMS = jsonText(',"crcOk":true,"items":');
+const T_ERROR = jsonText(',"error":');
+
+/** The keys of writeDatagram's own members, as bytes (JsonBytes.keyOf). */
+const K_CONTROL = JsonBytes.keyOf('control');
+const K_ERROR = JsonBytes.keyOf('error');
+const K_ERRORS = JsonBytes.keyOf('errors');
+const K_MESSAGE = JsonBytes.keyOf('message');
+const K_TRAILING = JsonBytes.keyOf('trailing');
+
+/**
+ * datagramJson's line into `w`, member by member (fast-json.ts): the same text as messageJson of the line's
+ * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares.
+ */
+export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagram): void {
+  w.text(T_INDEX);
+  w.number(d.index);
+  writeTime(w, d);
+  if (d.error) {
+    writeEndpoints(w, d.source, d.destination);
+    w.memberOf(K_ERROR, d.error.message);
+    w.byte(125);
+    return;
+  }
+  const p = d.packet!;
+  // The members every packet has, by their types (no test of each value's type); the endpoints, the protocol
+  // and the kind with their keys as one text of a few kept.
+  writeRouteHead(w, d.source, d.destination, p.protocol, p.kind);
+  // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
+  // header names its form and tokens.
+  if (p.kind === 'connless') w.object(p.header);
+  else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
+  // The flags with the security token's key after them when there is a token.
+  if (p.securityToken !== undefined) {
+    w.text(flagsText(p.flags, packetFlagTokenTexts));
+    w.number(p.securityToken);
+  } else w.text(flagsText(p.flags, packetFlagTexts));
+  if (p.control) w.memberOf(K_CONTROL, p.control);
+  if (p.connless) {
+    w.ascii(',"connless":{');
+    const comma = w.memberOf(K_MESSAGE, p.connless.kind, false);
+    w.key('fields', comma);
+    w.object(p.connless as unknown as Record<string, unknown>, 'kind');
+    w.byte(125);
+  }
+  if (p.chunks) writeChunks(w, p.protocol, p.chunks, tracked);
+  if (tracked?.errors?.length) w.memberOf(K_ERRORS, tracked.errors.map((e) => e.message));
+  if (tracked?.snapshots.length) writeSnapshots(w, tracked.snapshots);
+  if (tracked?.maps.length)
+    w.member(
+      'maps',
+      tracked.maps.map((m) => ({
+        name: m.name,
+        size: m.size,
+        crc: m.crc.toString(16).padStart(8, '0'),
+        ...(m.sha256 ? { sha256: m.sha256 } : {}),
+        ...(m.crcOk !== undefined ? { crcOk: m.crcOk } : {}),
+        ...(m.sha256Ok !== undefined ? { sha256Ok: m.sha256Ok } : {}),
+        ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
+      })),
+    );
+  w.byte(125);
+}
+
+// The chunks and the snapshots of a line are written by functions of their own: V8 optimises writeDatagram and
+// each of them apart, so a shape met late (a snapshot without a CRC, a message kind not seen before) makes V8
+// compile again only the function that met it, not the whole line's writer with everything inlined into it
+// (writeDatagram was compiled three times over the corpus session, 40 to 90 ms each: issue 41).
+
+/** How a chunk's message is written: `,"message":KIND,"fields":` as text, and its fields' generated writer. */
+interface MessageWriter {
+  head: JsonText;
+  /** NetMessageDef.json; undefined for a kind the table does not name (`unknown`). */
+  json: NetMessageDef['json'];
+}
+
+/** Each packet protocol's message writers by message kind, made when first met (a Map each: no look-up by protocol). */
+const messageWriters06 = new Map<string, MessageWriter>();
+const messageWriters07 = new Map<string, MessageWriter>();
+
+/** The writer of a message kind of a packet protocol's table. */
+function messageWriter(protocol: NetProtocolName, kind: string): MessageWriter {
+  const writers = protocol === '0.7' ? messageWriters07 : messageWriters06;
+  let writer = writers.get(kind);
+  if (!writer) {
+    // The kinds are the table's names and `unknown`: a few hundred at most.
+    const json = PACKET_PROTOCOLS[protocol].messages.messages.find((def) => def.name === kind)?.json;
+    writers.set(kind, (writer = { head: jsonText(`,"message":${JSON.stringify(kind)},"fields":`), json }));
+  }
+  return writer;
+}
+
+/** `,"protocol":P,"kind":K,"header":` as text, per protocol and packet kind (two protocols, three kinds). */
+function packetHead(protocol: string, kind: string): JsonText {
+  let byKind = packetHeads.get(protocol);
+  if (!byKind) packetHeads.set(protocol, (byKind = new Map()));
+  let text = byKind.get(kind);
+  if (!text) byKind.set(kind, (text = jsonText(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
+  return text;
+}
+const packetHeads = new Map<string, Map<string, JsonText>>();
+
+/**
+ * flagsText's texts of one prefix and suffix (the text before and after the list): the empty list's, and the
+ * others' by first name, then second ('' for a list of one).
+ */
+interface FlagTexts {
+  prefix: string;
+  suffix: string;
+  none: JsonText;
+  byFirst: Map<string, Map<string, JsonText>>;
+  /**
+   * The last list's names ('' for none) and text: most packets of a capture have the same flags (compression),
+   * most vital chunks the same (vital), and a test of the two names' identity costs less than the two Map
+   * look-ups (issue 41: flagsText was 3% of net pcap).
+   */
+  lastFirst: string;
+  lastSecond: string;
+  lastText: JsonText | undefined;
+}
+const flagTextsOf = (prefix: string, suffix: string): FlagTexts => ({ prefix, suffix, none: jsonText(`${prefix}[]${suffix}`), byFirst: new Map(), lastFirst: '', lastSecond: '', lastText: undefined });
+/** A packet's `,"flags":[...]`, and with the security token's key after it. */
+const packetFlagTexts = flagTextsOf(',"flags":', '');
+const packetFlagTokenTexts = flagTextsOf(',"flags":', ',"securityToken":');
+/**
+ * A chunk's `{"flags":[...]`, after `,"chunks":[` (the first chunk) or `,` (the others), and before the key of
+ * its next member: the sequence (a vital chunk), the size, or neither (the delivery comes first).
+ */
+const chunkFlagTexts = [',"chunks":[{"flags":', ',{"flags":'].map((prefix) => [',"sequence":', ',"size":', ''].map((suffix) => flagTextsOf(prefix, suffix)));
+const FIRST_CHUNK = 0;
+const LATER_CHUNK = 1;
+const BEFORE_SEQUENCE = 0;
+const BEFORE_SIZE = 1;
+const BEFORE_DELIVERY = 2;
+
+/**
+ * The texts' prefix, a flag list's JSON and their suffix as text, kept per list of up to two names: net's
+ * decoder hands out a new array per packet and chunk, of the same few name strings (its flag tables'). The
+ * names are the schemas' (snake_case ASCII).
+ */
+function flagsText(flags: readonly string[], texts: FlagTexts): JsonText {
+  const n = flags.length;
+  if (n === 0) return texts.none;
+  if (n > 2) return jsonText(`${texts.prefix}${JSON.stringify(flags)}${texts.suffix}`);
+  const first = flags[0]!;
+  const second = n === 2 ? flags[1]! : '';
+  if (first === texts.lastFirst && second === texts.lastSecond && texts.lastText) return texts.lastText;
+  let byFirst = texts.byFirst.get(first);
+  if (!byFirst) {
+    if (texts.byFirst.size >= 256) texts.byFirst.clear();
+    texts.byFirst.set(first, (byFirst = new Map()));
+  }
+  let text = byFirst.get(second);
+  if (!text) {
+    if (byFirst.size >= 256) byFirst.clear();
+    byFirst.set(second, (text = jsonText(`${texts.prefix}${JSON.stringify(flags)}${texts.suffix}`)));
+  }
+  texts.lastFirst = first;
+  texts.lastSecond = second;
+  texts.lastText = text;
+  return text;
+}
+
+/** The `chunks` member of a datagram's line. */
+function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullable<NonNullable<CaptureDatagram['packet']>['chunks']>, tracked: TrackedDatagram | undefined): void {
+  if (chunks.length === 0) w.text(T_NO_CHUNKS);
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
+    const message = c.message as typeof c.message & { trailing?: Uint8Array };
+    const delivery = tracked?.delivery[i];
+    const delivered = !delivery || delivery === 'delivered';
+    // The flags with the text around them (the chunk list's start or a comma; the next member's key).
+    const texts = chunkFlagTexts[i === 0 ? FIRST_CHUNK : LATER_CHUNK]!;
+    if (c.sequence !== undefined) {
+      w.text(flagsText(c.flags, texts[BEFORE_SEQUENCE]!));
+      w.number(c.sequence);
+      if (!delivered) {
+        w.text(T_DELIVERY);
+        w.string(delivery);
+      }
+      w.text(T_SIZE);
+    } else if (delivered) w.text(flagsText(c.flags, texts[BEFORE_SIZE]!));
+    else {
+      w.text(flagsText(c.flags, texts[BEFORE_DELIVERY]!));
+      w.text(T_DELIVERY);
+      w.string(delivery);
+      w.text(T_SIZE);
+    }
+    w.number(c.size);
+    // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
+    // (kind 'unknown', kept raw) by its keys.
+    const writer = messageWriter(protocol, message.kind);
+    w.text(writer.head);
+    if (writer.json) writer.json(message as AnyNetMessage, w);
+    else w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
+    if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
+    w.byte(125);
+  }
+  w.byte(93);
+}
+
+/** The `snapshots` member of a datagram's line. */
+function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): void {
+  // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
+  for (let i = 0; i < snapshots.length; i++) {
+    const s = snapshots[i]!;
+    w.text(i ? T_LATER_TICK : T_SNAPSHOTS_TICK);
+    w.number(s.tick);
+    w.text(T_DELTA_TICK);
+    w.number(s.deltaTick);
+    if (s.crc !== undefined) {
+      w.text(T_CRC);
+      w.number(s.crc);
+    }
+    // A snapshot rebuilt with its CRC right (most of them): its two members' keys and `true` as one text.
+    if (s.crcOk === true && s.snapshot) w.text(T_CRC_OK_ITEMS);
+    else {
+      if (s.crcOk !== undefined) {
+        w.text(T_CRC_OK);
+        w.boolean(s.crcOk);
+      }
+      if (s.snapshot) w.text(T_ITEMS);
+    }
+    if (s.snapshot) w.number(s.snapshot.items.length);
+    if (s.error) {
+      w.text(T_ERROR);
+      w.string(s.error);
+    }
+    w.byte(125);
+  }
+  w.byte(93);
+}
