@@ -101,8 +101,11 @@ function loadBundle(bundleDir, entry, onCompiled) {
   if (!manifest && !onCompiled) return require(join(dir, entry));
   const chunks = manifest?.chunks ?? {};
   const modules = new Map();
-  // Everything but the chunks (node: built-ins, pako from node_modules) as the entry would require it.
-  const outside = createRequire(join(dir, entry));
+  // Everything but the chunks as the entry would require it: Node's built-ins (the same from any module) by this
+  // module's require; others (pako from node_modules) by a require made for the entry when first needed
+  // (createRequire costs about as much as loading a small chunk: start-up, issue 41).
+  let entryRequire;
+  const outside = (id) => (id.startsWith('node:') ? require(id) : (entryRequire ??= createRequire(join(dir, entry)))(id));
   const load = (file) => {
     const known = modules.get(file);
     if (known) return known.exports;

@@ -1,7 +1,9 @@
 // Start-up (issue 28): a command loads its modules when it runs, so that `twcodec --version` or a small map's
 // `map info` does not pay for loading every package (docs/performance.md, "Against DDNet's tools"). Checked on
 // the built modules' static imports (what Node loads before any code runs), not by timing.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../test/corpus.js';
@@ -78,5 +80,26 @@ describe('start-up', () => {
     expect(modulesOf('map-extract').filter((m) => pngWriter.test(m))).toEqual([]);
     expect(modulesOf('map-extract-png').some((m) => m.includes('png-encode'))).toBe(true);
     expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
+  });
+
+  // Node's own modules a run loads (process.moduleLoadList at exit), beyond what the command needs (issue 41).
+  it("a command line of arguments only does not load node:util's option parser", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-startup-'));
+    try {
+      const hook = join(dir, 'hook.cjs');
+      writeFileSync(hook, "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED, process.moduleLoadList.join('\\n')));\n");
+      const loaded = (...argv: string[]) => {
+        const run = spawnSync(process.execPath, ['--require', hook, join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), ...argv], { env: { ...process.env, LOADED: join(dir, 'loaded.txt') }, encoding: 'utf8' });
+        expect(run.status, run.stderr).toBe(0);
+        return readFileSync(join(dir, 'loaded.txt'), 'utf8').split('\n');
+      };
+      const parser = 'NativeModule internal/util/parse_args/parse_args';
+      expect(loaded('map', 'info', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'))).not.toContain(parser);
+      expect(loaded('map', 'extract', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'), join(dir, 'extracted'))).not.toContain(parser);
+      // with an option, it parses
+      expect(loaded('map', 'resave', '--ddnet', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'), join(dir, 'resaved.map'))).toContain(parser);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
