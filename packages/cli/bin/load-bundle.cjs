@@ -66,16 +66,19 @@ function readManifest(dir) {
 }
 
 /**
- * Compiles `filename`'s source (already read) as a CommonJS function, with the code cache of `entry` (the
- * manifest's record) when its checksums match. Returns the script and whether V8 took the cache.
+ * Compiles `filename`'s source (already read) as a CommonJS function, with a code cache when the checksums of
+ * the manifest match: `entry` is the chunk's record (its source's, and its shared cache's), `own` the record of
+ * the command's own cache of it, if it has one (code-cache.cjs: profiles). Returns the script and whether V8
+ * took the cache.
  */
-function compile(filename, bytes, entry, cacheFile, crc32) {
+function compile(filename, bytes, entry, cacheFile, own, ownCacheFile, crc32) {
   const source = bytes.toString('utf8');
   let cachedData;
   if (entry && crc32(bytes) === entry.source && bytes.length === entry.sourceBytes) {
+    const [record, file] = own ? [own, ownCacheFile] : [entry, cacheFile];
     try {
-      const data = readFileSync(cacheFile);
-      if (data.length === entry.cacheBytes && crc32(data) === entry.cache) cachedData = data;
+      const data = readFileSync(file);
+      if (data.length === record.cacheBytes && crc32(data) === record.cache) cachedData = data;
       else debug('%s: cache checksum mismatch, compiled', filename);
     } catch (e) {
       debug('%s: no cache (%s), compiled', filename, e.code ?? e.message);
@@ -85,21 +88,32 @@ function compile(filename, bytes, entry, cacheFile, crc32) {
     filename,
     cachedData,
   });
-  if (cachedData) debug('%s: cache %s', filename, script.cachedDataRejected ? 'rejected by V8, compiled' : 'used');
+  if (cachedData) debug('%s: %s %s', filename, own ? "the command's cache" : 'cache', script.cachedDataRejected ? 'rejected by V8, compiled' : 'used');
   return { script, used: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/** The manifest's caches of `command` (`map extract`) by chunk, when it has any (code-cache.cjs: profiles). */
+function profileOf(manifest, command) {
+  const profiles = manifest?.profiles;
+  if (command === undefined || typeof profiles !== 'object' || profiles === null || !Object.hasOwn(profiles, command)) return undefined;
+  const profile = profiles[command];
+  return typeof profile === 'object' && profile !== null ? profile : undefined;
 }
 
 /**
  * Runs the bundle's `entry` (a file name in `dir`) and the chunks it requires, compiled with their code cache
  * when the manifest in `dir` was made by this Node; else require()s it. `onCompiled(file, script)` is for the
- * build (code-cache.cjs), which makes the cache from the scripts after running them.
+ * build (code-cache.cjs), which makes the cache from the scripts after running them. `command` (`map extract`:
+ * the first two arguments of the command line) picks that command's own caches where the build made them.
  */
-function loadBundle(bundleDir, entry, onCompiled) {
+function loadBundle(bundleDir, entry, onCompiled, command) {
   const dir = resolve(bundleDir);
   const crc32 = crc32Function();
   const manifest = crc32 ? readManifest(dir) : undefined;
   if (!manifest && !onCompiled) return require(join(dir, entry));
   const chunks = manifest?.chunks ?? {};
+  const own = profileOf(manifest, command);
+  const ownDir = own && join(dir, 'code-cache', command.replace(/ /g, '-'));
   const modules = new Map();
   // Everything but the chunks as the entry would require it: Node's built-ins (the same from any module) by this
   // module's require; others (pako from node_modules) by a require made for the entry when first needed
@@ -112,7 +126,8 @@ function loadBundle(bundleDir, entry, onCompiled) {
     const filename = join(dir, file);
     const module = { id: filename, filename, exports: {}, loaded: false };
     modules.set(file, module);
-    const { script } = compile(filename, readFileSync(filename), chunks[file], join(dir, 'code-cache', `${file}.bin`), crc32);
+    const ownRecord = own && Object.hasOwn(own, file) && typeof own[file] === 'object' && own[file] !== null ? own[file] : undefined;
+    const { script } = compile(filename, readFileSync(filename), chunks[file], join(dir, 'code-cache', `${file}.bin`), ownRecord, ownRecord && join(ownDir, `${file}.bin`), crc32);
     onCompiled?.(file, script);
     const inner = (id) => (id.startsWith('./') && !id.includes('/', 2) ? load(id.slice(2)) : outside(id));
     // A chunk's import() calls this (bundle.mjs rewrites them so): a script compiled from a code cache has no

@@ -15,7 +15,8 @@ const { join } = require('node:path');
 nodeModule.enableCompileCache?.();
 const bundle = join(__dirname, '..', 'dist', 'bundle');
 if (existsSync(join(bundle, 'twcodec.js'))) {
-  require('./load-bundle.cjs').loadBundle(bundle, 'twcodec.js');
+  // The command (`map extract`) picks its own code caches where the build made them (load-bundle.cjs).
+  require('./load-bundle.cjs').loadBundle(bundle, 'twcodec.js', undefined, process.argv.slice(2, 4).join(' '));
 } else {
   import('../dist/bin.js').catch((e) => {
     if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !/[/\\]dist[/\\]/.test(String(e.message))) throw e;
