@@ -1,16 +1,18 @@
-import * as fs from 'node:fs';
+// Named imports, not `* as fs`: the bundle makes a namespace import of node:fs a copy of its hundred-odd
+// properties, at start-up (rolldown's __toESM; issue 41).
+import { closeSync, createReadStream, mkdir as mkdirCallback, openSync, readFile as readFileCallback, rename as renameCallback, rm as rmCallback, stat as statCallback, writeFile as writeFileCallback, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 // node:fs's callback functions as promises, rather than node:fs/promises: loading that module loads eight more
 // of Node's own (readline among them), about 2 ms of CPU time of every command (start-up, issue 28). Writing
 // an iterable of chunks, which only fs/promises' writeFile takes, loads it then.
-const readFile = promisify(fs.readFile);
-const stat = promisify(fs.stat);
-const mkdir = promisify(fs.mkdir);
-const rename = promisify(fs.rename);
-const rm = promisify(fs.rm);
-const writeBytes = promisify(fs.writeFile);
+const readFile = promisify(readFileCallback);
+const stat = promisify(statCallback);
+const mkdir = promisify(mkdirCallback);
+const rename = promisify(renameCallback);
+const rm = promisify(rmCallback);
+const writeBytes = promisify(writeFileCallback);
 async function writeFile(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options: { flag: string }): Promise<void> {
   if (bytes instanceof Uint8Array) return writeBytes(path, bytes, options);
   return (await import('node:fs/promises')).writeFile(path, bytes, options);
@@ -120,7 +122,7 @@ export async function* readStream(path: string): AsyncGenerator<Uint8Array> {
   try {
     // Fail early and clearly on a directory (createReadStream would report EISDIR without the path).
     if ((await stat(path)).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
-    for await (const chunk of fs.createReadStream(path, { highWaterMark: 1 << 16 })) yield chunk as Uint8Array;
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) yield chunk as Uint8Array;
   } catch (e) {
     throw fsError(e, 'read', path);
   }
@@ -217,7 +219,7 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
   let fd: number;
   try {
     // 'wx': created here, never a file or link that was there.
-    fd = fs.openSync(tmp, 'wx');
+    fd = openSync(tmp, 'wx');
   } catch (e) {
     throw fsError(e, 'write', path);
   }
@@ -233,19 +235,19 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
     }
   };
   const flush = () => {
-    if (filled) guard(() => fs.writeSync(fd, piece, 0, filled, written));
+    if (filled) guard(() => writeSync(fd, piece, 0, filled, written));
     written += filled;
     filled = 0;
   };
   const close = () => {
-    if (open) fs.closeSync(fd);
+    if (open) closeSync(fd);
     open = false;
   };
   return {
     append(bytes) {
       if (filled + bytes.length > piece.length) flush();
       if (bytes.length > piece.length) {
-        guard(() => fs.writeSync(fd, bytes, 0, bytes.length, written));
+        guard(() => writeSync(fd, bytes, 0, bytes.length, written));
         written += bytes.length;
       } else {
         piece.set(bytes, filled);
@@ -254,7 +256,7 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
     },
     writeAt(offset, bytes) {
       flush();
-      guard(() => fs.writeSync(fd, bytes, 0, bytes.length, offset));
+      guard(() => writeSync(fd, bytes, 0, bytes.length, offset));
     },
     async commit() {
       flush();
@@ -264,7 +266,7 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
         if (!toStdout) return await rename(tmp, path).catch((e: unknown) => {
           throw fsError(e, 'write', path);
         });
-        for await (const chunk of fs.createReadStream(tmp, { highWaterMark: GROWING_PIECE })) await out(chunk as Uint8Array);
+        for await (const chunk of createReadStream(tmp, { highWaterMark: GROWING_PIECE })) await out(chunk as Uint8Array);
       } finally {
         await rm(tmp, { force: true });
       }

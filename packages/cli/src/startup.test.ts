@@ -82,6 +82,18 @@ describe('start-up', () => {
     expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
   });
 
+  // A loop at a chunk's top level makes V8 compile all of that top level with its baseline compiler (a short
+  // run's import of the runtime built its CRC and MD5 tables and the scan kernel's bytes at import; issue 41).
+  it('the chunks build no tables when loaded: no loop at their top level', () => {
+    const bundle = join(dist, 'bundle');
+    const loops = readdirSync(bundle)
+      .filter((f) => f.endsWith('.js'))
+      .flatMap((f) => [...readFileSync(join(bundle, f), 'utf8').matchAll(/^(?:for|while|do)\b.*$/gm)].map((m) => `${f}: ${m[0]}`));
+    // but map unpack's and pack's 16 hex digits (map-tools' tile-text, loaded by those commands only)
+    expect(loops.filter((l) => !l.includes('for (let i = 0; i < 16; i++) {'))).toEqual([]);
+    expect(loops.length).toBeLessThanOrEqual(1);
+  });
+
   // Node's own modules a run loads (process.moduleLoadList at exit), beyond what the command needs (issue 41).
   it("a command line of arguments only does not load node:util's option parser", () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-startup-'));

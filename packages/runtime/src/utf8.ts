@@ -41,7 +41,8 @@ export function encodeUtf8(text: string): Uint8Array {
   return textEncoder.encode(text);
 }
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+/** Made on first use: most runs never decode text that is not short ASCII this way (start-up, issue 41). */
+let strictDecoder: TextDecoder | undefined;
 /** Lone low surrogates U+DC80..U+DCFF: the escapes decodeUtf8Escaped gives bytes that are not UTF-8. */
 const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
 
@@ -72,7 +73,7 @@ export function decodeUtf8Escaped(bytes: Uint8Array): string {
   const ascii = shortAscii(bytes, 0, bytes.length);
   if (ascii !== undefined) return ascii;
   try {
-    return strictDecoder.decode(bytes);
+    return (strictDecoder ??= new TextDecoder('utf-8', { fatal: true })).decode(bytes);
   } catch {
     let out = '';
     let run = 0; // start of the current run of valid sequences
