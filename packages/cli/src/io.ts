@@ -1,18 +1,34 @@
 // Named imports, not `* as fs`: the bundle makes a namespace import of node:fs a copy of its hundred-odd
 // properties, at start-up (rolldown's __toESM; issue 41).
-import { closeSync, createReadStream, mkdir as mkdirCallback, openSync, readFile as readFileCallback, rename as renameCallback, rm as rmCallback, stat as statCallback, writeFile as writeFileCallback, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  type MakeDirectoryOptions,
+  mkdir as mkdirCallback,
+  openSync,
+  readFile as readFileCallback,
+  rename as renameCallback,
+  type RmOptions,
+  rm as rmCallback,
+  type Stats,
+  stat as statCallback,
+  writeFile as writeFileCallback,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 
 // node:fs's callback functions as promises, rather than node:fs/promises: loading that module loads eight more
 // of Node's own (readline among them), about 2 ms of CPU time of every command (start-up, issue 28). Writing
-// an iterable of chunks, which only fs/promises' writeFile takes, loads it then.
-const readFile = promisify(readFileCallback);
-const stat = promisify(statCallback);
-const mkdir = promisify(mkdirCallback);
-const rename = promisify(renameCallback);
-const rm = promisify(rmCallback);
-const writeBytes = promisify(writeFileCallback);
+// an iterable of chunks, which only fs/promises' writeFile takes, loads it then. Wrapped by hand, as
+// util.promisify would (the same values and errors), without its set-up of each function at start-up (issue 41).
+type Callback<T> = (e: NodeJS.ErrnoException | null, value: T) => void;
+const promise = <T>(call: (done: Callback<T>) => void) => new Promise<T>((resolve, reject) => call((e, value) => (e ? reject(e) : resolve(value))));
+const readFile = (path: string) => promise<Buffer>((done) => readFileCallback(path, done));
+const stat = (path: string) => promise<Stats>((done) => statCallback(path, done));
+const mkdir = (path: string, options: MakeDirectoryOptions & { recursive: true }) => promise<string | undefined>((done) => mkdirCallback(path, options, done));
+const rename = (from: string, to: string) => promise<void>((done) => renameCallback(from, to, (e) => done(e, undefined)));
+const rm = (path: string, options: RmOptions) => promise<void>((done) => rmCallback(path, options, (e) => done(e, undefined)));
+const writeBytes = (path: string, bytes: Uint8Array, options: { flag: string }) => promise<void>((done) => writeFileCallback(path, bytes, options, (e) => done(e, undefined)));
 async function writeFile(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options: { flag: string }): Promise<void> {
   if (bytes instanceof Uint8Array) return writeBytes(path, bytes, options);
   return (await import('node:fs/promises')).writeFile(path, bytes, options);
@@ -109,7 +125,7 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
     size += chunk.length;
   }
   // Loaded here rather than at the top: `twcodec --version` and `--help` need no codec (start-up, issue 28).
-  const { concatBytes } = await import('@twcodec/runtime');
+  const { concatBytes } = await import('./runtime-names.js');
   return concatBytes(chunks, size);
 }
 

@@ -35,7 +35,7 @@ describe('start-up', () => {
   });
 
   it('a batch worker loads the modules of its command only when it gets a file (runtime: its errors)', () => {
-    expect([...staticImports(join(dist, 'batch-worker.js'))].sort()).toEqual(['@twcodec/runtime', '@twcodec/teehistorian/constants', 'node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:worker_threads']);
+    expect([...staticImports(join(dist, 'batch-worker.js'))].sort()).toEqual(['@twcodec/runtime', '@twcodec/teehistorian/constants', 'node:fs', 'node:fs/promises', 'node:path', 'node:worker_threads']);
   });
 
   it('the binary runs the bundle the build made', () => {
@@ -92,6 +92,15 @@ describe('start-up', () => {
     // but map unpack's and pack's 16 hex digits (map-tools' tile-text, loaded by those commands only)
     expect(loops.filter((l) => !l.includes('for (let i = 0; i < 16; i++) {'))).toEqual([]);
     expect(loops.length).toBeLessThanOrEqual(1);
+  });
+
+  // An import() of a package makes the bundle build its namespace object (a getter per export) when its chunk
+  // loads; the CLI imports what it needs of @twcodec/runtime by name (runtime-names.ts; issue 41).
+  it("the runtime's chunk builds no namespace object", () => {
+    const bundle = join(dist, 'bundle');
+    const runtime = readdirSync(bundle).filter((f) => f.endsWith('.js') && readFileSync(join(bundle, f), 'utf8').includes('// ../runtime/dist/bytes.js'));
+    expect(runtime).toHaveLength(1);
+    expect(readFileSync(join(bundle, runtime[0]!), 'utf8')).not.toContain('__exportAll');
   });
 
   // Node's own modules a run loads (process.moduleLoadList at exit), beyond what the command needs (issue 41).
