@@ -8,13 +8,15 @@
 'use strict';
 const nodeModule = require('node:module');
 const { existsSync } = require('node:fs');
-const { join } = require('node:path');
+const { dirname, sep } = require('node:path');
 
 // Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory), for a bundle without a cache
 // of this Node's (load-bundle.cjs then require()s it) and for dist/; Node 20 has no such cache.
 nodeModule.enableCompileCache?.();
-const bundle = join(__dirname, '..', 'dist', 'bundle');
-if (existsSync(join(bundle, 'twcodec.js'))) {
+// Paths by concatenation (__dirname is absolute and normalised): path.join normalises each path it makes, in
+// Node's interpreter, a cost of every run (start-up, issue 41).
+const bundle = `${dirname(__dirname)}${sep}dist${sep}bundle`;
+if (existsSync(`${bundle}${sep}twcodec.js`)) {
   // The command (`map extract`) picks its own code caches where the build made them (load-bundle.cjs).
   require('./load-bundle.cjs').loadBundle(bundle, 'twcodec.js', undefined, process.argv.slice(2, 4).join(' '));
 } else {

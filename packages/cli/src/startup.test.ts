@@ -39,7 +39,7 @@ describe('start-up', () => {
   });
 
   it('the binary runs the bundle the build made', () => {
-    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain("'dist', 'bundle'");
+    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain('${sep}dist${sep}bundle');
     expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain("loadBundle(bundle, 'twcodec.js'");
     expect(existsSync(join(dist, 'bundle', 'twcodec.js')) && existsSync(join(dist, 'bundle', 'batch-worker.js'))).toBe(true);
   });
