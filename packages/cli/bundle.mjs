@@ -40,6 +40,9 @@ const CHUNK_GROUPS = [
   // read never load it (and a resave that compresses nothing new neither): hence pako among this package's
   // dependencies.
   { name: 'datafile', test: /[\\/]packages[\\/]datafile[\\/]dist[\\/]/ },
+  // The runtime in one chunk: every codec uses most of it, and split by which commands use which of its modules
+  // a map command loaded six small chunks of it, each read, checked and compiled on its own (issue 41).
+  { name: 'runtime', test: /[\\/]packages[\\/]runtime[\\/]dist[\\/]/ },
   { name: 'map-write', test: dist('map', 'write(-items)?') },
   { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
   { name: 'map-read', test: dist('map', '.*') },
