@@ -6,7 +6,7 @@ import {
   type MakeDirectoryOptions,
   mkdir as mkdirCallback,
   openSync,
-  readFile as readFileCallback,
+  readFileSync,
   rename as renameCallback,
   type RmOptions,
   rm as rmCallback,
@@ -23,7 +23,6 @@ import { basename, dirname, join } from 'node:path';
 // util.promisify would (the same values and errors), without its set-up of each function at start-up (issue 41).
 type Callback<T> = (e: NodeJS.ErrnoException | null, value: T) => void;
 const promise = <T>(call: (done: Callback<T>) => void) => new Promise<T>((resolve, reject) => call((e, value) => (e ? reject(e) : resolve(value))));
-const readFile = (path: string) => promise<Buffer>((done) => readFileCallback(path, done));
 const stat = (path: string) => promise<Stats>((done) => statCallback(path, done));
 const mkdir = (path: string, options: MakeDirectoryOptions & { recursive: true }) => promise<string | undefined>((done) => mkdirCallback(path, options, done));
 const rename = (from: string, to: string) => promise<void>((done) => renameCallback(from, to, (e) => done(e, undefined)));
@@ -300,7 +299,9 @@ export function nodeIo(): CliIo {
     async readFile(path) {
       if (path === '-') return readAll(process.stdin);
       try {
-        const buf = await readFile(path);
+        // Synchronously, as the bundle loader reads its chunks: Node's asynchronous readFile runs functions of
+        // its own that a run compiles only for this one file (start-up, issue 41); the same bytes and errors.
+        const buf = readFileSync(path);
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       } catch (e) {
         throw fsError(e, 'read', path);
