@@ -79,7 +79,7 @@ if (!bundleCurrent) {
     // evaluated when first called (lazy-fflate.cjs; issue 41): `fflate` is that file, which requires the build.
     plugins: [
       {
-        // import() in a chunk goes through the loader's import() when bin/load-bundle.cjs runs the chunks: V8
+        // import() in a chunk goes through the loader's import() when bin/twcodec.cjs runs the chunks: V8
         // code compiled from a code cache in Node 20 loses the vm.Script's dynamic import callback (import()
         // then throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the callback that keeps Node's default
         // loader (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) prints an ExperimentalWarning. Loaded by
@@ -138,14 +138,14 @@ if (!bundleCurrent) {
   // CommonJS inside @twcodec/cli, whose own package.json says "type": "module".
   writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   const inputs = [...new Set(output.flatMap((chunk) => chunk.moduleIds ?? []))].filter((id) => existsSync(id)).sort();
-  inputs.push(here('./bundle.mjs'), here('./code-cache.cjs'), here('./bin/load-bundle.cjs'));
+  inputs.push(here('./bundle.mjs'), here('./code-cache.cjs'), here('./bin/twcodec.cjs'));
   writeFileSync(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);
 }
 
 // The V8 code cache of the chunks (code-cache.cjs; start-up, issue 41), made again with the bundle and when the
 // Node running this is not the one that made it (a cache is used only by the Node that made it). In a child
 // process without Node options or NODE_OPTIONS: V8 takes a cache only in a process with the same V8 flags.
-const { runtimeKey, MANIFEST } = createRequire(import.meta.url)('./bin/load-bundle.cjs');
+const { runtimeKey, MANIFEST } = createRequire(import.meta.url)('./bin/twcodec.cjs');
 const cacheCurrent = () => {
   try {
     const made = JSON.parse(readFileSync(`${out}/${MANIFEST}`, 'utf8')).made;

@@ -1,5 +1,5 @@
 // Makes the V8 code cache of the CLI's bundle: dist/bundle/code-cache/<chunk>.bin and manifest.json, which
-// bin/load-bundle.cjs gives to V8 when a run loads a chunk (start-up, issue 41; docs/performance.md). Run by
+// bin/twcodec.cjs gives to V8 when a run loads a chunk (start-up, issue 41; docs/performance.md). Run by
 // bundle.mjs after it wrote the chunks, as a child process of its own: `node code-cache.cjs DIR`, with no Node
 // options, because V8 takes a cache only from a process with the same V8 flags, and a run of `twcodec` has none.
 //
@@ -22,7 +22,7 @@ const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const vm = require('node:vm');
-const { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST } = require('./bin/load-bundle.cjs');
+const { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST } = require('./bin/twcodec.cjs');
 
 /** The commands with caches of their own (a profile each): the map commands whose start-up issue 41 measures. */
 const PROFILE_COMMANDS = ['map info', 'map validate', 'map resave', 'map extract', 'map convert', 'map fix', 'map diff'];

@@ -1,4 +1,4 @@
-// The V8 code cache of the CLI's bundle (start-up, issue 41: bin/load-bundle.cjs, code-cache.cjs): used when it
+// The V8 code cache of the CLI's bundle (start-up, issue 41: bin/twcodec.cjs, code-cache.cjs): used when it
 // is the one the build made for this Node, ignored when it is not (a flipped byte, a changed chunk, another Node,
 // other V8 flags, no manifest), and the output is the same either way. What each run did is read from
 // NODE_DEBUG=twcodec-code-cache on stderr; nothing here is timed.
