@@ -104,7 +104,9 @@ async function main() {
   const profiles = {};
   if (trainingRuns(fixtures, cacheDir).length) {
     for (const command of PROFILE_COMMANDS) {
-      profiles[command] = JSON.parse(execFileSync(process.execPath, [__filename, dir, '--profile', command], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+      // With this process's Node options (none when bundle.mjs runs it): V8 takes a cache only under the flags it was made with.
+      const child = [...process.execArgv, __filename, dir, '--profile', command];
+      profiles[command] = JSON.parse(execFileSync(process.execPath, child, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
     }
   }
   const chunks = {};
