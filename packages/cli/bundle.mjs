@@ -34,12 +34,16 @@ const dist = (pkg, modules) => new RegExp(`[\\\\/]packages[\\\\/]${pkg}[\\\\/]di
 /** Chunks of modules that commands load together (the first group that matches a module takes it). */
 const CHUNK_GROUPS = [
   // What every command loads beside index.ts and the command tables (commands/*.js: the entry chunk).
-  { name: 'cli', test: dist('cli', '(io|sniff|glob|message-json)') },
+  // With the teehistorian constants sniff.ts uses (a chunk of 400 bytes of its own was read and compiled apart).
+  { name: 'cli', test: new RegExp(`${dist('cli', '(io|sniff|glob|message-json)').source}|[\\\\/]packages[\\\\/]teehistorian[\\\\/]dist[\\\\/]generated[\\\\/]constants\\.gen\\.js$`) },
   // The container and its zlib. pako (DDNet-identical deflate) is not bundled: the node codec requires pako's own
   // deflate-only build when it first deflates, at run time from node_modules, so that the commands that only
   // read never load it (and a resave that compresses nothing new neither): hence pako among this package's
   // dependencies.
   { name: 'datafile', test: /[\\/]packages[\\/]datafile[\\/]dist[\\/]/ },
+  // The runtime in one chunk: every codec uses most of it, and split by which commands use which of its modules
+  // a map command loaded six small chunks of it, each read, checked and compiled on its own (issue 41).
+  { name: 'runtime', test: /[\\/]packages[\\/]runtime[\\/]dist[\\/]/ },
   { name: 'map-write', test: dist('map', 'write(-items)?') },
   { name: 'map-validate', test: dist('map', '(validate|load-fixes|tile-validity)') },
   { name: 'map-read', test: dist('map', '.*') },
@@ -75,7 +79,7 @@ if (!bundleCurrent) {
     // evaluated when first called (lazy-fflate.cjs; issue 41): `fflate` is that file, which requires the build.
     plugins: [
       {
-        // import() in a chunk goes through the loader's import() when bin/load-bundle.cjs runs the chunks: V8
+        // import() in a chunk goes through the loader's import() when bin/twcodec.cjs runs the chunks: V8
         // code compiled from a code cache in Node 20 loses the vm.Script's dynamic import callback (import()
         // then throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the callback that keeps Node's default
         // loader (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) prints an ExperimentalWarning. Loaded by
@@ -116,6 +120,9 @@ if (!bundleCurrent) {
     format: 'cjs',
     // The modules were ES modules, which are strict mode code: so are the chunks.
     strict: true,
+    // Without the doc comments (the source in src/ and dist/ has them): a run reads, checks and holds each chunk's
+    // source whole, and they were about half of its bytes (start-up, issue 41). Legal comments stay.
+    comments: { jsdoc: false, legal: true, annotation: true },
     entryFileNames: '[name].js',
     chunkFileNames: '[name]-[hash].js',
     // Chunks by what the commands load, not by which commands could reach a module: the packages' index
@@ -131,14 +138,14 @@ if (!bundleCurrent) {
   // CommonJS inside @twcodec/cli, whose own package.json says "type": "module".
   writeFileSync(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   const inputs = [...new Set(output.flatMap((chunk) => chunk.moduleIds ?? []))].filter((id) => existsSync(id)).sort();
-  inputs.push(here('./bundle.mjs'), here('./code-cache.cjs'), here('./bin/load-bundle.cjs'));
+  inputs.push(here('./bundle.mjs'), here('./code-cache.cjs'), here('./bin/twcodec.cjs'));
   writeFileSync(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);
 }
 
 // The V8 code cache of the chunks (code-cache.cjs; start-up, issue 41), made again with the bundle and when the
 // Node running this is not the one that made it (a cache is used only by the Node that made it). In a child
 // process without Node options or NODE_OPTIONS: V8 takes a cache only in a process with the same V8 flags.
-const { runtimeKey, MANIFEST } = createRequire(import.meta.url)('./bin/load-bundle.cjs');
+const { runtimeKey, MANIFEST } = createRequire(import.meta.url)('./bin/twcodec.cjs');
 const cacheCurrent = () => {
   try {
     const made = JSON.parse(readFileSync(`${out}/${MANIFEST}`, 'utf8')).made;

@@ -1,5 +1,5 @@
 // Makes the V8 code cache of the CLI's bundle: dist/bundle/code-cache/<chunk>.bin and manifest.json, which
-// bin/load-bundle.cjs gives to V8 when a run loads a chunk (start-up, issue 41; docs/performance.md). Run by
+// bin/twcodec.cjs gives to V8 when a run loads a chunk (start-up, issue 41; docs/performance.md). Run by
 // bundle.mjs after it wrote the chunks, as a child process of its own: `node code-cache.cjs DIR`, with no Node
 // options, because V8 takes a cache only from a process with the same V8 flags, and a run of `twcodec` has none.
 //
@@ -9,12 +9,26 @@
 // repository's fixture maps (their output thrown away, files written to a temporary directory), and the cache of
 // each chunk is made after them. Chunks the training did not load are compiled and cached without running (their
 // top level). Without the fixtures (the package outside its repository) every chunk is cached that way.
+//
+// Per command: a cache trained on every command holds the functions of all of them, and a run deserialises all of
+// it (a map command's chunks: about 290 KB of cache, where `map extract` uses 230 KB of it). So each command of
+// PROFILE_COMMANDS also gets caches of its own, made in a process of its own that runs only that command's
+// training runs (code-cache/<command>/<chunk>.bin, listed under the manifest's `profiles`); bin/twcodec.cjs
+// names the command of a run, and the loader takes that command's cache of a chunk where there is one, else the
+// shared one. Start-up, issue 41: docs/performance.md.
 'use strict';
+const { execFileSync } = require('node:child_process');
 const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const vm = require('node:vm');
-const { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST } = require('./bin/load-bundle.cjs');
+const { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST } = require('./bin/twcodec.cjs');
+
+/** The commands with caches of their own (a profile each): the map commands whose start-up issue 41 measures. */
+const PROFILE_COMMANDS = ['map info', 'map validate', 'map resave', 'map extract', 'map convert', 'map fix', 'map diff'];
+
+/** The directory of a command's caches in code-cache/: `map extract` -> `map-extract`. */
+const profileDir = (command) => command.replace(/ /g, '-');
 
 /** The commands run to train the cache: the map commands of issue 41 on fixture maps, and the CLI's help. */
 function trainingRuns(fixtures, out) {
@@ -36,27 +50,65 @@ function trainingRuns(fixtures, out) {
   return maps.length ? runs : [];
 }
 
-async function main() {
-  const dir = resolve(process.argv[2] ?? join(__dirname, 'dist', 'bundle'));
-  const fixtures = resolve(__dirname, '..', '..', 'fixtures');
-  const crc32 = crc32Function();
-  const cacheDir = join(dir, 'code-cache');
-  rmSync(cacheDir, { recursive: true, force: true });
-  if (!crc32) {
-    console.log(`code-cache: Node ${process.version} has no zlib.crc32: no code cache (the bundle is require()d)`);
-    return;
-  }
+/**
+ * Runs the training runs whose command is `command` (all of them without one) in this process, through the
+ * bundle's chunks compiled without a cache; returns the scripts of the chunks they loaded, by file.
+ */
+async function train(dir, fixtures, command) {
   const scripts = new Map();
   const out = mkdtempSync(join(tmpdir(), 'twcodec-code-cache-'));
   try {
     const { main: run, nodeIo } = loadBundle(dir, 'main.js', (file, script) => scripts.set(file, script));
     const io = { ...nodeIo(), stdout: () => {}, stderr: () => {}, progress: () => {} };
-    for (const argv of trainingRuns(fixtures, out)) await run(argv, io);
+    for (const argv of trainingRuns(fixtures, out)) if (command === undefined || argv.slice(0, 2).join(' ') === command) await run(argv, io);
   } finally {
     rmSync(out, { recursive: true, force: true });
     process.exitCode = 0;
   }
-  mkdirSync(cacheDir);
+  return scripts;
+}
+
+/**
+ * The child process of one command (`code-cache.cjs DIR --profile COMMAND`): writes the caches of the chunks
+ * that command's training loaded into code-cache/<command>/ and prints their manifest records as JSON.
+ */
+async function profile(dir, fixtures, command, crc32) {
+  const scripts = await train(dir, fixtures, command);
+  const profileCache = join(dir, 'code-cache', profileDir(command));
+  mkdirSync(profileCache, { recursive: true });
+  const records = {};
+  for (const [file, script] of [...scripts].sort(([a], [b]) => a.localeCompare(b))) {
+    const data = script.createCachedData();
+    writeFileSync(join(profileCache, `${file}.bin`), data);
+    records[file] = { cache: crc32(data), cacheBytes: data.length };
+  }
+  process.stdout.write(`${JSON.stringify(records)}\n`);
+}
+
+async function main() {
+  const dir = resolve(process.argv[2] ?? join(__dirname, 'dist', 'bundle'));
+  const fixtures = resolve(__dirname, '..', '..', 'fixtures');
+  const crc32 = crc32Function();
+  const cacheDir = join(dir, 'code-cache');
+  const profileAt = process.argv.indexOf('--profile');
+  if (profileAt > 0) return profile(dir, fixtures, process.argv[profileAt + 1], crc32);
+  rmSync(cacheDir, { recursive: true, force: true });
+  if (!crc32) {
+    console.log(`code-cache: Node ${process.version} has no zlib.crc32: no code cache (the bundle is require()d)`);
+    return;
+  }
+  const scripts = await train(dir, fixtures, undefined);
+  mkdirSync(cacheDir, { recursive: true });
+  // Each command in a process of its own (with no manifest there yet, its chunks compile without a cache: its
+  // caches hold what that command compiled and nothing more). Without the fixtures there is nothing to train.
+  const profiles = {};
+  if (trainingRuns(fixtures, cacheDir).length) {
+    for (const command of PROFILE_COMMANDS) {
+      // With this process's Node options (none when bundle.mjs runs it): V8 takes a cache only under the flags it was made with.
+      const child = [...process.execArgv, __filename, dir, '--profile', command];
+      profiles[command] = JSON.parse(execFileSync(process.execPath, child, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    }
+  }
   const chunks = {};
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
     const bytes = readFileSync(join(dir, file));
@@ -65,7 +117,7 @@ async function main() {
     writeFileSync(join(cacheDir, `${file}.bin`), data);
     chunks[file] = { source: crc32(bytes), sourceBytes: bytes.length, cache: crc32(data), cacheBytes: data.length };
   }
-  writeFileSync(join(dir, MANIFEST), `${JSON.stringify({ made: runtimeKey(), chunks }, null, 1)}\n`);
+  writeFileSync(join(dir, MANIFEST), `${JSON.stringify({ made: runtimeKey(), chunks, profiles }, null, 1)}\n`);
 }
 
 main().catch((e) => {

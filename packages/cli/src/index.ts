@@ -108,7 +108,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof OutputClosed) return 0;
     // @twcodec/runtime (CodecError) loads here: a command that threw one has loaded it already.
-    const runtime = await import('@twcodec/runtime');
+    const runtime = await import('./runtime-names.js');
     io.stderr(`twcodec: ${oneLine(describeError(e, group, heads, roles, runtime))}\n`);
     return e instanceof UsageError ? 2 : 1;
   }

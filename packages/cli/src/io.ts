@@ -1,16 +1,34 @@
-import * as fs from 'node:fs';
+// Named imports, not `* as fs`: the bundle makes a namespace import of node:fs a copy of its hundred-odd
+// properties, at start-up (rolldown's __toESM; issue 41).
+import {
+  closeSync,
+  createReadStream,
+  type MakeDirectoryOptions,
+  mkdir as mkdirCallback,
+  openSync,
+  readFileSync,
+  readSync,
+  rename as renameCallback,
+  type RmOptions,
+  rm as rmCallback,
+  type Stats,
+  stat as statCallback,
+  writeFile as writeFileCallback,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 
 // node:fs's callback functions as promises, rather than node:fs/promises: loading that module loads eight more
 // of Node's own (readline among them), about 2 ms of CPU time of every command (start-up, issue 28). Writing
-// an iterable of chunks, which only fs/promises' writeFile takes, loads it then.
-const readFile = promisify(fs.readFile);
-const stat = promisify(fs.stat);
-const mkdir = promisify(fs.mkdir);
-const rename = promisify(fs.rename);
-const rm = promisify(fs.rm);
-const writeBytes = promisify(fs.writeFile);
+// an iterable of chunks, which only fs/promises' writeFile takes, loads it then. Wrapped by hand, as
+// util.promisify would (the same values and errors), without its set-up of each function at start-up (issue 41).
+type Callback<T> = (e: NodeJS.ErrnoException | null, value: T) => void;
+const promise = <T>(call: (done: Callback<T>) => void) => new Promise<T>((resolve, reject) => call((e, value) => (e ? reject(e) : resolve(value))));
+const stat = (path: string) => promise<Stats>((done) => statCallback(path, done));
+const mkdir = (path: string, options: MakeDirectoryOptions & { recursive: true }) => promise<string | undefined>((done) => mkdirCallback(path, options, done));
+const rename = (from: string, to: string) => promise<void>((done) => renameCallback(from, to, (e) => done(e, undefined)));
+const rm = (path: string, options: RmOptions) => promise<void>((done) => rmCallback(path, options, (e) => done(e, undefined)));
+const writeBytes = (path: string, bytes: Uint8Array, options: { flag: string }) => promise<void>((done) => writeFileCallback(path, bytes, options, (e) => done(e, undefined)));
 async function writeFile(path: string, bytes: Uint8Array | Iterable<Uint8Array>, options: { flag: string }): Promise<void> {
   if (bytes instanceof Uint8Array) return writeBytes(path, bytes, options);
   return (await import('node:fs/promises')).writeFile(path, bytes, options);
@@ -107,7 +125,7 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
     size += chunk.length;
   }
   // Loaded here rather than at the top: `twcodec --version` and `--help` need no codec (start-up, issue 28).
-  const { concatBytes } = await import('@twcodec/runtime');
+  const { concatBytes } = await import('./runtime-names.js');
   return concatBytes(chunks, size);
 }
 
@@ -125,19 +143,19 @@ export async function* readStream(path: string): AsyncGenerator<Uint8Array> {
       // A file by read(2) calls of its own: a read stream's machinery per piece took 1.2 ms of CPU per MB
       // read, a tenth of `net pcap`'s floor, where these reads take 0.1 (issue 41). Each piece is a new array
       // (a consumer may keep it). Not for a pipe or a device, which a blocking read would stall on.
-      const fd = fs.openSync(path, 'r');
+      const fd = openSync(path, 'r');
       try {
         for (;;) {
           const piece = Buffer.allocUnsafeSlow(1 << 16);
-          const n = fs.readSync(fd, piece, 0, piece.length, null);
+          const n = readSync(fd, piece, 0, piece.length, null);
           if (n === 0) return;
           yield n === piece.length ? piece : piece.subarray(0, n);
         }
       } finally {
-        fs.closeSync(fd);
+        closeSync(fd);
       }
     }
-    for await (const chunk of fs.createReadStream(path, { highWaterMark: 1 << 16 })) yield chunk as Uint8Array;
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) yield chunk as Uint8Array;
   } catch (e) {
     throw fsError(e, 'read', path);
   }
@@ -234,7 +252,7 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
   let fd: number;
   try {
     // 'wx': created here, never a file or link that was there.
-    fd = fs.openSync(tmp, 'wx');
+    fd = openSync(tmp, 'wx');
   } catch (e) {
     throw fsError(e, 'write', path);
   }
@@ -250,19 +268,19 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
     }
   };
   const flush = () => {
-    if (filled) guard(() => fs.writeSync(fd, piece, 0, filled, written));
+    if (filled) guard(() => writeSync(fd, piece, 0, filled, written));
     written += filled;
     filled = 0;
   };
   const close = () => {
-    if (open) fs.closeSync(fd);
+    if (open) closeSync(fd);
     open = false;
   };
   return {
     append(bytes) {
       if (filled + bytes.length > piece.length) flush();
       if (bytes.length > piece.length) {
-        guard(() => fs.writeSync(fd, bytes, 0, bytes.length, written));
+        guard(() => writeSync(fd, bytes, 0, bytes.length, written));
         written += bytes.length;
       } else {
         piece.set(bytes, filled);
@@ -271,7 +289,7 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
     },
     writeAt(offset, bytes) {
       flush();
-      guard(() => fs.writeSync(fd, bytes, 0, bytes.length, offset));
+      guard(() => writeSync(fd, bytes, 0, bytes.length, offset));
     },
     async commit() {
       flush();
@@ -281,7 +299,7 @@ export async function openGrowing(path: string, out: (chunk: Uint8Array) => void
         if (!toStdout) return await rename(tmp, path).catch((e: unknown) => {
           throw fsError(e, 'write', path);
         });
-        for await (const chunk of fs.createReadStream(tmp, { highWaterMark: GROWING_PIECE })) await out(chunk as Uint8Array);
+        for await (const chunk of createReadStream(tmp, { highWaterMark: GROWING_PIECE })) await out(chunk as Uint8Array);
       } finally {
         await rm(tmp, { force: true });
       }
@@ -299,7 +317,9 @@ export function nodeIo(): CliIo {
     async readFile(path) {
       if (path === '-') return readAll(process.stdin);
       try {
-        const buf = await readFile(path);
+        // Synchronously, as the bundle loader reads its chunks: Node's asynchronous readFile runs functions of
+        // its own that a run compiles only for this one file (start-up, issue 41); the same bytes and errors.
+        const buf = readFileSync(path);
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       } catch (e) {
         throw fsError(e, 'read', path);

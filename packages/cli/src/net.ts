@@ -261,7 +261,7 @@ export async function netRecord(io: CliIo, address: string, out: string, options
 export async function netDemo(io: CliIo, file: string, out: string, options: { player: string; map: string | undefined; protocol: string | undefined }): Promise<void> {
   const map = options.map === undefined ? undefined : await io.readFile(options.map);
   const { captureDemo } = await import('@twcodec/net');
-  const { CodecError, errorAbout } = await import('@twcodec/runtime');
+  const { CodecError, errorAbout } = await import('./runtime-names.js');
   let result: ReturnType<typeof captureDemo>;
   try {
     result = captureDemo(await io.readFile(file), { player: options.player, ...(map ? { map } : {}), ...(options.protocol ? { protocol: options.protocol as NetProtocolName } : {}) });

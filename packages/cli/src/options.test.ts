@@ -1,6 +1,7 @@
 // The option tables of the command groups, and the one place that parses a command line against them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../test/corpus.js';
 import { choicesOf, command, type Command } from './command.js';
@@ -48,6 +49,23 @@ describe('parseCommandLine', () => {
     expect(await usageError(['in', 'out', '--player', 'p', '--team=yes'])).toMatch(/^option --team takes no value/);
     expect(await usageError(['in', 'out', '--player'])).toMatch(/^option --player needs a value NAME/);
     expect(await usageError(['in', 'out', '--player', 'p', '--nope'])).toBe("unknown option --nope for 'x y' (its options: --protocol, --kind, --player, --team; see twcodec x y --help)");
+  });
+});
+
+describe('a command line of arguments only', () => {
+  const optional = command({ args: ['IN', 'OUT'], options: { team: { type: 'boolean', help: 'team chat' }, protocol: { type: 'string', value: 'V', default: '0.6', help: 'the protocol' } }, summary: 'a command', async run() {} });
+
+  // Read without node:util's parseArgs (start-up, issue 41): the same arguments, defaults and given options.
+  it('reads as parseArgs reads it, `-` (standard input) an argument', async () => {
+    for (const argv of [['in', 'out'], ['-', 'out'], ['in', '-']]) {
+      const parsed = await parseCommandLine('x y', optional, argv);
+      expect(parsed.args).toEqual(parseArgs({ args: argv, options: { team: { type: 'boolean' }, protocol: { type: 'string' } }, allowPositionals: true, strict: false }).positionals);
+      expect(parsed.values).toEqual({ team: false, protocol: '0.6' });
+      expect([...parsed.given]).toEqual([]);
+    }
+    expect(await usageError(['in', 'out'])).toMatch(/^missing --player NAME/);
+    expect(await usageError(['in'])).toMatch(/^missing OUT /);
+    expect(await usageError(['in', 'out', 'more', 'again'])).toMatch(/^unexpected argument 'more'/);
   });
 });
 

@@ -63,7 +63,7 @@ export function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-export function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string>, { CodecError, describeSource }: typeof import('@twcodec/runtime')): string {
+export function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string>, { CodecError, describeSource }: Pick<typeof import('@twcodec/runtime'), 'CodecError' | 'describeSource'>): string {
   if (e instanceof CodecError) {
     // Errors of a command's other inputs that name the input in their message (a PNG, an Opus file, map pack's
     // files, a mapres name) are printed as they are.

@@ -10,7 +10,8 @@ import { TEEHISTORIAN_UUID } from '@twcodec/teehistorian/constants';
 // (TEEHISTORIAN_UUID, from schemas/teehistorian/core.yaml); PNG, gzip, zip, ELF, PDF from
 // their specifications; pcap (a1b2c3d4, a1b23c4d for nanoseconds, either byte order) and pcapng (0a0d0d0a)
 // from draft-ietf-opsawg-pcap and -pcapng, as @twcodec/net's pcap.ts reads them.
-const TEEHISTORIAN_MAGIC = Array.from(TEEHISTORIAN_UUID.replace(/-/g, '').match(/../g)!, (hex) => parseInt(hex, 16));
+// Made when a file is sniffed (an error's message), not when the CLI starts (issue 41).
+const teehistorianMagic = () => Array.from(TEEHISTORIAN_UUID.replace(/-/g, '').match(/../g)!, (hex) => parseInt(hex, 16));
 
 const PCAP_MAGICS = [
   [0xa1, 0xb2, 0xc3, 0xd4],
@@ -29,7 +30,7 @@ export function sniff(head: Uint8Array): string {
   if (head.length === 0) return 'an empty file';
   if (startsWith(head, 'DATA') || startsWith(head, 'ATAD')) return 'a Teeworlds datafile (map)';
   if (startsWith(head, 'TWDEMO\0')) return 'a Teeworlds demo';
-  if (startsWith(head, TEEHISTORIAN_MAGIC)) return 'a DDNet teehistorian file';
+  if (startsWith(head, teehistorianMagic())) return 'a DDNet teehistorian file';
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47])) return 'a PNG image';
   if (PCAP_MAGICS.some((m) => startsWith(head, m))) return 'a network capture (pcap)';
   if (startsWith(head, [0x0a, 0x0d, 0x0d, 0x0a])) return 'a network capture (pcapng)';

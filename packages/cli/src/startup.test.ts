@@ -1,7 +1,9 @@
 // Start-up (issue 28): a command loads its modules when it runs, so that `twcodec --version` or a small map's
 // `map info` does not pay for loading every package (docs/performance.md, "Against DDNet's tools"). Checked on
 // the built modules' static imports (what Node loads before any code runs), not by timing.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../test/corpus.js';
@@ -33,12 +35,12 @@ describe('start-up', () => {
   });
 
   it('a batch worker loads the modules of its command only when it gets a file (runtime: its errors)', () => {
-    expect([...staticImports(join(dist, 'batch-worker.js'))].sort()).toEqual(['@twcodec/runtime', '@twcodec/teehistorian/constants', 'node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:worker_threads']);
+    expect([...staticImports(join(dist, 'batch-worker.js'))].sort()).toEqual(['@twcodec/runtime', '@twcodec/teehistorian/constants', 'node:fs', 'node:fs/promises', 'node:path', 'node:worker_threads']);
   });
 
   it('the binary runs the bundle the build made', () => {
-    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain("'dist', 'bundle'");
-    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain("loadBundle(bundle, 'twcodec.js')");
+    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain('${sep}dist${sep}bundle');
+    expect(readFileSync(join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), 'utf8')).toContain("loadBundle(bundle, 'twcodec.js'");
     expect(existsSync(join(dist, 'bundle', 'twcodec.js')) && existsSync(join(dist, 'bundle', 'batch-worker.js'))).toBe(true);
   });
 
@@ -78,5 +80,59 @@ describe('start-up', () => {
     expect(modulesOf('map-extract').filter((m) => pngWriter.test(m))).toEqual([]);
     expect(modulesOf('map-extract-png').some((m) => m.includes('png-encode'))).toBe(true);
     expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
+  });
+
+  // A loop at a chunk's top level makes V8 compile all of that top level with its baseline compiler (a short
+  // run's import of the runtime built its CRC and MD5 tables and the scan kernel's bytes at import; issue 41).
+  it('the chunks build no tables when loaded: no loop at their top level', () => {
+    const bundle = join(dist, 'bundle');
+    const loops = readdirSync(bundle)
+      .filter((f) => f.endsWith('.js'))
+      .flatMap((f) => [...readFileSync(join(bundle, f), 'utf8').matchAll(/^(?:for|while|do)\b.*$/gm)].map((m) => `${f}: ${m[0]}`));
+    // but map unpack's and pack's 16 hex digits (map-tools' tile-text, loaded by those commands only)
+    expect(loops.filter((l) => !l.includes('for (let i = 0; i < 16; i++) {'))).toEqual([]);
+    expect(loops.length).toBeLessThanOrEqual(1);
+  });
+
+  // A run reads, checks and holds each chunk's source whole (the code cache needs it): the doc comments, about a
+  // sixth of the bundle, are left to src/ and dist/ (issue 41).
+  it('the chunks hold no doc comments', () => {
+    const bundle = join(dist, 'bundle');
+    const withDocs = readdirSync(bundle).filter((f) => f.endsWith('.js') && /^\s*\/\*\*\s/m.test(readFileSync(join(bundle, f), 'utf8')));
+    expect(withDocs).toEqual([]);
+  });
+
+  // An import() of a package makes the bundle build its namespace object (a getter per export) when its chunk
+  // loads; the CLI imports what it needs of @twcodec/runtime by name (runtime-names.ts; issue 41).
+  it("the runtime's chunk builds no namespace object", () => {
+    const bundle = join(dist, 'bundle');
+    // and it is one chunk (split by which commands use which module, a map command loaded six)
+    const runtime = readdirSync(bundle).filter((f) => f.endsWith('.js') && readFileSync(join(bundle, f), 'utf8').includes('// ../runtime/dist/'));
+    expect(runtime).toHaveLength(1);
+    expect(readFileSync(join(bundle, runtime[0]!), 'utf8')).not.toContain('__exportAll');
+  });
+
+  // Node's own modules a run loads (process.moduleLoadList at exit), beyond what the command needs (issue 41).
+  it("a command line of arguments only does not load node:util's option parser, a file is read synchronously", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twcodec-startup-'));
+    try {
+      const hook = join(dir, 'hook.cjs');
+      writeFileSync(hook, "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED, process.moduleLoadList.join('\\n')));\n");
+      const loaded = (...argv: string[]) => {
+        const run = spawnSync(process.execPath, ['--require', hook, join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs'), ...argv], { env: { ...process.env, LOADED: join(dir, 'loaded.txt') }, encoding: 'utf8' });
+        expect(run.status, run.stderr).toBe(0);
+        return readFileSync(join(dir, 'loaded.txt'), 'utf8').split('\n');
+      };
+      const parser = 'NativeModule internal/util/parse_args/parse_args';
+      expect(loaded('map', 'info', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'))).not.toContain(parser);
+      const extract = loaded('map', 'extract', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'), join(dir, 'extracted'));
+      expect(extract).not.toContain(parser);
+      // the input is read as the chunks are (readFileSync), not by Node's asynchronous readFile
+      expect(extract).not.toContain('NativeModule internal/fs/read/context');
+      // with an option, it parses
+      expect(loaded('map', 'resave', '--ddnet', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'), join(dir, 'resaved.map'))).toContain(parser);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

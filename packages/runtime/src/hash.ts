@@ -3,15 +3,22 @@
 // by both.
 import { padToBlocks } from './md5.js';
 
-const CRC_TABLE = new Int32Array(256);
-for (let n = 0; n < 256; n++) {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  CRC_TABLE[n] = c;
+// Made on first use, not at import: a loop at a module's top level made V8 compile that whole top level with its
+// baseline compiler in runs that never take a CRC (start-up, issue 41).
+let crcTable: Int32Array | undefined;
+function makeCrcTable(): Int32Array {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c;
+  }
+  return table;
 }
 
 /** CRC-32 of `bytes` as an unsigned number; pass a previous result as `crc` to continue over more bytes. */
 export function crc32(bytes: Uint8Array, crc = 0): number {
+  const CRC_TABLE = (crcTable ??= makeCrcTable());
   let c = ~crc;
   for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;

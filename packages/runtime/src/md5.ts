@@ -2,8 +2,13 @@
 // so that the runtime works in browsers too.
 
 const S = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21];
-const K = new Int32Array(64);
-for (let i = 0; i < 64; i++) K[i] = Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0;
+// Made on first use, not at import (a loop at the top level: see crcTable in hash.ts; start-up, issue 41).
+let k: Int32Array | undefined;
+function makeK(): Int32Array {
+  const table = new Int32Array(64);
+  for (let i = 0; i < 64; i++) table[i] = Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0;
+  return table;
+}
 
 /**
  * The message padded to whole 64-byte blocks as MD5 and SHA-256 both pad it: a 1 bit, zeros, and the length in
@@ -23,6 +28,7 @@ export function padToBlocks(message: Uint8Array, littleEndian: boolean): { padde
 }
 
 export function md5(message: Uint8Array): Uint8Array {
+  const K = (k ??= makeK());
   const { padded, view } = padToBlocks(message, true);
 
   let a0 = 0x67452301 | 0;

@@ -54,16 +54,7 @@ const scanLoop = (test: number[], step: number[], ahead = 0) => [
 const byteAt = [Op.LocalGet, 0, Op.I32Load8U, 0, 0];
 const wordAt = (offset: number) => [Op.LocalGet, 0, Op.I32Load, 2, offset];
 const stride = [Op.LocalGet, 2];
-const functionBodies = [
-  [...scanLoop(byteAt, stride), Op.LocalGet, 0, Op.End], // the byte not 0
-  [...scanLoop([...byteAt, Op.I32Load8U, 0, 0, Op.I32Eqz], stride), Op.LocalGet, 0, Op.End], // table[byte] == 0
-  [
-    // Four words or'ed, then the word of the four (or of the last three or fewer) that has a bit of the mask.
-    ...scanLoop([...wordAt(0), ...wordAt(4), Op.I32Or, ...wordAt(8), Op.I32Or, ...wordAt(12), Op.I32Or, Op.LocalGet, 2, Op.I32And], [Op.I32Const, 16], 16),
-    ...scanLoop([...wordAt(0), Op.LocalGet, 2, Op.I32And], [Op.I32Const, 4]),
-    Op.LocalGet, 0, Op.End,
-  ],
-].map((code) => [...leb128(code.length + 1), 0 /* no locals */, ...code]);
+
 /** An unsigned LEB128 number, as the format writes every length. */
 function leb128(n: number): number[] {
   const out: number[] = [];
@@ -75,14 +66,30 @@ function leb128(n: number): number[] {
 }
 const section = (id: number, content: number[]) => [id, ...leb128(content.length), ...content];
 const name = (text: string) => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
-const KERNEL = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
-  ...section(1, [1, 0x60, 3, Op.I32, Op.I32, Op.I32, 1, Op.I32]), // one type: (i32, i32, i32) -> i32
-  ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 0x00]), // import m.memory, at least 0 pages
-  ...section(3, [3, 0, 0, 0]), // three functions of type 0
-  ...section(7, [3, ...name('firstNonZero'), 0x00, 0, ...name('firstNotIn'), 0x00, 1, ...name('firstMasked'), 0x00, 2]),
-  ...section(10, [3, ...functionBodies.flat()]),
-]);
+/**
+ * The kernel's module bytes, made when it is compiled rather than when the runtime is imported: a command that
+ * scans no layer (map extract, info) does not pay for these spreads (start-up, issue 41).
+ */
+function kernelBytes(): Uint8Array<ArrayBuffer> {
+  const functionBodies = [
+    [...scanLoop(byteAt, stride), Op.LocalGet, 0, Op.End], // the byte not 0
+    [...scanLoop([...byteAt, Op.I32Load8U, 0, 0, Op.I32Eqz], stride), Op.LocalGet, 0, Op.End], // table[byte] == 0
+    [
+      // Four words or'ed, then the word of the four (or of the last three or fewer) that has a bit of the mask.
+      ...scanLoop([...wordAt(0), ...wordAt(4), Op.I32Or, ...wordAt(8), Op.I32Or, ...wordAt(12), Op.I32Or, Op.LocalGet, 2, Op.I32And], [Op.I32Const, 16], 16),
+      ...scanLoop([...wordAt(0), Op.LocalGet, 2, Op.I32And], [Op.I32Const, 4]),
+      Op.LocalGet, 0, Op.End,
+    ],
+  ].map((code) => [...leb128(code.length + 1), 0 /* no locals */, ...code]);
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+    ...section(1, [1, 0x60, 3, Op.I32, Op.I32, Op.I32, 1, Op.I32]), // one type: (i32, i32, i32) -> i32
+    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 0x00]), // import m.memory, at least 0 pages
+    ...section(3, [3, 0, 0, 0]), // three functions of type 0
+    ...section(7, [3, ...name('firstNonZero'), 0x00, 0, ...name('firstNotIn'), 0x00, 1, ...name('firstMasked'), 0x00, 2]),
+    ...section(10, [3, ...functionBodies.flat()]),
+  ]);
+}
 
 interface Kernel {
   firstNonZero(p: number, end: number, stride: number): number;
@@ -101,7 +108,7 @@ function kernelFor(length: number): Kernel | undefined {
   try {
     if (!kernel) {
       const memory = new WebAssembly.Memory({ initial: pages });
-      const exports = new WebAssembly.Instance(new WebAssembly.Module(KERNEL), { m: { memory } }).exports as unknown as Kernel;
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(kernelBytes()), { m: { memory } }).exports as unknown as Kernel;
       kernel = { firstNonZero: exports.firstNonZero, firstNotIn: exports.firstNotIn, firstMasked: exports.firstMasked, memory, bytes: new Uint8Array(memory.buffer) };
     } else if (kernel.bytes.length < pages * PAGE) {
       kernel.memory.grow(pages - kernel.bytes.length / PAGE);
@@ -124,7 +131,7 @@ export function recordScanKernelRuns(): boolean {
 /** Whether the kernel compiles here (false where a content security policy or the platform refuses it). */
 function kernelModuleCompiles(): boolean {
   try {
-    new WebAssembly.Module(KERNEL);
+    new WebAssembly.Module(kernelBytes());
     return true;
   } catch {
     return false;

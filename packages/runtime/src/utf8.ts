@@ -1,7 +1,10 @@
 // Text in the formats: UTF-8 (escaping the bytes that are not UTF-8, so they round-trip) and C strings.
 import { concatBytes } from './arrays.js';
 
-const textDecoder = new TextDecoder('utf-8', { fatal: false });
+// The decoders are made on first use: a short run whose strings are all short ASCII (a small map's names)
+// never makes one (start-up, issue 41).
+let textDecoder: TextDecoder | undefined;
+const looseDecoder = () => (textDecoder ??= new TextDecoder('utf-8', { fatal: false }));
 const textEncoder = new TextEncoder();
 
 /**
@@ -10,7 +13,7 @@ const textEncoder = new TextEncoder();
  * (measured on Node 20: 1300 layer names 0.9 ms against 0.06 ms); any byte over 0x7F goes to TextDecoder.
  */
 export function decodeUtf8(bytes: Uint8Array): string {
-  return shortAscii(bytes, 0, bytes.length) ?? textDecoder.decode(bytes);
+  return shortAscii(bytes, 0, bytes.length) ?? looseDecoder().decode(bytes);
 }
 
 /** The text of `bytes[start..end)` when it is at most SHORT_STRING bytes of ASCII (the same under any UTF-8 decoder); undefined otherwise. */
@@ -41,7 +44,7 @@ export function encodeUtf8(text: string): Uint8Array {
   return textEncoder.encode(text);
 }
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+let strictDecoder: TextDecoder | undefined;
 /** Lone low surrogates U+DC80..U+DCFF: the escapes decodeUtf8Escaped gives bytes that are not UTF-8. */
 const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
 
@@ -72,7 +75,7 @@ export function decodeUtf8Escaped(bytes: Uint8Array): string {
   const ascii = shortAscii(bytes, 0, bytes.length);
   if (ascii !== undefined) return ascii;
   try {
-    return strictDecoder.decode(bytes);
+    return (strictDecoder ??= new TextDecoder('utf-8', { fatal: true })).decode(bytes);
   } catch {
     let out = '';
     let run = 0; // start of the current run of valid sequences
@@ -82,10 +85,10 @@ export function decodeUtf8Escaped(bytes: Uint8Array): string {
         i += n;
         continue;
       }
-      out += textDecoder.decode(bytes.subarray(run, i)) + String.fromCharCode(0xdc00 + bytes[i]!);
+      out += looseDecoder().decode(bytes.subarray(run, i)) + String.fromCharCode(0xdc00 + bytes[i]!);
       run = ++i;
     }
-    return out + textDecoder.decode(bytes.subarray(run));
+    return out + looseDecoder().decode(bytes.subarray(run));
   }
 }
 
