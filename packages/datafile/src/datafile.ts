@@ -284,10 +284,15 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     );
   }
 
-  // Resolve UUID types the way DDNet does: internal ids above 0x8000 found in the index.
+  // Resolve UUID types the way DDNet does: internal ids above 0x8000 found in the index. Such an item is made
+  // again with `uuid` in its literal rather than given the property: the shape an added property makes is held
+  // only while some item has it, and each time it was collected between reads, V8 threw away the optimised
+  // code of everything that reads items (readDatafile, the map reader's decoders) and compiled it again.
   const index = buildUuidIndex(df.items);
-  for (const item of df.items) {
-    if (item.type > OFFSET_UUID_TYPE && item.type !== ITEMTYPE_EX) item.uuid = index.get(item.type);
+  const items = df.items;
+  for (let i = 0; i < items.length; i++) {
+    const { type, id, data, offset } = items[i]!;
+    if (type > OFFSET_UUID_TYPE && type !== ITEMTYPE_EX) items[i] = { type, id, data, offset, uuid: index.get(type) };
   }
   return df;
 }
