@@ -46,6 +46,23 @@ describe('Datafile on the fixtures', () => {
     if (resavedPath) expect(df.write({ mode: 'ddnet' })).toEqual(readBytes(resavedPath));
   });
 
+  it.each(fixtureMaps())("$name: each item's data holds its ints as stored, in a copy of its own (not the input's memory)", ({ path }) => {
+    const bytes = readBytes(path);
+    const input = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const df = Datafile.read(bytes);
+    const before = df.items.map((item) => Array.from(item.data));
+    df.items.forEach((item, i) => {
+      expect(Array.from({ length: item.data.length }, (_, k) => input.getInt32(item.offset! + k * 4, true))).toEqual(before[i]);
+    });
+    // Items are read from one copy of the item area: changing one item's ints (or the input) changes no other.
+    for (const item of df.items) if (item.data.length) item.data[0] = ~item.data[0]!;
+    bytes.fill(0xa5, 0, bytes.length);
+    df.items.forEach((item, i) => {
+      if (item.data.length) item.data[0] = ~item.data[0]!;
+      expect(Array.from(item.data)).toEqual(before[i]);
+    });
+  });
+
   it('keeps the legacy v4 size fields in lossless mode and fixes them in ddnet mode', () => {
     const bytes = readBytes(fixtureMaps().find((m) => m.name.startsWith('dm7'))!.path);
     const df = Datafile.read(bytes);

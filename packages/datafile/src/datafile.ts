@@ -103,6 +103,8 @@ export class Datafile {
   }
 }
 
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 function fail(code: DatafileErrorCode, message: string, offset: number, path: string): never {
   throw new DatafileError(code, message, offset, path);
 }
@@ -110,13 +112,17 @@ function fail(code: DatafileErrorCode, message: string, offset: number, path: st
 const isMagic = (text: string): text is DatafileMagic => (DATAFILE_MAGIC as readonly string[]).includes(text);
 const isVersion = (version: number): version is DatafileVersion => (DATAFILE_VERSIONS as readonly number[]).includes(version);
 
+/** A little-endian int of the file (a module function: a closure made per read was optimised again on every read). */
+function i32(view: DataView, offset: number): number {
+  return view.getInt32(offset, true);
+}
+
 function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile {
   const bytes = asUint8Array(input);
   const df = new Datafile(options);
   const fileSize = bytes.length;
   if (fileSize < HEADER_SIZE) fail('TRUNCATED_HEADER', `file has ${fileSize} bytes, the header needs ${HEADER_SIZE}`, 0, 'header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const i32 = (offset: number) => view.getInt32(offset, true);
 
   const magic = String.fromCharCode(bytes[H.magic]!, bytes[H.magic + 1]!, bytes[H.magic + 2]!, bytes[H.magic + 3]!);
   // Bytes outside printable ASCII as \xNN: a PNG's 0x89 "PNG" would print as "PNG" (U+0089 shows as nothing).
@@ -125,17 +131,17 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     fail('BAD_MAGIC', `magic is "${shown}"`, 0, 'header.magic');
   }
   df.magic = magic;
-  const version = i32(H.version);
+  const version = i32(view, H.version);
   if (!isVersion(version)) fail('BAD_VERSION', `version ${version} is not ${DATAFILE_VERSIONS.join(' or ')}`, H.version, 'header.version');
   df.version = version;
 
-  const sizeField = i32(H.size);
-  const swaplenField = i32(H.swaplen);
-  const numItemTypes = i32(H.numItemTypes);
-  const numItems = i32(H.numItems);
-  const numData = i32(H.numData);
-  const itemSize = i32(H.itemSize);
-  const dataSize = i32(H.dataSize);
+  const sizeField = i32(view, H.size);
+  const swaplenField = i32(view, H.swaplen);
+  const numItemTypes = i32(view, H.numItemTypes);
+  const numItems = i32(view, H.numItems);
+  const numData = i32(view, H.numData);
+  const itemSize = i32(view, H.itemSize);
+  const dataSize = i32(view, H.dataSize);
   const checks: [boolean, number, string][] = [
     [numItemTypes < 0 || numItemTypes > ITEMTYPE_EX + 1, H.numItemTypes, 'num_item_types'],
     [numItems < 0, H.numItems, 'num_items'],
@@ -144,7 +150,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     [dataSize < 0, H.dataSize, 'data_size'],
   ];
   for (const [bad, offset, field] of checks) {
-    if (bad) fail('BAD_HEADER', `invalid ${field} ${i32(offset)}`, offset, `header.${field}`);
+    if (bad) fail('BAD_HEADER', `invalid ${field} ${i32(view, offset)}`, offset, `header.${field}`);
   }
 
   // Every size below is checked against the real file size before anything is allocated.
@@ -184,9 +190,9 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
   for (let t = 0; t < numItemTypes; t++) {
     const at = typesAt + t * DATAFILE_ITEM_TYPE_SIZE;
     const path = `item_types[${t}]`;
-    const type = i32(at);
-    const start = i32(at + 4);
-    const num = i32(at + 8);
+    const type = i32(view, at);
+    const start = i32(view, at + 4);
+    const num = i32(view, at + 8);
     if (type < 0 || type > ITEMTYPE_EX) fail('ITEM_TYPE_INVALID', `type ${type} out of range`, at, `${path}.type`);
     if (usedTypes.has(type)) fail('ITEM_TYPE_DUPLICATE', `type ${type} listed twice`, at, `${path}.type`);
     usedTypes.add(type);
@@ -204,54 +210,58 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
   const itemOffsets = new Int32Array(numItems);
   for (let i = 0; i < numItems; i++) {
     const at = itemOffsetsAt + i * 4;
-    const offset = i32(at);
-    const path = `item_offsets[${i}]`;
+    const offset = i32(view, at);
+    // Paths are made only for an error: a string per item and data item was about a tenth of Datafile.read on
+    // the corpus maps.
     if (i === 0 ? offset !== 0 : offset <= itemOffsets[i - 1]!) {
-      fail('ITEM_OFFSET_ORDER', `offset ${offset} out of order`, at, path);
+      fail('ITEM_OFFSET_ORDER', `offset ${offset} out of order`, at, `item_offsets[${i}]`);
     }
-    if (offset >= itemSize) fail('ITEM_OFFSET_RANGE', `offset ${offset} past item area of ${itemSize}`, at, path);
+    if (offset >= itemSize) fail('ITEM_OFFSET_RANGE', `offset ${offset} past item area of ${itemSize}`, at, `item_offsets[${i}]`);
     itemOffsets[i] = offset;
   }
 
-  // Items: header fits, type matches its table entry, ids unique per type, sizes consistent.
-  const usedIds = new Map<number, Set<number>>();
+  // Items: header fits, type matches its table entry, ids unique per type, sizes consistent. The item area is
+  // copied once as ints (item_size is a multiple of 4, checked above) and each item's data is a view of its
+  // ints in that copy: one allocation for all items instead of one each (an Int32Array over 64 bytes is a
+  // separately allocated buffer), the area's bytes as the file has them.
+  const itemInts = new Int32Array(itemSize / 4);
+  const itemIntsAt = itemsAt;
+  if (LITTLE_ENDIAN) new Uint8Array(itemInts.buffer).set(bytes.subarray(itemsAt, itemsAt + itemSize));
+  else for (let k = 0; k < itemInts.length; k++) itemInts[k] = i32(view, itemsAt + k * 4);
+  // Type and id are the item's first word: a key seen twice is an id used twice within one type.
+  const usedKeys = new Set<number>();
   for (let i = 0; i < numItems; i++) {
     const rel = itemOffsets[i]!;
     const next = i + 1 < numItems ? itemOffsets[i + 1]! : itemSize;
     const at = itemsAt + rel;
-    const path = `items[${i}]`;
-    if (next - rel < DATAFILE_ITEM_HEADER_SIZE) fail('ITEM_TOO_SMALL', `item has ${next - rel} bytes, its header needs ${DATAFILE_ITEM_HEADER_SIZE}`, at, path);
+    if (next - rel < DATAFILE_ITEM_HEADER_SIZE) fail('ITEM_TOO_SMALL', `item has ${next - rel} bytes, its header needs ${DATAFILE_ITEM_HEADER_SIZE}`, at, `items[${i}]`);
     const key = view.getUint32(at, true);
     const type = key >>> 16;
     const id = key & 0xffff;
-    const size = i32(at + 4);
+    const size = i32(view, at + 4);
     if (type !== typeOfIndex[i]) {
-      fail('ITEM_TYPE_MISMATCH', `item has type ${type}, its table entry ${typeOfIndex[i]}`, at, `${path}.type`);
+      fail('ITEM_TYPE_MISMATCH', `item has type ${type}, its table entry ${typeOfIndex[i]}`, at, `items[${i}].type`);
     }
     // Many old maps carry duplicate UUID index items (a bug in old DDNet tools); DDNet accepts those.
     if (type !== ITEMTYPE_EX) {
-      let ids = usedIds.get(type);
-      if (!ids) usedIds.set(type, (ids = new Set()));
-      if (ids.has(id)) fail('ITEM_DUPLICATE_ID', `type ${type} has id ${id} twice`, at, `${path}.id`);
-      ids.add(id);
+      if (usedKeys.has(key)) fail('ITEM_DUPLICATE_ID', `type ${type} has id ${id} twice`, at, `items[${i}].id`);
+      usedKeys.add(key);
     }
     if (size < 0 || size % 4 !== 0 || size !== next - rel - DATAFILE_ITEM_HEADER_SIZE) {
-      fail('ITEM_SIZE', `size ${size} does not match the ${next - rel - DATAFILE_ITEM_HEADER_SIZE} bytes the offsets give`, at + 4, `${path}.size`);
+      fail('ITEM_SIZE', `size ${size} does not match the ${next - rel - DATAFILE_ITEM_HEADER_SIZE} bytes the offsets give`, at + 4, `items[${i}].size`);
     }
-    const data = new Int32Array(size / 4);
     const intsAt = at + DATAFILE_ITEM_HEADER_SIZE;
-    for (let k = 0; k < data.length; k++) data[k] = i32(intsAt + k * 4);
-    df.items.push({ type, id, data, offset: intsAt });
+    const first = (intsAt - itemIntsAt) / 4;
+    df.items.push({ type, id, data: itemInts.subarray(first, first + size / 4), offset: intsAt });
   }
 
   // Data offsets and sizes.
   const dataOffsets = new Int32Array(numData);
   for (let d = 0; d < numData; d++) {
     const at = dataOffsetsAt + d * 4;
-    const offset = i32(at);
-    const path = `data_offsets[${d}]`;
-    if (d === 0 ? offset !== 0 : offset <= dataOffsets[d - 1]!) fail('DATA_OFFSET_ORDER', `offset ${offset} out of order`, at, path);
-    if (offset >= dataSize) fail('DATA_OFFSET_RANGE', `offset ${offset} past data area of ${dataSize}`, at, path);
+    const offset = i32(view, at);
+    if (d === 0 ? offset !== 0 : offset <= dataOffsets[d - 1]!) fail('DATA_OFFSET_ORDER', `offset ${offset} out of order`, at, `data_offsets[${d}]`);
+    if (offset >= dataSize) fail('DATA_OFFSET_RANGE', `offset ${offset} past data area of ${dataSize}`, at, `data_offsets[${d}]`);
     dataOffsets[d] = offset;
   }
   for (let d = 0; d < numData; d++) {
@@ -259,7 +269,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     const end = d + 1 < numData ? dataOffsets[d + 1]! : dataSize;
     let size = end - start;
     if (hasDataSizes(version)) {
-      size = i32(dataSizesAt + d * 4);
+      size = i32(view, dataSizesAt + d * 4);
       if (size < 0) fail('DATA_SIZE_NEGATIVE', `uncompressed size ${size}`, dataSizesAt + d * 4, `data_sizes[${d}]`);
     }
     df.data.push(
@@ -274,10 +284,15 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
     );
   }
 
-  // Resolve UUID types the way DDNet does: internal ids above 0x8000 found in the index.
+  // Resolve UUID types the way DDNet does: internal ids above 0x8000 found in the index. Such an item is made
+  // again with `uuid` in its literal rather than given the property: the shape an added property makes is held
+  // only while some item has it, and each time it was collected between reads, V8 threw away the optimised
+  // code of everything that reads items (readDatafile, the map reader's decoders) and compiled it again.
   const index = buildUuidIndex(df.items);
-  for (const item of df.items) {
-    if (item.type > OFFSET_UUID_TYPE && item.type !== ITEMTYPE_EX) item.uuid = index.get(item.type);
+  const items = df.items;
+  for (let i = 0; i < items.length; i++) {
+    const { type, id, data, offset } = items[i]!;
+    if (type > OFFSET_UUID_TYPE && type !== ITEMTYPE_EX) items[i] = { type, id, data, offset, uuid: index.get(type) };
   }
   return df;
 }

@@ -33,7 +33,10 @@ import {
   tilemapKind,
   Tiles,
   EnvelopeVersion,
+  type EnvelopeItem,
+  type EnvelopePointBezier07,
   LARGEST_TILE_BYTES,
+  type TilemapKindInfo,
 } from './generated/index.gen.js';
 import {
   type CollectedItemName,
@@ -108,16 +111,25 @@ export function envelopePointsFromInts(
   ints: Int32Array,
   bezierInts: Int32Array | undefined,
 ): { points: MapEnvelopePoint[]; bezierUsed: boolean } {
-  if (layout === 'teeworlds07') {
-    return { points: decodeEnvelopePointBezier07Array(ints).map(({ time, curveType, values, ...bezier }) => ({ time, curveType, values, bezier })), bezierUsed: false };
-  }
+  if (layout === 'teeworlds07') return { points: decodeEnvelopePointBezier07Array(ints).map(withBezier07), bezierUsed: false };
   const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
   if (!bezierInts) return { points, bezierUsed: false };
   const tangents = decodeEnvelopePointBezierArray(bezierInts);
   if (tangents.length !== points.length || bezierInts.length % ENVELOPE_POINT_BEZIER_INTS !== 0) return { points, bezierUsed: false };
-  tangents.forEach((t, i) => (points[i]!.bezier = t));
+  for (let i = 0; i < tangents.length; i++) points[i]!.bezier = tangents[i];
   return { points, bezierUsed: true };
 }
+
+// The reader's callbacks and loops are module functions and plain loops, not closures made per read: V8 did not
+// reuse the optimised code of a closure for the next read's closure, so every readMap compiled its callbacks
+// with TurboFan again (11 compiles per pass over the 80 corpus maps in the steady state, 3 without the closures;
+// --trace-opt, Node 20).
+function withBezier07({ time, curveType, values, ...bezier }: EnvelopePointBezier07): MapEnvelopePoint {
+  return { time, curveType, values, bezier };
+}
+
+const KIND_INFO = new Map<string, TilemapKindInfo>();
+for (const info of TILEMAP_KINDS) if (!KIND_INFO.has(info.kind)) KIND_INFO.set(info.kind, info);
 
 /** Consecutive NUL-terminated strings (the settings data item). */
 export function decodeCStringList(bytes: Uint8Array): string[] {
@@ -213,9 +225,10 @@ class MapReader {
    */
   private data(index: number, path: string, optional = false, loads = false): Uint8Array | undefined {
     if (optional && index === -1) return undefined;
-    const report = loads ? this.warn.bind(this) : this.problem.bind(this);
     if (!Number.isInteger(index) || index < 0 || index >= this.df.data.length) {
-      report('DATA_INDEX_RANGE', path, `data index ${index} is not one of the ${this.df.data.length} data items${loads ? '; DDNet skips it' : ''}`);
+      const message = `data index ${index} is not one of the ${this.df.data.length} data items${loads ? '; DDNet skips it' : ''}`;
+      if (loads) this.warn('DATA_INDEX_RANGE', path, message);
+      else this.problem('DATA_INDEX_RANGE', path, message);
       return undefined;
     }
     try {
@@ -281,18 +294,11 @@ class MapReader {
       }
       list.push(item);
     }
-    const items = (name: StructureItemName) => {
-      const list = byName.get(name) ?? [];
-      list.forEach((item, i) => {
-        if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap keeps the ids while the number of ${name} items is unchanged, else numbers them by position`);
-      });
-      return list;
-    };
 
-    const [versionItem] = items('version');
+    const [versionItem] = this.structureItems(byName, 'version');
     if (versionItem) map.version = this.decode(decodeVersionItem, versionItem, 'version');
 
-    const [infoItem] = items('info');
+    const [infoItem] = this.structureItems(byName, 'info');
     if (infoItem) {
       const item = this.decode(decodeInfoItem, infoItem, 'info');
       const settings = item.settings !== undefined ? this.data(item.settings, 'info.settings', true) : undefined;
@@ -306,31 +312,34 @@ class MapReader {
       };
     }
 
-    map.images = items('image').map((raw, i) => {
+    const imageItems = this.structureItems(byName, 'image');
+    for (let i = 0; i < imageItems.length; i++) {
       const path = `images[${i}]`;
-      const item = this.decode(decodeImageItem, raw, path);
+      const item = this.decode(decodeImageItem, imageItems[i]!, path);
       // DDNet loads maps whose images it cannot load (it warns and renders without them).
-      return {
+      map.images.push({
         item,
         name: this.string(item.name, `${path}.name`),
         pixels: item.external || this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, true, true),
-      };
-    });
+      });
+    }
 
-    this.readEnvelopes(map, items('envelope'), items('envelope_points'), items('envelope_points_bezier'));
+    this.readEnvelopes(map, this.structureItems(byName, 'envelope'), this.structureItems(byName, 'envelope_points'), this.structureItems(byName, 'envelope_points_bezier'));
 
-    const layerItems = items('layer');
-    const layers = layerItems.map((raw, i) => this.decode(decodeLayerItem, raw, `layers[${i}]`));
-    map.groups = this.readGroups(items('group'), layers);
+    const layerItems = this.structureItems(byName, 'layer');
+    const layers: LayerItem[] = [];
+    for (let i = 0; i < layerItems.length; i++) layers.push(this.decode(decodeLayerItem, layerItems[i]!, `layers[${i}]`));
+    map.groups = this.readGroups(this.structureItems(byName, 'group'), layers);
     // Layers no group uses: DDNet never looks at them; they are kept as they are.
-    this.orphans.forEach((index) => map.unknownItems.push(layerItems[index]!));
+    for (const index of this.orphans) map.unknownItems.push(layerItems[index]!);
 
-    map.sounds = items('sound').map((raw, i) => {
+    const soundItems = this.structureItems(byName, 'sound');
+    for (let i = 0; i < soundItems.length; i++) {
       const path = `sounds[${i}]`;
-      const item = this.decode(decodeSoundItem, raw, path);
+      const item = this.decode(decodeSoundItem, soundItems[i]!, path);
       // DDNet skips sounds it cannot load.
-      return { item, name: this.string(item.name, `${path}.name`), data: this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, false, true) };
-    });
+      map.sounds.push({ item, name: this.string(item.name, `${path}.name`), data: this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, false, true) });
+    }
     map.items = this.readCollected(byName);
 
     // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
@@ -339,21 +348,39 @@ class MapReader {
     return map;
   }
 
+  /** The items of a structure type, warning where an item's id is not its position. */
+  private structureItems(byName: Map<MapItemName, DatafileItem[]>, name: StructureItemName): DatafileItem[] {
+    const list = byName.get(name) ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i]!;
+      if (item.id !== i) this.warn('ITEM_ID_ORDER', `${name}[${i}]`, `item id ${item.id} at position ${i}; writeMap keeps the ids while the number of ${name} items is unchanged, else numbers them by position`);
+    }
+    return list;
+  }
+
   /** Every item of a non-structure schema type, decoded by the generated registry into `items.<type>`. */
   private readCollected(byName: Map<MapItemName, DatafileItem[]>): MapItems {
     const out: Record<string, unknown[]> = {};
     for (const info of MAP_ITEM_TYPES) {
       const list = byName.get(info.name);
       if (!list || !isCollectedItemType(info.name)) continue;
-      out[info.name] = list.map((raw, i) => this.decode(info.decode, raw, `items.${info.name}[${i}]`));
+      const decoded: unknown[] = [];
+      for (let i = 0; i < list.length; i++) decoded.push(this.decode(info.decode, list[i]!, `items.${info.name}[${i}]`));
+      out[info.name] = decoded;
     }
     return out as MapItems;
   }
 
   private readEnvelopes(map: TwMap, envelopeItems: DatafileItem[], pointItems: DatafileItem[], bezierItems: DatafileItem[]): void {
-    const envelopes = envelopeItems.map((raw, i) => this.decode(decodeEnvelopeItem, raw, `envelopes[${i}]`));
-    // DDNet reads 22-int points when any envelope has the bezier points version or more (render_map.cpp).
-    const layout = envelopes.some((e) => e.version >= EnvelopeVersion.BezierPoints) ? 'teeworlds07' : 'ddnet';
+    const envelopes: EnvelopeItem[] = [];
+    let bezierVersion = false;
+    for (let i = 0; i < envelopeItems.length; i++) {
+      const envelope = this.decode(decodeEnvelopeItem, envelopeItems[i]!, `envelopes[${i}]`);
+      envelopes.push(envelope);
+      // DDNet reads 22-int points when any envelope has the bezier points version or more (render_map.cpp).
+      if (envelope.version >= EnvelopeVersion.BezierPoints) bezierVersion = true;
+    }
+    const layout = bezierVersion ? 'teeworlds07' : 'ddnet';
     map.envelopePointLayout = layout;
     const ints = pointItems[0]?.data ?? new Int32Array();
     const size = layout === 'teeworlds07' ? ENVELOPE_POINT_BEZIER_07_INTS : ENVELOPE_POINT_INTS;
@@ -367,17 +394,19 @@ class MapReader {
       map.unknownItems.push(bezierItem);
     }
     let covered = 0;
-    map.envelopes = envelopes.map((item, i) => {
-      const path = `envelopes[${i}]`;
+    map.envelopes = [];
+    for (let i = 0; i < envelopes.length; i++) {
+      const item = envelopes[i]!;
       if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > points.length) {
         // DDNet's loader does not check this; its client evaluates such an envelope as having no points.
-        this.warn('ENVELOPE_POINTS_RANGE', path, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}: DDNet treats the envelope as empty`);
-        return { item, points: [] };
+        this.warn('ENVELOPE_POINTS_RANGE', `envelopes[${i}]`, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}: DDNet treats the envelope as empty`);
+        map.envelopes.push({ item, points: [] });
+        continue;
       }
-      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', path, 'envelopes do not use the points in order; writeMap keeps the order while the points are unchanged');
+      if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', `envelopes[${i}]`, 'envelopes do not use the points in order; writeMap keeps the order while the points are unchanged');
       covered = item.startPoint + item.numPoints;
-      return { item, points: points.slice(item.startPoint, covered) };
-    });
+      map.envelopes.push({ item, points: points.slice(item.startPoint, covered) });
+    }
     if (covered !== points.length && envelopes.length) {
       this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
     }
@@ -385,13 +414,15 @@ class MapReader {
 
   private readGroups(groupItems: DatafileItem[], layers: LayerItem[]): MapGroup[] {
     const owner = new Array<number>(layers.length).fill(-1);
-    const groups = groupItems.map((raw, g) => {
+    const groups: MapGroup[] = [];
+    for (let g = 0; g < groupItems.length; g++) {
       const path = `groups[${g}]`;
-      const item = this.decode(decodeGroupItem, raw, path);
+      const item = this.decode(decodeGroupItem, groupItems[g]!, path);
       const { startLayer: start, numLayers: num } = item;
       if (start < 0 || num < 0 || start + num > layers.length) {
         this.problem('GROUP_LAYERS_RANGE', path, `uses layers ${start}..${start + num - 1} of ${layers.length}`);
-        return { item, layers: [] as MapLayer[] };
+        groups.push({ item, layers: [] as MapLayer[] });
+        continue;
       }
       const groupLayers: MapLayer[] = [];
       for (let l = 0; l < num; l++) {
@@ -403,13 +434,13 @@ class MapReader {
         owner[index] = g;
         groupLayers.push(this.readLayer(layers[index]!, `${path}.layers[${l}]`));
       }
-      return { item, layers: groupLayers };
-    });
-    owner.forEach((g, index) => {
-      if (g !== -1) return;
+      groups.push({ item, layers: groupLayers });
+    }
+    for (let index = 0; index < owner.length; index++) {
+      if (owner[index] !== -1) continue;
       this.warn('LAYER_ORPHAN', `layers[${index}]`, 'layer is in no group: DDNet never uses it; kept as an unknown item');
       this.orphans.push(index);
-    });
+    }
     return groups;
   }
 
@@ -446,57 +477,69 @@ class MapReader {
 
   private readTilemap(item: TilemapLayerItem, path: string): TilemapLayer {
     const kind = tilemapKind(item.tilemapFlags);
-    const kindInfo = TILEMAP_KINDS.find((k) => k.kind === kind)!;
+    const kindInfo = KIND_INFO.get(kind)!;
     const count = item.width * item.height;
     // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
     const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / LARGEST_TILE_BYTES;
     if (!sizeOk) this.problem('TILEMAP_SIZE', path, `invalid size ${item.width}x${item.height}`);
     const tileCount = sizeOk ? count : 0;
-    const tiles = (field: keyof TilemapLayerItem, tileBytes: number, skipCompressed: boolean): Uint8Array => {
-      if (this.skipData) return new Uint8Array(0);
-      const dataPath = `${path}.${field}`;
-      const dataIndex = item[field] as number | undefined;
-      if (dataIndex === undefined) {
-        this.problem('TILEMAP_TRUNCATED', dataPath, `a ${kind} layer item needs the ${field} index`);
-        return new Uint8Array(0);
-      }
-      // A DDNet physics layer's `data` only holds zeroed tiles for Teeworlds; DDNet never reads it.
-      const compat = field === 'data' && kindInfo.field !== 'data';
-      if (compat && (dataIndex < 0 || dataIndex >= this.df.data.length)) {
-        this.warn('PHYSICS_COMPAT_DATA', dataPath, `data index ${dataIndex} of a ${kind} layer is not a data item`);
-        return new Uint8Array(0);
-      }
-      if (this.skips(dataIndex)) return new Uint8Array(0);
-      const bytes = this.data(dataIndex, dataPath);
-      if (!bytes) return new Uint8Array(0);
-      if (skipCompressed) {
-        try {
-          return expandSkippedTiles(bytes, tileCount, dataPath);
-        } catch (e) {
-          if (this.strict || !(e instanceof MapError)) throw e;
-          this.issues.push({ severity: 'error', code: e.code, path: dataPath, message: e.message });
-          this.unread.add(dataIndex);
-          return new Uint8Array(0);
-        }
-      }
-      if (bytes.length < tileCount * tileBytes || bytes.length % tileBytes !== 0) {
-        this.problem('TILE_DATA_SIZE', dataPath, `${bytes.length} bytes for ${tileCount} tiles of ${tileBytes} bytes`);
-        return bytes.subarray(0, bytes.length - (bytes.length % tileBytes));
-      }
-      if (bytes.length > tileCount * tileBytes) {
-        // DDNet loads such a layer and uses its first width x height tiles; the model keeps them all, so a
-        // resave keeps the extra tiles too.
-        this.warn('TILE_DATA_LONG', dataPath, `${bytes.length / tileBytes} tiles for a ${item.width}x${item.height} layer: DDNet uses the first ${tileCount}`);
-      }
-      return bytes;
-    };
     // Skip compression is for the tiles behind `data` of tiles and game layers only.
     const skip = item.version >= TilemapLayerVersion.SkipCompressed;
     if (skip && kindInfo.field !== 'data') {
       this.problem('TILESKIP_PHYSICS', path, `${kind} layers cannot use skip compression (version ${item.version})`);
     }
-    const layer = { kind: 'tilemap', tilemapKind: kind, item, tiles: new Tiles(tiles('data', TILE_TILE_BYTES, skip && kindInfo.field === 'data')) } as TilemapLayer;
-    if (kindInfo.property) (layer as unknown as Record<string, unknown>)[kindInfo.property] = kindInfo.view(tiles(kindInfo.field, kindInfo.tileBytes, false));
+    const tiles = this.tiles(item, path, kindInfo, tileCount, 'data', TILE_TILE_BYTES, skip && kindInfo.field === 'data');
+    const layer = { kind: 'tilemap', tilemapKind: kind, item, tiles: new Tiles(tiles) } as TilemapLayer;
+    if (kindInfo.property) (layer as unknown as Record<string, unknown>)[kindInfo.property] = kindInfo.view(this.tiles(item, path, kindInfo, tileCount, kindInfo.field, kindInfo.tileBytes, false));
     return layer;
+  }
+
+  /** The tile bytes behind one data index field of a tilemap layer (expanded when skip-compressed). */
+  private tiles(
+    item: TilemapLayerItem,
+    path: string,
+    kindInfo: TilemapKindInfo,
+    tileCount: number,
+    field: keyof TilemapLayerItem,
+    tileBytes: number,
+    skipCompressed: boolean,
+  ): Uint8Array {
+    if (this.skipData) return new Uint8Array(0);
+    const kind = kindInfo.kind;
+    const dataPath = `${path}.${field}`;
+    const dataIndex = item[field] as number | undefined;
+    if (dataIndex === undefined) {
+      this.problem('TILEMAP_TRUNCATED', dataPath, `a ${kind} layer item needs the ${field} index`);
+      return new Uint8Array(0);
+    }
+    // A DDNet physics layer's `data` only holds zeroed tiles for Teeworlds; DDNet never reads it.
+    const compat = field === 'data' && kindInfo.field !== 'data';
+    if (compat && (dataIndex < 0 || dataIndex >= this.df.data.length)) {
+      this.warn('PHYSICS_COMPAT_DATA', dataPath, `data index ${dataIndex} of a ${kind} layer is not a data item`);
+      return new Uint8Array(0);
+    }
+    if (this.skips(dataIndex)) return new Uint8Array(0);
+    const bytes = this.data(dataIndex, dataPath);
+    if (!bytes) return new Uint8Array(0);
+    if (skipCompressed) {
+      try {
+        return expandSkippedTiles(bytes, tileCount, dataPath);
+      } catch (e) {
+        if (this.strict || !(e instanceof MapError)) throw e;
+        this.issues.push({ severity: 'error', code: e.code, path: dataPath, message: e.message });
+        this.unread.add(dataIndex);
+        return new Uint8Array(0);
+      }
+    }
+    if (bytes.length < tileCount * tileBytes || bytes.length % tileBytes !== 0) {
+      this.problem('TILE_DATA_SIZE', dataPath, `${bytes.length} bytes for ${tileCount} tiles of ${tileBytes} bytes`);
+      return bytes.subarray(0, bytes.length - (bytes.length % tileBytes));
+    }
+    if (bytes.length > tileCount * tileBytes) {
+      // DDNet loads such a layer and uses its first width x height tiles; the model keeps them all, so a
+      // resave keeps the extra tiles too.
+      this.warn('TILE_DATA_LONG', dataPath, `${bytes.length / tileBytes} tiles for a ${item.width}x${item.height} layer: DDNet uses the first ${tileCount}`);
+    }
+    return bytes;
   }
 }
