@@ -128,8 +128,16 @@ function withBezier07({ time, curveType, values, ...bezier }: EnvelopePointBezie
   return { time, curveType, values, bezier };
 }
 
-const KIND_INFO = new Map<string, TilemapKindInfo>();
-for (const info of TILEMAP_KINDS) if (!KIND_INFO.has(info.kind)) KIND_INFO.set(info.kind, info);
+// Made on the first tilemap, not at import: a loop at a module's top level has V8 compile the bundle chunk's
+// whole top level (the CLI's startup.test; issue 41).
+let kindInfoByKind: Map<string, TilemapKindInfo> | undefined;
+function kindInfoOf(kind: string): TilemapKindInfo {
+  if (kindInfoByKind === undefined) {
+    kindInfoByKind = new Map();
+    for (const info of TILEMAP_KINDS) if (!kindInfoByKind.has(info.kind)) kindInfoByKind.set(info.kind, info);
+  }
+  return kindInfoByKind.get(kind)!;
+}
 
 /** Consecutive NUL-terminated strings (the settings data item). */
 export function decodeCStringList(bytes: Uint8Array): string[] {
@@ -477,7 +485,7 @@ class MapReader {
 
   private readTilemap(item: TilemapLayerItem, path: string): TilemapLayer {
     const kind = tilemapKind(item.tilemapFlags);
-    const kindInfo = KIND_INFO.get(kind)!;
+    const kindInfo = kindInfoOf(kind);
     const count = item.width * item.height;
     // DDNet refuses sizes whose byte count overflows; a lenient read treats such a layer as empty.
     const sizeOk = item.width > 0 && item.height > 0 && count <= 0x7fffffff / LARGEST_TILE_BYTES;
