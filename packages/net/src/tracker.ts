@@ -230,7 +230,9 @@ export class ConnectionTracker {
       deliveries[i] = delivery;
       if (delivery !== 'delivered') continue;
       const m = chunk.message as SnapMessage;
-      if (m.kind === 'map_details' || m.kind === 'map_change' || m.kind === 'map_data') {
+      // Read once: every message kind has an object shape of its own, so this load is a megamorphic one.
+      const kind = m.kind;
+      if (kind === 'map_details' || kind === 'map_change' || kind === 'map_data') {
         dir.map ??= new MapDownloader(this.options.maxMapSize);
         const ended = dir.map.message(p.protocol, m, chunk.sequence !== undefined);
         if (ended) {
@@ -239,7 +241,7 @@ export class ConnectionTracker {
         }
         continue;
       }
-      if (!isSnapMessage(m.kind)) continue;
+      if (!isSnapMessage(kind)) continue;
       const errors = this.errors;
       const rebuilt = this.feedSnapshot(dir, p.protocol, m, errors);
       if (rebuilt) {
