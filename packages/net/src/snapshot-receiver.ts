@@ -197,12 +197,11 @@ export class SnapshotReceiver {
     if (tick < this.recvTick || tick <= this.lastTick) return undefined;
     // A snapshot of one part (snap_single, snap_empty: most of them) is complete as it comes: no list of parts
     // is made for it (two arrays per snapshot, the second grown by an index past its end, were a tenth of the
-    // receiver's garbage; issue 41).
-    let parts: Uint8Array[];
+    // receiver's garbage; issue 41). `parts` stays undefined then.
+    let parts: Uint8Array[] | undefined;
     if (numParts === 1) {
       this.recvTick = tick;
       if (this.parts.length) this.parts = [];
-      parts = [data];
     } else {
       if (tick !== this.recvTick) {
         this.recvTick = tick;
@@ -223,8 +222,8 @@ export class SnapshotReceiver {
     }
     try {
       // One part (snap_single, most snapshots) is read where it is; parts are put together first.
-      let bytes = parts[0]!;
-      if (parts.length > 1) {
+      let bytes = data;
+      if (parts) {
         bytes = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
         let at = 0;
         for (const b of parts) (bytes.set(b, at), (at += b.length));

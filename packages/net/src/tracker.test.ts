@@ -72,6 +72,27 @@ describe('connection tracker', () => {
     expect([r.storedCount, r.has(60)]).toEqual([7, false]);
   });
 
+  it('keeps 32 MB of snapshots over all its receivers, forgetting the first stored by any of them', () => {
+    // Full snapshots of one 16,000-int item (64,008 bytes as a client's storage counts them), in 18 parts; 10
+    // directions of 64 each (a receiver's most) make 41 MB: the budget keeps the last 524 stored.
+    const delta = packed(Int32Array.from({ length: 16_006 }, (_, i) => [0, 1, 0, 100, 0, 16_000][i] ?? 0));
+    const parts = Array.from({ length: Math.ceil(delta.length / 900) }, (_, i) => delta.subarray(i * 900, (i + 1) * 900));
+    const t = new ConnectionTracker();
+    const full = (k: number, tick: number) =>
+      t.feed(datagram(`s:${k}`, `c:${k}`, parts.map((data, part) => snap({ kind: 'snap', tick, deltaTick: tick + 1, numParts: parts.length, part, crc: 0, data })))).snapshots;
+    for (let k = 0; k < 10; k++) for (let tick = 1; tick <= 64; tick++) expect(full(k, tick)).toMatchObject([{ tick, deltaTick: -1, crcOk: true }]);
+    expect(t.holding()).toMatchObject({ directions: 10, storedSnapshots: 524, storedBytes: 524 * 64_008 });
+    // The first 116 stored are gone: direction 0's, and direction 1's ticks 1 to 52.
+    const empty = (k: number, tick: number, base: number) => t.feed(datagram(`s:${k}`, `c:${k}`, [snap({ kind: 'snap_empty', tick, deltaTick: tick - base })])).snapshots[0];
+    expect(empty(0, 100, 64)!.error).toMatch(/^DELTA_BASE_MISSING/);
+    expect(empty(1, 100, 52)!.error).toMatch(/^DELTA_BASE_MISSING/);
+    expect(empty(1, 101, 53)).toMatchObject({ tick: 101, crcOk: true });
+    // Stored: over the budget again, so the first still stored (direction 1's tick 53, just used) goes.
+    expect(t.holding()).toMatchObject({ storedSnapshots: 524, storedBytes: 524 * 64_008 });
+    expect(empty(1, 102, 53)!.error).toMatch(/^DELTA_BASE_MISSING/);
+    expect(empty(1, 103, 54)).toMatchObject({ tick: 103, crcOk: true });
+  });
+
   it('rebuilds a snapshot from its parts in any order, applies the next delta to it and checks the CRC', () => {
     const t = new ConnectionTracker();
     const first = snapshotOf(200);

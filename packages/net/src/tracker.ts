@@ -75,12 +75,6 @@ export function inBackroom(seq: number, ack: number, modulo: number): boolean {
   return seq <= ack && seq >= bottom;
 }
 
-/** A snapshot a receiver stored, in the order of storing over every receiver (the budget forgets the first ones). */
-interface StoredEntry {
-  receiver: SnapshotReceiver;
-  tick: number;
-}
-
 /** Follows the connections of a capture; feed it every datagram in order. */
 export class ConnectionTracker {
   /**
@@ -95,10 +89,14 @@ export class ConnectionTracker {
   private directions = new Map<string, Direction>();
   private older = new Map<string, Direction>();
   /**
-   * The budget: stored snapshots in the order of storing (from `first` on; entries whose receiver forgot them
-   * by itself are skipped and dropped now and then), and the bytes and count stored over all receivers.
+   * The budget: stored snapshots in the order of storing, each its receiver and its tick at the same place of
+   * the two lists (from `first` on; entries whose receiver forgot them by itself are skipped and dropped now
+   * and then), and the bytes and count stored over all receivers. Two lists rather than an object per entry:
+   * one object per snapshot, kept by a long-lived list, outlived minor collections, and the lists hold only
+   * receivers (long-lived themselves) and small integers (issue 41).
    */
-  private stored: StoredEntry[] = [];
+  private readonly storedReceivers: SnapshotReceiver[] = [];
+  private readonly storedTicks: number[] = [];
   private first = 0;
   private storedBytes = 0;
   private storedCount = 0;
@@ -175,20 +173,35 @@ export class ConnectionTracker {
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
     if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
-    const entry: StoredEntry = { receiver, tick: rebuilt.tick };
-    this.stored.push(entry);
-    while (this.storedBytes > MAX_STORED_BYTES && this.first < this.stored.length) {
-      const oldest = this.stored[this.first]!;
+    const receivers = this.storedReceivers;
+    const ticks = this.storedTicks;
+    const entry = receivers.length;
+    receivers.push(receiver);
+    ticks.push(rebuilt.tick);
+    while (this.storedBytes > MAX_STORED_BYTES && this.first < receivers.length) {
+      const oldest = this.first;
       if (oldest === entry) break;
       this.first++;
-      if (!oldest.receiver.has(oldest.tick)) continue;
-      this.storedBytes -= oldest.receiver.forget(oldest.tick);
+      const r = receivers[oldest]!;
+      const tick = ticks[oldest]!;
+      if (!r.has(tick)) continue;
+      this.storedBytes -= r.forget(tick);
       this.storedCount--;
     }
     // Entries of snapshots forgotten otherwise (a receiver keeps ticks from the delta tick on) are dropped once
     // they outnumber the stored ones, so that the order stays as long as what is stored.
-    if (this.stored.length - this.first > 2 * this.storedCount + 64) {
-      this.stored = this.stored.slice(this.first).filter((e) => e.receiver.has(e.tick));
+    if (receivers.length - this.first > 2 * this.storedCount + 64) {
+      let kept = 0;
+      for (let i = this.first; i < receivers.length; i++) {
+        const r = receivers[i]!;
+        const tick = ticks[i]!;
+        if (!r.has(tick)) continue;
+        receivers[kept] = r;
+        ticks[kept] = tick;
+        kept++;
+      }
+      receivers.length = kept;
+      ticks.length = kept;
       this.first = 0;
     }
     return rebuilt;
@@ -230,7 +243,9 @@ export class ConnectionTracker {
       deliveries[i] = delivery;
       if (delivery !== 'delivered') continue;
       const m = chunk.message as SnapMessage;
-      if (m.kind === 'map_details' || m.kind === 'map_change' || m.kind === 'map_data') {
+      // Read once: every message kind has an object shape of its own, so this load is a megamorphic one.
+      const kind = m.kind;
+      if (kind === 'map_details' || kind === 'map_change' || kind === 'map_data') {
         dir.map ??= new MapDownloader(this.options.maxMapSize);
         const ended = dir.map.message(p.protocol, m, chunk.sequence !== undefined);
         if (ended) {
@@ -239,7 +254,7 @@ export class ConnectionTracker {
         }
         continue;
       }
-      if (!isSnapMessage(m.kind)) continue;
+      if (!isSnapMessage(kind)) continue;
       const errors = this.errors;
       const rebuilt = this.feedSnapshot(dir, p.protocol, m, errors);
       if (rebuilt) {

@@ -13,9 +13,18 @@ export function sizeTable(protocol: SnapshotProtocol): Int16Array {
 }
 
 const tables = new WeakMap<SnapshotProtocol, Int16Array>();
+/**
+ * The last protocol's table, found without the WeakMap: a capture's or a demo's deltas are all of one protocol,
+ * and a WeakMap look-up per delta was a tenth of applyDelta's own time in `net pcap` (issue 41, node --cpu-prof).
+ */
+let lastProtocol: SnapshotProtocol | undefined;
+let lastSizes: Int16Array | undefined;
 function sizesOf(protocol: SnapshotProtocol): Int16Array {
+  if (protocol === lastProtocol) return lastSizes!;
   let t = tables.get(protocol);
   if (!t) tables.set(protocol, (t = sizeTable(protocol)));
+  lastProtocol = protocol;
+  lastSizes = t;
   return t;
 }
 
@@ -40,15 +49,21 @@ export interface ApplyDeltaOptions {
   path?: string;
 }
 
-type Fail = (code: SnapshotErrorCode, message: string, at: number) => never;
+/**
+ * Throws the SnapshotError of a delta at int `at`. A function of the module, not a closure per call over
+ * `path`: applyDelta runs for every snapshot of a capture (issue 41).
+ */
+function fail(path: string, code: SnapshotErrorCode, message: string, at: number): never {
+  throw new SnapshotError(code, message, at * 4, path);
+}
 
 /** Checks the delta's counts (deleted items, updated items) against its length. */
-function checkDeltaHeader(delta: Int32Array, fail: Fail): void {
-  if (delta.length < 3) fail('TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
+function checkDeltaHeader(delta: Int32Array, path: string): void {
+  if (delta.length < 3) fail(path, 'TRUNCATED', `${delta.length} ints, the delta header needs 3`, delta.length);
   const numDeleted = delta[0]!;
   const numUpdates = delta[1]!;
-  if (numDeleted < 0 || numDeleted > delta.length - 3) fail('BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
-  if (numUpdates < 0 || numUpdates > delta.length) fail('BAD_COUNT', `${numUpdates} updated items`, 1);
+  if (numDeleted < 0 || numDeleted > delta.length - 3) fail(path, 'BAD_COUNT', `${numDeleted} deleted items in ${delta.length} ints`, 0);
+  if (numUpdates < 0 || numUpdates > delta.length) fail(path, 'BAD_COUNT', `${numUpdates} updated items`, 1);
 }
 
 /** The size (in ints) of the update readUpdateHeader read last: a module-level slot, so the hot loop allocates nothing. */
@@ -58,21 +73,21 @@ let updateSize = 0;
  * Checks update `i`'s header at `p` (type, id, and the size when the protocol does not fix it) and that its
  * data fits; sets `updateSize` and returns where the data starts.
  */
-function readUpdateHeader(delta: Int32Array, p: number, sizes: Int16Array, i: number, numUpdates: number, fail: Fail): number {
-  if (p + 2 > delta.length) fail('TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
+function readUpdateHeader(delta: Int32Array, p: number, sizes: Int16Array, i: number, numUpdates: number, path: string): number {
+  if (p + 2 > delta.length) fail(path, 'TRUNCATED', `update ${i} of ${numUpdates} runs past the end`, p);
   const type = delta[p]!;
   const id = delta[p + 1]!;
-  if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail('BAD_KEY', `type ${type}, id ${id}`, p);
+  if (type < 0 || type > SNAPSHOT_MAX_TYPE || id < 0 || id > SNAPSHOT_MAX_ID) fail(path, 'BAD_KEY', `type ${type}, id ${id}`, p);
   p += 2;
   let size: number;
   if (carriesSize(sizes, type)) {
-    if (p + 1 > delta.length) fail('TRUNCATED', `update ${i} has no size`, p);
+    if (p + 1 > delta.length) fail(path, 'TRUNCATED', `update ${i} has no size`, p);
     size = delta[p++]!;
-    if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail('BAD_SIZE', `size ${size}`, p - 1);
+    if (size < 0 || size > SNAPSHOT_MAX_SIZE / 4) fail(path, 'BAD_SIZE', `size ${size}`, p - 1);
   } else {
     size = sizes[type]!;
   }
-  if (p + size > delta.length) fail('TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
+  if (p + size > delta.length) fail(path, 'TRUNCATED', `update ${i} needs ${size} ints, ${delta.length - p} left`, p);
   updateSize = size;
   return p;
 }
@@ -101,19 +116,32 @@ function newItemData(size: number, from?: Int32Array, at = 0): Int32Array {
   return data;
 }
 
-export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions = {}): Snapshot {
+/**
+ * applyDelta's old positions -> new positions when items are deleted, kept between calls: a typed array of
+ * over 64 bytes made per call gets a backing store outside V8's heap, which took as long as the rest of a
+ * delta with a deletion (issue 41, node --cpu-prof). Only applyDelta uses it, and only while it runs.
+ */
+let moved0 = new Int32Array(SNAPSHOT_MAX_ITEMS);
+/** `moved0` for `n` items, zeroed. */
+function movedScratch(n: number): Int32Array {
+  if (moved0.length < n) moved0 = new Int32Array(n);
+  moved0.fill(0, 0, n);
+  return moved0;
+}
+
+/** applyDelta's options when none are given (no object made per call). */
+const NO_OPTIONS: ApplyDeltaOptions = Object.freeze({});
+
+export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions = NO_OPTIONS): Snapshot {
+  const oldIndex = old.keyIndex();
   // Repeated keys (only in snapshots built by hand; fromInts refuses them) take the general path.
-  if (old.keyIndex().size !== old.items.length) return applyDeltaByKeys(old, delta, protocol, options);
+  if (oldIndex.size !== old.items.length) return applyDeltaByKeys(old, delta, protocol, options);
   const path = options.path ?? 'delta';
   const sizes = sizesOf(protocol);
-  const fail = (code: SnapshotErrorCode, message: string, at: number): never => {
-    throw new SnapshotError(code, message, at * 4, path);
-  };
-  checkDeltaHeader(delta, fail);
+  checkDeltaHeader(delta, path);
   const numDeleted = delta[0]!;
   const numUpdates = delta[1]!;
   const oldItems = old.items;
-  const oldIndex = old.keyIndex();
   const n = oldItems.length;
   let p = 3;
   // Old positions -> positions in `items` (-1: deleted); only needed when something was deleted.
@@ -127,18 +155,17 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   const baseCrc = old.knownChecksum;
   let crc = baseCrc ?? 0;
   if (numDeleted) {
-    const gone = new Uint8Array(n);
+    // -1 for the deleted ones first, then every kept one's new position.
+    moved = movedScratch(n);
     for (let i = 0; i < numDeleted; i++, p++) {
       const key = delta[p]!;
       const at = oldIndex.get(key);
-      if (at === undefined) fail('DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
-      gone[at!] = 1;
+      if (at === undefined) fail(path, 'DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
+      moved[at!] = -1;
     }
-    moved = new Int32Array(n);
     items = [];
     for (let i = 0; i < n; i++) {
-      if (gone[i]) {
-        moved[i] = -1;
+      if (moved[i]! < 0) {
         const dropped = oldItems[i]!.data;
         dataSize -= 4 + dropped.length * 4;
         if (baseCrc !== undefined) for (let k = 0; k < dropped.length; k++) crc = (crc - dropped[k]!) | 0;
@@ -155,7 +182,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   for (let i = 0; i < numUpdates; i++) {
     const type = delta[p]!;
     const id = delta[p + 1]!;
-    p = readUpdateHeader(delta, p, sizes, i, numUpdates, fail);
+    p = readUpdateHeader(delta, p, sizes, i, numUpdates, path);
     const size = updateSize;
     const key = itemKey(type, id);
     listed?.push(key);
@@ -171,9 +198,9 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
     if (oldAt !== undefined) {
       const at = moved ? moved[oldAt]! : oldAt;
       // An item still the old one's object has not been updated yet.
-      if (items[at] !== oldItems[oldAt]) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
+      if (items[at] !== oldItems[oldAt]) fail(path, 'DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
       const past = items[at]!.data;
-      if (past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
+      if (past.length !== size) fail(path, 'SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
       const data = newItemData(size);
       for (let k = 0; k < size; k++) {
         const d = delta[p + k]!;
@@ -182,11 +209,11 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
       }
       items[at] = { type, id, data };
     } else {
-      if (added?.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
+      if (added?.has(key)) fail(path, 'DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
       (added ??= new Map()).set(key, items.length);
       let data: Int32Array;
       if (readdedFrom) {
-        if (readdedFrom.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${readdedFrom.length}`, p);
+        if (readdedFrom.length !== size) fail(path, 'SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${readdedFrom.length}`, p);
         data = newItemData(size);
         for (let k = 0; k < size; k++) data[k] = (readdedFrom[k]! + delta[p + k]!) | 0;
       } else data = newItemData(size, delta, p);
@@ -196,8 +223,8 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
     }
     p += size;
   }
-  if (p !== delta.length) fail('TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
-  if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
+  if (p !== delta.length) fail(path, 'TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
+  if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail(path, 'LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
   if (listed) {
     const index = new Map<number, number>();
     items.forEach((item, i) => index.set(itemKey(item.type, item.id), i));
@@ -211,17 +238,14 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
 function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotProtocol, options: ApplyDeltaOptions): Snapshot {
   const path = options.path ?? 'delta';
   const sizes = sizesOf(protocol);
-  const fail = (code: SnapshotErrorCode, message: string, at: number): never => {
-    throw new SnapshotError(code, message, at * 4, path);
-  };
-  checkDeltaHeader(delta, fail);
+  checkDeltaHeader(delta, path);
   const numDeleted = delta[0]!;
   const numUpdates = delta[1]!;
   let p = 3;
   const deleted = new Set<number>();
   for (let i = 0; i < numDeleted; i++, p++) {
     const key = delta[p]!;
-    if (old.indexOf(key) < 0) fail('DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
+    if (old.indexOf(key) < 0) fail(path, 'DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
     deleted.add(key);
   }
   const items: SnapshotItem[] = [];
@@ -238,16 +262,16 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
   for (let i = 0; i < numUpdates; i++) {
     const type = delta[p]!;
     const id = delta[p + 1]!;
-    p = readUpdateHeader(delta, p, sizes, i, numUpdates, fail);
+    p = readUpdateHeader(delta, p, sizes, i, numUpdates, path);
     const size = updateSize;
     const key = itemKey(type, id);
-    if (updated.has(key)) fail('DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
+    if (updated.has(key)) fail(path, 'DUPLICATE_UPDATE', `item ${type}:${id} is updated twice`, p);
     updated.add(key);
     listed.push(key);
     const at = index.get(key);
     if (at !== undefined) {
       const past = items[at]!.data;
-      if (past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
+      if (past.length !== size) fail(path, 'SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
       const data = newItemData(size);
       for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
       items[at] = { type, id, data };
@@ -255,7 +279,7 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
       index.set(key, items.length);
       // Deleted, then sent again: still a diff against the old item (see applyDelta).
       const past = deleted.has(key) ? old.items[old.indexOf(key)]!.data : undefined;
-      if (past && past.length !== size) fail('SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
+      if (past && past.length !== size) fail(path, 'SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
       const data = newItemData(size, past ? undefined : delta, p);
       if (past) for (let k = 0; k < size; k++) data[k] = (past[k]! + delta[p + k]!) | 0;
       items.push({ type, id, data });
@@ -263,8 +287,8 @@ function applyDeltaByKeys(old: Snapshot, delta: Int32Array, protocol: SnapshotPr
     }
     p += size;
   }
-  if (p !== delta.length) fail('TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
-  if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail('LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
+  if (p !== delta.length) fail(path, 'TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
+  if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail(path, 'LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
   return new Snapshot(options.order === 'hint' ? hintOrder(items, index, listed, old) : items, undefined, dataSize);
 }
 
