@@ -39,7 +39,7 @@ describe('net message schemas', () => {
     appendFileSync(join(dir, 'schemas', 'netmsg', 'ddnet-0.6.yaml'), NEW_MESSAGE);
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
-    for (const f of ['codec.ts', 'table.ts', 'error-codes.ts']) cpSync(join(repoRoot, 'packages', 'netmsg', 'src', f), join(src, f));
+    for (const f of ['codec.ts', 'table.ts', 'json-text.ts', 'error-codes.ts']) cpSync(join(repoRoot, 'packages', 'netmsg', 'src', f), join(src, f));
     generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), docsOut: join(dir, 'docs') });
 
     const file = join(src, 'generated', 'ddnet-0.6.gen.ts');
@@ -122,7 +122,7 @@ describe('net message schemas', () => {
     // The generated table names the new value; the docs list it.
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
-    for (const f of ['codec.ts', 'table.ts']) cpSync(join(repoRoot, 'packages', 'netmsg', 'src', f), join(src, f));
+    for (const f of ['codec.ts', 'table.ts', 'json-text.ts']) cpSync(join(repoRoot, 'packages', 'netmsg', 'src', f), join(src, f));
     generate({ root: dir, netOut: join(src, 'generated'), mapOut: join(dir, 'out', 'map'), teehistorianOut: join(dir, 'out', 'th'), snapshotOut: join(dir, 'out', 'snap'), explorerOut: join(dir, 'out', 'explorer'), packetOut: join(dir, 'out', 'net'), docsOut: join(dir, 'docs') });
     const generated = readFileSync(join(src, 'generated', 'ddnet-0.6.gen.ts'), 'utf8');
     expect(generated).toContain('TractorBeam: 6,');
