@@ -225,6 +225,19 @@ describe('Datafile load checks', () => {
     expect(Datafile.read(dupIndex.write()).items.length).toBe(5);
   });
 
+  it('finds a duplicate id after ids out of ascending order (the set of ids is made only then; issue 41)', () => {
+    const df = new Datafile();
+    for (const id of [3, 1, 2]) df.addItem(2, id, Int32Array.of(id));
+    const bytes = df.write();
+    const read = Datafile.read(bytes);
+    expect(read.items.map((i) => i.id)).toEqual([3, 1, 2]);
+    // The third id made 3, the first's: refused at the third item.
+    const third = read.items[2]!;
+    const copy = bytes.slice();
+    new DataView(copy.buffer).setUint16(third.offset! - 8, 3, true);
+    expect(() => Datafile.read(copy)).toThrow(expect.objectContaining({ code: 'ITEM_DUPLICATE_ID', offset: third.offset! - 8, path: 'items[2].id' }));
+  });
+
   it('refuses to write two items of one type with one id, which its reader refuses (issue 36 row 15)', () => {
     for (const mode of ['lossless', 'ddnet'] as const) {
       const df = sample();
