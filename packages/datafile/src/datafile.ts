@@ -112,7 +112,6 @@ function fail(code: DatafileErrorCode, message: string, offset: number, path: st
 const isMagic = (text: string): text is DatafileMagic => (DATAFILE_MAGIC as readonly string[]).includes(text);
 const isVersion = (version: number): version is DatafileVersion => (DATAFILE_VERSIONS as readonly number[]).includes(version);
 
-/** A little-endian int of the file (a module function: a closure made per read was optimised again on every read). */
 /** The type-and-id keys of the items before item `end` but the UUID index items (all checked already). */
 function keysBefore(view: DataView, itemsAt: number, itemOffsets: Int32Array, end: number): Set<number> {
   const keys = new Set<number>();
@@ -123,6 +122,7 @@ function keysBefore(view: DataView, itemsAt: number, itemOffsets: Int32Array, en
   return keys;
 }
 
+/** A little-endian int of the file (a module function: a closure made per read was optimised again on every read). */
 function i32(view: DataView, offset: number): number {
   return view.getInt32(offset, true);
 }
@@ -235,7 +235,6 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
   // ints in that copy: one allocation for all items instead of one each (an Int32Array over 64 bytes is a
   // separately allocated buffer), the area's bytes as the file has them.
   const itemInts = new Int32Array(itemSize / 4);
-  const itemIntsAt = itemsAt;
   if (LITTLE_ENDIAN) new Uint8Array(itemInts.buffer).set(bytes.subarray(itemsAt, itemsAt + itemSize));
   else for (let k = 0; k < itemInts.length; k++) itemInts[k] = i32(view, itemsAt + k * 4);
   // Type and id are the item's first word: a key seen twice is an id used twice within one type. Writers put
@@ -269,7 +268,7 @@ function readDatafile(input: Uint8Array, options: DatafileReadOptions): Datafile
       fail('ITEM_SIZE', `size ${size} does not match the ${next - rel - DATAFILE_ITEM_HEADER_SIZE} bytes the offsets give`, at + 4, `items[${i}].size`);
     }
     const intsAt = at + DATAFILE_ITEM_HEADER_SIZE;
-    const first = (intsAt - itemIntsAt) / 4;
+    const first = (intsAt - itemsAt) / 4;
     df.items.push({ type, id, data: itemInts.subarray(first, first + size / 4), offset: intsAt });
   }
 
