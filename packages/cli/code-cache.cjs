@@ -22,13 +22,10 @@ const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const vm = require('node:vm');
-const { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST } = require('./bin/twcodec.cjs');
+const { loadBundle, wrap, runtimeKey, crc32Function, profileDir, MANIFEST } = require('./bin/twcodec.cjs');
 
 /** The commands with caches of their own (a profile each): the map commands whose start-up issue 41 measures. */
 const PROFILE_COMMANDS = ['map info', 'map validate', 'map resave', 'map extract', 'map convert', 'map fix', 'map diff'];
-
-/** The directory of a command's caches in code-cache/: `map extract` -> `map-extract`. */
-const profileDir = (command) => command.replace(/ /g, '-');
 
 /** The commands run to train the cache: the map commands of issue 41 on fixture maps, and the CLI's help. */
 function trainingRuns(fixtures, out) {

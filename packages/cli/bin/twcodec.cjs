@@ -79,8 +79,7 @@ function readManifest(dir) {
 /**
  * Compiles `filename`'s source (already read) as a CommonJS function, with a code cache when the checksums of
  * the manifest match: `entry` is the chunk's record (its source's, and its shared cache's), `own` the record of
- * the command's own cache of it, if it has one (code-cache.cjs: profiles). Returns the script and whether V8
- * took the cache.
+ * the command's own cache of it, if it has one (code-cache.cjs: profiles).
  */
 function compile(filename, bytes, entry, cacheFile, own, ownCacheFile, crc32) {
   const source = bytes.toString('utf8');
@@ -100,8 +99,11 @@ function compile(filename, bytes, entry, cacheFile, own, ownCacheFile, crc32) {
     cachedData,
   });
   if (cachedData) debug('%s: %s %s', filename, own ? "the command's cache" : 'cache', script.cachedDataRejected ? 'rejected by V8, compiled' : 'used');
-  return { script, used: cachedData !== undefined && !script.cachedDataRejected };
+  return script;
 }
+
+/** The directory in code-cache/ of a command's own caches: `map extract` -> `map-extract` (code-cache.cjs writes them). */
+const profileDir = (command) => command.replace(/ /g, '-');
 
 /** The manifest's caches of `command` (`map extract`) by chunk, when it has any (code-cache.cjs: profiles). */
 function profileOf(manifest, command) {
@@ -124,7 +126,7 @@ function loadBundle(bundleDir, entry, onCompiled, command) {
   if (!manifest && !onCompiled) return require(join(dir, entry));
   const chunks = manifest?.chunks ?? {};
   const own = profileOf(manifest, command);
-  const ownDir = own && `${dir}${sep}code-cache${sep}${command.replace(/ /g, '-')}`;
+  const ownDir = own && `${dir}${sep}code-cache${sep}${profileDir(command)}`;
   const modules = new Map();
   // Everything but the chunks as the entry would require it: Node's built-ins (the same from any module) by this
   // module's require; others (pako from node_modules) by a require made for the entry when first needed
@@ -140,7 +142,7 @@ function loadBundle(bundleDir, entry, onCompiled, command) {
     const module = { id: filename, filename, exports: {}, loaded: false };
     modules.set(file, module);
     const ownRecord = own && Object.hasOwn(own, file) && typeof own[file] === 'object' && own[file] !== null ? own[file] : undefined;
-    const { script } = compile(filename, readFileSync(filename), chunks[file], `${dir}${sep}code-cache${sep}${file}.bin`, ownRecord, ownRecord && `${ownDir}${sep}${file}.bin`, crc32);
+    const script = compile(filename, readFileSync(filename), chunks[file], `${dir}${sep}code-cache${sep}${file}.bin`, ownRecord, ownRecord && `${ownDir}${sep}${file}.bin`, crc32);
     onCompiled?.(file, script);
     const inner = (id) => (id.startsWith('./') && !id.includes('/', 2) ? load(id.slice(2)) : outside(id));
     // A chunk's import() calls this (bundle.mjs rewrites them so): a script compiled from a code cache has no
@@ -153,7 +155,7 @@ function loadBundle(bundleDir, entry, onCompiled, command) {
   return load(entry);
 }
 
-module.exports = { loadBundle, wrap, runtimeKey, crc32Function, MANIFEST };
+module.exports = { loadBundle, wrap, runtimeKey, crc32Function, profileDir, MANIFEST };
 
 if (require.main === module) {
   // Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory), for a bundle without a
