@@ -72,12 +72,7 @@ export class JsonBytes implements NetJsonWriter {
 
   /** A JsonText, four bytes at a time (up to three bytes past its end are written and then written over). */
   text(t: JsonText): void {
-    const words = t.words;
-    this.room(4 * words.length);
-    const view = this.view;
-    let at = this.at;
-    for (let k = 0; k < words.length; k++, at += 4) view.setInt32(at, words[k]!, true);
-    this.at += t.length;
+    this.textAt(t.words, 0, t.length);
   }
 
   /** The JsonText words[first, first + ceil(length / 4)) of a list of texts kept in one array: `length` bytes. */

@@ -39,7 +39,7 @@ function writeRouteHead(w: JsonBytes, source: string, destination: string, proto
   if (text) w.text(text);
   else {
     writeEndpoints(w, source, destination);
-    w.text(packetHead(protocol, kind));
+    w.text(packetHead(protocol, kind, slot));
   }
 }
 /**
@@ -234,15 +234,11 @@ function messageWriter(protocol: NetProtocolName, kind: string): MessageWriter {
   return writer;
 }
 
-/** `,"protocol":P,"kind":K,"header":` as text, per protocol and packet kind (two protocols, three kinds). */
-function packetHead(protocol: string, kind: string): JsonText {
-  let byKind = packetHeads.get(protocol);
-  if (!byKind) packetHeads.set(protocol, (byKind = new Map()));
-  let text = byKind.get(kind);
-  if (!text) byKind.set(kind, (text = jsonText(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
-  return text;
+/** `,"protocol":P,"kind":K,"header":` as text, kept by writeRouteHead's slot of the protocol and packet kind. */
+function packetHead(protocol: string, kind: string, slot: number): JsonText {
+  return (packetHeads[slot] ??= jsonText(`,"protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`));
 }
-const packetHeads = new Map<string, Map<string, JsonText>>();
+const packetHeads = new Array<JsonText | undefined>(6).fill(undefined);
 
 /**
  * flagsText's texts of one prefix and suffix (the text before and after the list): the empty list's, and the
