@@ -138,11 +138,9 @@ export class SnapshotReceiver {
   /** Forgets a stored snapshot (a later delta against it finds no base); returns the bytes it took. */
   forget(tick: number): number {
     const i = this.indexOf(tick);
-    return i < 0 ? 0 : this.forgetAt(i);
-  }
-
-  private forgetAt(i: number): number {
+    if (i < 0) return 0;
     const entry = this.stored[i]!;
+    // A new list (see `stored`).
     this.stored = this.stored.filter((e) => e !== entry);
     this.storedBytes -= entry.bytes;
     return entry.bytes;
