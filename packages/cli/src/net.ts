@@ -121,9 +121,10 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
       lines.byte(10);
     }
   };
-  // Written as they are made when the capture is damaged: the lines before the error go out before it.
+  // Written as they are made when the capture is damaged: the lines before the error go out before it. The
+  // bytes are the line buffer's own (lent), written over only once the write has them.
   const flush = async () => {
-    if (lines.at > 0) await io.stdout(lines.takeBytes());
+    if (lines.at > 0) await io.stdout(lines.lendBytes());
   };
   try {
     for await (const chunk of io.openRead(file)) {
