@@ -117,8 +117,7 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
   const lines = new JsonBytes();
   const decode = () => {
     for (let d = decoder.next(); d; d = decoder.next()) {
-      writeDatagram(lines, d, tracker.feed(d));
-      lines.byte(10);
+      writeDatagram(lines, d, tracker.feed(d), true);
     }
   };
   // Written as they are made when the capture is damaged: the lines before the error go out before it. The
