@@ -34,7 +34,7 @@ function writeTime(w: JsonBytes, d: CaptureDatagram): void {
  */
 function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string): void {
   const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
-  const heads = recentHeads(source, destination);
+  const heads = routeHeads.get(source)?.get(destination);
   const text = heads?.[slot] ?? routeHead(heads, source, destination, protocol, kind, slot);
   if (text) w.text(text);
   else {
@@ -52,30 +52,6 @@ const ROUTE_HEADS = 256;
 /** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
 const routeHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
 let routeHeadCount = 0;
-/**
- * The heads of the last RECENT_ROUTES routes looked up, by their endpoint texts: the capture decoder gives a
- * flow's datagrams the same strings, so a test of identity finds most (a server's few clients, both ways)
- * without the two Map look-ups (issue 41).
- */
-const RECENT_ROUTES = 8;
-const recentSources = new Array<string>(RECENT_ROUTES).fill('');
-const recentDestinations = new Array<string>(RECENT_ROUTES).fill('');
-const recentRouteHeads = new Array<(JsonText | undefined)[] | undefined>(RECENT_ROUTES).fill(undefined);
-let recentRoute = 0;
-
-/** routeHeads' texts of a route, if it has some. */
-function recentHeads(source: string, destination: string): (JsonText | undefined)[] | undefined {
-  for (let i = 0; i < RECENT_ROUTES; i++) if (recentSources[i] === source && recentDestinations[i] === destination && recentRouteHeads[i]) return recentRouteHeads[i];
-  const heads = routeHeads.get(source)?.get(destination);
-  if (heads) {
-    recentSources[recentRoute] = source;
-    recentDestinations[recentRoute] = destination;
-    recentRouteHeads[recentRoute] = heads;
-    recentRoute = (recentRoute + 1) % RECENT_ROUTES;
-  }
-  return heads;
-}
-
 /** The head of a route, protocol and kind, made and kept; undefined past ROUTE_HEADS routes. */
 function routeHead(heads: (JsonText | undefined)[] | undefined, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number): JsonText | undefined {
   if (!heads) {
