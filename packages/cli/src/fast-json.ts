@@ -99,9 +99,19 @@ export class JsonBytes implements NetJsonWriter {
     this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
   }
 
-  /** A JsonText, four bytes at a time (up to three bytes past its end are written and then written over). */
+  /**
+   * A JsonText, four bytes at a time (up to three bytes past its end are written and then written over). The
+   * loop of textAt written out here: called through textAt, each text was two calls (V8 inlines neither once
+   * the command's inlining budget is spent; node --cpu-prof: textAt under text).
+   */
   text(t: JsonText): void {
-    this.textAt(t.words, 0, t.length);
+    const words = t.words;
+    const end = (t.length + 3) >> 2;
+    this.room(4 * end);
+    const view = this.view;
+    let at = this.at;
+    for (let k = 0; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
+    this.at += t.length;
   }
 
   /** The JsonText words[first, first + ceil(length / 4)) of a list of texts kept in one array: `length` bytes. */
