@@ -35,7 +35,19 @@ function writeTime(w: JsonBytes, d: CaptureDatagram): void {
 function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string): void {
   const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
   const heads = routeHeads.get(source)?.get(destination);
-  const text = heads?.[slot] ?? routeHead(heads, source, destination, protocol, kind, slot);
+  const text = heads?.[slot];
+  if (text !== undefined) w.text(text);
+  else writeNewRouteHead(w, heads, source, destination, protocol, kind, slot);
+}
+/**
+ * writeRouteHead for a route, protocol and kind whose head is not kept yet: made and kept, or (past ROUTE_HEADS
+ * routes) the endpoints and the head written apart. One call from writeRouteHead, met at the first datagram of
+ * every route: the path for the routes past the cap, first met late in a long capture, is in here, so that it
+ * does not send writeRouteHead and writeDatagram, into which V8 inlines it, back to be compiled again (an
+ * optimised function's call never made before is a deoptimisation when it is made; issue 41, node --trace-deopt).
+ */
+function writeNewRouteHead(w: JsonBytes, heads: (JsonText | undefined)[] | undefined, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number): void {
+  const text = routeHead(heads, source, destination, protocol, kind, slot);
   if (text) w.text(text);
   else {
     writeEndpoints(w, source, destination);

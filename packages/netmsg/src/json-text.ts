@@ -11,9 +11,19 @@ export interface NetJsonText {
   readonly length: number;
 }
 
-/** `text` (ASCII) as a NetJsonText. */
-export function netJsonText(text: string): NetJsonText {
+/**
+ * `text` (ASCII) as a NetJsonText; with `words`, its words as netJsonWords gives them. The generated tables
+ * give them ready-made (packages/codegen): made at start-up from the text, the 268 keys of the two message
+ * tables were a loop over 3,000 characters that V8 went on to optimise in every process that loads the
+ * tables, `net pcap` or not (issue 41, node --trace-opt).
+ */
+export function netJsonText(text: string, words?: readonly number[]): NetJsonText {
+  return { text, words: words ? new Int32Array(words) : netJsonWords(text), length: text.length };
+}
+
+/** The bytes of ASCII `text` as little-endian 32-bit words, the last padded with zeros (NetJsonText.words). */
+export function netJsonWords(text: string): Int32Array {
   const words = new Int32Array((text.length + 3) >> 2);
   for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
-  return { text, words, length: text.length };
+  return words;
 }

@@ -2,6 +2,7 @@
 import { type InterfaceDeclarationStructure, type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, str } from '../shared/emit.js';
 import { camel, pascal } from '../shared/names.js';
+import { jsonTextCall } from '../netmsg/emit.js';
 import type { PacketBitField, PacketBitPart, PacketFlag, PacketPayloadField, PacketProtocolSchema } from './model.js';
 
 const prefix = (p: PacketProtocolSchema) => pascal(p.packet_protocol.replace(/[.-]/g, '_'));
@@ -215,7 +216,7 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     docs: doc("The keys (with their punctuation) namedHeaderJson writes, as kept text (NetJsonText)."),
-    declarations: [{ name: 'HEADER_JSON_TEXTS', initializer: listInitializer('[', p.header.fields.map((f, i) => `${imports.value('@twcodec/netmsg', 'netJsonText')}(${str(`${i ? ',' : '{'}${JSON.stringify(f.name)}:`)}),`), ']') }],
+    declarations: [{ name: 'HEADER_JSON_TEXTS', initializer: listInitializer('[', p.header.fields.map((f, i) => `${jsonTextCall(imports.value('@twcodec/netmsg', 'netJsonText'), `${i ? ',' : '{'}${JSON.stringify(f.name)}:`)},`), ']') }],
   });
   statements.push(exportedConst(constName(p), imports.type('../table.js', 'PacketProtocolDef'), `The packet layer of ${p.packet_protocol}: header codecs, flags, control and connectionless messages.`, listInitializer('{', table, '}')));
   const path = `${p.packet_protocol}.gen.ts`;

@@ -114,6 +114,17 @@ const JSON_VALUE_TYPES: Record<string, string> = { number: 'number', boolean: 'b
  * The texts of a table's generated JSON writers (keys with their punctuation), each once, in the order of first
  * use: the writers name them as `JSON_TEXTS[i]`, a list of NetJsonText made when the module loads.
  */
+/**
+ * `fn(text, [words])`: a NetJsonText with its words (the text's bytes as little-endian int32, the last padded with
+ * zeros, as @twcodec/netmsg's netJsonWords makes them) written out, so that loading a table loops over no text's
+ * characters (issue 41). `fn` is the name netJsonText is imported under.
+ */
+export function jsonTextCall(fn: string, text: string): string {
+  const words = new Int32Array((text.length + 3) >> 2);
+  for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
+  return `${fn}(${str(text)}, [${words.join(', ')}])`;
+}
+
 class JsonTexts {
   readonly list: string[] = [];
   readonly #index = new Map<string, number>();
@@ -266,7 +277,7 @@ export function emitNetTs(p: NetProtocolSchema): GeneratedFile {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     docs: doc("The keys (with their punctuation) the messages' `json` writers write, as kept text (NetJsonText)."),
-    declarations: [{ name: 'JSON_TEXTS', initializer: listInitializer('[', texts.list.map((t) => `${imports.value(CODEC, 'netJsonText')}(${str(t)}),`), ']') }],
+    declarations: [{ name: 'JSON_TEXTS', initializer: listInitializer('[', texts.list.map((t) => `${jsonTextCall(imports.value(CODEC, 'netJsonText'), t)},`), ']') }],
   });
   const unknown = imports.type(CODEC, 'UnknownNetMessage');
   statements.push({ kind: StructureKind.TypeAlias, name: `${prefix}MessageKind`, isExported: true, docs: doc('The message names.'), type: `${prefix}Message['kind']` });

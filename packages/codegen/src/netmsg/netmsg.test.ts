@@ -10,6 +10,7 @@ import { ByteWriter, uuidFromName, uuidToBytes } from '@twcodec/runtime';
 import { repoRoot } from '../../../../test/corpus.js';
 import { typeCheck } from '../../../../test/typecheck.js';
 import { generate } from '../generate.js';
+import { jsonTextCall } from './emit.js';
 import { SchemaError } from '../shared/schema-files.js';
 import { loadSnapshotSchemas } from '../snapshot/load.js';
 import { loadNetSchemas } from './load.js';
@@ -169,6 +170,18 @@ describe('net message schemas', () => {
     const text = String((error as Error).message);
     expect(text).toMatch(/schemas\/netmsg\/teeworlds-0\.7\.yaml:\d+:\d+: net_version: must match pattern/);
     expect(text).toMatch(/schemas\/netmsg\/teeworlds-0\.7\.yaml:\d+:\d+: messages\/\d+\/recorded: must be equal to constant/);
+  });
+});
+
+describe('jsonTextCall', () => {
+  it("writes a JSON text's words out as its bytes, four to a little-endian int32, the last padded with zeros (issue 41)", () => {
+    for (const text of ['', '}', '{}', ',"a":', '{"flags":', ',"num_chunks":', ',"clientVersion":', '~\u007f"\\']) {
+      const call = jsonTextCall('netJsonText', text);
+      const words = JSON.parse(/, (\[[-\d, ]*\])\)$/.exec(call)![1]!) as number[];
+      const bytes = Buffer.alloc(4 * Math.ceil(text.length / 4));
+      bytes.write(text, 'latin1');
+      expect(words).toEqual(Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(4 * i)));
+    }
   });
 });
 

@@ -294,9 +294,9 @@ export type Ddnet06ConnlessMessage = Ddnet06ConnlessGetInfo | Ddnet06ConnlessInf
 
 /** The keys (with their punctuation) namedHeaderJson writes, as kept text (NetJsonText). */
 const HEADER_JSON_TEXTS = [
-  netJsonText('{"flags":'),
-  netJsonText(',"ack":'),
-  netJsonText(',"num_chunks":'),
+  netJsonText('{"flags":', [1818632827, 577988449, 58]),
+  netJsonText(',"ack":', [1667310124, 3809899]),
+  netJsonText(',"num_chunks":', [1970151980, 1751342957, 1936420469, 14882]),
 ];
 
 /** The packet layer of ddnet-0.6: header codecs, flags, control and connectionless messages. */

@@ -244,10 +244,10 @@ export type Teeworlds07ConnlessMessage = Teeworlds07ConnlessGetInfo | Teeworlds0
 
 /** The keys (with their punctuation) namedHeaderJson writes, as kept text (NetJsonText). */
 const HEADER_JSON_TEXTS = [
-  netJsonText('{"flags":'),
-  netJsonText(',"ack":'),
-  netJsonText(',"num_chunks":'),
-  netJsonText(',"token":'),
+  netJsonText('{"flags":', [1818632827, 577988449, 58]),
+  netJsonText(',"ack":', [1667310124, 3809899]),
+  netJsonText(',"num_chunks":', [1970151980, 1751342957, 1936420469, 14882]),
+  netJsonText(',"token":', [1869881900, 577660267, 58]),
 ];
 
 /** The packet layer of teeworlds-0.7: header codecs, flags, control and connectionless messages. */
