@@ -158,17 +158,29 @@ export class SnapshotReceiver {
    * `deltaTick`, and past MAX_STORED the first stored. A new list (see `stored`).
    */
   private store(tick: number, deltaTick: number, snapshot: Snapshot): void {
-    const kept: StoredSnapshot[] = [];
-    let remaining = this.stored.length;
-    for (const e of this.stored) {
+    const stored = this.stored;
+    // Which entries stay: counted first, so that the new list is made at its size (one grown by push from
+    // empty takes room for 17; issue 41).
+    let remaining = stored.length;
+    let count = 0;
+    for (let i = 0; i < stored.length; i++) {
+      const e = stored[i]!;
+      if (e.tick < deltaTick || remaining >= MAX_STORED) remaining--;
+      else if (e.tick !== tick) count++;
+    }
+    const kept = new Array<StoredSnapshot>(count + 1);
+    remaining = stored.length;
+    let at = 0;
+    for (let i = 0; i < stored.length; i++) {
+      const e = stored[i]!;
       if (e.tick < deltaTick || remaining >= MAX_STORED) {
         this.storedBytes -= e.bytes;
         remaining--;
       } else if (e.tick === tick) this.storedBytes -= e.bytes;
-      else kept.push(e);
+      else kept[at++] = e;
     }
     const bytes = snapshotBytes(snapshot);
-    kept.push({ tick, snapshot, bytes });
+    kept[at] = { tick, snapshot, bytes };
     this.storedBytes += bytes;
     this.stored = kept;
   }

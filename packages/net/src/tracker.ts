@@ -172,7 +172,9 @@ export class ConnectionTracker {
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
-    if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
+    // A receiver stores the snapshot of every tick it rebuilds with the right CRC (snap_empty's included), and
+    // that tick is new to it (past its last): stored now exactly when crcOk is true, with no look along its list.
+    if (!rebuilt || rebuilt.crcOk !== true) return rebuilt;
     const receivers = this.storedReceivers;
     const ticks = this.storedTicks;
     const entry = receivers.length;
@@ -232,11 +234,11 @@ export class ConnectionTracker {
     let snapshots: RebuiltSnapshot[] | undefined;
     let maps: MapDownload[] | undefined;
     let errorsOut: NetError[] | undefined;
+    const modulo = PACKET_PROTOCOLS[p.protocol].sequenceModulo;
     for (let i = 0; i < chunks.length; i++) {
       const chunk = chunks[i]!;
       let delivery: ChunkDelivery = 'delivered';
       if (chunk.sequence !== undefined) {
-        const modulo = PACKET_PROTOCOLS[p.protocol].sequenceModulo;
         if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % modulo) dir.ack = chunk.sequence;
         else delivery = inBackroom(chunk.sequence, dir.ack, modulo) ? 'duplicate' : 'out_of_order';
       }
