@@ -123,10 +123,14 @@ export class SnapshotReceiver {
     return this.stored.length;
   }
 
-  /** Where the snapshot of `tick` is in `stored`, -1 when it is not stored. */
+  /**
+   * Where the snapshot of `tick` is in `stored`, -1 when it is not stored. Looked for from the last one stored:
+   * a delta's base is most often one of the last few (each stored tick is past the ones before, so a tick is
+   * stored at most once).
+   */
   private indexOf(tick: number): number {
     const stored = this.stored;
-    for (let i = 0; i < stored.length; i++) if (stored[i]!.tick === tick) return i;
+    for (let i = stored.length - 1; i >= 0; i--) if (stored[i]!.tick === tick) return i;
     return -1;
   }
 
@@ -159,28 +163,38 @@ export class SnapshotReceiver {
    */
   private store(tick: number, deltaTick: number, snapshot: Snapshot): void {
     const stored = this.stored;
-    // Which entries stay: counted first, so that the new list is made at its size (one grown by push from
-    // empty takes room for 17; issue 41).
-    let remaining = stored.length;
-    let count = 0;
-    for (let i = 0; i < stored.length; i++) {
-      const e = stored[i]!;
-      if (e.tick < deltaTick || remaining >= MAX_STORED) remaining--;
-      else if (e.tick !== tick) count++;
-    }
-    const kept = new Array<StoredSnapshot>(count + 1);
-    remaining = stored.length;
-    let at = 0;
-    for (let i = 0; i < stored.length; i++) {
-      const e = stored[i]!;
+    const n = stored.length;
+    // The last tick stored again (only when `lastTick` was set back from outside: a tick is taken from the one
+    // being received on, `recvTick`, which every stored tick is at most): its entry goes too.
+    if (n > 0 && stored[n - 1]!.tick >= tick) return this.storeAgain(tick, deltaTick, snapshot);
+    // The list is in the order of storing, and each tick stored is past the last one (`lastTick`): what goes is
+    // its start, the ticks before `deltaTick` and, past MAX_STORED, the first stored.
+    let from = 0;
+    while (from < n && stored[from]!.tick < deltaTick) from++;
+    if (n - from >= MAX_STORED) from = n - MAX_STORED + 1;
+    for (let i = 0; i < from; i++) this.storedBytes -= stored[i]!.bytes;
+    // The new list at its size (one grown by push from empty takes room for 17; issue 41).
+    const kept = new Array<StoredSnapshot>(n - from + 1);
+    for (let i = from; i < n; i++) kept[i - from] = stored[i]!;
+    const bytes = snapshotBytes(snapshot);
+    kept[n - from] = { tick, snapshot, bytes };
+    this.storedBytes += bytes;
+    this.stored = kept;
+  }
+
+  /** store() for a tick not past the last one stored: an entry of the same tick goes too. A new list (see `stored`). */
+  private storeAgain(tick: number, deltaTick: number, snapshot: Snapshot): void {
+    const kept: StoredSnapshot[] = [];
+    let remaining = this.stored.length;
+    for (const e of this.stored) {
       if (e.tick < deltaTick || remaining >= MAX_STORED) {
         this.storedBytes -= e.bytes;
         remaining--;
       } else if (e.tick === tick) this.storedBytes -= e.bytes;
-      else kept[at++] = e;
+      else kept.push(e);
     }
     const bytes = snapshotBytes(snapshot);
-    kept[at] = { tick, snapshot, bytes };
+    kept.push({ tick, snapshot, bytes });
     this.storedBytes += bytes;
     this.stored = kept;
   }
