@@ -63,9 +63,9 @@ interface Direction {
   /** The last vital sequence delivered in order; -1 until the connection starts or a first chunk is seen. */
   ack: number;
   /** Snapshot state of the receiving client (made with the first snapshot message). */
-  snapshots?: SnapshotReceiver;
+  snapshots: SnapshotReceiver | undefined;
   /** The map download of the receiving client. */
-  map?: MapDownloader;
+  map: MapDownloader | undefined;
 }
 
 /** Whether `seq` lies in the half of the sequence space (`modulo` values, PacketProtocolDef.sequenceModulo) before `ack` (already received). */
@@ -138,7 +138,10 @@ export class ConnectionTracker {
         recent.length = 0;
         this.recentNext = 0;
       }
-      this.directions.set(key, (d = { ack: -1 }));
+      // Made with all its members, none deleted later (set to undefined): a member added after, or deleted,
+      // gave directions of several shapes (or slow dictionary objects), and the functions that read them were
+      // compiled again at each new one (issue 41, node --trace-deopt).
+      this.directions.set(key, (d = { ack: -1, snapshots: undefined, map: undefined }));
     }
     const entry = { source, destination, d };
     if (recent.length < RECENT_DIRECTIONS) recent.push(entry);
@@ -161,7 +164,7 @@ export class ConnectionTracker {
     this.storedBytes -= d.snapshots.storedBytes;
     this.storedCount -= d.snapshots.storedCount;
     d.snapshots.clear();
-    delete d.snapshots;
+    d.snapshots = undefined;
   }
 
   /** Feeds a snap message to a direction's receiver and keeps the budget: past it, the snapshots stored first (by any receiver) are forgotten. */
@@ -222,8 +225,8 @@ export class ConnectionTracker {
         dir.ack = back.ack = 0;
         this.drop(dir);
         this.drop(back);
-        delete dir.map;
-        delete back.map;
+        dir.map = undefined;
+        back.map = undefined;
       }
       return { delivery: [], snapshots: [], maps: [] };
     }
