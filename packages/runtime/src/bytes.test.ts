@@ -376,7 +376,7 @@ describe('copyBytes', () => {
     expect(copyBytes(small, 4, 12)[1]).toBe(0xab);
     // A copy is not a view of its source.
     const copy = copyBytes(small, 0, 8);
-    small[0] ^= 0xff;
+    small[0] = small[0]! ^ 0xff;
     expect(copy[0]).toBe(small[0]! ^ 0xff);
     // Past the end: the bytes that are there, then zeros.
     expect(Array.from(copyBytes(small, 1396, 1404))).toEqual([...Array.from(small.subarray(1396)), 0, 0, 0, 0]);
