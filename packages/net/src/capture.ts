@@ -32,15 +32,7 @@ export interface DecodeCaptureOptions {
   protocol?: NetProtocolName;
 }
 
-/**
- * "address:port" as an internalized string (V8 keeps every property name so: one string per text, its hash
- * computed). A route's texts are compared with other routes' on every datagram (the tracker's recent
- * directions, the CLI's kept texts by endpoint): a template literal is a cons string, and comparing two
- * distinct ones of one length took V8's slow path, a twentieth of `net pcap` (issue 41, node --cpu-prof);
- * two distinct internalized strings differ by their addresses alone. An endpoint text holds a colon, so it is
- * never an array index, which Object.keys would give back as a new string.
- */
-const endpoint = (address: string, port: number) => Object.keys({ [address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`]: 0 })[0]!;
+const endpoint = (address: string, port: number) => (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`);
 
 /** The first byte of a control packet's header with nothing acknowledged (a handshake's), from the protocol's header encoder. */
 function controlFirstByte(table: PacketProtocolDef): number {
