@@ -5,7 +5,7 @@
 // all its receivers decides what to forget). Facts from DDNet src/engine/client/client.cpp
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
 import { ByteReader, CodecError, unpackVarInts } from '@twcodec/runtime';
-import { applyDelta, Snapshot } from '@twcodec/snapshot';
+import { applyDelta, Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
 import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 
@@ -115,7 +115,12 @@ export class SnapshotReceiver {
   /** Bytes of the stored snapshots. */
   storedBytes = 0;
 
-  constructor(private readonly protocol: NetProtocolName) {}
+  /** The protocol's snapshot items (what applyDelta needs of it), looked up once. */
+  private readonly snapshotProtocol: SnapshotProtocol;
+
+  constructor(protocol: NetProtocolName) {
+    this.snapshotProtocol = PACKET_PROTOCOLS[protocol].snapshots;
+  }
 
   /** Bytes of parts waiting for the rest of their tick. */
   get partBytes(): number {
@@ -260,7 +265,7 @@ export class SnapshotReceiver {
       }
       const size = bytes.length;
       const delta = size ? unpackInts(bytes) : new Int32Array(3);
-      snapshot = applyDelta(base, delta, PACKET_PROTOCOLS[this.protocol].snapshots);
+      snapshot = applyDelta(base, delta, this.snapshotProtocol);
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
       return notRebuilt(tick, fromTick, withCrc, crc, e.message);

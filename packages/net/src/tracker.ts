@@ -233,7 +233,10 @@ export class ConnectionTracker {
     // The result's arrays at their size: one grown by push from empty takes room for 17 (with the result, a
     // sixth of `net pcap`'s garbage; issue 41).
     const chunks = p.chunks ?? [];
-    const deliveries = new Array<ChunkDelivery>(chunks.length);
+    // (Every member is set below; a packet's one or two chunks get an array literal: `new Array(n)` of a length
+    // not known when V8 compiles this is a call into its runtime.)
+    const count = chunks.length;
+    const deliveries: ChunkDelivery[] = count === 1 ? ['delivered'] : count === 2 ? ['delivered', 'delivered'] : new Array<ChunkDelivery>(count);
     let snapshots: RebuiltSnapshot[] | undefined;
     let maps: MapDownload[] | undefined;
     let errorsOut: NetError[] | undefined;
