@@ -22,7 +22,7 @@ const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const vm = require('node:vm');
-const { loadBundle, wrap, runtimeKey, crc32Function, profileDir, MANIFEST } = require('./bin/twcodec.cjs');
+const { loadBundle, wrap, runtimeKey, crc32Function, profileDir, cachedScriptName, MANIFEST } = require('./bin/twcodec.cjs');
 
 /** The commands with caches of their own (a profile each): the map commands whose start-up issue 41 measures. */
 const PROFILE_COMMANDS = ['map info', 'map validate', 'map resave', 'map extract', 'map convert', 'map fix', 'map diff'];
@@ -109,7 +109,7 @@ async function main() {
   const chunks = {};
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
     const bytes = readFileSync(join(dir, file));
-    const script = scripts.get(file) ?? new vm.Script(wrap(bytes.toString('utf8')), { filename: join(dir, file) });
+    const script = scripts.get(file) ?? new vm.Script(wrap(bytes.toString('utf8')), { filename: cachedScriptName(file) });
     const data = script.createCachedData();
     writeFileSync(join(cacheDir, `${file}.bin`), data);
     chunks[file] = { source: crc32(bytes), sourceBytes: bytes.length, cache: crc32(data), cacheBytes: data.length };

@@ -35,6 +35,13 @@ const vm = require('node:vm');
 /** Bumped when the wrapper below or the manifest's form changes: caches made with another are not used. */
 const FORMAT = 1;
 const MANIFEST = join('code-cache', 'manifest.json');
+/**
+ * The name a chunk's script has in the code cache: V8 (Node 20) keeps the name a cache was made under and gives it
+ * to the script that takes the cache, whatever name that one was compiled with. The build names its scripts by
+ * their place in the package, so that profiles and stack traces of an installed package show that, not the
+ * directory the package was built in.
+ */
+const cachedScriptName = (file) => `@twcodec/cli/dist/bundle/${file}`;
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const WRAPPER_TAIL = '\n})';
 const debug = debuglog('twcodec-code-cache');
@@ -77,11 +84,11 @@ function readManifest(dir) {
 }
 
 /**
- * Compiles `filename`'s source (already read) as a CommonJS function, with a code cache when the checksums of
- * the manifest match: `entry` is the chunk's record (its source's, and its shared cache's), `own` the record of
+ * Compiles `filename`'s source (already read) as a CommonJS function named `scriptName`, with a code cache when
+ * the checksums of the manifest match: `entry` is the chunk's record (its source's, and its shared cache's), `own` the record of
  * the command's own cache of it, if it has one (code-cache.cjs: profiles).
  */
-function compile(filename, bytes, entry, cacheFile, own, ownCacheFile, crc32) {
+function compile(filename, scriptName, bytes, entry, cacheFile, own, ownCacheFile, crc32) {
   const source = bytes.toString('utf8');
   let cachedData;
   if (entry && crc32(bytes) === entry.source && bytes.length === entry.sourceBytes) {
@@ -94,10 +101,7 @@ function compile(filename, bytes, entry, cacheFile, own, ownCacheFile, crc32) {
       debug('%s: no cache (%s), compiled', filename, e.code ?? e.message);
     }
   } else debug('%s: %s, compiled', filename, entry ? 'source changed since the cache was made' : 'not in the manifest');
-  const script = new vm.Script(wrap(source), {
-    filename,
-    cachedData,
-  });
+  const script = new vm.Script(wrap(source), { filename: scriptName, cachedData });
   if (cachedData) debug('%s: %s %s', filename, own ? "the command's cache" : 'cache', script.cachedDataRejected ? 'rejected by V8, compiled' : 'used');
   return script;
 }
@@ -142,7 +146,9 @@ function loadBundle(bundleDir, entry, onCompiled, command) {
     const module = { id: filename, filename, exports: {}, loaded: false };
     modules.set(file, module);
     const ownRecord = own && Object.hasOwn(own, file) && typeof own[file] === 'object' && own[file] !== null ? own[file] : undefined;
-    const script = compile(filename, readFileSync(filename), chunks[file], `${dir}${sep}code-cache${sep}${file}.bin`, ownRecord, ownRecord && `${ownDir}${sep}${file}.bin`, crc32);
+    // The build (onCompiled) compiles under the name the cache will carry; a run under the file's own path, which
+    // a script that takes a cache gives up for the cache's name (cachedScriptName).
+    const script = compile(filename, onCompiled ? cachedScriptName(file) : filename, readFileSync(filename), chunks[file], `${dir}${sep}code-cache${sep}${file}.bin`, ownRecord, ownRecord && `${ownDir}${sep}${file}.bin`, crc32);
     onCompiled?.(file, script);
     const inner = (id) => (id.startsWith('./') && !id.includes('/', 2) ? load(id.slice(2)) : outside(id));
     // A chunk's import() calls this (bundle.mjs rewrites them so): a script compiled from a code cache has no
@@ -155,7 +161,7 @@ function loadBundle(bundleDir, entry, onCompiled, command) {
   return load(entry);
 }
 
-module.exports = { loadBundle, wrap, runtimeKey, crc32Function, profileDir, MANIFEST };
+module.exports = { loadBundle, wrap, runtimeKey, crc32Function, profileDir, cachedScriptName, MANIFEST };
 
 if (require.main === module) {
   // Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory), for a bundle without a

@@ -52,6 +52,18 @@ describe('the code cache of the bundle', () => {
     expect(reference.debug[0]).toMatch(/twcodec\.js: cache used$/);
   });
 
+  it('names its scripts by their place in the package, not by the directory the build ran in', () => {
+    // V8 gives a script that takes a cache the name the cache was made under (bin/twcodec.cjs: cachedScriptName):
+    // a build path in the cache would show in the profiles and stack traces of every installed copy.
+    const cacheDir = join(cli, 'dist', 'bundle', 'code-cache');
+    const caches = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.bin'));
+    expect(caches.length).toBeGreaterThan(10);
+    const buildPath = Buffer.from(join(cli, 'dist', 'bundle'));
+    for (const file of caches) expect(readFileSync(join(cacheDir, file)).includes(buildPath), file).toBe(false);
+    // V8 keeps the name as the two strings it was joined from.
+    expect(readFileSync(join(cacheDir, `${mapRead()}.bin`)).includes(Buffer.from('@twcodec/cli/dist/bundle/'))).toBe(true);
+  });
+
   it("is the shared one for a command without caches of its own", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_DEBUG: 'twcodec-code-cache' };
     delete env.NODE_OPTIONS;

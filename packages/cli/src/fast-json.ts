@@ -38,6 +38,48 @@ function writeDigits(buf: Uint8Array, end: number, value: number, count: number)
   if (left) buf[--at] = 48 + (v % 10);
 }
 
+/** The int32 `n` as JSON writes it into `buf` at `at` (room for 11 bytes there); where it ends. */
+function writeInt(buf: Uint8Array, at: number, n: number): number {
+  let v = n | 0;
+  if (v < 0) {
+    buf[at++] = 45;
+    // -2147483648 has no positive int32: its digits are written as those of the uint32 2147483648.
+    if (v === -2147483648) {
+      writeDigits(buf, at + 10, 2147483647, 10);
+      buf[at + 9] = 56;
+      return at + 10;
+    }
+    v = -v;
+  }
+  // One and two digits (most of a capture's numbers: flags, counts, sizes) without the loops.
+  if (v < 10) {
+    buf[at] = 48 + v;
+    return at + 1;
+  }
+  if (v < 100) {
+    const tens = (v / 10) | 0;
+    buf[at] = 48 + tens;
+    buf[at + 1] = 48 + v - tens * 10;
+    return at + 2;
+  }
+  // The digits' count and loop written out (not digitCount and writeDigits): each is a call once V8's inlining
+  // budget that `net pcap` sets is spent, and most numbers past two digits are a line's index, ticks and CRCs.
+  const end = at + (v < 100000 ? (v < 1000 ? 3 : v < 10000 ? 4 : 5) : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10);
+  let p = end;
+  while (v >= 100) {
+    const q = (v / 100) | 0;
+    const pair = (v - q * 100) << 1;
+    buf[--p] = DIGIT_PAIRS[pair + 1]!;
+    buf[--p] = DIGIT_PAIRS[pair]!;
+    v = q;
+  }
+  if (v >= 10) {
+    buf[--p] = DIGIT_PAIRS[(v << 1) + 1]!;
+    buf[--p] = DIGIT_PAIRS[v << 1]!;
+  } else buf[--p] = 48 + v;
+  return end;
+}
+
 /**
  * Text kept to be written again and again (a line's keys, a second's time, an endpoint's text; the generated
  * writers' keys): JsonBytes.text() stores its words four bytes at a time through a DataView, where a byte loop
@@ -70,9 +112,19 @@ export class JsonBytes implements NetJsonWriter {
     this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
   }
 
-  /** A JsonText, four bytes at a time (up to three bytes past its end are written and then written over). */
+  /**
+   * A JsonText, four bytes at a time (up to three bytes past its end are written and then written over). The
+   * loop of textAt written out here: called through textAt, each text was two calls (V8 inlines neither once
+   * the command's inlining budget is spent; node --cpu-prof: textAt under text).
+   */
   text(t: JsonText): void {
-    this.textAt(t.words, 0, t.length);
+    const words = t.words;
+    const end = (t.length + 3) >> 2;
+    this.room(4 * end);
+    const view = this.view;
+    let at = this.at;
+    for (let k = 0; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
+    this.at += t.length;
   }
 
   /** The JsonText words[first, first + ceil(length / 4)) of a list of texts kept in one array: `length` bytes. */
@@ -83,6 +135,26 @@ export class JsonBytes implements NetJsonWriter {
     let at = this.at;
     for (let k = first; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
     this.at += length;
+  }
+
+  /**
+   * text(t) then number(n) in one call: a key and its int are most of what a line holds (its index, a packet
+   * header's fields, a message's int fields, a snapshot's ticks), and each call into the writer costs about as
+   * much as the bytes it writes (issue 41).
+   */
+  textNumber(t: JsonText, n: number): void {
+    if (n !== (n | 0)) {
+      this.text(t);
+      this.number(n);
+      return;
+    }
+    const words = t.words;
+    const end = (t.length + 3) >> 2;
+    this.room(4 * end + 11);
+    const view = this.view;
+    let at = this.at;
+    for (let k = 0; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
+    this.at = writeInt(this.buf, this.at + t.length, n);
   }
 
   /** Whether a byte past ASCII may have been written since the last take() (else the text is read as Latin-1, which copies it without decoding). */
@@ -97,13 +169,14 @@ export class JsonBytes implements NetJsonWriter {
   }
 
   /**
-   * The bytes written since the last take(), copied out, and starts over: what goes to standard output as it
-   * is. Reading them as text for the write and the write encoding that text again cost 10% of `net pcap`'s
-   * CPU time (issue 41, node --cpu-prof over a 10 MB capture); the copy is one memcpy.
+   * The bytes written since the last take(), as a view of the writer's own buffer, and starts over: what goes
+   * to standard output as it is (CliIo.stdout lends them). Reading them as text for the write and the write
+   * encoding that text again cost 10% of `net pcap`'s CPU time (issue 41, node --cpu-prof over a 10 MB
+   * capture), and copying them out before the write another 2%. The view's bytes are written over by what is
+   * written next: the caller is done with them first.
    */
-  takeBytes(): Uint8Array {
-    const bytes = Buffer.allocUnsafeSlow(this.at);
-    this.buf.copy(bytes, 0, 0, this.at);
+  lendBytes(): Uint8Array {
+    const bytes = this.buf.subarray(0, this.at);
     this.at = 0;
     this.wide = false;
     return bytes;
@@ -121,7 +194,20 @@ export class JsonBytes implements NetJsonWriter {
     const size = width > digits ? width : digits;
     this.room(size);
     const end = this.at + size;
-    writeDigits(this.buf, end, v, size);
+    // writeDigits' loop written out (a call less per datagram's time: see writeInt).
+    const buf = this.buf;
+    let rest = v;
+    let at = end;
+    let left = size;
+    while (left >= 2) {
+      const q = (rest / 100) | 0;
+      const pair = (rest - q * 100) << 1;
+      buf[--at] = DIGIT_PAIRS[pair + 1]!;
+      buf[--at] = DIGIT_PAIRS[pair]!;
+      rest = q;
+      left -= 2;
+    }
+    if (left) buf[--at] = 48 + (rest % 10);
     this.at = end;
   }
 
@@ -161,36 +247,7 @@ export class JsonBytes implements NetJsonWriter {
   number(n: number): void {
     if (n === (n | 0)) {
       this.room(11);
-      const { buf } = this;
-      let at = this.at;
-      let v = n | 0;
-      if (v < 0) {
-        buf[at++] = 45;
-        // -2147483648 has no positive int32: its digits come from the number itself.
-        if (v === -2147483648) {
-          this.at = at;
-          this.ascii('2147483648');
-          return;
-        }
-        v = -v;
-      }
-      // One and two digits (most of a capture's numbers: flags, counts, sizes) without the loops.
-      if (v < 10) {
-        buf[at] = 48 + v;
-        this.at = at + 1;
-        return;
-      }
-      if (v < 100) {
-        const tens = (v / 10) | 0;
-        buf[at] = 48 + tens;
-        buf[at + 1] = 48 + v - tens * 10;
-        this.at = at + 2;
-        return;
-      }
-      const digits = digitCount(v);
-      at += digits;
-      writeDigits(buf, at, v, digits);
-      this.at = at;
+      this.at = writeInt(this.buf, this.at, n);
       return;
     }
     // Integers past int32 up to 2^53 (a 0.6 packet's security token, above 2^31 half the time, is on every line
@@ -241,14 +298,31 @@ export class JsonBytes implements NetJsonWriter {
     this.hex(value);
   }
 
-  /** An array of numbers as JSON writes it. */
+  /**
+   * An array of numbers as JSON writes it: the room for ints made once (an input message's ten ints are on a
+   * third of a game's lines; a call per number and per comma was most of writing them, issue 41).
+   */
   numbers(values: readonly number[]): void {
-    this.byte(91);
-    for (let i = 0; i < values.length; i++) {
-      if (i) this.byte(44);
-      this.number(values[i]!);
+    const n = values.length;
+    this.room(12 * n + 2);
+    let buf = this.buf;
+    let at = this.at;
+    buf[at++] = 91;
+    for (let i = 0; i < n; i++) {
+      if (i) buf[at++] = 44;
+      const v = values[i]!;
+      if (v === (v | 0)) at = writeInt(buf, at, v);
+      else {
+        // Past int32 or not an integer: by number(), which makes its own room.
+        this.at = at;
+        this.number(v);
+        this.room(12 * (n - i) + 2);
+        buf = this.buf;
+        at = this.at;
+      }
     }
-    this.byte(93);
+    buf[at++] = 93;
+    this.at = at;
   }
 
   /** An array of strings as JSON writes it. */
@@ -267,8 +341,14 @@ export class JsonBytes implements NetJsonWriter {
     const { buf, view } = this;
     let at = this.at;
     buf[at++] = 34;
-    // Both digits of a byte in one store (a snapshot delta's data is on most lines of a game's capture).
-    for (let i = 0; i < bytes.length; i++, at += 2) view.setUint16(at, HEX_PAIRS[bytes[i]!]!, true);
+    // The four digits of two bytes in one store (a snapshot delta's data is on most lines of a game's capture).
+    const n = bytes.length;
+    let i = 0;
+    for (; i + 2 <= n; i += 2, at += 4) view.setInt32(at, HEX_PAIRS[bytes[i]!]! | (HEX_PAIRS[bytes[i + 1]!]! << 16), true);
+    if (i < n) {
+      view.setUint16(at, HEX_PAIRS[bytes[i]!]!, true);
+      at += 2;
+    }
     buf[at++] = 34;
     this.at = at;
   }

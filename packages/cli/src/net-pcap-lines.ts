@@ -126,7 +126,7 @@ const destinationTexts = new Map<string, number>();
  * datagram completed.
  */
 export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): string {
-  writeDatagram(lineWriter, d, tracked);
+  writeDatagram(lineWriter, d, tracked, false);
   return lineWriter.take();
 }
 const lineWriter = new JsonBytes();
@@ -144,6 +144,10 @@ const T_CRC_OK = jsonText(',"crcOk":');
 const T_ITEMS = jsonText(',"items":');
 const T_CRC_OK_ITEMS = jsonText(',"crcOk":true,"items":');
 const T_ERROR = jsonText(',"error":');
+/** The end of a line: its object's brace and the newline, one text. */
+const T_LINE_END = jsonText('}\n');
+/** The end of the last chunk's or snapshot's object and of their list. */
+const T_LIST_END = jsonText('}]');
 
 /** The keys of writeDatagram's own members, as bytes (JsonBytes.keyOf). */
 const K_CONTROL = JsonBytes.keyOf('control');
@@ -154,16 +158,17 @@ const K_TRAILING = JsonBytes.keyOf('trailing');
 
 /**
  * datagramJson's line into `w`, member by member (fast-json.ts): the same text as messageJson of the line's
- * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares.
+ * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares; with a
+ * newline after it when `newline` (`net pcap`'s NDJSON).
  */
-export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: TrackedDatagram): void {
-  w.text(T_INDEX);
-  w.number(d.index);
+export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: TrackedDatagram | undefined, newline: boolean): void {
+  w.textNumber(T_INDEX, d.index);
   writeTime(w, d);
   if (d.error) {
     writeEndpoints(w, d.source, d.destination);
     w.memberOf(K_ERROR, d.error.message);
-    w.byte(125);
+    if (newline) w.text(T_LINE_END);
+    else w.byte(125);
     return;
   }
   const p = d.packet!;
@@ -174,11 +179,9 @@ export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: Tracke
   // header names its form and tokens.
   if (p.kind === 'connless') w.object(p.header);
   else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
-  // The flags with the security token's key after them when there is a token.
-  if (p.securityToken !== undefined) {
-    w.text(flagsText(p.flags, packetFlagTokenTexts));
-    w.number(p.securityToken);
-  } else w.text(flagsText(p.flags, packetFlagTexts));
+  // The flags with the security token after them when there is a token.
+  if (p.securityToken !== undefined) w.text(flagsTokenText(flagsText(p.flags, packetFlagTokenTexts), p.securityToken));
+  else w.text(flagsText(p.flags, packetFlagTexts));
   if (p.control) w.memberOf(K_CONTROL, p.control);
   if (p.connless) {
     w.ascii(',"connless":{');
@@ -203,8 +206,28 @@ export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked?: Tracke
         ...(m.error ? { error: `${m.error.code}: ${m.error.detail}` } : {}),
       })),
     );
-  w.byte(125);
+  if (newline) w.text(T_LINE_END);
+  else w.byte(125);
 }
+
+/**
+ * A packet's flags text (with the security token's key) and its token's digits as one text, kept for the last
+ * TOKEN_TEXTS pairs met: a connection's packets all carry its token, a 0.6 token is past int32 half the time
+ * (written in two parts by JsonBytes.number), and a text kept costs one call into the writer (issue 41).
+ */
+function flagsTokenText(flags: JsonText, token: number): JsonText {
+  for (let i = 0; i < TOKEN_TEXTS; i++) {
+    const kept = tokenTexts[i];
+    if (kept !== undefined && kept.token === token && kept.flags === flags) return kept.text;
+  }
+  const text = jsonText(`${flags.text}${token}`);
+  tokenTexts[tokenNext] = { flags, token, text };
+  tokenNext = (tokenNext + 1) % TOKEN_TEXTS;
+  return text;
+}
+const TOKEN_TEXTS = 8;
+const tokenTexts = new Array<{ flags: JsonText; token: number; text: JsonText } | undefined>(TOKEN_TEXTS).fill(undefined);
+let tokenNext = 0;
 
 // The chunks and the snapshots of a line are written by functions of their own: V8 optimises writeDatagram and
 // each of them apart, so a shape met late (a snapshot without a CRC, a message kind not seen before) makes V8
@@ -222,8 +245,30 @@ interface MessageWriter {
 const messageWriters06 = new Map<string, MessageWriter>();
 const messageWriters07 = new Map<string, MessageWriter>();
 
+/**
+ * The last RECENT_WRITERS writers looked up, with their protocol and kind: a game's chunks are a few kinds
+ * taking turns (input, input_timing, snap_single), whose kind strings are the generated tables' literals, so
+ * a test of identity finds them for less than the Map's hash look-up (issue 41).
+ */
+const RECENT_WRITERS = 4;
+const recentKinds = new Array<string>(RECENT_WRITERS).fill('');
+const recentProtocols = new Array<NetProtocolName | ''>(RECENT_WRITERS).fill('');
+const recentWriters = new Array<MessageWriter | undefined>(RECENT_WRITERS).fill(undefined);
+let recentNext = 0;
+
 /** The writer of a message kind of a packet protocol's table. */
 function messageWriter(protocol: NetProtocolName, kind: string): MessageWriter {
+  for (let i = 0; i < RECENT_WRITERS; i++) if (recentKinds[i] === kind && recentProtocols[i] === protocol) return recentWriters[i]!;
+  const writer = tableWriter(protocol, kind);
+  recentKinds[recentNext] = kind;
+  recentProtocols[recentNext] = protocol;
+  recentWriters[recentNext] = writer;
+  recentNext = (recentNext + 1) % RECENT_WRITERS;
+  return writer;
+}
+
+/** messageWriter's writer from the protocol's Map, made when first met. */
+function tableWriter(protocol: NetProtocolName, kind: string): MessageWriter {
   const writers = protocol === '0.7' ? messageWriters07 : messageWriters06;
   let writer = writers.get(kind);
   if (!writer) {
@@ -312,21 +357,22 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
     // The flags with the text around them (the chunk list's start or a comma; the next member's key).
     const texts = chunkFlagTexts[i === 0 ? FIRST_CHUNK : LATER_CHUNK]!;
     if (c.sequence !== undefined) {
-      w.text(flagsText(c.flags, texts[BEFORE_SEQUENCE]!));
-      w.number(c.sequence);
-      if (!delivered) {
+      if (delivered) {
+        w.textNumber(flagsText(c.flags, texts[BEFORE_SEQUENCE]!), c.sequence);
+        w.textNumber(T_SIZE, c.size);
+      } else {
+        w.textNumber(flagsText(c.flags, texts[BEFORE_SEQUENCE]!), c.sequence);
         w.text(T_DELIVERY);
         w.string(delivery);
+        w.textNumber(T_SIZE, c.size);
       }
-      w.text(T_SIZE);
-    } else if (delivered) w.text(flagsText(c.flags, texts[BEFORE_SIZE]!));
+    } else if (delivered) w.textNumber(flagsText(c.flags, texts[BEFORE_SIZE]!), c.size);
     else {
       w.text(flagsText(c.flags, texts[BEFORE_DELIVERY]!));
       w.text(T_DELIVERY);
       w.string(delivery);
-      w.text(T_SIZE);
+      w.textNumber(T_SIZE, c.size);
     }
-    w.number(c.size);
     // A message of the protocol's table by its generated writer (its fields in schema order); an unknown one
     // (kind 'unknown', kept raw) by its keys.
     const writer = messageWriter(protocol, message.kind);
@@ -334,9 +380,10 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
     if (writer.json) writer.json(message as AnyNetMessage, w);
     else w.object(message as unknown as Record<string, unknown>, 'kind', 'trailing');
     if (message.trailing?.length) w.memberOf(K_TRAILING, message.trailing);
-    w.byte(125);
+    if (i + 1 < chunks.length) w.byte(125);
+    else w.text(T_LIST_END);
   }
-  w.byte(93);
+  if (chunks.length === 0) w.byte(93);
 }
 
 /** The `snapshots` member of a datagram's line. */
@@ -344,29 +391,23 @@ function writeSnapshots(w: JsonBytes, snapshots: TrackedDatagram['snapshots']): 
   // Each as the object {tick, deltaTick, crc?, crcOk?, items?, error?} would be written, without making it.
   for (let i = 0; i < snapshots.length; i++) {
     const s = snapshots[i]!;
-    w.text(i ? T_LATER_TICK : T_SNAPSHOTS_TICK);
-    w.number(s.tick);
-    w.text(T_DELTA_TICK);
-    w.number(s.deltaTick);
-    if (s.crc !== undefined) {
-      w.text(T_CRC);
-      w.number(s.crc);
-    }
+    w.textNumber(i ? T_LATER_TICK : T_SNAPSHOTS_TICK, s.tick);
+    w.textNumber(T_DELTA_TICK, s.deltaTick);
+    if (s.crc !== undefined) w.textNumber(T_CRC, s.crc);
     // A snapshot rebuilt with its CRC right (most of them): its two members' keys and `true` as one text.
-    if (s.crcOk === true && s.snapshot) w.text(T_CRC_OK_ITEMS);
+    if (s.crcOk === true && s.snapshot) w.textNumber(T_CRC_OK_ITEMS, s.snapshot.items.length);
     else {
       if (s.crcOk !== undefined) {
         w.text(T_CRC_OK);
         w.boolean(s.crcOk);
       }
-      if (s.snapshot) w.text(T_ITEMS);
+      if (s.snapshot) w.textNumber(T_ITEMS, s.snapshot.items.length);
     }
-    if (s.snapshot) w.number(s.snapshot.items.length);
     if (s.error) {
       w.text(T_ERROR);
       w.string(s.error);
     }
-    w.byte(125);
+    if (i + 1 < snapshots.length) w.byte(125);
+    else w.text(T_LIST_END);
   }
-  w.byte(93);
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConnectionTracker, type CaptureDatagram, decodeCapture, type TrackedDatagram } from '@twcodec/net';
 import { corpusDir, fixturesDir, hasCorpus, repoRoot } from '../../../test/corpus.js';
-import { JsonBytes } from './fast-json.js';
+import { JsonBytes, jsonText } from './fast-json.js';
 import { messageJson } from './message-json.js';
 import { datagramJson } from './net.js';
 
@@ -122,6 +122,10 @@ describe('JsonBytes', () => {
     for (let i = 1; i < 20000; i += 13) values.push(2147483648 + i * 104729, 4294967296 - i * 7, -(2147483648 + i * 1000000007), i * 1e9 + (i % 10), i * 123456789012);
     const wrong = values.filter((v) => (w.number(v), w.take()) !== (JSON.stringify(v) ?? 'null'));
     expect(wrong).toEqual([]);
+    // A key and its number in one call (textNumber), keys of 1 to 9 bytes (the last word of each part full or not).
+    const keys = ['{', ',"a":', ',"ab":', ',"abc":', ',"abcdefg":'].map((k) => jsonText(k));
+    const wrongPairs = values.filter((v, i) => (w.textNumber(keys[i % keys.length]!, v), w.take()) !== keys[i % keys.length]!.text + (JSON.stringify(v) ?? 'null'));
+    expect(wrongPairs).toEqual([]);
   });
 
   it('writes number arrays and byte arrays as JSON.stringify and hex do (one-digit values by their own path)', () => {
@@ -131,7 +135,7 @@ describe('JsonBytes', () => {
       w.numbers(a);
       expect(w.take()).toBe(JSON.stringify(a));
     }
-    for (const n of [0, 1, 2, 31, 1400]) {
+    for (const n of [0, 1, 2, 3, 4, 5, 31, 1400]) {
       const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
       w.hex(bytes);
       expect(w.take()).toBe(JSON.stringify(Buffer.from(bytes).toString('hex')));

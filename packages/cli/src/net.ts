@@ -117,13 +117,13 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
   const lines = new JsonBytes();
   const decode = () => {
     for (let d = decoder.next(); d; d = decoder.next()) {
-      writeDatagram(lines, d, tracker.feed(d));
-      lines.byte(10);
+      writeDatagram(lines, d, tracker.feed(d), true);
     }
   };
-  // Written as they are made when the capture is damaged: the lines before the error go out before it.
+  // Written as they are made when the capture is damaged: the lines before the error go out before it. The
+  // bytes are the line buffer's own (lent), written over only once the write has them.
   const flush = async () => {
-    if (lines.at > 0) await io.stdout(lines.takeBytes());
+    if (lines.at > 0) await io.stdout(lines.lendBytes());
   };
   try {
     for await (const chunk of io.openRead(file)) {

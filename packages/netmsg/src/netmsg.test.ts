@@ -297,6 +297,9 @@ describe('the generated JSON writers (NetMessageDef.json)', () => {
     number(value: number) {
       this.out += JSON.stringify(value);
     }
+    textNumber(t: NetJsonText, value: number) {
+      this.out += t.text + JSON.stringify(value);
+    }
     boolean(value: boolean) {
       this.out += JSON.stringify(value);
     }

@@ -104,6 +104,8 @@ export interface NetJsonWriter {
   /** One byte of ASCII JSON text (a brace). */
   byte(code: number): void;
   number(value: number): void;
+  /** text(t) then number(value), in one call (a key and its int: most of what the writers write). */
+  textNumber(t: NetJsonText, value: number): void;
   boolean(value: boolean): void;
   /** A JSON string, escaped as JSON.stringify escapes it. */
   string(value: string): void;

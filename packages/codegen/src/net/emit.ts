@@ -182,7 +182,7 @@ export function emitPacketTs(p: PacketProtocolSchema): GeneratedFile {
     `namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ ${p.header.fields.map((f) => `${f.name}: ${fieldExpr(f)}`).join(', ')} }),`,
     // namedHeaderAt's object as JSON text, its keys in order: for writers of many packets (`net pcap`'s lines),
     // which need not walk the header's keys (issue 41).
-    `namedHeaderJson: (h: Record<string, number>, w: ${imports.type('@twcodec/netmsg', 'NetJsonWriter')}) => { ${p.header.fields.map((f, i) => `w.text(HEADER_JSON_TEXTS[${i}]!); w.number(h.${f.name}!);`).join(' ')} w.byte(125); },`,
+    `namedHeaderJson: (h: Record<string, number>, w: ${imports.type('@twcodec/netmsg', 'NetJsonWriter')}) => { ${p.header.fields.map((f, i) => `w.textNumber(HEADER_JSON_TEXTS[${i}]!, h.${f.name}!);`).join(' ')} w.byte(125); },`,
     `headerFlagsAt: ${fieldAt(p.header.fields, 'flags')},`,
     `headerNumChunksAt: ${fieldAt(p.header.fields, 'num_chunks')},`,
     `packetFlags: ${P}PacketFlag,`,

@@ -310,7 +310,7 @@ export const DDNET_0_6_PACKET: PacketProtocolDef = {
   headerFields: ['flags', 'ack', 'numChunks'],
   namedHeader: (h: Ddnet06PacketHeader) => ({ flags: h.flags, ack: h.ack, num_chunks: h.numChunks }),
   namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ flags: ((bytes[offset + 0]! & 0xfc) >> 2), ack: ((bytes[offset + 0]! & 0x3) << 8) | (bytes[offset + 1]! & 0xff), num_chunks: (bytes[offset + 2]! & 0xff) }),
-  namedHeaderJson: (h: Record<string, number>, w: NetJsonWriter) => { w.text(HEADER_JSON_TEXTS[0]!); w.number(h.flags!); w.text(HEADER_JSON_TEXTS[1]!); w.number(h.ack!); w.text(HEADER_JSON_TEXTS[2]!); w.number(h.num_chunks!); w.byte(125); },
+  namedHeaderJson: (h: Record<string, number>, w: NetJsonWriter) => { w.textNumber(HEADER_JSON_TEXTS[0]!, h.flags!); w.textNumber(HEADER_JSON_TEXTS[1]!, h.ack!); w.textNumber(HEADER_JSON_TEXTS[2]!, h.num_chunks!); w.byte(125); },
   headerFlagsAt: (bytes: Uint8Array, offset: number) => ((bytes[offset + 0]! & 0xfc) >> 2),
   headerNumChunksAt: (bytes: Uint8Array, offset: number) => (bytes[offset + 2]! & 0xff),
   packetFlags: Ddnet06PacketFlag,

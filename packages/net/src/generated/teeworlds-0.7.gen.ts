@@ -261,7 +261,7 @@ export const TEEWORLDS_0_7_PACKET: PacketProtocolDef = {
   headerFields: ['flags', 'ack', 'numChunks', 'token'],
   namedHeader: (h: Teeworlds07PacketHeader) => ({ flags: h.flags, ack: h.ack, num_chunks: h.numChunks, token: h.token }),
   namedHeaderAt: (bytes: Uint8Array, offset: number) => ({ flags: ((bytes[offset + 0]! & 0xfc) >> 2), ack: ((bytes[offset + 0]! & 0x3) << 8) | (bytes[offset + 1]! & 0xff), num_chunks: (bytes[offset + 2]! & 0xff), token: (((bytes[offset + 3]! & 0xff) << 24) | ((bytes[offset + 4]! & 0xff) << 16) | ((bytes[offset + 5]! & 0xff) << 8) | (bytes[offset + 6]! & 0xff)) >>> 0 }),
-  namedHeaderJson: (h: Record<string, number>, w: NetJsonWriter) => { w.text(HEADER_JSON_TEXTS[0]!); w.number(h.flags!); w.text(HEADER_JSON_TEXTS[1]!); w.number(h.ack!); w.text(HEADER_JSON_TEXTS[2]!); w.number(h.num_chunks!); w.text(HEADER_JSON_TEXTS[3]!); w.number(h.token!); w.byte(125); },
+  namedHeaderJson: (h: Record<string, number>, w: NetJsonWriter) => { w.textNumber(HEADER_JSON_TEXTS[0]!, h.flags!); w.textNumber(HEADER_JSON_TEXTS[1]!, h.ack!); w.textNumber(HEADER_JSON_TEXTS[2]!, h.num_chunks!); w.textNumber(HEADER_JSON_TEXTS[3]!, h.token!); w.byte(125); },
   headerFlagsAt: (bytes: Uint8Array, offset: number) => ((bytes[offset + 0]! & 0xfc) >> 2),
   headerNumChunksAt: (bytes: Uint8Array, offset: number) => (bytes[offset + 2]! & 0xff),
   packetFlags: Teeworlds07PacketFlag,
