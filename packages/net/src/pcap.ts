@@ -411,17 +411,29 @@ function ipStart(d: Uint8Array, start: number, end: number, linkType: number, ba
  */
 let ipv4Texts = new Map<number, string>();
 const MAX_ADDRESS_TEXTS = 1024;
+/**
+ * The last two addresses met and their texts, the one met last in `lastIpv4`: a datagram's two addresses, and
+ * a connection's datagrams go both ways, so most datagrams find both here without a look-up (a loopback
+ * capture has one address; a server's capture the server's and its client's of the moment).
+ */
 let lastIpv4 = -1;
 let lastIpv4Text = '';
+let otherIpv4 = -1;
+let otherIpv4Text = '';
 function ipv4Text(d: Uint8Array, at: number): string {
   const key = ((d[at]! << 24) | (d[at + 1]! << 16) | (d[at + 2]! << 8) | d[at + 3]!) >>> 0;
-  // Loopback captures have one address: the last one answers without a look-up.
   if (key === lastIpv4) return lastIpv4Text;
-  let text = ipv4Texts.get(key);
-  if (text === undefined) {
-    if (ipv4Texts.size >= MAX_ADDRESS_TEXTS) ipv4Texts = new Map();
-    ipv4Texts.set(key, (text = `${d[at]}.${d[at + 1]}.${d[at + 2]}.${d[at + 3]}`));
+  let text: string | undefined;
+  if (key === otherIpv4) text = otherIpv4Text;
+  else {
+    text = ipv4Texts.get(key);
+    if (text === undefined) {
+      if (ipv4Texts.size >= MAX_ADDRESS_TEXTS) ipv4Texts = new Map();
+      ipv4Texts.set(key, (text = `${d[at]}.${d[at + 1]}.${d[at + 2]}.${d[at + 3]}`));
+    }
   }
+  otherIpv4 = lastIpv4;
+  otherIpv4Text = lastIpv4Text;
   lastIpv4 = key;
   lastIpv4Text = text;
   return text;

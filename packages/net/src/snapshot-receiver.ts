@@ -5,7 +5,7 @@
 // all its receivers decides what to forget). Facts from DDNet src/engine/client/client.cpp
 // (NETMSG_SNAP/SNAPSINGLE/SNAPEMPTY: parts, MAX_SNAPSHOT_PACKSIZE, delta tick, CVariableInt, Crc, storage purge).
 import { ByteReader, CodecError, unpackVarInts } from '@twcodec/runtime';
-import { applyDelta, Snapshot } from '@twcodec/snapshot';
+import { applyDelta, Snapshot, type SnapshotProtocol } from '@twcodec/snapshot';
 import { NetError } from './errors.js';
 import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
 
@@ -91,6 +91,10 @@ function unpackIntsChecked(bytes: Uint8Array): Int32Array {
   return Int32Array.from(out);
 }
 
+/** The result of a snapshot that could not be rebuilt (see SnapshotReceiver.feed). */
+const notRebuilt = (tick: number, deltaTick: number, withCrc: boolean, crc: number, error: string): RebuiltSnapshot =>
+  withCrc ? { tick, deltaTick, crc, error } : { tick, deltaTick, error };
+
 /** One receiving client's snapshot state: parts of the tick being received, the snapshots later deltas refer to. */
 export class SnapshotReceiver {
   /** The tick whose parts are being gathered. */
@@ -111,7 +115,12 @@ export class SnapshotReceiver {
   /** Bytes of the stored snapshots. */
   storedBytes = 0;
 
-  constructor(private readonly protocol: NetProtocolName) {}
+  /** The protocol's snapshot items (what applyDelta needs of it), looked up once. */
+  private readonly snapshotProtocol: SnapshotProtocol;
+
+  constructor(protocol: NetProtocolName) {
+    this.snapshotProtocol = PACKET_PROTOCOLS[protocol].snapshots;
+  }
 
   /** Bytes of parts waiting for the rest of their tick. */
   get partBytes(): number {
@@ -123,10 +132,14 @@ export class SnapshotReceiver {
     return this.stored.length;
   }
 
-  /** Where the snapshot of `tick` is in `stored`, -1 when it is not stored. */
+  /**
+   * Where the snapshot of `tick` is in `stored`, -1 when it is not stored. Looked for from the last one stored:
+   * a delta's base is most often one of the last few (each stored tick is past the ones before, so a tick is
+   * stored at most once).
+   */
   private indexOf(tick: number): number {
     const stored = this.stored;
-    for (let i = 0; i < stored.length; i++) if (stored[i]!.tick === tick) return i;
+    for (let i = stored.length - 1; i >= 0; i--) if (stored[i]!.tick === tick) return i;
     return -1;
   }
 
@@ -158,6 +171,28 @@ export class SnapshotReceiver {
    * `deltaTick`, and past MAX_STORED the first stored. A new list (see `stored`).
    */
   private store(tick: number, deltaTick: number, snapshot: Snapshot): void {
+    const stored = this.stored;
+    const n = stored.length;
+    // The last tick stored again (only when `lastTick` was set back from outside: a tick is taken from the one
+    // being received on, `recvTick`, which every stored tick is at most): its entry goes too.
+    if (n > 0 && stored[n - 1]!.tick >= tick) return this.storeAgain(tick, deltaTick, snapshot);
+    // The list is in the order of storing, and each tick stored is past the last one (`lastTick`): what goes is
+    // its start, the ticks before `deltaTick` and, past MAX_STORED, the first stored.
+    let from = 0;
+    while (from < n && stored[from]!.tick < deltaTick) from++;
+    if (n - from >= MAX_STORED) from = n - MAX_STORED + 1;
+    for (let i = 0; i < from; i++) this.storedBytes -= stored[i]!.bytes;
+    // The new list at its size (one grown by push from empty takes room for 17; issue 41).
+    const kept = new Array<StoredSnapshot>(n - from + 1);
+    for (let i = from; i < n; i++) kept[i - from] = stored[i]!;
+    const bytes = snapshotBytes(snapshot);
+    kept[n - from] = { tick, snapshot, bytes };
+    this.storedBytes += bytes;
+    this.stored = kept;
+  }
+
+  /** store() for a tick not past the last one stored: an entry of the same tick goes too. A new list (see `stored`). */
+  private storeAgain(tick: number, deltaTick: number, snapshot: Snapshot): void {
     const kept: StoredSnapshot[] = [];
     let remaining = this.stored.length;
     for (const e of this.stored) {
@@ -210,14 +245,16 @@ export class SnapshotReceiver {
       parts = this.parts.slice(0, numParts) as Uint8Array[];
       this.parts = [];
     }
-    const result: RebuiltSnapshot = { tick, deltaTick: deltaTick >= 0 ? deltaTick : -1 };
-    if (m.kind !== 'snap_empty') result.crc = m.crc!;
+    // The result is made once it is known, as one object literal of its members in their order (tick,
+    // deltaTick, crc, then snapshot and crcOk, or error): members added one by one to a made object went to a
+    // second array of properties, an allocation more per snapshot and slower to read (issue 41).
+    const fromTick = deltaTick >= 0 ? deltaTick : -1;
+    const withCrc = m.kind !== 'snap_empty';
+    const crc = m.crc!;
     const baseAt = deltaTick >= 0 ? this.indexOf(deltaTick) : -1;
     const base = deltaTick < 0 ? new Snapshot([]) : baseAt >= 0 ? this.stored[baseAt]!.snapshot : undefined;
-    if (!base) {
-      result.error = `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`;
-      return result;
-    }
+    if (!base) return notRebuilt(tick, fromTick, withCrc, crc, `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`);
+    let snapshot: Snapshot;
     try {
       // One part (snap_single, most snapshots) is read where it is; parts are put together first.
       let bytes = data;
@@ -228,17 +265,17 @@ export class SnapshotReceiver {
       }
       const size = bytes.length;
       const delta = size ? unpackInts(bytes) : new Int32Array(3);
-      const snapshot = applyDelta(base, delta, PACKET_PROTOCOLS[this.protocol].snapshots);
-      result.snapshot = snapshot;
-      result.crcOk = m.kind === 'snap_empty' || snapshot.checksum() === m.crc;
-      if (!result.crcOk) return result;
+      snapshot = applyDelta(base, delta, this.snapshotProtocol);
+    } catch (e) {
+      if (!(e instanceof CodecError)) throw e;
+      return notRebuilt(tick, fromTick, withCrc, crc, e.message);
+    }
+    const crcOk = !withCrc || snapshot.checksum() === crc;
+    if (crcOk) {
       this.lastTick = tick;
       // Keep what later deltas can refer to: ticks from the delta tick on, at most MAX_STORED of them.
       this.store(tick, deltaTick, snapshot);
-    } catch (e) {
-      if (!(e instanceof CodecError)) throw e;
-      result.error = e.message;
     }
-    return result;
+    return withCrc ? { tick, deltaTick: fromTick, crc, snapshot, crcOk } : { tick, deltaTick: fromTick, snapshot, crcOk };
   }
 }

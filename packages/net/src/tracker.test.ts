@@ -72,6 +72,22 @@ describe('connection tracker', () => {
     expect([r.storedCount, r.has(60)]).toEqual([7, false]);
   });
 
+  it('a receiver whose lastTick is set back stores its last tick again in place of the old one', () => {
+    const r = new SnapshotReceiver('0.6');
+    const empty = (tick: number, base: number) => r.feed({ kind: 'snap_empty', tick, deltaTick: tick - base });
+    const ticks = () => Array.from({ length: 80 }, (_, t) => t).filter((t) => r.has(t));
+    for (let t = 10; t <= 14; t++) expect(empty(t, t === 10 ? -1 : 10)).toMatchObject({ tick: t, crcOk: true });
+    expect(ticks()).toEqual([10, 11, 12, 13, 14]);
+    // Ticks before the one being received are refused whatever lastTick says; the last one is stored again,
+    // its entry replaced (not doubled), and the ticks before the delta tick go.
+    r.lastTick = 11;
+    expect(empty(13, 10)).toBeUndefined();
+    expect(empty(14, 12)).toMatchObject({ tick: 14, crcOk: true });
+    expect([r.storedCount, ticks(), r.storedBytes]).toEqual([3, [12, 13, 14], 0]);
+    expect(empty(15, 13)).toMatchObject({ tick: 15, crcOk: true });
+    expect([r.storedCount, ticks()]).toEqual([3, [13, 14, 15]]);
+  });
+
   it('keeps 32 MB of snapshots over all its receivers, forgetting the first stored by any of them', () => {
     // Full snapshots of one 16,000-int item (64,008 bytes as a client's storage counts them), in 18 parts; 10
     // directions of 64 each (a receiver's most) make 41 MB: the budget keeps the last 524 stored.

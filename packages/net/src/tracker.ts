@@ -63,9 +63,9 @@ interface Direction {
   /** The last vital sequence delivered in order; -1 until the connection starts or a first chunk is seen. */
   ack: number;
   /** Snapshot state of the receiving client (made with the first snapshot message). */
-  snapshots?: SnapshotReceiver;
+  snapshots: SnapshotReceiver | undefined;
   /** The map download of the receiving client. */
-  map?: MapDownloader;
+  map: MapDownloader | undefined;
 }
 
 /** Whether `seq` lies in the half of the sequence space (`modulo` values, PacketProtocolDef.sequenceModulo) before `ack` (already received). */
@@ -138,7 +138,10 @@ export class ConnectionTracker {
         recent.length = 0;
         this.recentNext = 0;
       }
-      this.directions.set(key, (d = { ack: -1 }));
+      // Made with all its members, none deleted later (set to undefined): a member added after, or deleted,
+      // gave directions of several shapes (or slow dictionary objects), and the functions that read them were
+      // compiled again at each new one (issue 41, node --trace-deopt).
+      this.directions.set(key, (d = { ack: -1, snapshots: undefined, map: undefined }));
     }
     const entry = { source, destination, d };
     if (recent.length < RECENT_DIRECTIONS) recent.push(entry);
@@ -161,7 +164,7 @@ export class ConnectionTracker {
     this.storedBytes -= d.snapshots.storedBytes;
     this.storedCount -= d.snapshots.storedCount;
     d.snapshots.clear();
-    delete d.snapshots;
+    d.snapshots = undefined;
   }
 
   /** Feeds a snap message to a direction's receiver and keeps the budget: past it, the snapshots stored first (by any receiver) are forgotten. */
@@ -172,7 +175,9 @@ export class ConnectionTracker {
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
-    if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
+    // A receiver stores the snapshot of every tick it rebuilds with the right CRC (snap_empty's included), and
+    // that tick is new to it (past its last): stored now exactly when crcOk is true, with no look along its list.
+    if (!rebuilt || rebuilt.crcOk !== true) return rebuilt;
     const receivers = this.storedReceivers;
     const ticks = this.storedTicks;
     const entry = receivers.length;
@@ -220,23 +225,26 @@ export class ConnectionTracker {
         dir.ack = back.ack = 0;
         this.drop(dir);
         this.drop(back);
-        delete dir.map;
-        delete back.map;
+        dir.map = undefined;
+        back.map = undefined;
       }
       return { delivery: [], snapshots: [], maps: [] };
     }
     // The result's arrays at their size: one grown by push from empty takes room for 17 (with the result, a
     // sixth of `net pcap`'s garbage; issue 41).
     const chunks = p.chunks ?? [];
-    const deliveries = new Array<ChunkDelivery>(chunks.length);
+    // (Every member is set below; a packet's one or two chunks get an array literal: `new Array(n)` of a length
+    // not known when V8 compiles this is a call into its runtime.)
+    const count = chunks.length;
+    const deliveries: ChunkDelivery[] = count === 1 ? ['delivered'] : count === 2 ? ['delivered', 'delivered'] : new Array<ChunkDelivery>(count);
     let snapshots: RebuiltSnapshot[] | undefined;
     let maps: MapDownload[] | undefined;
     let errorsOut: NetError[] | undefined;
+    const modulo = PACKET_PROTOCOLS[p.protocol].sequenceModulo;
     for (let i = 0; i < chunks.length; i++) {
       const chunk = chunks[i]!;
       let delivery: ChunkDelivery = 'delivered';
       if (chunk.sequence !== undefined) {
-        const modulo = PACKET_PROTOCOLS[p.protocol].sequenceModulo;
         if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % modulo) dir.ack = chunk.sequence;
         else delivery = inBackroom(chunk.sequence, dir.ack, modulo) ? 'duplicate' : 'out_of_order';
       }

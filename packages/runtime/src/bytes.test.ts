@@ -354,3 +354,31 @@ describe('variable-width ints as docs/formats/teehistorian.md describes them', (
     expect([0, 63, 64, -1, -65].map(hex)).toEqual(['00', '3f', '80 01', '40', 'c0 01']);
   });
 });
+
+describe('copyBytes', () => {
+  // Every length up to past the pool's limit, from a small source (read through a kept DataView), a view with an
+  // offset into a bigger buffer, a large source (read a byte at a time), and ranges past the source's end
+  // (zeros, as index reads give): always the bytes of bytes.slice, in an array of its own.
+  it('copies the bytes of the range whatever the source and length', async () => {
+    const { copyBytes } = await import('./arrays.js');
+    const small = Uint8Array.from({ length: 1400 }, (_, i) => (i * 37 + 11) & 0xff);
+    const offset = new Uint8Array(Uint8Array.from({ length: 3000 }, (_, i) => (i * 13) & 0xff).buffer, 7, 2000);
+    const large = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7 + 3) & 0xff);
+    for (const source of [small, offset, large, small]) {
+      for (let n = 0; n <= 600; n += n < 20 ? 1 : 37) {
+        const start = (n * 11) % (source.length - n);
+        const copy = copyBytes(source, start, start + n);
+        expect(Array.from(copy)).toEqual(Array.from(source.slice(start, start + n)));
+      }
+    }
+    // The source changed after a copy: the next copy has its new bytes.
+    small[5] = 0xab;
+    expect(copyBytes(small, 4, 12)[1]).toBe(0xab);
+    // A copy is not a view of its source.
+    const copy = copyBytes(small, 0, 8);
+    small[0] = small[0]! ^ 0xff;
+    expect(copy[0]).toBe(small[0]! ^ 0xff);
+    // Past the end: the bytes that are there, then zeros.
+    expect(Array.from(copyBytes(small, 1396, 1404))).toEqual([...Array.from(small.subarray(1396)), 0, 0, 0, 0]);
+  });
+});

@@ -18,10 +18,19 @@ function makeCrcTable(): Int32Array {
 
 /** CRC-32 of `bytes` as an unsigned number; pass a previous result as `crc` to continue over more bytes. */
 export function crc32(bytes: Uint8Array, crc = 0): number {
-  const CRC_TABLE = (crcTable ??= makeCrcTable());
-  let c = ~crc;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return ~c >>> 0;
+  return ~crcOver(bytes, ~crc, (crcTable ??= makeCrcTable())) >>> 0;
+}
+
+/**
+ * The table-driven loop of crc32, a function of its own: a command takes a few CRCs of large inputs (the maps
+ * a capture downloads), each compiled by V8 while its loop runs (on-stack replacement), and code so compiled
+ * left crc32 at every call (a deoptimisation on the operations after the loop, which had not run yet when it
+ * was compiled: 13 times over the 50 MB capture of bench/pcap.mjs, node --trace-deopt; issue 41). Nothing
+ * runs here after the loop.
+ */
+function crcOver(bytes: Uint8Array, c: number, table: Int32Array): number {
+  for (let i = 0; i < bytes.length; i++) c = table[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  return c;
 }
 
 const K = Uint32Array.from([
@@ -32,73 +41,68 @@ const K = Uint32Array.from([
 ]);
 
 /**
- * SHA-256 of `bytes` (32 bytes). The state in locals and int32 arithmetic, the rotations written out: a
- * command meets few maps, so this runs mostly before V8 optimises it, where destructuring the state (the
+ * SHA-256 of `bytes` (32 bytes). The state in an Int32Array between blocks and in locals within one, int32
+ * arithmetic, the rotations written out: a command meets few maps, so this runs mostly before V8 optimises it, where destructuring the state (the
  * iterator protocol) and a closure call per rotation cost 6 to 8 ms per 25 KB map and a 16 ms compile
  * (`net pcap`, issue 41).
  */
 export function sha256(bytes: Uint8Array): Uint8Array {
   const { padded, view } = padToBlocks(bytes, false);
-  let h0 = 0x6a09e667 | 0;
-  let h1 = 0xbb67ae85 | 0;
-  let h2 = 0x3c6ef372 | 0;
-  let h3 = 0xa54ff53a | 0;
-  let h4 = 0x510e527f | 0;
-  let h5 = 0x9b05688c | 0;
-  let h6 = 0x1f83d9ab | 0;
-  let h7 = 0x5be0cd19 | 0;
+  const state = Int32Array.of(0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19);
   const w = new Int32Array(64);
-  for (let chunk = 0; chunk < padded.length; chunk += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getInt32(chunk + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const x = w[i - 15]!;
-      const y = w[i - 2]!;
-      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
-      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
-    }
-    let a = h0;
-    let b = h1;
-    let c = h2;
-    let d = h3;
-    let e = h4;
-    let f = h5;
-    let g = h6;
-    let h = h7;
-    for (let i = 0; i < 64; i++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K_INT[i]! + w[i]!) | 0;
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      h = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) | 0;
-    }
-    h0 = (h0 + a) | 0;
-    h1 = (h1 + b) | 0;
-    h2 = (h2 + c) | 0;
-    h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0;
-    h5 = (h5 + f) | 0;
-    h6 = (h6 + g) | 0;
-    h7 = (h7 + h) | 0;
-  }
+  for (let chunk = 0; chunk < padded.length; chunk += 64) sha256Block(view, chunk, w, state);
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
-  outView.setInt32(0, h0);
-  outView.setInt32(4, h1);
-  outView.setInt32(8, h2);
-  outView.setInt32(12, h3);
-  outView.setInt32(16, h4);
-  outView.setInt32(20, h5);
-  outView.setInt32(24, h6);
-  outView.setInt32(28, h7);
+  for (let i = 0; i < 8; i++) outView.setInt32(i * 4, state[i]!);
   return out;
+}
+
+/**
+ * One 64-byte block of sha256 (at `chunk` in `view`) into `state`. A function of its own, called per block:
+ * with the blocks' loop in sha256 itself, V8 compiled sha256 while that loop ran (on-stack replacement), and
+ * the code so compiled left sha256 at every call (a deoptimisation on the operations after the loop, which
+ * had not run yet when it was compiled: 12 times over the 50 MB capture of bench/pcap.mjs, node
+ * --trace-deopt; issue 41). A block is too short a run for that, and this is compiled as called.
+ */
+function sha256Block(view: DataView, chunk: number, w: Int32Array, state: Int32Array): void {
+  for (let i = 0; i < 16; i++) w[i] = view.getInt32(chunk + i * 4);
+  for (let i = 16; i < 64; i++) {
+    const x = w[i - 15]!;
+    const y = w[i - 2]!;
+    const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+    const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+    w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
+  }
+  let a = state[0]!;
+  let b = state[1]!;
+  let c = state[2]!;
+  let d = state[3]!;
+  let e = state[4]!;
+  let f = state[5]!;
+  let g = state[6]!;
+  let h = state[7]!;
+  for (let i = 0; i < 64; i++) {
+    const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+    const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K_INT[i]! + w[i]!) | 0;
+    const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+    const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+    h = g;
+    g = f;
+    f = e;
+    e = (d + t1) | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = (t1 + t2) | 0;
+  }
+  state[0] = (state[0]! + a) | 0;
+  state[1] = (state[1]! + b) | 0;
+  state[2] = (state[2]! + c) | 0;
+  state[3] = (state[3]! + d) | 0;
+  state[4] = (state[4]! + e) | 0;
+  state[5] = (state[5]! + f) | 0;
+  state[6] = (state[6]! + g) | 0;
+  state[7] = (state[7]! + h) | 0;
 }
 /** K as int32s (the rounds add them with int32 arithmetic). */
 const K_INT = Int32Array.from(K);

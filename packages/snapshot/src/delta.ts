@@ -112,7 +112,8 @@ function newItemData(size: number, from?: Int32Array, at = 0): Int32Array {
     data = new Int32Array(chunk, chunkUsed * 4, size);
     chunkUsed += size;
   }
-  if (from) data.set(from.subarray(at, at + size));
+  // A loop rather than set(from.subarray()): a new item is a few dozen ints, and subarray makes a view for them.
+  if (from) for (let k = 0; k < size; k++) data[k] = from[at + k]!;
   return data;
 }
 

@@ -21,6 +21,14 @@ describe('Snapshot', () => {
     expect(back.get(5, 1)?.data).toEqual(Int32Array.of(7, 8, 9));
   });
 
+  it('indexes each key at its first position, in the order the keys first come, repeated keys or not', () => {
+    const unique = new Snapshot([item(5, 1, 1), item(4, 2, 2), item(9, 0, 3)]);
+    expect([...unique.keyIndex()]).toEqual([[itemKey(5, 1), 0], [itemKey(4, 2), 1], [itemKey(9, 0), 2]]);
+    const repeated = new Snapshot([item(5, 1, 1), item(4, 2, 2), item(5, 1, 3), item(9, 0, 4), item(4, 2, 5)]);
+    expect([...repeated.keyIndex()]).toEqual([[itemKey(5, 1), 0], [itemKey(4, 2), 1], [itemKey(9, 0), 3]]);
+    expect(repeated.get(5, 1)!.data[0]).toBe(1);
+  });
+
   it("checksums as DDNet's CSnapshot::Crc: the wrapping i32 sum of all item data, keys not included", () => {
     // 0x7fffffff + 1 wraps to -0x80000000; then -3 + 10; the type and id ints (5, 6, 0, 1) do not count.
     expect(new Snapshot([item(5, 0, 0x7fffffff, 1), item(6, 1, -3, 10)]).checksum()).toBe(-0x80000000 + 7);

@@ -54,12 +54,23 @@ export class Snapshot {
   /** The key -> first position map (built once; shared with snapshots that have the same keys in the same order). */
   keyIndex(): Map<number, number> {
     if (!this.byKey) {
-      const byKey = new Map<number, number>();
+      // Keys are unique in every snapshot but those built by hand: each set at once (one look-up per item
+      // rather than a test and a set: applyDelta builds the index of every snapshot whose items came or went,
+      // issue 41), and only when a key turned out repeated (fewer entries than items) is the index made again
+      // keeping each key's first position.
+      let byKey = new Map<number, number>();
       const items = this.items;
       for (let i = 0; i < items.length; i++) {
         const item = items[i]!;
-        const k = itemKey(item.type, item.id);
-        if (!byKey.has(k)) byKey.set(k, i);
+        byKey.set(itemKey(item.type, item.id), i);
+      }
+      if (byKey.size !== items.length) {
+        byKey = new Map<number, number>();
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i]!;
+          const k = itemKey(item.type, item.id);
+          if (!byKey.has(k)) byKey.set(k, i);
+        }
       }
       this.byKey = byKey;
     }
