@@ -26,6 +26,7 @@ import {
   QUAD_INTS,
   SOUND_SOURCE_DEPRECATED_INTS,
   SOUND_SOURCE_INTS,
+  type SoundSource,
   TILE_TILE_BYTES,
   TilemapLayerVersion,
   TILEMAP_KINDS,
@@ -40,16 +41,20 @@ import {
 } from './generated/index.gen.js';
 import {
   type CollectedItemName,
+  type DeprecatedSoundsLayer,
   deprecatedToSoundSource,
   type MapEnvelopePoint,
   type MapGroup,
   type MapIssue,
   type MapItems,
   type MapLayer,
+  type QuadsLayer,
+  type SoundsLayer,
   type StructureItemName,
   type TilemapLayer,
   type TwMap,
 } from './model.js';
+import { defineLazyRecords } from './lazy-records.js';
 import { type RecordCountRule, usedRecords } from './records.js';
 import { expandSkippedTiles } from './tilemap.js';
 
@@ -126,6 +131,10 @@ export function envelopePointsFromInts(
 // --trace-opt, Node 20).
 function withBezier07({ time, curveType, values, ...bezier }: EnvelopePointBezier07): MapEnvelopePoint {
   return { time, curveType, values, bezier };
+}
+
+function decodeDeprecatedSources(ints: Int32Array): SoundSource[] {
+  return decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource);
 }
 
 function addInternalType(this: Map<string, number[]>, uuid: string, internal: number): void {
@@ -479,17 +488,28 @@ class MapReader {
       case 'tilemap':
         return this.readTilemap(item, path);
       // DDNet's loader does not check quads and sounds data; the client skips layers whose data is bad.
+      // The records are decoded when the model's list is first used (see lazy-records.ts); what readMap checks
+      // of them (their count against the data) it checks here, on the ints.
       case 'quads': {
         const ints = this.records(item.data, item.numQuads, QUAD_INTS, 'all', `${path}.data`);
-        return { kind: 'quads', item, quads: decodeQuadArray(ints) };
+        if (ints.length === 0) return { kind: 'quads', item, quads: [] };
+        const layer = { kind: 'quads', item } as QuadsLayer;
+        defineLazyRecords(layer, 'quads', ints.slice(), decodeQuadArray);
+        return layer;
       }
       case 'sounds': {
         const ints = this.records(item.data, item.numSources, SOUND_SOURCE_INTS, 'min', `${path}.data`);
-        return { kind: 'sounds', item, sources: decodeSoundSourceArray(ints) };
+        if (ints.length === 0) return { kind: 'sounds', item, sources: [] };
+        const layer = { kind: 'sounds', item } as SoundsLayer;
+        defineLazyRecords(layer, 'sources', ints.slice(), decodeSoundSourceArray);
+        return layer;
       }
       case 'sounds_deprecated': {
         const ints = this.records(item.data, item.numSources, SOUND_SOURCE_DEPRECATED_INTS, 'min', `${path}.data`);
-        return { kind: 'sounds_deprecated', item, sources: decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource) };
+        if (ints.length === 0) return { kind: 'sounds_deprecated', item, sources: [] };
+        const layer = { kind: 'sounds_deprecated', item } as DeprecatedSoundsLayer;
+        defineLazyRecords(layer, 'sources', ints.slice(), decodeDeprecatedSources);
+        return layer;
       }
       default:
         return { kind: 'unknown', item };

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureMaps, readBytes } from '../../../test/corpus.js';
+import { Datafile } from '@twcodec/datafile';
+import { int32sFromBytes } from '@twcodec/runtime';
+import { encodeSoundSourceDeprecatedArray, LayerType } from './generated/index.gen.js';
+import { pendingRecords } from './lazy-records.js';
+import type { MapLayer, QuadsLayer, TwMap } from './model.js';
+import { readMap } from './read.js';
+import { validateMap } from './validate.js';
+import { writeMap } from './write.js';
+
+const fixture = (name: string) => readBytes(fixtureMaps().find((m) => m.name === name)!.path);
+const quadsLayers = (map: TwMap) => map.groups.flatMap((g) => g.layers).filter((l): l is QuadsLayer => l.kind === 'quads');
+
+// Issue 41 (fifth pass): readMap keeps a layer's records as ints and decodes them on first use.
+describe('quads and sources decoded on first use', () => {
+  it('are an own enumerable accessor until read, then a plain data property holding the same array', () => {
+    const layer = quadsLayers(readMap(fixture('ctf1.map')))[0]!;
+    const before = Object.getOwnPropertyDescriptor(layer, 'quads')!;
+    expect(before.get).toBeTypeOf('function'); // a data property before issue 41's fifth pass
+    expect(before.enumerable).toBe(true);
+    expect(pendingRecords(layer, 'quads')).toBeInstanceOf(Int32Array);
+    expect(Object.keys(layer)).toEqual(['kind', 'item', 'quads']);
+    const quads = layer.quads;
+    expect(quads.length).toBe(layer.item.numQuads);
+    expect(layer.quads).toBe(quads);
+    const after = Object.getOwnPropertyDescriptor(layer, 'quads')!;
+    expect(after).toEqual({ value: quads, writable: true, enumerable: true, configurable: true });
+    expect(pendingRecords(layer, 'quads')).toBeUndefined();
+  });
+
+  it('give the same model to JSON, spread, structuredClone, Object.entries and toEqual as when read at once', () => {
+    const eager = quadsLayers(readMap(fixture('ctf1.map')));
+    for (const l of eager) void l.quads;
+    const json = JSON.stringify(eager);
+    expect(JSON.stringify(quadsLayers(readMap(fixture('ctf1.map'))))).toBe(json);
+    expect(quadsLayers(readMap(fixture('ctf1.map'))).map((l) => ({ ...l }))).toEqual(eager);
+    expect(structuredClone(quadsLayers(readMap(fixture('ctf1.map'))))).toEqual(eager);
+    expect(Object.entries(quadsLayers(readMap(fixture('ctf1.map')))[0]!)).toEqual(Object.entries(eager[0]!));
+    expect(readMap(fixture('ctf1.map'))).toEqual(readMap(fixture('ctf1.map')));
+  });
+
+  it('can be assigned before being read; the assigned array is kept and written', () => {
+    const bytes = fixture('ctf1.map');
+    const map = readMap(bytes);
+    const layer = quadsLayers(map).find((l) => l.item.numQuads > 1)!;
+    const first = readMap(bytes);
+    const kept = quadsLayers(first).find((l) => l.item.numQuads > 1)!.quads.slice(1);
+    layer.quads = kept;
+    expect(layer.quads).toBe(kept);
+    expect(Object.getOwnPropertyDescriptor(layer, 'quads')!.writable).toBe(true);
+    const back = quadsLayers(readMap(writeMap(map))).find((l) => l.item.numQuads === kept.length)!;
+    expect(back.quads).toEqual(kept);
+  });
+
+  it('writeMap keeps the bytes of records never read, and writes edited ones', () => {
+    for (const name of ['ctf1.map', 'dm7-legacy-size.map', 'coverage.map']) {
+      const bytes = fixture(name);
+      expect(writeMap(readMap(bytes))).toEqual(bytes);
+      const touched = readMap(bytes);
+      for (const l of quadsLayers(touched)) void l.quads;
+      expect(writeMap(touched)).toEqual(bytes);
+    }
+    const map = readMap(fixture('ctf1.map'));
+    quadsLayers(map)[0]!.quads[0]!.pivot.x += 32;
+    const back = readMap(writeMap(map));
+    expect(quadsLayers(back)[0]!.quads[0]!.pivot.x).toBe(quadsLayers(readMap(fixture('ctf1.map')))[0]!.quads[0]!.pivot.x + 32);
+  });
+
+  it('validateMap reports the same issues whether or not the records were read', () => {
+    const bytes = fixture('ctf1.map');
+    const read = readMap(bytes);
+    for (const l of quadsLayers(read)) void l.quads;
+    expect(validateMap(readMap(bytes))).toEqual(validateMap(read));
+  });
+
+  it('do not change when the bytes they were read from change', () => {
+    // Data the container holds uncompressed (version-3 files, or bytes a caller set) is not copied by
+    // readMap: the records would otherwise be read from the caller's array at first use.
+    const bytes = fixture('ctf1.map');
+    const index = quadsLayers(readMap(bytes))[0]!.item.data;
+    const df = Datafile.read(bytes);
+    const raw = df.data[index]!.bytes().slice();
+    df.data[index]!.set(raw);
+    const map = readMap(df);
+    raw.fill(0x55);
+    expect(JSON.stringify(quadsLayers(map))).toBe(JSON.stringify(quadsLayers(readMap(bytes))));
+  });
+
+  it('keep a frozen layer readable, and refuse assignment as a frozen data property does', () => {
+    const layer = Object.freeze(quadsLayers(readMap(fixture('ctf1.map')))[0]!);
+    const quads = layer.quads;
+    expect(quads.length).toBeGreaterThan(0);
+    expect(layer.quads).toBe(quads);
+    expect(() => {
+      (layer as { quads: unknown }).quads = [];
+    }).toThrow(TypeError);
+  });
+
+  it('sounds sources: a written map reads back and writes again byte for byte, read or not', () => {
+    const map = readMap(fixture('ctf1.map'));
+    const source = { position: { x: 1, y: 2 }, loop: true, timeDelay: 3, radius: 500, posEnv: -1, posEnvOffset: 0, soundEnv: -1, soundEnvOffset: 0 };
+    map.sounds.push({ item: { version: 1, external: false, name: 0, data: 0, dataSize: 0 }, name: 'wind', data: Uint8Array.of(1, 2, 3) });
+    const sounds = (kind: 'sounds' | 'sounds_deprecated', sources: object[]) =>
+      ({
+        kind,
+        item: { layerVersion: 0, type: kind === 'sounds' ? LayerType.Sounds : LayerType.SoundsDeprecated, flags: 0, kind, version: 2, numSources: 0, data: -1, sound: 0, name: kind },
+        sources,
+      }) as unknown as MapLayer;
+    const current = { ...source, pan: true, falloff: 0, shape: 1, width: 500, height: 0 };
+    delete (current as { radius?: number }).radius;
+    map.groups[0]!.layers.push(sounds('sounds', [current]), sounds('sounds_deprecated', [current]));
+    const bytes = writeMap(map);
+    const back = readMap(bytes);
+    const layers = back.groups[0]!.layers.slice(-2);
+    for (const l of layers) expect(pendingRecords(l, 'sources')).toBeInstanceOf(Int32Array);
+    expect(writeMap(back)).toEqual(bytes);
+    expect(layers.map((l) => (l.kind === 'sounds' || l.kind === 'sounds_deprecated' ? l.sources : undefined))).toEqual([[current], [current]]);
+    expect(writeMap(back)).toEqual(bytes);
+    const deprecatedData = Datafile.read(bytes).data[(layers[1]!.item as { data: number }).data]!.bytes();
+    expect(int32sFromBytes(deprecatedData)).toEqual(encodeSoundSourceDeprecatedArray([source]));
+  });
+});
