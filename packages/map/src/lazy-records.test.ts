@@ -121,3 +121,46 @@ describe('quads and sources decoded on first use', () => {
     expect(int32sFromBytes(deprecatedData)).toEqual(encodeSoundSourceDeprecatedArray([source]));
   });
 });
+
+describe('envelopes and their points built on first use', () => {
+  /** dm7 (6-int points) with envelope 1 using points 0..1, as envelope 0 does. */
+  function overlapping(): Uint8Array {
+    const df = Datafile.read(fixture('dm7-legacy-size.map'));
+    const envelope = df.items.filter((i) => i.type === 3)[1]!;
+    envelope.data[2] = 0;
+    envelope.data[3] = 2;
+    return df.write();
+  }
+
+  it('map.envelopes is an own enumerable accessor until read; envelopes whose ranges overlap share point objects as before', () => {
+    const map = readMap(overlapping());
+    expect(Object.getOwnPropertyDescriptor(map, 'envelopes')!.get).toBeTypeOf('function'); // a data property before
+    const keys = Object.keys(map);
+    expect(keys.slice(0, 5)).toEqual(['version', 'info', 'images', 'envelopes', 'groups']);
+    expect(map.envelopes[1]!.points[0]).toBe(map.envelopes[0]!.points[0]);
+    expect(map.envelopes[1]!.points).not.toBe(map.envelopes[0]!.points);
+    expect(map.envelopes).toBe(map.envelopes);
+    expect(Object.keys(map)).toEqual(keys);
+    expect(map.readIssues.map((i) => i.code)).toContain('ENVELOPE_POINTS_ORDER');
+  });
+
+  it('writeMap keeps the points item of points nobody read, and writes edited ones', () => {
+    for (const bytes of [fixture('ctf1.map'), fixture('dm7-legacy-size.map'), overlapping()]) {
+      expect(writeMap(readMap(bytes))).toEqual(bytes);
+      const touched = readMap(bytes);
+      void touched.envelopes;
+      expect(writeMap(touched)).toEqual(bytes);
+      expect(JSON.stringify(readMap(bytes))).toBe(JSON.stringify(touched));
+    }
+    const map = readMap(overlapping());
+    map.envelopes[1]!.points[1]!.time += 10; // point 1 of envelope 0 too
+    const back = readMap(writeMap(map));
+    expect(back.envelopes.map((e) => e.points.map((p) => p.time))).toEqual(map.envelopes.map((e) => e.points.map((p) => p.time)));
+    const moved = readMap(fixture('dm7-legacy-size.map'));
+    moved.envelopes[0]!.item = { ...moved.envelopes[0]!.item, startPoint: 1, numPoints: 2 };
+    const expected = readMap(fixture('dm7-legacy-size.map'));
+    void expected.envelopes;
+    expected.envelopes[0]!.item = { ...expected.envelopes[0]!.item, startPoint: 1, numPoints: 2 };
+    expect(writeMap(moved)).toEqual(writeMap(expected));
+  });
+});

@@ -43,6 +43,7 @@ import {
   type CollectedItemName,
   type DeprecatedSoundsLayer,
   deprecatedToSoundSource,
+  type MapEnvelope,
   type MapEnvelopePoint,
   type MapGroup,
   type MapIssue,
@@ -54,7 +55,7 @@ import {
   type TilemapLayer,
   type TwMap,
 } from './model.js';
-import { defineLazyRecords } from './lazy-records.js';
+import { defineLazyRecords, defineLazyValue } from './lazy-records.js';
 import { type RecordCountRule, usedRecords } from './records.js';
 import { expandSkippedTiles } from './tilemap.js';
 
@@ -108,6 +109,21 @@ export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
 }
 
 /**
+ * How many envelope points the points item's ints hold (6-int or 22-int points), and whether DDNet's bezier item
+ * applies to them (6-int points only, one whole record per point); what envelopePointsFromInts decodes.
+ */
+export function envelopePointCount(
+  layout: TwMap['envelopePointLayout'],
+  ints: Int32Array,
+  bezierInts: Int32Array | undefined,
+): { count: number; bezierUsed: boolean } {
+  if (layout === 'teeworlds07') return { count: Math.floor(ints.length / ENVELOPE_POINT_BEZIER_07_INTS), bezierUsed: false };
+  const count = Math.floor(ints.length / ENVELOPE_POINT_INTS);
+  const bezierUsed = bezierInts !== undefined && bezierInts.length % ENVELOPE_POINT_BEZIER_INTS === 0 && bezierInts.length / ENVELOPE_POINT_BEZIER_INTS === count;
+  return { count, bezierUsed };
+}
+
+/**
  * The envelope points of a map from the points item's ints (6-int or 22-int points) and, for 6-int points,
  * DDNet's bezier item, which applies only when it has one record per point.
  */
@@ -118,11 +134,38 @@ export function envelopePointsFromInts(
 ): { points: MapEnvelopePoint[]; bezierUsed: boolean } {
   if (layout === 'teeworlds07') return { points: decodeEnvelopePointBezier07Array(ints).map(withBezier07), bezierUsed: false };
   const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
-  if (!bezierInts) return { points, bezierUsed: false };
+  if (!bezierInts || !envelopePointCount(layout, ints, bezierInts).bezierUsed) return { points, bezierUsed: false };
   const tangents = decodeEnvelopePointBezierArray(bezierInts);
-  if (tangents.length !== points.length || bezierInts.length % ENVELOPE_POINT_BEZIER_INTS !== 0) return { points, bezierUsed: false };
   for (let i = 0; i < tangents.length; i++) points[i]!.bezier = tangents[i];
   return { points, bezierUsed: true };
+}
+
+/**
+ * What a map's envelopes are built from until `map.envelopes` is first used (see lazy-records.ts): the
+ * envelope items readMap decoded and checked, and copies of the points items' ints as it read them.
+ */
+export interface PendingEnvelopes {
+  items: EnvelopeItem[];
+  layout: TwMap['envelopePointLayout'];
+  ints: Int32Array;
+  /** The bezier item's ints when they apply to the points (one record per 6-int point), else undefined. */
+  bezierInts: Int32Array | undefined;
+}
+
+/**
+ * The envelopes with their points: the points decoded once and sliced per envelope, so that envelopes whose
+ * ranges overlap share point objects, and an envelope whose range is outside the points has none (readMap
+ * warned ENVELOPE_POINTS_RANGE).
+ */
+function envelopesOf({ items, layout, ints, bezierInts }: PendingEnvelopes): MapEnvelope[] {
+  const points = items.length ? envelopePointsFromInts(layout, ints, bezierInts).points : [];
+  const envelopes: MapEnvelope[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const inRange = item.startPoint >= 0 && item.numPoints >= 0 && item.startPoint + item.numPoints <= points.length;
+    envelopes.push({ item, points: inRange ? points.slice(item.startPoint, item.startPoint + item.numPoints) : [] });
+  }
+  return envelopes;
 }
 
 // The reader's callbacks and loops are module functions and plain loops, not closures made per read: V8 did not
@@ -418,28 +461,30 @@ class MapReader {
       this.warn('ENVELOPE_POINTS_PARTIAL', 'envelopePoints', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
     }
     const bezierItem = bezierItems[0];
-    const { points, bezierUsed } = envelopePointsFromInts(layout, ints, bezierItem?.data);
+    const { count, bezierUsed } = envelopePointCount(layout, ints, bezierItem?.data);
     if (bezierItem && !bezierUsed) {
-      this.warn('BEZIER_COUNT', 'envelopePointsBezier', `the bezier item does not have one record per point (${points.length}); DDNet ignores it, kept as an unknown item`);
+      this.warn('BEZIER_COUNT', 'envelopePointsBezier', `the bezier item does not have one record per point (${count}); DDNet ignores it, kept as an unknown item`);
       map.unknownItems.push(bezierItem);
     }
     let covered = 0;
-    map.envelopes = [];
     for (let i = 0; i < envelopes.length; i++) {
       const item = envelopes[i]!;
-      if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > points.length) {
+      if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > count) {
         // DDNet's loader does not check this; its client evaluates such an envelope as having no points.
-        this.warn('ENVELOPE_POINTS_RANGE', `envelopes[${i}]`, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}: DDNet treats the envelope as empty`);
-        map.envelopes.push({ item, points: [] });
+        this.warn('ENVELOPE_POINTS_RANGE', `envelopes[${i}]`, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${count}: DDNet treats the envelope as empty`);
         continue;
       }
       if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', `envelopes[${i}]`, 'envelopes do not use the points in order; writeMap keeps the order while the points are unchanged');
       covered = item.startPoint + item.numPoints;
-      map.envelopes.push({ item, points: points.slice(item.startPoint, covered) });
     }
-    if (covered !== points.length && envelopes.length) {
-      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
+    if (covered !== count && envelopes.length) {
+      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${count - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
     }
+    // The envelopes and their points are built when `map.envelopes` is first used; what readMap checks of
+    // them (items, counts and ranges) it checked above.
+    if (envelopes.length === 0) return;
+    const pending: PendingEnvelopes = { items: envelopes, layout, ints: ints.slice(), bezierInts: bezierUsed ? bezierItem!.data.slice() : undefined };
+    defineLazyValue(map, 'envelopes', pending, envelopesOf);
   }
 
   private readGroups(groupItems: DatafileItem[], layers: LayerItem[]): MapGroup[] {

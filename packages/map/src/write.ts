@@ -25,6 +25,7 @@ import {
   encodeSoundSourceDeprecatedArray,
   encodeVersionItem,
   EnvelopeVersion,
+  type EnvelopeItem,
   type EnvelopePointBezier,
   type LayerItem,
   MAP_ITEM_TYPES,
@@ -37,9 +38,9 @@ import {
   tilemapKind,
   TilemapLayerVersion,
 } from './generated/index.gen.js';
-import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { decodeCStringList, envelopePointsFromInts, isCollectedItemType } from './read.js';
-import { pendingRecords } from './lazy-records.js';
+import { type MapEnvelopePoint, soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
+import { decodeCStringList, envelopePointCount, envelopePointsFromInts, isCollectedItemType, type PendingEnvelopes } from './read.js';
+import { pendingRecords, pendingSource } from './lazy-records.js';
 import { recordData, type RecordCountRule, usedRecords } from './records.js';
 import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
 import { encodeCStringList, MapItemWriter, sameItem } from './write-items.js';
@@ -155,16 +156,35 @@ class MapWriter extends MapItemWriter {
     const bezierItem = this.srcItems.get('envelope_points_bezier')?.[0];
     const layout = (this.srcItems.get('envelope') ?? []).some((raw) => raw.data[0]! >= EnvelopeVersion.BezierPoints) ? 'teeworlds07' : 'ddnet';
     if (layout !== map.envelopePointLayout) return false;
-    const { points, bezierUsed } = envelopePointsFromInts(layout, pointsItem?.data ?? new Int32Array(), bezierItem?.data);
-    for (const envelope of map.envelopes) {
-      const { startPoint: start, numPoints: num } = envelope.item;
-      const valid = start >= 0 && num >= 0 && start + num <= points.length;
-      if (!valid ? envelope.points.length !== 0 : !deepEqual(points.slice(start, start + num), envelope.points)) return false;
-    }
-    for (const envelope of map.envelopes) this.emit('envelope', envelope.item, encodeEnvelopeItem, decodeEnvelopeItem);
+    const ints = pointsItem?.data ?? new Int32Array();
+    const { count, bezierUsed } = envelopePointCount(layout, ints, bezierItem?.data);
+    // Envelopes nobody used since readMap (see lazy-records.ts) have the points they were read with when
+    // readMap's ints are the source's: compared as ints, without building them.
+    const pending = pendingSource(map, 'envelopes') as PendingEnvelopes | undefined;
+    const sameBezier = (read: Int32Array | undefined) => (bezierUsed ? read !== undefined && intsEqual(read, bezierItem!.data) : read === undefined);
+    const items =
+      pending && pending.layout === layout && intsEqual(pending.ints, ints) && sameBezier(pending.bezierInts) ? pending.items : this.itemsOfEnvelopesAsRead(layout, ints, bezierItem, count);
+    if (!items) return false;
+    for (const item of items) this.emit('envelope', item, encodeEnvelopeItem, decodeEnvelopeItem);
     if (pointsItem) this.emitRaw('envelope_points', pointsItem.data);
     if (bezierItem && bezierUsed) this.emitRaw('envelope_points_bezier', bezierItem.data);
     return true;
+  }
+
+  /** The envelopes' items when every envelope still has the points the source gives its range, else undefined. */
+  private itemsOfEnvelopesAsRead(layout: TwMap['envelopePointLayout'], ints: Int32Array, bezierItem: DatafileItem | undefined, count: number): EnvelopeItem[] | undefined {
+    let points: MapEnvelopePoint[] | undefined;
+    for (const envelope of this.map.envelopes) {
+      const { startPoint: start, numPoints: num } = envelope.item;
+      const valid = start >= 0 && num >= 0 && start + num <= count;
+      if (!valid) {
+        if (envelope.points.length !== 0) return undefined;
+        continue;
+      }
+      points ??= envelopePointsFromInts(layout, ints, bezierItem?.data).points;
+      if (!deepEqual(points.slice(start, start + num), envelope.points)) return undefined;
+    }
+    return this.map.envelopes.map((e) => e.item);
   }
 
   private buildEnvelopes(): void {
