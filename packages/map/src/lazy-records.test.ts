@@ -87,6 +87,24 @@ describe('quads and sources decoded on first use', () => {
     expect(JSON.stringify(quadsLayers(map))).toBe(JSON.stringify(quadsLayers(readMap(bytes))));
   });
 
+  it('do not change when tiles read from the same data item are edited', () => {
+    // A quads layer whose data index is a tile layer's (DDNet does not check this): the tiles are a view of the
+    // inflated bytes, so the records are copied rather than viewed.
+    const first = readMap(fixture('dm7-legacy-size.map'));
+    const tiles = first.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap')!;
+    const quadsAt = first.groups.flatMap((g) => g.layers).indexOf(quadsLayers(first)[0]!);
+    const df = Datafile.read(fixture('dm7-legacy-size.map'));
+    const layerItem = df.items.filter((i) => i.type === 5)[quadsAt]!;
+    layerItem.data[5] = (tiles.item as { data: number }).data; // the quads layer's data index
+    const bytes = df.write();
+    const map = readMap(bytes, { strict: false });
+    const expected = JSON.stringify(quadsLayers(readMap(bytes, { strict: false }))[0]!.quads);
+    const edited = map.groups.flatMap((g) => g.layers).find((l) => l.kind === 'tilemap')!;
+    if (edited.kind !== 'tilemap') throw new Error('unreachable');
+    for (let i = 0; i < 8; i++) edited.tiles.setId(i, 200);
+    expect(JSON.stringify(quadsLayers(map)[0]!.quads)).toBe(expected);
+  });
+
   it('keep a frozen layer readable, and refuse assignment as a frozen data property does', () => {
     const layer = Object.freeze(quadsLayers(readMap(fixture('ctf1.map')))[0]!);
     const quads = layer.quads;

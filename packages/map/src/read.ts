@@ -140,6 +140,17 @@ export function envelopePointsFromInts(
   return { points, bezierUsed: true };
 }
 
+/** A quads or sounds layer whose records readMap gives it at the end of the read (MapReader.finishLazyLayers). */
+interface LazyLayerRecords {
+  layer: MapLayer;
+  key: string;
+  index: number;
+  ints: Int32Array;
+  decode: (ints: Int32Array) => unknown[];
+  /** Whether the data was inflated by this read. */
+  fresh: boolean;
+}
+
 /**
  * What a map's envelopes are built from until `map.envelopes` is first used (see lazy-records.ts): the
  * envelope items readMap decoded and checked, and copies of the points items' ints as it read them.
@@ -216,7 +227,7 @@ export function decodeCStringList(bytes: Uint8Array): string[] {
  * broken container: the DatafileError is its `cause`, with the same code, offset and path).
  */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false, options.inflateData).read();
+  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false, options.inflateData, !(input instanceof Datafile)).read();
 }
 
 /**
@@ -229,7 +240,7 @@ export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = 
 export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMapOptions = {}): Promise<TwMap> {
   const df = openDatafile(input, options);
   await df.preloadData();
-  return new MapReader(df, options.strict ?? true, options.skipData ?? false, options.inflateData).read();
+  return new MapReader(df, options.strict ?? true, options.skipData ?? false, options.inflateData, !(input instanceof Datafile)).read();
 }
 
 function openDatafile(input: Uint8Array | Datafile, options: ReadMapOptions): Datafile {
@@ -253,7 +264,14 @@ class MapReader {
     private readonly strict: boolean,
     private readonly skipData: boolean,
     private readonly inflateData?: (index: number) => boolean,
+    /** Whether this read made the datafile (from bytes), so that all the inflated data is its own. */
+    private readonly ownsData = false,
   ) {}
+
+  /** Data items whose bytes the model holds where users may change them (tiles, pixels, sound data). */
+  private readonly exposed = new Set<number>();
+  /** Quads and sounds layers whose records are built on first use, given their property at the end of read. */
+  private readonly lazyLayers: LazyLayerRecords[] = [];
 
   /** Whether readMap leaves out the tiles, pixels or sound behind data item `index` (skipData, inflateData). */
   private skipped = false;
@@ -289,7 +307,7 @@ class MapReader {
    * this data (it skips the element), so a bad index or corrupt data is a warning, not a problem; writeMap
    * keeps such references as they are.
    */
-  private data(index: number, path: string, optional = false, loads = false): Uint8Array | undefined {
+  private data(index: number, path: string, optional = false, loads = false, exposes = true): Uint8Array | undefined {
     if (optional && index === -1) return undefined;
     if (!Number.isInteger(index) || index < 0 || index >= this.df.data.length) {
       const message = `data index ${index} is not one of the ${this.df.data.length} data items${loads ? '; DDNet skips it' : ''}`;
@@ -298,7 +316,9 @@ class MapReader {
       return undefined;
     }
     try {
-      return this.df.data[index]!.bytes();
+      const bytes = this.df.data[index]!.bytes();
+      if (exposes) this.exposed.add(index);
+      return bytes;
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
       this.unread.add(index);
@@ -311,7 +331,7 @@ class MapReader {
 
   /** A string DDNet reads only for display or settings: a bad reference is a warning. */
   private string(index: number, path: string, optional = false): string | undefined {
-    const bytes = this.data(index, path, optional, true);
+    const bytes = this.data(index, path, optional, true, false);
     return bytes ? decodeCString(bytes) : undefined;
   }
 
@@ -367,7 +387,7 @@ class MapReader {
     const infoItem = this.structureItems(byName, 'info')[0];
     if (infoItem) {
       const item = this.decode(decodeInfoItem, infoItem, 'info');
-      const settings = item.settings !== undefined ? this.data(item.settings, 'info.settings', true) : undefined;
+      const settings = item.settings !== undefined ? this.data(item.settings, 'info.settings', true, false, false) : undefined;
       map.info = {
         item,
         author: this.string(item.author, 'info.author', true),
@@ -407,6 +427,7 @@ class MapReader {
       map.sounds.push({ item, name: this.string(item.name, `${path}.name`), data: this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, false, true) });
     }
     map.items = this.readCollected(byName);
+    this.finishLazyLayers();
 
     // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
     for (let d = 0; d < df.data.length; d++) df.data[d]!.unload();
@@ -521,11 +542,43 @@ class MapReader {
 
   /** The records a layer uses (see usedRecords); a count that disagrees with the data is a warning. */
   private records(index: number, count: number, recordInts: number, rule: RecordCountRule, path: string): Int32Array {
-    const bytes = this.data(index, path, false, true);
+    const bytes = this.data(index, path, false, true, false);
     if (!bytes) return new Int32Array(0);
     const { ints, mismatch } = usedRecords(bytes, recordInts, count, rule);
     if (mismatch) this.warn('RECORD_COUNT', path, mismatch);
     return ints;
+  }
+
+  /**
+   * Gives a quads or sounds layer its records, built from `ints` on first use. They are kept as a view of the
+   * inflated data where nothing else can change that data, else as a copy (see finishLazyLayers).
+   */
+  private lazyLayer<L extends MapLayer>(layer: L, key: string, index: number, ints: Int32Array, decode: (ints: Int32Array) => unknown[], fresh: boolean): L {
+    this.lazyLayers.push({ layer, key, index, ints, decode, fresh });
+    return layer;
+  }
+
+  /**
+   * Whether data item `index` will be inflated by this read: bytes nobody else holds. Data stored uncompressed
+   * is a view of the caller's input, and data inflated before (a Datafile given to readMap) the caller may hold.
+   */
+  private freshData(index: number): boolean {
+    const data = Number.isInteger(index) && index >= 0 ? this.df.data[index] : undefined;
+    return data !== undefined && data.storedCompressed && (this.ownsData || !data.loaded);
+  }
+
+  /**
+   * Defines the lazy record properties, once every element has taken its data: a view of data that tiles,
+   * pixels or sound data also hold would change with them, so such records are copied (as are those of data
+   * that was not inflated by this read). New ArrayBuffers are what this avoids otherwise: while V8 is marking
+   * with a gigabyte of inflated buffers around, each new one runs a marking step (+0.18 G instructions a
+   * pass over the corpus maps with a copy per layer; issue 41).
+   */
+  private finishLazyLayers(): void {
+    for (let i = 0; i < this.lazyLayers.length; i++) {
+      const { layer, key, index, ints, decode, fresh } = this.lazyLayers[i]!;
+      defineLazyRecords(layer, key, fresh && !this.exposed.has(index) ? ints : ints.slice(), decode);
+    }
   }
 
   private readLayer(item: LayerItem, path: string): MapLayer {
@@ -536,25 +589,22 @@ class MapReader {
       // The records are decoded when the model's list is first used (see lazy-records.ts); what readMap checks
       // of them (their count against the data) it checks here, on the ints.
       case 'quads': {
+        const fresh = this.freshData(item.data);
         const ints = this.records(item.data, item.numQuads, QUAD_INTS, 'all', `${path}.data`);
         if (ints.length === 0) return { kind: 'quads', item, quads: [] };
-        const layer = { kind: 'quads', item } as QuadsLayer;
-        defineLazyRecords(layer, 'quads', ints.slice(), decodeQuadArray);
-        return layer;
+        return this.lazyLayer({ kind: 'quads', item } as QuadsLayer, 'quads', item.data, ints, decodeQuadArray, fresh);
       }
       case 'sounds': {
+        const fresh = this.freshData(item.data);
         const ints = this.records(item.data, item.numSources, SOUND_SOURCE_INTS, 'min', `${path}.data`);
         if (ints.length === 0) return { kind: 'sounds', item, sources: [] };
-        const layer = { kind: 'sounds', item } as SoundsLayer;
-        defineLazyRecords(layer, 'sources', ints.slice(), decodeSoundSourceArray);
-        return layer;
+        return this.lazyLayer({ kind: 'sounds', item } as SoundsLayer, 'sources', item.data, ints, decodeSoundSourceArray, fresh);
       }
       case 'sounds_deprecated': {
+        const fresh = this.freshData(item.data);
         const ints = this.records(item.data, item.numSources, SOUND_SOURCE_DEPRECATED_INTS, 'min', `${path}.data`);
         if (ints.length === 0) return { kind: 'sounds_deprecated', item, sources: [] };
-        const layer = { kind: 'sounds_deprecated', item } as DeprecatedSoundsLayer;
-        defineLazyRecords(layer, 'sources', ints.slice(), decodeDeprecatedSources);
-        return layer;
+        return this.lazyLayer({ kind: 'sounds_deprecated', item } as DeprecatedSoundsLayer, 'sources', item.data, ints, decodeDeprecatedSources, fresh);
       }
       default:
         return { kind: 'unknown', item };
