@@ -1,12 +1,9 @@
 import type { MapErrorCode } from './error-codes.js';
 import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX, OFFSET_UUID_TYPE } from '@twcodec/datafile';
-import { decodeCString, decodeUtf8 } from '@twcodec/runtime';
+import { decodeCString } from '@twcodec/runtime';
 import { MapError } from './errors.js';
 import {
   decodeEnvelopeItem,
-  decodeEnvelopePointArray,
-  decodeEnvelopePointBezier07Array,
-  decodeEnvelopePointBezierArray,
   decodeGroupItem,
   decodeImageItem,
   decodeInfoItem,
@@ -17,7 +14,6 @@ import {
   decodeSoundSourceDeprecatedArray,
   decodeVersionItem,
   ENVELOPE_POINT_BEZIER_07_INTS,
-  ENVELOPE_POINT_BEZIER_INTS,
   ENVELOPE_POINT_INTS,
   type LayerItem,
   MAP_ITEM_TYPES,
@@ -35,7 +31,6 @@ import {
   Tiles,
   EnvelopeVersion,
   type EnvelopeItem,
-  type EnvelopePointBezier07,
   LARGEST_TILE_BYTES,
   type TilemapKindInfo,
 } from './generated/index.gen.js';
@@ -43,8 +38,6 @@ import {
   type CollectedItemName,
   type DeprecatedSoundsLayer,
   deprecatedToSoundSource,
-  type MapEnvelope,
-  type MapEnvelopePoint,
   type MapGroup,
   type MapIssue,
   type MapItems,
@@ -55,6 +48,8 @@ import {
   type TilemapLayer,
   type TwMap,
 } from './model.js';
+import { decodeCStringList } from './cstring-list.js';
+import { envelopePointCount, envelopesOf, type PendingEnvelopes } from './envelope-points.js';
 import { defineLazyRecords, defineLazyValue } from './lazy-records.js';
 import { type RecordCountRule, usedRecords } from './records.js';
 import { expandSkippedTiles } from './tilemap.js';
@@ -108,38 +103,6 @@ export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   return item.type < OFFSET_UUID_TYPE ? BY_TYPE_ID.get(item.type) : undefined;
 }
 
-/**
- * How many envelope points the points item's ints hold (6-int or 22-int points), and whether DDNet's bezier item
- * applies to them (6-int points only, one whole record per point); what envelopePointsFromInts decodes.
- */
-export function envelopePointCount(
-  layout: TwMap['envelopePointLayout'],
-  ints: Int32Array,
-  bezierInts: Int32Array | undefined,
-): { count: number; bezierUsed: boolean } {
-  if (layout === 'teeworlds07') return { count: Math.floor(ints.length / ENVELOPE_POINT_BEZIER_07_INTS), bezierUsed: false };
-  const count = Math.floor(ints.length / ENVELOPE_POINT_INTS);
-  const bezierUsed = bezierInts !== undefined && bezierInts.length % ENVELOPE_POINT_BEZIER_INTS === 0 && bezierInts.length / ENVELOPE_POINT_BEZIER_INTS === count;
-  return { count, bezierUsed };
-}
-
-/**
- * The envelope points of a map from the points item's ints (6-int or 22-int points) and, for 6-int points,
- * DDNet's bezier item, which applies only when it has one record per point.
- */
-export function envelopePointsFromInts(
-  layout: TwMap['envelopePointLayout'],
-  ints: Int32Array,
-  bezierInts: Int32Array | undefined,
-): { points: MapEnvelopePoint[]; bezierUsed: boolean } {
-  if (layout === 'teeworlds07') return { points: decodeEnvelopePointBezier07Array(ints).map(withBezier07), bezierUsed: false };
-  const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
-  if (!bezierInts || !envelopePointCount(layout, ints, bezierInts).bezierUsed) return { points, bezierUsed: false };
-  const tangents = decodeEnvelopePointBezierArray(bezierInts);
-  for (let i = 0; i < tangents.length; i++) points[i]!.bezier = tangents[i];
-  return { points, bezierUsed: true };
-}
-
 /** A quads or sounds layer whose records readMap gives it at the end of the read (MapReader.finishLazyLayers). */
 interface LazyLayerRecords {
   layer: MapLayer;
@@ -151,42 +114,10 @@ interface LazyLayerRecords {
   fresh: boolean;
 }
 
-/**
- * What a map's envelopes are built from until `map.envelopes` is first used (see lazy-records.ts): the
- * envelope items readMap decoded and checked, and copies of the points items' ints as it read them.
- */
-export interface PendingEnvelopes {
-  items: EnvelopeItem[];
-  layout: TwMap['envelopePointLayout'];
-  ints: Int32Array;
-  /** The bezier item's ints when they apply to the points (one record per 6-int point), else undefined. */
-  bezierInts: Int32Array | undefined;
-}
-
-/**
- * The envelopes with their points: the points decoded once and sliced per envelope, so that envelopes whose
- * ranges overlap share point objects, and an envelope whose range is outside the points has none (readMap
- * warned ENVELOPE_POINTS_RANGE).
- */
-function envelopesOf({ items, layout, ints, bezierInts }: PendingEnvelopes): MapEnvelope[] {
-  const points = items.length ? envelopePointsFromInts(layout, ints, bezierInts).points : [];
-  const envelopes: MapEnvelope[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    const inRange = item.startPoint >= 0 && item.numPoints >= 0 && item.startPoint + item.numPoints <= points.length;
-    envelopes.push({ item, points: inRange ? points.slice(item.startPoint, item.startPoint + item.numPoints) : [] });
-  }
-  return envelopes;
-}
-
 // The reader's callbacks and loops are module functions and plain loops, not closures made per read: V8 did not
 // reuse the optimised code of a closure for the next read's closure, so every readMap compiled its callbacks
 // with TurboFan again (11 compiles per pass over the 80 corpus maps in the steady state, 3 without the closures;
 // --trace-opt, Node 20).
-function withBezier07({ time, curveType, values, ...bezier }: EnvelopePointBezier07): MapEnvelopePoint {
-  return { time, curveType, values, bezier };
-}
-
 function decodeDeprecatedSources(ints: Int32Array): SoundSource[] {
   return decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource);
 }
@@ -208,23 +139,10 @@ function kindInfoOf(kind: string): TilemapKindInfo {
   return kindInfoByKind.get(kind)!;
 }
 
-/** Consecutive NUL-terminated strings (the settings data item). */
-export function decodeCStringList(bytes: Uint8Array): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] === 0) {
-      out.push(decodeUtf8(bytes.subarray(start, i)));
-      start = i + 1;
-    }
-  }
-  if (start < bytes.length) out.push(decodeUtf8(bytes.subarray(start)));
-  return out;
-}
-
 /**
- * Reads a map: every item decoded, all data inflated, tiles viewed in place. Throws MapError (also for a
- * broken container: the DatafileError is its `cause`, with the same code, offset and path).
+ * Reads a map: every item decoded and checked, all data inflated, tiles viewed in place; quads, sound sources
+ * and envelopes built on first use (lazy-records.ts). Throws MapError (also for a broken container: the
+ * DatafileError is its `cause`, with the same code, offset and path).
  */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
   return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false, options.inflateData, !(input instanceof Datafile)).read();

@@ -39,11 +39,13 @@ import {
   TilemapLayerVersion,
 } from './generated/index.gen.js';
 import { type MapEnvelopePoint, soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { decodeCStringList, envelopePointCount, envelopePointsFromInts, isCollectedItemType, type PendingEnvelopes } from './read.js';
+import { envelopePointCount, envelopePointsFromInts, type PendingEnvelopes } from './envelope-points.js';
+import { decodeCStringList, encodeCStringList } from './cstring-list.js';
+import { isCollectedItemType } from './read.js';
 import { pendingRecords, pendingSource } from './lazy-records.js';
 import { recordData, type RecordCountRule, usedRecords } from './records.js';
 import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
-import { encodeCStringList, MapItemWriter, sameItem } from './write-items.js';
+import { MapItemWriter, sameItem } from './write-items.js';
 import { writerDeflate } from '#deflate';
 
 export type WriteMapOptions = DatafileWriteOptions;
