@@ -64,6 +64,16 @@ describe('the code cache of the bundle', () => {
     expect(readFileSync(join(cacheDir, `${mapRead()}.bin`)).includes(Buffer.from('@twcodec/cli/dist/bundle/'))).toBe(true);
   });
 
+  it('is used by net pcap, whose run lowers a V8 flag (the build sets it back before making the caches)', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_DEBUG: 'twcodec-code-cache' };
+    delete env.NODE_OPTIONS;
+    const r = spawnSync(process.execPath, [join(cli, 'bin', 'twcodec.cjs'), 'net', 'pcap', join(repoRoot, 'fixtures', 'net', 'ddnet-0.6-cut.pcap')], { env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const debug = r.stderr.split('\n').filter((l) => l.startsWith('TWCODEC-CODE-CACHE'));
+    expect(debug.length).toBeGreaterThan(3);
+    for (const line of debug) expect(line).toMatch(/: (the command's )?cache used$/);
+  });
+
   it("is the shared one for a command without caches of its own", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_DEBUG: 'twcodec-code-cache' };
     delete env.NODE_OPTIONS;
