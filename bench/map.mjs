@@ -1,17 +1,13 @@
-// Time to read every corpus map with @twcodec/map (all items decoded, all data inflated, all layers read:
-// tiles viewed in place, 0.7 tiles expanded, quads, sources and envelopes kept as ints until first use), as a
-// ratio to inflating the same maps' data items with node:zlib. Run: npm run bench:map
-//
-// Two readMap measures against the same floor: `readMap` (the goal row: what a caller of readMap pays), and
-// readMap followed by reading the envelopes (with their points), every quads layer's quads and every sounds
-// layer's sources, which builds all of them (what a reader of every record pays; issue 41, fifth pass).
+// Time to read every corpus map fully with @twcodec/map (all items decoded, all data inflated, all layers
+// decoded: tiles viewed in place, 0.7 tiles expanded, quads and sources decoded), as a ratio to inflating
+// the same maps' data items with node:zlib. Run: npm run bench:map
 //
 // Two floors. The target's floor inflates every data item and keeps a map's inflated data until the map is
 // done, as any fully decoded map must (a model owns its images and tiles: Tutorial.map holds 130 MB). The
 // other drops each inflated item at once: its buffers die young and the allocator hands the same warm memory
 // back, which no reader that keeps the data can do; it is printed for comparison.
 //
-// Each measure is timed in processes of its own (four each, taken in turn; the least time counts), not
+// Each of the three is timed in processes of its own (four each, taken in turn; the least time counts), not
 // side by side in one process: there each paid for the garbage the one before it left (up to 130 MB of dead
 // buffers collected during the next one's run), which moved readMap's ratio between 1.02x and 1.17x with
 // the order and the company of the other functions (measured on the corpus, Node 20, 2026-11-23). In a
@@ -31,7 +27,7 @@ let files = corpusSets.flatMap((set) => listFiles(join(corpusDir, set), '.map'))
 const source = files.length ? `corpus (${corpusSets.map((set) => `${listFiles(join(corpusDir, set), '.map').length} in ${set}`).join(', ')})` : 'fixtures';
 if (!files.length) files = listFiles(join(repoRoot, 'fixtures', 'maps'), '.map');
 
-const measures = ['inflateOnly', 'inflateKept', 'readMap', 'readMapAllRecords'];
+const measures = ['inflateOnly', 'inflateKept', 'readMap'];
 const only = process.argv[2];
 
 if (only) {
@@ -57,25 +53,6 @@ if (only) {
         for (const g of map.groups) layers += g.layers.length;
       }
     },
-    // readMap, then the envelopes, every quads layer's quads and every sounds layer's sources read (readMap
-    // builds them on first use): what a reader that needs every record pays, as readMap paid when it built
-    // them itself.
-    readMapAllRecords() {
-      layers = 0;
-      let records = 0;
-      for (const bytes of maps) {
-        const map = readMap(bytes);
-        for (const e of map.envelopes) records += e.points.length;
-        for (const g of map.groups) {
-          layers += g.layers.length;
-          for (const layer of g.layers) {
-            if (layer.kind === 'quads') records += layer.quads.length;
-            else if (layer.kind === 'sounds' || layer.kind === 'sounds_deprecated') records += layer.sources.length;
-          }
-        }
-      }
-      if (records < 0) throw new Error('unreachable');
-    },
   };
   if (!fns[only]) throw new Error(`unknown measure ${only}`);
   const { wall, cpu } = compareWithCpu({ [only]: fns[only] }, Number(process.env.MAP_BENCH_ROUNDS ?? 8));
@@ -100,15 +77,12 @@ for (let round = 0; round < Number(process.env.MAP_BENCH_PROCESSES ?? 4); round+
 }
 notePeakRss(best.readMap.peakRssMb);
 
-const { inflateOnly, inflateKept, readMap: read, readMapAllRecords: all } = best;
+const { inflateOnly, inflateKept, readMap: read } = best;
 console.log(`map read on ${files.length} maps, ${source} (${layers} layers, ${mb(dataBytes)} MB inflated data), each measure in processes of its own`);
 console.log(`  inflate, keeping each map's data (floor): ${inflateKept.wall.toFixed(1)} ms`);
 console.log(`  inflate, dropping each item at once:      ${inflateOnly.wall.toFixed(1)} ms  ${(inflateKept.wall / inflateOnly.wall).toFixed(2)}x faster than the floor`);
-console.log(`  readMap (records built on first use):     ${read.wall.toFixed(1)} ms  ratio ${(read.wall / inflateKept.wall).toFixed(2)}x floor, ${(read.wall / inflateOnly.wall).toFixed(2)}x inflate-and-drop`);
-console.log(`  readMap, then every record read:          ${all.wall.toFixed(1)} ms  ratio ${(all.wall / inflateKept.wall).toFixed(2)}x floor`);
-console.log(`  CPU time (all threads):                   floor ${inflateKept.cpu.toFixed(1)} ms, readMap ${read.cpu.toFixed(1)} ms  ratio ${(read.cpu / inflateKept.cpu).toFixed(2)}x floor; with every record ${all.cpu.toFixed(1)} ms  ${(all.cpu / inflateKept.cpu).toFixed(2)}x`);
-console.log(`  peak RSS: floor's process ${inflateKept.peakRssMb.toFixed(0)} MB, readMap's ${read.peakRssMb.toFixed(0)} MB, with every record ${all.peakRssMb.toFixed(0)} MB`);
-report('map', 'readMap', read.wall / inflateKept.wall, '<=1.10', `floor: inflate, keeping each map's data; ${(read.wall / inflateOnly.wall).toFixed(2)}x inflate-and-drop; envelopes, quads and sources built on first use`);
-report('map', 'readMap, CPU time', read.cpu / inflateKept.cpu, '<=1.10', `CPU time of all threads (GC helpers too), steadier under load; ${files.length} maps`);
-report('map', 'readMap, then every envelope, quad and source read', all.wall / inflateKept.wall, '', 'same floor; what a reader of every record pays (no target: the row above is the goal)');
-report('map', 'readMap, then every envelope, quad and source read, CPU time', all.cpu / inflateKept.cpu, '', 'CPU time of all threads');
+console.log(`  readMap, fully decoded:                   ${read.wall.toFixed(1)} ms  ratio ${(read.wall / inflateKept.wall).toFixed(2)}x floor, ${(read.wall / inflateOnly.wall).toFixed(2)}x inflate-and-drop`);
+console.log(`  CPU time (all threads):                   floor ${inflateKept.cpu.toFixed(1)} ms, readMap ${read.cpu.toFixed(1)} ms  ratio ${(read.cpu / inflateKept.cpu).toFixed(2)}x floor`);
+console.log(`  peak RSS: floor's process ${inflateKept.peakRssMb.toFixed(0)} MB, readMap's ${read.peakRssMb.toFixed(0)} MB`);
+report('map', 'readMap, fully decoded', read.wall / inflateKept.wall, '<=1.10', `floor: inflate, keeping each map's data; ${(read.wall / inflateOnly.wall).toFixed(2)}x inflate-and-drop`);
+report('map', 'readMap, fully decoded, CPU time', read.cpu / inflateKept.cpu, '<=1.10', `CPU time of all threads (GC helpers too), steadier under load; ${files.length} maps`);

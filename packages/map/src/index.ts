@@ -27,8 +27,7 @@ export type {
   UnknownLayer,
 } from './model.js';
 export { deprecatedToSoundSource, imagePixelBytes, soundSourceToDeprecated } from './model.js';
-export { decodeCStringList } from './cstring-list.js';
-export { isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
+export { decodeCStringList, isCollectedItemType, mapItemTypeOf, readMap, readMapAsync, type ReadMapOptions } from './read.js';
 export { compressSkippedTiles, expandSkippedTiles, MAX_SKIP_EXPANDED_TILES } from './tilemap.js';
 export { LAYER_LOAD_FIXES, type LayerLoadFix, type LoadFixFinding } from './load-fixes.js';
 export { validateMap, type ValidateOptions } from './validate.js';

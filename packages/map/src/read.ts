@@ -1,9 +1,12 @@
 import type { MapErrorCode } from './error-codes.js';
 import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX, OFFSET_UUID_TYPE } from '@twcodec/datafile';
-import { decodeCString } from '@twcodec/runtime';
+import { decodeCString, decodeUtf8 } from '@twcodec/runtime';
 import { MapError } from './errors.js';
 import {
   decodeEnvelopeItem,
+  decodeEnvelopePointArray,
+  decodeEnvelopePointBezier07Array,
+  decodeEnvelopePointBezierArray,
   decodeGroupItem,
   decodeImageItem,
   decodeInfoItem,
@@ -14,6 +17,7 @@ import {
   decodeSoundSourceDeprecatedArray,
   decodeVersionItem,
   ENVELOPE_POINT_BEZIER_07_INTS,
+  ENVELOPE_POINT_BEZIER_INTS,
   ENVELOPE_POINT_INTS,
   type LayerItem,
   MAP_ITEM_TYPES,
@@ -22,7 +26,6 @@ import {
   QUAD_INTS,
   SOUND_SOURCE_DEPRECATED_INTS,
   SOUND_SOURCE_INTS,
-  type SoundSource,
   TILE_TILE_BYTES,
   TilemapLayerVersion,
   TILEMAP_KINDS,
@@ -31,26 +34,22 @@ import {
   Tiles,
   EnvelopeVersion,
   type EnvelopeItem,
+  type EnvelopePointBezier07,
   LARGEST_TILE_BYTES,
   type TilemapKindInfo,
 } from './generated/index.gen.js';
 import {
   type CollectedItemName,
-  type DeprecatedSoundsLayer,
   deprecatedToSoundSource,
+  type MapEnvelopePoint,
   type MapGroup,
   type MapIssue,
   type MapItems,
   type MapLayer,
-  type QuadsLayer,
-  type SoundsLayer,
   type StructureItemName,
   type TilemapLayer,
   type TwMap,
 } from './model.js';
-import { decodeCStringList } from './cstring-list.js';
-import { envelopePointCount, envelopesOf, type PendingEnvelopes } from './envelope-points.js';
-import { defineLazyRecords, defineLazyValue } from './lazy-records.js';
 import { type RecordCountRule, usedRecords } from './records.js';
 import { expandSkippedTiles } from './tilemap.js';
 
@@ -103,23 +102,30 @@ export function mapItemTypeOf(item: DatafileItem): MapItemTypeInfo | undefined {
   return item.type < OFFSET_UUID_TYPE ? BY_TYPE_ID.get(item.type) : undefined;
 }
 
-/** A quads or sounds layer whose records readMap gives it at the end of the read (MapReader.finishLazyLayers). */
-interface LazyLayerRecords {
-  layer: MapLayer;
-  key: string;
-  index: number;
-  ints: Int32Array;
-  decode: (ints: Int32Array) => unknown[];
-  /** Whether the data was inflated by this read. */
-  fresh: boolean;
+/**
+ * The envelope points of a map from the points item's ints (6-int or 22-int points) and, for 6-int points,
+ * DDNet's bezier item, which applies only when it has one record per point.
+ */
+export function envelopePointsFromInts(
+  layout: TwMap['envelopePointLayout'],
+  ints: Int32Array,
+  bezierInts: Int32Array | undefined,
+): { points: MapEnvelopePoint[]; bezierUsed: boolean } {
+  if (layout === 'teeworlds07') return { points: decodeEnvelopePointBezier07Array(ints).map(withBezier07), bezierUsed: false };
+  const points: MapEnvelopePoint[] = decodeEnvelopePointArray(ints);
+  if (!bezierInts) return { points, bezierUsed: false };
+  const tangents = decodeEnvelopePointBezierArray(bezierInts);
+  if (tangents.length !== points.length || bezierInts.length % ENVELOPE_POINT_BEZIER_INTS !== 0) return { points, bezierUsed: false };
+  for (let i = 0; i < tangents.length; i++) points[i]!.bezier = tangents[i];
+  return { points, bezierUsed: true };
 }
 
 // The reader's callbacks and loops are module functions and plain loops, not closures made per read: V8 did not
 // reuse the optimised code of a closure for the next read's closure, so every readMap compiled its callbacks
 // with TurboFan again (11 compiles per pass over the 80 corpus maps in the steady state, 3 without the closures;
 // --trace-opt, Node 20).
-function decodeDeprecatedSources(ints: Int32Array): SoundSource[] {
-  return decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource);
+function withBezier07({ time, curveType, values, ...bezier }: EnvelopePointBezier07): MapEnvelopePoint {
+  return { time, curveType, values, bezier };
 }
 
 function addInternalType(this: Map<string, number[]>, uuid: string, internal: number): void {
@@ -139,13 +145,26 @@ function kindInfoOf(kind: string): TilemapKindInfo {
   return kindInfoByKind.get(kind)!;
 }
 
+/** Consecutive NUL-terminated strings (the settings data item). */
+export function decodeCStringList(bytes: Uint8Array): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0) {
+      out.push(decodeUtf8(bytes.subarray(start, i)));
+      start = i + 1;
+    }
+  }
+  if (start < bytes.length) out.push(decodeUtf8(bytes.subarray(start)));
+  return out;
+}
+
 /**
- * Reads a map: every item decoded and checked, all data inflated, tiles viewed in place; quads, sound sources
- * and envelopes built on first use (lazy-records.ts). Throws MapError (also for a broken container: the
- * DatafileError is its `cause`, with the same code, offset and path).
+ * Reads a map: every item decoded, all data inflated, tiles viewed in place. Throws MapError (also for a
+ * broken container: the DatafileError is its `cause`, with the same code, offset and path).
  */
 export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = {}): TwMap {
-  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false, options.inflateData, !(input instanceof Datafile)).read();
+  return new MapReader(openDatafile(input, options), options.strict ?? true, options.skipData ?? false, options.inflateData).read();
 }
 
 /**
@@ -158,7 +177,7 @@ export function readMap(input: Uint8Array | Datafile, options: ReadMapOptions = 
 export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMapOptions = {}): Promise<TwMap> {
   const df = openDatafile(input, options);
   await df.preloadData();
-  return new MapReader(df, options.strict ?? true, options.skipData ?? false, options.inflateData, !(input instanceof Datafile)).read();
+  return new MapReader(df, options.strict ?? true, options.skipData ?? false, options.inflateData).read();
 }
 
 function openDatafile(input: Uint8Array | Datafile, options: ReadMapOptions): Datafile {
@@ -182,14 +201,7 @@ class MapReader {
     private readonly strict: boolean,
     private readonly skipData: boolean,
     private readonly inflateData?: (index: number) => boolean,
-    /** Whether this read made the datafile (from bytes), so that all the inflated data is its own. */
-    private readonly ownsData = false,
   ) {}
-
-  /** Data items whose bytes the model holds where users may change them (tiles, pixels, sound data). */
-  private readonly exposed = new Set<number>();
-  /** Quads and sounds layers whose records are built on first use, given their property at the end of read. */
-  private readonly lazyLayers: LazyLayerRecords[] = [];
 
   /** Whether readMap leaves out the tiles, pixels or sound behind data item `index` (skipData, inflateData). */
   private skipped = false;
@@ -225,7 +237,7 @@ class MapReader {
    * this data (it skips the element), so a bad index or corrupt data is a warning, not a problem; writeMap
    * keeps such references as they are.
    */
-  private data(index: number, path: string, optional = false, loads = false, exposes = true): Uint8Array | undefined {
+  private data(index: number, path: string, optional = false, loads = false): Uint8Array | undefined {
     if (optional && index === -1) return undefined;
     if (!Number.isInteger(index) || index < 0 || index >= this.df.data.length) {
       const message = `data index ${index} is not one of the ${this.df.data.length} data items${loads ? '; DDNet skips it' : ''}`;
@@ -234,9 +246,7 @@ class MapReader {
       return undefined;
     }
     try {
-      const bytes = this.df.data[index]!.bytes();
-      if (exposes) this.exposed.add(index);
-      return bytes;
+      return this.df.data[index]!.bytes();
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
       this.unread.add(index);
@@ -249,7 +259,7 @@ class MapReader {
 
   /** A string DDNet reads only for display or settings: a bad reference is a warning. */
   private string(index: number, path: string, optional = false): string | undefined {
-    const bytes = this.data(index, path, optional, true, false);
+    const bytes = this.data(index, path, optional, true);
     return bytes ? decodeCString(bytes) : undefined;
   }
 
@@ -305,7 +315,7 @@ class MapReader {
     const infoItem = this.structureItems(byName, 'info')[0];
     if (infoItem) {
       const item = this.decode(decodeInfoItem, infoItem, 'info');
-      const settings = item.settings !== undefined ? this.data(item.settings, 'info.settings', true, false, false) : undefined;
+      const settings = item.settings !== undefined ? this.data(item.settings, 'info.settings', true) : undefined;
       map.info = {
         item,
         author: this.string(item.author, 'info.author', true),
@@ -345,7 +355,6 @@ class MapReader {
       map.sounds.push({ item, name: this.string(item.name, `${path}.name`), data: this.skips(item.data) ? undefined : this.data(item.data, `${path}.data`, false, true) });
     }
     map.items = this.readCollected(byName);
-    this.finishLazyLayers();
 
     // The model owns the inflated bytes now; the container keeps only the stored ones for writing.
     for (let d = 0; d < df.data.length; d++) df.data[d]!.unload();
@@ -400,30 +409,28 @@ class MapReader {
       this.warn('ENVELOPE_POINTS_PARTIAL', 'envelopePoints', `${ints.length % size} ints after the last whole ${size}-int point are dropped`);
     }
     const bezierItem = bezierItems[0];
-    const { count, bezierUsed } = envelopePointCount(layout, ints, bezierItem?.data);
+    const { points, bezierUsed } = envelopePointsFromInts(layout, ints, bezierItem?.data);
     if (bezierItem && !bezierUsed) {
-      this.warn('BEZIER_COUNT', 'envelopePointsBezier', `the bezier item does not have one record per point (${count}); DDNet ignores it, kept as an unknown item`);
+      this.warn('BEZIER_COUNT', 'envelopePointsBezier', `the bezier item does not have one record per point (${points.length}); DDNet ignores it, kept as an unknown item`);
       map.unknownItems.push(bezierItem);
     }
     let covered = 0;
+    map.envelopes = [];
     for (let i = 0; i < envelopes.length; i++) {
       const item = envelopes[i]!;
-      if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > count) {
+      if (item.startPoint < 0 || item.numPoints < 0 || item.startPoint + item.numPoints > points.length) {
         // DDNet's loader does not check this; its client evaluates such an envelope as having no points.
-        this.warn('ENVELOPE_POINTS_RANGE', `envelopes[${i}]`, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${count}: DDNet treats the envelope as empty`);
+        this.warn('ENVELOPE_POINTS_RANGE', `envelopes[${i}]`, `points ${item.startPoint}..${item.startPoint + item.numPoints - 1} of ${points.length}: DDNet treats the envelope as empty`);
+        map.envelopes.push({ item, points: [] });
         continue;
       }
       if (item.startPoint !== covered) this.warn('ENVELOPE_POINTS_ORDER', `envelopes[${i}]`, 'envelopes do not use the points in order; writeMap keeps the order while the points are unchanged');
       covered = item.startPoint + item.numPoints;
+      map.envelopes.push({ item, points: points.slice(item.startPoint, covered) });
     }
-    if (covered !== count && envelopes.length) {
-      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${count - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
+    if (covered !== points.length && envelopes.length) {
+      this.warn('ENVELOPE_POINTS_UNUSED', 'envelopePoints', `${points.length - covered} points after the last envelope's; writeMap keeps them while the envelopes' points are unchanged`);
     }
-    // The envelopes and their points are built when `map.envelopes` is first used; what readMap checks of
-    // them (items, counts and ranges) it checked above.
-    if (envelopes.length === 0) return;
-    const pending: PendingEnvelopes = { items: envelopes, layout, ints: ints.slice(), bezierInts: bezierUsed ? bezierItem!.data.slice() : undefined };
-    defineLazyValue(map, 'envelopes', pending, envelopesOf);
   }
 
   private readGroups(groupItems: DatafileItem[], layers: LayerItem[]): MapGroup[] {
@@ -460,43 +467,11 @@ class MapReader {
 
   /** The records a layer uses (see usedRecords); a count that disagrees with the data is a warning. */
   private records(index: number, count: number, recordInts: number, rule: RecordCountRule, path: string): Int32Array {
-    const bytes = this.data(index, path, false, true, false);
+    const bytes = this.data(index, path, false, true);
     if (!bytes) return new Int32Array(0);
     const { ints, mismatch } = usedRecords(bytes, recordInts, count, rule);
     if (mismatch) this.warn('RECORD_COUNT', path, mismatch);
     return ints;
-  }
-
-  /**
-   * Gives a quads or sounds layer its records, built from `ints` on first use. They are kept as a view of the
-   * inflated data where nothing else can change that data, else as a copy (see finishLazyLayers).
-   */
-  private lazyLayer<L extends MapLayer>(layer: L, key: string, index: number, ints: Int32Array, decode: (ints: Int32Array) => unknown[], fresh: boolean): L {
-    this.lazyLayers.push({ layer, key, index, ints, decode, fresh });
-    return layer;
-  }
-
-  /**
-   * Whether data item `index` will be inflated by this read: bytes nobody else holds. Data stored uncompressed
-   * is a view of the caller's input, and data inflated before (a Datafile given to readMap) the caller may hold.
-   */
-  private freshData(index: number): boolean {
-    const data = Number.isInteger(index) && index >= 0 ? this.df.data[index] : undefined;
-    return data !== undefined && data.storedCompressed && (this.ownsData || !data.loaded);
-  }
-
-  /**
-   * Defines the lazy record properties, once every element has taken its data: a view of data that tiles,
-   * pixels or sound data also hold would change with them, so such records are copied (as are those of data
-   * that was not inflated by this read). New ArrayBuffers are what this avoids otherwise: while V8 is marking
-   * with a gigabyte of inflated buffers around, each new one runs a marking step (+0.18 G instructions a
-   * pass over the corpus maps with a copy per layer; issue 41).
-   */
-  private finishLazyLayers(): void {
-    for (let i = 0; i < this.lazyLayers.length; i++) {
-      const { layer, key, index, ints, decode, fresh } = this.lazyLayers[i]!;
-      defineLazyRecords(layer, key, fresh && !this.exposed.has(index) ? ints : ints.slice(), decode);
-    }
   }
 
   private readLayer(item: LayerItem, path: string): MapLayer {
@@ -504,25 +479,17 @@ class MapReader {
       case 'tilemap':
         return this.readTilemap(item, path);
       // DDNet's loader does not check quads and sounds data; the client skips layers whose data is bad.
-      // The records are decoded when the model's list is first used (see lazy-records.ts); what readMap checks
-      // of them (their count against the data) it checks here, on the ints.
       case 'quads': {
-        const fresh = this.freshData(item.data);
         const ints = this.records(item.data, item.numQuads, QUAD_INTS, 'all', `${path}.data`);
-        if (ints.length === 0) return { kind: 'quads', item, quads: [] };
-        return this.lazyLayer({ kind: 'quads', item } as QuadsLayer, 'quads', item.data, ints, decodeQuadArray, fresh);
+        return { kind: 'quads', item, quads: decodeQuadArray(ints) };
       }
       case 'sounds': {
-        const fresh = this.freshData(item.data);
         const ints = this.records(item.data, item.numSources, SOUND_SOURCE_INTS, 'min', `${path}.data`);
-        if (ints.length === 0) return { kind: 'sounds', item, sources: [] };
-        return this.lazyLayer({ kind: 'sounds', item } as SoundsLayer, 'sources', item.data, ints, decodeSoundSourceArray, fresh);
+        return { kind: 'sounds', item, sources: decodeSoundSourceArray(ints) };
       }
       case 'sounds_deprecated': {
-        const fresh = this.freshData(item.data);
         const ints = this.records(item.data, item.numSources, SOUND_SOURCE_DEPRECATED_INTS, 'min', `${path}.data`);
-        if (ints.length === 0) return { kind: 'sounds_deprecated', item, sources: [] };
-        return this.lazyLayer({ kind: 'sounds_deprecated', item } as DeprecatedSoundsLayer, 'sources', item.data, ints, decodeDeprecatedSources, fresh);
+        return { kind: 'sounds_deprecated', item, sources: decodeSoundSourceDeprecatedArray(ints).map(deprecatedToSoundSource) };
       }
       default:
         return { kind: 'unknown', item };

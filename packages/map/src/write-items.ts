@@ -2,12 +2,19 @@
 // unchanged element keeps its ints and stored bytes, a changed one replaces them in place), item ids, and the
 // order of the items in the file. write.ts lays out the map's structure on top of it.
 import { Datafile, DatafileData, type DatafileItem, ITEMTYPE_EX } from '@twcodec/datafile';
-import { decodeCString, deepEqual, type Uuid } from '@twcodec/runtime';
+import { concatBytes, decodeCString, deepEqual, encodeUtf8, type Uuid } from '@twcodec/runtime';
 import { MAP_ITEM_TYPES, type MapItemName } from './generated/index.gen.js';
 import type { TwMap } from './model.js';
-import { encodeCString } from './cstring-list.js';
 import { isCollectedItemType, mapItemTypeOf } from './read.js';
 
+export const encodeCString = (text: string) => {
+  const bytes = encodeUtf8(text);
+  const out = new Uint8Array(bytes.length + 1);
+  out.set(bytes);
+  return out;
+};
+
+export const encodeCStringList = (list: string[]) => concatBytes(list.map(encodeCString));
 
 /**
  * A changed item's ints, with the ints of each string field that did not change copied from the original

@@ -25,7 +25,6 @@ import {
   encodeSoundSourceDeprecatedArray,
   encodeVersionItem,
   EnvelopeVersion,
-  type EnvelopeItem,
   type EnvelopePointBezier,
   type LayerItem,
   MAP_ITEM_TYPES,
@@ -38,23 +37,14 @@ import {
   tilemapKind,
   TilemapLayerVersion,
 } from './generated/index.gen.js';
-import { type MapEnvelopePoint, soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
-import { envelopePointCount, envelopePointsFromInts, type PendingEnvelopes } from './envelope-points.js';
-import { decodeCStringList, encodeCStringList } from './cstring-list.js';
-import { isCollectedItemType } from './read.js';
-import { pendingRecords, pendingSource } from './lazy-records.js';
+import { soundSourceToDeprecated, type MapLayer, type TwMap } from './model.js';
+import { decodeCStringList, envelopePointsFromInts, isCollectedItemType } from './read.js';
 import { recordData, type RecordCountRule, usedRecords } from './records.js';
 import { compressSkippedTiles, expandSkippedTiles } from './tilemap.js';
-import { MapItemWriter, sameItem } from './write-items.js';
+import { encodeCStringList, MapItemWriter, sameItem } from './write-items.js';
 import { writerDeflate } from '#deflate';
 
 export type WriteMapOptions = DatafileWriteOptions;
-
-function intsEqual(a: Int32Array, b: Int32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 const ZERO_BEZIER: EnvelopePointBezier = { inTangentDx: [0, 0, 0, 0], inTangentDy: [0, 0, 0, 0], outTangentDx: [0, 0, 0, 0], outTangentDy: [0, 0, 0, 0] };
 
@@ -158,35 +148,16 @@ class MapWriter extends MapItemWriter {
     const bezierItem = this.srcItems.get('envelope_points_bezier')?.[0];
     const layout = (this.srcItems.get('envelope') ?? []).some((raw) => raw.data[0]! >= EnvelopeVersion.BezierPoints) ? 'teeworlds07' : 'ddnet';
     if (layout !== map.envelopePointLayout) return false;
-    const ints = pointsItem?.data ?? new Int32Array();
-    const { count, bezierUsed } = envelopePointCount(layout, ints, bezierItem?.data);
-    // Envelopes nobody used since readMap (see lazy-records.ts) have the points they were read with when
-    // readMap's ints are the source's: compared as ints, without building them.
-    const pending = pendingSource(map, 'envelopes') as PendingEnvelopes | undefined;
-    const sameBezier = (read: Int32Array | undefined) => (bezierUsed ? read !== undefined && intsEqual(read, bezierItem!.data) : read === undefined);
-    const items =
-      pending && pending.layout === layout && intsEqual(pending.ints, ints) && sameBezier(pending.bezierInts) ? pending.items : this.itemsOfEnvelopesAsRead(layout, ints, bezierItem, count);
-    if (!items) return false;
-    for (const item of items) this.emit('envelope', item, encodeEnvelopeItem, decodeEnvelopeItem);
+    const { points, bezierUsed } = envelopePointsFromInts(layout, pointsItem?.data ?? new Int32Array(), bezierItem?.data);
+    for (const envelope of map.envelopes) {
+      const { startPoint: start, numPoints: num } = envelope.item;
+      const valid = start >= 0 && num >= 0 && start + num <= points.length;
+      if (!valid ? envelope.points.length !== 0 : !deepEqual(points.slice(start, start + num), envelope.points)) return false;
+    }
+    for (const envelope of map.envelopes) this.emit('envelope', envelope.item, encodeEnvelopeItem, decodeEnvelopeItem);
     if (pointsItem) this.emitRaw('envelope_points', pointsItem.data);
     if (bezierItem && bezierUsed) this.emitRaw('envelope_points_bezier', bezierItem.data);
     return true;
-  }
-
-  /** The envelopes' items when every envelope still has the points the source gives its range, else undefined. */
-  private itemsOfEnvelopesAsRead(layout: TwMap['envelopePointLayout'], ints: Int32Array, bezierItem: DatafileItem | undefined, count: number): EnvelopeItem[] | undefined {
-    let points: MapEnvelopePoint[] | undefined;
-    for (const envelope of this.map.envelopes) {
-      const { startPoint: start, numPoints: num } = envelope.item;
-      const valid = start >= 0 && num >= 0 && start + num <= count;
-      if (!valid) {
-        if (envelope.points.length !== 0) return undefined;
-        continue;
-      }
-      points ??= envelopePointsFromInts(layout, ints, bezierItem?.data).points;
-      if (!deepEqual(points.slice(start, start + num), envelope.points)) return undefined;
-    }
-    return this.map.envelopes.map((e) => e.item);
   }
 
   private buildEnvelopes(): void {
@@ -317,35 +288,26 @@ class MapWriter extends MapItemWriter {
    * A quads or sounds layer's item and data. While the records are those readMap took from the original data
    * (see usedRecords), data and count stay as they were, whatever extra records or count the file had;
    * otherwise the records are written with their count, and an empty list as DDNet's editor writes it.
-   * `pending`: the ints of records nobody has read since readMap (lazy-records.ts); they are compared as ints
-   * first, and decoded only when they differ from the original data's.
    */
   private recordLayer<I extends LayerItem & { data: number }, R>(
     item: I,
     countField: keyof I & string,
-    pending: Int32Array | undefined,
-    recordsOf: () => readonly R[],
+    records: readonly R[],
     recordInts: number,
     rule: RecordCountRule,
     encode: (records: readonly R[]) => Int32Array,
     decode: (ints: Int32Array) => R[],
   ): I {
     const count = item[countField] as number;
-    let list: readonly R[] | undefined;
-    const records = () => (list ??= recordsOf());
     // No records behind no (or an unreadable) data reference: DDNet skips such a layer; it stays as it was.
-    // (Pending records are never empty: readMap gives an empty list as one.)
-    if (pending === undefined && records().length === 0 && (item.data === -1 || this.unreadable(item.data))) return item;
+    if (records.length === 0 && (item.data === -1 || this.unreadable(item.data))) return item;
     let unchanged = false;
     const data = this.dataIndex(
       item.data,
-      () => bytesFromInt32s(recordData(encode(records()), recordInts)),
-      (orig) => {
-        const used = usedRecords(orig.bytes(), recordInts, count, rule).ints;
-        return (unchanged = (pending !== undefined && intsEqual(used, pending)) || deepEqual(decode(used), records()));
-      },
+      () => bytesFromInt32s(recordData(encode(records), recordInts)),
+      (orig) => (unchanged = deepEqual(decode(usedRecords(orig.bytes(), recordInts, count, rule).ints), records)),
     );
-    return { ...item, [countField]: unchanged ? count : records().length, data };
+    return { ...item, [countField]: unchanged ? count : records.length, data };
   }
 
   private layerItem(layer: MapLayer): LayerItem {
@@ -376,15 +338,14 @@ class MapWriter extends MapItemWriter {
         return item;
       }
       case 'quads':
-        return this.recordLayer(layer.item, 'numQuads', pendingRecords(layer, 'quads'), () => layer.quads, QUAD_INTS, 'all', encodeQuadArray, decodeQuadArray);
+        return this.recordLayer(layer.item, 'numQuads', layer.quads, QUAD_INTS, 'all', encodeQuadArray, decodeQuadArray);
       case 'sounds':
-        return this.recordLayer(layer.item, 'numSources', pendingRecords(layer, 'sources'), () => layer.sources, SOUND_SOURCE_INTS, 'min', encodeSoundSourceArray, decodeSoundSourceArray);
+        return this.recordLayer(layer.item, 'numSources', layer.sources, SOUND_SOURCE_INTS, 'min', encodeSoundSourceArray, decodeSoundSourceArray);
       case 'sounds_deprecated':
         return this.recordLayer(
           layer.item,
           'numSources',
-          pendingRecords(layer, 'sources'),
-          () => layer.sources.map(soundSourceToDeprecated),
+          layer.sources.map(soundSourceToDeprecated),
           SOUND_SOURCE_DEPRECATED_INTS,
           'min',
           encodeSoundSourceDeprecatedArray,
