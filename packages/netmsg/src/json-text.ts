@@ -1,6 +1,7 @@
 // Text a generated JSON writer writes again and again (its keys), kept in two forms: the string, and its
 // bytes as little-endian 32-bit words, which a writer into bytes stores four at a time (the CLI's `net pcap`
 // lines: a byte loop over the key's characters was a tenth of the command's JSON time; issue 41).
+import { asciiInt32s } from '@twcodec/runtime';
 
 /** ASCII JSON text (a key and its punctuation, nothing to escape) kept to be written many times. */
 export interface NetJsonText {
@@ -12,18 +13,11 @@ export interface NetJsonText {
 }
 
 /**
- * `text` (ASCII) as a NetJsonText; with `words`, its words as netJsonWords gives them. The generated tables
+ * `text` (ASCII) as a NetJsonText; with `words`, its words as asciiInt32s gives them. The generated tables
  * give them ready-made (packages/codegen): made at start-up from the text, the 268 keys of the two message
  * tables were a loop over 3,000 characters that V8 went on to optimise in every process that loads the
  * tables, `net pcap` or not (issue 41, node --trace-opt).
  */
 export function netJsonText(text: string, words?: readonly number[]): NetJsonText {
-  return { text, words: words ? new Int32Array(words) : netJsonWords(text), length: text.length };
-}
-
-/** The bytes of ASCII `text` as little-endian 32-bit words, the last padded with zeros (NetJsonText.words). */
-export function netJsonWords(text: string): Int32Array {
-  const words = new Int32Array((text.length + 3) >> 2);
-  for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
-  return words;
+  return { text, words: words ? new Int32Array(words) : asciiInt32s(text), length: text.length };
 }

@@ -10,7 +10,7 @@ export { RUNTIME_ERROR_CODES, type RuntimeErrorCode } from './error-codes.js';
 export { crc32, sha256 } from './hash.js';
 export { Huffman, TEEWORLDS_FREQUENCIES, teeworldsHuffman } from './huffman.js';
 export { decodeI32String, encodeI32String } from './i32string.js';
-export { bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
+export { asciiInt32s, bytesEqual, bytesFromInt32s, int32sFromBytes } from './ints.js';
 export { firstNonZeroPerOffset, firstNonZeroRecord, recordsNotIn } from './record-scan.js';
 export { md5 } from './md5.js';
 export {

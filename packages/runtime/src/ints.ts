@@ -22,6 +22,17 @@ export function bytesFromInt32s(ints: Int32Array): Uint8Array {
   return out;
 }
 
+/**
+ * The bytes of ASCII `text` (its char codes' low bytes) as little-endian int32 words, the last padded with zeros:
+ * text kept to be written four bytes at a store (@twcodec/netmsg's NetJsonText, whose generated tables
+ * @twcodec/codegen writes with these words ready-made).
+ */
+export function asciiInt32s(text: string): Int32Array {
+  const words = new Int32Array((text.length + 3) >> 2);
+  for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
+  return words;
+}
+
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;

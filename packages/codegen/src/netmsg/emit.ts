@@ -3,6 +3,7 @@
 // interface, the union of them keyed by `kind`, the table (with a `read` function per message that calls
 // @twcodec/netmsg's field readers in schema order) and typed decode/encode functions; framing, optional
 // fields, the checks and the errors are in the codec (codec.ts).
+import { asciiInt32s } from '@twcodec/runtime';
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import { createProject, doc, exportedConst, GENERATED_HEADER, type GeneratedFile, generatedText, Imports, listInitializer, namedValues, str } from '../shared/emit.js';
 import { valueSetLiteral } from '../snapshot/objects.js';
@@ -111,20 +112,18 @@ const JSON_WRITERS: Record<NetFieldSchema['type'], string> = {
 const JSON_VALUE_TYPES: Record<string, string> = { number: 'number', boolean: 'boolean', string: 'string', bytes: 'Uint8Array', numbers: 'number[]', strings: 'string[]' };
 
 /**
+ * `fn(text, [words])`: a NetJsonText with its words (asciiInt32s of the text, as netJsonText would make them)
+ * written out, so that loading a table loops over no text's characters (issue 41). `fn` is the name netJsonText
+ * is imported under.
+ */
+export function jsonTextCall(fn: string, text: string): string {
+  return `${fn}(${str(text)}, [${asciiInt32s(text).join(', ')}])`;
+}
+
+/**
  * The texts of a table's generated JSON writers (keys with their punctuation), each once, in the order of first
  * use: the writers name them as `JSON_TEXTS[i]`, a list of NetJsonText made when the module loads.
  */
-/**
- * `fn(text, [words])`: a NetJsonText with its words (the text's bytes as little-endian int32, the last padded with
- * zeros, as @twcodec/netmsg's netJsonWords makes them) written out, so that loading a table loops over no text's
- * characters (issue 41). `fn` is the name netJsonText is imported under.
- */
-export function jsonTextCall(fn: string, text: string): string {
-  const words = new Int32Array((text.length + 3) >> 2);
-  for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
-  return `${fn}(${str(text)}, [${words.join(', ')}])`;
-}
-
 class JsonTexts {
   readonly list: string[] = [];
   readonly #index = new Map<string, number>();
