@@ -369,15 +369,12 @@ function writeChunks(w: JsonBytes, protocol: NetProtocolName, chunks: NonNullabl
     // The flags with the text around them (the chunk list's start or a comma; the next member's key).
     const texts = chunkFlagTexts[i === 0 ? FIRST_CHUNK : LATER_CHUNK]!;
     if (c.sequence !== undefined) {
-      if (delivered) {
-        w.textNumber(flagsText(c.flags, texts[BEFORE_SEQUENCE]!), c.sequence);
-        w.textNumber(T_SIZE, c.size);
-      } else {
-        w.textNumber(flagsText(c.flags, texts[BEFORE_SEQUENCE]!), c.sequence);
+      w.textNumber(flagsText(c.flags, texts[BEFORE_SEQUENCE]!), c.sequence);
+      if (!delivered) {
         w.text(T_DELIVERY);
         w.string(delivery);
-        w.textNumber(T_SIZE, c.size);
       }
+      w.textNumber(T_SIZE, c.size);
     } else if (delivered) w.textNumber(flagsText(c.flags, texts[BEFORE_SIZE]!), c.size);
     else {
       w.text(flagsText(c.flags, texts[BEFORE_DELIVERY]!));
