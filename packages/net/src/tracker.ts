@@ -175,9 +175,8 @@ export class ConnectionTracker {
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
-    // A receiver stores the snapshot of every tick it rebuilds with the right CRC (snap_empty's included), and
-    // that tick is new to it (past its last): stored now exactly when crcOk is true, with no look along its list.
-    if (!rebuilt || rebuilt.crcOk !== true) return rebuilt;
+    // Whether the receiver stored it: one comparison, as it looks from the last stored (snapshot-receiver.ts).
+    if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
     const receivers = this.storedReceivers;
     const ticks = this.storedTicks;
     const entry = receivers.length;
