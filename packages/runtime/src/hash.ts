@@ -42,9 +42,9 @@ const K = Uint32Array.from([
 
 /**
  * SHA-256 of `bytes` (32 bytes). The state in an Int32Array between blocks and in locals within one, int32
- * arithmetic, the rotations written out: a command meets few maps, so this runs mostly before V8 optimises it, where destructuring the state (the
- * iterator protocol) and a closure call per rotation cost 6 to 8 ms per 25 KB map and a 16 ms compile
- * (`net pcap`, issue 41).
+ * arithmetic, the rotations written out: a command meets few maps, so this runs mostly before V8 optimises
+ * it, where destructuring the state (the iterator protocol) and a closure call per rotation cost 6 to 8 ms per
+ * 25 KB map and a 16 ms compile (`net pcap`, issue 41).
  */
 export function sha256(bytes: Uint8Array): Uint8Array {
   const { padded, view } = padToBlocks(bytes, false);
