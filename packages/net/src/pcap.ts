@@ -128,9 +128,7 @@ export class FrameReader {
     if (chunk.length === 0) return;
     // A Node Buffer is taken as a plain Uint8Array: a view of it must not serialise as a Buffer (its toJSON).
     const plain = chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    // The last chunk's rest not read yet (pushed again before next() said false): appended like any chunk.
-    const rest = this.rest;
-    if (rest !== undefined) this.append(rest);
+    if (this.rest !== undefined) this.append(this.rest); // the last chunk's rest, not read yet: like any chunk
     this.append(plain);
   }
 
@@ -229,12 +227,13 @@ export class FrameReader {
   }
 
   private nextPcap(): boolean {
-    const { bytes, dv, little, nano, pos, base } = this;
+    // `ended` read at every call: the paths of a cut record, met first late, have its type feedback (issue 41).
+    const { bytes, dv, little, nano, pos, base, ended } = this;
     if (pos >= bytes.length) return false;
     const index = this.frame.index + 1;
     const left = bytes.length - pos;
     if (left < 16) {
-      if (!this.ended) return false;
+      if (!ended) return false;
       throw recordError(index, base + pos, 'header', left);
     }
     const seconds = dv.getUint32(pos, little);
@@ -243,7 +242,7 @@ export class FrameReader {
     const originalLength = dv.getUint32(pos + 12, little);
     if (captured > MAX_FRAME) throw recordError(index, base + pos, 'too big', captured);
     if (left - 16 < captured) {
-      if (!this.ended) return false;
+      if (!ended) return false;
       throw recordError(index, base + pos, 'truncated', captured, left - 16);
     }
     if (fraction >= (nano ? 1e9 : 1e6)) throw recordError(index, base + pos, 'fraction', fraction);
