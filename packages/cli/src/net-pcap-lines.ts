@@ -27,55 +27,66 @@ function writeTime(w: JsonBytes, d: CaptureDatagram): void {
 
 /**
  * `Z","source":"...","destination":"...","protocol":P,"kind":K,"header":` of a packet, one text kept per
- * route (source and destination), protocol and kind for the first ROUTE_HEADS routes met (a server's capture
- * of a few hours: all of them), else the endpoints and the head apart. Writing a line is mostly its calls of JsonBytes.text, about
- * 10 ns each whatever the text's length (issue 41): the line's constant parts are merged into as few texts as
- * can be kept.
+ * route (source and destination), protocol and kind for the routes met lately (see ROUTE_HEADS). Writing a line
+ * is mostly its calls of JsonBytes.text, about 10 ns each whatever the text's length (issue 41): the line's
+ * constant parts are merged into as few texts as can be kept.
  */
-function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string): void {
+function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, index: number): void {
   const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
-  const heads = routeHeads.get(source)?.get(destination);
-  const text = heads?.[slot];
+  const text = youngHeads.get(source)?.get(destination)?.[slot];
   if (text !== undefined) w.text(text);
-  else writeNewRouteHead(w, heads, source, destination, protocol, kind, slot);
+  else writeNewRouteHead(w, source, destination, protocol, kind, slot, index);
 }
 /**
- * writeRouteHead for a route, protocol and kind whose head is not kept yet: made and kept, or (past ROUTE_HEADS
- * routes) the endpoints and the head written apart. One call from writeRouteHead, met at the first datagram of
- * every route: the path for the routes past the cap, first met late in a long capture, is in here, so that it
- * does not send writeRouteHead and writeDatagram, into which V8 inlines it, back to be compiled again (an
- * optimised function's call never made before is a deoptimisation when it is made; issue 41, node --trace-deopt).
+ * writeRouteHead for a route, protocol and kind whose head is not among the young ones: taken from the older
+ * generation, or made, and kept among the young; the endpoints and the head written apart when the young
+ * generation is full and was made less than ROUTE_HEADS_FRAMES frames ago. One call from writeRouteHead, met at
+ * the first datagram of every route, so that its call has type feedback from the start (an optimised
+ * function's call never made before is a deoptimisation when it is made; issue 41, node --trace-deopt).
  */
-function writeNewRouteHead(w: JsonBytes, heads: (JsonText | undefined)[] | undefined, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number): void {
-  const text = routeHead(heads, source, destination, protocol, kind, slot);
-  if (text) w.text(text);
-  else {
-    writeEndpoints(w, source, destination);
-    w.text(packetHead(protocol, kind, slot));
-  }
-}
-/**
- * The most routes whose heads are kept: a server of 64 players has 128 routes. More held texts that outlive
- * V8's young generation and grew the heap: the bench's 10,000 flows at once peaked at 100 MB with 1,024 kept
- * and 106 MB with 4,096, 80 MB with 256 (as before the heads were kept; issue 41). The routes past these
- * write their endpoints' texts and the packet's head apart.
- */
-const ROUTE_HEADS = 256;
-/** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
-const routeHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
-let routeHeadCount = 0;
-/** The head of a route, protocol and kind, made and kept; undefined past ROUTE_HEADS routes. */
-function routeHead(heads: (JsonText | undefined)[] | undefined, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number): JsonText | undefined {
+function writeNewRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number, index: number): void {
+  let heads = youngHeads.get(source)?.get(destination);
   if (!heads) {
-    if (routeHeadCount >= ROUTE_HEADS) return undefined;
-    routeHeadCount++;
-    let bySource = routeHeads.get(source);
-    if (!bySource) routeHeads.set(source, (bySource = new Map()));
-    bySource.set(destination, (heads = new Array<JsonText | undefined>(6).fill(undefined)));
+    if (youngHeadCount >= ROUTE_HEADS) {
+      if (index - youngHeadsSince < ROUTE_HEADS_FRAMES) {
+        writeEndpoints(w, source, destination);
+        w.text(packetHead(protocol, kind, slot));
+        return;
+      }
+      oldHeads = youngHeads;
+      youngHeads = new Map();
+      youngHeadCount = 0;
+      youngHeadsSince = index;
+    }
+    heads = oldHeads.get(source)?.get(destination) ?? new Array<JsonText | undefined>(6).fill(undefined);
+    youngHeadCount++;
+    let bySource = youngHeads.get(source);
+    if (!bySource) youngHeads.set(source, (bySource = new Map()));
+    bySource.set(destination, heads);
   }
   // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
-  return (heads[slot] = jsonText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`));
+  w.text((heads[slot] ??= jsonText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
 }
+/**
+ * The routes whose heads are kept: two generations of at most ROUTE_HEADS routes each, the young one where
+ * every head written is, the old one the young one before it (a route met again is taken from there); once
+ * the young one is full, and at least ROUTE_HEADS_FRAMES frames after it was made, it becomes the old one.
+ * A server of 64 players has 128 routes. A long capture's clients come and go: heads kept for the first
+ * ROUTE_HEADS routes only (the seventh pass) left 37% of the bench's 50 MB capture (408 routes over time, a
+ * dozen at once) to the endpoints written apart, three texts and two look-ups more a line. Heads made for
+ * every datagram of many flows taking turns, or more held, grew the heap: the bench's 10,000 flows at once
+ * peaked at 97 MB with generations of 256 turned over as they filled, 100 MB with 1,024 heads kept and 106 MB
+ * with 4,096, 80 MB with 256 (issue 41); with ROUTE_HEADS_FRAMES, at most 2 * ROUTE_HEADS heads are made in
+ * that many frames.
+ */
+const ROUTE_HEADS = 256;
+const ROUTE_HEADS_FRAMES = 65536;
+/** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
+let youngHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
+let oldHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
+let youngHeadCount = 0;
+/** The frame index at which youngHeads was made. */
+let youngHeadsSince = 0;
 
 /**
  * `Z","source":"...","destination":"..."`: the two texts kept as bytes per endpoint for the first ENDPOINT_TEXTS
@@ -186,7 +197,7 @@ export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: Tracked
   const p = d.packet!;
   // The members every packet has, by their types (no test of each value's type); the endpoints, the protocol
   // and the kind with their keys as one text of a few kept.
-  writeRouteHead(w, d.source, d.destination, p.protocol, p.kind);
+  writeRouteHead(w, d.source, d.destination, p.protocol, p.kind, d.index);
   // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
   // header names its form and tokens.
   if (p.kind === 'connless') w.object(p.header);

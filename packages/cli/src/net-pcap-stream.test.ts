@@ -112,6 +112,28 @@ describe('net pcap\'s JSON lines', () => {
   });
 });
 
+describe('net pcap\'s route heads', () => {
+  it('write every route\'s endpoints as the line object has them, past the routes kept and as they turn over', () => {
+    // The first packets of a fixture on 600 routes of their own, frame indexes far enough apart for the kept
+    // heads to be made anew (net-pcap-lines.ts, ROUTE_HEADS and ROUTE_HEADS_FRAMES): kept, taken from the older
+    // generation, and written apart once the kept ones are full.
+    const decoded = [...decodeCapture(new Uint8Array(readFileSync(fixture)))].filter((d) => d.packet).slice(0, 4);
+    const mismatches: string[] = [];
+    let index = 0;
+    for (const [from, to, step] of [[0, 600, 1], [599, -1, -1], [0, 602, 7], [300, 600, 1], [0, 300, 1]] as const) {
+      index += 70_000;
+      for (let r = from; r !== to; r += step) {
+        for (const d of decoded) {
+          const line = { ...d, index: index++, source: `10.0.${r >> 8}.${r & 255}:8303`, destination: `10.1.${r >> 8}.${r & 255}:${50000 + (r % 7)}` };
+          const [ours, reference] = [datagramJson(line), referenceJson(line)];
+          if (ours !== reference && mismatches.length < 3) mismatches.push(`${ours}\n${reference}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
+
 describe('JsonBytes', () => {
   it('writes numbers as JSON.stringify does (one and two digits by their own path, int32 limits, integers past int32, non-integers)', () => {
     const w = new JsonBytes();

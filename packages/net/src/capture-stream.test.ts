@@ -73,6 +73,25 @@ describe('a capture read as a stream', () => {
         take();
         expect(got, `chunks of ${sizes.join(',')}`).toEqual(expected);
       }
+      // Chunks pushed two and three at a time before the frames are read (a record put together from two chunks
+      // waits with the rest of its chunk when the next chunk comes).
+      for (const [size, every] of [[100, 2], [333, 3], [4096, 2]] as const) {
+        const reader = new FrameReader();
+        const got: string[] = [];
+        const take = () => {
+          while (reader.next()) {
+            const f = reader.frame;
+            got.push(`${f.index} ${f.seconds}.${f.nanoseconds} ${reader.base + f.start} ${Array.from(reader.bytes.subarray(f.start, f.end)).join(',')}`);
+          }
+        };
+        chunksOf(bytes, [size]).forEach((chunk, i) => {
+          reader.push(chunk);
+          if (i % every === every - 1) take();
+        });
+        reader.end();
+        take();
+        expect(got, `chunks of ${size}, read after every ${every}`).toEqual(expected);
+      }
     }
   });
 

@@ -304,14 +304,25 @@ function pairOf(state: CaptureState, source: string, destination: string): FlowP
   return pair;
 }
 
+/**
+ * Whether `route` is the route of the datagram in `udp`. One function for routeOf's two looks (the cache, then
+ * the Map), so that the second, which a capture meets first late (two routes in one cache slot), runs code whose
+ * compares have type feedback from the first: written out there, they sent routeOf back to be compiled again
+ * (node --trace-deopt: insufficient type feedback; issue 41).
+ */
+const isRouteOf = (route: Route | undefined, udp: UdpRecord): route is Route =>
+  route !== undefined && route.sourcePort === udp.sourcePort && route.destinationPort === udp.destinationPort && route.sourceAddress === udp.source && route.destinationAddress === udp.destination;
+
 /** The endpoint texts and flow of the datagram in `udp`. */
 function routeOf(state: CaptureState, udp: UdpRecord): Route {
   const slot = routeSlot(udp.sourcePort, udp.destinationPort);
   let route = state.routeCache[slot];
-  if (route && route.sourcePort === udp.sourcePort && route.destinationPort === udp.destinationPort && route.sourceAddress === udp.source && route.destinationAddress === udp.destination) return route;
-  const key = udp.sourcePort * 65536 + udp.destinationPort;
+  if (isRouteOf(route, udp)) return route;
+  // Bits, not arithmetic: `* 65536 +` took the ports for small integers until a source port past 16383 came,
+  // which sent routeOf back to be compiled again (node --trace-deopt: overflow; issue 41).
+  const key = (udp.sourcePort << 16) | udp.destinationPort;
   route = state.routes.get(key);
-  if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
+  if (!isRouteOf(route, udp)) {
     // MAX_FLOWS flows, or twice as many routes (one a direction): time to forget the older half.
     if (state.flows.size >= MAX_FLOWS || state.routes.size >= 2 * MAX_FLOWS) trimFlows(state);
     // A route's endpoint texts are made when the route is: a datagram of a known route builds no string. (A

@@ -111,6 +111,8 @@ export class FrameReader {
   private interfaces: PcapngInterface[] = [];
   /** Streaming: a buffer of the reader's own that `bytes` is the start of, with room to append the next chunks in place. */
   private store: Uint8Array | undefined;
+  /** Streaming: the part of the last chunk after the record append() put together, read once that record is. */
+  private rest: Uint8Array | undefined = undefined;
 
   constructor(bytes?: Uint8Array) {
     this.ended = bytes !== undefined;
@@ -120,15 +122,19 @@ export class FrameReader {
     if (this.ended) this.start();
   }
 
-  /**
-   * Streaming: the next bytes of the stream. The frames already read keep their bytes (a view of a frame taken
-   * before stays valid: bytes are appended after what was read, or the unread rest is copied to a new buffer).
-   */
+  /** Streaming: the next bytes of the stream. A view of a frame read before stays valid (read bytes are never written over). */
   push(chunk: Uint8Array): void {
     if (this.ended) throw new Error('FrameReader.push after end()');
     if (chunk.length === 0) return;
     // A Node Buffer is taken as a plain Uint8Array: a view of it must not serialise as a Buffer (its toJSON).
     const plain = chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.rest !== undefined) this.append(this.rest); // the last chunk's rest, not read yet: like any chunk
+    this.append(plain);
+  }
+
+  /** push() of a plain chunk; `rest`, if any, is taken first (by push() or next()), never left behind. */
+  private append(plain: Uint8Array): void {
+    this.rest = undefined;
     const used = this.bytes.length;
     const left = used - this.pos;
     if (left === 0) {
@@ -144,8 +150,23 @@ export class FrameReader {
       this.setBytes(this.store, used + plain.length);
       return;
     }
-    // A frame cut by the chunk's end: the unread rest and the chunk go to a new buffer, with room to grow
-    // (doubling, so that a frame bigger than the chunks is copied a bounded number of times).
+    // A classic pcap record cut by the last chunk's end and whole with this one: the record alone is put together,
+    // the rest of the chunk read where it is (next() moves on to it). Copied into a new buffer of twice their size
+    // with the unread rest (below), each 64 KiB piece of a file cost 128 KiB allocated and zeroed (issue 41).
+    const record = this.started && !this.ng && left >= 16 ? 16 + this.dv.getUint32(this.pos + 8, this.little) : 0;
+    if (record > left && record - 16 <= MAX_FRAME && record - left <= plain.length) {
+      const whole = new Uint8Array(record);
+      whole.set(this.bytes.subarray(this.pos));
+      whole.set(plain.subarray(0, record - left), left);
+      this.base += this.pos;
+      this.pos = 0;
+      this.store = undefined;
+      this.setBytes(whole, record);
+      if (record - left < plain.length) this.rest = plain.subarray(record - left);
+      return;
+    }
+    // Else the unread rest and the chunk to a new buffer with room to grow (doubling: a frame bigger than the
+    // chunks is copied a bounded number of times).
     const store = new Uint8Array(Math.max(2 * (left + plain.length), 65536));
     store.set(this.bytes.subarray(this.pos));
     store.set(plain, left);
@@ -162,7 +183,7 @@ export class FrameReader {
 
   /** Whether the reader still waits for bytes (not ended, or ended with bytes unread): false once at the end. */
   get pending(): boolean {
-    return !this.ended || this.pos < this.bytes.length;
+    return !this.ended || this.pos < this.bytes.length || this.rest !== undefined;
   }
 
   private setBytes(store: Uint8Array, length: number): void {
@@ -173,6 +194,9 @@ export class FrameReader {
   /** Moves to the next frame; false at the end of the file, or while streaming when the next frame has not all come. Throws NetError on a damaged file. */
   next(): boolean {
     if (!this.started && !this.start()) return false;
+    // The record append() put together is read: the rest of its chunk is read next, where it is.
+    const rest = this.pos >= this.bytes.length ? this.rest : undefined;
+    if (rest !== undefined) this.append(rest);
     return this.ng ? this.nextPcapng() : this.nextPcap();
   }
 
@@ -203,12 +227,13 @@ export class FrameReader {
   }
 
   private nextPcap(): boolean {
-    const { bytes, dv, little, nano, pos, base } = this;
+    // `ended` read at every call: the paths of a cut record, met first late, have its type feedback (issue 41).
+    const { bytes, dv, little, nano, pos, base, ended } = this;
     if (pos >= bytes.length) return false;
     const index = this.frame.index + 1;
     const left = bytes.length - pos;
     if (left < 16) {
-      if (!this.ended) return false;
+      if (!ended) return false;
       throw recordError(index, base + pos, 'header', left);
     }
     const seconds = dv.getUint32(pos, little);
@@ -217,7 +242,7 @@ export class FrameReader {
     const originalLength = dv.getUint32(pos + 12, little);
     if (captured > MAX_FRAME) throw recordError(index, base + pos, 'too big', captured);
     if (left - 16 < captured) {
-      if (!this.ended) return false;
+      if (!ended) return false;
       throw recordError(index, base + pos, 'truncated', captured, left - 16);
     }
     if (fraction >= (nano ? 1e9 : 1e6)) throw recordError(index, base + pos, 'fraction', fraction);
