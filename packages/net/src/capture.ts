@@ -309,7 +309,9 @@ function routeOf(state: CaptureState, udp: UdpRecord): Route {
   const slot = routeSlot(udp.sourcePort, udp.destinationPort);
   let route = state.routeCache[slot];
   if (route && route.sourcePort === udp.sourcePort && route.destinationPort === udp.destinationPort && route.sourceAddress === udp.source && route.destinationAddress === udp.destination) return route;
-  const key = udp.sourcePort * 65536 + udp.destinationPort;
+  // Both 16-bit ports in one int32 (a multiplication by 65536 left V8's small integers at the first source port
+  // past 16383 met after routeOf was optimised, which was then compiled again; issue 41).
+  const key = (udp.sourcePort << 16) | udp.destinationPort;
   route = state.routes.get(key);
   if (!(route && route.sourceAddress === udp.source && route.destinationAddress === udp.destination)) {
     // MAX_FLOWS flows, or twice as many routes (one a direction): time to forget the older half.
