@@ -34,6 +34,27 @@ describe('connection tracker', () => {
     expect(t.feed(datagram('b:2', 'a:1', [vital(7)])).delivery).toEqual(['delivered']);
   });
 
+  it('starts sequences again at a connect or an accept, in both directions, and not at other control messages', () => {
+    const t = new ConnectionTracker();
+    const control = (source: string, destination: string, kind: string, protocol: '0.6' | '0.7' = '0.6'): CaptureDatagram => ({
+      ...datagram(source, destination, []),
+      packet: { protocol, kind: 'control', header: {}, flags: ['control'], control: { kind } } as unknown as CaptureDatagram['packet'],
+    });
+    const delivery = (source: string, destination: string, seq: number) => t.feed(datagram(source, destination, [vital(seq)])).delivery[0];
+    expect([delivery('a:1', 'b:2', 5), delivery('b:2', 'a:1', 9)]).toEqual(['delivered', 'delivered']);
+    // keep_alive and close leave the sequences as they were: 1 is still one the receiver had.
+    for (const kind of ['keep_alive', 'close']) expect(t.feed(control('a:1', 'b:2', kind))).toEqual({ delivery: [], snapshots: [], maps: [] });
+    expect(delivery('a:1', 'b:2', 1)).toBe('duplicate');
+    // connect_accept (0.6) starts both directions again: their next chunks are 1.
+    t.feed(control('b:2', 'a:1', 'connect_accept'));
+    expect([delivery('a:1', 'b:2', 1), delivery('b:2', 'a:1', 1)]).toEqual(['delivered', 'delivered']);
+    // 0.7 has no connect_accept; its accept does it.
+    t.feed(control('c:3', 'd:4', 'connect_accept', '0.7'));
+    expect([delivery('c:3', 'd:4', 7), delivery('c:3', 'd:4', 2)]).toEqual(['delivered', 'duplicate']);
+    t.feed(control('d:4', 'c:3', 'accept', '0.7'));
+    expect(delivery('c:3', 'd:4', 1)).toBe('delivered');
+  });
+
   it('follows at most 512 directions, forgetting the one seen first: whatever came later keeps its sequence', () => {
     const t = new ConnectionTracker();
     const host = (i: number) => `10.0.${i >> 8}.${i & 255}:8303`;
