@@ -380,5 +380,15 @@ describe('copyBytes', () => {
     expect(copy[0]).toBe(small[0]! ^ 0xff);
     // Past the end: the bytes that are there, then zeros.
     expect(Array.from(copyBytes(small, 1396, 1404))).toEqual([...Array.from(small.subarray(1396)), 0, 0, 0, 0]);
+    // A large copy has a buffer of its own, as slice gives; a large range past the end is slice's too.
+    for (const source of [small, offset, large]) {
+      const big = copyBytes(source, 100, 1300);
+      expect([big.byteOffset, big.buffer.byteLength]).toEqual([0, 1200]);
+      expect(Array.from(big)).toEqual(Array.from(source.slice(100, 1300)));
+    }
+    expect(Array.from(copyBytes(small, 800, 1500))).toEqual(Array.from(small.slice(800, 1500)));
+    // Small copies go on in the slab after a large one.
+    const [a, b] = [copyBytes(small, 0, 8), copyBytes(small, 8, 16)];
+    expect([a.buffer === b.buffer, b.byteOffset - a.byteOffset]).toEqual([true, 8]);
   });
 });
