@@ -203,12 +203,13 @@ export class FrameReader {
   }
 
   private nextPcap(): boolean {
-    const { bytes, dv, little, nano, pos, base } = this;
+    // (`ended` read at every frame: read only at the end of a piece, its load first ran after V8 optimised this; issue 41.)
+    const { bytes, dv, little, nano, pos, base, ended } = this;
     if (pos >= bytes.length) return false;
     const index = this.frame.index + 1;
     const left = bytes.length - pos;
     if (left < 16) {
-      if (!this.ended) return false;
+      if (!ended) return false;
       throw recordError(index, base + pos, 'header', left);
     }
     const seconds = dv.getUint32(pos, little);
@@ -217,7 +218,7 @@ export class FrameReader {
     const originalLength = dv.getUint32(pos + 12, little);
     if (captured > MAX_FRAME) throw recordError(index, base + pos, 'too big', captured);
     if (left - 16 < captured) {
-      if (!this.ended) return false;
+      if (!ended) return false;
       throw recordError(index, base + pos, 'truncated', captured, left - 16);
     }
     if (fraction >= (nano ? 1e9 : 1e6)) throw recordError(index, base + pos, 'fraction', fraction);
