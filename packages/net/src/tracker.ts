@@ -192,16 +192,19 @@ export class ConnectionTracker {
     const receiver = (d.snapshots ??= new SnapshotReceiver(protocol));
     const bytes = receiver.storedBytes;
     const count = receiver.storedCount;
+    const stores = receiver.stores;
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
-    // Whether the receiver stored it: one comparison, as it looks from the last stored (snapshot-receiver.ts).
-    if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
+    // Whether the receiver stored what it rebuilt, from its count of stores rather than from the result: results
+    // come in several shapes (a snap_empty's has no CRC), and the first of a new one met after V8 optimised this
+    // function sent it back to be compiled again (issue 41, node --trace-deopt).
+    if (receiver.stores === stores) return rebuilt;
     const receivers = this.storedReceivers;
     const ticks = this.storedTicks;
     const entry = receivers.length;
     receivers.push(receiver);
-    ticks.push(rebuilt.tick);
+    ticks.push(receiver.lastStoredTick);
     while (this.storedBytes > MAX_STORED_BYTES && this.first < receivers.length) {
       const oldest = this.first;
       if (oldest === entry) break;
