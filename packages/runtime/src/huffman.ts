@@ -26,20 +26,21 @@ const MULTI_MAX = 4;
 const NO_CODE_INFO = 31 << 3;
 
 /**
- * The one-symbol table: each code of at most LUT_BITS bits fills every window it starts (any bits above it);
- * walking the tree for each of the 32768 windows took longer. (From the last symbol, whose codes are the long
- * ones of rare bytes and EOF: the outer loop has run a few hundred times when V8 compiles the inner one while it
- * runs, so the code it makes goes on past the inner loop. From the first, byte 0's 1-bit code, the outer loop
- * had not run once, and the compiled code left at its first step; issue 41.)
+ * The one-symbol table: the window of each code of at most LUT_BITS bits, whatever the bits above it. Built a
+ * bit at a time: the table of b bits is that of b - 1 bits twice (a window's bit b - 1 does not change the code
+ * its lower bits start with), then the codes of exactly b bits; windows no code starts stay 0. Native copies of
+ * 32768 entries in all, where a JS loop over every window of every code was 32768 steps that V8 compiled while
+ * they ran (on-stack replacement, a compile in every process that decodes a packet; issue 41).
  */
 function fillSymbolTable(codes: Uint32Array, lengths: Uint8Array, lutSymbol: Int16Array, lutLength: Uint8Array): void {
-  for (let symbol = SYMBOLS - 1; symbol >= 0; symbol--) {
-    const length = lengths[symbol]!;
-    if (length > LUT_BITS) continue;
-    for (let above = 0; above < 1 << (LUT_BITS - length); above++) {
-      const bits = codes[symbol]! | (above << length);
-      lutSymbol[bits] = symbol + 1;
-      lutLength[bits] = length;
+  for (let bits = 1; bits <= LUT_BITS; bits++) {
+    const half = 1 << (bits - 1);
+    lutSymbol.copyWithin(half, 0, half);
+    lutLength.copyWithin(half, 0, half);
+    for (let symbol = 0; symbol < SYMBOLS; symbol++) {
+      if (lengths[symbol] !== bits) continue;
+      lutSymbol[codes[symbol]!] = symbol + 1;
+      lutLength[codes[symbol]!] = bits;
     }
   }
 }
