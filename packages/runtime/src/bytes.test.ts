@@ -24,6 +24,16 @@ describe('variable-width int', () => {
     expect(r.remaining).toBe(0);
   });
 
+  it('reads every one- and two-byte int, both signs, as packVarInt wrote it', () => {
+    const out = new Uint8Array(5);
+    for (let v = -8192; v < 8192; v++) {
+      const n = packVarInt(v, out, 0);
+      expect(n).toBe(v >= -64 && v < 64 ? 1 : 2);
+      const r = new ByteReader(out.subarray(0, n));
+      if (r.readVarInt() !== v) expect(v).toBe('read back');
+    }
+  });
+
   it('writes little-endian ints across buffer growth, and compares what it wrote', () => {
     const w = new ByteWriter(16);
     w.writeU16LE(0x0201);
