@@ -203,7 +203,8 @@ export class FrameReader {
   }
 
   private nextPcap(): boolean {
-    // (`ended` read at every frame: read only at the end of a piece, its load first ran after V8 optimised this; issue 41.)
+    // (`ended` read at every frame: read only at the end of a piece, its load first ran after V8 optimised
+    // this; issue 41.)
     const { bytes, dv, little, nano, pos, base, ended } = this;
     if (pos >= bytes.length) return false;
     const index = this.frame.index + 1;
