@@ -55,6 +55,17 @@ describe('connection tracker', () => {
     expect(delivery('c:3', 'd:4', 1)).toBe('delivered');
   });
 
+  it('gives every snapshot a datagram completes, in order, and empty lists of its own to a datagram that completes none', () => {
+    const t = new ConnectionTracker();
+    const empty = (tick: number, deltaTick: number) => snap({ kind: 'snap_empty', tick, deltaTick });
+    const two = t.feed(datagram('s:1', 'c:2', [empty(1, 2), empty(2, 1), empty(3, 1)])).snapshots;
+    expect(two.map((s) => [s.tick, s.deltaTick, s.crcOk])).toEqual([[1, -1, true], [2, 1, true], [3, 2, true]]);
+    const a = t.feed(datagram('s:1', 'c:2', []));
+    const b = t.feed(datagram('s:1', 'c:2', []));
+    expect([a.snapshots, a.maps]).toEqual([[], []]);
+    expect(a.snapshots === b.snapshots || a.maps === b.maps || a.snapshots === a.maps).toBe(false);
+  });
+
   it('follows at most 512 directions, forgetting the one seen first: whatever came later keeps its sequence', () => {
     const t = new ConnectionTracker();
     const host = (i: number) => `10.0.${i >> 8}.${i & 255}:8303`;
