@@ -380,7 +380,8 @@ function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: U
     const packet = decodePacketAt(p, start, end, (protocol === '0.7' ? DECODE_0_7 : DECODE_0_6)[token]!);
     // `kind` first: every packet has it, where `control` is absent from most (a missing member of objects of
     // several shapes is the slowest load there is; a control packet always has its `control`).
-    if (packet.kind === 'control' && packet.control!.kind === 'close') pair.closed = true;
+    // (Stored at every control packet, so that the store has met one before the first close: issue 41.)
+    if (packet.kind === 'control') pair.closed ||= packet.control!.kind === 'close';
     return datagram(frame, source, destination, packet);
   } catch (e) {
     if (!(e instanceof CodecError)) throw e;

@@ -114,6 +114,13 @@ export class SnapshotReceiver {
   private stored: StoredSnapshot[] = [];
   /** Bytes of the stored snapshots. */
   storedBytes = 0;
+  /**
+   * How many snapshots this receiver has stored since it was made, and the tick of the last: a caller that
+   * keeps count of what receivers store (the tracker's budget) learns from them whether a feed stored what it
+   * rebuilt, without reading the result (objects of several shapes: with a CRC or not, rebuilt or not).
+   */
+  stores = 0;
+  lastStoredTick = -1;
 
   /** The protocol's snapshot items (what applyDelta needs of it), looked up once. */
   private readonly snapshotProtocol: SnapshotProtocol;
@@ -189,6 +196,8 @@ export class SnapshotReceiver {
     kept[n - from] = { tick, snapshot, bytes };
     this.storedBytes += bytes;
     this.stored = kept;
+    this.stores++;
+    this.lastStoredTick = tick;
   }
 
   /** store() for a tick not past the last one stored: an entry of the same tick goes too. A new list (see `stored`). */
@@ -206,6 +215,8 @@ export class SnapshotReceiver {
     kept.push({ tick, snapshot, bytes });
     this.storedBytes += bytes;
     this.stored = kept;
+    this.stores++;
+    this.lastStoredTick = tick;
   }
 
   /**

@@ -34,6 +34,38 @@ describe('connection tracker', () => {
     expect(t.feed(datagram('b:2', 'a:1', [vital(7)])).delivery).toEqual(['delivered']);
   });
 
+  it('starts sequences again at a connect or an accept, in both directions, and not at other control messages', () => {
+    const t = new ConnectionTracker();
+    const control = (source: string, destination: string, kind: string, protocol: '0.6' | '0.7' = '0.6'): CaptureDatagram => ({
+      ...datagram(source, destination, []),
+      packet: { protocol, kind: 'control', header: {}, flags: ['control'], control: { kind } } as unknown as CaptureDatagram['packet'],
+    });
+    const delivery = (source: string, destination: string, seq: number) => t.feed(datagram(source, destination, [vital(seq)])).delivery[0];
+    expect([delivery('a:1', 'b:2', 5), delivery('b:2', 'a:1', 9)]).toEqual(['delivered', 'delivered']);
+    // keep_alive and close leave the sequences as they were: 1 is still one the receiver had.
+    for (const kind of ['keep_alive', 'close']) expect(t.feed(control('a:1', 'b:2', kind))).toEqual({ delivery: [], snapshots: [], maps: [] });
+    expect(delivery('a:1', 'b:2', 1)).toBe('duplicate');
+    // connect_accept (0.6) starts both directions again: their next chunks are 1.
+    t.feed(control('b:2', 'a:1', 'connect_accept'));
+    expect([delivery('a:1', 'b:2', 1), delivery('b:2', 'a:1', 1)]).toEqual(['delivered', 'delivered']);
+    // 0.7 has no connect_accept; its accept does it.
+    t.feed(control('c:3', 'd:4', 'connect_accept', '0.7'));
+    expect([delivery('c:3', 'd:4', 7), delivery('c:3', 'd:4', 2)]).toEqual(['delivered', 'duplicate']);
+    t.feed(control('d:4', 'c:3', 'accept', '0.7'));
+    expect(delivery('c:3', 'd:4', 1)).toBe('delivered');
+  });
+
+  it('gives every snapshot a datagram completes, in order, and empty lists of its own to a datagram that completes none', () => {
+    const t = new ConnectionTracker();
+    const empty = (tick: number, deltaTick: number) => snap({ kind: 'snap_empty', tick, deltaTick });
+    const two = t.feed(datagram('s:1', 'c:2', [empty(1, 2), empty(2, 1), empty(3, 1)])).snapshots;
+    expect(two.map((s) => [s.tick, s.deltaTick, s.crcOk])).toEqual([[1, -1, true], [2, 1, true], [3, 2, true]]);
+    const a = t.feed(datagram('s:1', 'c:2', []));
+    const b = t.feed(datagram('s:1', 'c:2', []));
+    expect([a.snapshots, a.maps]).toEqual([[], []]);
+    expect(new Set<unknown[]>([a.snapshots, a.maps, b.snapshots, b.maps]).size).toBe(4);
+  });
+
   it('follows at most 512 directions, forgetting the one seen first: whatever came later keeps its sequence', () => {
     const t = new ConnectionTracker();
     const host = (i: number) => `10.0.${i >> 8}.${i & 255}:8303`;
@@ -64,10 +96,14 @@ describe('connection tracker', () => {
     // Against tick 2 again: full, so the first stored (2, the base just used) goes for 66.
     expect(empty(66, 2)).toMatchObject({ tick: 66, crcOk: true });
     expect([r.storedCount, r.has(2), r.has(3), r.has(66)]).toEqual([64, false, true, true]);
+    // It counts what it stores (the tracker's budget learns from this whether a feed stored anything).
+    expect([r.stores, r.lastStoredTick]).toEqual([66, 66]);
     expect(empty(67, 2)!.error).toMatch(/^DELTA_BASE_MISSING/);
+    expect(empty(66, 3)).toBeUndefined();
+    expect([r.stores, r.lastStoredTick]).toEqual([66, 66]);
     // A later delta tick forgets every tick before it.
     expect(empty(68, 60)).toMatchObject({ tick: 68, crcOk: true });
-    expect([r.storedCount, r.has(59), r.has(60)]).toEqual([8, false, true]);
+    expect([r.storedCount, r.has(59), r.has(60), r.stores, r.lastStoredTick]).toEqual([8, false, true, 67, 68]);
     expect(r.forget(60)).toBe(0);
     expect([r.storedCount, r.has(60)]).toEqual([7, false]);
   });

@@ -26,6 +26,24 @@ const MAX_STORED_BYTES = 32 * 1024 * 1024;
 /** Directions looked up without the Map (ConnectionTracker.recent): a server's few clients, both ways. */
 const RECENT_DIRECTIONS = 8;
 
+/**
+ * The control messages that start a connection again, by protocol: looked up by name rather than by a search
+ * of the protocol's table, whose entries are objects of several shapes (with `newConnection` or without), so
+ * that the first close met after V8 optimised `feed` sent it back to be compiled again (issue 41).
+ */
+const NEW_CONNECTION_KINDS = {} as Record<NetProtocolName, ReadonlySet<string>>;
+for (const name of Object.keys(PACKET_PROTOCOLS) as NetProtocolName[]) {
+  NEW_CONNECTION_KINDS[name] = new Set(PACKET_PROTOCOLS[name].controlMessages.filter((m) => m.newConnection).map((m) => m.name));
+}
+
+/**
+ * An empty list that V8 holds as a list of objects (PACKED_ELEMENTS), copied for a result's `snapshots` and
+ * `maps`: an empty array literal holds small integers, a list of one result objects, and code that read the
+ * lists of both kinds was compiled for the kinds it had met, then again at the first map download that ended
+ * after (net pcap's writeDatagram; issue 41, node --trace-deopt).
+ */
+const NO_RESULTS = ([null] as never[]).slice(1);
+
 /** What happened to one vital chunk at its receiver. */
 export type ChunkDelivery = 'delivered' | 'duplicate' | 'out_of_order';
 
@@ -143,10 +161,12 @@ export class ConnectionTracker {
       // compiled again at each new one (issue 41, node --trace-deopt).
       this.directions.set(key, (d = { ack: -1, snapshots: undefined, map: undefined }));
     }
-    const entry = { source, destination, d };
-    if (recent.length < RECENT_DIRECTIONS) recent.push(entry);
-    else recent[this.recentNext] = entry;
-    this.recentNext = (this.recentNext + 1) % RECENT_DIRECTIONS;
+    // One store for filling the list and for going round it (at === recent.length grows it): a store of its own
+    // for the second was first met at the ninth direction, after V8 had optimised this, which was then
+    // compiled again (issue 41, node --trace-deopt on a capture of many connections).
+    const at = this.recentNext;
+    recent[at] = { source, destination, d };
+    this.recentNext = (at + 1) % RECENT_DIRECTIONS;
     return d;
   }
 
@@ -172,16 +192,19 @@ export class ConnectionTracker {
     const receiver = (d.snapshots ??= new SnapshotReceiver(protocol));
     const bytes = receiver.storedBytes;
     const count = receiver.storedCount;
+    const stores = receiver.stores;
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
-    // Whether the receiver stored it: one comparison, as it looks from the last stored (snapshot-receiver.ts).
-    if (!rebuilt || !receiver.has(rebuilt.tick)) return rebuilt;
+    // Whether the receiver stored what it rebuilt, from its count of stores rather than from the result: results
+    // come in several shapes (a snap_empty's has no CRC), and the first of a new one met after V8 optimised this
+    // function sent it back to be compiled again (issue 41, node --trace-deopt).
+    if (receiver.stores === stores) return rebuilt;
     const receivers = this.storedReceivers;
     const ticks = this.storedTicks;
     const entry = receivers.length;
     receivers.push(receiver);
-    ticks.push(rebuilt.tick);
+    ticks.push(receiver.lastStoredTick);
     while (this.storedBytes > MAX_STORED_BYTES && this.first < receivers.length) {
       const oldest = this.first;
       if (oldest === entry) break;
@@ -214,12 +237,11 @@ export class ConnectionTracker {
   feed(d: CaptureDatagram): TrackedDatagram {
     const p = d.packet;
     // Connectionless packets (server info) belong to no connection: a scan of many servers makes no state.
-    if (!p || p.kind === 'connless') return { delivery: [], snapshots: [], maps: [] };
+    if (!p || p.kind === 'connless') return { delivery: [], snapshots: NO_RESULTS.slice(), maps: NO_RESULTS.slice() };
     const dir = this.direction(d.source, d.destination);
     if (p.control) {
       // A new connection (0.6 connect/connect-accept, 0.7 connect/accept: `new_connection` in schemas/net): sequences start again.
-      const kind = p.control.kind;
-      if (PACKET_PROTOCOLS[p.protocol].controlMessages.find((m) => m.name === kind)?.newConnection) {
+      if (NEW_CONNECTION_KINDS[p.protocol].has(p.control.kind)) {
         const back = this.direction(d.destination, d.source);
         dir.ack = back.ack = 0;
         this.drop(dir);
@@ -227,7 +249,7 @@ export class ConnectionTracker {
         dir.map = undefined;
         back.map = undefined;
       }
-      return { delivery: [], snapshots: [], maps: [] };
+      return { delivery: [], snapshots: NO_RESULTS.slice(), maps: NO_RESULTS.slice() };
     }
     // The result's arrays at their size: one grown by push from empty takes room for 17 (with the result, a
     // sixth of `net pcap`'s garbage; issue 41).
@@ -252,28 +274,32 @@ export class ConnectionTracker {
       const m = chunk.message as SnapMessage;
       // Read once: every message kind has an object shape of its own, so this load is a megamorphic one.
       const kind = m.kind;
-      if (kind === 'map_details' || kind === 'map_change' || kind === 'map_data') {
+      let made: RebuiltSnapshot | MapDownload | undefined;
+      const isMap = kind === 'map_details' || kind === 'map_change' || kind === 'map_data';
+      if (isMap) {
         dir.map ??= new MapDownloader(this.options.maxMapSize);
-        const ended = dir.map.message(p.protocol, m, chunk.sequence !== undefined);
-        if (ended) {
-          if (maps) maps.push(ended);
-          else maps = [ended];
+        made = dir.map.message(p.protocol, m, chunk.sequence !== undefined);
+      } else if (isSnapMessage(kind)) {
+        const errors = this.errors;
+        made = this.feedSnapshot(dir, p.protocol, m, errors);
+        if (errors.length > 0) {
+          (errorsOut ??= []).push(...errors);
+          errors.length = 0;
         }
-        continue;
-      }
-      if (!isSnapMessage(kind)) continue;
-      const errors = this.errors;
-      const rebuilt = this.feedSnapshot(dir, p.protocol, m, errors);
-      if (rebuilt) {
-        if (snapshots) snapshots.push(rebuilt);
-        else snapshots = [rebuilt];
-      }
-      if (errors.length > 0) {
-        (errorsOut ??= []).push(...errors);
-        errors.length = 0;
+      } else continue;
+      if (!made) continue;
+      // What a message completed goes onto its list by the same push, or array literal, for both kinds: the
+      // first map download that ended after V8 optimised `feed` met a literal of its own that had never run,
+      // and sent `feed` back to be compiled again (issue 41, node --trace-deopt).
+      const list: (RebuiltSnapshot | MapDownload)[] | undefined = isMap ? maps : snapshots;
+      if (list) list.push(made);
+      else {
+        const one = [made];
+        if (isMap) maps = one as MapDownload[];
+        else snapshots = one as RebuiltSnapshot[];
       }
     }
-    const out: TrackedDatagram = { delivery: deliveries, snapshots: snapshots ?? [], maps: maps ?? [] };
+    const out: TrackedDatagram = { delivery: deliveries, snapshots: snapshots ?? NO_RESULTS.slice(), maps: maps ?? NO_RESULTS.slice() };
     if (errorsOut) out.errors = errorsOut;
     return out;
   }

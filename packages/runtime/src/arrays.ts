@@ -47,7 +47,13 @@ export function concatBytes(chunks: readonly Uint8Array[], total = chunks.reduce
  */
 const POOL_SIZE = 65536;
 const POOLED_MAX = 512;
-let pool = new Uint8Array(POOL_SIZE);
+/**
+ * The first slab is a small one, so that copyBytes makes a slab within its first hundred copies or so: after V8
+ * has given it a place for feedback (not at its first calls) and before V8 optimises it. With a first slab of
+ * POOL_SIZE, the first new one came after, with no feedback, and V8 compiled copyBytes again (issue 41).
+ */
+const FIRST_SLAB_SIZE = 4096;
+let pool = new Uint8Array(FIRST_SLAB_SIZE);
 /** The slab's buffer (the copies are views of it) and DataView, for copies four bytes at a time. */
 let poolBuffer = pool.buffer;
 let poolView = new DataView(poolBuffer);
@@ -65,20 +71,33 @@ let sourceView: DataView | undefined;
 /**
  * A copy of `bytes[start, end)`. A small copy is a view into a shared slab (its `buffer` is the slab; it keeps
  * the slab alive): a typed array of its own over 64 bytes costs V8 an allocation outside its heap, about five
- * times the copy (measured on Node 20 for the snapshot data of a capture's packets, 60-byte copies).
+ * times the copy (measured on Node 20 for the snapshot data of a capture's packets, 60-byte copies). A copy of
+ * more than POOLED_MAX bytes has a buffer of its own, as `bytes.slice(start, end)` gives.
  */
 export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
   const n = end - start;
-  if (n > POOLED_MAX) return bytes.slice(start, end);
-  if (poolUsed + n > POOL_SIZE) {
-    pool = new Uint8Array(POOL_SIZE);
-    poolBuffer = pool.buffer;
-    poolView = new DataView(poolBuffer);
-    poolUsed = 0;
+  const inSource = start >= 0 && end <= bytes.length;
+  const large = n > POOLED_MAX;
+  // (A large range past the source's ends: slice's answer, as always; no caller in this repository asks for one.)
+  if (large && !inSource) return bytes.slice(start, end);
+  // A large copy is made as a new slab of its own size, by the operations that make a new slab, and copied as
+  // a small one: a path of its own (bytes.slice) was first met after V8 had optimised this, at the first
+  // snapshot part or map chunk over POOLED_MAX bytes, and sent it back to be compiled again (issue 41).
+  let slab = pool;
+  let buffer = poolBuffer;
+  let view = poolView;
+  let at = poolUsed;
+  if (large || at + n > slab.length) {
+    slab = new Uint8Array(large ? n : POOL_SIZE);
+    buffer = slab.buffer;
+    view = new DataView(buffer);
+    at = 0;
+    if (!large) {
+      pool = slab;
+      poolBuffer = buffer;
+      poolView = view;
+    }
   }
-  const at = poolUsed;
-  const slab = pool;
-  const view = poolView;
   // Four bytes a store (a view for TypedArray.set would cost more than copying this few bytes): copying the
   // corpus capture's snapshot data (48 bytes on average) a byte at a time was most of decoding its messages.
   let i = 0;
@@ -87,7 +106,7 @@ export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uin
     sourceView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   // (Within the source only: indexes past it read as zeros, as the byte loop's did.)
-  if (bytes === sourceOf && start >= 0 && end <= bytes.length) {
+  if (bytes === sourceOf && inSource) {
     const source = sourceView!;
     for (; i + 4 <= n; i += 4) view.setInt32(at + i, source.getInt32(start + i, true), true);
   } else {
@@ -97,8 +116,8 @@ export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uin
     }
   }
   for (; i < n; i++) slab[at + i] = bytes[start + i]!;
-  poolUsed += n;
+  if (!large) poolUsed = at + n;
   // A view made by the constructor, not subarray(): half the cost (about 11 against 21 ns on Node 20, where
   // subarray looks up the species constructor), for every snapshot's data of a capture (issue 41).
-  return new Uint8Array(poolBuffer, at, n);
+  return new Uint8Array(buffer, at, n);
 }

@@ -24,6 +24,16 @@ describe('variable-width int', () => {
     expect(r.remaining).toBe(0);
   });
 
+  it('reads every one- and two-byte int, both signs, as packVarInt wrote it', () => {
+    const out = new Uint8Array(5);
+    for (let v = -8192; v < 8192; v++) {
+      const n = packVarInt(v, out, 0);
+      expect(n).toBe(v >= -64 && v < 64 ? 1 : 2);
+      const r = new ByteReader(out.subarray(0, n));
+      if (r.readVarInt() !== v) expect(v).toBe('read back');
+    }
+  });
+
   it('writes little-endian ints across buffer growth, and compares what it wrote', () => {
     const w = new ByteWriter(16);
     w.writeU16LE(0x0201);
@@ -380,5 +390,15 @@ describe('copyBytes', () => {
     expect(copy[0]).toBe(small[0]! ^ 0xff);
     // Past the end: the bytes that are there, then zeros.
     expect(Array.from(copyBytes(small, 1396, 1404))).toEqual([...Array.from(small.subarray(1396)), 0, 0, 0, 0]);
+    // A large copy has a buffer of its own, as slice gives; a large range past the end is slice's too.
+    for (const source of [small, offset, large]) {
+      const big = copyBytes(source, 100, 1300);
+      expect([big.byteOffset, big.buffer.byteLength]).toEqual([0, 1200]);
+      expect(Array.from(big)).toEqual(Array.from(source.slice(100, 1300)));
+    }
+    expect(Array.from(copyBytes(small, 800, 1500))).toEqual(Array.from(small.slice(800, 1500)));
+    // Small copies go on in the slab after a large one.
+    const [a, b] = [copyBytes(small, 0, 8), copyBytes(small, 8, 16)];
+    expect([a.buffer === b.buffer, b.byteOffset - a.byteOffset]).toEqual([true, 8]);
   });
 });

@@ -166,7 +166,10 @@ export class ByteReader {
         const b0 = this.bytes[p0]!;
         const v = (b0 & 0x3f) | (b1 << 6);
         this.pos = p0 + 2;
-        return b0 & 0x40 ? ~v : v;
+        // ~v when the sign bit is set, as v xor all ones (the sign bit moved to the top and spread down): the
+        // same operations for both signs, where `~v` of its own first ran at the first negative two-byte int,
+        // after V8 had optimised this (a 0.7 session's capture; issue 41, node --trace-deopt).
+        return v ^ ((b0 << 25) >> 31);
       }
     }
     const p = unpackVarInt(this.bytes, this.pos, this.end, longVarInt, 0);

@@ -26,6 +26,50 @@ const MULTI_MAX = 4;
 const NO_CODE_INFO = 31 << 3;
 
 /**
+ * The one-symbol table: the window of each code of at most LUT_BITS bits, whatever the bits above it. Built a
+ * bit at a time: the table of b bits is that of b - 1 bits twice (a window's bit b - 1 does not change the code
+ * its lower bits start with), then the codes of exactly b bits; windows no code starts stay 0. Native copies of
+ * 32768 entries in all, where a JS loop over every window of every code was 32768 steps that V8 compiled while
+ * they ran (on-stack replacement, a compile in every process that decodes a packet; issue 41).
+ */
+function fillSymbolTable(codes: Uint32Array, lengths: Uint8Array, lutSymbol: Int16Array, lutLength: Uint8Array): void {
+  for (let bits = 1; bits <= LUT_BITS; bits++) {
+    const half = 1 << (bits - 1);
+    lutSymbol.copyWithin(half, 0, half);
+    lutLength.copyWithin(half, 0, half);
+    for (let symbol = 0; symbol < SYMBOLS; symbol++) {
+      if (lengths[symbol] !== bits) continue;
+      lutSymbol[codes[symbol]!] = symbol + 1;
+      lutLength[codes[symbol]!] = bits;
+    }
+  }
+}
+
+/**
+ * The multi-symbol table, each next code of a window from the one-symbol table: the window's bits past
+ * `length`, with zeros above MULTI_BITS, give the code they start with; it is whole in the window when it ends
+ * within MULTI_BITS. (A walk of the tree per code, as the constructor's symbolAt does, was most of the
+ * constructor's time before V8 optimised it: 10 ms for a command that decodes one compressed packet, issue 41.)
+ */
+function fillMultiTable(lutSymbol: Int16Array, lutLength: Uint8Array, multiBytes: Int32Array, multiInfo: Uint8Array): void {
+  for (let bits = 0; bits < 1 << MULTI_BITS; bits++) {
+    let packed = 0;
+    let count = 0;
+    let length = 0;
+    while (count < MULTI_MAX) {
+      const symbol = lutSymbol[bits >> length]! - 1;
+      const end = length + lutLength[bits >> length]!;
+      if (symbol < 0 || symbol === EOF_SYMBOL || end > MULTI_BITS) break;
+      packed |= symbol << (8 * count);
+      count++;
+      length = end;
+    }
+    multiBytes[bits] = packed;
+    multiInfo[bits] = count ? count | (length << 3) : NO_CODE_INFO;
+  }
+}
+
+/**
  * A Huffman code over bytes plus an EOF symbol, built as Teeworlds builds it: repeatedly (stable) sort the
  * open nodes by falling frequency and join the last two, the rarest as branch 0. Codes are read from the
  * least significant bit of each byte first.
@@ -58,8 +102,8 @@ export class Huffman {
     this.left.fill(-1);
     this.right.fill(-1);
     let next = SYMBOLS;
+    open.sort((a, b) => b.freq - a.freq); // stable, like std::stable_sort
     while (open.length > 1) {
-      open.sort((a, b) => b.freq - a.freq); // stable, like std::stable_sort
       const a = open[open.length - 1]!;
       const b = open[open.length - 2]!;
       this.left[next] = a.id;
@@ -68,6 +112,13 @@ export class Huffman {
       b.freq += a.freq;
       open.pop();
       next++;
+      // Sorted again as a stable sort would: only `b`, the last, changed (its frequency grew), so it moves before
+      // the nodes of a lower frequency and stays after those of the same. (A sort of the whole list each time
+      // called its comparison half a million times: V8 compiled it, and the constructor took twice as long;
+      // issue 41.)
+      let i = open.length - 1;
+      for (; i > 0 && open[i - 1]!.freq < b.freq; i--) open[i] = open[i - 1]!;
+      open[i] = b;
     }
     this.root = next - 1;
     const walk = (node: number, code: number, depth: number) => {
@@ -88,44 +139,22 @@ export class Huffman {
       for (; k < limit && node >= SYMBOLS; k++) node = (bits >> k) & 1 ? this.right[node]! : this.left[node]!;
       return [node, k];
     };
-    // Each code of at most LUT_BITS bits fills every window it starts (any bits above it); walking the tree for
-    // each of the 32768 windows took longer. Windows no such code starts get the node reached.
-    for (let symbol = 0; symbol < SYMBOLS; symbol++) {
-      const length = this.lengths[symbol]!;
-      if (length > LUT_BITS) continue;
-      for (let above = 0; above < 1 << (LUT_BITS - length); above++) {
-        const bits = this.codes[symbol]! | (above << length);
-        this.lutSymbol[bits] = symbol + 1;
-        this.lutLength[bits] = length;
+    // The tables are filled by functions of the module, each a loop over thousands of windows that V8 compiles
+    // while it runs (on-stack replacement): compiled here, the constructor's code left at the first operation
+    // after each loop, which had never run, and was compiled again for the next loop: four compiles of the
+    // whole constructor in every process that decodes a packet (issue 41, node --trace-opt --trace-deopt).
+    fillSymbolTable(this.codes, this.lengths, this.lutSymbol, this.lutLength);
+    // Windows no code of at most LUT_BITS bits starts get the node reached. The tree is whole (every node has
+    // two branches), so with no code longer than LUT_BITS every window starts one and there are none.
+    if (this.longest > LUT_BITS) {
+      for (let bits = 0; bits < 1 << LUT_BITS; bits++) {
+        if (this.lutLength[bits] !== 0) continue;
+        const [node] = symbolAt(bits, 0, LUT_BITS);
+        this.lutSymbol[bits] = -node;
+        this.lutLength[bits] = LUT_BITS;
       }
     }
-    for (let bits = 0; bits < 1 << LUT_BITS; bits++) {
-      if (this.lutLength[bits] !== 0) continue;
-      const [node] = symbolAt(bits, 0, LUT_BITS);
-      this.lutSymbol[bits] = -node;
-      this.lutLength[bits] = LUT_BITS;
-    }
-    // Each next code of a window from the one-symbol table: the window's bits past `length`, with zeros above
-    // MULTI_BITS, give the code they start with; it is whole in the window when it ends within MULTI_BITS.
-    // (A walk of the tree per code, as symbolAt does, was most of the constructor's time before V8 optimised
-    // it: 10 ms for a command that decodes one compressed packet, issue 41.)
-    const lutSymbol = this.lutSymbol;
-    const lutLength = this.lutLength;
-    for (let bits = 0; bits < 1 << MULTI_BITS; bits++) {
-      let packed = 0;
-      let count = 0;
-      let length = 0;
-      while (count < MULTI_MAX) {
-        const symbol = lutSymbol[bits >> length]! - 1;
-        const end = length + lutLength[bits >> length]!;
-        if (symbol < 0 || symbol === EOF_SYMBOL || end > MULTI_BITS) break;
-        packed |= symbol << (8 * count);
-        count++;
-        length = end;
-      }
-      this.multiBytes[bits] = packed;
-      this.multiInfo[bits] = count ? count | (length << 3) : NO_CODE_INFO;
-    }
+    fillMultiTable(this.lutSymbol, this.lutLength, this.multiBytes, this.multiInfo);
   }
 
   /** Decodes up to the EOF symbol; throws when the input ends first or the output would pass `maxSize`. */

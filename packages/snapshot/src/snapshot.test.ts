@@ -142,6 +142,22 @@ describe('deltas', () => {
     expect(applyDelta(old, delta, DDNET_0_6).items.map((i) => `${i.type}:${i.id}`)).toEqual(['13:0', '9:0', '13:5']);
     expect(applyDelta(old, delta, DDNET_0_6, { order: 'hint' }).items.map((i) => `${i.type}:${i.id}`)).toEqual(['13:0', '13:5', '9:0']);
   });
+
+  it('build from an empty base, and from one whose every item is deleted, a list of their own (the base untouched)', () => {
+    // The lists applyDelta makes start from a shared empty one (V8 holds them as lists of objects): never that one.
+    // (Type 13 has a size agreed in advance, 2 ints: no size in the delta.)
+    const empty = new Snapshot([]);
+    const first = applyDelta(empty, Int32Array.of(0, 1, 0, 13, 5, 7, 8), DDNET_0_6);
+    const again = applyDelta(empty, Int32Array.of(0, 1, 0, 13, 6, 1, 2), DDNET_0_6);
+    expect(first.items).toEqual([item(13, 5, 7, 8)]);
+    expect(again.items).toEqual([item(13, 6, 1, 2)]);
+    expect(empty.items).toEqual([]);
+    const gone = applyDelta(first, Int32Array.of(1, 1, 0, itemKey(13, 5), 13, 7, 3, 4), DDNET_0_6);
+    expect(gone.items).toEqual([item(13, 7, 3, 4)]);
+    expect(first.items).toEqual([item(13, 5, 7, 8)]);
+    expect(applyDelta(gone, Int32Array.of(1, 0, 0, itemKey(13, 7)), DDNET_0_6).items).toEqual([]);
+    expect(gone.checksum()).toBe(7);
+  });
 });
 
 describe('delta fast paths', () => {
