@@ -186,13 +186,15 @@ export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMa
  * not inflate stays as it was, and the element that uses it gets the error from its own bytes() call, in the
  * reader's order as before.
  *
- * Why first: each inflated buffer is external memory, and V8 runs a young-generation collection whenever its
- * young external memory grows by about 32 MB (and marks the whole heap as the total grows); every object alive
- * then is copied, or promoted and marked. Inflated while the model was being built, a map's buffers made its
- * quads, points, layers and items survive those collections; inflated first, the collections find little
- * besides the container's items (issue 41, sixth pass: readMap of the 80 corpus maps 1.09x -> 1.04x the CPU
- * time of inflating alone). It inflates no more than readMap did for every map of the corpus, whose data
- * items are all used; an item nothing uses is inflated too, and dropped with the others at the end.
+ * Why first: each inflated buffer is external memory, and V8 collects the young generation before allocating
+ * one whenever the young generation's buffers reach twice its largest semispace, 32 MB in Node 20 (V8's
+ * src/heap/heap.cc, Heap::AllocateExternalBackingStore), and marks the whole heap as the total grows; every
+ * object alive then is copied, or promoted and marked. Inflated while the model was being built, a map's
+ * buffers made its quads, points, layers and items survive those collections; inflated first, the collections
+ * find little besides the container's items (issue 41, sixth pass: readMap of the 80 corpus maps 1.09x ->
+ * 0.93x the CPU time of inflating alone, docs/performance.md). It inflates no more than readMap did for every
+ * map of the corpus, whose data items are all used; an item nothing uses is inflated too, and dropped with the
+ * others at the end.
  */
 function inflateAhead(df: Datafile): Uint8Array {
   const data = df.data;
