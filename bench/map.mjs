@@ -5,7 +5,8 @@
 // Two floors. The target's floor inflates every data item and keeps a map's inflated data until the map is
 // done, as any fully decoded map must (a model owns its images and tiles: Tutorial.map holds 130 MB). The
 // other drops each inflated item at once: its buffers die young and the allocator hands the same warm memory
-// back, which no reader that keeps the data can do; it is printed for comparison.
+// back, which no reader that keeps the data can do; it is printed for comparison. readMap's measure likewise
+// holds one map (its model) at a time: see readOne.
 //
 // Each of the three is timed in processes of its own (four each, taken in turn; the least time counts), not
 // side by side in one process: there each paid for the garbage the one before it left (up to 130 MB of dead
