@@ -2,6 +2,7 @@ import type { MapErrorCode } from './error-codes.js';
 import { CodecError, Datafile, type DatafileItem, type DatafileReadOptions, ITEMTYPE_EX, OFFSET_UUID_TYPE } from '@twcodec/datafile';
 import { decodeCString, decodeUtf8 } from '@twcodec/runtime';
 import { MapError } from './errors.js';
+import { inflateAhead } from './inflate-ahead.js';
 import {
   decodeEnvelopeItem,
   decodeEnvelopePointArray,
@@ -178,38 +179,6 @@ export async function readMapAsync(input: Uint8Array | Datafile, options: ReadMa
   const df = openDatafile(input, options);
   await df.preloadData();
   return new MapReader(df, options.strict ?? true, options.skipData ?? false, options.inflateData).read();
-}
-
-/**
- * Inflates every data item of `df` that is not inflated yet, before the reader makes any object of the model,
- * and returns which ones it inflated (1 at their index). Errors are left where they were: an item that does
- * not inflate stays as it was, and the element that uses it gets the error from its own bytes() call, in the
- * reader's order as before.
- *
- * Why first: each inflated buffer is external memory, and V8 collects the young generation before allocating
- * one whenever the young generation's buffers reach twice its largest semispace, 32 MB in Node 20 (V8's
- * src/heap/heap.cc, Heap::AllocateExternalBackingStore), and marks the whole heap as the total grows; every
- * object alive then is copied, or promoted and marked. Inflated while the model was being built, a map's
- * buffers made its quads, points, layers and items survive those collections; inflated first, the collections
- * find little besides the container's items (issue 41, sixth pass: readMap of the 80 corpus maps 1.09x ->
- * 0.93x the CPU time of inflating alone, docs/performance.md). It inflates no more than readMap did for every
- * map of the corpus, whose data items are all used; an item nothing uses is inflated too, and dropped with the
- * others at the end.
- */
-function inflateAhead(df: Datafile): Uint8Array {
-  const data = df.data;
-  const ahead = new Uint8Array(data.length);
-  for (let d = 0; d < data.length; d++) {
-    const item = data[d]!;
-    if (item.loaded) continue;
-    try {
-      item.bytes();
-      ahead[d] = 1;
-    } catch {
-      // Left for the element that uses it (see above).
-    }
-  }
-  return ahead;
 }
 
 function openDatafile(input: Uint8Array | Datafile, options: ReadMapOptions): Datafile {
