@@ -31,9 +31,16 @@ const RECENT_DIRECTIONS = 8;
  * of the protocol's table, whose entries are objects of several shapes (with `newConnection` or without), so
  * that the first close met after V8 optimised `feed` sent it back to be compiled again (issue 41).
  */
-const NEW_CONNECTION_KINDS = {} as Record<NetProtocolName, ReadonlySet<string>>;
-for (const name of Object.keys(PACKET_PROTOCOLS) as NetProtocolName[]) {
-  NEW_CONNECTION_KINDS[name] = new Set(PACKET_PROTOCOLS[name].controlMessages.filter((m) => m.newConnection).map((m) => m.name));
+let newConnectionKinds: Record<NetProtocolName, ReadonlySet<string>> | undefined;
+/** The sets, made at the first control packet rather than when the module loads (start-up, issue 41). */
+function newConnectionKindsOf(protocol: NetProtocolName): ReadonlySet<string> {
+  if (!newConnectionKinds) {
+    newConnectionKinds = {} as Record<NetProtocolName, ReadonlySet<string>>;
+    for (const name of Object.keys(PACKET_PROTOCOLS) as NetProtocolName[]) {
+      newConnectionKinds[name] = new Set(PACKET_PROTOCOLS[name].controlMessages.filter((m) => m.newConnection).map((m) => m.name));
+    }
+  }
+  return newConnectionKinds[protocol];
 }
 
 /**
@@ -241,7 +248,7 @@ export class ConnectionTracker {
     const dir = this.direction(d.source, d.destination);
     if (p.control) {
       // A new connection (0.6 connect/connect-accept, 0.7 connect/accept: `new_connection` in schemas/net): sequences start again.
-      if (NEW_CONNECTION_KINDS[p.protocol].has(p.control.kind)) {
+      if (newConnectionKindsOf(p.protocol).has(p.control.kind)) {
         const back = this.direction(d.destination, d.source);
         dir.ack = back.ack = 0;
         this.drop(dir);
