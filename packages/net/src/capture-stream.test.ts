@@ -51,6 +51,14 @@ function streamed(chunks: Uint8Array[]): string[] {
 
 const text = (d: CaptureDatagram) => JSON.stringify({ ...d, error: d.error?.message }, (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v).join(',') : v));
 
+/** Every frame `reader` has ready, as a line of its index, time, offset and bytes. */
+function takeFrames(reader: FrameReader, got: string[]): void {
+  while (reader.next()) {
+    const f = reader.frame;
+    got.push(`${f.index} ${f.seconds}.${f.nanoseconds} ${reader.base + f.start} ${Array.from(reader.bytes.subarray(f.start, f.end)).join(',')}`);
+  }
+}
+
 describe('a capture read as a stream', () => {
   it('FrameReader gives the whole file\'s frames whatever the chunks, pcap and pcapng', () => {
     const ng = pcapngFile([...readCapture(fixtures[0]!)].slice(0, 40).map((f) => ({ data: f.data, timestamp: BigInt(f.seconds) * 1_000_000n + BigInt(f.nanoseconds / 1000) })), 1);
@@ -59,12 +67,7 @@ describe('a capture read as a stream', () => {
       for (const sizes of [[1], [7, 3], [100], [4096], [65536]]) {
         const reader = new FrameReader();
         const got: string[] = [];
-        const take = () => {
-          while (reader.next()) {
-            const f = reader.frame;
-            got.push(`${f.index} ${f.seconds}.${f.nanoseconds} ${reader.base + f.start} ${Array.from(reader.bytes.subarray(f.start, f.end)).join(',')}`);
-          }
-        };
+        const take = () => takeFrames(reader, got);
         for (const chunk of chunksOf(bytes, sizes)) {
           reader.push(chunk);
           take();
@@ -78,12 +81,7 @@ describe('a capture read as a stream', () => {
       for (const [size, every] of [[100, 2], [333, 3], [4096, 2]] as const) {
         const reader = new FrameReader();
         const got: string[] = [];
-        const take = () => {
-          while (reader.next()) {
-            const f = reader.frame;
-            got.push(`${f.index} ${f.seconds}.${f.nanoseconds} ${reader.base + f.start} ${Array.from(reader.bytes.subarray(f.start, f.end)).join(',')}`);
-          }
-        };
+        const take = () => takeFrames(reader, got);
         chunksOf(bytes, [size]).forEach((chunk, i) => {
           reader.push(chunk);
           if (i % every === every - 1) take();
