@@ -33,8 +33,7 @@ function writeTime(w: JsonBytes, d: CaptureDatagram): void {
  */
 function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, index: number): void {
   const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
-  const bySource = youngHeads.get(source);
-  const text = bySource === undefined ? undefined : (bySource.destination === destination ? bySource.heads : headsTo(bySource, destination))?.[slot];
+  const text = youngHeads.get(source)?.get(destination)?.[slot];
   if (text !== undefined) w.text(text);
   else writeNewRouteHead(w, source, destination, protocol, kind, slot, index);
 }
@@ -46,7 +45,7 @@ function writeRouteHead(w: JsonBytes, source: string, destination: string, proto
  * function's call never made before is a deoptimisation when it is made; issue 41, node --trace-deopt).
  */
 function writeNewRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number, index: number): void {
-  let heads = youngHeads.get(source)?.byDestination.get(destination);
+  let heads = youngHeads.get(source)?.get(destination);
   if (!heads) {
     if (youngHeadCount >= ROUTE_HEADS) {
       if (index - youngHeadsSince < ROUTE_HEADS_FRAMES) {
@@ -59,11 +58,11 @@ function writeNewRouteHead(w: JsonBytes, source: string, destination: string, pr
       youngHeadCount = 0;
       youngHeadsSince = index;
     }
-    heads = oldHeads.get(source)?.byDestination.get(destination) ?? new Array<JsonText | undefined>(6).fill(undefined);
+    heads = oldHeads.get(source)?.get(destination) ?? new Array<JsonText | undefined>(6).fill(undefined);
     youngHeadCount++;
     let bySource = youngHeads.get(source);
-    if (!bySource) youngHeads.set(source, (bySource = { destination, heads, byDestination: new Map() }));
-    bySource.byDestination.set(destination, heads);
+    if (!bySource) youngHeads.set(source, (bySource = new Map()));
+    bySource.set(destination, heads);
   }
   // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
   w.text((heads[slot] ??= jsonText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
@@ -83,27 +82,8 @@ function writeNewRouteHead(w: JsonBytes, source: string, destination: string, pr
 const ROUTE_HEADS = 256;
 const ROUTE_HEADS_FRAMES = 65536;
 /** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
-let youngHeads = new Map<string, SourceHeads>();
-let oldHeads = new Map<string, SourceHeads>();
-/**
- * The heads of a source's routes by destination, and the last destination looked up with its heads: a
- * client's datagrams all go to its server, so most of them find their heads without the second Map look-up
- * (writeRouteHead's two look-ups were about 40 ms of the bench's 50 MB capture, node --cpu-prof; issue 41).
- */
-interface SourceHeads {
-  destination: string;
-  heads: (JsonText | undefined)[];
-  byDestination: Map<string, (JsonText | undefined)[]>;
-}
-/** The heads of the route from a source to `destination`, kept as the source's last ones when found. */
-function headsTo(bySource: SourceHeads, destination: string): (JsonText | undefined)[] | undefined {
-  const heads = bySource.byDestination.get(destination);
-  if (heads !== undefined) {
-    bySource.destination = destination;
-    bySource.heads = heads;
-  }
-  return heads;
-}
+let youngHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
+let oldHeads = new Map<string, Map<string, (JsonText | undefined)[]>>();
 let youngHeadCount = 0;
 /** The frame index at which youngHeads was made. */
 let youngHeadsSince = 0;
