@@ -2,7 +2,7 @@
 // then the fields in schema order. The generated tables give each message a `read` function (its fields read
 // one after the other by the field readers below, where every bounds check lives) or leave it to the field
 // interpreter here (readField); both read the same bytes with the same checks and errors.
-import { ByteReader, ByteWriter, bytesEqual, CodecError, copyBytes, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
+import { ByteReader, ByteWriter, CodecError, copyBytes, type Uuid, uuidFromBytes, uuidToBytes } from '@twcodec/runtime';
 import type { NetMessageErrorCode } from './error-codes.js';
 
 /** Errors of net message decoding and encoding. */
@@ -24,6 +24,8 @@ let fieldValues: unknown[] = new Array<unknown>(16);
  * nothing decoded keeps the reader): a new one per message was a ninth of a capture's decoding garbage.
  */
 const messageReader = new ByteReader(new Uint8Array(0));
+// Its texts are checked as they are read (the NOT_CANONICAL check in decodeWithSharedReader).
+messageReader.checkTexts = true;
 
 /** A message of the table with what decoding it needs, worked out once per table. */
 interface Reading {
@@ -39,10 +41,10 @@ interface Reading {
   /** Each field's path in errors (`message.field`). */
   paths: string[];
   /**
-   * Whether a decoded message must be encoded again to prove it is written back byte for byte: only text can
+   * Whether a decoded message's texts must be checked to prove it is written back byte for byte: only text can
    * read as a value that writes back otherwise (TextDecoder drops a leading byte-order mark, for one), and
-   * only text that is not ASCII (see isAscii). Ints are refused unless in their shortest form, and every other
-   * field keeps its bytes.
+   * only text that is not short ASCII (ByteReader.checkTexts). Ints are refused unless in their shortest form,
+   * and every other field keeps its bytes.
    */
   checkWriteBack: boolean;
   /** Per field: the index of the field holding its length or count (sizeField), else -1. */
@@ -200,6 +202,7 @@ export function decodeNetMessageAt(protocol: NetProtocolDef, bytes: Uint8Array, 
 function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, start: number, end: number, options: DecodeOptions): AnyNetMessage | UnknownNetMessage {
   const base = options.baseOffset ?? 0;
   const r = messageReader.repoint(bytes, start, end, base - start);
+  const textsNotBack = r.textsNotBack;
   let msg: number;
   let uuid: Uuid | undefined;
   try {
@@ -246,8 +249,10 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     }
     for (; i < n; i++) out[fields[i]!.key] = values[i];
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
-    // Lossless or nothing: a message that would not be written back byte for byte stays raw.
-    if (reading.checkWriteBack && !isAscii(bytes, start, end) && !bytesEqual(encodeNetMessage(protocol, out), bytes.subarray(start, end)))
+    // Lossless or nothing: a message that would not be written back byte for byte stays raw. Its other fields
+    // are read only in the form they are written in (shortest varints, bools 0 or 1), so only a text can
+    // come back otherwise (a leading byte order mark, which TextDecoder drops): readCString counted those.
+    if (reading.checkWriteBack && r.textsNotBack !== textsNotBack)
       throw new NetMessageError('NOT_CANONICAL', `${reading.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, reading.name);
     return out;
   } catch (e) {
@@ -265,12 +270,6 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
 function isPadding(bytes: Uint8Array, from: number, end: number): boolean {
   if (end - from > 3) return false;
   for (let i = from; i < end; i++) if (bytes[i] !== 0) return false;
-  return true;
-}
-
-/** Whether every byte is ASCII: such text decodes to one char per byte and encodes back to the same bytes. */
-function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (bytes[i]! > 0x7f) return false;
   return true;
 }
 
