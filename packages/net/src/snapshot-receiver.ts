@@ -115,12 +115,11 @@ export class SnapshotReceiver {
   /** Bytes of the stored snapshots. */
   storedBytes = 0;
   /**
-   * How many snapshots this receiver has stored since it was made, and the tick of the last: a caller that
-   * keeps count of what receivers store (the tracker's budget) learns from them whether a feed stored what it
-   * rebuilt, without reading the result (objects of several shapes: with a CRC or not, rebuilt or not).
+   * How many snapshots this receiver has stored since it was made: a caller that keeps count of what receivers
+   * store (the tracker's budget) learns from it whether a feed stored what it rebuilt (then lastStoredTick is
+   * its tick), without reading the result (objects of several shapes: with a CRC or not, rebuilt or not).
    */
   stores = 0;
-  lastStoredTick = -1;
 
   /** The protocol's snapshot items (what applyDelta needs of it), looked up once. */
   private readonly snapshotProtocol: SnapshotProtocol;
@@ -137,6 +136,12 @@ export class SnapshotReceiver {
   /** Snapshots stored. */
   get storedCount(): number {
     return this.stored.length;
+  }
+
+  /** The tick of the snapshot stored last, of those still stored (-1 when none is). */
+  get lastStoredTick(): number {
+    const stored = this.stored;
+    return stored.length > 0 ? stored[stored.length - 1]!.tick : -1;
   }
 
   /**
@@ -197,7 +202,6 @@ export class SnapshotReceiver {
     this.storedBytes += bytes;
     this.stored = kept;
     this.stores++;
-    this.lastStoredTick = tick;
   }
 
   /** store() for a tick not past the last one stored: an entry of the same tick goes too. A new list (see `stored`). */
@@ -216,7 +220,6 @@ export class SnapshotReceiver {
     this.storedBytes += bytes;
     this.stored = kept;
     this.stores++;
-    this.lastStoredTick = tick;
   }
 
   /**
