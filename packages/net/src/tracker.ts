@@ -7,6 +7,7 @@
 // one SnapshotReceiver per direction and the byte budget over all of them; it feeds a receiver, reads how many
 // bytes the receiver stores after that, and tells the receivers that stored first to forget when the budget is
 // exceeded. A receiver knows nothing of the tracker or of the other receivers.
+import { emptyObjectArray } from '@twcodec/runtime';
 import type { CaptureDatagram } from './capture.js';
 import type { NetError } from './errors.js';
 import { type NetProtocolName, PACKET_PROTOCOLS } from './packet.js';
@@ -42,14 +43,6 @@ function newConnectionKindsOf(protocol: NetProtocolName): ReadonlySet<string> {
   }
   return newConnectionKinds[protocol];
 }
-
-/**
- * An empty list that V8 holds as a list of objects (PACKED_ELEMENTS), copied for a result's `snapshots` and
- * `maps`: an empty array literal holds small integers, a list of one result objects, and code that read the
- * lists of both kinds was compiled for the kinds it had met, then again at the first map download that ended
- * after (net pcap's writeDatagram; issue 41, node --trace-deopt).
- */
-const NO_RESULTS = ([null] as never[]).slice(1);
 
 /** What happened to one vital chunk at its receiver. */
 export type ChunkDelivery = 'delivered' | 'duplicate' | 'out_of_order';
@@ -244,7 +237,7 @@ export class ConnectionTracker {
   feed(d: CaptureDatagram): TrackedDatagram {
     const p = d.packet;
     // Connectionless packets (server info) belong to no connection: a scan of many servers makes no state.
-    if (!p || p.kind === 'connless') return { delivery: [], snapshots: NO_RESULTS.slice(), maps: NO_RESULTS.slice() };
+    if (!p || p.kind === 'connless') return { delivery: [], snapshots: emptyObjectArray(), maps: emptyObjectArray() };
     const dir = this.direction(d.source, d.destination);
     if (p.control) {
       // A new connection (0.6 connect/connect-accept, 0.7 connect/accept: `new_connection` in schemas/net): sequences start again.
@@ -256,7 +249,7 @@ export class ConnectionTracker {
         dir.map = undefined;
         back.map = undefined;
       }
-      return { delivery: [], snapshots: NO_RESULTS.slice(), maps: NO_RESULTS.slice() };
+      return { delivery: [], snapshots: emptyObjectArray(), maps: emptyObjectArray() };
     }
     // The result's arrays at their size: one grown by push from empty takes room for 17 (with the result, a
     // sixth of `net pcap`'s garbage; issue 41).
@@ -306,7 +299,7 @@ export class ConnectionTracker {
         else snapshots = one as RebuiltSnapshot[];
       }
     }
-    const out: TrackedDatagram = { delivery: deliveries, snapshots: snapshots ?? NO_RESULTS.slice(), maps: maps ?? NO_RESULTS.slice() };
+    const out: TrackedDatagram = { delivery: deliveries, snapshots: snapshots ?? emptyObjectArray(), maps: maps ?? emptyObjectArray() };
     if (errorsOut) out.errors = errorsOut;
     return out;
   }

@@ -28,6 +28,21 @@ export function asUint8Array(bytes: Uint8Array): Uint8Array {
   return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** An empty array that V8 holds as one of objects (PACKED_ELEMENTS); emptyObjectArray copies it. */
+const OBJECTS = ([null] as never[]).slice(1);
+
+/**
+ * A new empty array that V8 holds as one of objects (PACKED_ELEMENTS), for a list that only ever holds objects
+ * and that hot code reads beside lists holding some. An empty array literal (or a copy of one) holds small
+ * integers until an object goes in, so optimised code made for lists of objects leaves its code at the first
+ * such list it meets late: a push onto it ("not a Smi"), or a read of a list of the other kind, and the
+ * function is compiled again (issue 41, node --trace-deopt: applyDelta at a connection's first full snapshot,
+ * `net pcap`'s lines at the first map download).
+ */
+export function emptyObjectArray<T extends object>(): T[] {
+  return OBJECTS.slice();
+}
+
 /** The chunks one after the other in a new array (`total`, their summed length, when the caller has it). */
 export function concatBytes(chunks: readonly Uint8Array[], total = chunks.reduce((n, c) => n + c.length, 0)): Uint8Array {
   const out = new Uint8Array(total);

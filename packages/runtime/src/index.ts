@@ -1,7 +1,7 @@
 // The binary runtime every twcodec package shares: bounds-checked readers and writers, variable-width ints,
 // I32String, Teeworlds UUIDs (MD5-based), the network Huffman code, and the error classes. No dependencies, no Node APIs.
 // Byte arrays, text and variable-width ints.
-export { asUint8Array, concatBytes, copyBytes, deepEqual } from './arrays.js';
+export { asUint8Array, concatBytes, copyBytes, deepEqual, emptyObjectArray } from './arrays.js';
 export { ByteReader, ByteWriter } from './bytes.js';
 export { decodeCString, decodeUtf8, decodeUtf8Escaped, encodeUtf8, encodeUtf8Escaped } from './utf8.js';
 export { packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './varint.js';

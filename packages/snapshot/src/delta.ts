@@ -1,3 +1,4 @@
+import { emptyObjectArray } from '@twcodec/runtime';
 import type { SnapshotErrorCode } from './error-codes.js';
 import { type SnapshotProtocol } from './generated/tables.gen.js';
 import { itemKey, Snapshot, SnapshotError, type SnapshotItem, SNAPSHOT_MAX_ID, SNAPSHOT_MAX_ITEMS, SNAPSHOT_MAX_SIZE, SNAPSHOT_MAX_TYPE } from './snapshot.js';
@@ -130,15 +131,6 @@ function movedScratch(n: number): Int32Array {
   return moved0;
 }
 
-/**
- * An empty list that V8 holds as a list of objects (PACKED_ELEMENTS), copied for every list applyDelta makes
- * itself: an empty array literal, or a copy of one (a full snapshot's empty base), holds small integers until
- * an object goes in, and V8's optimised applyDelta, made for lists of objects, could not push an item onto one:
- * it left its code ("not a Smi") at the first full snapshot after it was optimised (a connection that starts
- * late in a capture) and was compiled again, about 8 ms (issue 41, node --trace-deopt).
- */
-const NO_ITEMS = ([null] as unknown as SnapshotItem[]).slice(1);
-
 /** applyDelta's options when none are given (no object made per call). */
 const NO_OPTIONS: ApplyDeltaOptions = Object.freeze({});
 
@@ -173,7 +165,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
       if (at === undefined) fail(path, 'DELETE_ABSENT', `deleted key ${key >>> 16}:${key & 0xffff} is not in the old snapshot`, p);
       moved[at!] = -1;
     }
-    items = NO_ITEMS.slice();
+    items = emptyObjectArray();
     for (let i = 0; i < n; i++) {
       if (moved[i]! < 0) {
         const dropped = oldItems[i]!.data;
@@ -185,8 +177,8 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
       items.push(oldItems[i]!);
     }
   } else {
-    // (An empty base's list may be one of small integers: see NO_ITEMS.)
-    items = (n ? oldItems : NO_ITEMS).slice();
+    // (An empty base's list may be one of small integers: see emptyObjectArray.)
+    items = n ? oldItems.slice() : emptyObjectArray();
   }
   let added: Map<number, number> | undefined; // keys of new items -> their position in `items`
   const listed: number[] | undefined = options.order === 'hint' ? [] : undefined;
