@@ -82,6 +82,28 @@ describe('start-up', () => {
     expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
   });
 
+  // net pcap reads captures with @twcodec/net's decoder and tracker: the live client, the demo recorders and the
+  // demo package are in chunks of their own (bundle.mjs: net-live), which its chunks do not require (issue 41).
+  it("net pcap's chunks hold the capture decoder, not net's live client nor the demo package", () => {
+    const bundle = join(dist, 'bundle');
+    const files = readdirSync(bundle).filter((f) => f.endsWith('.js'));
+    const regions = (file: string) => [...readFileSync(join(bundle, file), 'utf8').matchAll(/^\/\/ (\S+\.m?js)$/gm)].map((m) => m[1]!);
+    // The CLI's net.ts (the bundler names it dist/net.js in its chunk) and the chunks it requires up front.
+    const start = files.find((f) => regions(f).includes('dist/net.js'));
+    expect(start).toBeDefined();
+    const seen = new Set<string>();
+    const modules: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      modules.push(...regions(file));
+      for (const [, dep] of readFileSync(join(bundle, file), 'utf8').matchAll(/^(?:const|let|var) \w+ = require\("\.\/([^"]+)"\);$/gm)) visit(dep!);
+    };
+    visit(start!);
+    expect(modules.filter((m) => /net\/dist\/(client|capture-demo|record|game|rcon|transport)\.js$|demo\/dist\//.test(m))).toEqual([]);
+    expect(modules.some((m) => m.endsWith('net/dist/capture.js')) && modules.some((m) => m.endsWith('net/dist/tracker.js'))).toBe(true);
+  });
+
   // A loop at a chunk's top level makes V8 compile all of that top level with its baseline compiler (a short
   // run's import of the runtime built its CRC and MD5 tables and the scan kernel's bytes at import; issue 41).
   it('the chunks build no tables when loaded: no loop at their top level', () => {
