@@ -31,7 +31,7 @@ const twcodecBin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 const floorScript = join(repoRoot, 'bench', 'pcap-hex.mjs');
 const baseBin = process.env.PCAP_BENCH_BASE;
 const only = process.env.PCAP_BENCH_ONLY;
-if (only !== undefined && only !== 'flows' && only !== 'time') throw new Error(`PCAP_BENCH_ONLY=${only}: flows or time`);
+if (only !== undefined && only !== 'flows' && only !== 'time' && only !== 'split') throw new Error(`PCAP_BENCH_ONLY=${only}: flows, time or split`);
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (spawnSync('bash', ['-c', 'true']).status !== 0) {
   console.log('pcap bench: needs bash (its `times` gives the CPU time of child processes); skipped');
@@ -170,7 +170,58 @@ function buildFlows(path, flows, datagrams) {
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const captures = listFiles(join(corpusDir, 'net'), '.pcap');
 if (!captures.length) captures.push(...listFiles(join(repoRoot, 'fixtures', 'net'), '.pcap'));
-if (only !== 'flows') {
+
+// Where a small capture's CPU goes (issue 41, eleventh pass): the session's run above node -e 0 in three parts,
+// from the CPU time of each thread of the process (Linux: /proc/self/task/*/schedstat, read at exit by a
+// preloaded script, which is not a V8 flag: the code cache is still taken). Fixed: a capture of no datagrams
+// (its 24-byte header) above node -e 0, all threads: loading the bundle's chunks, their tables, Node's own
+// modules. Processing: the session's main thread less the empty capture's. Compiling: the session's other
+// threads less the empty capture's, V8's TurboFan jobs (and GC helpers) beside the main thread.
+if ((only === undefined || only === 'split') && existsSync('/proc/self/task')) {
+  const preload = join(work, 'threads.cjs');
+  writeFileSync(
+    preload,
+    `const fs = require('node:fs');\nprocess.on('exit', () => {\n  let main = 0, other = 0;\n  for (const t of fs.readdirSync('/proc/self/task')) {\n    const ns = Number(fs.readFileSync('/proc/self/task/' + t + '/schedstat', 'utf8').split(' ')[0]);\n    if (Number(t) === process.pid) main += ns; else other += ns;\n  }\n  fs.writeFileSync(process.env.TWCODEC_THREADS_OUT, main / 1e6 + ' ' + other / 1e6);\n});\n`,
+  );
+  const empty = join(work, 'empty.pcap');
+  writeFileSync(empty, header);
+  const threadsOf = (argv) => {
+    const out = join(work, 'threads.txt');
+    const run = spawnSync(argv[0], ['-r', preload, ...argv.slice(1)], { stdio: 'ignore', env: { ...process.env, TWCODEC_THREADS_OUT: out } });
+    if (run.status !== 0) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
+    const [main, other] = readFileSync(out, 'utf8').split(' ').map(Number);
+    return { main, other };
+  };
+  const sides = {
+    node: [process.execPath, '-e', '0'],
+    floor: [process.execPath, floorScript, sessionPath],
+    empty: [process.execPath, twcodecBin, 'net', 'pcap', empty],
+    session: [process.execPath, twcodecBin, 'net', 'pcap', sessionPath],
+  };
+  const rounds = Math.max(ROUNDS, 7);
+  const got = Object.fromEntries(Object.keys(sides).map((n) => [n, { main: [], other: [] }]));
+  for (let i = 0; i < rounds; i++) {
+    for (const [n, argv] of Object.entries(sides)) {
+      const t = threadsOf(argv);
+      got[n].main.push(t.main);
+      got[n].other.push(t.other);
+    }
+  }
+  const m = (n, k) => medianOf(got[n][k]);
+  const all = (n) => m(n, 'main') + m(n, 'other');
+  const fixed = all('empty') - all('node');
+  const processing = m('session', 'main') - m('empty', 'main');
+  const compiling = m('session', 'other') - m('empty', 'other');
+  const floor = all('floor') - all('node');
+  console.log(`the ${basename(sessionPath)} run's CPU above node -e 0 by thread, median of ${rounds} rounds; load ${load()}`);
+  console.log(`  node -e 0: main ${m('node', 'main').toFixed(1)} ms, other threads ${m('node', 'other').toFixed(1)} ms; floor (pcap-hex.mjs) above it: ${floor.toFixed(1)} ms`);
+  console.log(
+    `  net pcap above it: ${(fixed + processing + compiling).toFixed(1)} ms = fixed ${fixed.toFixed(1)} (an empty capture) + main-thread processing ${processing.toFixed(1)} + other threads (TurboFan, GC helpers) ${compiling.toFixed(1)};` +
+      ` against the floor: ${(fixed / floor).toFixed(2)}x + ${(processing / floor).toFixed(2)}x + ${(compiling / floor).toFixed(2)}x`,
+  );
+}
+
+if (only !== 'flows' && only !== 'split') {
   const large = join(work, `large-${LARGE_MB}mb.pcap`);
   buildLarge(large, LARGE_MB);
   captures.push(large);
@@ -239,7 +290,7 @@ if (only !== 'flows') {
   }
 }
 
-if (only !== 'time' && gnuTime) {
+if (only !== 'time' && only !== 'split' && gnuTime) {
   console.log(`peak RSS of net pcap against the number of flows open at once (${FLOW_DATAGRAMS} datagrams each capture); load ${load()}`);
   const peaks = {};
   const basePeaks = {};

@@ -57,6 +57,15 @@ const CHUNK_GROUPS = [
   { name: 'map-tools-diff', test: dist('map-tools', 'diff') },
   { name: 'map-tools-fix', test: dist('map-tools', 'fix') },
   { name: 'map-tools-render', test: dist('map-tools', 'render') },
+  // @twcodec/net's live client, its demo recorder and capture-to-demo, and the package's index (which re-exports
+  // them): net pcap reads captures with the decoder and the tracker alone, and loaded all of this (60 KB of
+  // source and its code cache, and the demo package with them) before its first datagram (issue 41).
+  { name: 'net-live', test: dist('net', '(index|client|client-api|transport|input|rcon|game|capture-demo|record|map-request|info)') },
+  // The rest of @twcodec/net: the capture decoder, the packets and the tracker, in one chunk.
+  { name: 'net-read', test: /[\\/]packages[\\/]net[\\/]dist[\\/](?!node\.js$)/ },
+  // The snapshot package on its own: net pcap rebuilds snapshots but writes no demo (the demo package's reader
+  // and writer, with it in one chunk, came with every net command).
+  { name: 'snapshot', test: /[\\/]packages[\\/]snapshot[\\/]dist[\\/]/ },
 ];
 
 const ifStale = process.argv.includes('--if-stale');

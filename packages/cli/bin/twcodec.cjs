@@ -27,7 +27,8 @@
 // require this file for it; it runs the CLI only as the program Node was started with.
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
-const nodeModule = require('node:module');
+// node:module is required where it is needed, not here: loading it loads Node's ES module loader and its source
+// map support (about 1 ms of CPU time of every run on Node 20, which needs neither; issue 41).
 const { dirname, join, resolve, sep } = require('node:path');
 const { debuglog } = require('node:util');
 const vm = require('node:vm');
@@ -136,7 +137,7 @@ function loadBundle(bundleDir, entry, onCompiled, command) {
   // module's require; others (pako from node_modules) by a require made for the entry when first needed
   // (createRequire costs about as much as loading a small chunk: start-up, issue 41).
   let entryRequire;
-  const outside = (id) => (id.startsWith('node:') ? require(id) : (entryRequire ??= nodeModule.createRequire(join(dir, entry)))(id));
+  const outside = (id) => (id.startsWith('node:') ? require(id) : (entryRequire ??= require('node:module').createRequire(join(dir, entry)))(id));
   // Paths by concatenation, not path.join: `dir` is resolved already, and join's normalising, in the interpreter,
   // for two paths a chunk was about 4% of a small map's map extract above Node (issue 41).
   const load = (file) => {
@@ -166,7 +167,8 @@ module.exports = { loadBundle, wrap, runtimeKey, crc32Function, profileDir, cach
 if (require.main === module) {
   // Node 22.1+ keeps the code it compiled for the next run (in the OS temp directory), for a bundle without a
   // cache of this Node's (loadBundle then require()s it) and for dist/; Node 20 has no such cache.
-  nodeModule.enableCompileCache?.();
+  // (Node 20 and 21, which have none, do not load node:module for it.)
+  if (Number(process.versions.node.split('.')[0]) >= 22) require('node:module').enableCompileCache?.();
   // Paths by concatenation (__dirname is absolute and normalised): path.join normalises each path it makes, in
   // Node's interpreter, a cost of every run (start-up, issue 41).
   const bundle = `${dirname(__dirname)}${sep}dist${sep}bundle`;

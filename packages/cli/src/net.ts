@@ -1,7 +1,7 @@
 // The work of the net commands (commands/net.ts holds their table): `net pcap`, the UDP datagrams of a capture
 // file decoded by @twcodec/net, one JSON line each; `net info`, `net say`, `net record`, a live server through
 // @twcodec/net/node's client; `net demo`, a client's demo rebuilt from a capture. Loaded when a net command runs.
-import type { NetProtocolName, RecordedDemo } from '@twcodec/net';
+import { CaptureDecoder, ConnectionTracker, type NetProtocolName, PACKET_PROTOCOLS, type RecordedDemo } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
 import { setFlagsFromString } from 'node:v8';
 import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
@@ -10,6 +10,8 @@ import { messageJson } from './message-json.js';
 import { writeDatagram } from './net-pcap-lines.js';
 
 export { datagramJson } from './net-pcap-lines.js';
+/** The protocols the net commands speak (commands/net.ts checks --protocol against them). */
+export const PROTOCOL_NAMES = Object.keys(PACKET_PROTOCOLS);
 
 /** The options of the commands that talk to a live server (their table: commands/net.ts). */
 export interface LiveOptions {
@@ -111,7 +113,6 @@ function lessInlining(): void {
  */
 export async function netPcap(io: CliIo, file: string, protocol: string | undefined): Promise<void> {
   lessInlining();
-  const { CaptureDecoder, ConnectionTracker } = await import('@twcodec/net');
   const tracker = new ConnectionTracker();
   const decoder = new CaptureDecoder(protocol ? { protocol: protocol as NetProtocolName } : {});
   const lines = new JsonBytes();
@@ -224,7 +225,7 @@ export async function netRecord(io: CliIo, address: string, out: string, options
   const seconds = secondsOf(options.seconds, 'seconds');
   // A path that cannot take OUT fails now, not after the recording.
   await checkOutputPath(out);
-  const { recordDemo } = await import('@twcodec/net');
+  const { recordDemo } = await import('./net-live.js');
   // The demo goes to disk as it is recorded (a temporary file beside OUT, renamed over it at the end), as
   // DDNet's recorder writes as it goes and puts the final header in place when it stops: memory stays flat
   // however long the recording and whatever the server sends.
@@ -260,7 +261,7 @@ export async function netRecord(io: CliIo, address: string, out: string, options
 /** `net demo FILE OUT --player NAME`: the demo that player's client would have recorded, from a capture. */
 export async function netDemo(io: CliIo, file: string, out: string, options: { player: string; map: string | undefined; protocol: string | undefined }): Promise<void> {
   const map = options.map === undefined ? undefined : await io.readFile(options.map);
-  const { captureDemo } = await import('@twcodec/net');
+  const { captureDemo } = await import('./net-live.js');
   const { CodecError, errorAbout } = await import('./runtime-names.js');
   let result: ReturnType<typeof captureDemo>;
   try {

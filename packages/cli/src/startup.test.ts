@@ -82,6 +82,29 @@ describe('start-up', () => {
     expect(modulesOf('map-resave').some((m) => m.includes('map/dist/write'))).toBe(true);
   });
 
+  // net pcap reads captures with @twcodec/net's decoder and tracker: the live client, the demo recorders and the
+  // demo package are in chunks of their own (bundle.mjs: net-live), which its chunks do not require (issue 41).
+  it("net pcap's chunks hold the capture decoder, not net's live client nor the demo package", () => {
+    const bundle = join(dist, 'bundle');
+    const files = readdirSync(bundle).filter((f) => f.endsWith('.js'));
+    const regions = (file: string) => [...readFileSync(join(bundle, file), 'utf8').matchAll(/^\/\/ (\S+\.m?js)$/gm)].map((m) => m[1]!);
+    // The CLI's net.ts and the chunks it requires up front (the bundler names a module from where the build ran:
+    // dist/net.js in the package, packages/cli/dist/net.js at the root).
+    const start = files.find((f) => regions(f).some((m) => m === 'dist/net.js' || m.endsWith('packages/cli/dist/net.js')));
+    expect(start).toBeDefined();
+    const seen = new Set<string>();
+    const modules: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      modules.push(...regions(file));
+      for (const [, dep] of readFileSync(join(bundle, file), 'utf8').matchAll(/^(?:const|let|var) \w+ = require\("\.\/([^"]+)"\);$/gm)) visit(dep!);
+    };
+    visit(start!);
+    expect(modules.filter((m) => /net\/dist\/(client|capture-demo|record|game|rcon|transport)\.js$|demo\/dist\//.test(m))).toEqual([]);
+    expect(modules.some((m) => m.endsWith('net/dist/capture.js')) && modules.some((m) => m.endsWith('net/dist/tracker.js'))).toBe(true);
+  });
+
   // A loop at a chunk's top level makes V8 compile all of that top level with its baseline compiler (a short
   // run's import of the runtime built its CRC and MD5 tables and the scan kernel's bytes at import; issue 41).
   it('the chunks build no tables when loaded: no loop at their top level', () => {
@@ -130,6 +153,9 @@ describe('start-up', () => {
       expect(extract).not.toContain(parser);
       // the input is read as the chunks are (readFileSync), not by Node's asynchronous readFile
       expect(extract).not.toContain('NativeModule internal/fs/read/context');
+      // nor Node's ES module loader, which node:module loads (bin/twcodec.cjs requires it only for Node 22's
+      // compile cache and for pako; issue 41)
+      expect(loaded('net', 'pcap', join(repoRoot, 'fixtures', 'net', 'ddnet-0.6-cut.pcap'))).not.toContain('NativeModule internal/modules/esm/loader');
       // with an option, it parses
       expect(loaded('map', 'resave', '--ddnet', join(repoRoot, 'fixtures', 'maps', 'ctf1.map'), join(dir, 'resaved.map'))).toContain(parser);
     } finally {

@@ -3,7 +3,7 @@ import { ByteReader, ByteWriter } from './bytes.js';
 import { decodeUtf8, decodeUtf8Escaped, encodeUtf8Escaped } from './utf8.js';
 import { packVarInt, unpackVarInt, unpackVarInts, varIntSize } from './varint.js';
 import { BinaryError } from './errors.js';
-import { bytesEqual } from './ints.js';
+import { asciiInt32s, bytesEqual } from './ints.js';
 import { firstNonZeroRecord } from './record-scan.js';
 import { decodeI32String, encodeI32String } from './i32string.js';
 import { md5 } from './md5.js';
@@ -91,6 +91,21 @@ describe('ByteReader', () => {
     expect([r.pos, r.end, r.baseOffset, r.remaining, r.offset]).toEqual([1, 5, 100, 4, 101]);
     expect(r.readI32LE()).toBe(1);
     expect(() => r.readU8('past')).toThrowError(expect.objectContaining({ code: 'TRUNCATED', offset: 105, path: 'past' }));
+  });
+});
+
+describe('asciiInt32s', () => {
+  // The char codes' low bytes, four to a little-endian word, the last padded with zeros: ASCII text by the
+  // encoder (issue 41), other text by the loop; both as the loop alone made them.
+  const byLoop = (text: string) => {
+    const words = new Int32Array((text.length + 3) >> 2);
+    for (let i = 0; i < text.length; i++) words[i >> 2]! |= (text.charCodeAt(i) & 255) << ((i & 3) * 8);
+    return words;
+  };
+  it('gives the words of the char codes, ASCII or not', () => {
+    for (const text of ['', 'a', 'ab', 'abc', 'abcd', '{"index":', ',"time":"2026-11-23T15:33:41.', '\0\x7f~', 'é', 'aé', 'abcdé€😀', '\ud800x']) {
+      expect([...asciiInt32s(text)], JSON.stringify(text)).toEqual([...byLoop(text)]);
+    }
   });
 });
 

@@ -2,8 +2,8 @@
 // @twcodec/net, and net/node's sockets and DNS, load then).
 import { command, type CommandTable, type OptionTable } from '../command.js';
 
-/** The protocols the net commands speak: those @twcodec/net has packet tables for (loaded when checked). */
-const PROTOCOLS = async () => Object.keys((await import('@twcodec/net')).PACKET_PROTOCOLS);
+/** The protocols the net commands speak: those @twcodec/net has packet tables for (loaded when checked, with net.ts, which the command loads anyway). */
+const PROTOCOLS = async () => (await import('../net.js')).PROTOCOL_NAMES;
 
 /** --protocol of the commands that read a capture: without it, each flow's protocol is told from its packets. */
 const CAPTURE_PROTOCOL = (help: string) => ({ protocol: { type: 'string', value: '0.6|0.7', choices: PROTOCOLS, help } }) as const satisfies OptionTable;
