@@ -76,8 +76,10 @@ export class TeehistorianScanner {
     this.pos = after;
     this.offset = pos;
     this.count++;
-    this.tick = this.ticks.applyScanned(ints);
-    if (ints[0] === FINISH) this.finished = true;
+    // The id read once into a local: V8 reloads a typed array element after any store in between.
+    const id = ints[0]!;
+    this.tick = this.ticks.advance(id, ints[1]!);
+    if (id === FINISH) this.finished = true;
     return true;
   }
 
@@ -193,8 +195,9 @@ export class TeehistorianStreamScanner {
       }
       this.offset = base + pos;
       this.count++;
-      this.tick = this.ticks.applyScanned(ints);
-      if (ints[0] === FINISH) this.finished = true;
+      const id = ints[0]!;
+      this.tick = this.ticks.advance(id, ints[1]!);
+      if (id === FINISH) this.finished = true;
       pos = after;
       visit(this);
     }
