@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ByteWriter } from '@twcodec/runtime';
+import { ByteReader, ByteWriter } from '@twcodec/runtime';
 import { corpusDir, fixturesDir, readBytes } from '../../../test/corpus.js';
-import { MESSAGE_INT_FIELDS, MESSAGE_KINDS } from './generated/messages.gen.js';
+import { decodeMessage, MESSAGE_INT_FIELDS, MESSAGE_KINDS, SCAN_INTS, scanMessage } from './generated/messages.gen.js';
 import type { TeehistorianEnd, TickedMessage } from './messages.js';
 import { readTeehistorian } from './reader.js';
 import { scanTeehistorian, scanTeehistorianStream, teehistorianColumns } from './scanner.js';
@@ -109,6 +109,43 @@ describe('scanner (the allocation-free fast path)', () => {
       const bytes = w.finish();
       expect(viaScanner(bytes, 'throw')).toEqual(viaIterator(bytes, 'throw'));
     }
+  });
+
+  it('scanMessage reads or refuses as decodeMessage does around its one-byte front: every triple of edge bytes, cut or not', () => {
+    // The front takes a message of three one-byte ints whose first is >= 0; each edge byte below is a
+    // sign, continuation or id boundary of a varint, so the triples cover the front and every way out of it.
+    const edges = [0x00, 0x01, 0x3f, 0x40, 0x41, 0x7f, 0x80, 0x81, 0xbf, 0xc0, 0xff];
+    const ints = new Int32Array(SCAN_INTS);
+    let front = 0;
+    for (const a of edges)
+      for (const b of edges)
+        for (const c of edges)
+          for (const tail of [[], [0x01], [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x00, 0x00, 0x00]]) {
+            const bytes = Uint8Array.from([a, b, c, ...tail]);
+            for (const end of [1, 2, 3, bytes.length]) {
+              const r = new ByteReader(bytes, 0, end);
+              let expected: { pos: number; ints: number[] } | undefined;
+              try {
+                const m = decodeMessage(r);
+                const id = m.kind === 'PLAYER_DIFF' ? 0 : MESSAGE_KINDS.indexOf(m.kind);
+                const fields = MESSAGE_INT_FIELDS[m.kind];
+                const record = m as unknown as Record<string, number & number[]>;
+                const values = fields.map((name) => { const array = /^(\w+)\[(\d+)\]$/.exec(name); return array ? record[array[1]!]![Number(array[2])]! : record[name]!; });
+                expected = { pos: r.pos, ints: [id, ...values] };
+              } catch {
+                expected = undefined;
+              }
+              ints.fill(0x5a5a5a5a);
+              const after = scanMessage(bytes, 0, end, ints);
+              if (!expected) {
+                expect(after, `${[a, b, c, ...tail].slice(0, end)}`).toBe(-1);
+                continue;
+              }
+              if (expected.ints[0] === 0 && after === 3 && end >= 3) front++;
+              expect({ pos: after, ints: Array.from(ints.subarray(0, expected.ints.length)) }, `${[a, b, c, ...tail].slice(0, end)}`).toEqual(expected);
+            }
+          }
+    expect(front).toBeGreaterThan(100);
   });
 
   it('columns hold every message kind with its ticks, offsets and int fields', () => {

@@ -7,6 +7,7 @@ import { readMessage, type ReaderOptions, type TeehistorianEnd, type TickedMessa
 import { type ByteSource, chunksOf, HeaderAccumulator, PendingBytes } from './stream.js';
 
 const { FINISH } = MESSAGE_IDS;
+const NO_BYTES = new Uint8Array(0);
 
 /**
  * The fast path through a teehistorian file in memory: `next()` steps to the next message without
@@ -36,8 +37,11 @@ export class TeehistorianScanner {
   count = 0;
   /** Filled when `next()` has returned false. */
   end: TeehistorianEnd | undefined;
-  private readonly bytes: Uint8Array;
-  private pos: number;
+  // Both start with a value of their final type: a field declared without one is first set to undefined
+  // (class fields, ES2022), and V8 then keeps `pos` as any value, checking it is an int on every read and
+  // guarding every write for the garbage collector (issue 41: 3% of the scan's instructions, callgrind).
+  private readonly bytes: Uint8Array = NO_BYTES;
+  private pos = 0;
   private readonly ticks = new TickTracker();
   private finished = false;
 
@@ -72,8 +76,10 @@ export class TeehistorianScanner {
     this.pos = after;
     this.offset = pos;
     this.count++;
-    this.tick = this.ticks.applyScanned(ints);
-    if (ints[0] === FINISH) this.finished = true;
+    // The id read once into a local: V8 reloads a typed array element after any store in between.
+    const id = ints[0]!;
+    this.tick = this.ticks.advance(id, ints[1]!);
+    if (id === FINISH) this.finished = true;
     return true;
   }
 
@@ -189,8 +195,9 @@ export class TeehistorianStreamScanner {
       }
       this.offset = base + pos;
       this.count++;
-      this.tick = this.ticks.applyScanned(ints);
-      if (ints[0] === FINISH) this.finished = true;
+      const id = ints[0]!;
+      this.tick = this.ticks.advance(id, ints[1]!);
+      if (id === FINISH) this.finished = true;
       pos = after;
       visit(this);
     }

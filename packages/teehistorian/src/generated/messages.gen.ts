@@ -1352,6 +1352,26 @@ function decodeAnyIntMessage(r: ByteReader, ticks: TickAdvance): (CoreMessage & 
 
 /** Reads the core message at `bytes[pos]` without allocating: its id goes to `ints[0]` (see MESSAGE_KINDS), its int fields to `ints[1]`, `ints[2]`, ... (see MESSAGE_INT_FIELDS); strings, bytes and UUIDs are skipped. Returns the position after the message, or -1 when decodeMessage would throw there (truncated, non-canonical varint, unknown id): decode that message with decodeMessage for the error. `ints` needs SCAN_INTS elements. */
 export function scanMessage(bytes: Uint8Array, pos: number, end: number, ints: Int32Array): number {
+  if (pos + 3 <= end) {
+    const b0 = bytes[pos]!;
+    const b1 = bytes[pos + 1]!;
+    const b2 = bytes[pos + 2]!;
+    // One-byte ints are always canonical; the first must be non-negative (a negative one is a message id).
+    if (((b0 | b1 | b2) & 0x80) === 0 && (b0 & 0x40) === 0) {
+      ints[0] = 0;
+      ints[1] = b0;
+      ints[2] = b1 & 0x40 ? ~(b1 & 0x3f) : b1 & 0x3f;
+      ints[3] = b2 & 0x40 ? ~(b2 & 0x3f) : b2 & 0x3f;
+      return pos + 3;
+    }
+
+  }
+
+  return scanAnyMessage(bytes, pos, end, ints);
+}
+
+/** scanMessage for every message and any varint width. */
+function scanAnyMessage(bytes: Uint8Array, pos: number, end: number, ints: Int32Array): number {
   let p = pos;
   let b = 0;
   let c = 0;
