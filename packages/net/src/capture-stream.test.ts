@@ -117,6 +117,33 @@ describe('a capture read as a stream', () => {
     for (let d = decoder.next(); d; d = decoder.next()) kept.push({ d, json: text(d) });
     expect(kept.map((k) => text(k.d))).toEqual(kept.map((k) => k.json));
   });
+
+  it('numbers each route (source and destination) for the datagrams next() gives, -1 where it has none', () => {
+    for (const bytes of fixtures) {
+      const decoder = new CaptureDecoder();
+      decoder.push(bytes);
+      decoder.end();
+      const byRoute = new Map<number, string>();
+      const byTexts = new Map<string, number>();
+      for (let d = decoder.next(); d; d = decoder.next()) {
+        const texts = `${d.source} ${d.destination}`;
+        expect(byRoute.get(decoder.route) ?? texts).toBe(texts);
+        expect(byTexts.get(texts) ?? decoder.route).toBe(decoder.route);
+        byRoute.set(decoder.route, texts);
+        byTexts.set(texts, decoder.route);
+      }
+      expect(decoder.route).toBe(-1);
+      expect(byRoute.size).toBeGreaterThan(1);
+      expect([...byRoute.keys()].every((n) => n >= 0)).toBe(true);
+    }
+    // A frame that is not a datagram of a route (its UDP header cut short) has none.
+    const cut = pcapngFile([{ data: ipv4Packet(udpDatagram(1, 2, new Uint8Array(8))).subarray(0, 24), timestamp: 0n }], 101);
+    const decoder = new CaptureDecoder();
+    decoder.push(cut);
+    decoder.end();
+    expect(decoder.next()?.error).toBeDefined();
+    expect(decoder.route).toBe(-1);
+  });
 });
 
 describe('the flows a capture decoder follows', () => {
