@@ -86,7 +86,7 @@ const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a
  */
 export class CaptureDecoder {
   private readonly frames: FrameReader;
-  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5, epoch: Number.NaN, nextRouteId: 0, lastRouteId: -1 };
+  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5, epoch: Number.NaN, lastRouteId: -1 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -96,7 +96,8 @@ export class CaptureDecoder {
   private framesDone = false;
   /**
    * The route of the datagram next() gave last: a number of its own for each source and destination the
-   * decoder follows (a route forgotten and met again gets a new one), -1 for a datagram without one (an error
+   * decoder follows, which no other route of this decoder or another has had (a route forgotten and met again
+   * gets a new one), -1 for a datagram without one (an error
    * before its ports were read, an abandoned fragment's, one given after those). Its source and destination
    * texts are the same strings for every datagram of a route: a writer that keeps something per route (the
    * CLI's JSON text of a line's endpoints) finds it by this number, where a look-up by the two texts hashed them
@@ -228,8 +229,6 @@ interface CaptureState {
   nextSweep: number;
   /** The capture time (seconds) FlowPair.lastSeen counts from: the first datagram's (NaN before it). */
   epoch: number;
-  /** Route.id of the next route made. */
-  nextRouteId: number;
   /** Route.id of the datagram decodeFrame gave last (-1: none). */
   lastRouteId: number;
 }
@@ -278,7 +277,7 @@ interface FlowPair {
 }
 
 interface Route {
-  /** CaptureDecoder.route: a number no other route of the decoder has had (a small integer up to 2^30). */
+  /** CaptureDecoder.route: a number no other route has had, of this decoder or another (nextRouteId). */
   id: number;
   sourcePort: number;
   destinationPort: number;
@@ -288,6 +287,13 @@ interface Route {
   destination: string;
   pair: FlowPair;
 }
+
+/**
+ * Route.id of the next route made, by any decoder of the process: a writer that keeps something per route
+ * number (the CLI's line heads) may outlive a decoder and serve the next one. It wraps at 2^30 (V8's small
+ * integers): the route of that many routes ago is long forgotten.
+ */
+let nextRouteId = 0;
 
 /** Forgets the older half of the flows and the caches that point into them. */
 function trimFlows(state: CaptureState): void {
@@ -349,9 +355,8 @@ function routeOf(state: CaptureState, udp: UdpRecord): Route {
     // the memory of a capture of many clients, 10,000 flows in bench/pcap.mjs.)
     const source = endpoint(udp.source, udp.sourcePort);
     const destination = endpoint(udp.destination, udp.destinationPort);
-    // Ids wrap at 2^30 (V8's small integers): a route of that many routes ago is forgotten long since.
-    route = { id: state.nextRouteId, sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
-    state.nextRouteId = (state.nextRouteId + 1) & 0x3fffffff;
+    route = { id: nextRouteId, sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+    nextRouteId = (nextRouteId + 1) & 0x3fffffff;
     state.routes.set(key, route);
   }
   state.routeCache[slot] = route;
