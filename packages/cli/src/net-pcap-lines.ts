@@ -31,27 +31,50 @@ function writeTime(w: JsonBytes, d: CaptureDatagram): void {
  * is mostly its calls of JsonBytes.text, about 10 ns each whatever the text's length (issue 41): the line's
  * constant parts are merged into as few texts as can be kept.
  */
-function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, index: number): void {
+function writeRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, index: number, route: number): void {
   const slot = (protocol === '0.7' ? 3 : 0) + (kind === 'connection' ? 0 : kind === 'control' ? 1 : 2);
-  const text = youngHeads.get(source)?.get(destination)?.[slot];
+  // The route's heads by its number (CaptureDecoder.route), without the two look-ups by its texts.
+  const place = route & (ROUTE_PLACES - 1);
+  if (route >= 0 && routeIds[place] === route) {
+    const text = routeHeads[place]![slot];
+    if (text !== undefined) {
+      w.text(text);
+      return;
+    }
+  }
+  const heads = youngHeads.get(source)?.get(destination);
+  const text = heads?.[slot];
   if (text !== undefined) w.text(text);
-  else writeNewRouteHead(w, source, destination, protocol, kind, slot, index);
+  const kept = text !== undefined ? heads : writeNewRouteHead(w, source, destination, protocol, kind, slot, index);
+  if (route >= 0 && kept) {
+    routeIds[place] = route;
+    routeHeads[place] = kept;
+  }
 }
 /**
+ * The heads of the routes met lately by their number (CaptureDecoder.route), in the place of its low bits: a
+ * route's number and its heads (those of its texts, whichever generation holds them). Numbers are not reused,
+ * so a place whose number is the route's holds its heads. A place per route of a server of 64 players, and
+ * twice as many (64 KB of texts at most): a capture's datagrams take turns among the routes of its clients.
+ */
+const ROUTE_PLACES = 256;
+const routeIds = new Int32Array(ROUTE_PLACES).fill(-1);
+const routeHeads = new Array<(JsonText | undefined)[] | undefined>(ROUTE_PLACES).fill(undefined);
+/**
  * writeRouteHead for a route, protocol and kind whose head is not among the young ones: taken from the older
- * generation, or made, and kept among the young; the endpoints and the head written apart when the young
- * generation is full and was made less than ROUTE_HEADS_FRAMES frames ago. One call from writeRouteHead, met at
+ * generation, or made, and kept among the young (the route's heads returned); the endpoints and the head
+ * written apart when the young generation is full and was made less than ROUTE_HEADS_FRAMES frames ago. One call from writeRouteHead, met at
  * the first datagram of every route, so that its call has type feedback from the start (an optimised
  * function's call never made before is a deoptimisation when it is made; issue 41, node --trace-deopt).
  */
-function writeNewRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number, index: number): void {
+function writeNewRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number, index: number): (JsonText | undefined)[] | undefined {
   let heads = youngHeads.get(source)?.get(destination);
   if (!heads) {
     if (youngHeadCount >= ROUTE_HEADS) {
       if (index - youngHeadsSince < ROUTE_HEADS_FRAMES) {
         writeEndpoints(w, source, destination);
         w.text(packetHead(protocol, kind, slot));
-        return;
+        return undefined;
       }
       oldHeads = youngHeads;
       youngHeads = new Map();
@@ -66,6 +89,7 @@ function writeNewRouteHead(w: JsonBytes, source: string, destination: string, pr
   }
   // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
   w.text((heads[slot] ??= jsonText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
+  return heads;
 }
 /**
  * The routes whose heads are kept: two generations of at most ROUTE_HEADS routes each, the young one where
@@ -149,7 +173,7 @@ const destinationTexts = new Map<string, number>();
  * datagram completed.
  */
 export function datagramJson(d: CaptureDatagram, tracked?: TrackedDatagram): string {
-  writeDatagram(lineWriter, d, tracked, false);
+  writeDatagram(lineWriter, d, tracked, false, -1);
   return lineWriter.take();
 }
 const lineWriter = new JsonBytes();
@@ -182,9 +206,10 @@ const K_TRAILING = JsonBytes.keyOf('trailing');
 /**
  * datagramJson's line into `w`, member by member (fast-json.ts): the same text as messageJson of the line's
  * object (the members in this order, undefined ones left out), which net-pcap-stream.test.ts compares; with a
- * newline after it when `newline` (`net pcap`'s NDJSON).
+ * newline after it when `newline` (`net pcap`'s NDJSON). `route`: the datagram's CaptureDecoder.route (-1 when
+ * not known).
  */
-export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: TrackedDatagram | undefined, newline: boolean): void {
+export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: TrackedDatagram | undefined, newline: boolean, route: number): void {
   w.textNumber(T_INDEX, d.index);
   writeTime(w, d);
   if (d.error) {
@@ -197,7 +222,7 @@ export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: Tracked
   const p = d.packet!;
   // The members every packet has, by their types (no test of each value's type); the endpoints, the protocol
   // and the kind with their keys as one text of a few kept.
-  writeRouteHead(w, d.source, d.destination, p.protocol, p.kind, d.index);
+  writeRouteHead(w, d.source, d.destination, p.protocol, p.kind, d.index, route);
   // A connection or control packet's header is its table's namedHeaderAt (ints, in schema order); a connless
   // header names its form and tokens.
   if (p.kind === 'connless') w.object(p.header);

@@ -10,6 +10,7 @@ import { corpusDir, fixturesDir, hasCorpus, repoRoot } from '../../../test/corpu
 import { JsonBytes, jsonText } from './fast-json.js';
 import { messageJson } from './message-json.js';
 import { datagramJson } from './net.js';
+import { writeDatagram } from './net-pcap-lines.js';
 
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 const fixture = join(fixturesDir, 'net', 'teeworlds-0.7-cut.pcap');
@@ -126,6 +127,26 @@ describe('net pcap\'s route heads', () => {
         for (const d of decoded) {
           const line = { ...d, index: index++, source: `10.0.${r >> 8}.${r & 255}:8303`, destination: `10.1.${r >> 8}.${r & 255}:${50000 + (r % 7)}` };
           const [ours, reference] = [datagramJson(line), referenceJson(line)];
+          if (ours !== reference && mismatches.length < 3) mismatches.push(`${ours}\n${reference}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('found by the decoder\'s route numbers write the same lines (numbers that share a place, routes past the kept ones)', () => {
+    // 600 routes, each with the number netPcap would pass (CaptureDecoder.route), taking turns so that numbers
+    // 256 apart share a place of net-pcap-lines.ts's ROUTE_PLACES; then the same lines without numbers.
+    const decoded = [...decodeCapture(new Uint8Array(readFileSync(fixture)))].filter((d) => d.packet).slice(0, 4);
+    const w = new JsonBytes();
+    const mismatches: string[] = [];
+    let index = 0;
+    for (const [from, to, step] of [[0, 600, 1], [599, -1, -1], [0, 600, 256], [0, 602, 7]] as const) {
+      for (let r: number = from; r !== to && r < 600; r += step) {
+        for (const d of decoded) {
+          const line = { ...d, index: index++, source: `10.2.${r >> 8}.${r & 255}:8303`, destination: `10.3.${r >> 8}.${r & 255}:${50000 + (r % 7)}` };
+          writeDatagram(w, line, undefined, false, r);
+          const [ours, reference] = [w.take(), referenceJson(line)];
           if (ours !== reference && mismatches.length < 3) mismatches.push(`${ours}\n${reference}`);
         }
       }

@@ -118,7 +118,7 @@ export async function netPcap(io: CliIo, file: string, protocol: string | undefi
   const lines = new JsonBytes();
   const decode = () => {
     for (let d = decoder.next(); d; d = decoder.next()) {
-      writeDatagram(lines, d, tracker.feed(d), true);
+      writeDatagram(lines, d, tracker.feed(d), true, decoder.route);
     }
   };
   // Written as they are made when the capture is damaged: the lines before the error go out before it. The

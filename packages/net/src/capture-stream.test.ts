@@ -117,6 +117,40 @@ describe('a capture read as a stream', () => {
     for (let d = decoder.next(); d; d = decoder.next()) kept.push({ d, json: text(d) });
     expect(kept.map((k) => text(k.d))).toEqual(kept.map((k) => k.json));
   });
+
+  it('numbers each route (source and destination) for the datagrams next() gives, -1 where it has none', () => {
+    // Numbers no other route had, of any decoder: a writer keeping things by number may serve one decoder after
+    // another (the CLI's lines in a process that runs net pcap twice; found by the net-pcap fuzz target).
+    const numbers = new Set<number>();
+    for (const bytes of [...fixtures, fixtures[0]!]) {
+      const seen = new Set<number>();
+      const decoder = new CaptureDecoder();
+      decoder.push(bytes);
+      decoder.end();
+      const byRoute = new Map<number, string>();
+      const byTexts = new Map<string, number>();
+      for (let d = decoder.next(); d; d = decoder.next()) {
+        const texts = `${d.source} ${d.destination}`;
+        expect(byRoute.get(decoder.route) ?? texts).toBe(texts);
+        expect(byTexts.get(texts) ?? decoder.route).toBe(decoder.route);
+        byRoute.set(decoder.route, texts);
+        byTexts.set(texts, decoder.route);
+        seen.add(decoder.route);
+      }
+      expect([...seen].filter((n) => numbers.has(n))).toEqual([]);
+      for (const n of seen) numbers.add(n);
+      expect(decoder.route).toBe(-1);
+      expect(byRoute.size).toBeGreaterThan(1);
+      expect([...byRoute.keys()].every((n) => n >= 0)).toBe(true);
+    }
+    // A frame that is not a datagram of a route (its UDP header cut short) has none.
+    const cut = pcapngFile([{ data: ipv4Packet(udpDatagram(1, 2, new Uint8Array(8))).subarray(0, 24), timestamp: 0n }], 101);
+    const decoder = new CaptureDecoder();
+    decoder.push(cut);
+    decoder.end();
+    expect(decoder.next()?.error).toBeDefined();
+    expect(decoder.route).toBe(-1);
+  });
 });
 
 describe('the flows a capture decoder follows', () => {

@@ -86,7 +86,7 @@ const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a
  */
 export class CaptureDecoder {
   private readonly frames: FrameReader;
-  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5, epoch: Number.NaN };
+  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5, epoch: Number.NaN, lastRouteId: -1 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -94,6 +94,16 @@ export class CaptureDecoder {
   private readonly queue: CaptureDatagram[] = [];
   /** The frames are all read (the abandoned fragments' datagrams may still be queued). */
   private framesDone = false;
+  /**
+   * The route of the datagram next() gave last: a number of its own for each source and destination the
+   * decoder follows, which no other route of this decoder or another has had (a route forgotten and met again
+   * gets a new one), -1 for a datagram without one (an error
+   * before its ports were read, an abandoned fragment's, one given after those). Its source and destination
+   * texts are the same strings for every datagram of a route: a writer that keeps something per route (the
+   * CLI's JSON text of a line's endpoints) finds it by this number, where a look-up by the two texts hashed them
+   * and compared them again for every datagram (issue 41).
+   */
+  route = -1;
 
   /** `file`: the whole capture (decodeCapture; its header is checked at once), else the capture comes by push(). */
   constructor(
@@ -119,6 +129,7 @@ export class CaptureDecoder {
   /** The next datagram; undefined when the frames pushed so far are all decoded (or, after end(), at the end). Throws NetError on a damaged capture. */
   next(): CaptureDatagram | undefined {
     const { queue } = this;
+    this.route = -1;
     if (queue.length > 0) return queue.shift();
     if (this.framesDone) return undefined;
     const { frames, udp, state, options, fragments, reassembler } = this;
@@ -134,7 +145,10 @@ export class CaptureDecoder {
         if (d) queue.push(d);
         if (queue.length > 0) return queue.shift();
       }
-      if (d) return d;
+      if (d) {
+        this.route = state.lastRouteId;
+        return d;
+      }
     }
     if (frames.pending) return undefined;
     this.framesDone = true;
@@ -215,6 +229,8 @@ interface CaptureState {
   nextSweep: number;
   /** The capture time (seconds) FlowPair.lastSeen counts from: the first datagram's (NaN before it). */
   epoch: number;
+  /** Route.id of the datagram decodeFrame gave last (-1: none). */
+  lastRouteId: number;
 }
 
 const ROUTE_CACHE_SIZE = 1024;
@@ -261,6 +277,8 @@ interface FlowPair {
 }
 
 interface Route {
+  /** CaptureDecoder.route: a number no other route has had, of this decoder or another (nextRouteId). */
+  id: number;
   sourcePort: number;
   destinationPort: number;
   sourceAddress: string;
@@ -269,6 +287,13 @@ interface Route {
   destination: string;
   pair: FlowPair;
 }
+
+/**
+ * Route.id of the next route made, by any decoder of the process: a writer that keeps something per route
+ * number (the CLI's line heads) may outlive a decoder and serve the next one. It wraps at 2^30 (V8's small
+ * integers): the route of that many routes ago is long forgotten.
+ */
+let nextRouteId = 0;
 
 /** Forgets the older half of the flows and the caches that point into them. */
 function trimFlows(state: CaptureState): void {
@@ -330,7 +355,8 @@ function routeOf(state: CaptureState, udp: UdpRecord): Route {
     // the memory of a capture of many clients, 10,000 flows in bench/pcap.mjs.)
     const source = endpoint(udp.source, udp.sourcePort);
     const destination = endpoint(udp.destination, udp.destinationPort);
-    route = { sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+    route = { id: nextRouteId, sourcePort: udp.sourcePort, destinationPort: udp.destinationPort, sourceAddress: udp.source, destinationAddress: udp.destination, source, destination, pair: pairOf(state, source, destination) };
+    nextRouteId = (nextRouteId + 1) & 0x3fffffff;
     state.routes.set(key, route);
   }
   state.routeCache[slot] = route;
@@ -346,6 +372,7 @@ const datagram = (frame: FrameRecord, source: string, destination: string, packe
   packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
 
 function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
+  state.lastRouteId = -1;
   try {
     if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments, base)) return undefined;
   } catch (e) {
@@ -358,6 +385,7 @@ function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: U
   }
   const route = routeOf(state, udp);
   const { source, destination, pair } = route;
+  state.lastRouteId = route.id;
   pair.lastSeen = frame.seconds - state.epoch;
   // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
   const p = udp.bytes;
