@@ -26,7 +26,10 @@ interface StoredSnapshot {
   bytes: number;
 }
 
-/** A snapshot rebuilt from the parts of one tick. */
+/**
+ * A snapshot rebuilt from the parts of one tick. Every result has all six members, those that do not apply
+ * undefined (a snap_empty's `crc`, a rebuilt one's `error`, a failed one's `snapshot` and `crcOk`).
+ */
 export interface RebuiltSnapshot {
   tick: number;
   /** The tick of the snapshot the delta applied to (-1: none, a full snapshot). */
@@ -91,9 +94,32 @@ function unpackIntsChecked(bytes: Uint8Array): Int32Array {
   return Int32Array.from(out);
 }
 
-/** The result of a snapshot that could not be rebuilt (see SnapshotReceiver.feed). */
-const notRebuilt = (tick: number, deltaTick: number, withCrc: boolean, crc: number, error: string): RebuiltSnapshot =>
-  withCrc ? { tick, deltaTick, crc, error } : { tick, deltaTick, error };
+/**
+ * A result of SnapshotReceiver.feed: one object literal of all members, in one order, for every kind of result.
+ * Results of several shapes (a snap_empty's without `crc`, a failure's with `error` and no `snapshot`) sent the
+ * functions that read them (the tracker's and the CLI's) back to be compiled again at the first of a shape met
+ * after V8 had optimised them: on a 50 MB capture, the first snap_empty (issue 41, node --trace-deopt).
+ */
+const result = (tick: number, deltaTick: number, crc: number | undefined, snapshot: Snapshot | undefined, crcOk: boolean | undefined, error: string | undefined): RebuiltSnapshot => ({
+  tick,
+  deltaTick,
+  crc,
+  snapshot,
+  crcOk,
+  error,
+});
+
+/**
+ * Results of each kind of member made once, before any snapshot: V8 keeps one representation per member of a
+ * shape (a small integer, any object, or anything), and a member's first value of another kind (the first
+ * snap_empty's undefined `crc`, after thousands of integers) changed it and sent every optimised function that
+ * read it back to be compiled again (issue 41, node --trace-deopt: "not a Smi", then the CLI's writeSnapshots).
+ * Kept in a list that is read, so that a bundler does not drop them.
+ */
+const resultShapes: RebuiltSnapshot[] = [];
+function primeResultShape(): void {
+  if (resultShapes.length === 0) resultShapes.push(result(0, -1, undefined, undefined, undefined, ''), result(0, -1, 0, new Snapshot([]), true, undefined));
+}
 
 /** One receiving client's snapshot state: parts of the tick being received, the snapshots later deltas refer to. */
 export class SnapshotReceiver {
@@ -126,7 +152,9 @@ export class SnapshotReceiver {
 
   constructor(protocol: NetProtocolName) {
     this.snapshotProtocol = PACKET_PROTOCOLS[protocol].snapshots;
+    primeResultShape();
   }
+
 
   /** Bytes of parts waiting for the rest of their tick. */
   get partBytes(): number {
@@ -259,15 +287,15 @@ export class SnapshotReceiver {
       parts = this.parts.slice(0, numParts) as Uint8Array[];
       this.parts = [];
     }
-    // The result is made once it is known, as one object literal of its members in their order (tick,
-    // deltaTick, crc, then snapshot and crcOk, or error): members added one by one to a made object went to a
-    // second array of properties, an allocation more per snapshot and slower to read (issue 41).
+    // The result is made once it is known, by `result` with all its members: members added one by one to a made
+    // object went to a second array of properties, an allocation more per snapshot and slower to read (issue 41).
+
     const fromTick = deltaTick >= 0 ? deltaTick : -1;
     const withCrc = m.kind !== 'snap_empty';
-    const crc = m.crc!;
+    const crc = withCrc ? m.crc : undefined;
     const baseAt = deltaTick >= 0 ? this.indexOf(deltaTick) : -1;
     const base = deltaTick < 0 ? new Snapshot([]) : baseAt >= 0 ? this.stored[baseAt]!.snapshot : undefined;
-    if (!base) return notRebuilt(tick, fromTick, withCrc, crc, `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`);
+    if (!base) return result(tick, fromTick, crc, undefined, undefined, `DELTA_BASE_MISSING: no snapshot of tick ${deltaTick} to apply the delta to`);
     let snapshot: Snapshot;
     try {
       // One part (snap_single, most snapshots) is read where it is; parts are put together first.
@@ -282,7 +310,7 @@ export class SnapshotReceiver {
       snapshot = applyDelta(base, delta, this.snapshotProtocol);
     } catch (e) {
       if (!(e instanceof CodecError)) throw e;
-      return notRebuilt(tick, fromTick, withCrc, crc, e.message);
+      return result(tick, fromTick, crc, undefined, undefined, e.message);
     }
     const crcOk = !withCrc || snapshot.checksum() === crc;
     if (crcOk) {
@@ -290,6 +318,7 @@ export class SnapshotReceiver {
       // Keep what later deltas can refer to: ticks from the delta tick on, at most MAX_STORED of them.
       this.store(tick, deltaTick, snapshot);
     }
-    return withCrc ? { tick, deltaTick: fromTick, crc, snapshot, crcOk } : { tick, deltaTick: fromTick, snapshot, crcOk };
+    return result(tick, fromTick, crc, snapshot, crcOk, undefined);
+
   }
 }

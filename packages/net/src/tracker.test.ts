@@ -108,7 +108,32 @@ describe('connection tracker', () => {
     expect([r.storedCount, r.has(60)]).toEqual([7, false]);
   });
 
+  it('gives results of one shape whatever the message and outcome (members that do not apply are undefined)', () => {
+    // Code that reads the results (the tracker, the CLI's writer) is compiled once for one shape; a shape met
+    // late (a capture's first snap_empty) sent it back to be compiled again (issue 41).
+    const r = new SnapshotReceiver('0.6');
+    const full = createDelta(new Snapshot([]), new Snapshot([{ type: 100, id: 0, data: Int32Array.of(5) }]), DDNET_0_6);
+    const results = [
+      r.feed({ kind: 'snap_single', tick: 1, deltaTick: 2, crc: 5, data: packed(full) }),
+      r.feed({ kind: 'snap_empty', tick: 2, deltaTick: 1 }),
+      r.feed({ kind: 'snap_single', tick: 3, deltaTick: 3, crc: 5, data: packed(full) }),
+      r.feed({ kind: 'snap_empty', tick: 4, deltaTick: 1 }),
+      // Against tick 2: the item's 5 added to its 5 there, not the 9 sent.
+      r.feed({ kind: 'snap_single', tick: 5, deltaTick: 3, crc: 9, data: packed(full) }),
+    ];
+    expect(results.map((s) => [s?.crc, s?.crcOk, s?.snapshot?.items.length, s?.error?.slice(0, 18)])).toEqual([
+      [5, true, 1, undefined],
+      [undefined, true, 1, undefined],
+      [5, undefined, undefined, 'DELTA_BASE_MISSING'],
+      [undefined, undefined, undefined, 'DELTA_BASE_MISSING'],
+      [9, false, 1, undefined],
+
+    ]);
+    for (const s of results) expect(Object.keys(s!)).toEqual(['tick', 'deltaTick', 'crc', 'snapshot', 'crcOk', 'error']);
+  });
+
   it('a receiver whose lastTick is set back stores its last tick again in place of the old one', () => {
+
     const r = new SnapshotReceiver('0.6');
     const empty = (tick: number, base: number) => r.feed({ kind: 'snap_empty', tick, deltaTick: tick - base });
     const ticks = () => Array.from({ length: 80 }, (_, t) => t).filter((t) => r.has(t));

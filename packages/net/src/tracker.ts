@@ -269,8 +269,11 @@ export class ConnectionTracker {
         if (dir.ack < 0 || chunk.sequence === (dir.ack + 1) % modulo) dir.ack = chunk.sequence;
         else delivery = inBackroom(chunk.sequence, dir.ack, modulo) ? 'duplicate' : 'out_of_order';
       }
-      deliveries[i] = delivery;
+      // The literals of one or two chunks hold 'delivered' already, in a list V8 shares between the arrays it
+      // makes of a literal and copies at their first write: written only when something else goes there.
+      if (count > 2 || delivery !== 'delivered') deliveries[i] = delivery;
       if (delivery !== 'delivered') continue;
+
       const m = chunk.message as SnapMessage;
       // Read once: every message kind has an object shape of its own, so this load is a megamorphic one.
       const kind = m.kind;

@@ -272,7 +272,18 @@ describe('unpackVarInts', () => {
       else expect([...out.subarray(2, 2 + n)], `${bytes}`).toEqual(expected);
     }
   });
+
+  it('unpacks every int of one and two bytes, of either sign, as packVarInt packed it', () => {
+    const values = Array.from({ length: 2 * 8192 }, (_, i) => i - 8192);
+    const packed = new Uint8Array(values.length * 2);
+    let at = 0;
+    for (const v of values) at = packVarInt(v, packed, at);
+    const out = new Int32Array(at);
+    expect(unpackVarInts(packed, 0, at, out)).toBe(values.length);
+    expect([...out.subarray(0, values.length)]).toEqual(values);
+  });
 });
+
 
 describe('bytesEqual', () => {
   it('finds a difference at every position, whatever the byte offsets of the two arrays', () => {
