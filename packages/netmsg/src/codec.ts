@@ -11,7 +11,7 @@ export class NetMessageError extends CodecError<NetMessageErrorCode> {}
 // The table types live in table.ts; the generated code imports them from here, beside the codec's functions.
 export { type NetJsonText, netJsonText } from './json-text.js';
 export type { SanitizeRule, NetFieldType, NetValueSet, NetFieldDef, Direction, NetMessageDef, NetJsonWriter, NetProtocolDef, NetMessageBase, UnknownNetMessage, AnyNetMessage, DecodeOptions } from './table.js';
-import type { AnyNetMessage, DecodeOptions, NetFieldDef, NetFieldType, NetMessageDef, NetProtocolDef, UnknownNetMessage } from './table.js';
+import type { AnyNetMessage, DecodeOptions, NetFieldDef, NetMessageDef, NetProtocolDef, UnknownNetMessage } from './table.js';
 
 
 const NETMSG_EX = 0;
@@ -40,13 +40,6 @@ interface Reading {
   read: NetMessageDef['read'];
   /** Each field's path in errors (`message.field`). */
   paths: string[];
-  /**
-   * Whether a decoded message's texts must be checked to prove it is written back byte for byte: only text can
-   * read as a value that writes back otherwise (TextDecoder drops a leading byte-order mark, for one), and
-   * only text that is not short ASCII (ByteReader.checkTexts). Ints are refused unless in their shortest form,
-   * and every other field keeps its bytes.
-   */
-  checkWriteBack: boolean;
   /** Per field: the index of the field holding its length or count (sizeField), else -1. */
   sizeIndex: number[];
   /** The fields `build` sets (those before the first optional one). */
@@ -101,7 +94,6 @@ const indexes = new WeakMap<NetProtocolDef, Index>();
 /** The table last looked up: decoders decode message after message of one table. */
 let lastProtocol: NetProtocolDef | undefined;
 let lastIndex: Index | undefined;
-const TEXT_TYPES: readonly NetFieldType[] = ['string', 'string_array', 'string_rest'];
 function indexOf(protocol: NetProtocolDef): Index {
   if (protocol === lastProtocol) return lastIndex!;
   let index = indexes.get(protocol);
@@ -119,7 +111,6 @@ function indexOf(protocol: NetProtocolDef): Index {
         build: m.build,
         read: readable ? m.read : undefined,
         paths: m.fields.map((f) => `${m.name}.${f.name}`),
-        checkWriteBack: m.fields.some((f) => TEXT_TYPES.includes(f.type)),
         sizeIndex,
         fixed,
         fields: m.fields.map(uniformField),
@@ -250,9 +241,10 @@ function decodeWithSharedReader(protocol: NetProtocolDef, bytes: Uint8Array, sta
     for (; i < n; i++) out[fields[i]!.key] = values[i];
     if (r.remaining > 0) out.trailing = copyBytes(bytes, r.pos, end);
     // Lossless or nothing: a message that would not be written back byte for byte stays raw. Its other fields
-    // are read only in the form they are written in (shortest varints, bools 0 or 1), so only a text can
-    // come back otherwise (a leading byte order mark, which TextDecoder drops): readCString counted those.
-    if (reading.checkWriteBack && r.textsNotBack !== textsNotBack)
+    // are read only in the form they are written in (shortest varints, bools 0 or 1), and every field that is
+    // not a number or text keeps its bytes, so only a text can come back otherwise (invalid UTF-8, or a leading
+    // byte order mark, which TextDecoder drops): readCString counted those, and a message without text read none.
+    if (r.textsNotBack !== textsNotBack)
       throw new NetMessageError('NOT_CANONICAL', `${reading.name} would not be written back as read (e.g. invalid UTF-8)`, base + fieldsStart - start, reading.name);
     return out;
   } catch (e) {
