@@ -40,7 +40,6 @@ if (spawnSync('bash', ['-c', 'true']).status !== 0) {
 const work = mkdtempSync(join(tmpdir(), 'twcodec-pcap-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-const timesOf = (argv) => childTimesMs(argv);
 
 /** Peak RSS in MB of running `argv` (its output dropped), or undefined without GNU time. */
 function peakRssOf(argv) {
@@ -60,10 +59,10 @@ const medianOf = (values) => {
 function alternate(sides, rounds) {
   const names = Object.keys(sides);
   const times = Object.fromEntries(names.map((n) => [n, []]));
-  for (const n of names) timesOf(sides[n]); // the page cache and Node's compile cache warm
+  for (const n of names) childTimesMs(sides[n]); // the page cache and Node's compile cache warm
   for (let i = 0; i < rounds; i++) {
     const order = [...names.slice(i % names.length), ...names.slice(0, i % names.length)];
-    for (const n of order) times[n].push(timesOf(sides[n]));
+    for (const n of order) times[n].push(childTimesMs(sides[n]));
   }
   const median = (n, k) => medianOf(times[n].map((t) => t[k]));
   return { cpu: Object.fromEntries(names.map((n) => [n, median(n, 'cpu')])), wall: Object.fromEntries(names.map((n) => [n, median(n, 'wall')])) };

@@ -97,8 +97,8 @@ export class CaptureDecoder {
   /**
    * The route of the datagram next() gave last: a number of its own for each source and destination the
    * decoder follows, which no other route of this decoder or another has had (a route forgotten and met again
-   * gets a new one), -1 for a datagram without one (an error
-   * before its ports were read, an abandoned fragment's, one given after those). Its source and destination
+   * gets a new one), -1 for a datagram without one (an error before its ports were read, an abandoned
+   * fragment's, one given after those). Its source and destination
    * texts are the same strings for every datagram of a route: a writer that keeps something per route (the
    * CLI's JSON text of a line's endpoints) finds it by this number, where a look-up by the two texts hashed them
    * and compared them again for every datagram (issue 41).

@@ -143,7 +143,7 @@ export class SnapshotReceiver {
   /**
    * How many snapshots this receiver has stored since it was made: a caller that keeps count of what receivers
    * store (the tracker's budget) learns from it whether a feed stored what it rebuilt (then lastStoredTick is
-   * its tick), without reading the result (objects of several shapes: with a CRC or not, rebuilt or not).
+   * its tick), by a compare of two counts rather than a search of the stored list by the result's tick.
    */
   stores = 0;
 
@@ -154,7 +154,6 @@ export class SnapshotReceiver {
     this.snapshotProtocol = PACKET_PROTOCOLS[protocol].snapshots;
     primeResultShape();
   }
-
 
   /** Bytes of parts waiting for the rest of their tick. */
   get partBytes(): number {
@@ -289,7 +288,6 @@ export class SnapshotReceiver {
     }
     // The result is made once it is known, by `result` with all its members: members added one by one to a made
     // object went to a second array of properties, an allocation more per snapshot and slower to read (issue 41).
-
     const fromTick = deltaTick >= 0 ? deltaTick : -1;
     const withCrc = m.kind !== 'snap_empty';
     const crc = withCrc ? m.crc : undefined;
@@ -319,6 +317,5 @@ export class SnapshotReceiver {
       this.store(tick, deltaTick, snapshot);
     }
     return result(tick, fromTick, crc, snapshot, crcOk, undefined);
-
   }
 }

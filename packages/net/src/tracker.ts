@@ -196,9 +196,9 @@ export class ConnectionTracker {
     const rebuilt = receiver.feed(m, errors);
     this.storedBytes += receiver.storedBytes - bytes;
     this.storedCount += receiver.storedCount - count;
-    // Whether the receiver stored what it rebuilt, from its count of stores rather than from the result: results
-    // come in several shapes (a snap_empty's has no CRC), and the first of a new one met after V8 optimised this
-    // function sent it back to be compiled again (issue 41, node --trace-deopt).
+    // Whether the receiver stored what it rebuilt, from its count of stores rather than a search of its list by
+    // the result's tick. (Made so when results came in several shapes, whose first new one met after V8 optimised
+    // this function sent it back to be compiled again; they have one shape now: issue 41, node --trace-deopt.)
     if (receiver.stores === stores) return rebuilt;
     const receivers = this.storedReceivers;
     const ticks = this.storedTicks;
@@ -273,7 +273,6 @@ export class ConnectionTracker {
       // makes of a literal and copies at their first write: written only when something else goes there.
       if (count > 2 || delivery !== 'delivered') deliveries[i] = delivery;
       if (delivery !== 'delivered') continue;
-
       const m = chunk.message as SnapMessage;
       // Read once: every message kind has an object shape of its own, so this load is a megamorphic one.
       const kind = m.kind;

@@ -284,7 +284,6 @@ describe('unpackVarInts', () => {
   });
 });
 
-
 describe('bytesEqual', () => {
   it('finds a difference at every position, whatever the byte offsets of the two arrays', () => {
     const base = Uint8Array.from({ length: 160 }, (_, i) => (i * 131 + 7) & 0xff);

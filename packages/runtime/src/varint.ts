@@ -109,7 +109,6 @@ export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out
     // The shortest form is the one whose last byte holds bits: a zero last byte is a longer form.
     if (b === 0) return -1;
     out[n++] = value ^ sign;
-
   }
   return n - slot;
 }
