@@ -136,6 +136,25 @@ describe('start-up', () => {
     expect(readFileSync(join(bundle, runtime[0]!), 'utf8')).not.toContain('__exportAll');
   });
 
+  // A chunk calls another's functions as properties of that chunk's exports object, which V8 reads fast only while
+  // the object has fast properties: a namespace object made with the same first name had put netmsg's exports
+  // (and map-tools' namespace) in dictionary mode (bundle.mjs: namespace-map-of-its-own; issue 41).
+  it("every chunk's exports object and namespace objects keep fast properties", () => {
+    const bundle = join(dist, 'bundle');
+    // Every chunk but the entries that run something when loaded, by Node's require() (its exports object is an
+    // empty literal, as the code-cache loader's is), then V8's own answer for each object.
+    const script = `const dir = ${JSON.stringify(bundle)}; const slow = [];
+      for (const f of require('node:fs').readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'twcodec.js' && f !== 'batch-worker.js').sort()) {
+        const exports = require(dir + '/' + f);
+        if (!%HasFastProperties(exports)) slow.push(f);
+        for (const [k, v] of Object.entries(exports)) if (v?.[Symbol.toStringTag] === 'Module' && !%HasFastProperties(v)) slow.push(f + ' ' + k);
+      }
+      console.log(JSON.stringify(slow));`;
+    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
   // Node's own modules a run loads (process.moduleLoadList at exit), beyond what the command needs (issue 41).
   it("a command line of arguments only does not load node:util's option parser, a file is read synchronously", () => {
     const dir = mkdtempSync(join(tmpdir(), 'twcodec-startup-'));

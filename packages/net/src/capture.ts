@@ -86,7 +86,7 @@ const abandonedDatagram = (a: AbandonedDatagram): CaptureDatagram => ({ index: a
  */
 export class CaptureDecoder {
   private readonly frames: FrameReader;
-  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5, epoch: Number.NaN, lastRouteId: -1 };
+  private readonly state: CaptureState = { flows: new Map(), routes: new Map(), routeCache: new Array<Route | undefined>(ROUTE_CACHE_SIZE).fill(undefined), nextSweep: -0.5, epoch: Number.NaN, route: -1 };
   private readonly udp: UdpRecord;
   private readonly reassembler = new FragmentReassembler();
   private readonly fragments: FragmentContext = { reassembler: this.reassembler, index: 0, seconds: 0, nanoseconds: 0 };
@@ -94,16 +94,6 @@ export class CaptureDecoder {
   private readonly queue: CaptureDatagram[] = [];
   /** The frames are all read (the abandoned fragments' datagrams may still be queued). */
   private framesDone = false;
-  /**
-   * The route of the datagram next() gave last: a number of its own for each source and destination the
-   * decoder follows, which no other route of this decoder or another has had (a route forgotten and met again
-   * gets a new one), -1 for a datagram without one (an error before its ports were read, an abandoned
-   * fragment's, one given after those). Its source and destination
-   * texts are the same strings for every datagram of a route: a writer that keeps something per route (the
-   * CLI's JSON text of a line's endpoints) finds it by this number, where a look-up by the two texts hashed them
-   * and compared them again for every datagram (issue 41).
-   */
-  route = -1;
 
   /** `file`: the whole capture (decodeCapture; its header is checked at once), else the capture comes by push(). */
   constructor(
@@ -114,6 +104,19 @@ export class CaptureDecoder {
     if (options.protocol !== undefined && !Object.hasOwn(decodeOptions, options.protocol)) unknownProtocol(options.protocol);
     this.frames = new FrameReader(file);
     this.udp = { source: '', destination: '', sourcePort: 0, destinationPort: 0, bytes: this.frames.bytes, start: 0, end: 0 };
+  }
+
+  /**
+   * The route of the datagram next() gave last: a number of its own for each source and destination the
+   * decoder follows, which no other route of this decoder or another has had (a route forgotten and met again
+   * gets a new one), -1 for a datagram without one (an error before its ports were read, an abandoned
+   * fragment's, one given after those). Its source and destination texts are the same strings for every
+   * datagram of a route: a writer that keeps something per route (the CLI's JSON text of a line's endpoints)
+   * finds it by this number, where a look-up by the two texts hashed them and compared them again for every
+   * datagram (issue 41).
+   */
+  get route(): number {
+    return this.state.route;
   }
 
   /** The next bytes of the capture. */
@@ -128,11 +131,12 @@ export class CaptureDecoder {
 
   /** The next datagram; undefined when the frames pushed so far are all decoded (or, after end(), at the end). Throws NetError on a damaged capture. */
   next(): CaptureDatagram | undefined {
-    const { queue } = this;
-    this.route = -1;
+    const { queue, state } = this;
+    // No route until decodeFrame gives a datagram that has one.
+    state.route = -1;
     if (queue.length > 0) return queue.shift();
     if (this.framesDone) return undefined;
-    const { frames, udp, state, options, fragments, reassembler } = this;
+    const { frames, udp, options, fragments, reassembler } = this;
     while (frames.next()) {
       const frame = frames.frame;
       fragments.index = frame.index;
@@ -143,12 +147,12 @@ export class CaptureDecoder {
       if (reassembler.hasAbandoned) {
         for (const a of reassembler.take()) queue.push(abandonedDatagram(a));
         if (d) queue.push(d);
-        if (queue.length > 0) return queue.shift();
+        if (queue.length > 0) {
+          state.route = -1;
+          return queue.shift();
+        }
       }
-      if (d) {
-        this.route = state.lastRouteId;
-        return d;
-      }
+      if (d) return d;
     }
     if (frames.pending) return undefined;
     this.framesDone = true;
@@ -229,8 +233,8 @@ interface CaptureState {
   nextSweep: number;
   /** The capture time (seconds) FlowPair.lastSeen counts from: the first datagram's (NaN before it). */
   epoch: number;
-  /** Route.id of the datagram decodeFrame gave last (-1: none). */
-  lastRouteId: number;
+  /** CaptureDecoder.route: Route.id of the datagram decodeFrame gave last, -1 from next() until it gives one that has a route. */
+  route: number;
 }
 
 const ROUTE_CACHE_SIZE = 1024;
@@ -372,7 +376,6 @@ const datagram = (frame: FrameRecord, source: string, destination: string, packe
   packet ? { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, packet } : { index: frame.index, seconds: frame.seconds, nanoseconds: frame.nanoseconds, source, destination, error: error! };
 
 function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: UdpRecord, state: CaptureState, options: DecodeCaptureOptions, fragments: FragmentContext): CaptureDatagram | undefined {
-  state.lastRouteId = -1;
   try {
     if (!udpAt(bytes, frame.start, frame.end, frame.linkType, udp, fragments, base)) return undefined;
   } catch (e) {
@@ -385,7 +388,7 @@ function decodeFrame(bytes: Uint8Array, base: number, frame: FrameRecord, udp: U
   }
   const route = routeOf(state, udp);
   const { source, destination, pair } = route;
-  state.lastRouteId = route.id;
+  state.route = route.id;
   pair.lastSeen = frame.seconds - state.epoch;
   // The payload is p[start, end); only a first packet of a flow is looked at through a view (handshakeOf).
   const p = udp.bytes;

@@ -121,13 +121,6 @@ export function unknownProtocol(name: string): never {
  * (messages copy their raw fields, an unframed chunk is copied).
  */
 const inflated = new Uint8Array(MAX_PACKET_SIZE);
-/**
- * decodeNetMessageAt, read once: the CLI's bundle reaches another chunk's function through that chunk's exports
- * object, and netmsg's is one V8 keeps as a dictionary (the bundler defines a namespace object with the same
- * first key before it, which V8 cannot share a map with), so each chunk's look-up of it was a call to V8's
- * generic property load: 1% of `net pcap` (issue 41, perf with --perf-basic-prof).
- */
-const decodeMessageAt = decodeNetMessageAt;
 // Messages in packets are as the sender packed them: no demo padding after them.
 const LENIENT = { lenient: true, padded: false } as const;
 
@@ -248,7 +241,7 @@ export function decodePacketAt(bytes: Uint8Array, start: number, end: number, op
     let message: AnyNetMessage | UnknownNetMessage;
     let unframed = false;
     try {
-      message = decodeMessageAt(messages, data, pos, pos + size, LENIENT);
+      message = decodeNetMessageAt(messages, data, pos, pos + size, LENIENT);
     } catch (e) {
       // Not even the message id reads: kept raw (a copy: `data` may be the shared inflate buffer), like a
       // message the schema does not name.

@@ -36,7 +36,7 @@ export interface RebuiltSnapshot {
   deltaTick: number;
   /** The CRC the server sent (snap_empty sends none: undefined). */
   crc?: number;
-  /** Whether the rebuilt snapshot's CRC is the one the server sent (snap_empty: true). */
+  /** Whether the rebuilt snapshot's CRC is the one the server sent (snap_empty: true); when it is, the receiver stored it. */
   crcOk?: boolean;
   snapshot?: Snapshot;
   /** Why the snapshot could not be rebuilt (no delta base, a delta that does not apply, ...). */
@@ -140,12 +140,6 @@ export class SnapshotReceiver {
   private stored: StoredSnapshot[] = [];
   /** Bytes of the stored snapshots. */
   storedBytes = 0;
-  /**
-   * How many snapshots this receiver has stored since it was made: a caller that keeps count of what receivers
-   * store (the tracker's budget) learns from it whether a feed stored what it rebuilt (then lastStoredTick is
-   * its tick), by a compare of two counts rather than a search of the stored list by the result's tick.
-   */
-  stores = 0;
 
   /** The protocol's snapshot items (what applyDelta needs of it), looked up once. */
   private readonly snapshotProtocol: SnapshotProtocol;
@@ -163,12 +157,6 @@ export class SnapshotReceiver {
   /** Snapshots stored. */
   get storedCount(): number {
     return this.stored.length;
-  }
-
-  /** The tick of the snapshot stored last, of those still stored (-1 when none is). */
-  get lastStoredTick(): number {
-    const stored = this.stored;
-    return stored.length > 0 ? stored[stored.length - 1]!.tick : -1;
   }
 
   /**
@@ -228,7 +216,6 @@ export class SnapshotReceiver {
     kept[n - from] = { tick, snapshot, bytes };
     this.storedBytes += bytes;
     this.stored = kept;
-    this.stores++;
   }
 
   /** store() for a tick not past the last one stored: an entry of the same tick goes too. A new list (see `stored`). */
@@ -246,12 +233,13 @@ export class SnapshotReceiver {
     kept.push({ tick, snapshot, bytes });
     this.storedBytes += bytes;
     this.stored = kept;
-    this.stores++;
   }
 
   /**
    * Takes one snap message; returns the snapshot it completes, if any. Parts a client drops give undefined;
    * those that lie (a part number outside its count, a part too big) also get a NetError in `errors` when given.
+   * A result with `crcOk` true is stored (later deltas may refer to it); no other is (the tracker's budget counts
+   * on it).
    */
   feed(m: SnapMessage, errors?: NetError[]): RebuiltSnapshot | undefined {
     const tick = m.tick!;

@@ -162,7 +162,8 @@ export class ByteReader {
       const b = this.bytes[p0]!;
       if (!(b & 0x80)) {
         this.pos = p0 + 1;
-        return b & 0x40 ? ~(b & 0x3f) : b & 0x3f;
+        // The sign by its mask (varint.ts).
+        return (b & 0x3f) ^ ((b << 25) >> 31);
       }
     }
     return this.readLongVarInt(path);
@@ -180,9 +181,8 @@ export class ByteReader {
         const b0 = this.bytes[p0]!;
         const v = (b0 & 0x3f) | (b1 << 6);
         this.pos = p0 + 2;
-        // ~v when the sign bit is set, as v xor all ones (the sign bit moved to the top and spread down): the
-        // same operations for both signs, where `~v` of its own first ran at the first negative two-byte int,
-        // after V8 had optimised this (a 0.7 session's capture; issue 41, node --trace-deopt).
+        // The sign by its mask (varint.ts): a branch's `~v` first ran at a 0.7 session's first negative
+        // two-byte int, after V8 had optimised this (issue 41, node --trace-deopt).
         return v ^ ((b0 << 25) >> 31);
       }
     }

@@ -1,4 +1,14 @@
 // The Teeworlds variable-width int (DDNet's CVariableInt), packed and unpacked.
+//
+// Every decoder of it here (unpackVarInt, unpackVarInts, ByteReader.readVarInt) makes the value the same way: its
+// bits xor the sign mask `(b0 << 25) >> 31`, b0 the first byte: its sign bit (0x40) moved to the top and spread
+// down, all ones for a negative int, so that the xor is ~v (~x is x ^ -1), zero for the others. No branch on the
+// sign: snapshot deltas' small differences take either side at random (a seventh less time unpacking a capture's
+// deltas), and a negative side of its own first ran after V8 had optimised the decoder, which then went back to
+// be compiled again (issue 41, node --trace-deopt). This mask rather than `-((b0 >> 6) & 1)`: fewer instructions
+// of `net pcap` (issue 41, callgrind). The generated teehistorian decoders branch on the sign instead
+// (packages/codegen, teehistorian/emit.ts says why).
+
 /**
  * Packs a Teeworlds variable-width int at `pos` and returns the position after it.
  * Layout: first byte [extend | sign | 6 bits], then [extend | 7 bits], at most 5 bytes; a negative value v
@@ -39,7 +49,7 @@ export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: I
   if (pos >= end) return -1;
   let p = pos;
   let b = bytes[p++]!;
-  const sign = (b >> 6) & 1;
+  const sign = (b << 25) >> 31;
   let value = b & 0x3f;
   if (b & 0x80) {
     let shift = 6;
@@ -56,7 +66,7 @@ export function unpackVarInt(bytes: Uint8Array, pos: number, end: number, out: I
       if (!(b & 0x80)) break;
     }
   }
-  const result = sign ? ~value : value | 0;
+  const result = value ^ sign;
   // Written also when the form is not the shortest, for ByteReader's error message.
   out[slot] = result;
   return p - pos === varIntSize(result) ? p : -1;
@@ -75,10 +85,9 @@ export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out
   const unchecked = end - 4;
   while (p < end) {
     let b = bytes[p]!;
-    // The sign bit made a mask (~x is x ^ -1): no branch on the sign, which a snapshot delta's small
-    // differences take either way at random (issue 41: a seventh less time unpacking a capture's deltas).
+    // The sign by its mask (see the top of this file).
     if (!(b & 0x80)) {
-      out[n++] = (b & 0x3f) ^ -((b >> 6) & 1);
+      out[n++] = (b & 0x3f) ^ ((b << 25) >> 31);
       p++;
       continue;
     }
@@ -88,7 +97,7 @@ export function unpackVarInts(bytes: Uint8Array, start: number, end: number, out
       n++;
       continue;
     }
-    const sign = -((b >> 6) & 1);
+    const sign = (b << 25) >> 31;
     let value = b & 0x3f;
     b = bytes[p + 1]!;
     value |= (b & 0x7f) << 6;
