@@ -345,7 +345,11 @@ export class JsonBytes implements NetJsonWriter {
     for (let i = 0; i < n; i++) {
       if (i) buf[at++] = 44;
       const v = values[i]!;
-      if (v === (v | 0)) at = writeInt(buf, at, v) | 0;
+      // One digit (most of an input's ints: its direction, jump, fire, hook) stored here, as textNumber does.
+      if (v >= 0 && v < 10 && v === (v | 0)) {
+        buf[at] = 48 + v;
+        at = (at + 1) | 0;
+      } else if (v === (v | 0)) at = writeInt(buf, at, v) | 0;
       else {
         // Past int32 or not an integer: by number(), which makes its own room.
         this.at = at;
