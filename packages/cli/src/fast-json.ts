@@ -187,6 +187,14 @@ export class JsonBytes implements NetJsonWriter {
     this.at = writeInt(this.buf, digitsAt, n);
   }
 
+  /** Bytes of ASCII JSON text as they are, by one native copy (for long kept texts: see net-pcap-lines.ts headText). */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.room(n);
+    this.buf.set(bytes, this.at);
+    this.at += n;
+  }
+
   /** Whether a byte past ASCII may have been written since the last take() (else the text is read as Latin-1, which copies it without decoding). */
   private wide = false;
 
