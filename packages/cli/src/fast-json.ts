@@ -15,6 +15,8 @@ const HEX_PAIRS = Uint16Array.from({ length: 256 }, (_, b) => '0123456789abcdef'
 
 /** The ASCII digits of 00 to 99, two bytes each. */
 const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i >> 1) % 10 : ((i >> 1) / 10) | 0));
+/** The two ASCII digits of 00 to 99 as a little-endian 16-bit value (the first digit in the low byte). */
+const DIGIT_PAIR_WORDS = Uint16Array.from({ length: 100 }, (_, i) => (48 + ((i / 10) | 0)) | ((48 + (i % 10)) << 8));
 
 /** How many decimal digits a non-negative int32 has. */
 function digitCount(v: number): number {
@@ -25,44 +27,52 @@ function digitCount(v: number): number {
 /** The digits of 2147483648, the magnitude of the one int32 whose negation is no int32. */
 const INT32_MIN_DIGITS = Uint8Array.from('2147483648', (c) => c.charCodeAt(0));
 
-/** The int32 `n` as JSON writes it into `buf` at `at` (room for 11 bytes there); where it ends. */
-function writeInt(buf: Uint8Array, at: number, n: number): number {
+/**
+ * The int32 `n` as JSON writes it into `buf` at `from` (room for 11 bytes there); where it ends. Positions are
+ * int32 by `| 0` throughout: a parameter is any value to V8 (checked for a small integer and untagged), and each
+ * `+` of two int32 checked for overflow. With the same in text(), textNumber() and hex(), the JSON lines of the
+ * corpus session went from 176 to 158 M instructions (issue 41, callgrind).
+ */
+function writeInt(buf: Uint8Array, from: number, n: number): number {
+  let at = from | 0;
   let v = n | 0;
   if (v < 0) {
-    buf[at++] = 45;
+    buf[at] = 45;
+    at = (at + 1) | 0;
     // -2147483648 has no positive int32: its digits are written as they are.
     if (v === -2147483648) {
       buf.set(INT32_MIN_DIGITS, at);
       return at + 10;
     }
-    v = -v;
+    v = -v | 0;
   }
   // One and two digits (most of a capture's numbers: flags, counts, sizes) without the loops.
   if (v < 10) {
     buf[at] = 48 + v;
-    return at + 1;
+    return (at + 1) | 0;
   }
   if (v < 100) {
     const tens = (v / 10) | 0;
     buf[at] = 48 + tens;
-    buf[at + 1] = 48 + v - tens * 10;
-    return at + 2;
+    buf[(at + 1) | 0] = 48 + v - tens * 10;
+    return (at + 2) | 0;
   }
   // The digits' count and loop written out (not digitCount and padded's loop): each is a call once V8's inlining
   // budget that `net pcap` sets is spent, and most numbers past two digits are a line's index, ticks and CRCs.
-  const end = at + (v < 100000 ? (v < 1000 ? 3 : v < 10000 ? 4 : 5) : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10);
+  const end = (at + (v < 100000 ? (v < 1000 ? 3 : v < 10000 ? 4 : 5) : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10)) | 0;
   let p = end;
   while (v >= 100) {
     const q = (v / 100) | 0;
-    const pair = (v - q * 100) << 1;
-    buf[--p] = DIGIT_PAIRS[pair + 1]!;
-    buf[--p] = DIGIT_PAIRS[pair]!;
+    const pair = ((v - q * 100) << 1) | 0;
+    p = (p - 2) | 0;
+    buf[(p + 1) | 0] = DIGIT_PAIRS[(pair + 1) | 0]!;
+    buf[p] = DIGIT_PAIRS[pair]!;
     v = q;
   }
   if (v >= 10) {
-    buf[--p] = DIGIT_PAIRS[(v << 1) + 1]!;
-    buf[--p] = DIGIT_PAIRS[v << 1]!;
-  } else buf[--p] = 48 + v;
+    buf[(p - 1) | 0] = DIGIT_PAIRS[((v << 1) + 1) | 0]!;
+    buf[(p - 2) | 0] = DIGIT_PAIRS[v << 1]!;
+  } else buf[(p - 1) | 0] = 48 + v;
   return end;
 }
 
@@ -113,22 +123,29 @@ export class JsonBytes implements NetJsonWriter {
    */
   text(t: JsonText): void {
     const words = t.words;
-    const end = (t.length + 3) >> 2;
+    // Int32 positions (`| 0`): see writeInt.
+    const length = t.length | 0;
+    const end = (length + 3) >> 2;
     this.room(4 * end);
     const view = this.view;
-    let at = this.at;
-    for (let k = 0; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
-    this.at += t.length;
+    const start = this.at | 0;
+    let at = start;
+    for (let k = 0; k < end; k = (k + 1) | 0, at = (at + 4) | 0) view.setInt32(at, words[k]!, true);
+    this.at = (start + length) | 0;
   }
 
   /** The JsonText words[first, first + ceil(length / 4)) of a list of texts kept in one array: `length` bytes. */
   textAt(words: Int32Array, first: number, length: number): void {
-    const end = first + ((length + 3) >> 2);
-    this.room(4 * (end - first));
+    // Int32 positions (`| 0`): see writeInt.
+    const from = first | 0;
+    const size = length | 0;
+    const end = (from + ((size + 3) >> 2)) | 0;
+    this.room(4 * (end - from));
     const view = this.view;
-    let at = this.at;
-    for (let k = first; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
-    this.at += length;
+    const start = this.at | 0;
+    let at = start;
+    for (let k = from; k < end; k = (k + 1) | 0, at = (at + 4) | 0) view.setInt32(at, words[k]!, true);
+    this.at = (start + size) | 0;
   }
 
   /**
@@ -143,12 +160,39 @@ export class JsonBytes implements NetJsonWriter {
       return;
     }
     const words = t.words;
-    const end = (t.length + 3) >> 2;
+    // Int32 positions (`| 0`): see writeInt.
+    const length = t.length | 0;
+    const end = (length + 3) >> 2;
     this.room(4 * end + 11);
     const view = this.view;
-    let at = this.at;
-    for (let k = 0; k < end; k++, at += 4) view.setInt32(at, words[k]!, true);
-    this.at = writeInt(this.buf, this.at + t.length, n);
+    const start = this.at | 0;
+    let at = start;
+    for (let k = 0; k < end; k = (k + 1) | 0, at = (at + 4) | 0) view.setInt32(at, words[k]!, true);
+    // One and two digits (a header's flags, a chunk's size, a snapshot's item count: most of the ints a line
+    // writes after a key) stored here, one store by the view, rather than by a call of writeInt: the corpus
+    // session's JSON lines 155 to 148 M instructions (issue 41, callgrind; three and four digits so as well made
+    // it 163).
+    const v = n | 0;
+    const digitsAt = (start + length) | 0;
+    if (v >= 0 && v < 100) {
+      if (v < 10) {
+        view.setUint8(digitsAt, 48 + v);
+        this.at = (digitsAt + 1) | 0;
+      } else {
+        view.setUint16(digitsAt, DIGIT_PAIR_WORDS[v]!, true);
+        this.at = (digitsAt + 2) | 0;
+      }
+      return;
+    }
+    this.at = writeInt(this.buf, digitsAt, n);
+  }
+
+  /** Bytes of ASCII JSON text as they are, by one native copy (for long kept texts: see net-pcap-lines.ts headText). */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.room(n);
+    this.buf.set(bytes, this.at);
+    this.at += n;
   }
 
   /** Whether a byte past ASCII may have been written since the last take() (else the text is read as Latin-1, which copies it without decoding). */
@@ -185,9 +229,10 @@ export class JsonBytes implements NetJsonWriter {
     // of a second from a division, a token's low digits) went to fmod for every digit (issue 41, node --cpu-prof).
     const v = n | 0;
     const digits = digitCount(v);
-    const size = width > digits ? width : digits;
+    const size = (width > digits ? width : digits) | 0;
     this.room(size);
-    const end = this.at + size;
+    // Int32 positions (`| 0`): see writeInt.
+    const end = ((this.at | 0) + size) | 0;
     // The last `size` digits (zeros in front), two at a time, from the end.
     const buf = this.buf;
     let rest = v;
@@ -195,13 +240,14 @@ export class JsonBytes implements NetJsonWriter {
     let left = size;
     while (left >= 2) {
       const q = (rest / 100) | 0;
-      const pair = (rest - q * 100) << 1;
-      buf[--at] = DIGIT_PAIRS[pair + 1]!;
-      buf[--at] = DIGIT_PAIRS[pair]!;
+      const pair = ((rest - q * 100) << 1) | 0;
+      at = (at - 2) | 0;
+      buf[(at + 1) | 0] = DIGIT_PAIRS[(pair + 1) | 0]!;
+      buf[at] = DIGIT_PAIRS[pair]!;
       rest = q;
-      left -= 2;
+      left = (left - 2) | 0;
     }
-    if (left) buf[--at] = 48 + (rest % 10);
+    if (left) buf[(at - 1) | 0] = 48 + (rest % 10);
     this.at = end;
   }
 
@@ -300,19 +346,25 @@ export class JsonBytes implements NetJsonWriter {
     const n = values.length;
     this.room(12 * n + 2);
     let buf = this.buf;
-    let at = this.at;
-    buf[at++] = 91;
+    // Int32 positions (`| 0`): see writeInt.
+    let at = this.at | 0;
+    buf[at] = 91;
+    at = (at + 1) | 0;
     for (let i = 0; i < n; i++) {
       if (i) buf[at++] = 44;
       const v = values[i]!;
-      if (v === (v | 0)) at = writeInt(buf, at, v);
+      // One digit (most of an input's ints: its direction, jump, fire, hook) stored here, as textNumber does.
+      if (v >= 0 && v < 10 && v === (v | 0)) {
+        buf[at] = 48 + v;
+        at = (at + 1) | 0;
+      } else if (v === (v | 0)) at = writeInt(buf, at, v) | 0;
       else {
         // Past int32 or not an integer: by number(), which makes its own room.
         this.at = at;
         this.number(v);
         this.room(12 * (n - i) + 2);
         buf = this.buf;
-        at = this.at;
+        at = this.at | 0;
       }
     }
     buf[at++] = 93;
@@ -333,12 +385,14 @@ export class JsonBytes implements NetJsonWriter {
   hex(bytes: Uint8Array): void {
     this.room(2 * bytes.length + 2);
     const { buf, view } = this;
-    let at = this.at;
-    buf[at++] = 34;
+    // Int32 positions (`| 0`): see writeInt.
+    let at = this.at | 0;
+    buf[at] = 34;
+    at = (at + 1) | 0;
     // The four digits of two bytes in one store (a snapshot delta's data is on most lines of a game's capture).
-    const n = bytes.length;
+    const n = bytes.length | 0;
     let i = 0;
-    for (; i + 2 <= n; i += 2, at += 4) view.setInt32(at, HEX_PAIRS[bytes[i]!]! | (HEX_PAIRS[bytes[i + 1]!]! << 16), true);
+    for (; ((i + 2) | 0) <= n; i = (i + 2) | 0, at = (at + 4) | 0) view.setInt32(at, HEX_PAIRS[bytes[i]!]! | (HEX_PAIRS[bytes[i + 1]!]! << 16), true);
     if (i < n) {
       view.setUint16(at, HEX_PAIRS[bytes[i]!]!, true);
       at += 2;

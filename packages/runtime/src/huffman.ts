@@ -13,17 +13,22 @@ const SYMBOLS = EOF_SYMBOL + 1;
 const LUT_BITS = 15;
 /**
  * Window of the multi-symbol table: every code of the Teeworlds tree but the 7 of 14 and 15 bits fits (code
- * lengths 1..15, byte 0 takes 1 bit), so one look-up gives the next 2-4 bytes of snapshot data. 13 bits
- * (40 KiB of tables) decoded the corpus capture as fast as 15 bits and faster than 11 or 12.
+ * lengths 1..15, byte 0 takes 1 bit), so one look-up gives the next 1-3 bytes of snapshot data. 13 bits
+ * (32 KiB of table) decoded the corpus capture as fast as 15 bits and faster than 11 or 12.
  */
 const MULTI_BITS = 13;
-/** Bytes one multi-symbol entry gives at most (packed in an int32). */
-const MULTI_MAX = 4;
+/** Bytes one multi-symbol entry gives at most: three, with their count and length in the same int32. */
+const MULTI_MAX = 3;
+/** Bytes the fast loop stores per look-up (the entry's int32 whole; the count says how many are real). */
+const STORE_BYTES = 4;
+/** Where a multi-symbol entry keeps its count of bytes (2 bits) and its length in bits (5 bits). */
+const COUNT_SHIFT = 24;
+const LENGTH_SHIFT = 26;
 /**
- * The info of a multi-symbol entry with no whole byte code: a length of 31 bits, more than are ever loaded (at
- * most 30: refills add 16 bits to fewer than MULTI_BITS, or 8 bits to at most 22).
+ * The entry of a window with no whole byte code: a length of 31 bits, more than are ever loaded (at most 30:
+ * refills add 16 bits to fewer than MULTI_BITS, or 8 bits to at most 22).
  */
-const NO_CODE_INFO = 31 << 3;
+const NO_CODE_ENTRY = 31 << LENGTH_SHIFT;
 
 /**
  * The one-symbol table: the window of each code of at most LUT_BITS bits, whatever the bits above it. Built a
@@ -48,10 +53,12 @@ function fillSymbolTable(codes: Uint32Array, lengths: Uint8Array, lutSymbol: Int
 /**
  * The multi-symbol table, each next code of a window from the one-symbol table: the window's bits past
  * `length`, with zeros above MULTI_BITS, give the code they start with; it is whole in the window when it ends
- * within MULTI_BITS. (A walk of the tree per code, as the constructor's symbolAt does, was most of the
- * constructor's time before V8 optimised it: 10 ms for a command that decodes one compressed packet, issue 41.)
+ * within MULTI_BITS. An entry holds the codes' bytes from the low byte up, their count and their total length,
+ * so that a look-up is one load (two tables, the bytes and the rest, were two: issue 41). (A walk of the tree
+ * per code, as the constructor's symbolAt does, was most of the constructor's time before V8 optimised it: 10
+ * ms for a command that decodes one compressed packet, issue 41.)
  */
-function fillMultiTable(lutSymbol: Int16Array, lutLength: Uint8Array, multiBytes: Int32Array, multiInfo: Uint8Array): void {
+function fillMultiTable(lutSymbol: Int16Array, lutLength: Uint8Array, multi: Int32Array): void {
   for (let bits = 0; bits < 1 << MULTI_BITS; bits++) {
     let packed = 0;
     let count = 0;
@@ -64,8 +71,7 @@ function fillMultiTable(lutSymbol: Int16Array, lutLength: Uint8Array, multiBytes
       count++;
       length = end;
     }
-    multiBytes[bits] = packed;
-    multiInfo[bits] = count ? count | (length << 3) : NO_CODE_INFO;
+    multi[bits] = count ? packed | (count << COUNT_SHIFT) | (length << LENGTH_SHIFT) : NO_CODE_ENTRY;
   }
 }
 
@@ -84,12 +90,11 @@ export class Huffman {
   private readonly lutSymbol = new Int16Array(1 << LUT_BITS);
   private readonly lutLength = new Uint8Array(1 << LUT_BITS);
   /**
-   * For each MULTI_BITS-bit window, the whole byte codes it starts with (at most MULTI_MAX, none past EOF):
-   * their bytes packed from the low byte up in `multiBytes`, their count (bits 0-2) and total length (bits
-   * 3-7) in `multiInfo`. None (NO_CODE_INFO): the window starts with EOF or a code longer than the window.
+   * For each MULTI_BITS-bit window, the whole byte codes it starts with (at most MULTI_MAX, none past EOF): their
+   * bytes packed from the low byte up, their count at COUNT_SHIFT and total length at LENGTH_SHIFT. None
+   * (NO_CODE_ENTRY): the window starts with EOF or a code longer than the window.
    */
-  private readonly multiBytes = new Int32Array(1 << MULTI_BITS);
-  private readonly multiInfo = new Uint8Array(1 << MULTI_BITS);
+  private readonly multi = new Int32Array(1 << MULTI_BITS);
   /** The longest code's length in bits. */
   private readonly longest: number;
   private scratch = new Uint8Array(0);
@@ -154,7 +159,7 @@ export class Huffman {
         this.lutLength[bits] = LUT_BITS;
       }
     }
-    fillMultiTable(this.lutSymbol, this.lutLength, this.multiBytes, this.multiInfo);
+    fillMultiTable(this.lutSymbol, this.lutLength, this.multi);
   }
 
   /** Decodes up to the EOF symbol; throws when the input ends first or the output would pass `maxSize`. */
@@ -174,10 +179,9 @@ export class Huffman {
    * from `start`.
    */
   decompressInto(input: Uint8Array, out: Uint8Array, offset = 0, start = 0, end = input.length): number {
-    const multiBytes = this.multiBytes;
-    const multiInfo = this.multiInfo;
+    const multi = this.multi;
     const maxSize = out.length;
-    const lastFast = maxSize - MULTI_MAX;
+    const lastFast = maxSize - STORE_BYTES;
     // A DataView stores an entry's four bytes at once (5 to 13% faster than four byte stores on the corpus
     // demos' chunks); callers decode into the same buffer again and again, so it is made once per buffer.
     if (this.outViewOf !== out) {
@@ -188,39 +192,44 @@ export class Huffman {
     let n = 0;
     let bits = 0;
     let count = 0;
-    let pos = start;
+    // The loop's positions and counts as int32 (`| 0`): the parameters as they come are any value to V8, which
+    // then checked `pos` for a small integer at every refill, and each `+` on an int32 checked for overflow. The
+    // whole loop went from about 85 to 45 instructions a look-up with this and the one-load entries, the
+    // session's payloads from 43.3 to 32.4 M instructions (issue 41, callgrind).
+    let pos = start | 0;
+    const stop = end | 0;
     for (;;) {
-      // Whole codes by the table while there is room for MULTI_MAX output bytes. Bits above `count` are zero,
+      // Whole codes by the table while there is room for STORE_BYTES output bytes. Bits above `count` are zero,
       // so near the end of the input an entry decoded with zeros after the real bits is right when its codes
       // end within them (length <= count); entries of no code have length 31, which never fits.
       while (n <= lastFast) {
         if (count < MULTI_BITS) {
           // Two bytes at a time, when a whole window is not loaded: one branch per refill rather than one per
-          // byte, and `count` stays at most 30 (below NO_CODE_INFO's length) as MULTI_BITS is at most 15.
-          if (pos + 1 < end) {
-            bits |= (input[pos]! | (input[pos + 1]! << 8)) << count;
-            pos += 2;
-            count += 16;
-          } else if (pos < end) {
+          // byte, and `count` stays at most 30 (below NO_CODE_ENTRY's length) as MULTI_BITS is at most 15.
+          if (((pos + 1) | 0) < stop) {
+            bits |= (input[pos]! | (input[(pos + 1) | 0]! << 8)) << count;
+            pos = (pos + 2) | 0;
+            count = (count + 16) | 0;
+          } else if (pos < stop) {
             bits |= input[pos++]! << count;
             count += 8;
           }
         }
-        const window = bits & ((1 << MULTI_BITS) - 1);
-        const info = multiInfo[window]!;
-        const length = info >> 3;
+        const entry = multi[bits & ((1 << MULTI_BITS) - 1)]!;
+        const length = entry >> LENGTH_SHIFT;
         if (length > count) break;
-        // The entry's bytes in one store (the count says how many of them are real).
-        outView.setInt32(n, multiBytes[window]!, true);
-        n += info & 7;
+        // The entry's bytes in one store (its count says how many of them are real; the byte after them is its
+        // count and length, written over by what comes next).
+        outView.setInt32(n, entry, true);
+        n = (n + ((entry >> COUNT_SHIFT) & 3)) | 0;
         // `>>`, not `>>>`: `bits` holds at most 30 bits, so both give the same, but `>>>` gives V8 an unsigned
         // 32-bit value that the loop's int32 `bits` could not hold, and it kept `bits` as a float64: a third of
         // the decoding time (the corpus capture's payloads 3.4 ms against 2.4 ms, demo chunks 11.5 against 6.6).
         bits >>= length;
-        count -= length;
+        count = (count - length) | 0;
       }
       // One symbol, checked: near the end of the input or output, EOF, a code longer than the window.
-      while (count <= 22 && pos < end) {
+      while (count <= 22 && pos < stop) {
         bits |= input[pos++]! << count;
         count += 8;
       }

@@ -185,8 +185,10 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
   for (let i = 0; i < numUpdates; i++) {
     const type = delta[p]!;
     const id = delta[p + 1]!;
-    p = readUpdateHeader(delta, p, sizes, i, numUpdates, path);
-    const size = updateSize;
+    // Int32 positions and sizes (`| 0`): a call's result and a module variable are any value to V8, which then
+    // checked and untagged them at every int of the loops below (issue 41, callgrind).
+    p = readUpdateHeader(delta, p, sizes, i, numUpdates, path) | 0;
+    const size = updateSize | 0;
     const key = itemKey(type, id);
     listed?.push(key);
     let oldAt = oldIndex.get(key);
@@ -205,8 +207,8 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
       const past = items[at]!.data;
       if (past.length !== size) fail(path, 'SIZE_MISMATCH', `update of ${type}:${id} has ${size} ints, the item ${past.length}`, p);
       const data = newItemData(size);
-      for (let k = 0; k < size; k++) {
-        const d = delta[p + k]!;
+      for (let k = 0; k < size; k = (k + 1) | 0) {
+        const d = delta[(p + k) | 0]!;
         data[k] = (past[k]! + d) | 0;
         crc = (crc + d) | 0;
       }
@@ -224,7 +226,7 @@ export function applyDelta(old: Snapshot, delta: Int32Array, protocol: SnapshotP
       items.push({ type, id, data });
       dataSize += 4 + size * 4;
     }
-    p += size;
+    p = (p + size) | 0;
   }
   if (p !== delta.length) fail(path, 'TRAILING_DATA', `${delta.length - p} ints after the last update`, p);
   if (items.length > SNAPSHOT_MAX_ITEMS || dataSize > SNAPSHOT_MAX_SIZE) fail(path, 'LIMIT', `${items.length} items, ${dataSize} bytes: over DDNet's limits`, p);
