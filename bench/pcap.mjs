@@ -40,7 +40,6 @@ if (spawnSync('bash', ['-c', 'true']).status !== 0) {
 const work = mkdtempSync(join(tmpdir(), 'twcodec-pcap-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-
 /** Peak RSS in MB of running `argv` (its output dropped), or undefined without GNU time. */
 function peakRssOf(argv) {
   if (!gnuTime) return undefined;

@@ -187,7 +187,7 @@ export class JsonBytes implements NetJsonWriter {
     this.at = writeInt(this.buf, digitsAt, n);
   }
 
-  /** Bytes of ASCII JSON text as they are, by one native copy (for long kept texts: see net-pcap-lines.ts headText). */
+  /** Bytes of ASCII JSON text as they are, by one native copy (long texts kept whole: net-pcap-lines.ts keptBytes). */
   raw(bytes: Uint8Array): void {
     const n = bytes.length;
     this.room(n);

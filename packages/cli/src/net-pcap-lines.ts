@@ -38,13 +38,13 @@ function writeRouteHead(w: JsonBytes, source: string, destination: string, proto
   if (route >= 0 && routeIds[place] === route) {
     const text = routeHeads[place]![slot];
     if (text !== undefined) {
-      w.raw(text.bytes);
+      w.raw(text);
       return;
     }
   }
   const heads = youngHeads.get(source)?.get(destination);
   const text = heads?.[slot];
-  if (text !== undefined) w.raw(text.bytes);
+  if (text !== undefined) w.raw(text);
   const kept = text !== undefined ? heads : writeNewRouteHead(w, source, destination, protocol, kind, slot, index);
   if (route >= 0 && kept) {
     routeIds[place] = route;
@@ -52,15 +52,13 @@ function writeRouteHead(w: JsonBytes, source: string, destination: string, proto
   }
 }
 /**
- * A route's head with its bytes as a view of its words: about 110 bytes, copied by one native copy (JsonBytes.raw)
- * where text() stored them a word at a time, about 20 instructions a word (issue 41, callgrind).
+ * The bytes of an ASCII text kept to be written again and again whole (a route's head, about 110 bytes; a packet's
+ * flags and token, about 50): written by one native copy (JsonBytes.raw), where text() stored a JsonText's words
+ * one at a time, about 20 instructions a word (issue 41, callgrind). A view of jsonText's words, its one encoding.
  */
-interface HeadText extends JsonText {
-  readonly bytes: Uint8Array;
-}
-function headText(text: string): HeadText {
+function keptBytes(text: string): Uint8Array {
   const t = jsonText(text);
-  return { text: t.text, words: t.words, length: t.length, bytes: new Uint8Array(t.words.buffer, t.words.byteOffset, t.length) };
+  return new Uint8Array(t.words.buffer, t.words.byteOffset, t.length);
 }
 /**
  * The heads of the routes met lately by their number (CaptureDecoder.route), in the place of its low bits: a
@@ -70,7 +68,7 @@ function headText(text: string): HeadText {
  */
 const ROUTE_PLACES = 256;
 const routeIds = new Int32Array(ROUTE_PLACES).fill(-1);
-const routeHeads = new Array<(HeadText | undefined)[] | undefined>(ROUTE_PLACES).fill(undefined);
+const routeHeads = new Array<(Uint8Array | undefined)[] | undefined>(ROUTE_PLACES).fill(undefined);
 /**
  * writeRouteHead for a route, protocol and kind whose head is not among the young ones: taken from the older
  * generation, or made, and kept among the young (the route's heads returned); the endpoints and the head
@@ -78,7 +76,7 @@ const routeHeads = new Array<(HeadText | undefined)[] | undefined>(ROUTE_PLACES)
  * the first datagram of every route, so that its call has type feedback from the start (an optimised
  * function's call never made before is a deoptimisation when it is made; issue 41, node --trace-deopt).
  */
-function writeNewRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number, index: number): (HeadText | undefined)[] | undefined {
+function writeNewRouteHead(w: JsonBytes, source: string, destination: string, protocol: NetProtocolName, kind: string, slot: number, index: number): (Uint8Array | undefined)[] | undefined {
   let heads = youngHeads.get(source)?.get(destination);
   if (!heads) {
     if (youngHeadCount >= ROUTE_HEADS) {
@@ -92,14 +90,14 @@ function writeNewRouteHead(w: JsonBytes, source: string, destination: string, pr
       youngHeadCount = 0;
       youngHeadsSince = index;
     }
-    heads = oldHeads.get(source)?.get(destination) ?? new Array<HeadText | undefined>(6).fill(undefined);
+    heads = oldHeads.get(source)?.get(destination) ?? new Array<Uint8Array | undefined>(6).fill(undefined);
     youngHeadCount++;
     let bySource = youngHeads.get(source);
     if (!bySource) youngHeads.set(source, (bySource = new Map()));
     bySource.set(destination, heads);
   }
   // The endpoints are net's own texts (digits, dots, colons, hex, brackets): ASCII, nothing to escape.
-  w.text((heads[slot] ??= headText(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
+  w.raw((heads[slot] ??= keptBytes(`Z","source":"${source}","destination":"${destination}","protocol":${JSON.stringify(protocol)},"kind":${JSON.stringify(kind)},"header":`)));
   return heads;
 }
 /**
@@ -117,8 +115,8 @@ function writeNewRouteHead(w: JsonBytes, source: string, destination: string, pr
 const ROUTE_HEADS = 256;
 const ROUTE_HEADS_FRAMES = 65536;
 /** writeRouteHead's texts by source, destination, then protocol and kind (0.6 connection, control, connless, then 0.7's). */
-let youngHeads = new Map<string, Map<string, (HeadText | undefined)[]>>();
-let oldHeads = new Map<string, Map<string, (HeadText | undefined)[]>>();
+let youngHeads = new Map<string, Map<string, (Uint8Array | undefined)[]>>();
+let oldHeads = new Map<string, Map<string, (Uint8Array | undefined)[]>>();
 let youngHeadCount = 0;
 /** The frame index at which youngHeads was made. */
 let youngHeadsSince = 0;
@@ -239,7 +237,7 @@ export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: Tracked
   if (p.kind === 'connless') w.object(p.header);
   else PACKET_PROTOCOLS[p.protocol].namedHeaderJson(p.header as Record<string, number>, w);
   // The flags with the security token after them when there is a token.
-  if (p.securityToken !== undefined) w.raw(flagsTokenText(flagsText(p.flags, packetFlagTokenTexts), p.securityToken).bytes);
+  if (p.securityToken !== undefined) w.raw(flagsTokenText(flagsText(p.flags, packetFlagTokenTexts), p.securityToken));
   else w.text(flagsText(p.flags, packetFlagTexts));
   if (p.control) w.memberOf(K_CONTROL, p.control);
   if (p.connless) {
@@ -270,23 +268,22 @@ export function writeDatagram(w: JsonBytes, d: CaptureDatagram, tracked: Tracked
 }
 
 /**
- * A packet's flags text (with the security token's key) and its token's digits as one text, kept for the last
- * TOKEN_TEXTS pairs met: a connection's packets all carry its token, a 0.6 token is past int32 half the time
- * (written in two parts by JsonBytes.number), and a text kept costs one call into the writer (issue 41).
+ * A packet's flags text (with the security token's key) and its token's digits as the bytes of one text, kept
+ * for the last TOKEN_TEXTS pairs met: a connection's packets all carry its token, a 0.6 token is past int32 half
+ * the time (written in two parts by JsonBytes.number), and a text kept costs one call into the writer (issue 41).
  */
-function flagsTokenText(flags: JsonText, token: number): HeadText {
+function flagsTokenText(flags: JsonText, token: number): Uint8Array {
   for (let i = 0; i < TOKEN_TEXTS; i++) {
     const kept = tokenTexts[i];
     if (kept !== undefined && kept.token === token && kept.flags === flags) return kept.text;
   }
-  // With its bytes, copied as a route's head is (about 50 bytes on every line of a DDNet capture).
-  const text = headText(`${flags.text}${token}`);
+  const text = keptBytes(`${flags.text}${token}`);
   tokenTexts[tokenNext] = { flags, token, text };
   tokenNext = (tokenNext + 1) % TOKEN_TEXTS;
   return text;
 }
 const TOKEN_TEXTS = 8;
-const tokenTexts = new Array<{ flags: JsonText; token: number; text: HeadText } | undefined>(TOKEN_TEXTS).fill(undefined);
+const tokenTexts = new Array<{ flags: JsonText; token: number; text: Uint8Array } | undefined>(TOKEN_TEXTS).fill(undefined);
 let tokenNext = 0;
 
 // The chunks and the snapshots of a line are written by functions of their own: V8 optimises writeDatagram and

@@ -127,13 +127,11 @@ describe('connection tracker', () => {
       [5, undefined, undefined, 'DELTA_BASE_MISSING'],
       [undefined, undefined, undefined, 'DELTA_BASE_MISSING'],
       [9, false, 1, undefined],
-
     ]);
     for (const s of results) expect(Object.keys(s!)).toEqual(['tick', 'deltaTick', 'crc', 'snapshot', 'crcOk', 'error']);
   });
 
   it('a receiver whose lastTick is set back stores its last tick again in place of the old one', () => {
-
     const r = new SnapshotReceiver('0.6');
     const empty = (tick: number, base: number) => r.feed({ kind: 'snap_empty', tick, deltaTick: tick - base });
     const ticks = () => Array.from({ length: 80 }, (_, t) => t).filter((t) => r.has(t));
