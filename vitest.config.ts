@@ -18,6 +18,8 @@ export default defineConfig({
   test: {
     // Builds dist/ (when out of date) and the explorer page once, before the tests; test files never build.
     globalSetup: ['./test/global-setup.ts'],
+    // Typed arrays compared by their bytes (vitest's own comparison takes seconds a megabyte).
+    setupFiles: ['./test/setup-equality.ts'],
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
