@@ -9,7 +9,9 @@
 import { Buffer } from 'node:buffer';
 import { expect } from 'vitest';
 
-function isIntegerArray(v: unknown): v is Exclude<ArrayBufferView, DataView | Float32Array | Float64Array> {
+type IntegerArray = Uint8Array | Uint8ClampedArray | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | BigUint64Array | BigInt64Array;
+
+function isIntegerArray(v: unknown): v is IntegerArray {
   return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof Float32Array) && !(v instanceof Float64Array);
 }
 
