@@ -85,6 +85,14 @@ export async function shown(page: Page): Promise<Details> {
 export async function clickPath(page: Page, labels: (string | RegExp)[]): Promise<Details> {
   for (const label of labels) {
     await (await findRow(page, label)).click();
+    // On a loaded machine the click is handled a little later: wait until the clicked row is the selected one (a
+    // label matched by a pattern read at once was the row before it, with that row's details).
+    const pattern = typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label;
+    await page.waitForFunction(
+      ([source, flags]) => new RegExp(source!, flags).test(document.querySelector('#tree .row.selected .label')?.textContent ?? ''),
+      [pattern.source, pattern.flags],
+      { timeout: 30_000 },
+    );
     // Lazy children come from the worker: wait until the clicked node is open.
     await page.waitForFunction(() => !document.querySelector('#tree .row.selected .toggle')?.textContent?.includes('▸'), null, { timeout: 30_000 });
     // A leaf has no toggle to wait for: wait until the page has selected it (on a loaded machine the click is
