@@ -6,11 +6,11 @@
 // exit finding counts only when the input does it again alone, in a fresh process: a worker that has run for
 // half an hour has grown by itself, and its peak RSS no longer measures the input it was on.
 //
-//   npm run fuzz -- [--minutes N | --seconds N | --runs N [--cli-runs N]] [--target map,teehistorian] [--seed S] [--max-rss MB] [--timeout MS] [--recycle S]
+//   npm run fuzz -- [--minutes N | --seconds N | --runs N [--cli-runs N]] [--target map,teehistorian] [--seed S] [--max-rss MB] [--timeout MS] [--recycle S] [--jobs N]
 //   npm run fuzz -- --replay fuzz/findings/map/crash-0123abcd.bin --target map
 //
 // Findings go to fuzz/findings/<target>/ (not committed): <kind>-<hash>.bin with a .txt beside it.
-import { fork, spawnSync } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const USAGE = `usage: npm run fuzz -- [--minutes N | --seconds N | --runs N [--cli-runs N]] [--target NAME,...] [--seed S]
-         [--max-rss MB] [--timeout MS] [--recycle S] [--findings DIR] [--list]
+         [--max-rss MB] [--timeout MS] [--recycle S] [--jobs N] [--findings DIR] [--list]
        npm run fuzz -- --replay FILE --target NAME`;
 const usage = (problem) => {
   console.error(`${problem ? `fuzz: ${problem}\n` : ''}${USAGE}`);
@@ -39,6 +39,7 @@ try {
       'max-rss': { type: 'string', default: '400' },
       timeout: { type: 'string', default: '10000' },
       recycle: { type: 'string', default: '240' },
+      jobs: { type: 'string', default: '1' },
       replay: { type: 'string' },
       findings: { type: 'string', default: join(here, 'findings') },
     },
@@ -91,13 +92,14 @@ const execArgv = ['--expose-gc', `--max-old-space-size=${Math.round(maxRssMb * 0
  * holds when the input raises the fresh process's peak RSS by more than a quarter of the limit or past it; a
  * hang when it times out again; an exit when the process dies or throws.
  */
-function confirm(target, file, kind) {
-  const result = spawnSync(process.execPath, [...execArgv, join(here, 'confirm.mjs'), target, file], {
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    killSignal: 'SIGKILL',
-  });
-  if (result.error?.code === 'ETIMEDOUT' || result.signal === 'SIGKILL') return { holds: true, detail: `alone, no result in ${timeoutMs} ms` };
+async function confirm(target, file, kind) {
+  // Not spawnSync: with --jobs, another target's watchdog must go on meanwhile.
+  const result = await new Promise((done) =>
+    execFile(process.execPath, [...execArgv, join(here, 'confirm.mjs'), target, file], { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 26 }, (error, stdout) =>
+      done({ stdout, status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, signal: error?.signal ?? null }),
+    ),
+  );
+  if (result.signal === 'SIGKILL') return { holds: true, detail: `alone, no result in ${timeoutMs} ms` };
   if (result.signal || (result.status !== 0 && !result.stdout)) return { holds: true, detail: `alone, the process died (${result.signal ?? result.status})` };
   let measured;
   try {
@@ -120,9 +122,9 @@ async function fuzzTarget(target) {
   const stats = { target, inputs: 0, findings: [], dismissed: [], pool: 0, seeds: 0, blocks: 0, peakRssMb: 0, restarts: 0, workers: 0 };
   // Each run starts from the seeds, not from what an earlier run left.
   rmSync(join(values.findings, target, '.state'), { recursive: true, force: true });
-  const suspect = (finding) => {
+  const suspect = async (finding) => {
     if (finding.kind !== 'memory' && finding.kind !== 'hang' && finding.kind !== 'exit') return stats.findings.push(finding);
-    const verdict = confirm(target, finding.file, finding.kind);
+    const verdict = await confirm(target, finding.file, finding.kind);
     const judged = { ...finding, message: `${finding.message}; ${verdict.detail}` };
     if (verdict.holds) stats.findings.push(judged);
     else {
@@ -163,7 +165,7 @@ async function fuzzTarget(target) {
         done({ finished, code, signal, inputs: beaten, suspects });
       });
     });
-    for (const finding of result.suspects) suspect(finding);
+    for (const finding of result.suspects) await suspect(finding);
     if (result.finished) {
       stats.inputs += result.finished.inputs;
       stats.pool = Math.max(stats.pool, result.finished.pool);
@@ -181,7 +183,7 @@ async function fuzzTarget(target) {
     if (existsSync(current)) {
       const file = join(values.findings, target, `${kind}-${baseSeed}-${round}.bin`);
       renameSync(current, file);
-      suspect({ kind, file, message: result.hang ? `no progress for ${timeoutMs} ms` : `worker exited (${result.code ?? result.signal})` });
+      await suspect({ kind, file, message: result.hang ? `no progress for ${timeoutMs} ms` : `worker exited (${result.code ?? result.signal})` });
     }
   }
   stats.seconds = Math.max(0.001, (Date.now() - started) / 1000);
@@ -189,17 +191,25 @@ async function fuzzTarget(target) {
 }
 
 console.error(`fuzzing ${targets.join(', ')} for ${runs ? `${runs} inputs${values['cli-runs'] ? ` (command-line targets ${values['cli-runs']})` : ''}` : `${seconds} s`} each, seed ${baseSeed}, max RSS ${maxRssMb} MB, timeout ${timeoutMs} ms per input`);
-const all = [];
-for (const target of targets) {
-  const stats = await fuzzTarget(target);
-  all.push(stats);
-  console.error(
-    `${target}: ${stats.inputs} inputs (${Math.round(stats.inputs / stats.seconds)}/s), ${stats.seeds} seeds, pool ${stats.pool}, ` +
-      `${stats.blocks} code blocks reached, ${stats.workers} workers, peak RSS of a worker ${stats.peakRssMb} MB, ${stats.findings.length} findings`,
-  );
-  for (const f of stats.findings) console.error(`  ${f.kind}: ${f.message}\n    ${resolve(f.file)}`);
-  for (const f of stats.dismissed) console.error(`  not confirmed (${f.kind}): ${f.message}\n    ${resolve(f.file)}`);
+// --jobs targets at a time, each in its own worker as before: a target's inputs follow from the seed alone, so
+// they are the same whatever runs beside it. Each target's lines are printed when it ends.
+const jobs = Math.max(1, Math.min(Number(values.jobs) || 1, targets.length));
+const all = new Array(targets.length);
+let nextTarget = 0;
+async function runTargets() {
+  for (let i = nextTarget++; i < targets.length; i = nextTarget++) {
+    const target = targets[i];
+    const stats = await fuzzTarget(target);
+    all[i] = stats;
+    console.error(
+      `${target}: ${stats.inputs} inputs (${Math.round(stats.inputs / stats.seconds)}/s), ${stats.seeds} seeds, pool ${stats.pool}, ` +
+        `${stats.blocks} code blocks reached, ${stats.workers} workers, peak RSS of a worker ${stats.peakRssMb} MB, ${stats.findings.length} findings`,
+    );
+    for (const f of stats.findings) console.error(`  ${f.kind}: ${f.message}\n    ${resolve(f.file)}`);
+    for (const f of stats.dismissed) console.error(`  not confirmed (${f.kind}): ${f.message}\n    ${resolve(f.file)}`);
+  }
 }
+await Promise.all(Array.from({ length: jobs }, runTargets));
 const found = all.reduce((n, s) => n + s.findings.length, 0);
 console.log(`${found === 0 ? 'no findings' : `${found} findings`}: ${all.map((s) => `${s.target} ${s.inputs} inputs`).join(', ')}`);
 process.exitCode = found ? 1 : 0;

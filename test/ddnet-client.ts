@@ -9,12 +9,18 @@ export const XVFB_RUN = ['/usr/bin/xvfb-run'].find((p) => existsSync(p));
 export const TEEWORLDS_CLIENT = ['/usr/games/teeworlds'].find((p) => existsSync(p));
 
 /**
+ * Where xvfb-run starts looking for a free display number: apart for each test worker (vitest's VITEST_POOL_ID),
+ * as two xvfb-runs started at once from the same number can both take it, and one then fails.
+ */
+const displayFrom = String(100 + 20 * Number(process.env.VITEST_POOL_ID ?? 0));
+
+/**
  * Runs the client (DDNet's, or `client`) on `demos/<name>` (in its user directory) until its log shows `until`
  * or `seconds` pass, and returns the log.
  */
 export function playInClient(name: string, until: string, seconds: number, client = CLIENT): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(XVFB_RUN!, ['-a', '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', client!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
+    const child = spawn(XVFB_RUN!, ['-a', '-n', displayFrom, '-s', '-screen 0 640x480x24', 'stdbuf', '-oL', '-eL', client!, `snd_enable 0; gfx_fullscreen 0; play demos/${name}`], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

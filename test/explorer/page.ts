@@ -84,16 +84,25 @@ export async function shown(page: Page): Promise<Details> {
 /** Clicks the tree rows with these labels in turn (each one opens the next level) and returns what the page shows. */
 export async function clickPath(page: Page, labels: (string | RegExp)[]): Promise<Details> {
   for (const label of labels) {
-    await (await findRow(page, label)).click();
+    // On a loaded machine a click can be handled late, or land on another row when lazy children arriving from
+    // the worker redraw the tree between finding the row and clicking it: wait until the row with this label is
+    // the selected one, and click again if it is not (read at once, a pattern's label gave the row before it).
+    const pattern = typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label;
+    for (let attempt = 1; ; attempt++) {
+      await (await findRow(page, label)).click();
+      const selected = await page
+        .waitForFunction(([source, flags]) => new RegExp(source!, flags).test(document.querySelector('#tree .row.selected .label')?.textContent ?? ''), [pattern.source, pattern.flags], {
+          timeout: 10_000,
+        })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (selected) break;
+      if (attempt === 3) throw new Error(`clickPath: the row ${pattern} was clicked ${attempt} times and is not selected`);
+    }
     // Lazy children come from the worker: wait until the clicked node is open.
     await page.waitForFunction(() => !document.querySelector('#tree .row.selected .toggle')?.textContent?.includes('▸'), null, { timeout: 30_000 });
-    // A leaf has no toggle to wait for: wait until the page has selected it (on a loaded machine the click is
-    // handled a little later). Rows whose selection carries another label go on after a short wait.
-    if (typeof label === 'string') {
-      await page
-        .waitForFunction((l) => (window as unknown as { __explorer: { selected?: { label: string } } }).__explorer.selected?.label === l, label, { timeout: 5_000 })
-        .catch(() => undefined);
-    }
   }
   return shown(page);
 }
