@@ -22,7 +22,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { childTimesMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
 const ROUNDS = Number(process.env.PCAP_BENCH_ROUNDS ?? 5);
@@ -164,15 +163,6 @@ function buildFlows(path, flows, datagrams) {
   });
 }
 
-// The large capture is built by a process of its own (this script again, with PCAP_BENCH_BUILD_LARGE set). Built
-// in this process, every process it timed afterwards cost 100 to 150 ms more CPU, `node -e 0` too, with its wall
-// time unchanged (2026-11-27, three runs: node -e 0 at 176 to 245 ms of CPU against 85 to 90 with the capture built
-// apart, or with a 1 MB one). Why was not found: a script holding as many Buffers did not do it.
-if (process.env.PCAP_BENCH_BUILD_LARGE) {
-  buildLarge(process.env.PCAP_BENCH_BUILD_LARGE, LARGE_MB);
-  process.exit(0);
-}
-
 // --- the rows ------------------------------------------------------------------------------------------------
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -231,8 +221,7 @@ if ((only === undefined || only === 'split') && existsSync('/proc/self/task')) {
 
 if (only !== 'flows' && only !== 'split') {
   const large = join(work, `large-${LARGE_MB}mb.pcap`);
-  const built = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, PCAP_BENCH_BUILD_LARGE: large }, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error(`building the ${LARGE_MB} MB capture: exit ${built.status}`);
+  buildLarge(large, LARGE_MB);
   captures.push(large);
 
   console.log(`net pcap against bench/pcap-hex.mjs (${source} captures), CPU and wall ms above node -e 0, median of ${ROUNDS} rounds; load ${load()}`);
