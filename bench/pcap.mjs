@@ -20,7 +20,7 @@
 // Run: npm run bench:pcap   (TWCODEC_CORPUS=/work/shared/corpus in a worktree)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { childTimesMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
@@ -64,12 +64,6 @@ function alternate(sides, rounds) {
     for (const n of order) times[n].push(childTimesMs(sides[n]));
   }
   const median = (n, k) => medianOf(times[n].map((t) => t[k]));
-  // More CPU time than the machine's cores give in the wall time is not time spent but the accounting gone wrong:
-  // on this 2-core VM some runs gave `node -e 0` 176 to 248 ms of CPU in 77 to 92 ms of wall time (2026-11-27), and
-  // every side about as much more. Such a run's CPU rows are said to be void; its wall rows stand.
-  const cores = availableParallelism();
-  const impossible = names.flatMap((n) => times[n].filter((t) => t.cpu > cores * t.wall + 10).map(() => n));
-  if (impossible.length) console.log(`  (CPU accounting off in this run: ${impossible.length} of ${names.length * rounds} processes took more CPU time than ${cores} cores give in their wall time; the CPU rows below are void, the wall rows stand)`);
   return { cpu: Object.fromEntries(names.map((n) => [n, median(n, 'cpu')])), wall: Object.fromEntries(names.map((n) => [n, median(n, 'wall')])) };
 }
 
