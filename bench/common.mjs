@@ -111,6 +111,9 @@ export function childCpuMs(argv, options = {}) {
   return childTimesMs(argv, options).cpu;
 }
 
+/** Whether childTimesMs has said in this run that the CPU accounting is off (it says so once). */
+let accountingOffSaid = false;
+
 /**
  * childCpuMs's CPU ms and the run's wall ms (bash's $EPOCHREALTIME around it): CPU counts V8's compiler and GC
  * threads too, wall only what they hold the run up (on a machine with a core to spare for them).
@@ -138,4 +141,3 @@ export function childTimesMs(argv, { cwd, env, okStatus = [0] } = {}) {
   }
   return times;
 }
-let accountingOffSaid = false;

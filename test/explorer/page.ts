@@ -47,6 +47,8 @@ export async function openFile(page: Page, path: string, how = () => page.setInp
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A row's label as findRow matches it: a text whole, or a pattern as it is. */
+const labelPattern = (label: string | RegExp) => (typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label);
 export type Details = { selected: { start: number; end: number; label: string }; highlighted: number[]; description: string; value: string };
 
 /**
@@ -54,8 +56,7 @@ export type Details = { selected: { start: number; end: number; label: string };
  * only the rows in view exist.
  */
 export async function findRow(page: Page, label: string | RegExp, value?: string) {
-  const pattern = typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label;
-  let row = page.locator('#tree .row', { has: page.locator('.label', { hasText: pattern }) });
+  let row = page.locator('#tree .row', { has: page.locator('.label', { hasText: labelPattern(label) }) });
   if (value !== undefined) row = row.filter({ has: page.locator('.value', { hasText: new RegExp(`^${escape(value)}$`) }) });
   row = row.first();
   for (let i = 0; i < 2000 && (await row.count()) === 0; i++) {
@@ -87,7 +88,7 @@ export async function clickPath(page: Page, labels: (string | RegExp)[]): Promis
     // On a loaded machine a click can be handled late, or land on another row when lazy children arriving from
     // the worker redraw the tree between finding the row and clicking it: wait until the row with this label is
     // the selected one, and click again if it is not (read at once, a pattern's label gave the row before it).
-    const pattern = typeof label === 'string' ? new RegExp(`^${escape(label)}$`) : label;
+    const pattern = labelPattern(label);
     for (let attempt = 1; ; attempt++) {
       await (await findRow(page, label)).click();
       const selected = await page
