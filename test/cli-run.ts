@@ -1,10 +1,19 @@
 // Runs the twcodec command in-process with its output captured, for CLI tests.
 import { type CliIo, main, nodeIo } from '../packages/cli/src/index.js';
 
-export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `onStderr`: each piece of standard error as it is written (a test can act on a line before the command ends). */
+export async function runCli(args: string[], onStderr?: (text: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { ...nodeIo(), stdout: (t) => void (stdout += typeof t === 'string' ? t : new TextDecoder().decode(t)), stderr: (t) => void (stderr += t), progress: () => {} };
+  const io: CliIo = {
+    ...nodeIo(),
+    stdout: (t) => void (stdout += typeof t === 'string' ? t : new TextDecoder().decode(t)),
+    stderr: (t) => {
+      stderr += t;
+      onStderr?.(t);
+    },
+    progress: () => {},
+  };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }

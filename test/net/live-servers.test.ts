@@ -125,7 +125,7 @@ for (const protocol of ['0.6', '0.7'] as const) {
         await new Promise((r) => setTimeout(r, 1000));
         child.kill('SIGINT');
         expect(await exited).toBe(1);
-        expect(stderr).toMatch(/^twcodec: interrupted by SIGINT: wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*stopped\.demo; left 127\.0\.0\.1:\d+\n$/);
+        expect(stderr).toMatch(/^recording 20 s of 127\.0\.0\.1:\d+ on [^\n]+\ntwcodec: interrupted by SIGINT: wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*stopped\.demo; left 127\.0\.0\.1:\d+\n$/);
         await expectWrote(stderr, out);
         await server.waitForLog("'stopper' has left the game", 3000);
       } finally {
@@ -146,7 +146,7 @@ for (const protocol of ['0.6', '0.7'] as const) {
         running = false;
         const { code, stderr } = await recording;
         expect(code).toBe(1);
-        expect(stderr).toMatch(/^twcodec: CLOSED_BY_SERVER: the connection closed while recording: Server shutdown; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*closed\.demo\n$/);
+        expect(stderr).toMatch(/^recording 20 s of 127\.0\.0\.1:\d+ on [^\n]+\ntwcodec: CLOSED_BY_SERVER: the connection closed while recording: Server shutdown; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*closed\.demo\n$/);
         await expectWrote(stderr, out);
       } finally {
         if (running) own.stop();

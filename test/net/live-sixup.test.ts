@@ -53,8 +53,13 @@ describe.skipIf(!hasSixupServer())('live DDNet-Server 16.4 with 0.7 clients (sv_
 
   it('net record --protocol 0.7: a demo with the map, a snapshot every tick or two, de_client_info as the 0.7.5 client records it, the chat; then a new client gets id 0', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'sixup.demo');
-    const recording = runCli(['net', 'record', address(), out, '--seconds', '5', '--name', 'recorder7', '--protocol', '0.7']);
+    let recordingStarted = false;
+    const recording = runCli(['net', 'record', address(), out, '--seconds', '5', '--name', 'recorder7', '--protocol', '0.7'], (t) => {
+      if (t.startsWith('recording ')) recordingStarted = true;
+    });
     await server.waitForLog("'recorder7' entered and joined the game", 10_000);
+    // And recording (its first snapshot in the game), so that the chatter's line falls inside it (see live-record07.test.ts).
+    for (const until = Date.now() + 10_000; !recordingStarted && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     const chatter = await connect({ host: '127.0.0.1', port: server.port, protocol: '0.7', name: 'chatter7' });
     await chatter.ready();
     chatter.say('recorded on DDNet');

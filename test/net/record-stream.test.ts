@@ -57,7 +57,7 @@ describe.skipIf(!existsSync(TIME))('net record streams its demo to disk (hostile
   it('ticks up to 2^31 - 1 (issue 36: BAD_FIELD input.prediction_tick thrown from the input timer, a stack trace, nothing written): recorded on time, the demo reads back to the last tick', async () => {
     const out = join(dir, 'ticks.demo');
     const { code, stderr } = await record('ticks', 5, out);
-    expect(stderr).toMatch(/^recorded \d+ snapshots in 5 s from 127\.0\.0\.1:\d+ to .*ticks\.demo\nTIME/);
+    expect(stderr).toMatch(/^recording 5 s of 127\.0\.0\.1:\d+ on [^\n]+\nrecorded \d+ snapshots in 5 s from 127\.0\.0\.1:\d+ to .*ticks\.demo\nTIME/);
     expect(code).toBe(0);
     const snaps = await runCli(['demo', 'snapshots', '--summary', out]);
     const ticks = snaps.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { tick: number }).tick);

@@ -236,6 +236,14 @@ export async function netRecord(io: CliIo, address: string, out: string, options
   try {
     recorded = await withClient(address, options, given, true, (client, signal) => {
       interruption = signal;
+      // A line when the recording starts (the client's first snapshot in the game, where --seconds counts from):
+      // the wait before it (handshake, map download) can be long, and a script may act once it is recording.
+      const started = () => {
+        client.off('ingame', started);
+        io.stderr(`recording ${seconds} s of ${address} on ${client.map?.name ?? 'its map'}\n`);
+      };
+      if (client.state === 'ingame') started();
+      else client.on('ingame', started);
       return recordDemo(client, { duration: seconds * 1000, signal, sink: (bytes) => file.append(bytes) });
     });
     // With a sink, `demo` is the final header (its length and markers), put over the first bytes written.
