@@ -135,7 +135,7 @@ describe.skipIf(!CHROMIUM)('the explorer plays recordings on their map', () => {
       }
       expect(bodiesSeen).toBeGreaterThan(0);
       // Between two recorded ticks (a client records every other tick), halfway between the two positions.
-      const next = [...snapshots.keys()].find((t) => t > tick)!;
+      const next = recorded.find((t) => t > tick)!;
       const mid = await seek(page, (tick + next) / 2);
       for (const d of mid.drawn) {
         const a = expected.get(d.id)!;
