@@ -70,7 +70,7 @@ for (const protocol of ['0.6', '0.7'] as const) {
       await sleep(2000);
       await server.rcon('change_map ctf1');
       const { code, stderr } = await recording;
-      expect(stderr).toMatch(/^twcodec: the server changed map to 'ctf1': the demo ends at the change, as DDNet's client ends its recording; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*change-0\.[67]\.demo\n$/);
+      expect(stderr).toMatch(/^recording 30 s of 127\.0\.0\.1:\d+ on [^\n]+\ntwcodec: the server changed map to 'ctf1': the demo ends at the change, as DDNet's client ends its recording; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*change-0\.[67]\.demo\n$/);
       expect(code).toBe(1);
       const demo = readDemo(new Uint8Array(readFileSync(out)));
       expect(demo.header.mapName).toBe(server.map);
