@@ -17,3 +17,17 @@ export async function runCli(args: string[], onStderr?: (text: string) => void):
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
+
+/**
+ * `net record ...` run in-process, with `started`: resolved once it says it is recording (its first snapshot in the
+ * game, where --seconds counts from), or once it ends without having said so.
+ */
+export function runRecording(args: string[]): { started: Promise<void>; done: Promise<{ code: number; stdout: string; stderr: string }> } {
+  let start = () => {};
+  const started = new Promise<void>((resolve) => (start = resolve));
+  const done = runCli(args, (t) => {
+    if (t.startsWith('recording ')) start();
+  });
+  void done.finally(start);
+  return { started, done };
+}

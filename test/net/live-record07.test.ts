@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { netMessageDef, TEEWORLDS_0_7_MESSAGES } from '../../packages/netmsg/src/index.js';
 import { connect } from '../../packages/net/src/node.js';
-import { runCli } from '../cli-run.js';
+import { runCli, runRecording } from '../cli-run.js';
 import { corpusDir, corpusFiles } from '../corpus.js';
 import { hasServer, hasSixupServer, type LiveServer, startServer } from '../live-servers.js';
 
@@ -46,18 +46,16 @@ for (const [what, sixup, available] of [
 
     it("holds de_client_info, de_game_info and de_client_enter/leave as the 0.7.5 client's demo does, and no message the client does not record", async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record07-')), 'live07.demo');
-      let recordingStarted = false;
-      const recording = runCli(['net', 'record', `127.0.0.1:${server.port}`, out, '--seconds', '5', '--name', 'rec07', '--protocol', '0.7'], (t) => {
-        if (t.startsWith('recording ')) recordingStarted = true;
-      });
-      // The chatter comes once the recorder records (its "recording" line: its first snapshot in the game), so
-      // that its arrival is recorded. The server lists the recorder before that: waiting for the listing alone,
-      // the chatter was in the game before the recording started when both cores were busy (then no enter).
+      const recording = runRecording(['net', 'record', `127.0.0.1:${server.port}`, out, '--seconds', '5', '--name', 'rec07', '--protocol', '0.7']);
+      // The chatter comes once the recorder records (`started`: its first snapshot in the game), so that its
+      // arrival is recorded. The server lists the recorder before that: waiting for the listing alone, the
+      // chatter was in the game before the recording started when both cores were busy (then no enter).
       const deadline = Date.now() + 10_000;
       const watcher = await connect({ host: '127.0.0.1', port: server.port, protocol: '0.7', name: 'spotter07' });
       try {
         await watcher.ready();
-        while (!(watcher.game.player('rec07') && recordingStarted) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        await recording.started;
+        while (!watcher.game.player('rec07') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       } finally {
         watcher.disconnect();
       }
@@ -67,7 +65,7 @@ for (const [what, sixup, available] of [
       await chatter.flushed();
       await new Promise((r) => setTimeout(r, 300));
       chatter.disconnect();
-      const { code, stderr } = await recording;
+      const { code, stderr } = await recording.done;
       expect(stderr).toMatch(/^recording 5 s of 127\.0\.0\.1:\d+ on [^\n]+\nrecorded /);
       expect(code).toBe(0);
 

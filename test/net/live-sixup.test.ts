@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoChat, demoPlayers, readDemo } from '../../packages/demo/src/index.js';
 import { connect, serverInfo } from '../../packages/net/src/node.js';
-import { runCli } from '../cli-run.js';
+import { runCli, runRecording } from '../cli-run.js';
 import { hasSixupServer, type LiveServer, SIXUP_MAP, startServer } from '../live-servers.js';
 
 /** The client id the server gives a new 0.7 library client (its own sv_client_info), which then leaves. */
@@ -53,19 +53,16 @@ describe.skipIf(!hasSixupServer())('live DDNet-Server 16.4 with 0.7 clients (sv_
 
   it('net record --protocol 0.7: a demo with the map, a snapshot every tick or two, de_client_info as the 0.7.5 client records it, the chat; then a new client gets id 0', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'sixup.demo');
-    let recordingStarted = false;
-    const recording = runCli(['net', 'record', address(), out, '--seconds', '5', '--name', 'recorder7', '--protocol', '0.7'], (t) => {
-      if (t.startsWith('recording ')) recordingStarted = true;
-    });
+    const recording = runRecording(['net', 'record', address(), out, '--seconds', '5', '--name', 'recorder7', '--protocol', '0.7']);
     await server.waitForLog("'recorder7' entered and joined the game", 10_000);
     // And recording (its first snapshot in the game), so that the chatter's line falls inside it (see live-record07.test.ts).
-    for (const until = Date.now() + 10_000; !recordingStarted && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    await recording.started;
     const chatter = await connect({ host: '127.0.0.1', port: server.port, protocol: '0.7', name: 'chatter7' });
     await chatter.ready();
     chatter.say('recorded on DDNet');
     await chatter.flushed();
     chatter.disconnect();
-    const { code, stderr } = await recording;
+    const { code, stderr } = await recording.done;
     expect(stderr).toContain('recorded');
     expect(code).toBe(0);
     const demo = readDemo(new Uint8Array(readFileSync(out)));
