@@ -7,9 +7,9 @@ import { NET_COMMANDS } from './commands/net.js';
 import { TEEHISTORIAN_COMMANDS } from './commands/teehistorian.js';
 import { isGlob } from './glob.js';
 import { commandHelp, synopsis, usage } from './help.js';
-import { type CliIo, OutputClosed, plural, UsageError } from './io.js';
+import { type CliIo, oneLine, OutputClosed, plural, UsageError } from './io.js';
 import { parseCommandLine } from './options.js';
-import { describeError, oneLine, trackInputs } from './report.js';
+import { describeError, trackInputs } from './report.js';
 
 // A command loads the modules it needs when it runs (`await import(...)` in its run(), its option values in
 // choices()): loading every package at start-up was most of a small map's `map info` (issue 28; the figures

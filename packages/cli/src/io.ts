@@ -357,3 +357,12 @@ export class UsageError extends Error {}
  * (a copy of that one line, so that every command's summary does not load map-tools).
  */
 export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * A message as one line: messages can quote the input (a teehistorian header's JSON.parse error quotes the bytes
+ * around the fault) or what a server sent (a map name), and a newline or other control character from it would
+ * break the line, or a terminal. They are written as escapes: \n, \u0003.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

@@ -4,7 +4,7 @@
 import { CaptureDecoder, ConnectionTracker, type NetProtocolName, PACKET_PROTOCOLS, type RecordedDemo } from '@twcodec/net';
 import type { NetClient } from '@twcodec/net/node';
 import { setFlagsFromString } from 'node:v8';
-import { checkOutputPath, CliError, type CliIo, plural, UsageError } from './io.js';
+import { checkOutputPath, CliError, type CliIo, oneLine, plural, UsageError } from './io.js';
 import { JsonBytes } from './fast-json.js';
 import { messageJson } from './message-json.js';
 import { writeDatagram } from './net-pcap-lines.js';
@@ -240,7 +240,7 @@ export async function netRecord(io: CliIo, address: string, out: string, options
       // the wait before it (handshake, map download) can be long, and a script may act once it is recording.
       const started = () => {
         client.off('ingame', started);
-        io.stderr(`recording ${seconds} s of ${address} on ${client.map?.name ?? 'its map'}\n`);
+        io.stderr(`recording ${seconds} s of ${address} on ${oneLine(client.map?.name ?? 'its map')}\n`);
       };
       if (client.state === 'ingame') started();
       else client.on('ingame', started);

@@ -54,14 +54,6 @@ function sourceOf(e: CodecError, roles: Record<string, string>): { file?: string
   return {};
 }
 
-/**
- * An error message as one line: messages can quote the input (a teehistorian header's JSON.parse error quotes
- * the bytes around the fault), and a newline or other control character from it would break the line, or a
- * terminal. They are written as escapes: \n, \u0003.
- */
-export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-}
 
 export function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string>, { CodecError, describeSource }: Pick<typeof import('@twcodec/runtime'), 'CodecError' | 'describeSource'>): string {
   if (e instanceof CodecError) {
