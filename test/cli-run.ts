@@ -28,6 +28,7 @@ export function runRecording(args: string[]): { started: Promise<void>; done: Pr
   const done = runCli(args, (t) => {
     if (t.startsWith('recording ')) start();
   });
-  void done.finally(start);
+  // Both ways: a `finally` chain of its own would be a second promise that rejects unhandled if `done` did.
+  done.then(start, start);
   return { started, done };
 }

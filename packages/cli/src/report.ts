@@ -54,7 +54,6 @@ function sourceOf(e: CodecError, roles: Record<string, string>): { file?: string
   return {};
 }
 
-
 export function describeError(e: unknown, group: string, heads: Map<string, Uint8Array>, roles: Record<string, string>, { CodecError, describeSource }: Pick<typeof import('@twcodec/runtime'), 'CodecError' | 'describeSource'>): string {
   if (e instanceof CodecError) {
     // Errors of a command's other inputs that name the input in their message (a PNG, an Opus file, map pack's
