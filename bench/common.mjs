@@ -103,6 +103,21 @@ process.on('exit', () => {
 });
 
 /**
+ * The environment of the processes a bench times: this one's, less NODE_EXTRA_CA_CERTS. With it set, every Node
+ * process parses that CA bundle before it runs any code (about 40 ms of CPU for Debian's ca-certificates.crt,
+ * measured with perf: node::crypto::UseExtraCaCerts; 41% of `node -e 0`'s instructions on the machine of issue
+ * 41), a cost of the machine's set-up that no twcodec command needs (none makes a TLS connection) and a user
+ * rarely has set. It is the same on both sides of a ratio above `node -e 0`, but adds its noise to each side.
+ * BENCH_KEEP_ENV=1 keeps it; `benchEnvNote` says which, for a bench's first lines.
+ */
+export const benchEnv = { ...process.env };
+const keepEnv = process.env.BENCH_KEEP_ENV === '1';
+if (!keepEnv) delete benchEnv.NODE_EXTRA_CA_CERTS;
+export const benchEnvNote = process.env.NODE_EXTRA_CA_CERTS
+  ? `NODE_EXTRA_CA_CERTS is set here: the timed processes run ${keepEnv ? 'with it (BENCH_KEEP_ENV=1)' : 'without it (BENCH_KEEP_ENV=1 keeps it)'}`
+  : undefined;
+
+/**
  * CPU ms (user + system) of running `argv` as a child process, its output dropped, read from bash's `times`
  * (getrusage of the waited-for children: the whole process, all its threads). Throws unless it exits with one
  * of `okStatus`.
@@ -116,9 +131,10 @@ let accountingOffSaid = false;
 
 /**
  * childCpuMs's CPU ms and the run's wall ms (bash's $EPOCHREALTIME around it): CPU counts V8's compiler and GC
- * threads too, wall only what they hold the run up (on a machine with a core to spare for them).
+ * threads too, wall only what they hold the run up (on a machine with a core to spare for them). The child runs
+ * in `env`, by default benchEnv.
  */
-export function childTimesMs(argv, { cwd, env, okStatus = [0] } = {}) {
+export function childTimesMs(argv, { cwd, env = benchEnv, okStatus = [0] } = {}) {
   const script = 'a=$EPOCHREALTIME; "$@" >/dev/null 2>&1; s=$?; b=$EPOCHREALTIME; echo "$a $b"; times; exit $s';
   const run = spawnSync('bash', ['-c', script, 'bash', ...argv], { cwd, env, encoding: 'utf8' });
   if (!okStatus.includes(run.status)) throw new Error(`${argv.join(' ')}: exit ${run.status}`);

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { corpusDir, repoRoot } from './common.mjs';
+import { benchEnv, benchEnvNote, corpusDir, repoRoot } from './common.mjs';
 
 const capture =
   process.argv[2] ??
@@ -22,6 +22,7 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
   process.exit(0);
 }
 
+if (benchEnvNote) console.log(benchEnvNote);
 const dir = mkdtempSync(join(tmpdir(), 'twcodec-callgrind-'));
 const V8 = ['--predictable', '--random-seed=42'];
 const sides = {
@@ -34,7 +35,7 @@ const sides = {
 function instructions(name, args) {
   const out = join(dir, `${name}.out`);
   // setarch -R: no address randomisation, so that two runs take the same paths.
-  const run = spawnSync('setarch', ['-R', 'valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...V8, ...args], { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const run = spawnSync('setarch', ['-R', 'valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...V8, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: benchEnv, maxBuffer: 1 << 26 });
   if (run.status !== 0) throw new Error(`${name}: callgrind exited with ${run.status}\n${run.stderr.toString().slice(-2000)}`);
   const annotate = spawnSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', out], { maxBuffer: 1 << 28 });
   let total = 0;

@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { childTimesMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
+import { benchEnv, benchEnvNote, childTimesMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
 const ROUNDS = Number(process.env.PCAP_BENCH_ROUNDS ?? 5);
 const LARGE_MB = Number(process.env.PCAP_BENCH_MB ?? 50);
@@ -37,6 +37,7 @@ if (spawnSync('bash', ['-c', 'true']).status !== 0) {
   console.log('pcap bench: needs bash (its `times` gives the CPU time of child processes); skipped');
   process.exit(0);
 }
+if (benchEnvNote) console.log(benchEnvNote);
 const work = mkdtempSync(join(tmpdir(), 'twcodec-pcap-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
@@ -44,7 +45,7 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 function peakRssOf(argv) {
   if (!gnuTime) return undefined;
   const out = join(work, 'time.txt');
-  const run = spawnSync(gnuTime, ['-f', '%M', '-o', out, ...argv], { stdio: 'ignore' });
+  const run = spawnSync(gnuTime, ['-f', '%M', '-o', out, ...argv], { stdio: 'ignore', env: benchEnv });
   if (run.status !== 0) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
   return Number(readFileSync(out, 'utf8').trim().split('\n').at(-1)) / 1024;
 }
@@ -185,7 +186,7 @@ if ((only === undefined || only === 'split') && existsSync('/proc/self/task')) {
   writeFileSync(empty, header);
   const threadsOf = (argv) => {
     const out = join(work, 'threads.txt');
-    const run = spawnSync(argv[0], ['-r', preload, ...argv.slice(1)], { stdio: 'ignore', env: { ...process.env, TWCODEC_THREADS_OUT: out } });
+    const run = spawnSync(argv[0], ['-r', preload, ...argv.slice(1)], { stdio: 'ignore', env: { ...benchEnv, TWCODEC_THREADS_OUT: out } });
     if (run.status !== 0) throw new Error(`${argv.join(' ')}: exit ${run.status}`);
     const [main, other] = readFileSync(out, 'utf8').split(' ').map(Number);
     return { main, other };

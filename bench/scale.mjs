@@ -18,15 +18,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TeehistorianWriter } from '@twcodec/teehistorian';
-import { notePeakRss, report, repoRoot } from './common.mjs';
+import { benchEnv, notePeakRss, report, repoRoot } from './common.mjs';
 import { largestRecording } from './synthetic-teehistorian.mjs';
 
 const sizes = (process.env.TH_SCALE_MB ?? '64,256').split(',').map(Number).sort((a, b) => a - b);
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'twcodec.cjs');
 if (!existsSync(bin)) throw new Error(`${bin} is not there: build first (npm run build)`);
 const scratch = mkdtempSync(join(tmpdir(), 'twcodec-scale-'));
-const childEnv = { ...process.env };
-delete childEnv.NODE_EXTRA_CA_CERTS; // parsed by every Node process; no export makes a TLS connection
 
 /** The bytes after the header of what a fresh writer wrote: messages only. */
 function messageBytes(source, write) {
@@ -64,7 +62,7 @@ function writeSynthetic(path, mb) {
 
 /** A whole process under GNU time: wall and CPU seconds, peak RSS in MB, and its stdout. */
 function timed(args) {
-  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, bin, ...args], { encoding: 'utf8', env: childEnv, maxBuffer: 1 << 26 });
+  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, bin, ...args], { encoding: 'utf8', env: benchEnv, maxBuffer: 1 << 26 });
   const line = run.stderr.split('\n').find((l) => l.startsWith('TIME '));
   if (run.status !== 0 || !line) throw new Error(`twcodec ${args.join(' ')} failed (exit ${run.status}): ${run.stderr.slice(0, 2000)}`);
   const [wall, user, sys, rssKb] = line.split(' ').slice(1).map(Number);

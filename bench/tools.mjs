@@ -30,7 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { childCpuMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
+import { benchEnv, benchEnvNote, childCpuMs, corpusDir, listFiles, notePeakRss, report, repoRoot } from './common.mjs';
 
 const ROUNDS = Number(process.env.TOOLS_BENCH_ROUNDS ?? 9);
 // TOOLS_BENCH_ONLY=start-up: only the rows of the median and the 0.5 MB map (with the start-up rows of issue 41).
@@ -70,13 +70,7 @@ const home = join(work, 'home');
 const saveDir = join(home, '.local', 'share', 'ddnet');
 mkdirSync(saveDir, { recursive: true });
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') };
-// NODE_EXTRA_CA_CERTS makes every Node process parse that CA bundle before it runs any code (about 40 ms of CPU
-// for Debian's ca-certificates.crt, measured with perf: node::crypto::UseExtraCaCerts), a cost of the machine's
-// set-up that no twcodec command needs (none makes a TLS connection) and that a user rarely has set. The children
-// run without it unless TOOLS_BENCH_KEEP_ENV=1; the line printed below says which.
-const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
-if (extraCaCerts && process.env.TOOLS_BENCH_KEEP_ENV !== '1') delete env.NODE_EXTRA_CA_CERTS;
+const env = { ...benchEnv, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') };
 
 const cpuOf = (argv, okStatus = [0]) => childCpuMs(argv, { cwd: work, env, okStatus });
 
@@ -134,7 +128,7 @@ function row(measure, ours, theirs, { floor = false, startUp, startUpOnly = fals
 
 console.log(`maps: ${maps.length} in ${mapsDir}; median ${label(median)}, nearest 0.5 MB ${label(nearHalfMb)}, largest ${label(largest)}; ${ROUNDS} rounds, medians of CPU time`);
 console.log(`DDNet tools: ${haveDdnet ? toolsDir : 'absent, DDNet columns skipped'}; Node ${process.versions.node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-if (extraCaCerts) console.log(`NODE_EXTRA_CA_CERTS is set here: the children run ${env.NODE_EXTRA_CA_CERTS ? 'with it (TOOLS_BENCH_KEEP_ENV=1)' : 'without it (TOOLS_BENCH_KEEP_ENV=1 keeps it)'}`);
+if (benchEnvNote) console.log(benchEnvNote);
 
 // The floors.
 if (!onlyStartUp) row('floor: node -e 0 vs map_resave (median map)', () => cpuOf([process.execPath, '-e', '0']), () => cpuOf([ddnet('map_resave'), median, 'floor.map']), { floor: true });
