@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDemo } from '../../packages/demo/src/index.js';
 import { connect, type NetClient } from '../../packages/net/src/node.js';
-import { runCli } from '../cli-run.js';
+import { runRecording } from '../cli-run.js';
 import { hasServer, type LiveServer, SERVER_BINARIES, startServer } from '../live-servers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,8 +48,11 @@ for (const protocol of ['0.6', '0.7'] as const) {
       const closed = new Promise((resolve) => deaf.on('close', resolve));
       expect(await closed).toMatchObject({ cause: 'timeout', error: { code: 'TIMEOUT' } });
       await sleep(300);
+      // The slot is free once the server has the close: its log says the player left.
+      const beforeLeave = server.log().length;
       first.client.disconnect();
-      await sleep(300);
+      const leaveBy = Date.now() + 5000;
+      while (!/leave player='0:second'/.test(server.log().slice(beforeLeave)) && Date.now() < leaveBy) await sleep(50);
       const next = await enter('third');
       expect(next.id).toBe(0);
       next.client.disconnect();
@@ -58,18 +61,21 @@ for (const protocol of ['0.6', '0.7'] as const) {
 
     it('change_map: the library client loads the new map (downloaded and checked) and is in game again; net record ends its demo at the change and says so (exit 1)', async () => {
       const out = join(dir, `change-${protocol}.demo`);
-      const recording = runCli(['net', 'record', `127.0.0.1:${server.port}`, out, '--seconds', '30', '--name', 'recorder', '--protocol', protocol]);
+      const recording = runRecording(['net', 'record', `127.0.0.1:${server.port}`, out, '--seconds', '30', '--name', 'recorder', '--protocol', protocol]);
       const follower = await connect({ host: '127.0.0.1', port: server.port, protocol, name: 'follower', downloadMap: true });
       await follower.ready();
+      // The change only once both are in the game: the recording from its first snapshot there (a fixed wait was
+      // not always enough on a loaded machine, where the handshake and the first snapshot take longer).
+      await recording.started;
       const changes: string[] = [];
       let ingameAgain = false;
       let snapshotsAfter = 0;
       follower.on('mapchange', (m) => changes.push(m.name));
       follower.on('ingame', () => (ingameAgain = true));
       follower.on('snapshot', () => changes.length && snapshotsAfter++);
-      await sleep(2000);
+      await sleep(500);
       await server.rcon('change_map ctf1');
-      const { code, stderr } = await recording;
+      const { code, stderr } = await recording.done;
       expect(stderr).toMatch(/^recording 30 s of 127\.0\.0\.1:\d+ on [^\n]+\ntwcodec: the server changed map to 'ctf1': the demo ends at the change, as DDNet's client ends its recording; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*change-0\.[67]\.demo\n$/);
       expect(code).toBe(1);
       const demo = readDemo(new Uint8Array(readFileSync(out)));

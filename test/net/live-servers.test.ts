@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoChat, readDemo } from '../../packages/demo/src/index.js';
 import { connect, serverInfo } from '../../packages/net/src/node.js';
-import { runCli } from '../cli-run.js';
+import { runCli, runRecording } from '../cli-run.js';
 import { repoRoot } from '../corpus.js';
 import { CLIENT, playInClient, TEEWORLDS_CLIENT, XVFB_RUN } from '../ddnet-client.js';
 import { ddnetUserDir } from '../ddnet-tools.js';
@@ -49,16 +49,18 @@ for (const protocol of ['0.6', '0.7'] as const) {
 
     it('net record for 8 s gives a demo with a snapshot every tick or two that demo snapshots reads and the game\'s client plays', async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'live.demo');
-      const recording = runCli(['net', 'record', address(), out, '--seconds', '8', '--name', 'recorder', '--protocol', protocol]);
-      // Another player says a line while the recorder records: the demo holds it.
-      await new Promise((r) => setTimeout(r, 2500));
+      const recording = runRecording(['net', 'record', address(), out, '--seconds', '8', '--name', 'recorder', '--protocol', protocol]);
+      // Another player says a line while the recorder records (from its first snapshot in the game, which a fixed
+      // wait did not always reach on a loaded machine): the demo holds it.
+      await recording.started;
+      await new Promise((r) => setTimeout(r, 500));
       const chatter = await connect({ host: '127.0.0.1', port: server.port, protocol, name: 'chatter' });
       await chatter.ready();
       const line = `recorded line ${protocol}`;
       chatter.say(line);
       await chatter.flushed();
       chatter.disconnect();
-      const { code, stderr } = await recording;
+      const { code, stderr } = await recording.done;
       expect(stderr).toContain('recorded');
       expect(code).toBe(0);
       const bytes = new Uint8Array(readFileSync(out));
@@ -121,7 +123,10 @@ for (const protocol of ['0.6', '0.7'] as const) {
       child.stderr.on('data', (d) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       try {
+        // A second into the recording: from its "recording" line (its first snapshot in the game), which comes
+        // after the server's "entered" line, later on a loaded machine.
         await server.waitForLog("'stopper' entered and joined the game", 10_000);
+        for (const until = Date.now() + 10_000; !stderr.startsWith('recording ') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
         await new Promise((r) => setTimeout(r, 1000));
         child.kill('SIGINT');
         expect(await exited).toBe(1);
@@ -139,12 +144,13 @@ for (const protocol of ['0.6', '0.7'] as const) {
       let running = true;
       try {
         const out = join(mkdtempSync(join(tmpdir(), 'twcodec-record-')), 'closed.demo');
-        const recording = runCli(['net', 'record', `127.0.0.1:${own.port}`, out, '--seconds', '20', '--name', 'closed', '--protocol', protocol]);
+        const recording = runRecording(['net', 'record', `127.0.0.1:${own.port}`, out, '--seconds', '20', '--name', 'closed', '--protocol', protocol]);
         await own.waitForLog("'closed' entered and joined the game", 10_000);
+        await recording.started;
         await new Promise((r) => setTimeout(r, 1000));
         own.stop();
         running = false;
-        const { code, stderr } = await recording;
+        const { code, stderr } = await recording.done;
         expect(code).toBe(1);
         expect(stderr).toMatch(/^recording 20 s of 127\.0\.0\.1:\d+ on [^\n]+\ntwcodec: CLOSED_BY_SERVER: the connection closed while recording: Server shutdown; wrote \d+ snapshots \(ticks \d+\.\.\d+\) to .*closed\.demo\n$/);
         await expectWrote(stderr, out);
