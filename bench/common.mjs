@@ -105,8 +105,8 @@ process.on('exit', () => {
 /**
  * The environment of the processes a bench times: this one's, less NODE_EXTRA_CA_CERTS. With it set, every Node
  * process parses that CA bundle before it runs any code (about 40 ms of CPU for Debian's ca-certificates.crt,
- * measured with perf: node::crypto::UseExtraCaCerts; 41% of `node -e 0`'s instructions on the machine of issue
- * 41), a cost of the machine's set-up that no twcodec command needs (none makes a TLS connection) and a user
+ * measured with perf: node::crypto::UseExtraCaCerts; under callgrind `node -e 0` ran 520 M instructions with it,
+ * 104 M without, on the machine of issue 41), a cost of the machine's set-up that no twcodec command needs (none makes a TLS connection) and a user
  * rarely has set. It is the same on both sides of a ratio above `node -e 0`, but adds its noise to each side.
  * BENCH_KEEP_ENV=1 keeps it; `benchEnvNote` says which, for a bench's first lines.
  */
